@@ -1,0 +1,70 @@
+// Bundles the extension host (node, cjs, `vscode` external) and the chat webview (browser).
+// Type-checking is separate (`npm run typecheck`): esbuild only strips types.
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+];
+
+// The webview bundle exists from the chat issue on.
+if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
+  builds.push({
+    entryPoints: { webview: 'webview/main.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
+    logLevel: 'warning',
+  });
+}
+
+// Integration tests run inside a real extension host: bundle them to cjs so mocha can load them.
+if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
+  builds.push({
+    entryPoints: { 'test/index': 'test/integration/index.ts' },
+    outdir: 'out',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+async function main() {
+  if (watch) {
+    const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('esbuild: watching');
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

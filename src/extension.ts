@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { createLogger } from './platform/log';
+import { ApiKeyStore } from './platform/secrets';
+import type { Services } from './platform/services';
+import { registerKeyCommands } from './platform/keyCommands';
+
+/** Builds the shared services and lets each feature register itself. Nothing else. */
+export function activate(context: vscode.ExtensionContext): Services {
+  const log = createLogger(context);
+  const keys = new ApiKeyStore(context.secrets);
+  context.subscriptions.push(keys);
+  const services: Services = { context, log, keys };
+
+  registerKeyCommands(services);
+  context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
+
+  log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
+  return services;
+}
+
+export function deactivate(): void {
+  // Everything is owned by context.subscriptions.
+}

@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { apiKeyProblem } from './secrets';
+import type { Services } from './services';
+
+/** Set API Key and Clear API Key: the only ways the key enters or leaves SecretStorage. */
+export function registerKeyCommands(s: Services): void {
+  s.context.subscriptions.push(
+    vscode.commands.registerCommand('gatewayStudio.setApiKey', async (): Promise<boolean> => {
+      const key = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Gateway Studio: Set API Key'),
+        prompt: vscode.l10n.t('Paste an API key from the API Keys page of the gateway console. A web-login password is not an API key. The key is kept in VS Code secret storage, never in settings.'),
+        password: true,
+        ignoreFocusOut: true,
+        placeHolder: vscode.l10n.t('API key'),
+        validateInput: (v) => apiKeyProblem(v),
+      });
+      if (key === undefined) return false;
+      const problem = apiKeyProblem(key);
+      if (problem) {
+        void vscode.window.showErrorMessage(problem);
+        return false;
+      }
+      await s.keys.set(key);
+      s.log.info('API key stored in secret storage');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Gateway Studio: API key saved in secret storage.'));
+      return true;
+    }),
+    vscode.commands.registerCommand('gatewayStudio.clearApiKey', async (): Promise<void> => {
+      await s.keys.clear();
+      s.log.info('API key removed from secret storage');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Gateway Studio: API key removed.'));
+    }),
+  );
+}

@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+
+const KEY = 'gatewayStudio.apiKey';
+
+/**
+ * The API key lives in SecretStorage only (never settings, global state, the webview or logs).
+ * `onDidChange` fires for changes made in this window and in other windows.
+ */
+export class ApiKeyStore implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    this.sub = secrets.onDidChange((e) => {
+      if (e.key === KEY) this.emitter.fire();
+    });
+  }
+
+  get(): Thenable<string | undefined> {
+    return this.secrets.get(KEY);
+  }
+
+  set(key: string): Thenable<void> {
+    return this.secrets.store(KEY, key);
+  }
+
+  clear(): Thenable<void> {
+    return this.secrets.delete(KEY);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Why a typed key is refused, or undefined when it is acceptable. */
+export function apiKeyProblem(input: string): string | undefined {
+  if (input.length === 0) return vscode.l10n.t('The key is empty. Copy it from the API Keys page of the console.');
+  if (/\s/.test(input)) return vscode.l10n.t('The key contains spaces or line breaks. Copy it again from the API Keys page; a web-login password is not an API key.');
+  return undefined;
+}

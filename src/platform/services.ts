@@ -1,0 +1,13 @@
+import type * as vscode from 'vscode';
+import type { Logger } from './log';
+import type { ApiKeyStore } from './secrets';
+
+/**
+ * What every feature gets at activation. One object owns the lifetime: features push their
+ * disposables onto `context.subscriptions`.
+ */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: Logger;
+  readonly keys: ApiKeyStore;
+}
