@@ -1,0 +1,63 @@
+/**
+ * The seam between the chat turn runner (`runTurn` in `turnRunner.ts`) and the tools feature
+ * (`src/chat/tools`). The runner knows nothing about what a tool does: it sends
+ * {@link ToolExecutor.definitions} with each request, and when an answer ends with tool calls it
+ * hands them to {@link ToolExecutor.execute} and sends the returned tool messages back to the
+ * model. Approval, trust and the webview cards live on the tools side.
+ *
+ * These types are the OpenAI-compatible wire shapes (spec 2.1), so they can be sent as they are.
+ */
+
+/** A tool the model may call: `{ type: 'function', function: { name, description, parameters } }`. */
+export interface ToolDefinition {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    /** A JSON Schema object. */
+    parameters: Record<string, unknown>;
+  };
+}
+
+/** `auto` (the gateway's default), `none`, or one named tool. */
+export type ToolChoice = 'auto' | 'none' | { type: 'function'; function: { name: string } };
+
+/**
+ * One call as accumulated from the stream. `arguments` is the raw string the model produced and
+ * may be invalid JSON: the executor validates it and answers with a tool message saying what was
+ * wrong rather than throwing.
+ */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** The answer to one call; `tool_call_id` must equal the `id` of exactly one call of the turn. */
+export interface ToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** What `execute` gets besides the calls. */
+export interface ToolExecutionContext {
+  /** Aborted when the user presses Stop: pending approvals resolve as denied, running tools stop. */
+  signal: AbortSignal;
+  /** The conversation the calls belong to (for per-conversation "always allow" and cards). */
+  conversationId: string;
+}
+
+/** Implemented by the tools feature; the chat calls it, never the other way round. */
+export interface ToolExecutor {
+  /** Tools sent with the next request (only the enabled ones); empty sends no `tools` field. */
+  definitions(): ToolDefinition[];
+  /** `tool_choice` for the next request, or undefined to leave it out (gateway default auto). */
+  toolChoice(): ToolChoice | undefined;
+  /**
+   * Runs (or refuses) every call of one assistant turn and returns exactly one tool message per
+   * call, in the order of `calls`. Must not throw for a denied or failed tool: that is a tool
+   * message telling the model what happened. Rejects only when `ctx.signal` aborts.
+   */
+  execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]>;
+}
