@@ -1,0 +1,290 @@
+/**
+ * The host <-> chat webview protocol. One discriminated union per direction, keyed on `type`;
+ * both sides parse what they receive with these schemas and drop (and log) anything that does
+ * not match, so nothing unvalidated crosses. A request (`chat/send`, `chat/regenerate`, …)
+ * carries a `requestId`; the host answers it with any number of `chat/message` / `chat/delta`
+ * messages and then exactly one `chat/done` or `chat/error` with the same id. `chat/cancel`
+ * aborts it. The host queues everything until the webview says `webview/ready`, then sends one
+ * `chat/snapshot`, so a reloaded or re-shown webview always starts from the full state.
+ *
+ * The API key never crosses this boundary: no message has a field for it.
+ */
+import { z } from 'zod';
+
+const id = z.string().min(1).max(200);
+
+// ---------------------------------------------------------------------------------------------
+// Shared value shapes
+
+/** Chat parameters of spec 2.1 that the user may set; wire names so a request can take them as-is. */
+export const chatParamsSchema = z.object({
+  temperature: z.number().min(0).max(2).nullable(),
+  top_p: z.number().min(0).max(1).nullable(),
+  max_tokens: z.number().int().min(1).nullable(),
+  stop: z.array(z.string().min(1)).max(4),
+  presence_penalty: z.number().min(-2).max(2).nullable(),
+  frequency_penalty: z.number().min(-2).max(2).nullable(),
+  response_format: z.enum(['text', 'json_object']),
+  user: z.string(),
+  stream: z.boolean(),
+});
+export type ChatParams = z.infer<typeof chatParamsSchema>;
+
+/** Per-conversation overrides of the settings' defaults; a missing key means "use the setting". */
+export const paramOverridesSchema = chatParamsSchema.partial();
+export type ParamOverrides = z.infer<typeof paramOverridesSchema>;
+
+export const imageAttachmentSchema = z.object({
+  name: z.string().max(500),
+  mime: z.string().regex(/^image\/[a-z0-9.+-]+$/i),
+  /** A complete base64 data URL (`data:image/png;base64,…`), exactly what is sent to the model. */
+  dataUrl: z.string().regex(/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+$/i),
+  bytes: z.number().int().nonnegative(),
+});
+export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
+
+/** Editor context ("Ask Gateway Studio about the selection"). */
+export const editorContextSchema = z.object({
+  fileName: z.string().max(1000),
+  language: z.string().max(100),
+  text: z.string(),
+  startLine: z.number().int().nonnegative().optional(),
+  endLine: z.number().int().nonnegative().optional(),
+});
+export type EditorContext = z.infer<typeof editorContextSchema>;
+
+export const usageSchema = z.object({
+  prompt_tokens: z.number().nonnegative(),
+  completion_tokens: z.number().nonnegative(),
+  total_tokens: z.number().nonnegative(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const errorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLog', 'selectModel']);
+export type ErrorAction = z.infer<typeof errorActionSchema>;
+
+/** A failure in user words (from `describeError`), with the buttons that act on it. */
+export const errorViewSchema = z.object({
+  title: z.string(),
+  detail: z.string(),
+  actions: z.array(errorActionSchema),
+});
+export type ErrorView = z.infer<typeof errorViewSchema>;
+
+export const toolCallWireSchema = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+/** How an assistant message ended. `stopped` is the user's Stop; `error` keeps the partial text. */
+export const messageStatusSchema = z.enum(['streaming', 'done', 'stopped', 'error']);
+
+export const userMessageSchema = z.object({
+  id,
+  role: z.literal('user'),
+  text: z.string(),
+  images: z.array(imageAttachmentSchema),
+  contexts: z.array(editorContextSchema),
+  createdAt: z.number(),
+});
+export const assistantMessageSchema = z.object({
+  id,
+  role: z.literal('assistant'),
+  content: z.string(),
+  reasoning: z.string().optional(),
+  toolCalls: z.array(toolCallWireSchema).optional(),
+  status: messageStatusSchema,
+  /** The model that was asked. */
+  requestedModel: z.string(),
+  /** The model the response named, when it differs (an aligned version). */
+  model: z.string().optional(),
+  finishReason: z.string().optional(),
+  usage: usageSchema.optional(),
+  error: errorViewSchema.optional(),
+  /** A notice shown under the answer (content filter, tool-round limit, retry that happened). */
+  notices: z.array(z.string()).optional(),
+  createdAt: z.number(),
+});
+export const toolMessageSchema = z.object({
+  id,
+  role: z.literal('tool'),
+  toolCallId: z.string(),
+  name: z.string(),
+  content: z.string(),
+  createdAt: z.number(),
+});
+export const chatMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema, toolMessageSchema]);
+export type UserMessage = z.infer<typeof userMessageSchema>;
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const conversationSchema = z.object({
+  id,
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** Model for this conversation; empty means the `gatewayStudio.chatModel` setting. */
+  model: z.string(),
+  /** System prompt for this conversation; undefined means the setting. */
+  systemPrompt: z.string().optional(),
+  params: paramOverridesSchema,
+  messages: z.array(chatMessageSchema),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const historyEntrySchema = z.object({ id, title: z.string(), updatedAt: z.number(), messageCount: z.number().int() });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const modelInfoSchema = z.object({
+  id: z.string(),
+  ownedBy: z.string().optional(),
+  capabilities: z.array(z.string()),
+  supportsImages: z.boolean(),
+});
+export type ModelInfo = z.infer<typeof modelInfoSchema>;
+
+export const toolCardStateSchema = z.enum(['awaiting-approval', 'running', 'done', 'denied', 'error']);
+export type ToolCardState = z.infer<typeof toolCardStateSchema>;
+
+/** One tool card in the webview; sent again whenever its state changes. */
+export const toolCallUpdateSchema = z.object({
+  callId: z.string().min(1),
+  name: z.string(),
+  argumentsJson: z.string(),
+  state: toolCardStateSchema,
+  readOnly: z.boolean(),
+  resultPreview: z.string().optional(),
+});
+export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
+
+export const toolDecisionSchema = z.enum(['allow', 'deny', 'alwaysAllow']);
+export type ToolDecision = z.infer<typeof toolDecisionSchema>;
+
+export const toolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  readOnly: z.boolean(),
+  enabled: z.boolean(),
+  trusted: z.boolean(),
+});
+export type ToolInfo = z.infer<typeof toolInfoSchema>;
+
+/** `auto`, `none`, or the name of one tool the model must call. */
+export const toolChoiceSettingSchema = z.union([
+  z.literal('auto'),
+  z.literal('none'),
+  z.object({ name: z.string().min(1) }),
+]);
+export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
+
+/** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */
+export const stringsSchema = z.record(z.string(), z.string());
+
+// ---------------------------------------------------------------------------------------------
+// Host -> webview
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('chat/snapshot'),
+    conversation: conversationSchema,
+    defaults: chatParamsSchema,
+    defaultModel: z.string(),
+    defaultSystemPrompt: z.string(),
+    busyRequestId: z.string().optional(),
+    strings: stringsSchema,
+    maxImageBytes: z.number().int().positive(),
+  }),
+  /** Replace the whole conversation (after new chat, open, edit, regenerate, settings change). */
+  z.object({ type: z.literal('chat/conversation'), conversation: conversationSchema, defaults: chatParamsSchema, defaultModel: z.string(), defaultSystemPrompt: z.string() }),
+  /** Add or replace one message (matched by id). */
+  z.object({ type: z.literal('chat/message'), requestId: z.string().optional(), message: chatMessageSchema }),
+  z.object({
+    type: z.literal('chat/delta'),
+    requestId: z.string(),
+    messageId: z.string(),
+    content: z.string().optional(),
+    reasoning: z.string().optional(),
+  }),
+  z.object({ type: z.literal('chat/done'), requestId: z.string(), message: assistantMessageSchema.optional() }),
+  z.object({ type: z.literal('chat/error'), requestId: z.string(), error: errorViewSchema, message: assistantMessageSchema.optional() }),
+  z.object({ type: z.literal('chat/busy'), requestId: z.string().optional() }),
+  z.object({ type: z.literal('chat/history'), entries: z.array(historyEntrySchema), activeId: z.string() }),
+  z.object({
+    type: z.literal('chat/models'),
+    models: z.array(modelInfoSchema),
+    error: errorViewSchema.optional(),
+    loading: z.boolean(),
+  }),
+  z.object({ type: z.literal('chat/attachments'), images: z.array(imageAttachmentSchema), problems: z.array(z.string()) }),
+  z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.string().optional() }),
+  z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
+  z.object({ type: z.literal('chat/toolCall'), update: toolCallUpdateSchema }),
+  z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
+  z.object({ type: z.literal('chat/focus') }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Webview -> host
+
+const requestId = z.string().min(1).max(100);
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('webview/ready') }),
+  z.object({
+    type: z.literal('chat/send'),
+    requestId,
+    text: z.string().max(1_000_000),
+    images: z.array(imageAttachmentSchema).max(20),
+    contexts: z.array(editorContextSchema).max(20),
+  }),
+  z.object({ type: z.literal('chat/cancel'), requestId }),
+  z.object({ type: z.literal('chat/regenerate'), requestId }),
+  z.object({ type: z.literal('chat/editResend'), requestId, text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('chat/continue'), requestId }),
+  z.object({ type: z.literal('chat/retry'), requestId }),
+  z.object({ type: z.literal('chat/new') }),
+  z.object({ type: z.literal('chat/export') }),
+  z.object({ type: z.literal('chat/setModel'), model: z.string().max(200) }),
+  z.object({ type: z.literal('chat/setParams'), params: paramOverridesSchema, systemPrompt: z.string().max(100_000).nullable().optional() }),
+  z.object({ type: z.literal('chat/pickImages') }),
+  z.object({ type: z.literal('chat/imageRejected'), name: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('history/list') }),
+  z.object({ type: z.literal('history/open'), conversationId: id }),
+  z.object({ type: z.literal('history/rename'), conversationId: id, title: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('history/delete'), conversationId: id }),
+  z.object({ type: z.literal('models/refresh') }),
+  z.object({ type: z.literal('code/copy'), code: z.string() }),
+  z.object({ type: z.literal('code/insert'), code: z.string(), language: z.string().max(100) }),
+  z.object({ type: z.literal('code/open'), code: z.string(), language: z.string().max(100) }),
+  z.object({ type: z.literal('message/copy'), messageId: id }),
+  z.object({ type: z.literal('link/open'), href: z.string().max(10_000) }),
+  z.object({ type: z.literal('error/action'), action: errorActionSchema, requestId: z.string().optional() }),
+  z.object({ type: z.literal('chat/toolDecision'), callId: z.string().min(1), decision: toolDecisionSchema }),
+  z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
+  z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
+  z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** Validates an incoming host message; returns undefined (never throws) when it does not match. */
+export function parseHostMessage(data: unknown): HostMessage | undefined {
+  const r = hostMessageSchema.safeParse(data);
+  return r.success ? r.data : undefined;
+}
+
+/** Validates an incoming webview message; on failure returns the first problem for the log. */
+export function parseWebviewMessage(data: unknown): { ok: true; message: WebviewMessage } | { ok: false; problem: string } {
+  const r = webviewMessageSchema.safeParse(data);
+  if (r.success) return { ok: true, message: r.data };
+  const issue = r.error.issues[0];
+  const type = typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type) : '?';
+  return { ok: false, problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
+}
+
+/** A short random id; the webview and host both make them, so no node or DOM API is assumed. */
+export function newId(prefix = ''): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
