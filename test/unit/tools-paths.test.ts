@@ -39,50 +39,50 @@ async function refused(p: string, pattern: RegExp, r: WorkspaceRoot[] = roots): 
   });
 }
 
-test('a relative path inside the workspace resolves to the file', async () => {
+void test('a relative path inside the workspace resolves to the file', async () => {
   const r = await resolveWorkspacePath('src/a.ts', roots);
   assert.equal(r.absolute, path.join(ws, 'src', 'a.ts'));
   assert.equal(r.relative, 'src/a.ts');
   assert.equal(r.exists, true);
 });
 
-test('a new file inside the workspace resolves and is reported as not existing yet', async () => {
+void test('a new file inside the workspace resolves and is reported as not existing yet', async () => {
   const r = await resolveWorkspacePath('src/new/dir/b.ts', roots);
   assert.equal(r.exists, false);
   assert.equal(r.relative, 'src/new/dir/b.ts');
 });
 
-test('"../" escapes are refused, also when hidden in the middle of the path', async () => {
+void test('"../" escapes are refused, also when hidden in the middle of the path', async () => {
   await refused('../outside/secret.txt', /leaves the workspace/);
   await refused('src/../../outside/secret.txt', /leaves the workspace/);
   await refused('src\\..\\..\\outside\\secret.txt', /leaves the workspace/);
 });
 
-test('".." that stays inside the workspace is allowed', async () => {
+void test('".." that stays inside the workspace is allowed', async () => {
   const r = await resolveWorkspacePath('src/../src/a.ts', roots);
   assert.equal(r.relative, 'src/a.ts');
 });
 
-test('an absolute path elsewhere is refused, an absolute path inside is accepted', async () => {
+void test('an absolute path elsewhere is refused, an absolute path inside is accepted', async () => {
   await refused(path.join(outside, 'secret.txt'), /outside the workspace/);
   await refused('/etc/passwd', /outside the workspace/);
   const r = await resolveWorkspacePath(path.join(ws, 'src', 'a.ts'), roots);
   assert.equal(r.relative, 'src/a.ts');
 });
 
-test('symlinks that point outside the workspace are refused, for files, folders and new files below them', async () => {
+void test('symlinks that point outside the workspace are refused, for files, folders and new files below them', async () => {
   await refused('secret-link.txt', /symbolic link that points outside/);
   await refused('link-out/secret.txt', /symbolic link that points outside/);
   await refused('link-out/new-file.txt', /symbolic link that points outside/);
   await refused('dangling.txt', /symbolic link that points outside/);
 });
 
-test('a symlink that stays inside the workspace is allowed', async () => {
+void test('a symlink that stays inside the workspace is allowed', async () => {
   const r = await resolveWorkspacePath('link-in/a.ts', roots);
   assert.equal(r.real, path.join(ws, 'src', 'a.ts'));
 });
 
-test('.git and .vscode are refused directly, in any letter case, and through a symlink', async () => {
+void test('.git and .vscode are refused directly, in any letter case, and through a symlink', async () => {
   await refused('.git/config', /inside \.git\//);
   await refused('.git', /inside \.git\//);
   await refused('.GIT/hooks/pre-commit', /inside \.git\//);
@@ -91,12 +91,12 @@ test('.git and .vscode are refused directly, in any letter case, and through a s
   await refused('git-alias/config', /inside \.git\//);
 });
 
-test('empty paths and no open folder give errors that say what to do', async () => {
+void test('empty paths and no open folder give errors that say what to do', async () => {
   await refused('', /path is empty/);
   await refused('src/a.ts', /No folder is open/, []);
 });
 
-test('in a multi-root workspace a path can name its folder, or is found under the folder that has it', async () => {
+void test('in a multi-root workspace a path can name its folder, or is found under the folder that has it', async () => {
   const other = path.join(tmp, 'other');
   await fs.mkdir(other, { recursive: true });
   await fs.writeFile(path.join(other, 'only-here.md'), '# hi');

@@ -19,13 +19,13 @@ const readFile: ToolDefinition = {
 const noArgs: ToolDefinition = { type: 'function', function: { name: 'get_selection', parameters: { type: 'object', properties: {} } } };
 const call = (name: string, args: string, id = 'call_1'): ToolCall => ({ id, type: 'function', function: { name, arguments: args } });
 
-test('well-formed arguments that match the schema are accepted with the parsed object', () => {
+void test('well-formed arguments that match the schema are accepted with the parsed object', () => {
   const r = new ToolCallValidator([readFile]).check(call('read_file', '{"path":"src/a.ts","startLine":3}'));
   assert.equal(r.ok, true);
   assert.deepEqual(r.ok && r.args, { path: 'src/a.ts', startLine: 3 });
 });
 
-test('an unknown tool is refused with a tool message naming every available tool', () => {
+void test('an unknown tool is refused with a tool message naming every available tool', () => {
   const r = new ToolCallValidator([readFile, noArgs]).check(call('delete_everything', '{}', 'call_x'));
   assert.equal(r.ok, false);
   if (r.ok) return;
@@ -36,7 +36,7 @@ test('an unknown tool is refused with a tool message naming every available tool
   assert.match(r.message.content, /read_file, get_selection/);
 });
 
-test('arguments cut off mid-string are refused as invalid JSON, quoting the end of the text', () => {
+void test('arguments cut off mid-string are refused as invalid JSON, quoting the end of the text', () => {
   const r = new ToolCallValidator([readFile]).check(call('read_file', '{"path": "src/a'));
   assert.equal(r.ok, false);
   if (r.ok) return;
@@ -46,7 +46,7 @@ test('arguments cut off mid-string are refused as invalid JSON, quoting the end 
   assert.match(r.message.content, /not run/);
 });
 
-test('a stray character in the arguments is reported with the text around its position', () => {
+void test('a stray character in the arguments is reported with the text around its position', () => {
   const r = new ToolCallValidator([readFile]).check(call('read_file', '{"path": "a.ts",, }'));
   assert.equal(r.ok, false);
   if (r.ok) return;
@@ -54,7 +54,7 @@ test('a stray character in the arguments is reported with the text around its po
   assert.match(r.detail, /Near position 16: `\{"path": "a\.ts",, \}`/);
 });
 
-test('arguments that are JSON but not an object are refused saying what they are', () => {
+void test('arguments that are JSON but not an object are refused saying what they are', () => {
   const v = new ToolCallValidator([readFile]);
   const arr = v.check(call('read_file', '["src/a.ts"]'));
   assert.equal(arr.ok, false);
@@ -63,7 +63,7 @@ test('arguments that are JSON but not an object are refused saying what they are
   assert.match(!str.ok ? str.detail : '', /a string/);
 });
 
-test('a missing required property, a wrong type and an unknown property are all listed', () => {
+void test('a missing required property, a wrong type and an unknown property are all listed', () => {
   const r = new ToolCallValidator([readFile]).check(call('read_file', '{"startLine":"three","pathh":"a"}'));
   assert.equal(r.ok, false);
   if (r.ok) return;
@@ -73,12 +73,12 @@ test('a missing required property, a wrong type and an unknown property are all 
   assert.match(r.detail, /unknown property "pathh"/);
 });
 
-test('empty arguments count as an empty object for a tool without parameters', () => {
+void test('empty arguments count as an empty object for a tool without parameters', () => {
   const r = new ToolCallValidator([noArgs]).check(call('get_selection', ''));
   assert.equal(r.ok, true);
 });
 
-test('a tool whose schema cannot be compiled refuses its calls instead of throwing', () => {
+void test('a tool whose schema cannot be compiled refuses its calls instead of throwing', () => {
   const broken: ToolDefinition = { type: 'function', function: { name: 'odd', parameters: { type: 'no-such-type' } } };
   const v = new ToolCallValidator([broken, readFile]);
   const r = v.check(call('odd', '{}'));
