@@ -1,0 +1,359 @@
+import * as l10n from '@vscode/l10n';
+import { redact } from '../shared/redact';
+import type { ChatResult } from './chat';
+
+/** Every way a gateway call can fail, as one closed set so callers can `switch` exhaustively. */
+export type GatewayErrorKind =
+  | 'config'
+  | 'validation'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limit'
+  | 'bad_request'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'stream'
+  | 'truncated'
+  | 'invalid_response'
+  | 'image_fetch'
+  | 'video_failed'
+  | 'not_video';
+
+/** Optional facts a {@link GatewayError} can carry. */
+export interface GatewayErrorInit {
+  status?: number;
+  type?: string;
+  code?: string;
+  param?: string | null;
+  requestId?: string;
+  retryable?: boolean;
+  hint?: string;
+  retries?: number;
+  partial?: ChatResult;
+  /** HTTP method and URL path (never the query, never a key) of the failed request. */
+  method?: string;
+  path?: string;
+  /** The field a validation error is about, e.g. `temperature` or `messages[2].content`. */
+  field?: string;
+  /** Video id kept on video failures and poll timeouts, so the user can resume. */
+  videoId?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of the gateway client. The message is always passed through `redact`, so a
+ * key echoed back by a server never reaches a log or a notification.
+ */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  readonly kind: GatewayErrorKind;
+  status?: number;
+  type?: string;
+  code?: string;
+  param?: string | null;
+  requestId?: string;
+  retryable: boolean;
+  /** One line: what the user can do about it. */
+  hint: string;
+  /** How many retries were made before giving up. */
+  retries: number;
+  /** The text kept when a stream broke or was stopped. */
+  partial?: ChatResult;
+  method?: string;
+  path?: string;
+  field?: string;
+  videoId?: string;
+
+  constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
+    super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = kind;
+    this.status = init.status;
+    this.type = init.type;
+    this.code = init.code;
+    this.param = init.param;
+    this.requestId = init.requestId;
+    this.retryable = init.retryable ?? false;
+    this.retries = init.retries ?? 0;
+    this.partial = init.partial;
+    this.method = init.method;
+    this.path = init.path;
+    this.field = init.field;
+    this.videoId = init.videoId;
+    this.hint = init.hint ?? defaultHint(this);
+  }
+}
+
+/** True for a {@link GatewayError}, optionally of one of the given kinds. */
+export function isGatewayError(err: unknown, ...kinds: GatewayErrorKind[]): err is GatewayError {
+  return err instanceof GatewayError && (kinds.length === 0 || kinds.includes(err.kind));
+}
+
+/** Relays send the Python repr `"None"` for absent fields; treat it as absent. */
+function field(v: unknown): string | undefined {
+  if (typeof v === 'number') return String(v);
+  if (typeof v !== 'string' || v === '' || v === 'None' || v === 'null') return undefined;
+  return v;
+}
+
+/** The spec's error object (section 7), read leniently: `{ error: { type, code, message, param } }`. */
+export interface WireError {
+  message?: string;
+  type?: string;
+  code?: string;
+  param?: string | null;
+}
+
+/** Reads the spec's error object out of a parsed body, or undefined when the body is not one. */
+export function readWireError(body: unknown): WireError | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const rec = body as Record<string, unknown>;
+  const inner = rec.error;
+  if (typeof inner === 'string') return { message: inner };
+  if (typeof inner === 'object' && inner !== null) {
+    const e = inner as Record<string, unknown>;
+    return { message: field(e.message), type: field(e.type), code: field(e.code), param: field(e.param) ?? null };
+  }
+  // Some relays answer `{ "message": "...", "code": ... }` without the envelope.
+  if (typeof rec.message === 'string' && rec.message !== '' && !('choices' in rec) && !('data' in rec)) {
+    return { message: rec.message, type: field(rec.type), code: field(rec.code), param: null };
+  }
+  return undefined;
+}
+
+/** Status codes openai-node (and we) retry: the request may succeed if sent again unchanged. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function kindForStatus(status: number, wire: WireError | undefined): GatewayErrorKind {
+  const tag = `${wire?.type ?? ''} ${wire?.code ?? ''}`.toLowerCase();
+  if (tag.includes('image_fetch') || /image.*(fetch|download)|(fetch|download).*image/i.test(wire?.message ?? '')) {
+    return 'image_fetch';
+  }
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limit';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server';
+  return 'bad_request';
+}
+
+/** Context of the request an HTTP error belongs to. */
+export interface HttpErrorContext {
+  method: string;
+  path: string;
+  requestId?: string;
+  retries?: number;
+}
+
+/**
+ * Turns a non-2xx answer into a {@link GatewayError}: the spec's error object when the body is
+ * one, else the first 300 characters of the body (HTML error pages included, redacted).
+ */
+export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorContext): GatewayError {
+  let parsed: unknown;
+  try {
+    parsed = bodyText ? JSON.parse(bodyText) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const wire = readWireError(parsed);
+  const serverText = wire?.message ?? bodyText.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const kind = kindForStatus(status, wire);
+  const message = serverText
+    ? l10n.t('HTTP {0} from {1} {2}: {3}', status, ctx.method, ctx.path, serverText)
+    : l10n.t('HTTP {0} from {1} {2}', status, ctx.method, ctx.path);
+  return new GatewayError(kind, message, {
+    status,
+    type: wire?.type,
+    code: wire?.code,
+    param: wire?.param ?? null,
+    requestId: ctx.requestId,
+    retryable: isRetryableStatus(status),
+    retries: ctx.retries ?? 0,
+    method: ctx.method,
+    path: ctx.path,
+  });
+}
+
+/** A 404 means a base URL without `/v1` or a wrong model ID; this guesses which from the evidence. */
+export function notFoundCause(err: GatewayError): 'model' | 'baseUrl' | 'id' {
+  const text = `${err.code ?? ''} ${err.type ?? ''} ${err.message}`.toLowerCase();
+  const path = err.path ?? '';
+  if (/\/videos?\/[^/]+/.test(path) && !path.endsWith('/generations')) return 'id';
+  if (text.includes('model_not_found') || /\bmodel\b/.test(err.code ?? '') || /model .*(not|does not|doesn't) exist|unknown model|no such model|model.*not found/.test(text)) {
+    return 'model';
+  }
+  // GET /models does not depend on any model id, so a 404 there is the address.
+  if (path.endsWith('/models')) return 'baseUrl';
+  // A gateway that knows the route answers with its error object; a bare 404 page means the route
+  // itself does not exist there.
+  if (!err.type && !err.code) return 'baseUrl';
+  return 'model';
+}
+
+function defaultHint(e: GatewayError): string {
+  switch (e.kind) {
+    case 'config':
+      return l10n.t('Check the Gateway Studio settings.');
+    case 'validation':
+      return l10n.t('Correct {0} and send again.', e.field ?? l10n.t('the request'));
+    case 'auth':
+      return l10n.t('Set a valid API key from the console (API Keys page); a web-login password is not a key.');
+    case 'forbidden':
+      return l10n.t('The key lacks permission, balance or group access for this; check the console.');
+    case 'not_found':
+      switch (notFoundCause(e)) {
+        case 'model':
+          return l10n.t('The model ID is probably wrong: pick one from the model list.');
+        case 'id':
+          return l10n.t('Use the id from the creation response.');
+        default:
+          return l10n.t('The base URL probably lacks /v1 or points to the wrong host.');
+      }
+    case 'rate_limit':
+      return l10n.t('Wait a moment and try again.');
+    case 'bad_request':
+      return l10n.t('The gateway rejected the request; see the message for the field.');
+    case 'server':
+      return l10n.t('The gateway had a problem; try again later.');
+    case 'network':
+      return l10n.t('Check the base URL, your network and the proxy settings.');
+    case 'timeout':
+      return l10n.t('Try again, or raise the timeout in the settings.');
+    case 'aborted':
+      return l10n.t('Stopped on request.');
+    case 'stream':
+      return l10n.t('The gateway reported an error during the answer; try again.');
+    case 'truncated':
+      return l10n.t('The answer was cut off; the text received so far is kept. Try again.');
+    case 'invalid_response':
+      return l10n.t('The gateway answered in an unexpected format; check the base URL.');
+    case 'image_fetch':
+      return l10n.t('Use a public direct HTTPS link to the image or a complete base64 data URL.');
+    case 'video_failed':
+      return l10n.t('Change the prompt or the reference images and try again.');
+    case 'not_video':
+      return l10n.t('The content was not a video: check the path and the API key, or wait until the task is completed.');
+  }
+}
+
+/** Actions a UI can offer for an error. */
+export type ErrorAction = 'setApiKey' | 'openSettings' | 'retry' | 'showLog';
+
+/** User-facing text for an error. */
+export interface ErrorDescription {
+  title: string;
+  detail: string;
+  actions: ErrorAction[];
+}
+
+/**
+ * The one place errors become user text: a short title, a detail paragraph that says what the
+ * spec says the status means and what to do, and the actions worth offering.
+ */
+export function describeError(err: unknown): ErrorDescription {
+  if (!(err instanceof GatewayError)) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { title: l10n.t('Unexpected error'), detail: redact(msg), actions: ['showLog'] };
+  }
+  const server = err.message;
+  const reqId = err.requestId ? ' ' + l10n.t('(request id {0})', err.requestId) : '';
+  switch (err.kind) {
+    case 'auth':
+      return {
+        title: l10n.t('The API key was refused (401)'),
+        detail: l10n.t(
+          'The gateway answers 401 when the key is missing or wrong. Run "Set API Key" with a key copied from the console\'s API Keys page (a web-login password is not a key). If a key is set, an old environment variable or another configuration may be overriding it.',
+        ) + reqId,
+        actions: ['setApiKey', 'showLog'],
+      };
+    case 'forbidden': {
+      const tag = `${err.code ?? ''} ${err.type ?? ''} ${server}`.toLowerCase();
+      const which = /quota|balance|insufficient|credit/.test(tag)
+        ? l10n.t('The account balance looks insufficient.')
+        : /group|permission|not allowed|denied/.test(tag)
+          ? l10n.t('The key\'s group is not allowed to use this model.')
+          : '';
+      return {
+        title: l10n.t('Access denied (403)'),
+        detail: [
+          l10n.t('The gateway answers 403 when the key lacks permission for the model, the balance is used up, or the group does not allow it.'),
+          which,
+          l10n.t('Check the key\'s permissions, the balance and the group in the console, or choose another model.'),
+          l10n.t('Server said: {0}', server),
+        ].filter(Boolean).join(' ') + reqId,
+        actions: ['openSettings', 'showLog'],
+      };
+    }
+    case 'not_found': {
+      const cause = notFoundCause(err);
+      const detail =
+        cause === 'model'
+          ? l10n.t('The gateway answers 404 for a wrong model ID or a base URL without /v1. Here the model ID is the likelier cause: pick a model with "Select Chat Model" or check the model setting.')
+          : cause === 'id'
+            ? l10n.t('The gateway answers 404 for an unknown video id. Use the id returned when the task was created.')
+            : l10n.t('The gateway answers 404 for a base URL without /v1 or a wrong model ID. Here the base URL is the likelier cause ({0} {1} does not exist): the base URL must end at /v1 and never include /chat/completions.', err.method ?? 'GET', err.path ?? '');
+      return {
+        title: l10n.t('Not found (404)'),
+        detail: `${detail} ${l10n.t('Server said: {0}', server)}${reqId}`,
+        actions: cause === 'id' ? ['showLog'] : ['openSettings', 'showLog'],
+      };
+    }
+    case 'rate_limit':
+      return {
+        title: l10n.t('Rate limited (429)'),
+        detail:
+          (err.retries > 0
+            ? l10n.t('The gateway is rate limiting this key or model; still limited after {0} automatic retries. Wait a moment and try again.', err.retries)
+            : l10n.t('The gateway is rate limiting this key or model. Wait a moment and try again.')) + reqId,
+        actions: ['retry', 'showLog'],
+      };
+    case 'network':
+      return {
+        title: l10n.t('Could not reach the gateway'),
+        detail: l10n.t('{0} Check the base URL, your network connection and VS Code\'s proxy settings (http.proxy).', server) + retriesNote(err),
+        actions: ['retry', 'openSettings', 'showLog'],
+      };
+    case 'timeout':
+      return {
+        title: l10n.t('The gateway did not answer in time'),
+        detail: l10n.t('{0} Try again, or raise the request or stream idle timeout in the settings.', server) + retriesNote(err),
+        actions: ['retry', 'openSettings', 'showLog'],
+      };
+    case 'image_fetch':
+      return {
+        title: l10n.t('The gateway could not fetch a reference image'),
+        detail: l10n.t('{0} Use a public direct HTTPS link to the image file (not a page that shows it) or a complete base64 data URL.', server),
+        actions: ['showLog'],
+      };
+    case 'config':
+      return { title: l10n.t('Configuration problem'), detail: `${server} ${err.hint}`, actions: ['openSettings'] };
+    case 'validation':
+      return { title: l10n.t('Invalid request'), detail: server, actions: [] };
+    case 'aborted':
+      return { title: l10n.t('Stopped'), detail: server, actions: [] };
+    case 'truncated':
+      return { title: l10n.t('The answer was cut off'), detail: `${server} ${err.hint}`, actions: ['retry', 'showLog'] };
+    case 'stream':
+      return { title: l10n.t('The gateway reported an error during the answer'), detail: server + reqId, actions: ['retry', 'showLog'] };
+    case 'server':
+      return { title: l10n.t('Gateway error ({0})', err.status ?? '5xx'), detail: server + retriesNote(err) + reqId, actions: ['retry', 'showLog'] };
+    case 'bad_request':
+      return { title: l10n.t('The gateway rejected the request ({0})', err.status ?? 400), detail: server + reqId, actions: ['showLog'] };
+    case 'invalid_response':
+      return { title: l10n.t('Unexpected answer from the gateway'), detail: `${server} ${err.hint}`, actions: ['openSettings', 'showLog'] };
+    case 'video_failed':
+      return { title: l10n.t('The video task failed'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
+    case 'not_video':
+      return { title: l10n.t('The download was not a video'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
+  }
+}
+
+function retriesNote(err: GatewayError): string {
+  return err.retries > 0 ? ' ' + l10n.t('({0} automatic retries were made.)', err.retries) : '';
+}

@@ -1,0 +1,332 @@
+import * as l10n from '@vscode/l10n';
+import type { z } from 'zod';
+import { redact } from '../shared/redact';
+import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
+import { GatewayError, errorFromHttp, isRetryableStatus } from './errors';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** How to reach the gateway. Only `baseUrl` is required. */
+export interface HttpOptions {
+  /** Any form the user typed; normalised with `normaliseBaseUrl`. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Defaults to the global fetch, which VS Code patches for proxies and system certificates. */
+  fetch?: typeof fetch;
+  /** Deadline until response headers arrive (default 60 s). */
+  timeoutMs?: number;
+  /** Longest silence allowed inside a streamed body, keep-alives count as traffic (default 120 s). */
+  idleTimeoutMs?: number;
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number;
+  log?: (level: LogLevel, msg: string) => void;
+  onRetry?: (info: { attempt: number; delayMs: number; error: GatewayError }) => void;
+  /** Randomness for the backoff jitter; tests may pin it. */
+  random?: () => number;
+}
+
+/** Per-request options. */
+export interface RequestOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** false: one attempt only (video creation is not idempotent and is billed). */
+  retry?: boolean;
+  accept?: string;
+  /** Overrides the client's header deadline for this request. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_MS = 120_000;
+const DEFAULT_RETRIES = 2;
+
+/**
+ * The wait before retry number `attempt` (0-based): `retry-after-ms`, else `retry-after` (seconds
+ * or an HTTP date) when between 0 and 60 s, else 0.5 s doubling up to 8 s, minus up to 25% jitter.
+ */
+export function retryDelayMs(attempt: number, headers: Headers | undefined, random: () => number = Math.random): number {
+  const ms = headers?.get('retry-after-ms');
+  if (ms) {
+    const v = Number.parseFloat(ms);
+    if (Number.isFinite(v) && v >= 0 && v <= 60_000) return v;
+  }
+  const ra = headers?.get('retry-after');
+  if (ra) {
+    let v = Number.parseFloat(ra) * 1000;
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(ra)) v = Date.parse(ra) - Date.now();
+    if (Number.isFinite(v) && v >= 0 && v <= 60_000) return v;
+  }
+  const base = Math.min(0.5 * 2 ** attempt, 8) * 1000;
+  return base * (1 - 0.25 * random());
+}
+
+function requestIdOf(h: Headers): string | undefined {
+  return h.get('x-request-id') ?? h.get('request-id') ?? h.get('x-oneapi-request-id') ?? undefined;
+}
+
+/** Node's fetch reports connection failures as `TypeError: fetch failed` with the real cause inside. */
+function describeNetworkError(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur instanceof Error; i++) {
+    const code = (cur as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${cur.message} (${code})` : cur.message);
+    cur = cur.cause;
+  }
+  return parts.join(': ') || String(err);
+}
+
+/**
+ * HTTP core: bearer auth, a header deadline, retries with backoff, typed errors, and an idle
+ * watchdog for streamed bodies. Paths are relative to the `/v1` base (`/models`); a path starting
+ * with `/v1/` or an absolute URL is also accepted. The key is sent only in the Authorization
+ * header and only to the base URL's origin.
+ */
+export class HttpClient {
+  /** The normalised `/v1` base URL. */
+  readonly baseUrl: string;
+  /** What normalisation changed or found risky. */
+  readonly warnings: readonly string[];
+  readonly timeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly maxRetries: number;
+  private readonly origin: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchFn: typeof fetch;
+  private readonly random: () => number;
+  private readonly controllers = new WeakMap<Response, { ctrl: AbortController; unlink: () => void }>();
+
+  constructor(private readonly o: HttpOptions) {
+    const n = normaliseBaseUrl(o.baseUrl);
+    this.baseUrl = n.url;
+    this.warnings = n.warnings;
+    this.origin = new URL(n.url).origin;
+    this.apiKey = o.apiKey?.trim() || undefined;
+    // Looked up per call: VS Code may replace global fetch after we are constructed.
+    this.fetchFn = o.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_MS;
+    this.maxRetries = Math.max(0, o.maxRetries ?? DEFAULT_RETRIES);
+    this.random = o.random ?? Math.random;
+  }
+
+  /** Whether a key will be sent. */
+  get hasKey(): boolean {
+    return this.apiKey !== undefined;
+  }
+
+  /** The absolute URL for a path (see the class comment for the accepted forms). */
+  url(path: string): string {
+    return resolveAgainstBase(this.baseUrl, path);
+  }
+
+  /** Writes to the log with the key masked, whatever the message contains. */
+  log(level: LogLevel, msg: string): void {
+    this.o.log?.(level, redact(msg, this.apiKey ? [this.apiKey] : []));
+  }
+
+  /**
+   * Sends a request and resolves with a 2xx `Response` whose body is still unread. Non-2xx answers
+   * become a {@link GatewayError} parsed from the spec's error object. Retries 408/409/429/5xx and
+   * connection failures (honouring `x-should-retry`) unless `retry` is false.
+   */
+  async request(method: string, path: string, o: RequestOptions = {}): Promise<Response> {
+    const url = this.url(path);
+    const shownPath = new URL(url).pathname;
+    const maxRetries = o.retry === false ? 0 : this.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      let delayHeaders: Headers | undefined;
+      let error: GatewayError;
+      try {
+        return await this.once(method, url, shownPath, o, attempt);
+      } catch (e) {
+        if (!(e instanceof GatewayError)) throw e;
+        error = e;
+        delayHeaders = (e as GatewayError & { headers?: Headers }).headers;
+      }
+      if (!error.retryable || attempt >= maxRetries || o.signal?.aborted) {
+        error.retries = attempt;
+        if (error.kind === 'rate_limit' && attempt > 0) error.hint = l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt);
+        throw error;
+      }
+      const delayMs = retryDelayMs(attempt, delayHeaders, this.random);
+      this.log('warn', `${method} ${shownPath} failed (${error.message}); retry ${attempt + 1}/${maxRetries} in ${Math.round(delayMs)} ms`);
+      this.o.onRetry?.({ attempt: attempt + 1, delayMs, error });
+      await sleep(delayMs, o.signal);
+    }
+  }
+
+  private async once(method: string, url: string, shownPath: string, o: RequestOptions, attempt: number): Promise<Response> {
+    const ctrl = new AbortController();
+    const user = o.signal;
+    if (user?.aborted) throw abortedError(method, shownPath);
+    const onUserAbort = () => ctrl.abort(user?.reason);
+    user?.addEventListener('abort', onUserAbort, { once: true });
+    const unlink = () => user?.removeEventListener('abort', onUserAbort);
+    const timeoutMs = o.timeoutMs ?? this.timeoutMs;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, timeoutMs);
+
+    const headers: Record<string, string> = { Accept: o.accept ?? 'application/json' };
+    // The key goes only to the gateway's own origin: an absolute URL from a server response may
+    // point elsewhere.
+    if (this.apiKey && new URL(url).origin === this.origin) headers.Authorization = `Bearer ${this.apiKey}`;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(o.body);
+    }
+    const started = Date.now();
+    this.log('debug', `${method} ${shownPath}${attempt ? ` (retry ${attempt})` : ''}`);
+    let res: Response;
+    try {
+      res = await this.fetchFn(url, { method, headers, body, signal: ctrl.signal });
+    } catch (e) {
+      clearTimeout(timer);
+      unlink();
+      if (user?.aborted) throw abortedError(method, shownPath);
+      if (timedOut) {
+        throw new GatewayError('timeout', l10n.t('No answer from {0} {1} within {2} s.', method, shownPath, Math.round(timeoutMs / 1000)), {
+          retryable: true,
+          method,
+          path: shownPath,
+        });
+      }
+      throw new GatewayError('network', l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)), {
+        retryable: true,
+        method,
+        path: shownPath,
+        cause: e,
+      });
+    }
+    const requestId = requestIdOf(res.headers);
+    this.log('debug', `${method} ${shownPath} -> ${res.status} in ${Date.now() - started} ms${requestId ? ` (request id ${requestId})` : ''}`);
+    if (res.ok) {
+      clearTimeout(timer);
+      this.controllers.set(res, { ctrl, unlink });
+      return res;
+    }
+    let text = '';
+    try {
+      text = await res.text();
+    } catch {
+      // The status alone still says what went wrong.
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+    const err = errorFromHttp(res.status, text, { method, path: shownPath, requestId });
+    const should = res.headers.get('x-should-retry');
+    err.retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status);
+    Object.defineProperty(err, 'headers', { value: res.headers, enumerable: false });
+    throw err;
+  }
+
+  /**
+   * Yields a response body's chunks with the idle watchdog: when no byte (not even a keep-alive)
+   * arrives for `idleTimeoutMs`, the request is aborted and a `timeout` error thrown. A dropped
+   * connection becomes a `network` error, a stop through the signal an `aborted` error.
+   */
+  async *body(res: Response, o: { signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<Uint8Array> {
+    const link = this.controllers.get(res);
+    const idleMs = o.idleTimeoutMs ?? this.idleTimeoutMs;
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    const path = new URL(res.url || this.baseUrl).pathname;
+    try {
+      for (;;) {
+        if (o.signal?.aborted) throw abortedError('GET', path);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const idle = new Promise<'idle'>((resolve) => {
+          timer = setTimeout(() => resolve('idle'), idleMs);
+        });
+        let onAbort: (() => void) | undefined;
+        const stopped = new Promise<'abort'>((resolve) => {
+          onAbort = () => resolve('abort');
+          o.signal?.addEventListener('abort', onAbort, { once: true });
+        });
+        let r: Awaited<ReturnType<typeof reader.read>> | 'idle' | 'abort';
+        try {
+          r = await Promise.race([reader.read(), idle, stopped]);
+        } catch (e) {
+          if (o.signal?.aborted || link?.ctrl.signal.aborted) throw abortedError('GET', path);
+          throw new GatewayError('network', l10n.t('The connection closed while receiving {0}: {1}', path, describeNetworkError(e)), { cause: e, path });
+        } finally {
+          clearTimeout(timer);
+          if (onAbort) o.signal?.removeEventListener('abort', onAbort);
+        }
+        if (r === 'abort') throw abortedError('GET', path);
+        if (r === 'idle') {
+          throw new GatewayError('timeout', l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path), {
+            path,
+            hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
+          });
+        }
+        if (r.done) return;
+        if (r.value.byteLength > 0) yield r.value;
+      }
+    } finally {
+      link?.unlink();
+      link?.ctrl.abort();
+      reader.releaseLock();
+      this.controllers.delete(res);
+    }
+  }
+
+  /** Reads a whole body as text under the idle watchdog. */
+  async text(res: Response, o: { signal?: AbortSignal } = {}): Promise<string> {
+    const dec = new TextDecoder();
+    let out = '';
+    for await (const chunk of this.body(res, o)) out += dec.decode(chunk, { stream: true });
+    return out + dec.decode();
+  }
+
+  /** A request whose 2xx body is JSON validated by `schema`; anything else is `invalid_response`. */
+  async json<T>(method: string, path: string, schema: z.ZodType<T>, o: RequestOptions = {}): Promise<T> {
+    const res = await this.request(method, path, o);
+    const text = await this.text(res, { signal: o.signal });
+    return parseJson(text, schema, method, new URL(this.url(path)).pathname);
+  }
+}
+
+/** Parses and validates a JSON body, naming what is wrong when it does not fit. */
+export function parseJson<T>(text: string, schema: z.ZodType<T>, method: string, path: string): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    const head = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+    throw new GatewayError('invalid_response', l10n.t('{0} {1} did not answer JSON: "{2}"', method, path, head), { method, path });
+  }
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : l10n.t('the body');
+    throw new GatewayError('invalid_response', l10n.t('{0} {1} answered an unexpected shape at {2}: {3}', method, path, where, issue?.message ?? ''), { method, path });
+  }
+  return r.data;
+}
+
+function abortedError(method: string, path: string): GatewayError {
+  return new GatewayError('aborted', l10n.t('{0} {1} was stopped.', method, path), { method, path });
+}
+
+/** Waits, or rejects with an `aborted` error as soon as the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortedError('', ''));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new GatewayError('aborted', l10n.t('Stopped while waiting to retry.')));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
