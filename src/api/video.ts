@@ -1,0 +1,253 @@
+/**
+ * The video half of the gateway client (spec 2.4-2.7, 3, 4): create a task (never retried: it is
+ * billed), read its status in either format, poll with a limit, and stream the content to a file.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { z } from 'zod';
+import { GatewayError, isGatewayError } from './errors';
+import { sleep, type HttpClient } from './http';
+import type { VideoCreateRequest } from './videoRules';
+import { assertVideoId, looksLikeVideo, normaliseVideoStatus, resolveResultUrl, videoIdFromCreation, type VideoStatus } from './videoStatus';
+
+export type { VideoStatus, VideoOutcome } from './videoStatus';
+
+/** The result of one round of polling: a final status, or the poll limit reached with the id kept. */
+export type VideoPollResult = { kind: 'done'; status: VideoStatus; polls: number } | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
+
+export interface VideoPollOptions {
+  /** Wait between two polls (spec 4 rule 3: 5 s). */
+  intervalMs: number;
+  /** Polls before giving up with a `timeout` result (spec 4 rule 3: 60). */
+  limit: number;
+  signal?: AbortSignal;
+  onStatus?: (status: VideoStatus, poll: number) => void;
+  /** A network error, 5xx or 429 that did not end the task (the next poll follows). */
+  onTransientError?: (err: GatewayError, poll: number) => void;
+}
+
+export interface VideoDownloadOptions {
+  signal?: AbortSignal;
+  onProgress?: (received: number, total: number | undefined) => void;
+}
+
+/** A model record as `GET /v1/models` sends it (spec 2.3), read leniently. */
+const ModelRecord = z.looseObject({
+  id: z.string().min(1),
+  capabilities: z.array(z.string()).optional(),
+  modalities: z.array(z.string()).optional(),
+});
+const ModelList = z.union([z.looseObject({ data: z.array(z.unknown()) }), z.array(z.unknown())]);
+
+/** Kinds of failure that do not end a poll round: the task itself is fine, the way to it is not. */
+const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
+
+/** Bytes of a non-video body kept for the error message. */
+const SNIPPET_BYTES = 2048;
+
+/** The video endpoints on the video host (the chat host when no video host is set). */
+export class VideoClient {
+  constructor(readonly http: HttpClient) {}
+
+  /** The normalised `/v1` root of the video host. */
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  /**
+   * Ids of the models with video capability (or modality) from `GET /v1/models` on the video host.
+   * A bare array and records without capabilities are accepted; records that are not objects with
+   * an id are skipped.
+   */
+  async listVideoModels(signal?: AbortSignal): Promise<string[]> {
+    const list = await this.http.json('GET', '/models', ModelList, { signal });
+    const items = Array.isArray(list) ? list : list.data;
+    const out: string[] = [];
+    for (const item of items) {
+      const r = ModelRecord.safeParse(item);
+      if (!r.success) continue;
+      const tags = [...(r.data.capabilities ?? []), ...(r.data.modalities ?? [])].map((t) => t.toLowerCase());
+      if (tags.includes('video')) out.push(r.data.id);
+    }
+    return out;
+  }
+
+  /**
+   * Creates a task and returns its id (`id`, else `request_id`, else `task_id`). Sent exactly once:
+   * a failed creation is reported, never repeated, because it is billed.
+   */
+  async create(req: VideoCreateRequest, signal?: AbortSignal): Promise<{ id: string; body: unknown }> {
+    const res = await this.http.request('POST', '/videos/generations', { body: req, signal, retry: false });
+    const text = await this.http.text(res, { signal });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new GatewayError('invalid_response', l10n.t('The video creation answer was not JSON: "{0}"', text.slice(0, 120)));
+    }
+    return { id: videoIdFromCreation(body), body };
+  }
+
+  /** One status query, in whichever format the gateway answers (`GET /v1/videos/{id}`). */
+  async status(id: string, signal?: AbortSignal): Promise<VideoStatus> {
+    const safe = assertVideoId(id);
+    return this.readStatus(`/videos/${encodeURIComponent(safe)}`, safe, signal);
+  }
+
+  /** The legacy query many relays serve (`GET /v1/video/generations/{task_id}`, spec 2.7). */
+  async legacyStatus(taskId: string, signal?: AbortSignal): Promise<VideoStatus> {
+    const safe = assertVideoId(taskId);
+    return this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal);
+  }
+
+  private async readStatus(p: string, id: string, signal?: AbortSignal): Promise<VideoStatus> {
+    // One attempt: the poll loop decides when to ask again.
+    let res: Response;
+    try {
+      res = await this.http.request('GET', p, { signal, retry: false });
+    } catch (err) {
+      if (isGatewayError(err)) err.videoId ??= id;
+      throw err;
+    }
+    const text = await this.http.text(res, { signal });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new GatewayError('invalid_response', l10n.t('The status of video {0} was not JSON: "{1}"', id, text.slice(0, 120)), { videoId: id });
+    }
+    return normaliseVideoStatus(body, id);
+  }
+
+  /**
+   * Polls until a final status or `limit` polls (spec 4 rule 3). Network errors, 5xx and 429 count
+   * as a poll and the loop goes on (a 429's Retry-After stretches the wait); 404, 401 and 403 end
+   * it with their error. A timeout is a result, not an error: it carries the id so the task can be
+   * checked later — it must never be submitted again.
+   */
+  async poll(id: string, o: VideoPollOptions): Promise<VideoPollResult> {
+    const safe = assertVideoId(id);
+    let last: VideoStatus | undefined;
+    for (let n = 1; n <= o.limit; n++) {
+      let wait = o.intervalMs;
+      try {
+        const s = await this.status(safe, o.signal);
+        last = s;
+        o.onStatus?.(s, n);
+        if (s.outcome !== 'pending') return { kind: 'done', status: s, polls: n };
+      } catch (err) {
+        if (!isGatewayError(err, ...TRANSIENT)) throw err;
+        o.onTransientError?.(err, n);
+        const headers = (err as GatewayError & { headers?: Headers }).headers;
+        const ra = Number.parseFloat(headers?.get('retry-after') ?? '');
+        if (Number.isFinite(ra) && ra > 0 && ra <= 600) wait = Math.max(wait, ra * 1000);
+      }
+      if (n < o.limit) await sleep(wait, o.signal);
+    }
+    return { kind: 'timeout', id: safe, polls: o.limit, last };
+  }
+
+  /** The absolute URL a download of `idOrUrl` goes to: an id's content route, or a result URL. */
+  contentUrl(idOrUrl: string): string {
+    const s = idOrUrl.trim();
+    // Ids never contain `/`; every result URL, relative or absolute, does.
+    if (s.includes('/')) return resolveResultUrl(s, this.baseUrl).toString();
+    return this.http.url(`/videos/${encodeURIComponent(assertVideoId(s))}/content`);
+  }
+
+  /**
+   * Streams the content (with the key, spec 4 rule 6) into a temporary file beside `destFile`, then
+   * links it into place without overwriting (an existing `destFile` fails with `EEXIST`). Memory
+   * stays flat whatever the size. A JSON or text body is the spec's "wrong path or missing key"
+   * (rule 5); fewer bytes than Content-Length, or a connection dropped mid-body, is `truncated`;
+   * bytes that do not start like an MP4 or WebM file are `not_video`. Nothing is left behind on
+   * failure.
+   */
+  async download(idOrUrl: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
+    const url = this.contentUrl(idOrUrl);
+    const shown = new URL(url).pathname;
+    const res = await this.http.request('GET', url, { signal: o.signal, accept: 'video/mp4, video/*, application/octet-stream' });
+    const type = (res.headers.get('content-type') ?? '').toLowerCase();
+    const lengthHeader = res.headers.get('content-length');
+    const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+
+    if (/json|^text\//.test(type)) {
+      const text = await this.readSnippet(res, o.signal);
+      throw notVideo(shown, text);
+    }
+
+    const temp = path.join(path.dirname(destFile), `.${path.basename(destFile)}.${randomBytes(4).toString('hex')}.part`);
+    const fh = await fs.open(temp, 'wx');
+    let received = 0;
+    let closed = false;
+    try {
+      let head: Uint8Array = new Uint8Array(0);
+      let checked = false;
+      try {
+        for await (const chunk of this.http.body(res, { signal: o.signal })) {
+          if (!checked) {
+            head = concat(head, chunk.subarray(0, 16));
+            if (head.length >= 12) {
+              checked = true;
+              if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
+            }
+          }
+          await fh.write(chunk);
+          received += chunk.byteLength;
+          o.onProgress?.(received, total);
+        }
+      } catch (err) {
+        if (isGatewayError(err, 'network')) throw truncated(shown, received, total, err);
+        throw err;
+      }
+      if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
+      if (total !== undefined && received !== total) throw truncated(shown, received, total);
+      await fh.sync();
+      await fh.close();
+      closed = true;
+      // link() refuses an existing target, unlike rename(): a file the user has is never replaced.
+      await fs.link(temp, destFile);
+      await fs.unlink(temp).catch(() => undefined);
+      return { file: destFile, bytes: received };
+    } finally {
+      if (!closed) await fh.close().catch(() => undefined);
+      await fs.unlink(temp).catch(() => undefined);
+    }
+  }
+
+  private async readSnippet(res: Response, signal?: AbortSignal): Promise<string> {
+    const dec = new TextDecoder();
+    let out = '';
+    for await (const chunk of this.http.body(res, { signal })) {
+      out += dec.decode(chunk, { stream: true });
+      if (out.length >= SNIPPET_BYTES) break;
+    }
+    return out.slice(0, SNIPPET_BYTES);
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+function notVideo(p: string, body: string): GatewayError {
+  const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return new GatewayError(
+    'not_video',
+    l10n.t('{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).', p, snippet ? `"${snippet}"` : l10n.t('an empty body')),
+    { path: p, hint: l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.') },
+  );
+}
+
+function truncated(p: string, received: number, total: number | undefined, cause?: unknown): GatewayError {
+  const msg =
+    total === undefined
+      ? l10n.t('The download of {0} stopped after {1} bytes.', p, received)
+      : l10n.t('The download of {0} stopped after {1} of {2} bytes.', p, received, total);
+  return new GatewayError('truncated', msg, { path: p, retryable: true, cause, hint: l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.') });
+}
