@@ -35,6 +35,8 @@ export interface RequestOptions {
   accept?: string;
   /** Overrides the client's header deadline for this request. */
   timeoutMs?: number;
+  /** Called before each retry of this request, after the client-wide `onRetry`. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: GatewayError }) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -153,6 +155,7 @@ export class HttpClient {
       const delayMs = retryDelayMs(attempt, delayHeaders, this.random);
       this.log('warn', `${method} ${shownPath} failed (${error.message}); retry ${attempt + 1}/${maxRetries} in ${Math.round(delayMs)} ms`);
       this.o.onRetry?.({ attempt: attempt + 1, delayMs, error });
+      o.onRetry?.({ attempt: attempt + 1, delayMs, error });
       await sleep(delayMs, o.signal);
     }
   }

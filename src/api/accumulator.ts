@@ -1,0 +1,209 @@
+import * as l10n from '@vscode/l10n';
+import { z } from 'zod';
+import type { ChatResult, ToolCall, Usage } from './chat';
+import { GatewayError, readWireError } from './errors';
+
+/** What a streaming chat call reports as it goes. `index` of a tool call is its position in the final `tool_calls`. */
+export type ChatStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'model'; model: string }
+  | { type: 'finish'; reason: string }
+  | { type: 'retry'; attempt: number; delayMs: number; message: string };
+
+const str = z.string().nullish();
+
+/** Usage as servers send it; missing counters become 0 rather than failing the whole answer. */
+export const usageSchema = z
+  .looseObject({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() })
+  .transform((u): Usage => {
+    const prompt = u.prompt_tokens ?? 0;
+    const completion = u.completion_tokens ?? 0;
+    return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
+  });
+
+const toolCallDeltaSchema = z.object({
+  index: z.number().int().nonnegative().nullish(),
+  id: str,
+  type: str,
+  function: z
+    .object({
+      name: str,
+      // A few servers send already-parsed arguments; they are re-serialised below.
+      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+    })
+    .nullish(),
+});
+
+const deltaSchema = z.object({
+  role: str,
+  content: str,
+  refusal: str,
+  reasoning_content: str,
+  reasoning: str,
+  tool_calls: z.array(toolCallDeltaSchema).nullish(),
+});
+
+/** A `chat.completion.chunk`, read leniently: every deviation in wire-quirks.md must parse. */
+export const chunkSchema = z.object({
+  id: str,
+  model: str,
+  choices: z
+    .array(
+      z.object({
+        index: z.number().nullish(),
+        delta: deltaSchema.nullish(),
+        // Some relays put the whole message on the last chunk instead of a delta.
+        message: deltaSchema.nullish(),
+        finish_reason: str,
+      }),
+    )
+    .nullish(),
+  usage: usageSchema.nullish(),
+});
+
+export type ChatChunk = z.infer<typeof chunkSchema>;
+type ToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
+
+interface Slot {
+  id?: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Builds the assistant message from stream chunks. Handles every deviation in wire-quirks.md:
+ * reasoning in `reasoning_content` or `reasoning` (fragments joined), tool-call deltas without
+ * `index`, parallel calls that all arrive at index 0 with distinct ids, whole calls in one delta,
+ * several calls in one chunk, usage at any position, `choices: []`, missing `delta`, and the last
+ * argument fragment in the same chunk as `finish_reason` (the delta is applied first).
+ */
+export class ChatAccumulator {
+  private content = '';
+  private sawContent = false;
+  private reasoning = '';
+  private readonly calls: Slot[] = [];
+  /** Wire index -> position in `calls` of the call that index currently continues. */
+  private readonly byIndex = new Map<number, number>();
+  private finishReason?: string;
+  private usage?: Usage;
+  private model?: string;
+  private id?: string;
+
+  constructor(private readonly emit?: (e: ChatStreamEvent) => void) {}
+
+  /** True once any choice reported a `finish_reason`. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  /** Validates and applies one decoded JSON chunk. Throws `stream` for an error chunk, `invalid_response` for a non-chunk. */
+  push(raw: unknown): void {
+    if (typeof raw === 'object' && raw !== null && 'error' in raw && (raw as { error: unknown }).error) {
+      const wire = readWireError(raw);
+      throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', wire?.message ?? JSON.stringify(raw).slice(0, 200)), {
+        type: wire?.type,
+        code: wire?.code,
+        param: wire?.param ?? null,
+        partial: this.result(),
+      });
+    }
+    const parsed = chunkSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new GatewayError('invalid_response', l10n.t('A stream chunk has an unexpected shape at {0}: {1}', issue?.path.join('.') ?? '', issue?.message ?? ''), {
+        partial: this.result(),
+      });
+    }
+    this.apply(parsed.data);
+  }
+
+  /** Applies an already validated chunk. */
+  apply(c: ChatChunk): void {
+    if (c.id && !this.id) this.id = c.id;
+    if (c.model && c.model !== this.model) {
+      this.model = c.model;
+      this.emit?.({ type: 'model', model: c.model });
+    }
+    for (const ch of c.choices ?? []) {
+      // We never ask for n > 1; other choices would interleave into one message.
+      if (ch.index !== undefined && ch.index !== null && ch.index !== 0) continue;
+      const d = ch.delta ?? ch.message;
+      if (d) {
+        if (typeof d.content === 'string') {
+          this.sawContent = true;
+          if (d.content) {
+            this.content += d.content;
+            this.emit?.({ type: 'text', text: d.content });
+          }
+        }
+        if (d.refusal) {
+          // A refusal is shown as text so the user sees why nothing else came.
+          this.sawContent = true;
+          this.content += d.refusal;
+          this.emit?.({ type: 'text', text: d.refusal });
+        }
+        const r = d.reasoning_content ?? d.reasoning;
+        if (r) {
+          this.reasoning += r;
+          this.emit?.({ type: 'reasoning', text: r });
+        }
+        if (d.tool_calls) for (const t of d.tool_calls) this.applyToolDelta(t);
+      }
+      if (ch.finish_reason) {
+        this.finishReason = ch.finish_reason;
+        this.emit?.({ type: 'finish', reason: ch.finish_reason });
+      }
+    }
+    if (c.usage) {
+      this.usage = c.usage;
+      this.emit?.({ type: 'usage', usage: c.usage });
+    }
+  }
+
+  private applyToolDelta(t: ToolCallDelta): void {
+    const idx = t.index ?? undefined;
+    const id = t.id || undefined;
+    let pos: number | undefined = idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
+    const cur = pos === undefined ? undefined : this.calls[pos];
+    // A new id on an occupied slot is a new call (every parallel call at index 0; or no index at all).
+    const opensNew = cur === undefined || (id !== undefined && cur.id !== undefined && cur.id !== id);
+    if (opensNew) {
+      pos = this.calls.length;
+      this.calls.push({ id, name: '', args: '' });
+    }
+    if (idx !== undefined) this.byIndex.set(idx, pos!);
+    const slot = this.calls[pos!]!;
+    if (id && !slot.id) slot.id = id;
+    const name = t.function?.name;
+    if (name && name !== slot.name) slot.name = name;
+    const a = t.function?.arguments;
+    const argsDelta = typeof a === 'string' ? a : a ? JSON.stringify(a) : '';
+    slot.args += argsDelta;
+    this.emit?.({ type: 'tool_call', index: pos!, id: id, name: name || undefined, argumentsDelta: argsDelta });
+  }
+
+  /** The message so far (also used as the partial result of a broken stream). */
+  result(): ChatResult {
+    const toolCalls: ToolCall[] = this.calls.map((s, i) => ({
+      // A call without an id could never be answered by a tool message; give it a stable one.
+      id: s.id ?? `call_gs_${i}`,
+      type: 'function',
+      function: { name: s.name, arguments: s.args },
+    }));
+    const message: ChatResult['message'] = {
+      role: 'assistant',
+      content: this.sawContent || toolCalls.length === 0 ? this.content : null,
+    };
+    if (toolCalls.length > 0) message.tool_calls = toolCalls;
+    if (this.reasoning) message.reasoning_content = this.reasoning;
+    const out: ChatResult = { message };
+    if (this.finishReason !== undefined) out.finishReason = this.finishReason;
+    if (this.usage) out.usage = this.usage;
+    if (this.model) out.model = this.model;
+    if (this.id) out.id = this.id;
+    return out;
+  }
+}

@@ -1,0 +1,157 @@
+import * as l10n from '@vscode/l10n';
+import { z } from 'zod';
+import { ChatAccumulator, type ChatStreamEvent } from './accumulator';
+import { validateChatRequest, type ChatRequest, type ChatResult } from './chat';
+import { GatewayError, isGatewayError } from './errors';
+import { HttpClient, parseJson, type HttpOptions } from './http';
+import { parseModelList, type ModelRecord } from './models';
+import { parseSse } from './sse';
+
+export type { ChatStreamEvent } from './accumulator';
+export type { ChatResult, ChatRequest, ToolCall, Usage } from './chat';
+export type { ModelRecord } from './models';
+
+/** Options of a streaming chat call. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: ChatStreamEvent) => void;
+}
+
+/**
+ * The gateway's chat and model endpoints. One instance per configuration (base URL + key); it
+ * remembers that the gateway rejected `stream_options` so later calls do not pay for the retry.
+ */
+export class GatewayClient {
+  readonly http: HttpClient;
+  private streamOptionsRejected = false;
+
+  constructor(o: HttpOptions) {
+    this.http = new HttpClient(o);
+  }
+
+  /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
+  async listModels(signal?: AbortSignal): Promise<ModelRecord[]> {
+    const body = await this.http.json('GET', '/models', z.unknown(), { signal });
+    return parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`));
+  }
+
+  /** A non-streaming chat completion. Validates the request first (spec 2.1, 8). */
+  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+    validateChatRequest(req);
+    const { stream_options: _drop, ...rest } = req;
+    const res = await this.http.request('POST', '/chat/completions', { body: { ...rest, stream: false }, signal });
+    const text = await this.http.text(res, { signal });
+    return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
+  }
+
+  /**
+   * A streaming chat completion. Sends `stream_options.include_usage`, and once without it if the
+   * gateway answers 400/422. Retries happen only before the first byte. A stream that ends without
+   * a `finish_reason` (even after `[DONE]`) throws `truncated`; a stop through the signal throws
+   * `aborted`; both carry the text received so far in `partial`.
+   */
+  async streamChat(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
+    validateChatRequest(req);
+    const { signal, onEvent } = o;
+    const { stream_options: _drop, ...rest } = req;
+    const send = (withUsage: boolean) =>
+      this.http.request('POST', '/chat/completions', {
+        body: withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
+        signal,
+        accept: 'text/event-stream',
+        onRetry: (i) => onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
+      });
+    let res: Response;
+    if (this.streamOptionsRejected) {
+      res = await send(false);
+    } else {
+      try {
+        res = await send(true);
+      } catch (e) {
+        if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) throw e;
+        this.http.log('warn', `chat stream rejected with ${e.status} (${e.message}); retrying once without stream_options`);
+        res = await send(false);
+        this.streamOptionsRejected = true;
+      }
+    }
+
+    // A gateway that ignores `stream: true` answers one JSON completion.
+    if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+      const result = completionToResult(parseJson(await this.http.text(res, { signal }), z.unknown(), 'POST', '/v1/chat/completions'));
+      replay(result, onEvent);
+      return result;
+    }
+
+    const acc = new ChatAccumulator(onEvent);
+    let sawDone = false;
+    try {
+      for await (const ev of parseSse(this.http.body(res, { signal }))) {
+        const data = ev.data.trim();
+        if (data === '[DONE]') {
+          sawDone = true;
+          break;
+        }
+        if (data === '') continue;
+        let json: unknown;
+        try {
+          json = JSON.parse(data);
+        } catch {
+          if (ev.event === 'error') throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', data.slice(0, 300)));
+          this.http.log('warn', `skipped a stream event that is not JSON: ${data.slice(0, 120)}`);
+          continue;
+        }
+        if (ev.event === 'error' && !(typeof json === 'object' && json !== null && 'error' in json)) json = { error: json };
+        acc.push(json);
+      }
+    } catch (e) {
+      if (!isGatewayError(e)) throw e;
+      const partial = e.partial ?? acc.result();
+      if (e.kind === 'network') {
+        throw new GatewayError('truncated', l10n.t('The connection broke before the answer was complete ({0}).', e.message), { partial, cause: e });
+      }
+      e.partial = partial;
+      throw e;
+    }
+    if (!acc.finished) {
+      throw new GatewayError(
+        'truncated',
+        sawDone ? l10n.t('The stream ended with [DONE] but without a finish_reason, so the answer may be incomplete.') : l10n.t('The stream ended before the answer was complete.'),
+        { partial: acc.result() },
+      );
+    }
+    return acc.result();
+  }
+}
+
+/** Non-streaming answers go through the same accumulator so both paths share every tolerance. */
+function completionToResult(body: unknown): ChatResult {
+  const acc = new ChatAccumulator();
+  if (typeof body === 'object' && body !== null && Array.isArray((body as { choices?: unknown }).choices)) {
+    const b = body as { choices: Array<Record<string, unknown>> };
+    // Complete messages list calls without `index`; give them their position so none are merged.
+    const choices = b.choices.map((c) => {
+      const m = c.message as { tool_calls?: unknown } | undefined;
+      if (m && Array.isArray(m.tool_calls)) {
+        return { ...c, message: { ...m, tool_calls: m.tool_calls.map((t: unknown, i) => (typeof t === 'object' && t !== null ? { index: i, ...t } : t)) } };
+      }
+      return c;
+    });
+    acc.push({ ...b, choices });
+    if (choices.length === 0) throw new GatewayError('invalid_response', l10n.t('The chat answer has no choices.'));
+  } else {
+    acc.push(body);
+    throw new GatewayError('invalid_response', l10n.t('The chat answer has no "choices" array.'));
+  }
+  return acc.result();
+}
+
+/** Streams callers expect events even when the gateway answered in one piece. */
+function replay(r: ChatResult, onEvent?: (e: ChatStreamEvent) => void): void {
+  if (!onEvent) return;
+  if (r.model) onEvent({ type: 'model', model: r.model });
+  if (r.message.reasoning_content) onEvent({ type: 'reasoning', text: r.message.reasoning_content });
+  if (r.message.content) onEvent({ type: 'text', text: r.message.content });
+  r.message.tool_calls?.forEach((t, index) => onEvent({ type: 'tool_call', index, id: t.id, name: t.function.name, argumentsDelta: t.function.arguments }));
+  if (r.usage) onEvent({ type: 'usage', usage: r.usage });
+  if (r.finishReason) onEvent({ type: 'finish', reason: r.finishReason });
+}
