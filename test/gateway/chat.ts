@@ -1,0 +1,509 @@
+/**
+ * `POST /v1/chat/completions`: validates the request like a real server, decides what the fake
+ * model answers (directives in the last user message, tool scripts), then answers as JSON or SSE.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { MARKDOWN_DOC, fragments, longText, pieces, tokenCount } from './content';
+import type { FaultEffects, ToolStyle } from './faults';
+import { httpError, sendJson } from './http';
+import { ALIGNED, CHAT_MODELS, VIDEO_MODELS, acceptsImages } from './models';
+import { SseWriter } from './sse';
+
+type Json = Record<string, unknown>;
+
+interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool' | 'developer';
+  content: unknown;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  reasoning_content?: unknown;
+}
+
+interface PlannedCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/** What the fake model is going to say; rendered either as one JSON answer or as a stream. */
+interface Plan {
+  model: string;
+  reasoning: string;
+  content: string;
+  /** Content cut into stream pieces (words, or fragments for JSON). */
+  contentPieces: string[];
+  calls: PlannedCall[];
+  finish: string;
+  promptTokens: number;
+}
+
+/** Directives found in the last user message. */
+interface Directives {
+  say?: string;
+  tools?: string;
+  long?: number;
+  markdown: boolean;
+  json: boolean;
+  reasoning: boolean;
+  finish?: string;
+  /** The text with flag directives removed, for the echo. */
+  rest: string;
+}
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'developer']);
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function bad(message: string, param: string | null = null, code = 'invalid_request'): never {
+  throw httpError(400, 'invalid_request_error', code, message, param);
+}
+
+/** Text of a message's content: a string, or its text parts joined by newlines. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .filter((p): p is Json => isObj(p) && p.type === 'text' && typeof p.text === 'string')
+      .map((p) => p.text as string)
+      .join('\n');
+  }
+  return '';
+}
+
+function imageParts(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content
+    .filter((p): p is Json => isObj(p) && p.type === 'image_url')
+    .map((p) => {
+      const iu = p.image_url;
+      return isObj(iu) && typeof iu.url === 'string' ? iu.url : '';
+    });
+}
+
+function mediaType(url: string): string {
+  const data = /^data:([^;,]+)[;,]/.exec(url);
+  if (data) return data[1]!;
+  const ext = /\.(png|jpe?g|gif|webp)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
+  if (ext) return `image/${ext === 'jpg' ? 'jpeg' : ext}`;
+  return 'image/*';
+}
+
+function validateMessages(raw: unknown): Message[] {
+  if (raw === undefined) bad('messages is required', 'messages');
+  if (!Array.isArray(raw)) bad('messages must be an array', 'messages');
+  if (raw.length === 0) bad('messages must contain at least one message', 'messages');
+  raw.forEach((m, i) => {
+    const param = `messages[${i}]`;
+    if (!isObj(m)) bad(`${param} must be an object`, param);
+    if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
+      bad(`${param}.role must be one of system, user, assistant, tool (got ${JSON.stringify(m.role)})`, `${param}.role`);
+    }
+    const c = m.content;
+    const hasCalls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
+    if (c === undefined || c === null) {
+      if (!(m.role === 'assistant' && hasCalls)) bad(`${param}.content is required`, `${param}.content`);
+    } else if (Array.isArray(c)) {
+      c.forEach((p, j) => {
+        const pp = `${param}.content[${j}]`;
+        if (!isObj(p)) bad(`${pp} must be an object`, pp);
+        if (p.type === 'text') {
+          if (typeof p.text !== 'string') bad(`${pp}.text must be a string`, `${pp}.text`);
+        } else if (p.type === 'image_url') {
+          if (!isObj(p.image_url) || typeof p.image_url.url !== 'string' || p.image_url.url === '') {
+            bad(`${pp}.image_url.url must be a non-empty string`, `${pp}.image_url.url`);
+          }
+        } else {
+          bad(`${pp}.type must be text or image_url (got ${JSON.stringify(p.type)})`, `${pp}.type`);
+        }
+      });
+    } else if (typeof c !== 'string') {
+      bad(`${param}.content must be a string or an array of parts`, `${param}.content`);
+    }
+    if (m.role === 'tool' && typeof m.tool_call_id !== 'string') {
+      bad(`${param}.tool_call_id is required for a tool message`, `${param}.tool_call_id`);
+    }
+    if (m.tool_calls !== undefined) {
+      if (m.role !== 'assistant') bad(`${param}.tool_calls is only allowed on assistant messages`, `${param}.tool_calls`);
+      if (!Array.isArray(m.tool_calls)) bad(`${param}.tool_calls must be an array`, `${param}.tool_calls`);
+      m.tool_calls.forEach((tc, j) => {
+        const tp = `${param}.tool_calls[${j}]`;
+        if (!isObj(tc) || typeof tc.id !== 'string' || tc.id === '') bad(`${tp}.id must be a non-empty string`, `${tp}.id`);
+        if (tc.type !== 'function') bad(`${tp}.type must be "function"`, `${tp}.type`);
+        const fn = tc.function;
+        if (!isObj(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
+          bad(`${tp}.function must have a string name and string arguments`, `${tp}.function`);
+        }
+      });
+    }
+  });
+  return raw as Message[];
+}
+
+/** Every assistant tool call is answered exactly once by a following tool message; no tool message is orphaned. */
+function validateToolStructure(messages: Message[]): void {
+  let pending = new Set<string>();
+  let answered = new Set<string>();
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') {
+      const id = m.tool_call_id!;
+      if (answered.has(id)) bad(`messages[${i}]: tool_call_id ${id} was already answered by an earlier tool message`, `messages[${i}].tool_call_id`);
+      if (!pending.has(id)) {
+        bad(`messages[${i}]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown tool_call_id ${id})`, `messages[${i}].tool_call_id`);
+      }
+      pending.delete(id);
+      answered.add(id);
+      return;
+    }
+    if (pending.size > 0) {
+      bad(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`, `messages[${i}]`);
+    }
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      pending = new Set(m.tool_calls.map((t) => t.id));
+      answered = new Set();
+      if (pending.size !== m.tool_calls.length) bad(`messages[${i}].tool_calls has duplicate ids`, `messages[${i}].tool_calls`);
+    }
+  });
+  if (pending.size > 0) {
+    bad(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`, 'messages');
+  }
+}
+
+function checkRange(body: Json, key: string, min: number, max: number): void {
+  const v = body[key];
+  if (v === undefined || v === null) return;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    bad(`${key} must be a number between ${min} and ${max} (got ${JSON.stringify(v)})`, key);
+  }
+}
+
+function parseDirectives(text: string): Directives {
+  // `#say` and `#tools` take the rest of the text verbatim, so nothing after them is a directive.
+  let head = text;
+  const d: Directives = { markdown: false, json: false, reasoning: false, rest: '' };
+  const say = /(^|\s)#say /.exec(head);
+  const tools = /(^|\s)#tools\s/.exec(head);
+  if (say && (!tools || say.index < tools.index)) {
+    const at = say.index + say[0].length;
+    d.say = head.slice(at);
+    head = head.slice(0, say.index);
+  } else if (tools) {
+    const at = tools.index + tools[0].length;
+    d.tools = head.slice(at);
+    head = head.slice(0, tools.index);
+  }
+  const long = /(^|\s)#long\s+(\d+)/.exec(head);
+  if (long) d.long = Number(long[2]);
+  d.markdown = /(^|\s)#markdown(\s|$)/.test(head);
+  d.json = /(^|\s)#json(\s|$)/.test(head);
+  d.reasoning = /(^|\s)#reasoning(\s|$)/.test(head);
+  const finish = /(^|\s)#finish\s+(\S+)/.exec(head);
+  if (finish) d.finish = finish[2];
+  d.rest = head
+    .replace(/(^|\s)#long\s+\d+/g, ' ')
+    .replace(/(^|\s)#finish\s+\S+/g, ' ')
+    .replace(/(^|\s)#(markdown|json|reasoning)(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return d;
+}
+
+interface ScriptCall {
+  name: string;
+  arguments: unknown;
+}
+type Turn = { text: string } | { calls: ScriptCall[] };
+
+function parseScript(src: string): Turn[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(src);
+  } catch (err) {
+    bad(`#tools script is not valid JSON: ${(err as Error).message}`, 'messages', 'invalid_tool_script');
+  }
+  if (!Array.isArray(parsed)) bad('#tools script must be a JSON array of turns', 'messages', 'invalid_tool_script');
+  return parsed.map((t, i): Turn => {
+    if (isObj(t) && typeof t.text === 'string') return { text: t.text };
+    if (isObj(t) && Array.isArray(t.calls) && t.calls.length > 0) {
+      return {
+        calls: t.calls.map((c, j): ScriptCall => {
+          if (!isObj(c) || typeof c.name !== 'string' || c.name === '') {
+            bad(`#tools script turn ${i} call ${j} needs a "name"`, 'messages', 'invalid_tool_script');
+          }
+          return { name: c.name, arguments: c.arguments ?? {} };
+        }),
+      };
+    }
+    return bad(`#tools script turn ${i} must be { "text": "…" } or { "calls": [ … ] }`, 'messages', 'invalid_tool_script');
+  });
+}
+
+function callId(): string {
+  return `call_${randomBytes(9).toString('base64url')}`;
+}
+
+function argsText(a: unknown): string {
+  return typeof a === 'string' ? a : JSON.stringify(a);
+}
+
+function toolNames(tools: unknown): string[] {
+  if (tools === undefined || tools === null) return [];
+  if (!Array.isArray(tools)) bad('tools must be an array', 'tools');
+  return tools.map((t, i) => {
+    if (!isObj(t) || t.type !== 'function' || !isObj(t.function) || typeof t.function.name !== 'string') {
+      bad(`tools[${i}] must be { type: "function", function: { name, … } }`, `tools[${i}]`);
+    }
+    return t.function.name as string;
+  });
+}
+
+/** Decide the answer. Throws HttpError for requests a real server rejects. */
+function plan(body: Json): Plan {
+  if (typeof body.model !== 'string' || body.model === '') bad('model is required', 'model');
+  const model = body.model;
+  if (VIDEO_MODELS.some((m) => m.id === model)) {
+    bad(`model ${model} does not support chat completions`, 'model', 'model_not_supported');
+  }
+  if (!CHAT_MODELS.some((m) => m.id === model)) {
+    throw httpError(404, 'invalid_request_error', 'model_not_found', `The model \`${model}\` does not exist or you do not have access to it.`, 'model');
+  }
+  const messages = validateMessages(body.messages);
+  checkRange(body, 'temperature', 0, 2);
+  checkRange(body, 'top_p', 0, 1);
+  checkRange(body, 'presence_penalty', -2, 2);
+  checkRange(body, 'frequency_penalty', -2, 2);
+  if (body.stop !== undefined && body.stop !== null) {
+    const ok = typeof body.stop === 'string' || (Array.isArray(body.stop) && body.stop.every((s) => typeof s === 'string'));
+    if (!ok) bad('stop must be a string or an array of strings', 'stop');
+    if (Array.isArray(body.stop) && body.stop.length > 4) bad('stop may contain at most 4 sequences', 'stop');
+  }
+  const maxTokens = body.max_tokens ?? body.max_completion_tokens;
+  if (maxTokens !== undefined && maxTokens !== null && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1)) {
+    bad('max_tokens must be a positive integer', 'max_tokens');
+  }
+  const names = toolNames(body.tools);
+  const choice = body.tool_choice;
+  let forced: string | undefined;
+  let required = false;
+  if (choice !== undefined && choice !== null) {
+    if (typeof choice === 'string') {
+      if (!['auto', 'none', 'required'].includes(choice)) bad('tool_choice must be auto, none, required or a function object', 'tool_choice');
+      required = choice === 'required';
+    } else if (isObj(choice) && choice.type === 'function' && isObj(choice.function) && typeof choice.function.name === 'string') {
+      forced = choice.function.name;
+      if (!names.includes(forced)) bad(`tool_choice names the tool ${forced}, which is not in tools`, 'tool_choice');
+    } else {
+      bad('tool_choice must be auto, none, required or { type: "function", function: { name } }', 'tool_choice');
+    }
+    if (names.length === 0 && choice !== 'none' && choice !== 'auto') bad('tool_choice needs tools', 'tool_choice');
+  }
+  validateToolStructure(messages);
+
+  const withImages = messages.findIndex((m) => imageParts(m.content).length > 0);
+  if (withImages >= 0 && !acceptsImages(model)) {
+    bad(`model ${model} does not support image input (messages[${withImages}] has image parts)`, `messages[${withImages}].content`, 'model_not_supported');
+  }
+  if (model === 'gw-reasoner') {
+    messages.forEach((m, i) => {
+      if (m.role === 'assistant' && m.tool_calls?.length && (typeof m.reasoning_content !== 'string' || m.reasoning_content === '')) {
+        bad(`Missing \`reasoning_content\` field in the assistant message at message index ${i}: it must be passed back on tool-call turns`, `messages[${i}].reasoning_content`);
+      }
+    });
+  }
+
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') lastUser = i;
+  });
+  const userMsg = lastUser >= 0 ? messages[lastUser]! : undefined;
+  const text = userMsg ? textOf(userMsg.content) : '';
+  const images = userMsg ? imageParts(userMsg.content) : [];
+  const d = parseDirectives(text);
+  const after = messages.slice(lastUser + 1);
+  const turnIndex = after.filter((m) => m.role === 'assistant').length;
+  const toolsOff = names.length === 0 || choice === 'none';
+
+  let content = '';
+  let calls: PlannedCall[] = [];
+  let json = false;
+  let jsonAnswer = false;
+  const rf = body.response_format;
+  if (isObj(rf) && (rf.type === 'json_object' || rf.type === 'json_schema')) json = true;
+
+  const callsFrom = (sc: ScriptCall[]): PlannedCall[] => sc.map((c) => ({ id: callId(), name: c.name, args: argsText(c.arguments) }));
+
+  const script = d.tools !== undefined ? parseScript(d.tools) : undefined;
+  if (forced !== undefined && !toolsOff) {
+    const fromScript = script?.flatMap((t) => ('calls' in t ? t.calls : [])).find((c) => c.name === forced);
+    calls = [{ id: callId(), name: forced, args: argsText(fromScript?.arguments ?? {}) }];
+  } else if (script) {
+    const turn = script[turnIndex];
+    if (turn === undefined) {
+      const byId = new Map<string, string>();
+      for (const m of messages) for (const tc of m.tool_calls ?? []) byId.set(tc.id, tc.function.name);
+      const results = after
+        .filter((m) => m.role === 'tool')
+        .map((m) => `${byId.get(m.tool_call_id!) ?? 'unknown'}=${textOf(m.content).slice(0, 80)}`);
+      content = `Done. Tool results: ${results.length ? results.join(', ') : '(none)'}`;
+    } else if ('text' in turn) {
+      content = turn.text;
+    } else if (toolsOff) {
+      content = `I would call ${turn.calls.map((c) => c.name).join(', ')}, but no tools are available.`;
+    } else {
+      calls = callsFrom(turn.calls);
+    }
+  } else if (required && !toolsOff) {
+    calls = [{ id: callId(), name: names[0]!, args: '{}' }];
+  } else if (d.say !== undefined) {
+    content = d.say;
+  } else if (d.long !== undefined) {
+    content = longText(d.long);
+  } else if (d.markdown) {
+    content = MARKDOWN_DOC;
+  } else if (d.json || json) {
+    content = JSON.stringify({ answer: `Echo: ${d.rest}`, model, words: d.rest === '' ? 0 : d.rest.split(' ').length });
+    jsonAnswer = true;
+  } else if (images.length > 0) {
+    content = `I received ${images.length} image(s): ${images.map(mediaType).join(', ')}`;
+  } else {
+    content = `Echo: ${d.rest}`;
+  }
+
+  const reasoning = model === 'gw-reasoner' || d.reasoning
+    ? `The user wrote ${JSON.stringify(d.rest.slice(0, 60))}. I will answer plainly and check each step before replying.`
+    : '';
+  // Compact JSON has no spaces to cut at, so it streams in fixed-size fragments.
+  let contentPieces = jsonAnswer ? fragments(content, 8) : pieces(content);
+  let finish = calls.length ? 'tool_calls' : d.finish ?? 'stop';
+  if (!calls.length && typeof maxTokens === 'number' && contentPieces.length > maxTokens) {
+    contentPieces = contentPieces.slice(0, maxTokens);
+    content = contentPieces.join('');
+    finish = 'length';
+  }
+  return {
+    model: ALIGNED[model] ?? model,
+    reasoning,
+    content,
+    contentPieces,
+    calls,
+    finish,
+    promptTokens: tokenCount(JSON.stringify(messages)),
+  };
+}
+
+function usageOf(p: Plan): Json {
+  const reasoningTokens = pieces(p.reasoning).length;
+  const completion = reasoningTokens + p.contentPieces.length + p.calls.reduce((n, c) => n + tokenCount(c.args) + 1, 0);
+  return {
+    prompt_tokens: p.promptTokens,
+    completion_tokens: completion,
+    total_tokens: p.promptTokens + completion,
+    ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
+  };
+}
+
+/** Tool-call deltas, one array per chunk, cut the way `style` says. */
+function toolDeltas(calls: PlannedCall[], style: ToolStyle): Json[][] {
+  const size = (a: string): number => Math.max(8, Math.ceil(a.length / 40));
+  const open = (c: PlannedCall, i: number, args = ''): Json => ({ index: i, id: c.id, type: 'function', function: { name: c.name, arguments: args } });
+  const out: Json[][] = [];
+  if (style === 'whole') {
+    calls.forEach((c, i) => out.push([open(c, i, c.args)]));
+    return out;
+  }
+  if (style === 'multi-per-chunk') {
+    out.push(calls.map((c, i) => open(c, i)));
+    const frags = calls.map((c) => (c.args === '' ? [] : fragments(c.args, size(c.args))));
+    const rounds = Math.max(0, ...frags.map((f) => f.length));
+    for (let r = 0; r < rounds; r++) {
+      const row: Json[] = [];
+      frags.forEach((f, i) => {
+        if (r < f.length) row.push({ index: i, function: { arguments: f[r] } });
+      });
+      out.push(row);
+    }
+    return out;
+  }
+  calls.forEach((c, i) => {
+    out.push([open(c, i)]);
+    if (c.args !== '') for (const f of fragments(c.args, size(c.args))) out.push([{ index: i, function: { arguments: f } }]);
+  });
+  if (style === 'no-index') for (const row of out) for (const d of row) delete d.index;
+  if (style === 'all-index-0') for (const row of out) for (const d of row) d.index = 0;
+  return out;
+}
+
+async function stream(res: ServerResponse, p: Plan, body: Json, fx: FaultEffects, chunkDelayMs: number): Promise<void> {
+  const id = `chatcmpl-${randomBytes(12).toString('base64url')}`;
+  const created = Math.floor(Date.now() / 1000);
+  const so = body.stream_options;
+  const includeUsage = isObj(so) && so.include_usage === true;
+  const usageMode = fx.usage ?? (includeUsage ? 'separate' : 'none');
+  const sse = new SseWriter(res, fx, chunkDelayMs);
+  const chunk = (delta: Json, finish: string | null = null, extra: Json = {}): Promise<boolean> =>
+    sse.chunk({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: p.model,
+      system_fingerprint: 'fp_gateway',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...(usageMode === 'separate' ? { usage: null } : {}),
+      ...extra,
+    });
+
+  const first: Json =
+    fx.firstDelta === 'empty' ? {}
+      : fx.firstDelta === 'null-content' ? { role: 'assistant', content: null }
+        : fx.firstDelta === 'refusal-null' ? { role: 'assistant', content: '', refusal: null }
+          : { role: 'assistant', content: '' };
+  if (!(await chunk(first))) return;
+  const rField = fx.reasoningField ?? 'reasoning_content';
+  for (const r of pieces(p.reasoning)) if (!(await chunk({ [rField]: r }))) return;
+  for (const c of p.contentPieces) if (!(await chunk({ content: c }))) return;
+  const style = fx.toolStyle ?? 'canonical';
+  const rows = toolDeltas(p.calls, style);
+  const withFinish = style === 'args-with-finish' && rows.length > 1 && !fx.noFinishReason ? rows.pop() : undefined;
+  for (const row of rows) if (!(await chunk({ tool_calls: row }))) return;
+  if (!fx.noFinishReason) {
+    const delta = withFinish ? { tool_calls: withFinish } : {};
+    if (!(await chunk(delta, p.finish, usageMode === 'finish' ? { usage: usageOf(p) } : {}))) return;
+  }
+  if (usageMode === 'separate') {
+    const ok = await sse.chunk({ id, object: 'chat.completion.chunk', created, model: p.model, system_fingerprint: 'fp_gateway', choices: [], usage: usageOf(p) });
+    if (!ok) return;
+  }
+  await sse.done();
+}
+
+/** Handle a chat completion whose body is already parsed; `fx` are the faults taken for this request. */
+export async function handleChat(res: ServerResponse, body: unknown, fx: FaultEffects, chunkDelayMs: number): Promise<void> {
+  if (!isObj(body)) bad('request body must be a JSON object');
+  if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
+    throw httpError(fx.rejectStreamOptions, 'invalid_request_error', 'unsupported_parameter', 'Unsupported parameter: stream_options is not supported by this upstream', 'stream_options');
+  }
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
+  const p = plan(body);
+  if (body.stream === true) {
+    await stream(res, p, body, fx, chunkDelayMs);
+    return;
+  }
+  const rField = fx.reasoningField ?? 'reasoning_content';
+  const message: Json = {
+    role: 'assistant',
+    content: p.calls.length && p.content === '' ? null : p.content,
+    ...(p.reasoning ? { [rField]: p.reasoning } : {}),
+    ...(p.calls.length
+      ? { tool_calls: p.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
+      : {}),
+  };
+  await sendJson(res, 200, {
+    id: `chatcmpl-${randomBytes(12).toString('base64url')}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: p.model,
+    system_fingerprint: 'fp_gateway',
+    choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
+    ...(fx.usage === 'none' ? {} : { usage: usageOf(p) }),
+  }, fx);
+}

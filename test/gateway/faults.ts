@@ -1,0 +1,175 @@
+/**
+ * Fault knobs of the local gateway: what a test can ask the next matching request(s) to suffer.
+ * See test/gateway/README.md ("Faults") for the contract.
+ */
+
+/** Where a request landed; faults only apply where every one of their effects means something. */
+export type RouteKind =
+  | 'models'
+  | 'chat'
+  | 'video-create'
+  | 'video-status'
+  | 'video-legacy'
+  | 'video-content';
+
+/** The error carried by a mid-stream error event. */
+export interface MidStreamError {
+  afterChunks: number;
+  message?: string;
+  type?: string;
+  code?: string;
+}
+
+/** Every effect a fault can have; combine several in one fault to apply them together. */
+export interface FaultEffects {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  retryAfter?: number | string;
+  retryAfterMs?: number;
+  delayMs?: number;
+  drop?: 'before-headers';
+  dropAfterBytes?: number;
+  split?: number;
+  crlf?: boolean;
+  keepAlive?: boolean;
+  eventNames?: boolean;
+  noSpace?: boolean;
+  chunkDelayMs?: number;
+  stallAfterChunks?: number;
+  midStreamError?: MidStreamError;
+  noFinishReason?: boolean;
+  usage?: 'finish' | 'separate' | 'none';
+  rejectStreamOptions?: 400 | 422;
+  toolStyle?: ToolStyle;
+  firstDelta?: 'empty' | 'null-content' | 'refusal-null';
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  modelsEnvelope?: 'bare';
+  statusFormat?: 'legacy';
+  contentUrl?: 'absolute' | 'relative';
+  progressOnFail?: number | string;
+  contentJson?: boolean;
+  contentTruncate?: number;
+  contentType?: string;
+  contentSize?: number;
+  createOnly?: 'id' | 'request_id' | 'task_id';
+}
+
+/** How tool-call deltas are cut into chunks (see wire-quirks "Tool-call deltas"). */
+export type ToolStyle = 'canonical' | 'no-index' | 'all-index-0' | 'whole' | 'multi-per-chunk' | 'args-with-finish';
+
+/** A queued fault: which requests it matches, how many it applies to, and what it does. */
+export interface Fault extends FaultEffects {
+  match?: { method?: string; path?: string };
+  /** How many matching requests it applies to; -1 = until cleared. Default 1. */
+  times?: number;
+}
+
+type EffectKey = keyof FaultEffects;
+
+/** Effects that make sense on any route. */
+const GENERAL: readonly EffectKey[] = [
+  'status', 'body', 'headers', 'retryAfter', 'retryAfterMs', 'delayMs', 'drop', 'dropAfterBytes', 'split',
+];
+
+/** Effects specific to a route kind. A fault is skipped (and not used up) where one of its effects is meaningless. */
+const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
+  models: ['modelsEnvelope'],
+  chat: [
+    'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'midStreamError',
+    'noFinishReason', 'usage', 'rejectStreamOptions', 'toolStyle', 'firstDelta', 'reasoningField',
+  ],
+  'video-create': ['createOnly'],
+  'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
+  'video-legacy': ['contentUrl', 'progressOnFail'],
+  'video-content': ['contentJson', 'contentTruncate', 'contentType', 'contentSize'],
+};
+
+/** Keys that decide the same thing; two faults setting keys of one group do not combine. */
+const GROUPS: readonly (readonly EffectKey[])[] = [['status', 'drop', 'body']];
+
+const ALL_KEYS = new Set<string>([...GENERAL, ...Object.values(SPECIFIC).flat()]);
+
+function effectKeys(f: Fault): EffectKey[] {
+  return (Object.keys(f) as (keyof Fault)[]).filter(
+    (k): k is EffectKey => k !== 'match' && k !== 'times' && f[k] !== undefined,
+  );
+}
+
+function conflictKey(k: EffectKey): string {
+  const g = GROUPS.findIndex((group) => group.includes(k));
+  return g >= 0 ? `group${g}` : k;
+}
+
+/** What the current request is, for matching. */
+export interface RequestInfo {
+  method: string;
+  path: string;
+  kind: RouteKind;
+  /** Chat requests only: whether the body carries `stream_options` (rejectStreamOptions applies only then). */
+  hasStreamOptions?: boolean;
+  /** Chat requests only: whether the answer is streamed (SSE-only effects need it). */
+  stream?: boolean;
+}
+
+/** Effects that only mean something on a streamed chat answer. */
+const STREAM_ONLY: readonly EffectKey[] = [
+  'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'midStreamError',
+  'noFinishReason', 'toolStyle', 'firstDelta',
+];
+
+/**
+ * The queue of faults. Per request, every matching fault whose effects all apply to the route
+ * is merged in queue order and used up once; a later fault that sets an effect an earlier one
+ * already sets waits for a later request, so queuing `{status: 500}` then `{status: 429}` gives
+ * 500 to the first request and 429 to the second.
+ */
+export class FaultQueue {
+  private queue: { fault: Fault; left: number }[] = [];
+
+  /** Queue a fault; throws on an unknown effect name so a typo in a test does not pass silently. */
+  add(f: Fault): void {
+    if (typeof f !== 'object' || f === null || Array.isArray(f)) throw new Error('a fault must be an object');
+    for (const k of Object.keys(f)) {
+      if (k !== 'match' && k !== 'times' && !ALL_KEYS.has(k)) throw new Error(`unknown fault effect "${k}"`);
+    }
+    const times = f.times ?? 1;
+    if (!Number.isInteger(times) || (times < 1 && times !== -1)) {
+      throw new Error('fault "times" must be a positive integer or -1');
+    }
+    this.queue.push({ fault: { ...f }, left: times });
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+
+  /** Pending faults (for debugging a test). */
+  list(): Fault[] {
+    return this.queue.map((q) => ({ ...q.fault, times: q.left }));
+  }
+
+  /** Take the effects for this request, using up the faults that apply. */
+  take(req: RequestInfo): FaultEffects {
+    const allowed = new Set<EffectKey>([...GENERAL, ...SPECIFIC[req.kind]]);
+    const merged: FaultEffects = {};
+    const used = new Set<string>();
+    for (const q of this.queue) {
+      const f = q.fault;
+      if (f.match?.method && f.match.method.toUpperCase() !== req.method) continue;
+      if (f.match?.path && !req.path.includes(f.match.path)) continue;
+      const keys = effectKeys(f);
+      if (!keys.every((k) => allowed.has(k))) continue;
+      if (keys.includes('rejectStreamOptions') && !req.hasStreamOptions) continue;
+      if (req.kind === 'chat' && !req.stream && keys.some((k) => STREAM_ONLY.includes(k))) continue;
+      if (keys.some((k) => used.has(conflictKey(k)))) continue;
+      for (const k of keys) {
+        used.add(conflictKey(k));
+        (merged as Record<string, unknown>)[k] = f[k];
+      }
+      if (q.left > 0) q.left -= 1;
+    }
+    this.queue = this.queue.filter((q) => q.left !== 0);
+    return merged;
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * The local gateway: two HTTP hosts on 127.0.0.1 (chat and video) implementing service-spec.md,
+ * with fault knobs and HTTP controls. The contract is test/gateway/README.md.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { handleChat } from './chat';
+import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
+import { BodyWriter, HttpError, defaultErrorFor, faultHeaders, httpError, readBody, sendError, sendJson, sleep } from './http';
+import { CHAT_MODELS, VIDEO_MODELS } from './models';
+import { VideoStore } from './video';
+
+export type { Fault, FaultEffects } from './faults';
+
+/** Options of {@link startGateway}; all optional. */
+export interface GatewayOptions {
+  /** Chat host port; 0 (default) picks a free one. */
+  port?: number;
+  /** Video host port; 0 (default) picks a free one. */
+  videoPort?: number;
+  /** Time between two progress steps of a video task (default 40 ms). */
+  videoStepMs?: number;
+  /** Steps from queued to the final state (default 4: queued, 25%, 50%, 75%, done). */
+  videoSteps?: number;
+  /** Delay between streamed chat chunks (default 0). */
+  chatChunkDelayMs?: number;
+}
+
+/** How a request's key was judged. The key itself is never recorded. */
+export type AuthOutcome = 'valid' | 'missing' | 'wrong' | 'noPermission' | 'noBalance';
+
+/** One request as the gateway saw it. */
+export interface RecordedRequest {
+  method: string;
+  /** Route pattern, e.g. `/v1/videos/:id`; the raw path for unknown routes. */
+  route: string;
+  path: string;
+  host: 'chat' | 'video';
+  auth: AuthOutcome;
+  /** Parsed JSON body, the raw text when it is not JSON, undefined when empty. */
+  body: unknown;
+  /** Request headers without `authorization`. */
+  headers: Record<string, string>;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  /** Chat host root, `http://127.0.0.1:PORT` (no `/v1`). */
+  url: string;
+  /** Video host root (a second port). */
+  videoUrl: string;
+  keys: { valid: string; noPermission: string; noBalance: string };
+  /** Queue a fault; throws on an unknown effect name. */
+  fault(f: Fault): void;
+  clearFaults(): void;
+  /** Requests per `METHOD /route/pattern`. */
+  counts(): Record<string, number>;
+  requests(): RecordedRequest[];
+  resetCounts(): void;
+  /** Finish a task now; throws when the id is unknown. */
+  completeVideo(id: string): void;
+  /** Fail a task now with `reason`; throws when the id is unknown. */
+  failVideo(id: string, reason: string): void;
+  /** Stop both hosts, ending open streams; resolves when both are closed. */
+  close(): Promise<void>;
+}
+
+/** The demo key printed by `npm run gateway`; also `keys.valid`. */
+export const DEMO_KEY = 'sk-demo-gateway-studio';
+const KEYS = { valid: DEMO_KEY, noPermission: 'sk-gw-no-permission', noBalance: 'sk-gw-no-balance' } as const;
+
+interface Route {
+  kind: RouteKind;
+  pattern: string;
+  id?: string;
+}
+
+type Host = 'chat' | 'video';
+
+function matchRoute(host: Host, method: string, path: string): Route | 'not-found' | 'bad-method' {
+  const p = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const want = (m: string, r: Route): Route | 'bad-method' => (m === method ? r : 'bad-method');
+  if (p === '/v1/models') return want('GET', { kind: 'models', pattern: '/v1/models' });
+  if (host === 'chat') {
+    if (p === '/v1/chat/completions') return want('POST', { kind: 'chat', pattern: '/v1/chat/completions' });
+    return 'not-found';
+  }
+  if (p === '/v1/videos/generations') return want('POST', { kind: 'video-create', pattern: '/v1/videos/generations' });
+  let m = /^\/v1\/videos\/([^/]+)\/content$/.exec(p);
+  if (m) return want('GET', { kind: 'video-content', pattern: '/v1/videos/:id/content', id: decodeURIComponent(m[1]!) });
+  m = /^\/v1\/videos\/([^/]+)$/.exec(p);
+  if (m) return want('GET', { kind: 'video-status', pattern: '/v1/videos/:id', id: decodeURIComponent(m[1]!) });
+  m = /^\/v1\/video\/generations\/([^/]+)$/.exec(p);
+  if (m) return want('GET', { kind: 'video-legacy', pattern: '/v1/video/generations/:task_id', id: decodeURIComponent(m[1]!) });
+  return 'not-found';
+}
+
+function judgeKey(header: string | undefined): AuthOutcome {
+  const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
+  if (!m) return 'missing';
+  const key = m[1]!.trim();
+  if (key === KEYS.valid) return 'valid';
+  if (key === KEYS.noPermission) return 'noPermission';
+  if (key === KEYS.noBalance) return 'noBalance';
+  return 'wrong';
+}
+
+function authError(a: AuthOutcome): HttpError | undefined {
+  switch (a) {
+    case 'valid': return undefined;
+    case 'missing': return httpError(401, 'authentication_error', 'invalid_api_key', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
+    case 'wrong': return httpError(401, 'authentication_error', 'invalid_api_key', 'Incorrect API key provided');
+    case 'noPermission': return httpError(403, 'permission_denied', 'permission_denied', 'model not allowed for this group');
+    case 'noBalance': return httpError(403, 'insufficient_quota', 'insufficient_quota', 'insufficient balance: top up the account in the console');
+  }
+}
+
+function tryJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Start both hosts on 127.0.0.1. */
+export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
+  const faults = new FaultQueue();
+  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
+  const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
+  let counts: Record<string, number> = {};
+  let requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let videoUrl = '';
+
+  const control = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    const none: FaultEffects = {};
+    const method = req.method ?? 'GET';
+    const raw = await readBody(req);
+    const ok = (body: unknown = { ok: true }): Promise<void> => sendJson(res, 200, body, none);
+    if (method === 'POST' && path === '/__control/fault') {
+      const parsed = tryJson(raw);
+      try {
+        faults.add(parsed as Fault);
+      } catch (err) {
+        throw httpError(400, 'invalid_request_error', 'invalid_fault', (err as Error).message);
+      }
+      return ok();
+    }
+    if (method === 'POST' && path === '/__control/clear') {
+      faults.clear();
+      return ok();
+    }
+    if (method === 'POST' && path === '/__control/reset') {
+      faults.clear();
+      counts = {};
+      requests = [];
+      videos.reset();
+      return ok();
+    }
+    if (method === 'GET' && path === '/__control/counts') return ok(counts);
+    if (method === 'GET' && path === '/__control/requests') return ok(requests);
+    if (method === 'GET' && path === '/__control/faults') return ok(faults.list());
+    const m = /^\/__control\/videos\/([^/]+)\/(complete|fail)$/.exec(path);
+    if (method === 'POST' && m) {
+      const id = decodeURIComponent(m[1]!);
+      const body = tryJson(raw);
+      const reason = typeof body === 'object' && body !== null && typeof (body as { reason?: unknown }).reason === 'string'
+        ? (body as { reason: string }).reason
+        : 'failed by the test';
+      const found = m[2] === 'complete' ? videos.complete(id) : videos.fail(id, reason);
+      if (!found) throw httpError(404, 'invalid_request_error', 'video_not_found', `no video task with id ${id}`, 'id');
+      return ok();
+    }
+    throw httpError(404, 'invalid_request_error', 'not_found', `unknown control route ${method} ${path}`);
+  };
+
+  const handle = async (host: Host, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let fx: FaultEffects = {};
+    try {
+      const method = (req.method ?? 'GET').toUpperCase();
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (path.startsWith('/__control/')) return await control(req, res, path);
+
+      const route = matchRoute(host, method, path);
+      const raw = await readBody(req);
+      const auth = judgeKey(req.headers.authorization);
+      const pattern = typeof route === 'string' ? path : route.pattern;
+      const key = `${method} ${pattern}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (k !== 'authorization' && v !== undefined) headers[k] = String(v);
+      const body = tryJson(raw);
+      requests.push({ method, route: pattern, path, host, auth, body, headers });
+
+      if (route === 'not-found') throw httpError(404, 'invalid_request_error', 'not_found', `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`);
+      if (route === 'bad-method') throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
+      const denied = authError(auth);
+      if (denied) throw denied;
+      if (method === 'POST' && typeof body !== 'object') {
+        throw httpError(400, 'invalid_request_error', 'invalid_json', raw.length === 0 ? 'request body is empty; expected a JSON object' : 'request body is not valid JSON');
+      }
+      const b = body as Record<string, unknown> | undefined;
+      fx = faults.take({
+        method,
+        path,
+        kind: route.kind,
+        hasStreamOptions: b?.stream_options !== undefined,
+        stream: b?.stream === true,
+      });
+      if (fx.delayMs) await sleep(fx.delayMs);
+      if (fx.drop === 'before-headers') {
+        req.socket.destroy();
+        return;
+      }
+      if (res.destroyed) return;
+      if (fx.status !== undefined) {
+        const model = typeof b?.model === 'string' ? b.model : undefined;
+        const errBody = fx.body ?? { error: defaultErrorFor(fx.status, model) };
+        const isText = typeof errBody === 'string';
+        const buf = Buffer.from(isText ? errBody : JSON.stringify(errBody), 'utf8');
+        res.writeHead(fx.status, {
+          'content-type': isText ? (errBody.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8') : 'application/json; charset=utf-8',
+          'content-length': String(buf.length),
+          ...faultHeaders(fx),
+        });
+        const w = new BodyWriter(res, fx);
+        if (await w.write(buf)) w.end();
+        return;
+      }
+      switch (route.kind) {
+        case 'models': {
+          const data = host === 'chat' ? [...CHAT_MODELS, ...VIDEO_MODELS] : [...VIDEO_MODELS];
+          return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
+        }
+        case 'chat':
+          return await handleChat(res, body, fx, chunkDelayMs);
+        case 'video-create':
+          return await videos.create(res, body, fx);
+        case 'video-status':
+          return await videos.status(res, route.id!, videoUrl, fx);
+        case 'video-legacy':
+          return await videos.legacyStatus(res, route.id!, videoUrl, fx);
+        case 'video-content':
+          return await videos.content(res, route.id!, videoUrl, fx);
+      }
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const e = err instanceof HttpError ? err : httpError(500, 'server_error', 'internal_error', `gateway bug: ${(err as Error).message}`);
+      await sendError(res, e, fx);
+    }
+  };
+
+  const make = (host: Host): Server => {
+    const s = createServer((req, res) => {
+      void handle(host, req, res).catch(() => res.destroy());
+    });
+    s.on('connection', (sock) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
+    });
+    s.on('clientError', (_err, sock) => sock.destroy());
+    return s;
+  };
+
+  const listen = (s: Server, port: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        s.off('error', reject);
+        resolve((s.address() as AddressInfo).port);
+      });
+    });
+
+  const chatServer = make('chat');
+  const videoServer = make('video');
+  const chatPort = await listen(chatServer, opts.port ?? 0);
+  let vPort: number;
+  try {
+    vPort = await listen(videoServer, opts.videoPort ?? 0);
+  } catch (err) {
+    chatServer.close();
+    throw err;
+  }
+  const url = `http://127.0.0.1:${chatPort}`;
+  videoUrl = `http://127.0.0.1:${vPort}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    videoUrl,
+    keys: { ...KEYS },
+    fault: (f) => faults.add(f),
+    clearFaults: () => faults.clear(),
+    counts: () => ({ ...counts }),
+    requests: () => requests.slice(),
+    resetCounts: () => {
+      counts = {};
+      requests = [];
+    },
+    completeVideo: (id) => {
+      if (!videos.complete(id)) throw new Error(`no video task with id ${id}`);
+    },
+    failVideo: (id, reason) => {
+      if (!videos.fail(id, reason)) throw new Error(`no video task with id ${id}`);
+    },
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        let left = 2;
+        const one = (): void => {
+          left -= 1;
+          if (left === 0) resolve();
+        };
+        chatServer.close(one);
+        videoServer.close(one);
+        faults.clear();
+        // Open streams (stalled ones included) would keep close() waiting forever.
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}
