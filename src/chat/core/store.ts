@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { conversationSchema, historyEntrySchema, newId, type Conversation, type HistoryEntry } from '../../shared/protocol';
+
+/**
+ * What the store needs from persistence; `vscode.Memento` (workspaceState) satisfies it as-is,
+ * and tests pass an in-memory map. Per workspace, so conversations follow the project.
+ */
+export interface KeyValueStorage {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+  keys(): readonly string[];
+}
+
+/** Version of the stored format. Bump it with a migration in {@link readConversation}. */
+export const STORE_VERSION = 1;
+const INDEX_KEY = 'gatewayStudio.chat.index';
+const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
+
+const indexSchema = z.object({
+  version: z.number().int(),
+  activeId: z.string().optional(),
+  entries: z.array(historyEntrySchema),
+});
+type Index = z.infer<typeof indexSchema>;
+
+const recordSchema = z.object({ version: z.number().int(), conversation: z.unknown() });
+
+/** Why a stored conversation could not be read; the record itself is left untouched. */
+export interface StoreProblem {
+  id: string;
+  problem: string;
+}
+
+/** A fresh, empty conversation (not stored until it has a message). */
+export function newConversation(now = Date.now()): Conversation {
+  return { id: newId('c'), title: '', createdAt: now, updatedAt: now, model: '', params: {}, messages: [] };
+}
+
+/** Title from the first user message: its first line, at most 60 characters. */
+export function titleFor(c: Conversation): string {
+  if (c.title.trim()) return c.title;
+  const first = c.messages.find((m) => m.role === 'user');
+  const text = first?.role === 'user' ? (first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '' : '';
+  const line = text.split('\n')[0]?.trim() ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/**
+ * Conversations persisted as versioned JSON: one record per conversation (so a save writes only
+ * what changed) plus an index for the history list. A record that does not parse (hand-edited,
+ * or written by a newer version) is reported and skipped, never overwritten or deleted, so
+ * nothing the user made is lost by a downgrade.
+ */
+export class ConversationStore {
+  private index: Index;
+  readonly problems: StoreProblem[] = [];
+
+  constructor(private readonly storage: KeyValueStorage) {
+    const raw = storage.get<unknown>(INDEX_KEY);
+    const parsed = indexSchema.safeParse(raw);
+    if (parsed.success && parsed.data.version <= STORE_VERSION) {
+      this.index = parsed.data;
+    } else {
+      if (raw !== undefined) this.problems.push({ id: INDEX_KEY, problem: 'history index unreadable; rebuilt from the stored conversations' });
+      this.index = this.rebuildIndex();
+    }
+  }
+
+  /** History newest first. */
+  list(): HistoryEntry[] {
+    return [...this.index.entries].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  get activeId(): string | undefined {
+    return this.index.activeId;
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    this.index = { ...this.index, activeId: id };
+    await this.storage.update(INDEX_KEY, this.index);
+  }
+
+  /** The conversation, or undefined when missing or unreadable (see {@link problems}). */
+  load(id: string): Conversation | undefined {
+    return this.read(id);
+  }
+
+  /** Writes the conversation and its history entry. Empty conversations are not stored. */
+  async save(c: Conversation): Promise<void> {
+    if (c.messages.length === 0) return;
+    const title = titleFor(c);
+    const stored: Conversation = { ...c, title };
+    await this.storage.update(CONV_PREFIX + c.id, { version: STORE_VERSION, conversation: stored });
+    const entry: HistoryEntry = { id: c.id, title, updatedAt: c.updatedAt, messageCount: c.messages.length };
+    const entries = this.index.entries.filter((e) => e.id !== c.id);
+    entries.push(entry);
+    this.index = { ...this.index, entries };
+    await this.storage.update(INDEX_KEY, this.index);
+  }
+
+  async rename(id: string, title: string): Promise<Conversation | undefined> {
+    const c = this.read(id);
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (!c || !clean) return undefined;
+    const next = { ...c, title: clean };
+    await this.save(next);
+    return next;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.storage.update(CONV_PREFIX + id, undefined);
+    this.index = {
+      ...this.index,
+      activeId: this.index.activeId === id ? undefined : this.index.activeId,
+      entries: this.index.entries.filter((e) => e.id !== id),
+    };
+    await this.storage.update(INDEX_KEY, this.index);
+  }
+
+  private read(id: string): Conversation | undefined {
+    const raw = this.storage.get<unknown>(CONV_PREFIX + id);
+    if (raw === undefined) return undefined;
+    const rec = recordSchema.safeParse(raw);
+    if (!rec.success) {
+      this.report(id, 'not a conversation record');
+      return undefined;
+    }
+    if (rec.data.version > STORE_VERSION) {
+      this.report(id, `written by a newer version of Gateway Studio (format ${rec.data.version}); left as it is`);
+      return undefined;
+    }
+    const conv = conversationSchema.safeParse(rec.data.conversation);
+    if (!conv.success) {
+      const issue = conv.error.issues[0];
+      this.report(id, `invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
+      return undefined;
+    }
+    return conv.data;
+  }
+
+  private report(id: string, problem: string): void {
+    if (!this.problems.some((p) => p.id === id)) this.problems.push({ id, problem });
+  }
+
+  private rebuildIndex(): Index {
+    const entries: HistoryEntry[] = [];
+    for (const key of this.storage.keys()) {
+      if (!key.startsWith(CONV_PREFIX)) continue;
+      const c = this.read(key.slice(CONV_PREFIX.length));
+      if (c) entries.push({ id: c.id, title: titleFor(c), updatedAt: c.updatedAt, messageCount: c.messages.length });
+    }
+    return { version: STORE_VERSION, entries };
+  }
+}
+
+/** An in-memory {@link KeyValueStorage} (tests, and a fallback when no workspace is open). */
+export class MemoryStorage implements KeyValueStorage {
+  readonly data = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    // Round-trip through JSON like a real Memento, so tests see what persistence would keep.
+    const v = this.data.get(key);
+    return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    return Promise.resolve();
+  }
+  keys(): readonly string[] {
+    return [...this.data.keys()];
+  }
+}

@@ -1,0 +1,106 @@
+import { renderMarkdown } from './markdown';
+
+/**
+ * Renders one assistant answer while it streams, at a cost that does not grow with the answer.
+ *
+ * The text is split into blocks at blank lines outside fenced code (where markdown cannot carry
+ * state from one block to the next, except for indented continuations, which we keep together).
+ * A finished block is rendered once, highlighted, and appended; only the unfinished tail is
+ * re-rendered, at most once per animation frame, without highlighting. Deltas are only appended
+ * to a string, so a burst of tokens between two frames costs one render.
+ */
+export class StreamRenderer {
+  private text = '';
+  /** End of the text already rendered into finished blocks. */
+  private stableEnd = 0;
+  /** Where the next unscanned line starts. */
+  private scanPos = 0;
+  private fence: { char: string; len: number } | undefined;
+  /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
+  private blankBoundary: number | undefined;
+  private frame: number | undefined;
+  private readonly frozen: HTMLElement;
+  private readonly tail: HTMLElement;
+
+  constructor(
+    readonly root: HTMLElement,
+    private readonly onBlock: (el: HTMLElement) => void,
+    private readonly schedule: (cb: () => void) => number = (cb) => requestAnimationFrame(cb),
+  ) {
+    this.frozen = document.createElement('div');
+    this.frozen.className = 'md-frozen';
+    this.tail = document.createElement('div');
+    this.tail.className = 'md-tail';
+    root.replaceChildren(this.frozen, this.tail);
+  }
+
+  get content(): string {
+    return this.text;
+  }
+
+  append(delta: string): void {
+    if (!delta) return;
+    this.text += delta;
+    if (this.frame === undefined) {
+      this.frame = this.schedule(() => {
+        this.frame = undefined;
+        this.flush();
+      });
+    }
+  }
+
+  /** Renders now what has arrived (also called by the frame callback). */
+  flush(): void {
+    this.scan();
+    const tail = this.text.slice(this.stableEnd);
+    this.tail.innerHTML = tail ? renderMarkdown(tail, { highlight: false }) : '';
+  }
+
+  /** The answer is complete: the tail becomes a finished (highlighted) block. */
+  finish(): void {
+    if (this.frame !== undefined) {
+      cancelAnimationFrame(this.frame);
+      this.frame = undefined;
+    }
+    this.scan();
+    this.freeze(this.text.length);
+    this.tail.replaceChildren();
+  }
+
+  private scan(): void {
+    const t = this.text;
+    let nl = t.indexOf('\n', this.scanPos);
+    while (nl !== -1) {
+      const line = t.slice(this.scanPos, nl);
+      const lineStart = this.scanPos;
+      this.scanPos = nl + 1;
+      const fenceMatch = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+      if (this.fence) {
+        if (fenceMatch && fenceMatch[1]?.[0] === this.fence.char && (fenceMatch[1]?.length ?? 0) >= this.fence.len && !fenceMatch[2]?.trim()) {
+          this.fence = undefined;
+        }
+      } else if (line.trim() === '') {
+        this.blankBoundary = this.scanPos;
+      } else {
+        if (this.blankBoundary !== undefined && !/^[ \t]/.test(line)) this.freeze(lineStart);
+        this.blankBoundary = undefined;
+        if (fenceMatch && !(fenceMatch[1]?.[0] === '`' && fenceMatch[2]?.includes('`'))) {
+          this.fence = { char: fenceMatch[1]?.[0] ?? '`', len: fenceMatch[1]?.length ?? 3 };
+        }
+      }
+      nl = t.indexOf('\n', this.scanPos);
+    }
+  }
+
+  private freeze(end: number): void {
+    if (end <= this.stableEnd) return;
+    const block = this.text.slice(this.stableEnd, end);
+    this.stableEnd = end;
+    if (!block.trim()) return;
+    const el = document.createElement('div');
+    el.className = 'md-block';
+    el.innerHTML = renderMarkdown(block, { highlight: true });
+    this.frozen.appendChild(el);
+    this.onBlock(el);
+  }
+}
