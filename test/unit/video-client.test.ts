@@ -1,0 +1,331 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, existsSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGateway, type Gateway } from '../gateway/server';
+import { HttpClient } from '../../src/api/http';
+import { VideoClient } from '../../src/api/video';
+import { describeError, GatewayError } from '../../src/api/errors';
+import { normaliseVideoStatus, parseProgress, resolveResultUrl, assertVideoId, videoIdFromCreation } from '../../src/api/videoStatus';
+
+const CREATE = 'POST /v1/videos/generations';
+
+let gw: Gateway;
+let dir: string;
+
+function client(key?: string, baseUrl?: string): VideoClient {
+  return new VideoClient(new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }));
+}
+
+async function rejects(p: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof GatewayError, `expected a GatewayError, got ${String(e)}`);
+    return e;
+  }
+  assert.fail('expected a rejection');
+}
+
+const fast = { intervalMs: 15, limit: 100 };
+
+void describe('video client against the local gateway', () => {
+  before(async () => {
+    gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
+    dir = mkdtempSync(join(tmpdir(), 'gs-video-client-'));
+  });
+  after(async () => {
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    gw.clearFaults();
+    gw.resetCounts();
+  });
+
+  void it('creation returns the compatible id and is sent exactly once', async () => {
+    const { id } = await client().create({ model: 'vendor-image-video', prompt: 'a lighthouse' });
+    assert.match(id, /^video_svc_v1_/);
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('the video id falls back to request_id, then task_id, when id is absent', async () => {
+    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'request_id' });
+    assert.match((await client().create({ model: 'vendor-image-video', prompt: 'x' })).id, /^req_/);
+    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
+    assert.match((await client().create({ model: 'vendor-image-video', prompt: 'x' })).id, /^task_/);
+  });
+
+  void it('a 503 on creation is reported, never retried (creation is billed)', async () => {
+    gw.fault({ match: { method: 'POST', path: '/videos/generations' }, status: 503, times: 3 });
+    const err = await rejects(client().create({ model: 'vendor-image-video', prompt: 'x' }));
+    assert.equal(err.kind, 'server');
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('an unreachable reference image gives an image_fetch error with the spec advice', async () => {
+    const err = await rejects(client().create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://cdn.example.invalid/cat.png'] }));
+    assert.equal(err.kind, 'image_fetch');
+    assert.match(describeError(err).detail, /direct HTTPS link|base64/);
+  });
+
+  void it('the whole flow in the current format: poll to completed, then download the MP4 with the key', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'current format' });
+    const seen: string[] = [];
+    const r = await c.poll(id, { ...fast, onStatus: (s) => seen.push(`${s.status}:${s.progress ?? '-'}`) });
+    assert.equal(r.kind, 'done');
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.outcome, 'completed');
+    assert.equal(r.status.format, 'current');
+    assert.equal(r.status.resultUrl, `/v1/videos/${id}/content`);
+    assert.ok(seen.some((s) => s.startsWith('in_progress:')), seen.join(','));
+    const dest = join(dir, 'current.mp4');
+    const d = await c.download(r.status.resultUrl!, dest);
+    const bytes = readFileSync(dest);
+    assert.equal(d.bytes, bytes.length);
+    assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
+    const content = gw.requests().filter((q) => q.route === '/v1/videos/:id/content');
+    assert.equal(content.length, 1);
+    assert.equal(content[0]!.auth, 'valid');
+  });
+
+  void it('the whole flow in the legacy format: SUCCESS with a result_url completes, "50%" progress parsed', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy format' });
+    gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
+    const progress: (number | undefined)[] = [];
+    const r = await c.poll(id, { ...fast, onStatus: (s) => progress.push(s.progress) });
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.format, 'legacy');
+    assert.equal(r.status.status, 'SUCCESS');
+    assert.equal(r.status.outcome, 'completed');
+    assert.ok(progress.some((p) => p !== undefined && p > 0 && p < 100), String(progress));
+    const d = await c.download(r.status.resultUrl!, join(dir, 'legacy.mp4'));
+    assert.ok(d.bytes > 100);
+  });
+
+  void it('the legacy route answers the task by its task_id', async () => {
+    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'old relay' });
+    const s = await c.legacyStatus(id);
+    assert.equal(s.format, 'legacy');
+    assert.equal(s.id, id);
+    assert.equal(s.outcome, 'pending');
+  });
+
+  void it('an absolute content URL on the video host is downloaded with the key', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'absolute' });
+    gw.fault({ match: { path: `/videos/${id}` }, contentUrl: 'absolute', times: -1 });
+    const r = await c.poll(id, fast);
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.resultUrl, `${gw.videoUrl}/v1/videos/${id}/content`);
+    await c.download(r.status.resultUrl!, join(dir, 'absolute.mp4'));
+    const content = gw.requests().filter((q) => q.route === '/v1/videos/:id/content');
+    assert.equal(content[0]?.auth, 'valid');
+  });
+
+  void it('a failed task that reports progress 100 is a failure, decided by status', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'boom #fail' });
+    gw.fault({ match: { path: `/videos/${id}` }, progressOnFail: '100%', times: -1 });
+    const r = await c.poll(id, fast);
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.outcome, 'failed');
+    assert.equal(r.status.progress, 100);
+    assert.match(r.status.failReason ?? '', /generation failed/);
+  });
+
+  void it('a legacy FAILURE carries its fail_reason', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://fail-fetch.example.com/a.png'] });
+    gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
+    const r = await c.poll(id, fast);
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.status, 'FAILURE');
+    assert.equal(r.status.outcome, 'failed');
+    assert.match(r.status.failReason ?? '', /image_fetch_error/);
+  });
+
+  void it('cancelled and expired tasks end polling with those outcomes', async () => {
+    const c = client();
+    for (const [tag, outcome] of [['#cancel', 'cancelled'], ['#expire', 'expired']] as const) {
+      const { id } = await c.create({ model: 'vendor-image-video', prompt: `x ${tag}` });
+      const r = await c.poll(id, fast);
+      assert.ok(r.kind === 'done');
+      assert.equal(r.status.outcome, outcome);
+    }
+  });
+
+  void it('transient 5xx, 429 and dropped connections while polling do not end the task', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'flaky' });
+    gw.fault({ match: { path: `/videos/${id}` }, status: 503, times: 2 });
+    gw.fault({ match: { path: `/videos/${id}` }, status: 429, retryAfter: 0, times: 1 });
+    gw.fault({ match: { path: `/videos/${id}` }, drop: 'before-headers', times: 1 });
+    const transient: string[] = [];
+    const r = await c.poll(id, { ...fast, onTransientError: (e) => transient.push(e.kind) });
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.outcome, 'completed');
+    assert.deepEqual(transient, ['server', 'server', 'rate_limit', 'network']);
+  });
+
+  void it('a 404 id ends polling with the spec explanation (use the id from creation)', async () => {
+    const err = await rejects(client().poll('video_svc_v1_doesnotexist', fast));
+    assert.equal(err.kind, 'not_found');
+    assert.equal(err.videoId, 'video_svc_v1_doesnotexist');
+    assert.match(describeError(err).detail, /unknown video id/);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 1);
+  });
+
+  void it('401 and 403 end polling at once', async () => {
+    const { id } = await client().create({ model: 'vendor-image-video', prompt: 'x' });
+    assert.equal((await rejects(client('sk-wrong-key-123').poll(id, fast))).kind, 'auth');
+    assert.equal((await rejects(client(gw.keys.noBalance).poll(id, fast))).kind, 'forbidden');
+  });
+
+  void it('the poll limit gives a timeout that carries the id, after exactly `limit` polls', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'slow #never' });
+    gw.resetCounts();
+    const r = await c.poll(id, { intervalMs: 5, limit: 4 });
+    assert.equal(r.kind, 'timeout');
+    assert.equal(r.kind === 'timeout' ? r.id : '', id);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 4);
+    assert.equal(gw.counts()[CREATE], undefined);
+  });
+
+  void it('polling stops when the signal aborts', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'slow #never' });
+    const ctrl = new AbortController();
+    setTimeout(() => ctrl.abort(), 60);
+    const err = await rejects(c.poll(id, { intervalMs: 20, limit: 1000, signal: ctrl.signal }));
+    assert.equal(err.kind, 'aborted');
+  });
+
+  void it('JSON on the content route is the spec error "wrong path or missing key", and nothing is saved', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json' });
+    await c.poll(id, fast);
+    gw.fault({ match: { path: '/content' }, contentJson: true });
+    const dest = join(dir, 'json.mp4');
+    const err = await rejects(c.download(id, dest));
+    assert.equal(err.kind, 'not_video');
+    assert.match(err.message, /wrong path was called or the API key header was missing/);
+    assert.equal(existsSync(dest), false);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('json')), []);
+  });
+
+  void it('JSON served as application/octet-stream is still refused by the video signature check', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json octet' });
+    await c.poll(id, fast);
+    gw.fault({ match: { path: '/content' }, contentJson: true, headers: { 'content-type': 'application/octet-stream' } });
+    const err = await rejects(c.download(id, join(dir, 'octet.mp4')));
+    assert.equal(err.kind, 'not_video');
+  });
+
+  void it('an MP4 served as application/octet-stream is accepted', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'octet' });
+    await c.poll(id, fast);
+    gw.fault({ match: { path: '/content' }, contentType: 'application/octet-stream' });
+    const d = await c.download(id, join(dir, 'octet-ok.mp4'));
+    assert.ok(d.bytes > 0);
+  });
+
+  void it('a body shorter than Content-Length is reported as truncated and no partial file remains', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'cut' });
+    await c.poll(id, fast);
+    gw.fault({ match: { path: '/content' }, contentTruncate: 100 });
+    const dest = join(dir, 'cut.mp4');
+    const err = await rejects(c.download(id, dest));
+    assert.equal(err.kind, 'truncated');
+    assert.match(err.message, /stopped after \d+ of \d+ bytes/);
+    assert.equal(existsSync(dest), false);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('cut')), []);
+  });
+
+  void it('a download never overwrites an existing file', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'keep' });
+    await c.poll(id, fast);
+    const dest = join(dir, 'keep.mp4');
+    writeFileSync(dest, 'precious');
+    await assert.rejects(c.download(id, dest), /EEXIST/);
+    assert.equal(readFileSync(dest, 'utf8'), 'precious');
+  });
+
+  void it('a hostile id never becomes a URL path: nothing is requested', async () => {
+    const c = client();
+    for (const bad of ['../models', 'a/b', '', 'x?y=1', '..']) {
+      assert.equal((await rejects(c.status(bad))).kind, 'validation', bad);
+    }
+    assert.deepEqual(gw.requests(), []);
+  });
+
+  void it('the model list keeps only models with video capability', async () => {
+    const models = await client().listVideoModels();
+    assert.deepEqual(models.sort(), ['vendor-image-video', 'vendor-video-1.5']);
+    const chat = await client(undefined, gw.url).listVideoModels();
+    assert.deepEqual(chat.sort(), ['vendor-image-video', 'vendor-video-1.5']);
+  });
+});
+
+void describe('video status rules (pure)', () => {
+  void it('progress strings such as "30%" are parsed; junk is ignored', () => {
+    assert.equal(parseProgress('30%'), 30);
+    assert.equal(parseProgress(' 45 '), 45);
+    assert.equal(parseProgress(100), 100);
+    assert.equal(parseProgress('soon'), undefined);
+  });
+
+  void it('unknown statuses mean keep polling, in both formats', () => {
+    for (const status of ['NOT_START', 'UNKNOWN', 'unknown', 'SUBMITTED', 'processing']) {
+      assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't1', status, progress: '10%' } }, 't1').outcome, 'pending', status);
+      assert.equal(normaliseVideoStatus({ id: 'v1', status }, 'v1').outcome, 'pending', status);
+    }
+  });
+
+  void it('legacy SUCCESS without a result_url keeps polling (spec 3 rule 2)', () => {
+    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '' } }, 't').outcome, 'pending');
+  });
+
+  void it('progress 100 with status in_progress is not completion (spec 3 rule 3)', () => {
+    assert.equal(normaliseVideoStatus({ id: 'v', status: 'in_progress', progress: 100 }, 'v').outcome, 'pending');
+  });
+
+  void it('the result URL is found in url, video_url, video.url, data.result_url or metadata.url', () => {
+    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video_url: '/v1/a' }, 'v').resultUrl, '/v1/a');
+    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video: { url: '/v1/b' } }, 'v').resultUrl, '/v1/b');
+    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', metadata: { url: 'https://cdn/x.mp4' } }, 'v').resultUrl, 'https://cdn/x.mp4');
+    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '/v1/c' } }, 't').resultUrl, '/v1/c');
+  });
+
+  void it('relative /v1 URLs are prefixed with the video host; only http(s) absolute URLs are allowed', () => {
+    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://video.example.com/v1').toString(), 'https://video.example.com/v1/videos/x/content');
+    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://h.example.com/gw/v1').toString(), 'https://h.example.com/gw/v1/videos/x/content');
+    assert.equal(resolveResultUrl('https://cdn.example.com/x.mp4', 'https://h/v1').toString(), 'https://cdn.example.com/x.mp4');
+    assert.throws(() => resolveResultUrl('file:///etc/passwd', 'https://h/v1'), /only http/);
+    assert.throws(() => resolveResultUrl('javascript:alert(1)', 'https://h/v1'), /only http/);
+  });
+
+  void it('creation ids: id first, then request_id, then task_id; none is an error', () => {
+    assert.equal(videoIdFromCreation({ id: 'a', request_id: 'b', task_id: 'c' }), 'a');
+    assert.equal(videoIdFromCreation({ request_id: 'b', task_id: 'c' }), 'b');
+    assert.equal(videoIdFromCreation({ task_id: 'c' }), 'c');
+    assert.throws(() => videoIdFromCreation({ status: 'queued' }), /no id/);
+    assert.throws(() => videoIdFromCreation({ id: '../../etc' }), /not a video id/);
+  });
+
+  void it('ids with path characters are refused', () => {
+    assert.equal(assertVideoId(' video_svc_v1_abc '), 'video_svc_v1_abc');
+    assert.throws(() => assertVideoId('a/../b'));
+    assert.throws(() => assertVideoId('%2e%2e'));
+  });
+});
