@@ -1,0 +1,300 @@
+import { promises as fs } from 'node:fs';
+import type { CommandOptions, CommandResult } from './toolCommand';
+import { describeCommandResult } from './toolCommand';
+import { applyTextEdit, summarizeChange } from './toolEdit';
+import { findFilesForModel, listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel, searchTextForModel } from './toolFs';
+import { resolveWorkspacePath, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
+import { ToolError, type PreparedCall, type Tool } from './toolRunner';
+
+/**
+ * The built-in tools, written against a small {@link ToolHost} so the same code runs in VS Code
+ * (editor buffers, diff view, undoable WorkspaceEdit, terminal) and in plain-node tests (disk).
+ *
+ * Safety rules, enforced here whatever the host: every path goes through
+ * `resolveWorkspacePath` (workspace folders only; no `..` escape, outside absolute path,
+ * symlink out, `.git/` or `.vscode/`); changing tools compute their change before approval and
+ * re-check the file when applying, so what runs is what the user saw.
+ */
+
+/** A proposed file change, shown before approval and applied after it. */
+export interface FileChange {
+  callId: string;
+  file: ResolvedPath;
+  /** `create` when the file does not exist yet. */
+  kind: 'create' | 'modify';
+  before: string;
+  after: string;
+}
+
+export interface SelectionInfo {
+  /** Workspace path of the file, or undefined for an untitled editor. */
+  absolute?: string;
+  label: string;
+  language: string;
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface DiagnosticInfo {
+  absolute: string;
+  line: number;
+  column: number;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  message: string;
+  source?: string;
+}
+
+/** What the built-in tools need from their environment. */
+export interface ToolHost {
+  roots(): WorkspaceRoot[];
+  /** Text of the file in an open editor (unsaved edits included), or undefined to read the disk. */
+  editorText(absolute: string): string | undefined;
+  /** Shows the proposed change (a diff) while the user decides. */
+  showChange?(change: FileChange): Promise<void>;
+  /** Closes what `showChange` opened. */
+  closeChange?(change: FileChange): void;
+  /** Applies an approved change (in VS Code: an undoable WorkspaceEdit, then save). */
+  applyChange(change: FileChange): Promise<void>;
+  runCommand(command: string, opts: CommandOptions): Promise<CommandResult>;
+  commandTimeoutMs(): number;
+  selection?(): SelectionInfo | undefined;
+  diagnostics?(absolute?: string): DiagnosticInfo[];
+}
+
+/** Largest content write_file accepts (the diff view and the model both struggle beyond it). */
+export const MAX_WRITE_CHARS = 1_000_000;
+/** Command output kept for the model. */
+export const MAX_COMMAND_OUTPUT_BYTES = 64 * 1024;
+
+export const READ_ONLY_TOOL_NAMES = ['read_file', 'list_directory', 'find_files', 'search_text', 'get_selection', 'get_diagnostics'] as const;
+export const CHANGING_TOOL_NAMES = ['write_file', 'edit_file', 'run_command'] as const;
+export type BuiltinToolName = (typeof READ_ONLY_TOOL_NAMES)[number] | (typeof CHANGING_TOOL_NAMES)[number];
+
+const str = (description: string) => ({ type: 'string', description });
+const int = (description: string, minimum = 1) => ({ type: 'integer', minimum, description });
+const bool = (description: string) => ({ type: 'boolean', description });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const def = (name: BuiltinToolName, description: string, parameters: Record<string, unknown>): Tool['definition'] => ({
+  type: 'function',
+  function: { name, description, parameters },
+});
+
+const s = (v: unknown): string => (typeof v === 'string' ? v : '');
+const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+const done = (content: string, preview?: string): PreparedCall => ({ run: () => Promise.resolve({ content, ...(preview !== undefined ? { preview } : {}) }) });
+
+/** Every built-in tool over `host`. */
+export function builtinTools(host: ToolHost): Tool[] {
+  const resolve = (p: unknown) => resolveWorkspacePath(p, host.roots());
+
+  const readCurrent = async (file: ResolvedPath): Promise<string | undefined> => {
+    const open = host.editorText(file.absolute);
+    if (open !== undefined) return open;
+    if (!file.exists) return undefined;
+    const st = await fs.stat(file.absolute);
+    if (st.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file.`);
+    if (st.size > MAX_READ_BYTES) throw new ToolError(`"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`);
+    const buf = await fs.readFile(file.absolute);
+    if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
+    return buf.toString('utf8');
+  };
+
+  /** The shared part of write_file and edit_file: show, re-check, apply, report. */
+  const changeCall = (change: FileChange): PreparedCall => {
+    const lines = change.after.split('\n').length;
+    const diff = summarizeChange(change.before, change.after);
+    return {
+      summary: `${change.kind === 'create' ? 'Create' : 'Change'} ${change.file.relative} (${lines} lines)\n${diff}`,
+      show: host.showChange ? () => host.showChange?.(change) ?? Promise.resolve() : undefined,
+      dispose: () => host.closeChange?.(change),
+      run: async () => {
+        // The file may have changed while the user looked at the diff: never apply over that.
+        const again = await resolve(change.file.absolute);
+        const now = await readCurrent(again);
+        if ((now ?? '') !== change.before || (now === undefined) !== (change.kind === 'create')) {
+          throw new ToolError(`"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`);
+        }
+        await host.applyChange(change);
+        const verb = change.kind === 'create' ? 'Created' : 'Edited';
+        return { content: `${verb} ${change.file.relative} (${lines} lines). Change:\n${diff}`, preview: diff };
+      },
+    };
+  };
+
+  const tools: Tool[] = [
+    {
+      readOnly: true,
+      definition: def(
+        'read_file',
+        'Read a text file of the workspace. Returns up to 2000 lines; use startLine/endLine (1-based, inclusive) for other parts of long files.',
+        obj({ path: str('Path relative to the workspace folder, e.g. "src/index.ts".'), startLine: int('First line to read (1-based).'), endLine: int('Last line to read (inclusive).') }, ['path']),
+      ),
+      async prepare(a) {
+        const file = await resolve(a['path']);
+        const editorText = host.editorText(file.absolute);
+        const text = await readFileForModel(file, {
+          ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
+          ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
+          ...(editorText !== undefined ? { editorText } : {}),
+        });
+        return done(text);
+      },
+    },
+    {
+      readOnly: true,
+      definition: def('list_directory', 'List the files and folders in a workspace folder (folders end with "/").', obj({ path: str('Folder relative to the workspace; "." or omitted for the top.') })),
+      async prepare(a) {
+        const p = s(a['path']).trim();
+        return done(await listDirectoryForModel(await resolve(p === '' ? '.' : p)));
+      },
+    },
+    {
+      readOnly: true,
+      definition: def(
+        'find_files',
+        'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode and node_modules.',
+        obj({ pattern: str('Glob pattern.'), maxResults: int('At most this many paths (default 200).') }, ['pattern']),
+      ),
+      async prepare(a, ctx) {
+        return done(await findFilesForModel(host.roots(), s(a['pattern']), Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal));
+      },
+    },
+    {
+      readOnly: true,
+      definition: def(
+        'search_text',
+        'Search the text of workspace files; returns "path:line: text" per matching line.',
+        obj(
+          {
+            query: str('Text to find (or a regular expression with isRegex).'),
+            isRegex: bool('Treat query as a JavaScript regular expression.'),
+            caseSensitive: bool('Match letter case exactly (default false).'),
+            include: str('Glob limiting the files searched, e.g. "src/**/*.ts".'),
+            maxResults: int('At most this many matching lines (default 100).'),
+          },
+          ['query'],
+        ),
+      ),
+      async prepare(a, ctx) {
+        const include = s(a['include']);
+        return done(
+          await searchTextForModel(host.roots(), {
+            query: s(a['query']),
+            isRegex: a['isRegex'] === true,
+            caseSensitive: a['caseSensitive'] === true,
+            ...(include ? { include } : {}),
+            maxResults: Math.min(n(a['maxResults']) ?? 100, 500),
+            signal: ctx.signal,
+          }),
+        );
+      },
+    },
+    {
+      readOnly: true,
+      definition: def('get_selection', "Get the text selected in the user's active editor, with its file and line numbers.", obj({})),
+      async prepare() {
+        const sel = host.selection?.();
+        if (!sel) return done('No editor is active, so there is no selection.');
+        if (sel.absolute !== undefined) await resolve(sel.absolute);
+        if (sel.text === '') return done(`The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`);
+        return done(`Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`);
+      },
+    },
+    {
+      readOnly: true,
+      definition: def(
+        'get_diagnostics',
+        'Get the errors and warnings the editor reports, for one file or (without path) the whole workspace.',
+        obj({ path: str('File relative to the workspace; omit for every file.') }),
+      ),
+      async prepare(a) {
+        if (!host.diagnostics) return done('Diagnostics are not available here.');
+        const p = s(a['path']).trim();
+        const file = p ? await resolve(p) : undefined;
+        const roots = host.roots();
+        const all = host.diagnostics(file?.absolute);
+        const inside: DiagnosticInfo[] = [];
+        for (const d of all) {
+          // Diagnostics of files outside the workspace (libraries, other folders) are not ours to show.
+          if (await resolveWorkspacePath(d.absolute, roots).then(() => true, () => false)) inside.push(d);
+        }
+        const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
+        inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
+        const where = file ? file.relative : 'the workspace';
+        if (inside.length === 0) return done(`No errors or warnings in ${where}.`);
+        const rel = async (abs: string) => (await resolveWorkspacePath(abs, roots)).relative;
+        const lines: string[] = [];
+        for (const d of inside.slice(0, 200)) {
+          lines.push(`${await rel(d.absolute)}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
+        }
+        const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
+        return done(`${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`);
+      },
+    },
+    {
+      readOnly: false,
+      definition: def(
+        'write_file',
+        'Create a file, or replace the whole content of an existing one. The user sees the change as a diff and must approve it. Prefer edit_file for small changes to existing files.',
+        obj({ path: str('File relative to the workspace.'), content: str('The complete new content of the file.') }, ['path', 'content']),
+      ),
+      async prepare(a, ctx) {
+        const content = s(a['content']);
+        if (content.length > MAX_WRITE_CHARS) throw new ToolError(`The content is ${content.length} characters, more than the ${MAX_WRITE_CHARS} limit.`);
+        const file = await resolve(a['path']);
+        if (file.relative === '') throw new ToolError('The path is the workspace folder itself; give a file path.');
+        const before = await readCurrent(file);
+        if (before === content) throw new ToolError(`"${file.relative}" already has exactly this content; nothing to change.`);
+        return changeCall({ callId: ctx.callId, file, kind: before === undefined ? 'create' : 'modify', before: before ?? '', after: content });
+      },
+    },
+    {
+      readOnly: false,
+      definition: def(
+        'edit_file',
+        'Replace an exact piece of text in an existing file. oldText must match the file exactly (whitespace included) and only once, unless replaceAll is true. The user sees the change as a diff and must approve it.',
+        obj(
+          {
+            path: str('File relative to the workspace.'),
+            oldText: str('The exact text to replace (copy it from read_file, with a few lines of context so it is unique).'),
+            newText: str('The replacement text.'),
+            replaceAll: bool('Replace every occurrence instead of requiring exactly one.'),
+          },
+          ['path', 'oldText', 'newText'],
+        ),
+      ),
+      async prepare(a, ctx) {
+        const file = await resolve(a['path']);
+        const before = await readCurrent(file);
+        if (before === undefined) throw new ToolError(`The file "${file.relative}" does not exist. Use write_file to create it.`);
+        const after = applyTextEdit(before, file.relative, { oldText: s(a['oldText']), newText: s(a['newText']), replaceAll: a['replaceAll'] === true });
+        return changeCall({ callId: ctx.callId, file, kind: 'modify', before, after });
+      },
+    },
+    {
+      readOnly: false,
+      definition: def(
+        'run_command',
+        'Run a shell command in a workspace folder and return its output (cut at 64 KB) and exit code. The user sees the full command and must approve it. The command is stopped after the time limit.',
+        obj({ command: str('The command line, run by the system shell.'), cwd: str('Folder relative to the workspace to run in (default: the workspace folder).') }, ['command']),
+      ),
+      async prepare(a) {
+        const command = s(a['command']);
+        if (command.trim() === '') throw new ToolError('The command is empty.');
+        const cwdArg = s(a['cwd']).trim();
+        const dir = await resolve(cwdArg === '' ? '.' : cwdArg);
+        if (!dir.exists || !(await fs.stat(dir.absolute)).isDirectory()) throw new ToolError(`The folder "${cwdArg}" does not exist.`);
+        const timeoutMs = host.commandTimeoutMs();
+        return {
+          summary: `Run in ${dir.relative || dir.root.name}:\n${command}`,
+          run: async (ctx) => {
+            const r = await host.runCommand(command, { cwd: dir.absolute, timeoutMs, maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES, signal: ctx.signal });
+            return { content: describeCommandResult(command, r, timeoutMs), preview: r.output.slice(-4000) || '(no output)' };
+          },
+        };
+      },
+    },
+  ];
+  return tools;
+}

@@ -1,0 +1,249 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { PROTECTED_DIRS, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
+import { ToolError } from './toolRunner';
+
+/**
+ * File-system work of the read-only tools, without VS Code: reading with limits and line ranges,
+ * listing, glob search and text search. Every walk skips `.git`, `.vscode` and (unless asked
+ * for) `node_modules`, never follows a symlinked folder (it could lead out of the workspace or
+ * into a loop), and stops at fixed limits so a huge repository cannot stall the chat.
+ */
+
+/** Files larger than this are not read at all (use a line range or search_text). */
+export const MAX_READ_BYTES = 2 * 1024 * 1024;
+/** Lines returned when no range is given. */
+export const DEFAULT_READ_LINES = 2000;
+/** Entries looked at by one walk before it stops and says so. */
+export const MAX_WALK_ENTRIES = 50_000;
+/** Files larger than this are skipped by search_text. */
+const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
+/** Longest line kept in a search hit. */
+const MAX_HIT_LINE = 300;
+
+const SKIP_DIRS = new Set([...PROTECTED_DIRS, 'node_modules'].map((d) => d.toLowerCase()));
+
+export interface ReadOptions {
+  /** 1-based first line (default 1). */
+  startLine?: number;
+  /** 1-based last line, inclusive (default: start + {@link DEFAULT_READ_LINES} - 1). */
+  endLine?: number;
+  /** Text from an open editor, which wins over the disk (it is what the user sees, unsaved edits included). */
+  editorText?: string;
+}
+
+/** Reads a file (or a line range of it) for the model, with a header saying what was shown. */
+export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {}): Promise<string> {
+  let text = opts.editorText;
+  if (text === undefined) {
+    if (!file.exists) throw new ToolError(`The file "${file.relative}" does not exist. Use list_directory or find_files to find the right path.`);
+    const stat = await fs.stat(file.absolute);
+    if (stat.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
+    if (stat.size > MAX_READ_BYTES) {
+      throw new ToolError(`"${file.relative}" is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`);
+    }
+    const buf = await fs.readFile(file.absolute);
+    if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file (${buf.length} bytes) and cannot be shown as text.`);
+    text = buf.toString('utf8');
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  const total = lines.length;
+  const start = opts.startLine ?? 1;
+  if (start < 1) throw new ToolError('startLine must be 1 or more.');
+  if (total === 0 || (total === 1 && lines[0] === '')) return `File ${file.relative} is empty.`;
+  if (start > total) throw new ToolError(`startLine ${start} is past the end of "${file.relative}", which has ${total} lines.`);
+  const requestedEnd = opts.endLine ?? start + DEFAULT_READ_LINES - 1;
+  if (requestedEnd < start) throw new ToolError(`endLine (${requestedEnd}) is before startLine (${start}).`);
+  const end = Math.min(requestedEnd, total);
+  const body = lines.slice(start - 1, end).join('\n');
+  const more = end < total ? ` (the file continues to line ${total}; read more with startLine ${end + 1})` : '';
+  return `File ${file.relative}, lines ${start}-${end} of ${total}${more}:\n${body}`;
+}
+
+/** A folder's entries, folders first with a trailing `/`. */
+export async function listDirectoryForModel(dir: ResolvedPath, maxEntries = 500): Promise<string> {
+  if (!dir.exists) throw new ToolError(`The folder "${dir.relative || '.'}" does not exist.`);
+  const stat = await fs.stat(dir.absolute);
+  if (!stat.isDirectory()) throw new ToolError(`"${dir.relative}" is a file, not a folder. Use read_file to read it.`);
+  const entries = await fs.readdir(dir.absolute, { withFileTypes: true });
+  const shown = entries
+    .filter((e) => !PROTECTED_DIRS.some((p) => p.toLowerCase() === e.name.toLowerCase()))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name} (symlink)` : e.name))
+    .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
+  const label = dir.relative || '.';
+  if (shown.length === 0) return `Folder ${label} is empty.`;
+  const cut = shown.length > maxEntries ? `\n… and ${shown.length - maxEntries} more entries` : '';
+  return `Folder ${label} (${shown.length} entries):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
+}
+
+/**
+ * Converts a glob to a regular expression over `/`-separated relative paths. `**` crosses
+ * folders, `*` and `?` do not, `{a,b}` alternates, `[...]` is a character class. A pattern
+ * without `/` matches file names at any depth (`*.ts`), which is what models mean by it.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let g = glob.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+  if (!g.includes('/')) g = `**/${g}`;
+  let re = '';
+  let braces = 0;
+  for (let i = 0; i < g.length; i++) {
+    const c = g.charAt(i);
+    if (c === '*') {
+      if (g[i + 1] === '*') {
+        const slash = g[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '{') {
+      braces++;
+      re += '(?:';
+    } else if (c === '}' && braces > 0) {
+      braces--;
+      re += ')';
+    } else if (c === ',' && braces > 0) re += '|';
+    else if (c === '[') {
+      const close = g.indexOf(']', i + 1);
+      if (close < 0) re += '\\[';
+      else {
+        let cls = g.slice(i + 1, close).replace(/\\/g, '\\\\');
+        if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
+        re += `[${cls}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
+  }
+  if (braces > 0) throw new ToolError(`The glob "${glob}" has an unclosed "{".`);
+  return new RegExp(`^${re}$`, 'i');
+}
+
+export interface WalkedFile {
+  root: WorkspaceRoot;
+  /** `/`-separated, relative to the root; prefixed with the root name in multi-root workspaces. */
+  display: string;
+  absolute: string;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** Why the walk stopped early, if it did. */
+  truncated?: string;
+}
+
+/** Every file under the roots, breadth-first, with the skip rules and limits described above. */
+export async function walkFiles(
+  roots: readonly WorkspaceRoot[],
+  opts: { includeNodeModules?: boolean; accept?: (rel: string) => boolean; maxFiles?: number; signal?: AbortSignal } = {},
+): Promise<WalkResult> {
+  const files: WalkedFile[] = [];
+  const maxFiles = opts.maxFiles ?? Number.POSITIVE_INFINITY;
+  let seen = 0;
+  for (const root of roots) {
+    const queue: string[] = [''];
+    while (queue.length) {
+      if (opts.signal?.aborted) return { files, truncated: 'stopped' };
+      const rel = queue.shift() ?? '';
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await fs.readdir(path.join(root.path, rel), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entries) {
+        if (++seen > MAX_WALK_ENTRIES) return { files, truncated: `looked at ${MAX_WALK_ENTRIES} entries` };
+        const childRel = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          const lower = e.name.toLowerCase();
+          if (SKIP_DIRS.has(lower) && !(lower === 'node_modules' && opts.includeNodeModules)) continue;
+          queue.push(childRel);
+        } else if (e.isFile()) {
+          // Symlinks are skipped (isFile is false for them): read_file can still open one after its own check.
+          if (opts.accept && !opts.accept(childRel)) continue;
+          files.push({ root, display: roots.length > 1 ? `${root.name}/${childRel}` : childRel, absolute: path.join(root.path, childRel) });
+          if (files.length >= maxFiles) return { files, truncated: `reached ${maxFiles} results` };
+        }
+      }
+    }
+  }
+  return { files };
+}
+
+/** find_files: paths matching a glob. */
+export async function findFilesForModel(roots: readonly WorkspaceRoot[], pattern: string, maxResults = 200, signal?: AbortSignal): Promise<string> {
+  if (pattern.trim() === '') throw new ToolError('The glob pattern is empty. Example: "src/**/*.ts".');
+  const re = globToRegExp(pattern);
+  const r = await walkFiles(roots, { accept: (rel) => re.test(rel), maxFiles: maxResults, includeNodeModules: /node_modules/.test(pattern), ...(signal ? { signal } : {}) });
+  if (r.files.length === 0) return `No files match "${pattern}"${r.truncated ? ` (search stopped early: ${r.truncated})` : ''}.`;
+  const note = r.truncated ? `\n… more may exist (search stopped: ${r.truncated}); narrow the pattern.` : '';
+  return `${r.files.length} file(s) match "${pattern}":\n${r.files.map((f) => f.display).join('\n')}${note}`;
+}
+
+export interface SearchOptions {
+  query: string;
+  isRegex?: boolean;
+  caseSensitive?: boolean;
+  /** Glob limiting which files are searched. */
+  include?: string;
+  maxResults?: number;
+  signal?: AbortSignal;
+  /** Milliseconds after which the search stops and returns what it found (default 10 s). */
+  budgetMs?: number;
+}
+
+/** search_text: `path:line: text` for each matching line. */
+export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: SearchOptions): Promise<string> {
+  if (o.query === '') throw new ToolError('The search text is empty.');
+  let re: RegExp;
+  try {
+    re = new RegExp(o.isRegex ? o.query : o.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), o.caseSensitive ? '' : 'i');
+  } catch (e) {
+    throw new ToolError(`The regular expression is invalid: ${e instanceof Error ? e.message : String(e)}. Fix it, or set isRegex to false to search for the literal text.`);
+  }
+  const include = o.include ? globToRegExp(o.include) : undefined;
+  const max = o.maxResults ?? 100;
+  const deadline = Date.now() + (o.budgetMs ?? 10_000);
+  const walk = await walkFiles(roots, { ...(include ? { accept: (rel: string) => include.test(rel) } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+  const hits: string[] = [];
+  let stopped = walk.truncated;
+  let filesSearched = 0;
+  outer: for (const f of walk.files) {
+    if (o.signal?.aborted) break;
+    if (Date.now() > deadline) {
+      stopped = 'time limit reached';
+      break;
+    }
+    let buf: Buffer;
+    try {
+      const st = await fs.stat(f.absolute);
+      if (st.size > MAX_SEARCH_FILE_BYTES) continue;
+      buf = await fs.readFile(f.absolute);
+    } catch {
+      continue;
+    }
+    if (looksBinary(buf)) continue;
+    filesSearched++;
+    const lines = buf.toString('utf8').split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      const line = (lines[i] ?? '').slice(0, 2000);
+      if (re.test(line)) {
+        hits.push(`${f.display}:${i + 1}: ${line.trim().slice(0, MAX_HIT_LINE)}`);
+        if (hits.length >= max) {
+          stopped = `reached ${max} matches`;
+          break outer;
+        }
+      }
+    }
+  }
+  const note = stopped ? `\n… search stopped early (${stopped}); narrow the query or the include glob.` : '';
+  if (hits.length === 0) return `No matches for ${o.isRegex ? `/${o.query}/` : `"${o.query}"`} in ${filesSearched} file(s).${note}`;
+  return `${hits.length} match(es) for ${o.isRegex ? `/${o.query}/` : `"${o.query}"`}:\n${hits.join('\n')}${note}`;
+}
+
+/** A NUL byte in the first 8 KB: how git and most editors decide a file is binary. */
+export function looksBinary(buf: Uint8Array): boolean {
+  const n = Math.min(buf.length, 8192);
+  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
+  return false;
+}

@@ -1,0 +1,24 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { FileChange, ToolHost } from './toolBuiltins';
+import { runShellCommand } from './toolCommand';
+import type { WorkspaceRoot } from './toolPaths';
+
+/**
+ * A {@link ToolHost} over plain node: reads and writes the disk, runs commands without a
+ * terminal, has no editor (no selection, no diagnostics, no diff view). Used by the unit tests
+ * and by anything that runs the tools outside VS Code.
+ */
+export function nodeToolHost(roots: readonly WorkspaceRoot[], opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {}): ToolHost {
+  return {
+    roots: () => [...roots],
+    editorText: () => undefined,
+    applyChange: async (c) => {
+      await fs.mkdir(path.dirname(c.file.absolute), { recursive: true });
+      await fs.writeFile(c.file.absolute, c.after, 'utf8');
+      opts.onChange?.(c);
+    },
+    runCommand: (command, o) => runShellCommand(command, o),
+    commandTimeoutMs: () => opts.commandTimeoutMs ?? 30_000,
+  };
+}

@@ -1,0 +1,276 @@
+import type { ToolCall, ToolChoice, ToolDefinition, ToolExecutionContext, ToolExecutor, ToolMessage } from './toolSeam';
+import { ToolCallValidator } from './toolValidation';
+import { ToolPathError } from './toolPaths';
+
+/**
+ * The tool-call executor without VS Code: validation, approval, trust, execution and result
+ * previews. The VS Code layer supplies the tools, the approver (panel cards or a modal) and the
+ * trust store; tests supply plain-node ones. Calls of one turn run one after the other, in the
+ * model's order, so the user decides on one proposed change at a time and two edits of the same
+ * file never race.
+ */
+
+/** A failure the model should read as the tool's result (not a crash of the tool). */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** What a tool returns: `content` goes to the model, `preview` (shorter) to the card. */
+export interface ToolResult {
+  content: string;
+  preview?: string;
+}
+
+/** Passed to every step of a tool. */
+export interface ToolCallContext {
+  signal: AbortSignal;
+  conversationId: string;
+  callId: string;
+}
+
+/**
+ * A call that passed validation and the tool's own checks, ready to show and run. `prepare` does
+ * the work that can fail before the user is asked (path checks, computing an edit), so the user
+ * never approves something that cannot happen.
+ */
+export interface PreparedCall {
+  /** Extra text for the approval prompt (the full command line, the file and size of a change). */
+  summary?: string;
+  /** Shows the proposed change (a diff) before approval; optional. */
+  show?(): Promise<void>;
+  run(ctx: ToolCallContext): Promise<ToolResult>;
+  /** Closes what `show` opened; called whatever the outcome. */
+  dispose?(): void;
+}
+
+/** One tool: its wire definition, whether it only reads, and how to prepare a call. */
+export interface Tool {
+  definition: ToolDefinition;
+  /** Read-only tools may be allowed without asking; changing tools need explicit trust. */
+  readOnly: boolean;
+  prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
+}
+
+export type Decision = 'allow' | 'deny' | 'alwaysAllow';
+
+/** What the approver shows. */
+export interface ApprovalRequest {
+  conversationId: string;
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Arguments pretty-printed, as the card shows them. */
+  argumentsJson: string;
+  readOnly: boolean;
+  summary?: string;
+  signal: AbortSignal;
+}
+
+/** Card state changes, in the shape of the protocol's `chat/toolCall` update plus the conversation. */
+export interface ToolCardUpdate {
+  conversationId: string;
+  callId: string;
+  name: string;
+  argumentsJson: string;
+  state: 'awaiting-approval' | 'running' | 'done' | 'denied' | 'error';
+  readOnly: boolean;
+  resultPreview?: string;
+}
+
+/** Per-tool trust (workspace-scoped in VS Code). */
+export interface TrustStore {
+  isTrusted(name: string): boolean;
+  trust(name: string): void | Promise<void>;
+}
+
+/** The user's `tool_choice` pick. */
+export type ToolChoiceSetting = 'auto' | 'none' | { name: string };
+
+export interface ToolRunnerOptions {
+  /** The tools offered now (only enabled ones); read on every request so toggles apply at once. */
+  tools: () => readonly Tool[];
+  /** Asks the user; must settle (deny or reject) when `req.signal` aborts. */
+  approve: (req: ApprovalRequest) => Promise<Decision>;
+  trust: TrustStore;
+  onUpdate?: (u: ToolCardUpdate) => void;
+  choice?: () => ToolChoiceSetting;
+  /** Largest tool message sent to the model, in characters (default 40 000). */
+  maxContentChars?: number;
+  /** Largest card preview, in characters (default 4 000). */
+  maxPreviewChars?: number;
+  /** Where unexpected tool failures are reported (they still become tool messages). */
+  onUnexpectedError?: (toolName: string, error: unknown) => void;
+}
+
+export const DECLINED_MESSAGE =
+  'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it or ask the user what to do instead.';
+
+/** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
+export class ToolRunner implements ToolExecutor {
+  private cachedKey: string | undefined;
+  private cachedValidator: ToolCallValidator | undefined;
+
+  constructor(private readonly opts: ToolRunnerOptions) {}
+
+  definitions(): ToolDefinition[] {
+    return this.opts.tools().map((t) => t.definition);
+  }
+
+  toolChoice(): ToolChoice | undefined {
+    const c = this.opts.choice?.() ?? 'auto';
+    if (c === 'auto') return undefined;
+    if (c === 'none') return 'none';
+    // A forced tool that is no longer enabled would make the gateway reject the request.
+    if (!this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
+    return { type: 'function', function: { name: c.name } };
+  }
+
+  async execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]> {
+    const tools = this.opts.tools();
+    const validator = this.validatorFor(tools);
+    const out: ToolMessage[] = [];
+    for (const call of calls) {
+      throwIfAborted(ctx.signal);
+      out.push(await this.one(call, tools, validator, ctx));
+    }
+    return out;
+  }
+
+  private async one(call: ToolCall, tools: readonly Tool[], validator: ToolCallValidator, ctx: ToolExecutionContext): Promise<ToolMessage> {
+    const checked = validator.check(call);
+    const card = (state: ToolCardUpdate['state'], readOnly: boolean, resultPreview?: string, argumentsJson = prettyArgs(call.function.arguments)) =>
+      this.opts.onUpdate?.({ conversationId: ctx.conversationId, callId: call.id, name: call.function.name, argumentsJson, state, readOnly, ...(resultPreview !== undefined ? { resultPreview } : {}) });
+    if (!checked.ok) {
+      card('error', true, checked.detail);
+      return checked.message;
+    }
+    const tool = tools.find((t) => t.definition.function.name === checked.name);
+    if (!tool) throw new Error(`validated tool ${checked.name} vanished`);
+    const argumentsJson = JSON.stringify(checked.args, null, 2);
+    const callCtx: ToolCallContext = { signal: ctx.signal, conversationId: ctx.conversationId, callId: call.id };
+    const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
+
+    let prepared: PreparedCall;
+    try {
+      prepared = await tool.prepare(checked.args, callCtx);
+    } catch (e) {
+      throwIfAborted(ctx.signal);
+      const text = this.failureText(tool, e);
+      card('error', tool.readOnly, text, argumentsJson);
+      return answer(text);
+    }
+
+    try {
+      if (!this.opts.trust.isTrusted(checked.name)) {
+        card('awaiting-approval', tool.readOnly, prepared.summary, argumentsJson);
+        if (prepared.show) await prepared.show().catch(() => undefined);
+        const decision = await raceAbort(
+          this.opts.approve({
+            conversationId: ctx.conversationId,
+            callId: call.id,
+            name: checked.name,
+            args: checked.args,
+            argumentsJson,
+            readOnly: tool.readOnly,
+            ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
+            signal: ctx.signal,
+          }),
+          ctx.signal,
+        ).catch((e: unknown) => {
+          if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
+          throw e;
+        });
+        if (decision === 'deny') {
+          card('denied', tool.readOnly, undefined, argumentsJson);
+          return answer(DECLINED_MESSAGE);
+        }
+        // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
+        // changes files or runs commands needs the explicit step in Manage Tools.
+        if (decision === 'alwaysAllow' && tool.readOnly) await this.opts.trust.trust(checked.name);
+      }
+      throwIfAborted(ctx.signal);
+      card('running', tool.readOnly, undefined, argumentsJson);
+      let result: ToolResult;
+      try {
+        result = await prepared.run(callCtx);
+      } catch (e) {
+        if (ctx.signal.aborted) {
+          card('error', tool.readOnly, 'Stopped while running.', argumentsJson);
+          throw e;
+        }
+        const text = this.failureText(tool, e);
+        card('error', tool.readOnly, text, argumentsJson);
+        return answer(text);
+      }
+      const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
+      card('done', tool.readOnly, clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview'), argumentsJson);
+      return answer(content);
+    } finally {
+      prepared.dispose?.();
+    }
+  }
+
+  private failureText(tool: Tool, e: unknown): string {
+    if (e instanceof ToolError || e instanceof ToolPathError) return `Error: ${e.message}`;
+    this.opts.onUnexpectedError?.(tool.definition.function.name, e);
+    const msg = e instanceof Error ? e.message : String(e);
+    return `Error: the tool ${tool.definition.function.name} failed: ${msg}`;
+  }
+
+  private validatorFor(tools: readonly Tool[]): ToolCallValidator {
+    // Schemas compile once per set of definitions, not once per turn.
+    const defs = tools.map((t) => t.definition);
+    const key = JSON.stringify(defs);
+    if (this.cachedKey !== key || !this.cachedValidator) {
+      this.cachedValidator = new ToolCallValidator(defs);
+      this.cachedKey = key;
+    }
+    return this.cachedValidator;
+  }
+}
+
+/** Arguments for display: pretty JSON when they parse, else the raw text. */
+export function prettyArgs(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+/** Cuts long text and says so, so the model knows it did not see everything. */
+export function clip(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… [${what} was cut at ${max} of ${text.length} characters]`;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}
+
+function abortError(): Error {
+  const e = new Error('The tool run was stopped.');
+  e.name = 'AbortError';
+  return e;
+}
+
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,102 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { builtinTools } from '../../src/chat/core/toolBuiltins';
+import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
+import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
+import type { ToolCall } from '../../src/chat/core/toolSeam';
+
+let ws: string;
+before(async () => {
+  ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gs-runner-')));
+  await fs.mkdir(path.join(ws, 'src'));
+  await fs.writeFile(path.join(ws, 'src', 'x.ts'), 'export function add(a: number, b: number) {\n  return a - b;\n}\n');
+});
+after(async () => fs.rm(ws, { recursive: true, force: true }));
+
+function setup(decide: (r: ApprovalRequest) => Decision | Promise<Decision>) {
+  const trusted = new Set<string>();
+  const asked: ApprovalRequest[] = [];
+  const cards: ToolCardUpdate[] = [];
+  const runner = new ToolRunner({
+    tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }], { commandTimeoutMs: 2000 })),
+    approve: async (r) => {
+      asked.push(r);
+      return decide(r);
+    },
+    trust: { isTrusted: (n) => trusted.has(n), trust: (n) => void trusted.add(n) },
+    onUpdate: (u) => cards.push(u),
+  });
+  return { runner, trusted, asked, cards };
+}
+const call = (id: string, name: string, args: unknown): ToolCall => ({ id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } });
+const ctx = () => ({ signal: new AbortController().signal, conversationId: 'c1' });
+
+void test('an approved edit_file changes the file on disk and reports the diff to the model', async () => {
+  const { runner, asked, cards } = setup(() => 'allow');
+  const [m] = await runner.execute([call('e1', 'edit_file', { path: 'src/x.ts', oldText: 'return a - b;', newText: 'return a + b;' })], ctx());
+  assert.equal(m?.tool_call_id, 'e1');
+  assert.match(m?.content ?? '', /Edited src\/x\.ts/);
+  assert.match(m?.content ?? '', /\+  return a \+ b;/);
+  assert.match(await fs.readFile(path.join(ws, 'src', 'x.ts'), 'utf8'), /return a \+ b;/);
+  assert.equal(asked.length, 1);
+  assert.match(asked[0]?.summary ?? '', /-  return a - b;/);
+  assert.deepEqual(cards.map((c) => c.state), ['awaiting-approval', 'running', 'done']);
+});
+
+void test('a denied write_file leaves the disk untouched and tells the model the user declined', async () => {
+  const { runner, cards } = setup(() => 'deny');
+  const [m] = await runner.execute([call('w1', 'write_file', { path: 'src/new.ts', content: 'x' })], ctx());
+  assert.equal(m?.content, DECLINED_MESSAGE);
+  await assert.rejects(fs.stat(path.join(ws, 'src', 'new.ts')));
+  assert.equal(cards.at(-1)?.state, 'denied');
+});
+
+void test('"always allow" trusts a read-only tool for later calls but only allows a changing tool once', async () => {
+  const { runner, asked, trusted } = setup(() => 'alwaysAllow');
+  await runner.execute([call('r1', 'read_file', { path: 'src/x.ts' }), call('r2', 'read_file', { path: 'src/x.ts' })], ctx());
+  assert.equal(asked.length, 1);
+  assert.ok(trusted.has('read_file'));
+  await runner.execute([call('w1', 'write_file', { path: 'src/a.txt', content: '1' }), call('w2', 'write_file', { path: 'src/b.txt', content: '2' })], ctx());
+  assert.equal(asked.length, 3);
+  assert.ok(!trusted.has('write_file'));
+});
+
+void test('a path escape is refused before the user is asked', async () => {
+  const { runner, asked, cards } = setup(() => 'allow');
+  const [m] = await runner.execute([call('p1', 'write_file', { path: '../evil.txt', content: 'x' })], ctx());
+  assert.match(m?.content ?? '', /^Error: .*leaves the workspace/);
+  assert.equal(asked.length, 0);
+  assert.equal(cards.at(-1)?.state, 'error');
+});
+
+void test('an edit whose file changed while awaiting approval is not applied', async () => {
+  const file = path.join(ws, 'src', 'race.ts');
+  await fs.writeFile(file, 'one\n');
+  const { runner } = setup(async () => {
+    await fs.writeFile(file, 'changed by the user\n');
+    return 'allow';
+  });
+  const [m] = await runner.execute([call('r', 'edit_file', { path: 'src/race.ts', oldText: 'one', newText: 'two' })], ctx());
+  assert.match(m?.content ?? '', /changed while the edit waited for approval/);
+  assert.equal(await fs.readFile(file, 'utf8'), 'changed by the user\n');
+});
+
+void test('run_command output is captured and a command past the time limit is stopped', async () => {
+  const { runner } = setup(() => 'allow');
+  const [ok, slow] = await runner.execute([call('c1', 'run_command', { command: 'echo hello-from-shell; exit 3' }), call('c2', 'run_command', { command: 'sleep 10' })], ctx());
+  assert.match(ok?.content ?? '', /exited with code 3/);
+  assert.match(ok?.content ?? '', /hello-from-shell/);
+  assert.match(slow?.content ?? '', /stopped after the 2 s time limit/);
+});
+
+void test('stopping while a call awaits approval rejects the run and marks the card', async () => {
+  const ac = new AbortController();
+  const { runner, cards } = setup(() => new Promise<Decision>(() => undefined));
+  const p = runner.execute([call('s1', 'write_file', { path: 'src/s.txt', content: 'x' })], { signal: ac.signal, conversationId: 'c' });
+  setTimeout(() => ac.abort(), 20);
+  await assert.rejects(p, { name: 'AbortError' });
+  assert.equal(cards.at(-1)?.state, 'denied');
+});
