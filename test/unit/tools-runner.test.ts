@@ -39,10 +39,10 @@ void test('an approved edit_file changes the file on disk and reports the diff t
   const [m] = await runner.execute([call('e1', 'edit_file', { path: 'src/x.ts', oldText: 'return a - b;', newText: 'return a + b;' })], ctx());
   assert.equal(m?.tool_call_id, 'e1');
   assert.match(m?.content ?? '', /Edited src\/x\.ts/);
-  assert.match(m?.content ?? '', /\+  return a \+ b;/);
+  assert.match(m?.content ?? '', /\+ {2}return a \+ b;/);
   assert.match(await fs.readFile(path.join(ws, 'src', 'x.ts'), 'utf8'), /return a \+ b;/);
   assert.equal(asked.length, 1);
-  assert.match(asked[0]?.summary ?? '', /-  return a - b;/);
+  assert.match(asked[0]?.summary ?? '', /- {2}return a - b;/);
   assert.deepEqual(cards.map((c) => c.state), ['awaiting-approval', 'running', 'done']);
 });
 
@@ -75,7 +75,7 @@ void test('a path escape is refused before the user is asked', async () => {
 void test('an edit whose file changed while awaiting approval is not applied', async () => {
   const file = path.join(ws, 'src', 'race.ts');
   await fs.writeFile(file, 'one\n');
-  const { runner } = setup(async () => {
+  const { runner } = setup(async (): Promise<Decision> => {
     await fs.writeFile(file, 'changed by the user\n');
     return 'allow';
   });
