@@ -3,6 +3,7 @@ import { createLogger } from './platform/log';
 import { ApiKeyStore } from './platform/secrets';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
+import { registerConnectionCommands } from './connection/commands';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services {
@@ -12,6 +13,7 @@ export function activate(context: vscode.ExtensionContext): Services {
   const services: Services = { context, log, keys };
 
   registerKeyCommands(services);
+  registerConnectionCommands(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);

@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import { GatewayClient } from '../api/client';
+import { GatewayError, describeError, type ErrorAction, type ErrorDescription } from '../api/errors';
+import type { HttpOptions, LogLevel } from '../api/http';
+import type { Logger } from './log';
+import type { Services } from './services';
+import { readSettings, type Settings } from './settings';
+
+/** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
+export type GatewayHost = 'chat' | 'video';
+
+/** Adapts the extension's {@link Logger} to the client's `log` callback. */
+export function logAdapter(log: Logger): (level: LogLevel, msg: string) => void {
+  return (level, msg) => log[level](msg);
+}
+
+/**
+ * The client options for the current settings and the key in SecretStorage. Throws
+ * `GatewayError('config')` when the base URL is empty or invalid, naming the setting.
+ */
+export async function gatewayHttpOptions(s: Services, host: GatewayHost = 'chat', settings: Settings = readSettings()): Promise<HttpOptions> {
+  const useVideo = host === 'video' && settings.videoBaseUrl.trim() !== '';
+  const baseUrl = useVideo ? settings.videoBaseUrl : settings.baseUrl;
+  if (baseUrl.trim() === '') {
+    throw new GatewayError('config', vscode.l10n.t('The base URL is not set. Open the settings and enter the gateway address (gatewayStudio.baseUrl).'), {
+      field: 'gatewayStudio.baseUrl',
+    });
+  }
+  const apiKey = await s.keys.get();
+  return {
+    baseUrl,
+    apiKey,
+    timeoutMs: settings.network.requestTimeoutSeconds * 1000,
+    idleTimeoutMs: settings.network.streamIdleTimeoutSeconds * 1000,
+    maxRetries: settings.network.maxRetries,
+    log: logAdapter(s.log),
+  };
+}
+
+interface CacheEntry {
+  signature: string;
+  client: GatewayClient;
+}
+const cache = new WeakMap<Services, Map<GatewayHost, CacheEntry>>();
+
+/**
+ * A {@link GatewayClient} for the current settings and key. The same instance is returned while
+ * neither changes, so what it learnt (a gateway that rejects `stream_options`) is kept; a change
+ * of either builds a fresh one on the next call.
+ */
+export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'): Promise<GatewayClient> {
+  const o = await gatewayHttpOptions(s, host);
+  // The key is part of the identity but never stored in clear outside the client itself.
+  const signature = JSON.stringify([o.baseUrl, o.timeoutMs, o.idleTimeoutMs, o.maxRetries, o.apiKey ? hash(o.apiKey) : '']);
+  let perHost = cache.get(s);
+  if (!perHost) {
+    perHost = new Map();
+    cache.set(s, perHost);
+  }
+  const hit = perHost.get(host);
+  if (hit && hit.signature === signature) return hit.client;
+  const client = new GatewayClient(o);
+  for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
+  perHost.set(host, { signature, client });
+  return client;
+}
+
+/** A short non-reversible fingerprint (FNV-1a), enough to notice that the key changed. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+/** Button labels for the actions of `describeError`, in the user's language. */
+function actionLabel(a: ErrorAction): string {
+  switch (a) {
+    case 'setApiKey':
+      return vscode.l10n.t('Set API Key');
+    case 'openSettings':
+      return vscode.l10n.t('Open Settings');
+    case 'retry':
+      return vscode.l10n.t('Retry');
+    case 'showLog':
+      return vscode.l10n.t('Show Log');
+  }
+}
+
+/** Runs one of `describeError`'s actions. */
+export async function runErrorAction(a: ErrorAction, retry?: () => unknown): Promise<void> {
+  switch (a) {
+    case 'setApiKey':
+      await vscode.commands.executeCommand('gatewayStudio.setApiKey');
+      return;
+    case 'openSettings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:gateway-studio.gateway-studio');
+      return;
+    case 'retry':
+      await retry?.();
+      return;
+    case 'showLog':
+      await vscode.commands.executeCommand('gatewayStudio.showLog');
+      return;
+  }
+}
+
+/**
+ * Shows an error as a notification with its actions as buttons (Retry only when `retry` is given),
+ * logs it, and returns without waiting for the user, so callers and tests never hang on a toast.
+ */
+export function showGatewayError(s: Services, err: unknown, retry?: () => unknown): ErrorDescription {
+  const d = describeError(err);
+  s.log.error(`${d.title}: ${d.detail}`);
+  const actions = d.actions.filter((a) => a !== 'retry' || retry !== undefined);
+  const labels = actions.map(actionLabel);
+  void vscode.window.showErrorMessage(`${d.title}. ${d.detail}`, ...labels).then((picked) => {
+    const i = picked === undefined ? -1 : labels.indexOf(picked);
+    const a = actions[i];
+    if (a) return runErrorAction(a, retry);
+    return undefined;
+  });
+  return d;
+}
