@@ -1,0 +1,240 @@
+import type { ChatRequest, ChatResult } from '../../api/chat';
+import type { StreamOptions } from '../../api/client';
+import { describeError, isGatewayError } from '../../api/errors';
+import {
+  newId,
+  type AssistantMessage,
+  type ChatMessage,
+  type Conversation,
+  type ErrorView,
+  type ToolResultMessage,
+  type Usage,
+} from '../../shared/protocol';
+import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
+import type { ToolCall, ToolExecutor, ToolMessage } from './toolSeam';
+
+/** The part of `GatewayClient` a turn needs (tests may pass any object with these methods). */
+export interface ChatBackend {
+  streamChat(req: ChatRequest, o: StreamOptions): Promise<ChatResult>;
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
+}
+
+/** How a turn reports progress; the view forwards these to the webview and persists finals. */
+export interface TurnCallbacks {
+  /** A message was added or changed (new answer, tool result, final state of an answer). */
+  onMessage(m: ChatMessage): void;
+  /** Text or reasoning arrived for a streaming answer. */
+  onDelta(messageId: string, d: { content?: string; reasoning?: string }): void;
+}
+
+/** Localised words the runner puts into notices (the core has no `vscode.l10n`). */
+export interface TurnWords {
+  maxRounds(rounds: number): string;
+  retried(attempt: number, seconds: number, why: string): string;
+  toolNotRunLimit: string;
+  toolStopped: string;
+  toolNoResult: string;
+}
+
+export const ENGLISH_WORDS: TurnWords = {
+  maxRounds: (n) => `Stopped after ${n} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.`,
+  retried: (a, s, why) => `Retried (attempt ${a}) after ${s.toFixed(1)} s: ${why}`,
+  toolNotRunLimit: 'Not run: the limit of tool-call rounds for this message was reached.',
+  toolStopped: 'The user stopped this tool call before it finished.',
+  toolNoResult: 'The tool gave no result.',
+};
+
+export interface TurnOptions {
+  backend: ChatBackend;
+  /** Mutated: answers and tool messages are appended as they happen. */
+  conversation: Conversation;
+  defaults: RequestDefaults;
+  executor?: ToolExecutor;
+  /** `gatewayStudio.tools.maxRounds`: tool executions allowed for this one user message. */
+  maxRounds: number;
+  signal: AbortSignal;
+  callbacks: TurnCallbacks;
+  /** Error to user words; defaults to the client's `describeError`. */
+  describe?: (err: unknown) => ErrorView;
+  words?: TurnWords;
+  now?: () => number;
+}
+
+export interface TurnOutcome {
+  status: 'done' | 'stopped' | 'error' | 'max-rounds';
+  rounds: number;
+  error?: ErrorView;
+  /** The last answer of the turn. */
+  last?: AssistantMessage;
+}
+
+/**
+ * Streams one answer to the conversation's last user message and, while the answer ends with
+ * tool calls and an executor is given, runs them and asks again, up to `maxRounds` executions.
+ * Never throws for gateway or tool failures: they end the turn as `error` (shown inline, partial
+ * text kept) or `stopped` (the user's Stop, partial text kept).
+ */
+export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
+  const words = o.words ?? ENGLISH_WORDS;
+  const describe = o.describe ?? defaultDescribe;
+  const now = o.now ?? Date.now;
+  const conv = o.conversation;
+  let rounds = 0;
+
+  for (;;) {
+    const answer: AssistantMessage = {
+      id: newId('a'),
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      requestedModel: effectiveModel(conv, o.defaults),
+      createdAt: now(),
+    };
+    let req: ChatRequest;
+    try {
+      req = buildChatRequest(conv, o.defaults, o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {});
+    } catch (err) {
+      answer.status = 'error';
+      answer.error = err instanceof RequestProblem ? problemView(err) : describe(err);
+      push(o, answer, now);
+      return { status: 'error', rounds, error: answer.error, last: answer };
+    }
+    push(o, answer, now);
+
+    const onEvent: StreamOptions['onEvent'] = (e) => {
+      switch (e.type) {
+        case 'text':
+          answer.content += e.text;
+          o.callbacks.onDelta(answer.id, { content: e.text });
+          return;
+        case 'reasoning':
+          answer.reasoning = (answer.reasoning ?? '') + e.text;
+          o.callbacks.onDelta(answer.id, { reasoning: e.text });
+          return;
+        case 'model':
+          if (e.model && e.model !== answer.requestedModel) answer.model = e.model;
+          return;
+        case 'usage':
+          answer.usage = cleanUsage(e.usage);
+          return;
+        case 'finish':
+          answer.finishReason = e.reason;
+          return;
+        case 'retry':
+          answer.notices = [...(answer.notices ?? []), words.retried(e.attempt, e.delayMs / 1000, e.message)];
+          o.callbacks.onMessage({ ...answer });
+          return;
+        case 'tool_call':
+          return;
+      }
+    };
+
+    let result: ChatResult;
+    try {
+      if (req.stream === false) {
+        result = await o.backend.chat(req, o.signal);
+        if (result.message.reasoning_content) onEvent({ type: 'reasoning', text: result.message.reasoning_content });
+        if (result.message.content) onEvent({ type: 'text', text: result.message.content });
+      } else {
+        result = await o.backend.streamChat(req, { signal: o.signal, onEvent });
+      }
+    } catch (err) {
+      const stopped = o.signal.aborted || isGatewayError(err, 'aborted');
+      const partial = isGatewayError(err) ? err.partial : undefined;
+      // Keep what the user saw; the partial result may know a little more (a last fragment).
+      const partialText = partial?.message.content ?? '';
+      if (partialText.length > answer.content.length && partialText.startsWith(answer.content)) answer.content = partialText;
+      if (partial?.usage) answer.usage = cleanUsage(partial.usage);
+      if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
+      answer.status = stopped ? 'stopped' : 'error';
+      if (!stopped) answer.error = describe(err);
+      push(o, answer, now);
+      return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
+    }
+
+    answer.content = result.message.content ?? answer.content;
+    if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
+    if (result.finishReason) answer.finishReason = result.finishReason;
+    if (result.usage) answer.usage = cleanUsage(result.usage);
+    if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
+    const calls: ToolCall[] = result.message.tool_calls ?? [];
+    if (calls.length > 0) answer.toolCalls = calls;
+    answer.status = 'done';
+
+    if (calls.length === 0 || !o.executor) {
+      push(o, answer, now);
+      return { status: 'done', rounds, last: answer };
+    }
+    if (rounds >= o.maxRounds) {
+      answer.notices = [...(answer.notices ?? []), words.maxRounds(rounds)];
+      push(o, answer, now);
+      addToolResults(o, calls, calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: words.toolNotRunLimit })), now, words);
+      return { status: 'max-rounds', rounds, last: answer };
+    }
+    push(o, answer, now);
+
+    let results: ToolMessage[];
+    try {
+      results = await o.executor.execute(calls, { signal: o.signal, conversationId: conv.id });
+    } catch (err) {
+      addToolResults(o, calls, [], now, words, o.signal.aborted ? words.toolStopped : `${words.toolNoResult} ${describe(err).detail}`);
+      if (o.signal.aborted) {
+        answer.status = 'stopped';
+        push(o, answer, now);
+        return { status: 'stopped', rounds, last: answer };
+      }
+      const error = describe(err);
+      answer.error = error;
+      answer.status = 'error';
+      push(o, answer, now);
+      return { status: 'error', rounds, error, last: answer };
+    }
+    addToolResults(o, calls, results, now, words);
+    rounds++;
+    if (o.signal.aborted) {
+      return { status: 'stopped', rounds, last: answer };
+    }
+  }
+}
+
+/** Appends exactly one tool message per call, in call order, filling gaps the executor left. */
+function addToolResults(o: TurnOptions, calls: ToolCall[], results: ToolMessage[], now: () => number, words: TurnWords, fallback?: string): void {
+  for (const call of calls) {
+    const r = results.find((x) => x.tool_call_id === call.id);
+    const msg: ToolResultMessage = {
+      id: newId('t'),
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.function.name,
+      content: r?.content ?? fallback ?? words.toolNoResult,
+      createdAt: now(),
+    };
+    push(o, msg, now);
+  }
+}
+
+/** Adds or replaces a message in the conversation and reports it. */
+function push(o: TurnOptions, m: ChatMessage, now: () => number): void {
+  const msgs = o.conversation.messages;
+  const i = msgs.findIndex((x) => x.id === m.id);
+  const copy = structuredClone(m);
+  if (i >= 0) msgs[i] = copy;
+  else msgs.push(copy);
+  o.conversation.updatedAt = now();
+  o.callbacks.onMessage(structuredClone(m));
+}
+
+function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }): Usage {
+  const p = u.prompt_tokens ?? 0;
+  const c = u.completion_tokens ?? 0;
+  return { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c };
+}
+
+function problemView(p: RequestProblem): ErrorView {
+  return { title: p.field === 'model' ? 'No chat model' : 'Invalid chat setting', detail: p.message, actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'] };
+}
+
+function defaultDescribe(err: unknown): ErrorView {
+  const d = describeError(err);
+  return { title: d.title, detail: d.detail, actions: [...d.actions] };
+}
