@@ -1,0 +1,154 @@
+// Driving the VS Code workbench like a user: command palette, quick inputs, settings editor,
+// notification centre, status bar, webviews. Selectors are the workbench's own DOM classes;
+// every wait is on a visible state, never on a fixed sleep.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+/** Generous default for UI waits: a loaded 2-core machine renders slowly. */
+export const UI_TIMEOUT = 60_000;
+
+/** A workbench page with helpers. */
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  /** Waits until the workbench is drawn and the extension's commands are in the palette. */
+  async ready(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 180_000 });
+    await this.page.locator('.statusbar').waitFor({ state: 'visible', timeout: 180_000 });
+    // Activation is onStartupFinished: the command is only runnable once the host is up.
+    await this.waitForCommand('Gateway Studio: Show Log');
+    await this.page.keyboard.press('Escape');
+  }
+
+  /** The quick input widget (command palette, input boxes, quick picks). */
+  get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  get quickInputBox(): Locator {
+    return this.quickInput.locator('.quick-input-box input');
+  }
+
+  /** Opens the palette and types `title`; resolves when a row with exactly that label is shown. */
+  private async typeInPalette(title: string): Promise<Locator> {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.monaco-workbench').click({ position: { x: 600, y: 5 }, trial: true }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await this.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await this.quickInputBox.fill(`>${title}`);
+    const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    return row;
+  }
+
+  /** Polls the palette until a command shows up (the extension host may still be starting). */
+  async waitForCommand(title: string, timeoutMs = 180_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await this.typeInPalette(title);
+        return;
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error(`command "${title}" never appeared in the palette: ${e instanceof Error ? e.message : String(e)}`);
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(1000);
+      }
+    }
+  }
+
+  /** Runs a command by its palette title, as a user would (F1, type, Enter). */
+  async runCommand(title: string): Promise<void> {
+    const row = await this.typeInPalette(title);
+    // Enter runs the focused row; make sure it is ours by clicking it instead.
+    await row.click();
+  }
+
+  /** Waits for an input box (optionally one whose prompt contains `prompt`), types and submits. */
+  async submitInput(text: string, opts: { prompt?: string | RegExp; password?: boolean } = {}): Promise<void> {
+    await this.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    if (opts.prompt) await this.quickInput.getByText(opts.prompt).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The palette's own text box turns into the command's input box: wait for that to happen.
+    const box = opts.password ? this.quickInput.locator('.quick-input-box input[type="password"]') : this.quickInputBox;
+    try {
+      await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    } catch {
+      const type = await this.quickInputBox.getAttribute('type').catch(() => null);
+      throw new Error(`expected a password input box, found type="${String(type)}"`);
+    }
+    await box.fill(text);
+    await box.press('Enter');
+  }
+
+  /** Picks the quick-pick row whose label contains `label`. */
+  async pick(label: string | RegExp): Promise<void> {
+    const row = this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first();
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await row.click();
+  }
+
+  /** Sets a user setting through the Settings editor (search by id, type into its text box). */
+  async setTextSetting(id: string, value: string): Promise<void> {
+    await this.runCommand('Preferences: Open User Settings');
+    const search = this.page.locator('.settings-editor .suggest-input-container');
+    await search.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await search.click();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.type(id);
+    const item = this.page.locator(`.settings-editor .setting-item-contents[data-key="${id}"], .settings-editor .monaco-list-row:has([data-key="${id}"])`).first();
+    const input = this.page.locator('.settings-editor .setting-item-text input, .settings-editor .setting-item-text textarea').first();
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    void item;
+    await input.fill(value);
+    await input.press('Tab');
+  }
+
+  /** Opens the notification centre (toasts are not drawn under the smoke-test driver). */
+  async notificationCenter(): Promise<Locator> {
+    const center = this.page.locator('.notifications-center');
+    if (!(await center.isVisible().catch(() => false))) await this.runCommand('Notifications: Show Notifications');
+    await center.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    return center;
+  }
+
+  /**
+   * Waits for a notification whose text matches, and returns it. The centre, once open, was seen
+   * not to show notifications that arrive later: reopen it until the item is there.
+   */
+  async notification(text: string | RegExp, timeoutMs = UI_TIMEOUT): Promise<Locator> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const center = await this.notificationCenter();
+      const item = center.locator('.notification-list-item').filter({ hasText: text }).first();
+      try {
+        await item.waitFor({ state: 'visible', timeout: 2000 });
+        return item;
+      } catch (e) {
+        if (Date.now() > deadline) {
+          const seen = await center.locator('.notification-list-item').allInnerTexts().catch(() => []);
+          throw new Error(`no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`, { cause: e });
+        }
+        await this.runCommand('Notifications: Hide Notifications').catch(() => undefined);
+        await center.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Every notification's text, newest first. */
+  async notificationTexts(): Promise<string[]> {
+    const center = await this.notificationCenter();
+    return center.locator('.notification-list-item .notification-list-item-message').allInnerTexts();
+  }
+
+  async clearNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Clear All Notifications');
+  }
+
+  /** A status-bar item by its `id` as the extension created it. */
+  statusItem(itemId: string): Locator {
+    return this.page.locator(`.statusbar [id="gateway-studio.gateway-studio.${itemId}"], .statusbar [id$=".${itemId}"]`).first();
+  }
+
+  /** The DOM of the active webview (panel or view). */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  }
+}

@@ -1,0 +1,77 @@
+// Runs the e2e journeys (`test/e2e/*.e2e.ts`, each exporting `journeys`): every journey gets its
+// own code-server (fresh user data) and browser context (fresh SecretStorage), opens the
+// workbench with the development extension loaded and drives it like a user.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { Journey } from '../e2e/journey';
+import { Workbench } from '../e2e/workbench';
+import { newPage, resultsDir, screenshot } from './browser';
+import { startCodeServer } from './codeServer';
+import type { HostGateway } from './gateway';
+import type { StageResult } from './integration';
+import { projectRoot, type HostInstall } from './install';
+
+/** Finds every journey, sorted by file then by order in the file. */
+export async function loadJourneys(): Promise<{ file: string; journey: Journey }[]> {
+  const dir = join(projectRoot, 'test', 'e2e');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.e2e.ts')).sort();
+  const out: { file: string; journey: Journey }[] = [];
+  for (const f of files) {
+    const mod = (await import(join(dir, f))) as { journeys?: Journey[] };
+    if (!Array.isArray(mod.journeys)) throw new Error(`test/e2e/${f} must export \`journeys\` (an array of Journey)`);
+    for (const journey of mod.journeys) out.push({ file: f, journey });
+  }
+  return out;
+}
+
+/** Runs the journeys whose name matches `grep` (all when undefined); never throws. */
+export async function runE2e(install: HostInstall, gw: HostGateway, browser: Browser, grep?: RegExp): Promise<StageResult> {
+  mkdirSync(resultsDir, { recursive: true });
+  let journeys: { file: string; journey: Journey }[];
+  try {
+    journeys = (await loadJourneys()).filter((j) => !grep || grep.test(j.journey.name));
+  } catch (e) {
+    return { passed: 0, failed: 1, error: e instanceof Error ? e.message : String(e) };
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const { file, journey } of journeys) {
+    const t0 = Date.now();
+    const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80);
+    gw.clearFaults();
+    let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
+    let page: Awaited<ReturnType<typeof newPage>> | undefined;
+    try {
+      cs = await startCodeServer({
+        install,
+        logFile: join(resultsDir, `${slug}-code-server.log`),
+        label: 'e2e',
+        settings: journey.settings?.(gw) ?? {},
+      });
+      for (const [rel, contents] of Object.entries(journey.files ?? {})) {
+        const p = join(cs.workspace, rel);
+        mkdirSync(dirname(p), { recursive: true });
+        writeFileSync(p, contents);
+      }
+      page = await newPage(browser);
+      const p = page;
+      const wb = new Workbench(p);
+      await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
+      await wb.ready();
+      await journey.run({ page: p, wb, gw, cs, shot: async (name) => void (await screenshot(p, name)) });
+      passed++;
+      process.stdout.write(`  ✔ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+    } catch (e) {
+      failed++;
+      const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
+      const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      process.stdout.write(`  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`);
+      if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
+    } finally {
+      await page?.context().close().catch(() => undefined);
+      await cs?.stop();
+    }
+  }
+  return { passed, failed };
+}

@@ -1,0 +1,59 @@
+// The `host` stage of `npm test`: a real VS Code (code-server) with the integration suite in its
+// extension host, then the e2e journeys in headless Chromium. Prints `host: N passed, M failed`
+// and exits non-zero on any failure. Expects `npm run build` to have run (scripts/test.mjs does).
+// `--only integration|e2e` runs one half; `--grep TEXT` filters e2e journeys and mocha tests.
+import { launchBrowser } from './browser';
+import { cleanupAll } from './cleanup';
+import { runE2e } from './e2e';
+import { startHostGateway } from './gateway';
+import { runIntegration, type StageResult } from './integration';
+import { ensureHost } from './install';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const only = arg('--only');
+  const grep = arg('--grep');
+  if (grep) process.env.GWS_TEST_GREP = grep;
+  const t0 = Date.now();
+  const secs = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  const install = await ensureHost();
+  process.stdout.write(`host: code-server ready (${secs()})\n`);
+  // Fast video steps keep journeys short while still showing queued -> percent -> done.
+  const gw = await startHostGateway({ videoSteps: 4, videoStepMs: 1500 });
+  const browser = await launchBrowser();
+  const results: [string, StageResult][] = [];
+  if (!only || only === 'integration') {
+    process.stdout.write('host: integration (extension host)\n');
+    results.push(['integration', await runIntegration(install, gw, browser)]);
+    process.stdout.write(`host: integration done (${secs()})\n`);
+  }
+  if (!only || only === 'e2e') {
+    process.stdout.write('host: e2e (Playwright)\n');
+    results.push(['e2e', await runE2e(install, gw, browser, grep ? new RegExp(grep, 'i') : undefined)]);
+    process.stdout.write(`host: e2e done (${secs()})\n`);
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const [name, r] of results) {
+    passed += r.passed;
+    failed += r.failed;
+    process.stdout.write(`host ${name}: ${r.passed} passed, ${r.failed} failed${r.error ? ` (${r.error})` : ''}\n`);
+  }
+  process.stdout.write(`host: ${passed} passed, ${failed} failed\n`);
+  return failed > 0 || passed === 0 ? 1 : 0;
+}
+
+void main()
+  .catch((e: unknown) => {
+    process.stderr.write(`host stage failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stdout.write('host: 0 passed, 1 failed\n');
+    return 1;
+  })
+  .then(async (code) => {
+    await cleanupAll();
+    process.exit(code);
+  });

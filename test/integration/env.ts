@@ -1,0 +1,91 @@
+// What the runner passes into the extension host (`extensionEnvironment`), and small helpers
+// the suites share: the gateway's HTTP control routes, the extension's exports, polling.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+/** The extension's id (`publisher.name` of package.json). */
+export const EXTENSION_ID = 'gateway-studio.gateway-studio';
+
+function need(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: the integration suite must be started by test/host/run.ts (or test/host/electron.ts), which starts the local gateway`);
+  return v;
+}
+
+/** The local gateway as the runner started it. */
+export const gateway = {
+  get url(): string { return need('GWS_GATEWAY_URL'); },
+  get videoUrl(): string { return need('GWS_GATEWAY_VIDEO_URL'); },
+  get validKey(): string { return need('GWS_KEY_VALID'); },
+  get noPermissionKey(): string { return need('GWS_KEY_NO_PERMISSION'); },
+  get noBalanceKey(): string { return need('GWS_KEY_NO_BALANCE'); },
+};
+
+/** POSTs to the gateway's `/__control/*` routes (faults, reset) from the extension host. */
+export async function control(path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${gateway.url}/__control/${path}`, {
+    method: body === undefined && path.startsWith('counts') ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  assert.ok(res.ok, `gateway control ${path} answered ${res.status}`);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+/** The activated extension. */
+export async function extension(): Promise<vscode.Extension<unknown>> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not installed in this host`);
+  await ext.activate();
+  return ext;
+}
+
+/** The key store the extension exports from `activate` (the `keys` member of its services). */
+export interface KeyStoreLike {
+  get(): Thenable<string | undefined>;
+  set(key: string): Thenable<void>;
+  clear(): Thenable<void>;
+}
+
+/** The extension's key store, read through its exports. */
+export async function keyStore(): Promise<KeyStoreLike> {
+  const ext = await extension();
+  const exp = ext.exports as { keys?: KeyStoreLike } | undefined;
+  assert.ok(exp?.keys && typeof exp.keys.get === 'function', 'activate() must return its services with `keys` (the API key store)');
+  return exp.keys;
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes; fails naming `what`. */
+export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v as NonNullable<T>;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Sets a `gatewayStudio.*` user setting and resolves once the configuration event has fired. */
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  const changed = new Promise<void>((resolve) => {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`gatewayStudio.${key}`)) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  const cfg = vscode.workspace.getConfiguration('gatewayStudio');
+  if (JSON.stringify(cfg.inspect(key)?.globalValue) === JSON.stringify(value)) return;
+  await cfg.update(key, value, vscode.ConfigurationTarget.Global);
+  await Promise.race([changed, new Promise((r) => setTimeout(r, 10_000))]);
+}

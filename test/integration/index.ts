@@ -1,0 +1,43 @@
+// The extension-host test entry (`out/test/index.js`), shared by code-server (test/host/run.ts)
+// and @vscode/test-electron (test/host/electron.ts): both call `run()` inside a real extension
+// host. esbuild bundles the test files into this module; mocha stays external and resolves from
+// the extension folder's node_modules.
+import Mocha from 'mocha';
+
+/** The line the runner parses for counts; one per run. */
+export const RESULT_PREFIX = 'GWS-INTEGRATION-RESULT ';
+
+/**
+ * The test modules, imported only after mocha has put `describe`/`it` on the global object
+ * (esbuild bundles each dynamic import as a module evaluated on first import).
+ */
+async function loadSuites(): Promise<void> {
+  await import('./activation.test');
+  await import('./settings.test');
+  await import('./apiKey.test');
+}
+
+/** Runs every integration suite; resolves when all pass, rejects with the failure count. */
+export async function run(): Promise<void> {
+  const grep = process.env.GWS_TEST_GREP;
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    reporter: 'spec',
+    // Generous: a loaded 2-core CI machine runs the workbench, the host and the gateway at once.
+    timeout: 60_000,
+    ...(grep ? { grep } : {}),
+  });
+  mocha.suite.emit('pre-require', globalThis, 'integration', mocha);
+  await loadSuites();
+  console.log('GWS-INTEGRATION-START');
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      const stats = runner.stats;
+      const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? failures, pending: stats?.pending ?? 0 };
+      console.log(`${RESULT_PREFIX}${JSON.stringify(counts)}`);
+      if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+      else resolve();
+    });
+  });
+}
