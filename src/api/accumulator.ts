@@ -82,7 +82,6 @@ interface Slot {
  */
 export class ChatAccumulator {
   private content = '';
-  private sawContent = false;
   private reasoning = '';
   private readonly calls: Slot[] = [];
   /** Wire index -> position in `calls` of the call that index currently continues. */
@@ -132,16 +131,12 @@ export class ChatAccumulator {
       if (ch.index !== undefined && ch.index !== null && ch.index !== 0) continue;
       const d = ch.delta ?? ch.message;
       if (d) {
-        if (typeof d.content === 'string') {
-          this.sawContent = true;
-          if (d.content) {
-            this.content += d.content;
-            this.emit?.({ type: 'text', text: d.content });
-          }
+        if (d.content) {
+          this.content += d.content;
+          this.emit?.({ type: 'text', text: d.content });
         }
         if (d.refusal) {
           // A refusal is shown as text so the user sees why nothing else came.
-          this.sawContent = true;
           this.content += d.refusal;
           this.emit?.({ type: 'text', text: d.refusal });
         }
@@ -193,9 +188,10 @@ export class ChatAccumulator {
       type: 'function',
       function: { name: s.name, arguments: s.args },
     }));
+    // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
     const message: ChatResult['message'] = {
       role: 'assistant',
-      content: this.sawContent || toolCalls.length === 0 ? this.content : null,
+      content: this.content !== '' || toolCalls.length === 0 ? this.content : null,
     };
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     if (this.reasoning) message.reasoning_content = this.reasoning;

@@ -222,7 +222,9 @@ export class HttpClient {
       clearTimeout(timer);
       unlink();
     }
-    const err = errorFromHttp(res.status, text, { method, path: shownPath, requestId });
+    // Servers sometimes echo the request back; the key must not survive into the message.
+    const safeText = redact(text, this.apiKey ? [this.apiKey] : []);
+    const err = errorFromHttp(res.status, safeText, { method, path: shownPath, requestId });
     const should = res.headers.get('x-should-retry');
     err.retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status);
     Object.defineProperty(err, 'headers', { value: res.headers, enumerable: false });
