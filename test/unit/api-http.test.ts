@@ -36,8 +36,8 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 
 const modelsCount = () => gw.counts()['GET /v1/models'] ?? 0;
 
-describe('authentication (spec 5)', () => {
-  it('every request carries Authorization: Bearer <key> and the gateway accepts it', async () => {
+void describe('authentication (spec 5)', () => {
+  void it('every request carries Authorization: Bearer <key> and the gateway accepts it', async () => {
     const models = await client().listModels();
     assert.ok(models.length > 0);
     const reqs = gw.requests();
@@ -45,7 +45,7 @@ describe('authentication (spec 5)', () => {
     assert.equal(reqs[0]?.auth, 'valid');
   });
 
-  it('a missing key gives 401, kind auth, not retried, with Set API Key offered', async () => {
+  void it('a missing key gives 401, kind auth, not retried, with Set API Key offered', async () => {
     const err = await failure(client({ apiKey: undefined }).listModels());
     assert.equal(err.status, 401);
     assert.equal(err.kind, 'auth');
@@ -57,13 +57,13 @@ describe('authentication (spec 5)', () => {
     assert.match(d.detail, /environment variable/, '401 mentions an old env var overriding the key (spec 5.4)');
   });
 
-  it('a wrong key gives 401 and the key is not in the message', async () => {
+  void it('a wrong key gives 401 and the key is not in the message', async () => {
     const err = await failure(client({ apiKey: 'sk-wrong-key-1234567890' }).listModels());
     assert.equal(err.kind, 'auth');
     assert.ok(!err.message.includes('sk-wrong-key-1234567890'));
   });
 
-  it('a key without permission gives 403 forbidden; the text names permission and group', async () => {
+  void it('a key without permission gives 403 forbidden; the text names permission and group', async () => {
     const err = await failure(client({ apiKey: gw.keys.noPermission }).listModels());
     assert.equal(err.status, 403);
     assert.equal(err.kind, 'forbidden');
@@ -74,15 +74,15 @@ describe('authentication (spec 5)', () => {
     assert.match(d.detail, /group is not allowed/);
   });
 
-  it('a key without balance gives 403 and the text names the balance', async () => {
+  void it('a key without balance gives 403 and the text names the balance', async () => {
     const err = await failure(client({ apiKey: gw.keys.noBalance }).listModels());
     assert.equal(err.kind, 'forbidden');
     assert.match(describeError(err).detail, /balance looks insufficient/);
   });
 });
 
-describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)', () => {
-  it('a base URL on the wrong path gives 404 and the base URL is named the likelier cause', async () => {
+void describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)', () => {
+  void it('a base URL on the wrong path gives 404 and the base URL is named the likelier cause', async () => {
     const err = await failure(new GatewayClient({ baseUrl: `${gw.url}/api`, apiKey: gw.keys.valid }).listModels());
     assert.equal(err.status, 404);
     assert.equal(err.kind, 'not_found');
@@ -91,7 +91,7 @@ describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)', () =
     assert.match(describeError(err).detail, /base URL is the likelier cause/);
   });
 
-  it('a wrong model gives 404 and the model is named the likelier cause', async () => {
+  void it('a wrong model gives 404 and the model is named the likelier cause', async () => {
     const err = await failure(client().chat({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }));
     assert.equal(err.status, 404);
     assert.equal(err.code, 'model_not_found');
@@ -100,8 +100,8 @@ describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)', () =
   });
 });
 
-describe('errors use the spec error object (spec 7)', () => {
-  it('type, code, message and param are read from the error object', async () => {
+void describe('errors use the spec error object (spec 7)', () => {
+  void it('type, code, message and param are read from the error object', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { type: 'invalid_request_error', code: 'bad_thing', message: 'thing is bad', param: 'thing' } } });
     const err = await failure(client().listModels());
     assert.equal(err.kind, 'bad_request');
@@ -111,21 +111,21 @@ describe('errors use the spec error object (spec 7)', () => {
     assert.match(err.message, /thing is bad/);
   });
 
-  it('the string "None" in type or param (Python relays) counts as absent', async () => {
+  void it('the string "None" in type or param (Python relays) counts as absent', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { type: 'None', code: 'x', message: 'm', param: 'None' } } });
     const err = await failure(client().listModels());
     assert.equal(err.type, undefined);
     assert.equal(err.param, null);
   });
 
-  it('an HTML error page becomes a readable message, not a JSON parse failure', async () => {
+  void it('an HTML error page becomes a readable message, not a JSON parse failure', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 502, body: '<html><body>Bad gateway</body></html>', headers: { 'content-type': 'text/html' } });
     const err = await failure(client({ maxRetries: 0 }).listModels());
     assert.equal(err.kind, 'server');
     assert.match(err.message, /Bad gateway/);
   });
 
-  it('a 200 that is not JSON is an invalid_response naming the endpoint', async () => {
+  void it('a 200 that is not JSON is an invalid_response naming the endpoint', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 200, body: 'hello', headers: { 'content-type': 'text/plain' } });
     const err = await failure(client().listModels());
     assert.equal(err.kind, 'invalid_response');
@@ -133,8 +133,8 @@ describe('errors use the spec error object (spec 7)', () => {
   });
 });
 
-describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
-  it('a 429 with retry-after 1 is retried once after about a second', async () => {
+void describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
+  void it('a 429 with retry-after 1 is retried once after about a second', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 429, retryAfter: 1 });
     const retries: number[] = [];
     const t0 = Date.now();
@@ -146,7 +146,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.ok(elapsed >= 900 && elapsed < 3000, `elapsed ${elapsed} ms`);
   });
 
-  it('retry-after-ms wins over retry-after', async () => {
+  void it('retry-after-ms wins over retry-after', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 429, retryAfter: 30, retryAfterMs: 50 });
     const t0 = Date.now();
     await client().listModels();
@@ -154,7 +154,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.equal(modelsCount(), 2);
   });
 
-  it('a 429 that persists is retried maxRetries times and the text says how many retries happened', async () => {
+  void it('a 429 that persists is retried maxRetries times and the text says how many retries happened', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 429, retryAfterMs: 10, times: -1 });
     const err = await failure(client({ maxRetries: 2 }).listModels());
     assert.equal(err.kind, 'rate_limit');
@@ -168,7 +168,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.ok(d.actions.includes('retry'));
   });
 
-  it('a 500 without retry-after waits 0.5 s, then 1 s (jitter pinned to none)', async () => {
+  void it('a 500 without retry-after waits 0.5 s, then 1 s (jitter pinned to none)', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 500, times: 2 });
     const delays: number[] = [];
     const t0 = Date.now();
@@ -178,7 +178,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.equal(modelsCount(), 3);
   });
 
-  it('the backoff is 0.5 s doubling to at most 8 s, minus at most 25% jitter', () => {
+  void it('the backoff is 0.5 s doubling to at most 8 s, minus at most 25% jitter', () => {
     assert.equal(retryDelayMs(0, undefined, () => 0), 500);
     assert.equal(retryDelayMs(3, undefined, () => 0), 4000);
     assert.equal(retryDelayMs(10, undefined, () => 0), 8000);
@@ -189,7 +189,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     }
   });
 
-  it('retry-after as an HTTP date is honoured; beyond 60 s it is ignored in favour of backoff', () => {
+  void it('retry-after as an HTTP date is honoured; beyond 60 s it is ignored in favour of backoff', () => {
     const soon = new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() });
     const d = retryDelayMs(0, soon, () => 0);
     assert.ok(d > 3000 && d <= 5000, String(d));
@@ -197,20 +197,20 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.equal(retryDelayMs(0, new Headers({ 'retry-after-ms': '-5' }), () => 0), 500);
   });
 
-  it('x-should-retry: false stops the retry of a 503', async () => {
+  void it('x-should-retry: false stops the retry of a 503', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 503, headers: { 'x-should-retry': 'false' }, times: -1 });
     const err = await failure(client().listModels());
     assert.equal(err.kind, 'server');
     assert.equal(modelsCount(), 1);
   });
 
-  it('x-should-retry: true retries a 400', async () => {
+  void it('x-should-retry: true retries a 400', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 400, headers: { 'x-should-retry': 'true', 'retry-after-ms': '5' } });
     await client().listModels();
     assert.equal(modelsCount(), 2);
   });
 
-  it('400, 401, 403 and 404 are not retried', async () => {
+  void it('400, 401, 403 and 404 are not retried', async () => {
     for (const status of [400, 401, 403, 404]) {
       gw.resetCounts();
       gw.fault({ match: { path: '/v1/models' }, status });
@@ -219,7 +219,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     }
   });
 
-  it('408 and 409 are retried', async () => {
+  void it('408 and 409 are retried', async () => {
     for (const status of [408, 409]) {
       gw.resetCounts();
       gw.fault({ match: { path: '/v1/models' }, status, retryAfterMs: 5 });
@@ -228,7 +228,7 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     }
   });
 
-  it('a connection dropped before headers is retried, then reported as a network error', async () => {
+  void it('a connection dropped before headers is retried, then reported as a network error', async () => {
     gw.fault({ match: { path: '/v1/models' }, drop: 'before-headers', times: -1 });
     const err = await failure(client({ maxRetries: 1, random: () => 1 }).listModels());
     assert.equal(err.kind, 'network');
@@ -237,14 +237,14 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
     assert.match(describeError(err).detail, /proxy/);
   });
 
-  it('retry: false makes exactly one attempt (as video creation must)', async () => {
+  void it('retry: false makes exactly one attempt (as video creation must)', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 503, times: -1 });
     const http = new HttpClient({ baseUrl: gw.url, apiKey: gw.keys.valid });
     await failure(http.request('GET', '/models', { retry: false }));
     assert.equal(modelsCount(), 1);
   });
 
-  it('an abort during the wait before a retry stops at once with kind aborted', async () => {
+  void it('an abort during the wait before a retry stops at once with kind aborted', async () => {
     gw.fault({ match: { path: '/v1/models' }, status: 429, retryAfter: 30 });
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 100);
@@ -256,8 +256,8 @@ describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () => {
   });
 });
 
-describe('timeouts', () => {
-  it('no headers within the request timeout gives a timeout error', async () => {
+void describe('timeouts', () => {
+  void it('no headers within the request timeout gives a timeout error', async () => {
     gw.fault({ match: { path: '/v1/models' }, delayMs: 1500 });
     const t0 = Date.now();
     const err = await failure(client({ timeoutMs: 150, maxRetries: 0 }).listModels());
@@ -266,7 +266,7 @@ describe('timeouts', () => {
     assert.ok(describeError(err).actions.includes('retry'));
   });
 
-  it('a timeout is retryable: a slow first answer then a fast one succeeds', async () => {
+  void it('a timeout is retryable: a slow first answer then a fast one succeeds', async () => {
     gw.fault({ match: { path: '/v1/models' }, delayMs: 1000 });
     const models = await client({ timeoutMs: 200, maxRetries: 1, random: () => 1 }).listModels();
     assert.ok(models.length > 0);
@@ -274,8 +274,8 @@ describe('timeouts', () => {
   });
 });
 
-describe('the key never leaks', () => {
-  it('a server that echoes the key back has it masked in the error and in every log line', async () => {
+void describe('the key never leaks', () => {
+  void it('a server that echoes the key back has it masked in the error and in every log line', async () => {
     const key = gw.keys.valid;
     gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { message: `bad header Authorization: Bearer ${key} (${key})`, type: 'x', code: 'y' } } });
     const lines: string[] = [];
@@ -286,7 +286,7 @@ describe('the key never leaks', () => {
     for (const l of lines) assert.ok(!l.includes(key), l);
   });
 
-  it('a key without the sk- shape is masked too, and never appears in the URL', async () => {
+  void it('a key without the sk- shape is masked too, and never appears in the URL', async () => {
     const odd = 'abc123-custom-secret';
     gw.fault({ match: { path: '/v1/models' }, status: 401, body: { error: { message: `key ${odd} unknown` } } });
     const lines: string[] = [];
@@ -297,7 +297,7 @@ describe('the key never leaks', () => {
     for (const l of lines) assert.ok(!l.includes(odd));
   });
 
-  it('the key is not sent to another origin named by an absolute URL', async () => {
+  void it('the key is not sent to another origin named by an absolute URL', async () => {
     const http = new HttpClient({ baseUrl: gw.url, apiKey: gw.keys.valid });
     const res = await http.request('GET', `${gw.videoUrl}/v1/models`).catch((e: unknown) => e);
     assert.ok(res instanceof GatewayError);
@@ -305,14 +305,14 @@ describe('the key never leaks', () => {
   });
 });
 
-describe('describeError is the one place errors become user text', () => {
-  it('image-fetch errors say to use a direct link or base64', () => {
+void describe('describeError is the one place errors become user text', () => {
+  void it('image-fetch errors say to use a direct link or base64', () => {
     const d = describeError(new GatewayError('image_fetch', 'cannot fetch https://x.invalid/a.png'));
     assert.match(d.detail, /direct HTTPS link/);
     assert.match(d.detail, /base64/);
   });
 
-  it('a non-gateway error is shown redacted with Show Log', () => {
+  void it('a non-gateway error is shown redacted with Show Log', () => {
     const d = describeError(new Error('boom Bearer sk-abcdefghijklmnop'));
     assert.ok(!d.detail.includes('sk-abcdefghijklmnop'));
     assert.deepEqual(d.actions, ['showLog']);
