@@ -111,6 +111,8 @@ export const DECLINED_MESSAGE =
 /** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
 export class ToolRunner implements ToolExecutor {
   private cachedKey: string | undefined;
+  /** Set when calls ran under a forced `tool_choice`; the next request then goes out as auto. */
+  private forcedAnswered = false;
   private cachedValidator: ToolCallValidator | undefined;
 
   constructor(private readonly opts: ToolRunnerOptions) {}
@@ -119,18 +121,27 @@ export class ToolRunner implements ToolExecutor {
     return this.opts.tools().map((t) => t.definition);
   }
 
+  /**
+   * A forced tool applies to the first request after the user's message only: once its calls are
+   * answered the next request is `auto`, otherwise the model would be made to call the tool again
+   * and again until the round limit.
+   */
   toolChoice(): ToolChoice | undefined {
     const c = this.opts.choice?.() ?? 'auto';
+    const answered = this.forcedAnswered;
+    this.forcedAnswered = false;
     if (c === 'auto') return undefined;
     if (c === 'none') return 'none';
     // A forced tool that is no longer enabled would make the gateway reject the request.
-    if (!this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
+    if (answered || !this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
     return { type: 'function', function: { name: c.name } };
   }
 
   async execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]> {
     const tools = this.opts.tools();
     const validator = this.validatorFor(tools);
+    const choice = this.opts.choice?.();
+    if (typeof choice === 'object') this.forcedAnswered = true;
     const out: ToolMessage[] = [];
     for (const call of calls) {
       throwIfAborted(ctx.signal);

@@ -110,17 +110,129 @@ export function parseArguments(raw: string): Parsed {
 
 function describeJsonError(raw: string, e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  // V8 reports "... in JSON at position N (line L column C)"; quote the text around N.
-  const m = /position (\d+)/.exec(msg);
-  const where = m ? Number(m[1]) : undefined;
+  // V8 does not always report a position ("Unexpected token '}', ... is not valid JSON"), so the
+  // first error is located here, to quote the text around it.
+  const at = locateJsonError(raw);
   let around = '';
-  if (where !== undefined) {
-    const start = Math.max(0, where - 20);
-    around = ` Near position ${where}: \`${oneLine(raw.slice(start, where + 20))}\`.`;
-  } else if (/Unexpected end/i.test(msg)) {
-    around = ` The text ends early (an unclosed string, object or array?): \`…${oneLine(raw.slice(-30))}\`.`;
+  if (at && at.pos >= raw.length) {
+    around = ` The text ends early (${at.expected} expected; an unclosed string, object or array?): \`…${oneLine(raw.slice(-30))}\`.`;
+  } else if (at) {
+    const start = Math.max(0, at.pos - 20);
+    around = ` At position ${at.pos} ${at.expected} was expected. Near position ${at.pos}: \`${oneLine(raw.slice(start, at.pos + 20))}\`.`;
   }
   return `The arguments are not valid JSON (${msg}).${around} Send the arguments again as one complete JSON object.`;
+}
+
+/**
+ * Finds the first syntax error of a JSON text: its offset and what was expected there. A small
+ * recursive-descent reader over RFC 8259; undefined when the text is valid.
+ */
+export function locateJsonError(text: string): { pos: number; expected: string } | undefined {
+  let i = 0;
+  class Stop {
+    constructor(
+      readonly pos: number,
+      readonly expected: string,
+    ) {}
+  }
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+  };
+  const lit = (word: string) => {
+    for (const ch of word) {
+      if (text[i] !== ch) throw new Stop(i, `"${word}"`);
+      i++;
+    }
+  };
+  const str = () => {
+    i++;
+    for (;;) {
+      if (i >= text.length) throw new Stop(i, 'a closing quote');
+      const ch = text.charAt(i);
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch === '\\') {
+        const nx = text.charAt(i + 1);
+        if (nx === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Stop(i, 'a \\uXXXX escape');
+          i += 6;
+        } else if ('"\\/bfnrt'.includes(nx) && nx !== '') i += 2;
+        else throw new Stop(i, 'a valid escape');
+      } else if (ch < ' ') throw new Stop(i, 'no raw control character (use \\n) in a string');
+      else i++;
+    }
+  };
+  const num = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!m || m[0] === '' || m[0] === '-') throw new Stop(i, 'a value');
+    i += m[0].length;
+  };
+  const value = (): void => {
+    ws();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') throw new Stop(i, 'a property name in double quotes');
+        str();
+        ws();
+        if (text[i] !== ':') throw new Stop(i, '":"');
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        throw new Stop(i, '"," or "}"');
+      }
+    } else if (ch === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        throw new Stop(i, '"," or "]"');
+      }
+    } else if (ch === '"') str();
+    else if (ch === 't') lit('true');
+    else if (ch === 'f') lit('false');
+    else if (ch === 'n') lit('null');
+    else num();
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) return { pos: i, expected: 'the end of the text' };
+    return undefined;
+  } catch (e) {
+    if (e instanceof Stop) return { pos: e.pos, expected: e.expected };
+    throw e;
+  }
 }
 
 /** One line per problem, with the JSON pointer of the offending value. */
