@@ -49,7 +49,7 @@ export function normaliseBaseUrl(input: string, settingName = 'gatewayStudio.bas
   if (u.search || u.hash) {
     warnings.push(l10n.t('The query string or fragment of the base URL was dropped.'));
   }
-  let path = u.pathname.replace(/\/+$/, '');
+  let path = u.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   for (const suffix of ENDPOINT_SUFFIXES) {
     if (path.toLowerCase().endsWith(suffix)) {
       path = path.slice(0, -suffix.length);

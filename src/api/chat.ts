@@ -211,7 +211,7 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
       if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
         fail(`${w}.function.name`, l10n.t('{0}.function.name must be 1-64 letters, digits, _ or -.', w));
       }
-      if (toolNames.has(name)) fail(`${w}.function.name`, l10n.t('Tool name "{0}" is defined twice.', name));
+      if (toolNames.has(name)) fail(`${w}.function.name`, l10n.t('{0}.function.name: tool "{1}" is defined twice.', w, name));
       toolNames.add(name);
       const params = t.function.parameters;
       if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
@@ -226,7 +226,7 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
     } else if (tc?.type !== 'function' || typeof tc.function?.name !== 'string') {
       fail('tool_choice', l10n.t('tool_choice must be "auto", "none", "required" or { type: "function", function: { name } }.'));
     } else if (!toolNames.has(tc.function.name)) {
-      fail('tool_choice.function.name', l10n.t('tool_choice names "{0}", which is not in tools.', tc.function.name));
+      fail('tool_choice.function.name', l10n.t('tool_choice.function.name is "{0}", which is not in tools.', tc.function.name));
     }
     if (tc !== 'none' && tc !== 'auto' && toolNames.size === 0) fail('tool_choice', l10n.t('tool_choice asks for a tool but no tools are defined.'));
   }
