@@ -4,6 +4,8 @@ import { ApiKeyStore } from './platform/secrets';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
 import { registerConnectionCommands } from './connection/commands';
+import { registerVideo } from './video/ui/register';
+import { registerChat } from './chat/view/register';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services {
@@ -14,6 +16,8 @@ export function activate(context: vscode.ExtensionContext): Services {
 
   registerKeyCommands(services);
   registerConnectionCommands(services);
+  registerVideo(services);
+  registerChat(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
