@@ -1,0 +1,64 @@
+import type { Conversation } from '../../shared/protocol';
+import { formatContext } from './request';
+import { titleFor } from './store';
+
+/** Labels used in the export, localised by the caller. */
+export interface ExportWords {
+  you: string;
+  assistant: string;
+  tool: string;
+  stopped: string;
+  failed: string;
+  reasoning: string;
+  untitled: string;
+}
+
+const ENGLISH: ExportWords = { you: 'You', assistant: 'Assistant', tool: 'Tool', stopped: '(stopped)', failed: '(failed)', reasoning: 'Reasoning', untitled: 'Conversation' };
+
+/** A fence that no run of backticks inside `text` can close. */
+function fenceFor(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/**
+ * The conversation as a Markdown document: every turn in order, with images listed by name (not
+ * embedded: a data URL would make the file huge), tool calls and results fenced.
+ */
+export function conversationToMarkdown(c: Conversation, words: ExportWords = ENGLISH): string {
+  const out: string[] = [`# ${titleFor(c) || words.untitled}`, ''];
+  const date = new Date(c.createdAt).toISOString().replace('T', ' ').slice(0, 16);
+  out.push(`_${date} UTC${c.model ? ` · ${c.model}` : ''}_`, '');
+  if (c.systemPrompt) out.push('> ' + c.systemPrompt.split('\n').join('\n> '), '');
+  for (const m of c.messages) {
+    if (m.role === 'user') {
+      out.push(`## ${words.you}`, '', m.text);
+      for (const ctx of m.contexts) out.push('', formatContext(ctx));
+      for (const img of m.images) out.push('', `- 🖼 ${img.name} (${img.mime}, ${Math.round(img.bytes / 1024)} KB)`);
+      out.push('');
+    } else if (m.role === 'assistant') {
+      const model = m.model ?? m.requestedModel;
+      const state = m.status === 'stopped' ? ` ${words.stopped}` : m.status === 'error' ? ` ${words.failed}` : '';
+      out.push(`## ${words.assistant}${model ? ` (${model})` : ''}${state}`, '');
+      if (m.reasoning) {
+        out.push(`<details><summary>${words.reasoning}</summary>`, '', m.reasoning, '', '</details>', '');
+      }
+      if (m.content) out.push(m.content, '');
+      for (const call of m.toolCalls ?? []) {
+        let args = call.function.arguments;
+        try {
+          args = JSON.stringify(JSON.parse(args), null, 2);
+        } catch {
+          // Invalid JSON from the model is exported as it came.
+        }
+        const f = fenceFor(args);
+        out.push(`**${words.tool}: ${call.function.name}**`, '', `${f}json`, args, f, '');
+      }
+      if (m.error) out.push(`> **${m.error.title}** ${m.error.detail}`, '');
+    } else {
+      const f = fenceFor(m.content);
+      out.push(`<details><summary>${words.tool} ${m.name}</summary>`, '', f, m.content, f, '', '</details>', '');
+    }
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
