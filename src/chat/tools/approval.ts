@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import type { ApprovalRequest, Decision } from '../core/toolRunner';
+
+/** Where the chat's cards are answered; `visible` says whether the user can see them now. */
+export interface DecisionSource {
+  onToolDecision(listener: (e: { callId: string; decision: Decision }) => void): vscode.Disposable;
+  /** True/false when the chat knows whether a chat view is on screen; undefined when it cannot tell. */
+  chatVisible?(): boolean | undefined;
+}
+
+/**
+ * Asks the user about one tool call. The card in the chat is always there (the runner posts it);
+ * when the chat is not known to be on screen, a fallback asks as well, and whichever answers first
+ * wins: a quick pick that keeps the diff usable for file changes, a modal for everything else
+ * (it shows the full command line). Stop (the signal) settles the question as a denial.
+ */
+export class Approvals implements vscode.Disposable {
+  private readonly pending = new Map<string, (d: Decision) => void>();
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly source: DecisionSource | undefined) {
+    this.sub = source?.onToolDecision((e) => this.pending.get(e.callId)?.(e.decision)) ?? { dispose: () => undefined };
+  }
+
+  approve(req: ApprovalRequest): Promise<Decision> {
+    return new Promise<Decision>((resolve) => {
+      const cleanups: (() => void)[] = [];
+      const settle = (d: Decision) => {
+        if (!this.pending.has(req.callId)) return;
+        this.pending.delete(req.callId);
+        for (const c of cleanups) c();
+        resolve(d);
+      };
+      this.pending.set(req.callId, settle);
+      const onAbort = () => settle('deny');
+      req.signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => req.signal.removeEventListener('abort', onAbort));
+      if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
+    });
+  }
+
+  /** Shows the fallback question; returns how to withdraw it. */
+  private fallback(req: ApprovalRequest, settle: (d: Decision) => void): () => void {
+    const allow = vscode.l10n.t('Allow');
+    const deny = vscode.l10n.t('Deny');
+    const always = vscode.l10n.t('Always allow {0} in this workspace', req.name);
+    const title = req.readOnly
+      ? vscode.l10n.t('Gateway Studio: the model wants to use {0}', req.name)
+      : vscode.l10n.t('Gateway Studio: the model wants to run {0}, which can change your workspace', req.name);
+    const detail = req.summary ? `${req.summary}\n\n${req.argumentsJson}` : req.argumentsJson;
+
+    if (req.name === 'write_file' || req.name === 'edit_file') {
+      const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
+      qp.title = title;
+      qp.placeholder = vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
+      qp.ignoreFocusOut = true;
+      qp.items = [
+        { label: `$(check) ${allow}`, d: 'allow', detail: firstLines(req.summary ?? req.argumentsJson, 3) },
+        { label: `$(close) ${deny}`, d: 'deny' },
+      ];
+      let chosen = false;
+      qp.onDidAccept(() => {
+        const item = qp.selectedItems[0];
+        if (!item) return;
+        chosen = true;
+        settle(item.d);
+        qp.hide();
+      });
+      // Escape counts as a denial: nothing is changed without an explicit Allow.
+      qp.onDidHide(() => {
+        if (!chosen) settle('deny');
+        qp.dispose();
+      });
+      qp.show();
+      return () => {
+        chosen = true;
+        qp.hide();
+      };
+    }
+
+    const buttons = req.readOnly ? [allow, always, deny] : [allow, deny];
+    void vscode.window.showWarningMessage(title, { modal: true, detail }, ...buttons).then((pick) => {
+      settle(pick === allow ? 'allow' : pick === always ? 'alwaysAllow' : 'deny');
+    });
+    // A modal cannot be closed from code; its late answer is ignored once the card answered.
+    return () => undefined;
+  }
+
+  dispose(): void {
+    for (const settle of [...this.pending.values()]) settle('deny');
+    this.sub.dispose();
+  }
+}
+
+function firstLines(text: string, n: number): string {
+  return text.split('\n').slice(0, n).join(' · ');
+}

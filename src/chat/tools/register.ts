@@ -1,0 +1,153 @@
+import * as vscode from 'vscode';
+import type { Services } from '../../platform/services';
+import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/toolBuiltins';
+import { ToolRunner, type Tool } from '../core/toolRunner';
+import type { ToolExecutor } from '../core/toolSeam';
+import { Approvals } from './approval';
+import { externalTools } from './lmTools';
+import { ToolState } from './state';
+import { VscodeToolHost } from './vscodeHost';
+
+/** What the tools feature needs from the chat (`ChatPanelApi` of `registerChat` satisfies it). */
+export interface ToolsChatApi {
+  postToolCall(update: ToolCallUpdate): void;
+  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
+  setToolExecutor(executor: ToolExecutor | undefined): void;
+  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
+  onToolSettings(
+    listener: (e: { kind: 'enabled'; name: string; enabled: boolean } | { kind: 'trusted'; name: string; trusted: boolean } | { kind: 'choice'; choice: ToolChoiceSetting }) => void,
+  ): vscode.Disposable;
+  /** Optional: whether a chat view is on screen now (else approvals also ask outside the chat when unsure). */
+  isVisible?(): boolean;
+}
+
+const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
+const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
+
+/**
+ * The tools feature: built-in tools and the tools of other extensions / MCP servers, the
+ * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
+ * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
+ */
+export function registerTools(s: Services, chat: ToolsChatApi | undefined): ToolRunner {
+  const { context, log } = s;
+  const state = new ToolState(context.workspaceState);
+  const host = new VscodeToolHost();
+  const approvals = new Approvals(
+    chat
+      ? {
+          onToolDecision: (l) => chat.onToolDecision(l),
+          chatVisible: () => chat.isVisible?.() ?? (chatPanelOnScreen() || undefined),
+        }
+      : undefined,
+  );
+  context.subscriptions.push(state, host, approvals);
+
+  const builtins = builtinTools(host);
+  const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
+    ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),
+    ...externalTools(BUILTIN).map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, false), lmName: tool.lmName })),
+  ];
+
+  const runner = new ToolRunner({
+    tools: () => allTools().filter((t) => t.enabled).map((t) => t.tool),
+    approve: (req) => approvals.approve(req),
+    trust: state,
+    choice: () => state.choice(),
+    onUpdate: (u) => {
+      const { conversationId: _c, ...update } = u;
+      chat?.postToolCall(update);
+    },
+    onUnexpectedError: (name, e) => log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+  });
+
+  const infos = (): ToolInfo[] =>
+    allTools().map(({ tool, enabled }) => ({
+      name: tool.definition.function.name,
+      description: tool.definition.function.description ?? '',
+      readOnly: tool.readOnly,
+      enabled,
+      trusted: state.isTrusted(tool.definition.function.name),
+    }));
+  const publish = () => chat?.postTools(infos(), state.choice());
+
+  /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
+  const setTrusted = async (name: string, on: boolean): Promise<void> => {
+    const tool = allTools().find((t) => t.tool.definition.function.name === name)?.tool;
+    if (!tool) return;
+    if (on && !tool.readOnly) {
+      const yes = vscode.l10n.t('Trust {0}', name);
+      const pick = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
+        { modal: true, detail: vscode.l10n.t('{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.', name) },
+        yes,
+      );
+      if (pick !== yes) {
+        publish();
+        return;
+      }
+    }
+    await state.setTrusted(name, on);
+  };
+
+  if (chat) {
+    chat.setToolExecutor(runner);
+    context.subscriptions.push(
+      chat.onToolSettings((e) => {
+        if (e.kind === 'enabled') void state.setEnabled(e.name, e.enabled);
+        else if (e.kind === 'trusted') void setTrusted(e.name, e.trusted);
+        else void state.setChoice(e.choice);
+      }),
+    );
+  }
+  context.subscriptions.push(
+    state.onDidChange(publish),
+    vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),
+  );
+  publish();
+
+  async function manageTools(): Promise<void> {
+    type Item = vscode.QuickPickItem & { name: string };
+    const list = allTools();
+    const items: Item[] = list.map(({ tool, enabled, lmName }) => ({
+      name: tool.definition.function.name,
+      label: tool.definition.function.name,
+      description: [tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'), lmName ? vscode.l10n.t('from {0}', lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName) : '']
+        .filter(Boolean)
+        .join(' · '),
+      detail: tool.definition.function.description,
+      picked: enabled,
+    }));
+    const enabled = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: vscode.l10n.t('Gateway Studio: tools the model may call (1/2)'),
+      placeHolder: vscode.l10n.t('Checked tools are offered to the model in this workspace.'),
+      ignoreFocusOut: true,
+    });
+    if (!enabled) return;
+    const on = new Set(enabled.map((i) => i.name));
+    for (const i of items) if ((i.picked ?? false) !== on.has(i.name)) await state.setEnabled(i.name, on.has(i.name));
+
+    const trustItems: Item[] = items
+      .filter((i) => on.has(i.name))
+      .map((i) => ({ ...i, picked: state.isTrusted(i.name), detail: undefined }));
+    if (trustItems.length === 0) return;
+    const trusted = await vscode.window.showQuickPick(trustItems, {
+      canPickMany: true,
+      title: vscode.l10n.t('Gateway Studio: tools that run without asking (2/2)'),
+      placeHolder: vscode.l10n.t('Checked tools run without asking in this workspace. Unchecked ones ask every time.'),
+      ignoreFocusOut: true,
+    });
+    if (!trusted) return;
+    const yes = new Set(trusted.map((i) => i.name));
+    for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.name)) await setTrusted(i.name, yes.has(i.name));
+  }
+
+  return runner;
+}
+
+/** Whether the chat editor panel is the visible tab of some editor group. */
+function chatPanelOnScreen(): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE));
+}
