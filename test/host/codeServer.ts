@@ -36,6 +36,10 @@ export interface CodeServerOptions {
   readyTimeoutMs?: number;
   /** A label for the per-run folder, for humans reading `ps` or /tmp. */
   label?: string;
+  /** Try this port first (falls back to a free one when taken). */
+  port?: number;
+  /** Open this folder instead of a fresh empty one in the run folder (it is not deleted). */
+  workspace?: string;
 }
 
 /** A running code-server. */
@@ -69,6 +73,14 @@ export function freePort(): Promise<number> {
       const port = typeof addr === 'object' && addr ? addr.port : 0;
       srv.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
     });
+  });
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 
@@ -126,7 +138,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const userDataDir = join(runDir, 'user-data');
   const extensionsDir = join(runDir, 'extensions');
   const tmp = join(runDir, 'tmp');
-  const workspace = join(runDir, 'workspace');
+  const workspace = opts.workspace ?? join(runDir, 'workspace');
   for (const d of [join(userDataDir, 'User'), extensionsDir, tmp, workspace, join(runDir, 'xdg-config'), join(runDir, 'xdg-data')]) {
     mkdirSync(d, { recursive: true });
   }
@@ -148,7 +160,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   try {
     // A port found free can be taken before code-server binds it: try a few.
     for (let attempt = 1; ; attempt++) {
-      port = await freePort();
+      port = attempt === 1 && opts.port && (await isFree(opts.port)) ? opts.port : await freePort();
       const args = [
         opts.install.entry,
         '--auth', 'none',

@@ -1,7 +1,7 @@
 // Runs the e2e journeys (`test/e2e/*.e2e.ts`, each exporting `journeys`): every journey gets its
 // own code-server (fresh user data) and browser context (fresh SecretStorage), opens the
 // workbench with the development extension loaded and drives it like a user.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Journey } from '../e2e/journey';
@@ -56,6 +56,10 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
       }
       page = await newPage(browser);
       const p = page;
+      const consoleLog = join(resultsDir, `${slug}-console.log`);
+      writeFileSync(consoleLog, '');
+      // The workbench's console carries the extension host's log too: kept for diagnosing failures.
+      p.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
       const wb = new Workbench(p);
       await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
       await wb.ready();

@@ -24,7 +24,7 @@ export const gateway = {
 /** POSTs to the gateway's `/__control/*` routes (faults, reset) from the extension host. */
 export async function control(path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${gateway.url}/__control/${path}`, {
-    method: body === undefined && path.startsWith('counts') ? 'GET' : 'POST',
+    method: body === undefined && /^(counts|requests)/.test(path) ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });

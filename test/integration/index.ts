@@ -15,6 +15,7 @@ async function loadSuites(): Promise<void> {
   await import('./activation.test');
   await import('./settings.test');
   await import('./apiKey.test');
+  await import('./connection.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
