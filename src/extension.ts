@@ -6,6 +6,7 @@ import { registerKeyCommands } from './platform/keyCommands';
 import { registerConnectionCommands } from './connection/commands';
 import { registerVideo } from './video/ui/register';
 import { registerChat } from './chat/view/register';
+import { registerTools } from './chat/tools/register';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services {
@@ -17,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): Services {
   registerKeyCommands(services);
   registerConnectionCommands(services);
   registerVideo(services);
-  registerChat(services);
+  registerTools(services, registerChat(services));
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
