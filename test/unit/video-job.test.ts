@@ -222,6 +222,33 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(gw.counts()[CREATE], undefined);
   });
 
+  void it('stopping while the creation POST is in flight still keeps the id of the created task', async () => {
+    gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 150 });
+    const s = setup();
+    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'slow create' } });
+    await s.manager.pause(record.key);
+    assert.equal(await done, 'paused');
+    const r = s.manager.get(record.key)!;
+    assert.match(r.videoId ?? '', /^video_svc_v1_/);
+    assert.equal(await s.manager.resume(record.key), 'saved');
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('a window closing during the creation POST stores the id, and the next start resumes it', async () => {
+    gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 150 });
+    const store = new MemoryTaskStore();
+    const first = setup({ store });
+    const { record } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'closing create' } });
+    first.manager.dispose();
+    await until(() => store.load()[0]?.videoId !== undefined);
+    assert.equal(store.load()[0]!.state, 'polling');
+    const second = setup({ store, dir: first.dir });
+    const [end] = second.manager.resumeUnfinished();
+    assert.equal(await end, 'saved');
+    assert.equal(second.manager.get(record.key)!.state, 'saved');
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
   void it('stop watching pauses without losing the id; resume finishes the task', async () => {
     const s = setup();
     const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'pause fox #never' } });

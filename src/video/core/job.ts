@@ -104,8 +104,9 @@ export class VideoJob {
     return (this.deps.now ?? Date.now)();
   }
 
-  private async update(patch: Partial<VideoTaskRecord>): Promise<void> {
-    if (this.detached) return;
+  /** Writes the record; after {@link detach} only `force`d writes (the new task id) still go out. */
+  private async update(patch: Partial<VideoTaskRecord>, force = false): Promise<void> {
+    if (this.detached && !force) return;
     this.rec = { ...this.rec, ...patch, updatedAt: this.now() };
     await this.deps.store.save(this.rec);
     this.deps.onChange?.(this.rec);
@@ -117,7 +118,7 @@ export class VideoJob {
         if (signal.aborted) throw new GatewayError('aborted', l10n.t('Stopped watching.'));
         switch (this.rec.state) {
           case 'creating':
-            await this.create(signal);
+            await this.create();
             break;
           case 'polling':
             await this.pollRound(signal);
@@ -143,7 +144,7 @@ export class VideoJob {
     }
   }
 
-  private async create(signal: AbortSignal): Promise<void> {
+  private async create(): Promise<void> {
     const request = this.request;
     if (!request) {
       // A stored record in `creating`: the POST may or may not have reached the gateway. Sending it
@@ -160,8 +161,10 @@ export class VideoJob {
       return;
     }
     this.request = undefined;
-    const { id } = await this.deps.api.create(request, signal);
-    await this.update({ state: 'polling', videoId: id, polls: 0, status: 'queued', progress: 0 });
+    // Not abortable: once sent, the task exists (and is billed) whether or not we wait, so the id
+    // must be kept even if the user stops watching or the window closes meanwhile.
+    const { id } = await this.deps.api.create(request);
+    await this.update({ state: 'polling', videoId: id, polls: 0, status: 'queued', progress: 0 }, true);
   }
 
   private async pollRound(signal: AbortSignal): Promise<void> {
