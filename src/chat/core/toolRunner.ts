@@ -155,7 +155,8 @@ export class ToolRunner implements ToolExecutor {
     const card = (state: ToolCardUpdate['state'], readOnly: boolean, resultPreview?: string, argumentsJson = prettyArgs(call.function.arguments)) =>
       this.opts.onUpdate?.({ conversationId: ctx.conversationId, callId: call.id, name: call.function.name, argumentsJson, state, readOnly, ...(resultPreview !== undefined ? { resultPreview } : {}) });
     if (!checked.ok) {
-      card('error', true, checked.detail);
+      const known = tools.find((t) => t.definition.function.name === call.function.name);
+      card('error', known?.readOnly ?? false, checked.detail);
       return checked.message;
     }
     const tool = tools.find((t) => t.definition.function.name === checked.name);
@@ -176,7 +177,8 @@ export class ToolRunner implements ToolExecutor {
 
     try {
       if (!this.opts.trust.isTrusted(checked.name)) {
-        card('awaiting-approval', tool.readOnly, prepared.summary, argumentsJson);
+        // No preview yet: the card's preview area reads as the result, and nothing has run.
+        card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
         if (prepared.show) await prepared.show().catch(() => undefined);
         const decision = await raceAbort(
           this.opts.approve({
