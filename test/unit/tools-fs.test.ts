@@ -31,12 +31,12 @@ after(async () => fs.rm(path.dirname(ws), { recursive: true, force: true }));
 const at = (p: string) => resolveWorkspacePath(p, roots);
 
 void test('globs: ** crosses folders, * does not, braces alternate, a bare pattern matches at any depth', () => {
-  assert.ok(globToRegExp('src/**/*.ts').test('src/deep/x.ts'));
-  assert.ok(globToRegExp('src/**/*.ts').test('src/x.ts'));
-  assert.ok(!globToRegExp('src/*.ts').test('src/deep/x.ts'));
-  assert.ok(globToRegExp('*.{ts,tsx}').test('src/deep/b.tsx'));
-  assert.ok(!globToRegExp('*.ts').test('src/a.tsx'));
-  assert.ok(globToRegExp('file?.md').test('docs/file1.md'));
+  assert.equal(globToRegExp('src/**/*.ts').test('src/deep/x.ts'), true, 'src/**/*.ts vs src/deep/x.ts');
+  assert.equal(globToRegExp('src/**/*.ts').test('src/x.ts'), true, 'src/**/*.ts vs src/x.ts');
+  assert.equal(globToRegExp('src/*.ts').test('src/deep/x.ts'), false, 'src/*.ts vs src/deep/x.ts');
+  assert.equal(globToRegExp('*.{ts,tsx}').test('src/deep/b.tsx'), true, '*.{ts,tsx} vs src/deep/b.tsx');
+  assert.equal(globToRegExp('*.ts').test('src/a.tsx'), false, '*.ts vs src/a.tsx');
+  assert.equal(globToRegExp('file?.md').test('docs/file1.md'), true, 'file?.md vs docs/file1.md');
   assert.throws(() => globToRegExp('*.{ts'), ToolError);
 });
 

@@ -58,10 +58,10 @@ void test('"always allow" trusts a read-only tool for later calls but only allow
   const { runner, asked, trusted } = setup(() => 'alwaysAllow');
   await runner.execute([call('r1', 'read_file', { path: 'src/x.ts' }), call('r2', 'read_file', { path: 'src/x.ts' })], ctx());
   assert.equal(asked.length, 1);
-  assert.ok(trusted.has('read_file'));
+  assert.equal(trusted.has('read_file'), true, 'read_file is trusted after always-allow');
   await runner.execute([call('w1', 'write_file', { path: 'src/a.txt', content: '1' }), call('w2', 'write_file', { path: 'src/b.txt', content: '2' })], ctx());
   assert.equal(asked.length, 3);
-  assert.ok(!trusted.has('write_file'));
+  assert.equal(trusted.has('write_file'), false, 'write_file is never trusted from a card');
 });
 
 void test('a path escape is refused before the user is asked', async () => {
