@@ -162,6 +162,8 @@ export class FaultQueue {
       if (!keys.every((k) => allowed.has(k))) continue;
       if (keys.includes('rejectStreamOptions') && !req.hasStreamOptions) continue;
       if (req.kind === 'chat' && !req.stream && keys.some((k) => STREAM_ONLY.includes(k))) continue;
+      // Where usage goes only matters on a stream; "none" also drops it from a JSON answer.
+      if (req.kind === 'chat' && !req.stream && (f.usage === 'finish' || f.usage === 'separate')) continue;
       if (keys.some((k) => used.has(conflictKey(k)))) continue;
       for (const k of keys) {
         used.add(conflictKey(k));

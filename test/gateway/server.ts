@@ -2,6 +2,7 @@
  * The local gateway: two HTTP hosts on 127.0.0.1 (chat and video) implementing service-spec.md,
  * with fault knobs and HTTP controls. The contract is test/gateway/README.md.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat } from './chat';
@@ -77,6 +78,15 @@ interface Route {
 
 type Host = 'chat' | 'video';
 
+/** A path segment decoded; a malformed escape stays as sent (it then finds no task: 404, not a crash). */
+function segment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 function matchRoute(host: Host, method: string, path: string): Route | 'not-found' | 'bad-method' {
   const p = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const want = (m: string, r: Route): Route | 'bad-method' => (m === method ? r : 'bad-method');
@@ -87,11 +97,11 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
   }
   if (p === '/v1/videos/generations') return want('POST', { kind: 'video-create', pattern: '/v1/videos/generations' });
   let m = /^\/v1\/videos\/([^/]+)\/content$/.exec(p);
-  if (m) return want('GET', { kind: 'video-content', pattern: '/v1/videos/:id/content', id: decodeURIComponent(m[1]!) });
+  if (m) return want('GET', { kind: 'video-content', pattern: '/v1/videos/:id/content', id: segment(m[1]!) });
   m = /^\/v1\/videos\/([^/]+)$/.exec(p);
-  if (m) return want('GET', { kind: 'video-status', pattern: '/v1/videos/:id', id: decodeURIComponent(m[1]!) });
+  if (m) return want('GET', { kind: 'video-status', pattern: '/v1/videos/:id', id: segment(m[1]!) });
   m = /^\/v1\/video\/generations\/([^/]+)$/.exec(p);
-  if (m) return want('GET', { kind: 'video-legacy', pattern: '/v1/video/generations/:task_id', id: decodeURIComponent(m[1]!) });
+  if (m) return want('GET', { kind: 'video-legacy', pattern: '/v1/video/generations/:task_id', id: segment(m[1]!) });
   return 'not-found';
 }
 
@@ -165,7 +175,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     if (method === 'GET' && path === '/__control/faults') return ok(faults.list());
     const m = /^\/__control\/videos\/([^/]+)\/(complete|fail)$/.exec(path);
     if (method === 'POST' && m) {
-      const id = decodeURIComponent(m[1]!);
+      const id = segment(m[1]!);
       const body = tryJson(raw);
       const reason = typeof body === 'object' && body !== null && typeof (body as { reason?: unknown }).reason === 'string'
         ? (body as { reason: string }).reason
@@ -179,6 +189,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
 
   const handle = async (host: Host, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let fx: FaultEffects = {};
+    // Real gateways tag every answer so a user can quote it in a support request.
+    res.setHeader('x-request-id', `req_${randomBytes(8).toString('hex')}`);
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;

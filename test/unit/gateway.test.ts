@@ -168,6 +168,16 @@ void describe('authentication and routing', () => {
     assert.equal((await chat({ messages: [user('still alive')] })).status, 200);
   });
 
+  void test('a malformed escape in a video id and a non-object body get clear errors, not a crash', async () => {
+    assert.equal((await fetch(`${gw.videoUrl}/v1/videos/%E0%A4%A`, { headers: auth() })).status, 404);
+    const arr = await post(gw.url, '/v1/chat/completions', '[1, 2]');
+    assert.equal(arr.status, 400);
+    assert.match(((await arr.json()) as Json).error.message, /JSON object/);
+    const nul = await post(gw.videoUrl, '/v1/videos/generations', 'null');
+    assert.equal(nul.status, 400);
+    assert.equal((await fetch(`${gw.url}/v1/models`, { headers: auth() })).status, 200);
+  });
+
   void test('an unknown chat model gets 404 model_not_found naming the model', async () => {
     const res = await chat({ model: 'gw-nope', messages: [user('hi')] });
     assert.equal(res.status, 404);
@@ -584,6 +594,14 @@ void describe('faults', () => {
     const { chunks, events } = await streamChat({ messages: [user('a b')] });
     assert.ok(chunks.every((c) => c.choices[0].finish_reason === null), 'chunks.every((c) => c.choices[0].finish_reason === null)');
     assert.equal(events.at(-1)!.data, '[DONE]');
+  });
+
+  void test('a usage placement fault waits for a streamed request instead of being spent on a JSON one', async () => {
+    gw.fault({ usage: 'finish' });
+    const json = (await (await chat({ messages: [user('a')] })).json()) as Json;
+    assert.ok(json.usage.total_tokens > 0, 'a JSON answer keeps its usage');
+    const { chunks } = await streamChat({ messages: [user('a')] });
+    assert.ok(chunks.at(-1)!.usage.total_tokens > 0, 'the next stream gets usage on its finish chunk');
   });
 
   void test('usage finish puts usage on the finish chunk; usage none drops it even when asked', async () => {
