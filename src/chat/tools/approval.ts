@@ -11,8 +11,8 @@ export interface DecisionSource {
 /**
  * Asks the user about one tool call. The card in the chat is always there (the runner posts it);
  * when the chat is not known to be on screen, a fallback asks as well, and whichever answers first
- * wins: a quick pick that keeps the diff usable for file changes, a modal for everything else
- * (it shows the full command line). Stop (the signal) settles the question as a denial.
+ * wins: a quick pick for read-only tools and file changes (the diff stays usable), a modal for
+ * commands and other extensions' tools (it shows the full text). Stop settles it as a denial.
  */
 export class Approvals implements vscode.Disposable {
   private readonly pending = new Map<string, (d: Decision) => void>();
@@ -49,13 +49,17 @@ export class Approvals implements vscode.Disposable {
       : vscode.l10n.t('Gateway Studio: the model wants to run {0}, which can change your workspace', req.name);
     const detail = req.summary ? `${req.summary}\n\n${req.argumentsJson}` : req.argumentsJson;
 
-    if (req.name === 'write_file' || req.name === 'edit_file') {
+    // A modal blocks the window, which is right only where the full text matters more than the
+    // editor: a command line, or a tool of another extension. Everything else gets a quick pick
+    // that leaves the diff (or the file) usable while the user decides.
+    if (req.readOnly || req.name === 'write_file' || req.name === 'edit_file') {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
       qp.title = title;
-      qp.placeholder = vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
+      qp.placeholder = req.readOnly ? firstLines(req.argumentsJson, 6) : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
       qp.ignoreFocusOut = true;
       qp.items = [
         { label: `$(check) ${allow}`, d: 'allow', detail: firstLines(req.summary ?? req.argumentsJson, 3) },
+        ...(req.readOnly ? [{ label: `$(check-all) ${always}`, d: 'alwaysAllow' as const }] : []),
         { label: `$(close) ${deny}`, d: 'deny' },
       ];
       let chosen = false;
@@ -66,7 +70,7 @@ export class Approvals implements vscode.Disposable {
         settle(item.d);
         qp.hide();
       });
-      // Escape counts as a denial: nothing is changed without an explicit Allow.
+      // Escape counts as a denial: nothing runs without an explicit Allow.
       qp.onDidHide(() => {
         if (!chosen) settle('deny');
         qp.dispose();
@@ -78,7 +82,7 @@ export class Approvals implements vscode.Disposable {
       };
     }
 
-    const buttons = req.readOnly ? [allow, always, deny] : [allow, deny];
+    const buttons = [allow, deny];
     void vscode.window.showWarningMessage(title, { modal: true, detail }, ...buttons).then((pick) => {
       settle(pick === allow ? 'allow' : pick === always ? 'alwaysAllow' : 'deny');
     });
