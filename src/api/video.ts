@@ -99,7 +99,7 @@ export class VideoClient {
   /** The legacy query many relays serve (`GET /v1/video/generations/{task_id}`, spec 2.7). */
   async legacyStatus(taskId: string, signal?: AbortSignal): Promise<VideoStatus> {
     const safe = assertVideoId(taskId);
-    return this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal);
+    return { ...(await this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal)), via: 'legacy-route' };
   }
 
   private async readStatus(p: string, id: string, signal?: AbortSignal): Promise<VideoStatus> {
@@ -130,10 +130,12 @@ export class VideoClient {
   async poll(id: string, o: VideoPollOptions): Promise<VideoPollResult> {
     const safe = assertVideoId(id);
     let last: VideoStatus | undefined;
+    let legacyRoute = false;
     for (let n = 1; n <= o.limit; n++) {
       let wait = o.intervalMs;
       try {
-        const s = await this.status(safe, o.signal);
+        const s: VideoStatus = legacyRoute ? await this.legacyStatus(safe, o.signal) : await this.statusOrLegacy(safe, o.signal);
+        legacyRoute = s.format === 'legacy' && s.via === 'legacy-route';
         last = s;
         o.onStatus?.(s, n);
         if (s.outcome !== 'pending') return { kind: 'done', status: s, polls: n };
@@ -147,6 +149,23 @@ export class VideoClient {
       if (n < o.limit) await sleep(wait, o.signal);
     }
     return { kind: 'timeout', id: safe, polls: o.limit, last };
+  }
+
+  /**
+   * The current route, and on its 404 the legacy route once: relays that only know the old task
+   * ids answer there (wire-quirks). The first 404 is what the user sees when both miss.
+   */
+  private async statusOrLegacy(id: string, signal?: AbortSignal): Promise<VideoStatus> {
+    try {
+      return await this.status(id, signal);
+    } catch (err) {
+      if (!isGatewayError(err, 'not_found')) throw err;
+      try {
+        return await this.legacyStatus(id, signal);
+      } catch {
+        throw err;
+      }
+    }
   }
 
   /** The absolute URL a download of `idOrUrl` goes to: an id's content route, or a result URL. */

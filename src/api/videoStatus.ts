@@ -24,6 +24,8 @@ export interface VideoStatus {
   readonly failReason?: string;
   readonly model?: string;
   readonly format: 'current' | 'legacy';
+  /** Set when the answer came from the legacy route `GET /v1/video/generations/{task_id}`. */
+  readonly via?: 'legacy-route';
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;

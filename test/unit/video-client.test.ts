@@ -32,7 +32,7 @@ const fast = { intervalMs: 15, limit: 100 };
 
 void describe('video client against the local gateway', () => {
   before(async () => {
-    gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
+    gw = await startGateway({ videoStepMs: 50, videoSteps: 3 });
     dir = mkdtempSync(join(tmpdir(), 'gs-video-client-'));
   });
   after(async () => {
@@ -72,9 +72,16 @@ void describe('video client against the local gateway', () => {
 
   void it('the whole flow in the current format: poll to completed, then download the MP4 with the key', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'current format' });
+    // `#never` holds the task in progress until we have seen that state, whatever the machine's load.
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'current format #never' });
     const seen: string[] = [];
-    const r = await c.poll(id, { ...fast, onStatus: (s) => seen.push(`${s.status}:${s.progress ?? '-'}`) });
+    const r = await c.poll(id, {
+      ...fast,
+      onStatus: (s) => {
+        seen.push(`${s.status}:${s.progress ?? '-'}`);
+        if (s.status === 'in_progress') gw.completeVideo(id);
+      },
+    });
     assert.equal(r.kind, 'done');
     assert.ok(r.kind === 'done');
     assert.equal(r.status.outcome, 'completed');
@@ -93,10 +100,16 @@ void describe('video client against the local gateway', () => {
 
   void it('the whole flow in the legacy format: SUCCESS with a result_url completes, "50%" progress parsed', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy format' });
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy format #never' });
     gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
     const progress: (number | undefined)[] = [];
-    const r = await c.poll(id, { ...fast, onStatus: (s) => progress.push(s.progress) });
+    const r = await c.poll(id, {
+      ...fast,
+      onStatus: (s) => {
+        progress.push(s.progress);
+        if (s.status === 'IN_PROGRESS' && (s.progress ?? 0) > 0) gw.completeVideo(id);
+      },
+    });
     assert.ok(r.kind === 'done');
     assert.equal(r.status.format, 'legacy');
     assert.equal(r.status.status, 'SUCCESS');
@@ -114,6 +127,24 @@ void describe('video client against the local gateway', () => {
     assert.equal(s.format, 'legacy');
     assert.equal(s.id, id);
     assert.equal(s.outcome, 'pending');
+  });
+
+  void it('a relay whose current route 404s for a legacy task id is polled on the legacy route', async () => {
+    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy relay #never' });
+    gw.fault({ match: { path: `/v1/videos/${id}` }, status: 404, times: -1 });
+    const waiting = await c.poll(id, { intervalMs: 5, limit: 3 });
+    assert.equal(waiting.kind, 'timeout');
+    assert.equal(waiting.last?.via, 'legacy-route');
+    // After the first miss only the legacy route is asked.
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 1);
+    assert.equal(gw.counts()['GET /v1/video/generations/:task_id'], 3);
+    gw.completeVideo(id);
+    const r = await c.poll(id, fast);
+    assert.ok(r.kind === 'done');
+    assert.equal(r.status.outcome, 'completed');
+    assert.equal(r.status.status, 'SUCCESS');
   });
 
   void it('an absolute content URL on the video host is downloaded with the key', async () => {
