@@ -242,44 +242,60 @@ export class HttpClient {
     if (!res.body) return;
     const reader = res.body.getReader();
     const path = new URL(res.url || this.baseUrl).pathname;
+    // One re-arming timer per stream rather than a timer and a promise race per read: streams
+    // arrive in thousands of small reads and the per-read cost dominated parsing.
+    let last = Date.now();
+    let timedOut = false;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number) => {
+      timer = setTimeout(() => {
+        const quiet = Date.now() - last;
+        if (quiet < idleMs) return arm(idleMs - quiet);
+        timedOut = true;
+        reader.cancel().catch(() => undefined);
+        link?.ctrl.abort();
+      }, ms);
+    };
+    const onAbort = () => {
+      stopped = true;
+      reader.cancel().catch(() => undefined);
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    arm(idleMs);
     try {
       for (;;) {
-        if (o.signal?.aborted) throw abortedError('GET', path);
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const idle = new Promise<'idle'>((resolve) => {
-          timer = setTimeout(() => resolve('idle'), idleMs);
-        });
-        let onAbort: (() => void) | undefined;
-        const stopped = new Promise<'abort'>((resolve) => {
-          onAbort = () => resolve('abort');
-          o.signal?.addEventListener('abort', onAbort, { once: true });
-        });
-        let r: Awaited<ReturnType<typeof reader.read>> | 'idle' | 'abort';
+        if (o.signal?.aborted) stopped = true;
+        if (stopped) throw abortedError('GET', path);
+        last = Date.now();
+        let r: Awaited<ReturnType<typeof reader.read>>;
         try {
-          r = await Promise.race([reader.read(), idle, stopped]);
+          r = await reader.read();
         } catch (e) {
-          if (o.signal?.aborted || link?.ctrl.signal.aborted) throw abortedError('GET', path);
+          if (timedOut) throw this.idleError(idleMs, path);
+          if (stopped || o.signal?.aborted || link?.ctrl.signal.aborted) throw abortedError('GET', path);
           throw new GatewayError('network', l10n.t('The connection closed while receiving {0}: {1}', path, describeNetworkError(e)), { cause: e, path });
-        } finally {
-          clearTimeout(timer);
-          if (onAbort) o.signal?.removeEventListener('abort', onAbort);
         }
-        if (r === 'abort') throw abortedError('GET', path);
-        if (r === 'idle') {
-          throw new GatewayError('timeout', l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path), {
-            path,
-            hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
-          });
-        }
+        if (timedOut) throw this.idleError(idleMs, path);
+        if (stopped || o.signal?.aborted) throw abortedError('GET', path);
         if (r.done) return;
         if (r.value.byteLength > 0) yield r.value;
       }
     } finally {
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
       link?.unlink();
       link?.ctrl.abort();
       reader.releaseLock();
       this.controllers.delete(res);
     }
+  }
+
+  private idleError(idleMs: number, path: string): GatewayError {
+    return new GatewayError('timeout', l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path), {
+      path,
+      hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
+    });
   }
 
   /** Reads a whole body as text under the idle watchdog. */
