@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
 import { startGateway, type Gateway } from '../gateway/server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed wire JSON under test
@@ -470,6 +471,40 @@ void describe('tool scripts', () => {
     const res = await chat({ tools, messages: [user('#tools [{"calls": ')] });
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as Json).error.message, /#tools script is not valid JSON/);
+  });
+});
+
+void describe('the official openai client as an oracle', () => {
+  const client = (): OpenAI => new OpenAI({ apiKey: gw.keys.valid, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+
+  void test('it accumulates a canonical streamed tool-call answer with reasoning into the script calls', async () => {
+    const script = JSON.stringify([{ calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'read_file', arguments: { path: 'b.ts' } }] }]);
+    const stream = client().chat.completions.stream({
+      model: 'gw-chat',
+      stream_options: { include_usage: true },
+      tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
+      messages: [{ role: 'user', content: `#reasoning #tools ${script}` }],
+    });
+    const done = await stream.finalChatCompletion();
+    const choice = done.choices[0]!;
+    assert.equal(choice.finish_reason, 'tool_calls');
+    const calls = (choice.message.tool_calls ?? []).map((c) => (c.type === 'function' ? [c.function.name, JSON.parse(c.function.arguments)] : []));
+    assert.deepEqual(calls, [['read_file', { path: 'a.ts' }], ['read_file', { path: 'b.ts' }]]);
+    assert.ok((done.usage?.total_tokens ?? 0) > 0, 'the usage chunk reached the client');
+  });
+
+  void test('its error type carries the status and error object of a 429', async () => {
+    gw.fault({ status: 429 });
+    await assert.rejects(
+      client().chat.completions.create({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }),
+      (err: unknown) => err instanceof OpenAI.RateLimitError && err.code === 'rate_limit_exceeded' && err.type === 'rate_limit_error',
+    );
+  });
+
+  void test('it lists the chat host models', async () => {
+    const ids: string[] = [];
+    for await (const m of client().models.list()) ids.push(m.id);
+    assert.ok(ids.includes('gw-reasoner') && ids.includes('vendor-video-1.5'), ids.join(','));
   });
 });
 
