@@ -215,7 +215,9 @@ export async function runVideoWizard(
         const ph = multi
           ? vscode.l10n.t('Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).', model, rules.maxSecondsMulti ?? 10)
           : vscode.l10n.t('Duration (at most {0} s).', rules.maxSeconds);
-        r = await pick(4, ph, items, choices.includes(seconds) ? seconds : choices[0]);
+        // A default the model does not offer here (15 s with several images) falls to the nearest below.
+        const fallback = [...choices].reverse().find((c) => c <= seconds) ?? choices[0];
+        r = await pick(4, ph, items, choices.includes(seconds) ? seconds : fallback);
         if (typeof r === 'number') seconds = r;
         break;
       }
