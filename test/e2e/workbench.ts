@@ -75,7 +75,21 @@ export class Workbench {
       throw new Error(`expected a password input box, found type="${String(type)}"`);
     }
     await box.fill(text);
-    await box.press('Enter');
+    // validateInput runs in the extension host: until its answer for the new value arrives, the
+    // message for the empty value stands and Enter is ignored. Press again until the box closes.
+    const deadline = Date.now() + UI_TIMEOUT;
+    for (;;) {
+      await box.press('Enter').catch(() => undefined);
+      try {
+        await box.waitFor({ state: 'hidden', timeout: 3000 });
+        return;
+      } catch (e) {
+        if (Date.now() > deadline) {
+          const msg = await this.quickInput.locator('.quick-input-message').innerText().catch(() => '');
+          throw new Error(`the input box did not accept the value; it says: ${msg}`, { cause: e });
+        }
+      }
+    }
   }
 
   /** Picks the quick-pick row whose label contains `label`. */
@@ -93,12 +107,14 @@ export class Workbench {
     await search.click();
     await this.page.keyboard.press('ControlOrMeta+A');
     await this.page.keyboard.type(id);
-    const item = this.page.locator(`.settings-editor .setting-item-contents[data-key="${id}"], .settings-editor .monaco-list-row:has([data-key="${id}"])`).first();
-    const input = this.page.locator('.settings-editor .setting-item-text input, .settings-editor .setting-item-text textarea').first();
+    const row = this.page.locator(`.settings-editor .setting-item-contents[data-key="${id}"]`);
+    const input = row.locator('input, textarea').first();
     await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    void item;
     await input.fill(value);
     await input.press('Tab');
+    // The editor writes settings.json after a debounce; the row is marked once it has.
+    await this.page.locator(`.settings-editor .setting-item-contents.is-configured[data-key="${id}"]`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await this.runCommand('View: Close Editor');
   }
 
   /** Opens the notification centre (toasts are not drawn under the smoke-test driver). */
