@@ -288,6 +288,22 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(gw.counts()[CREATE], 1);
   });
 
+  void it('the list keeps at most 50 finished tasks but never drops an unfinished one', async () => {
+    const store = new MemoryTaskStore();
+    const base = { request: { model: 'vendor-image-video', prompt: 'old', images: [] }, warnings: [], polls: 0, transientErrors: 0, updatedAt: 0 };
+    for (let i = 0; i < 55; i++) await store.save({ v: 1, key: `done-${i}`, state: 'saved', createdAt: 1000 + i, ...base });
+    await store.save({ v: 1, key: 'waiting', state: 'timed_out', videoId: 'video_svc_v1_keepme', createdAt: 1, ...base });
+    const s = setup({ store });
+    const { done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'new' } });
+    const keys = s.manager.list().map((r) => r.key);
+    assert.ok(keys.includes('waiting'));
+    assert.ok(keys.includes('done-54'));
+    assert.ok(!keys.includes('done-0'));
+    assert.equal(keys.filter((k) => k.startsWith('done-')).length, 50);
+    assert.equal(store.load().length, 52);
+    await done;
+  });
+
   void it('a request that breaks a spec rule is refused before anything is sent', async () => {
     const s = setup();
     await assert.rejects(

@@ -10,6 +10,9 @@ import { assertVideoId } from '../../api/videoStatus';
 import { VideoJob, type VideoJobDeps, type VideoRunEnd } from './job';
 import { ACTIVE_STATES, isTaskRecord, type VideoTaskRecord } from './record';
 
+/** Saved or failed tasks kept in the list; older ones are dropped when a new task starts. */
+export const MAX_FINISHED = 50;
+
 export interface SubmitInput {
   request: VideoCreateRequest;
   /** Labels of the reference images for the record (file names, URLs); the data stays in memory. */
@@ -80,6 +83,7 @@ export class VideoJobManager {
     };
     // Persisted before the POST, so a crash mid-request is seen as "interrupted", never resent.
     await this.deps.store.save(record);
+    await this.prune();
     const job = new VideoJob(record, this.deps, req);
     this.jobs.set(record.key, job);
     this.events.onChange?.(record, false);
@@ -142,6 +146,15 @@ export class VideoJobManager {
     this.jobs.delete(key);
     await this.deps.store.remove(key);
     this.events.onChange?.(job.record, true);
+  }
+
+  /**
+   * Keeps the list (and workspace state) bounded: beyond {@link MAX_FINISHED} saved or failed
+   * tasks the oldest are dropped. Unfinished tasks are never dropped: they hold ids to resume.
+   */
+  private async prune(): Promise<void> {
+    const finished = this.list().filter((r) => r.state === 'saved' || r.state === 'failed');
+    for (const r of finished.slice(MAX_FINISHED)) await this.remove(r.key);
   }
 
   /** Stops every running job without changing records (deactivation: they resume next time). */
