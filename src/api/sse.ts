@@ -31,7 +31,8 @@ export async function* parseSse(bytes: AsyncIterable<Uint8Array>, onComment?: (t
   }
   const tail = decoder.decode();
   if (tail) parser.feed(tail);
-  parser.reset({ consume: true });
+  // A blank line dispatches an event left without one; after a complete stream it is a no-op.
+  parser.feed('\n\n');
   for (const e of queue) yield e;
 }
 
