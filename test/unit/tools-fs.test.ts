@@ -84,3 +84,17 @@ void test('edit_file needs a unique match, keeps CRLF line ends, and explains a 
   assert.throws(() => applyTextEdit('abc', 'f', { oldText: '', newText: 'x' }), /oldText is empty/);
   assert.equal(applyTextEdit('price: $1', 'f', { oldText: '$1', newText: '$$2' }), 'price: $$2', 'replacement text is literal, not a pattern');
 });
+
+void test('a catastrophic regex from the model stops at the time budget without freezing the event loop', async () => {
+  await fs.writeFile(path.join(ws, 'src', 'evil.txt'), `${'a'.repeat(40)}!\n`);
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 20);
+  try {
+    const out = await searchTextForModel(roots, { query: '(a+)+$', isRegex: true, include: '**/evil.txt', budgetMs: 400 });
+    assert.match(out, /^No matches for \/\(a\+\)\+\$\/ in 1 file\(s\)\.\n… search stopped early \(time limit of 0 s reached/);
+  } finally {
+    clearInterval(timer);
+    await fs.rm(path.join(ws, 'src', 'evil.txt'));
+  }
+  assert.ok(ticks > 3, `the event loop kept running during the search (${ticks} timer ticks)`);
+});

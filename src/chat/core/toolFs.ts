@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PROTECTED_DIRS, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
 import { ToolError } from './toolRunner';
 
@@ -203,42 +204,91 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   }
   const include = o.include ? globToRegExp(o.include) : undefined;
   const max = o.maxResults ?? 100;
-  const deadline = Date.now() + (o.budgetMs ?? 10_000);
   const walk = await walkFiles(roots, { ...(include ? { accept: (rel: string) => include.test(rel) } : {}), ...(o.signal ? { signal: o.signal } : {}) });
-  const hits: string[] = [];
-  let stopped = walk.truncated;
-  let filesSearched = 0;
-  outer: for (const f of walk.files) {
-    if (o.signal?.aborted) break;
-    if (Date.now() > deadline) {
-      stopped = 'time limit reached';
-      break;
-    }
-    let buf: Buffer;
-    try {
-      const st = await fs.stat(f.absolute);
-      if (st.size > MAX_SEARCH_FILE_BYTES) continue;
-      buf = await fs.readFile(f.absolute);
-    } catch {
-      continue;
-    }
-    if (looksBinary(buf)) continue;
-    filesSearched++;
-    const lines = buf.toString('utf8').split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      const line = (lines[i] ?? '').slice(0, 2000);
-      if (re.test(line)) {
-        hits.push(`${f.display}:${i + 1}: ${line.trim().slice(0, MAX_HIT_LINE)}`);
-        if (hits.length >= max) {
-          stopped = `reached ${max} matches`;
-          break outer;
-        }
-      }
+  const r = await matchInWorker(
+    { source: re.source, flags: re.flags, files: walk.files.map((f) => ({ display: f.display, absolute: f.absolute })), max, maxFileBytes: MAX_SEARCH_FILE_BYTES, maxLine: 2000, maxHitLine: MAX_HIT_LINE },
+    o.budgetMs ?? 10_000,
+    o.signal,
+  );
+  const stopped = r.stopped ?? walk.truncated;
+  const label = o.isRegex ? `/${o.query}/` : `"${o.query}"`;
+  const note = stopped ? `\n… search stopped early (${stopped}); narrow the query or the include glob.` : '';
+  if (r.hits.length === 0) return `No matches for ${label} in ${r.filesSearched} file(s).${note}`;
+  return `${r.hits.length} match(es) for ${label}:\n${r.hits.join('\n')}${note}`;
+}
+
+interface MatchJob {
+  source: string;
+  flags: string;
+  files: { display: string; absolute: string }[];
+  max: number;
+  maxFileBytes: number;
+  maxLine: number;
+  maxHitLine: number;
+}
+
+/*
+ * The matching runs in a worker thread because the pattern comes from the model: a regular
+ * expression with catastrophic backtracking (`(a+)+$`) would otherwise freeze the whole extension
+ * host, and search_text may be "always allowed". The worker streams hits back and is terminated
+ * when the time budget runs out or the user stops; what it found so far is kept.
+ */
+const MATCH_WORKER = `
+const { parentPort, workerData: j } = require('node:worker_threads');
+const fs = require('node:fs');
+const re = new RegExp(j.source, j.flags);
+let hits = 0;
+for (const f of j.files) {
+  let buf;
+  try {
+    if (fs.statSync(f.absolute).size > j.maxFileBytes) continue;
+    buf = fs.readFileSync(f.absolute);
+  } catch { continue; }
+  let binary = false;
+  for (let i = 0, n = Math.min(buf.length, 8192); i < n; i++) if (buf[i] === 0) { binary = true; break; }
+  if (binary) continue;
+  parentPort.postMessage({ t: 'file' });
+  const lines = buf.toString('utf8').split(/\\r?\\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].slice(0, j.maxLine);
+    if (re.test(line)) {
+      parentPort.postMessage({ t: 'hit', text: f.display + ':' + (i + 1) + ': ' + line.trim().slice(0, j.maxHitLine) });
+      if (++hits >= j.max) { parentPort.postMessage({ t: 'end', why: 'reached ' + j.max + ' matches' }); process.exit(0); }
     }
   }
-  const note = stopped ? `\n… search stopped early (${stopped}); narrow the query or the include glob.` : '';
-  if (hits.length === 0) return `No matches for ${o.isRegex ? `/${o.query}/` : `"${o.query}"`} in ${filesSearched} file(s).${note}`;
-  return `${hits.length} match(es) for ${o.isRegex ? `/${o.query}/` : `"${o.query}"`}:\n${hits.join('\n')}${note}`;
+}
+parentPort.postMessage({ t: 'end' });
+`;
+
+function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSignal): Promise<{ hits: string[]; filesSearched: number; stopped?: string }> {
+  return new Promise((resolve, reject) => {
+    const hits: string[] = [];
+    let filesSearched = 0;
+    let stopped: string | undefined;
+    const w = new Worker(MATCH_WORKER, { eval: true, workerData: job });
+    const stop = (why: string) => {
+      stopped ??= why;
+      void w.terminate();
+    };
+    const timer = setTimeout(() => stop(`time limit of ${Math.round(budgetMs / 1000)} s reached; a simpler pattern may be faster`), budgetMs);
+    const onAbort = () => stop('stopped');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    w.on('message', (m: { t: string; text?: string; why?: string }) => {
+      if (m.t === 'hit' && m.text !== undefined && hits.length < job.max) hits.push(m.text);
+      else if (m.t === 'file') filesSearched++;
+      else if (m.t === 'end' && m.why) stopped ??= m.why;
+    });
+    w.on('error', (e) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    w.on('exit', () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ hits, filesSearched, ...(stopped ? { stopped } : {}) });
+    });
+  });
 }
 
 /** A NUL byte in the first 8 KB: how git and most editors decide a file is binary. */
