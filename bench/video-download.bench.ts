@@ -29,7 +29,10 @@ function startGatewayProcess(): Promise<{ child: ChildProcess; videoUrl: string 
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error('the gateway did not start within 20 s')), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error('the gateway did not start within 20 s'));
+    }, 20_000);
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /video base URL:\s+(\S+)\/v1/.exec(out);

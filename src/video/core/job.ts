@@ -76,7 +76,8 @@ export class VideoJob {
   /** Starts another round of polling (after a timeout, a pause or an error); never creates. */
   async resume(): Promise<VideoRunEnd> {
     if (this.running) return this.running;
-    if (!this.rec.videoId) return this.rec.state as VideoRunEnd;
+    // Without an id there is nothing to poll, and creating again could bill twice.
+    if (!this.rec.videoId) return 'error';
     if (this.rec.state === 'saved' || this.rec.state === 'failed') return this.rec.state;
     await this.update({ state: this.rec.outcome === 'completed' ? 'downloading' : 'polling', polls: 0, error: undefined });
     return this.run();
