@@ -81,6 +81,20 @@ void describe('authentication (spec 5)', () => {
   });
 });
 
+void describe('paths and content type (spec 4.1, 9.1)', () => {
+  void it('every path the client calls carries the /v1 prefix, and chat bodies are sent as application/json', async () => {
+    const c = client();
+    await c.listModels();
+    await c.chat({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] });
+    await c.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] });
+    const reqs = gw.requests();
+    assert.equal(reqs.length, 3);
+    for (const r of reqs) assert.ok(r.path.startsWith('/v1/'), r.path);
+    for (const r of reqs.filter((x) => x.method === 'POST')) assert.match(r.headers['content-type'] ?? '', /^application\/json/);
+    assert.equal(reqs[2]?.headers.accept, 'text/event-stream');
+  });
+});
+
 void describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)', () => {
   void it('a base URL on the wrong path gives 404 and the base URL is named the likelier cause', async () => {
     const err = await failure(new GatewayClient({ baseUrl: `${gw.url}/api`, apiKey: gw.keys.valid }).listModels());
