@@ -100,7 +100,8 @@ function rawPost(url: string, body: unknown): Promise<{ status?: number; reads: 
 }
 
 before(async () => {
-  gw = await startGateway({ videoStepMs: 30, videoSteps: 4 });
+  // 60 ms steps leave a poll every 8 ms ample room to see each state even on a loaded machine.
+  gw = await startGateway({ videoStepMs: 60, videoSteps: 4 });
 });
 after(async () => {
   await gw.close();
@@ -572,7 +573,8 @@ void describe('faults', () => {
     gw.fault({ split: 1 });
     const r = await rawPost(`${gw.url}/v1/chat/completions`, { model: 'gw-chat', stream: true, messages: [user('tiny')] });
     const text = r.body.toString('utf8');
-    assert.ok(r.reads > 50, `expected many small reads, got ${r.reads}`);
+    // Unsplit, the stream arrives in about one read per event (6 here).
+    assert.ok(r.reads > 20, `expected many small reads, got ${r.reads}`);
     const chunks = parseSse(text).events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Json);
     assert.equal(contentOf(chunks), 'Echo: tiny');
   });
