@@ -77,6 +77,15 @@ const PURIFY: Config = {
   ALLOW_DATA_ATTR: false,
 };
 
+// markdown-it keeps a link whose URL it refused as `href=""`; such a link would point at the page
+// itself, so it loses its href and reads as plain text.
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A') {
+    const href = node.getAttribute('href');
+    if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute('href');
+  }
+});
+
 /** Markdown to sanitised HTML. Both layers matter: markdown-it escapes, DOMPurify is the backstop. */
 export function renderMarkdown(text: string, opts: { highlight: boolean }): string {
   highlightOn = opts.highlight;

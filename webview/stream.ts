@@ -90,6 +90,12 @@ export class StreamRenderer {
       }
       nl = t.indexOf('\n', this.scanPos);
     }
+    // The unfinished last line already tells whether the blank line before it ended a block:
+    // its first character shows it is not an indented continuation.
+    if (!this.fence && this.blankBoundary !== undefined && this.scanPos < t.length && !/^[ \t\n]/.test(t[this.scanPos] ?? ' ')) {
+      this.freeze(this.scanPos);
+      this.blankBoundary = undefined;
+    }
   }
 
   private freeze(end: number): void {

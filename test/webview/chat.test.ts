@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { GatewayClient } from '../../src/api/client';
+import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
+import { startGateway, type Gateway } from '../gateway/server';
+import { launch, openHarness, snapshot, type Harness, type PageGlobal } from './harness';
+
+let browser: Browser;
+let gw: Gateway;
+let client: GatewayClient;
+before(async () => {
+  browser = await launch();
+  gw = await startGateway();
+  client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+});
+after(async () => {
+  await browser.close();
+  await gw.close();
+});
+
+const answer = (id: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
+  id, role: 'assistant', content: '', status: 'streaming', requestedModel: 'gw-chat', createdAt: 2, ...extra,
+});
+
+/** Streams the gateway's answer to `prompt` into the page as the host would: message, deltas, done. */
+async function streamFromGateway(h: Harness, prompt: string, id = 'a1', requestId = 'r1'): Promise<string> {
+  await h.send({ type: 'chat/busy', requestId });
+  await h.send({ type: 'chat/message', requestId, message: answer(id) });
+  const deltas: string[] = [];
+  const result = await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: prompt }] }, {
+    onEvent: (e) => {
+      if (e.type === 'text') deltas.push(e.text);
+    },
+  });
+  for (const d of deltas) await h.page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), { type: 'chat/delta', requestId, messageId: id, content: d } satisfies HostMessage);
+  await h.frames();
+  const content = result.message.content ?? '';
+  await h.send({ type: 'chat/done', requestId, message: answer(id, { content, status: 'done', finishReason: result.finishReason, usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } }) });
+  return content;
+}
+
+void test('a streamed markdown answer renders headings, lists, tables and highlighted code, and images only as links', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await streamFromGateway(h, '#markdown');
+  const md = h.page.locator('article[aria-label="Assistant"] .md');
+  assert.ok((await md.locator('h1, h2').count()) >= 1);
+  assert.ok((await md.locator('li').count()) >= 2);
+  assert.equal(await md.locator('table').count(), 1);
+  assert.ok((await md.locator('pre code .hljs-keyword, pre code .hljs-string').count()) > 0, 'code is highlighted once complete');
+  assert.ok((await md.locator('[role="group"][aria-label="Code block"]').count()) >= 4);
+  assert.equal(await h.page.locator('img').count(), 0, 'no <img> from model output');
+  assert.ok((await md.locator('a.remote-image').count()) >= 1);
+  assert.deepEqual(h.foreignRequests, []);
+  assert.match(await h.page.locator('.usage').innerText(), /Tokens: 3 prompt \+ 5 completion = 8/);
+  await h.page.context().close();
+});
+
+void test('while streaming only the unfinished tail is re-rendered; finished blocks stay the same DOM nodes', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/busy', requestId: 'r1' });
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'First paragraph.\n\nSecond paragraph starts' });
+  await h.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobal;
+    g.__first = g.document.querySelector('.md-frozen .md-block');
+  });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: ' and goes on.\n\n```ts\nconst x = 1;\n```\n\nThird' });
+  const same = await h.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobal;
+    return g.document.querySelector('.md-frozen .md-block') === g.__first;
+  });
+  assert.equal(same, true);
+  assert.equal(await h.page.locator('.md-frozen .md-block').count(), 3);
+  assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'Third');
+  await h.page.context().close();
+});
+
+void test('Stop (button and Escape) asks the host to cancel the running request; the stopped answer keeps its text', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.page.locator('textarea[aria-label="Message"]').fill('#long 300');
+  await h.page.keyboard.press('Enter');
+  const sent = (await h.posted()).find((m) => m.type === 'chat/send');
+  assert.equal(sent?.text, '#long 300');
+  const requestId = String(sent?.requestId);
+  const stop = h.page.getByRole('button', { name: 'Stop' });
+  assert.equal(await stop.isVisible(), true);
+  await h.send({ type: 'chat/message', requestId, message: answer('a1') });
+  await h.send({ type: 'chat/delta', requestId, messageId: 'a1', content: 'Partial answer so far' });
+  await stop.click();
+  await h.page.keyboard.press('Escape');
+  const cancels = (await h.posted()).filter((m) => m.type === 'chat/cancel');
+  assert.equal(cancels.length, 2);
+  assert.equal(cancels[0]?.requestId, requestId);
+  await h.send({ type: 'chat/done', requestId, message: answer('a1', { content: 'Partial answer so far', status: 'stopped' }) });
+  assert.match(await h.page.locator('article[aria-label="Assistant"]').innerText(), /Partial answer so far[\s\S]*Stopped\./);
+  assert.equal(await h.page.getByRole('button', { name: 'Send' }).isVisible(), true);
+  await h.page.context().close();
+});
+
+void test('Enter sends, Shift+Enter adds a line, and the draft survives a reload of the page', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  const box = h.page.locator('textarea[aria-label="Message"]');
+  await box.click();
+  await h.page.keyboard.type('line one');
+  await h.page.keyboard.press('Shift+Enter');
+  await h.page.keyboard.type('line two');
+  assert.equal(await box.inputValue(), 'line one\nline two');
+  assert.equal((await h.posted()).filter((m) => m.type === 'chat/send').length, 0);
+  const state = await h.page.evaluate(() => (globalThis as unknown as PageGlobal).__state);
+  await h.page.context().close();
+
+  const again = await openHarness(browser, { state });
+  await again.send(snapshot());
+  assert.equal(await again.page.locator('textarea[aria-label="Message"]').inputValue(), 'line one\nline two');
+  await again.page.locator('textarea[aria-label="Message"]').press('Enter');
+  const sent = (await again.posted()).find((m) => m.type === 'chat/send');
+  assert.equal(sent?.text, 'line one\nline two');
+  await again.page.context().close();
+});
+
+void test('code-block buttons post copy, insert and open with the block text and language', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await streamFromGateway(h, '#say Here:\n\n```python\nprint("hi")\n```\n');
+  const block = h.page.locator('[role="group"][aria-label="Code block"]').first();
+  await block.getByRole('button', { name: 'Copy code' }).click();
+  await block.getByRole('button', { name: 'Insert at cursor' }).click();
+  await block.getByRole('button', { name: 'Open in new editor' }).click();
+  const acts = (await h.posted()).filter((m) => String(m.type).startsWith('code/'));
+  assert.deepEqual(acts.map((m) => m.type), ['code/copy', 'code/insert', 'code/open']);
+  assert.equal(acts[0]?.code, 'print("hi")\n');
+  assert.equal(acts[1]?.language, 'python');
+  await h.page.getByRole('button', { name: 'Copy message' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'message/copy' && m.messageId === 'a1'));
+  await h.page.context().close();
+});
+
+void test('a tool card asks for approval, posts the decision, then shows the result collapsed', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', { status: 'done', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/a.ts"}' } }] }) });
+  await h.send({ type: 'chat/toolCall', update: { callId: 'call_1', name: 'read_file', argumentsJson: '{"path":"src/a.ts"}', state: 'awaiting-approval', readOnly: true } });
+  const card = h.page.getByRole('region', { name: 'Tool call: read_file' });
+  assert.match(await card.innerText(), /"path": "src\/a\.ts"/);
+  assert.equal(await card.getByRole('button', { name: 'Always allow' }).count(), 1);
+  await card.getByRole('button', { name: 'Allow', exact: true }).click();
+  assert.deepEqual((await h.posted()).filter((m) => m.type === 'chat/toolDecision'), [{ type: 'chat/toolDecision', callId: 'call_1', decision: 'allow' }]);
+  await h.send({ type: 'chat/toolCall', update: { callId: 'call_1', name: 'read_file', argumentsJson: '{"path":"src/a.ts"}', state: 'done', readOnly: true, resultPreview: 'export const a = 1;' } });
+  assert.equal(await card.getByRole('button', { name: 'Allow', exact: true }).count(), 0);
+  const result = card.locator('details.tc-result');
+  assert.equal(await result.getAttribute('open'), null);
+  await result.locator('summary').click();
+  assert.match(await result.innerText(), /export const a = 1;/);
+
+  await h.send({ type: 'chat/toolCall', update: { callId: 'call_2', name: 'write_file', argumentsJson: '{bad json', state: 'awaiting-approval', readOnly: false } });
+  const writeCard = h.page.getByRole('region', { name: 'Tool call: write_file' });
+  assert.equal(await writeCard.getByRole('button', { name: 'Always allow' }).count(), 0, 'no always-allow for tools that change things');
+  assert.match(await writeCard.innerText(), /\{bad json/);
+  await writeCard.getByRole('button', { name: 'Deny' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'chat/toolDecision' && m.decision === 'deny' && m.callId === 'call_2'));
+  await h.page.context().close();
+});
+
+void test('an inline error keeps the partial answer and its buttons act (Set API Key, Retry, Show Log)', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Half of the' });
+  await h.send({
+    type: 'chat/error', requestId: 'r1',
+    error: { title: 'The API key was refused (401)', detail: 'Run "Set API Key".', actions: ['setApiKey', 'retry', 'showLog'] },
+    message: answer('a1', { content: 'Half of the', status: 'error', error: { title: 'The API key was refused (401)', detail: 'Run "Set API Key".', actions: ['setApiKey', 'retry', 'showLog'] } }),
+  });
+  const alert = h.page.getByRole('alert');
+  assert.match(await alert.innerText(), /401/);
+  assert.match(await h.page.locator('article[aria-label="Assistant"] .md').innerText(), /Half of the/);
+  await alert.getByRole('button', { name: 'Set API Key' }).click();
+  await alert.getByRole('button', { name: 'Show Log' }).click();
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  const posted = await h.posted();
+  assert.deepEqual(posted.filter((m) => m.type === 'error/action').map((m) => m.action), ['setApiKey', 'showLog']);
+  assert.equal(posted.filter((m) => m.type === 'chat/retry').length, 1);
+  await h.page.context().close();
+});
+
+void test('a link click goes to the host and never navigates the webview', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await streamFromGateway(h, '#say See [the docs](https://example.com/docs?q=1).');
+  await h.page.getByRole('link', { name: 'the docs' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'link/open' && m.href === 'https://example.com/docs?q=1'));
+  assert.equal(h.page.url(), 'http://webview.harness/');
+  assert.deepEqual(h.foreignRequests, []);
+  await h.page.context().close();
+});
+
+void test('length and content_filter endings show Continue and a notice; an aligned model is named', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot({
+    conversation: {
+      id: 'c1', title: 't', createdAt: 1, updatedAt: 1, model: 'gw-latest', params: {},
+      messages: [
+        { id: 'u1', role: 'user', text: 'hi', images: [], contexts: [], createdAt: 1 },
+        answer('a0', { content: 'filtered', status: 'done', finishReason: 'content_filter' }),
+        { id: 'u2', role: 'user', text: 'more', images: [], contexts: [], createdAt: 3 },
+        answer('a1', { content: 'cut off', status: 'done', finishReason: 'length', requestedModel: 'gw-latest', model: 'gw-chat-2026-11' }),
+      ],
+    },
+  }));
+  assert.match(await h.page.locator('[data-message-id="a0"]').innerText(), /content_filter/);
+  assert.match(await h.page.locator('[data-message-id="a1"]').innerText(), /Answered by gw-chat-2026-11 \(asked for gw-latest\)/);
+  await h.page.getByRole('button', { name: 'Continue' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'chat/continue'));
+  await h.page.context().close();
+});
+
+void test('the model box lists /v1/models with capabilities and warns when an attached image meets a text-only model', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  const models = await client.listModels();
+  await h.send({ type: 'chat/models', loading: false, models: models.map((m) => ({ id: m.id, capabilities: m.capabilities ?? [], supportsImages: Boolean(m.capabilities?.includes('image')) })) });
+  const options = await h.page.locator('#model-list option').evaluateAll((os) => os.map((o) => o.getAttribute('value') ?? ''));
+  assert.ok(options.includes('gw-vision'));
+  await h.send({ type: 'chat/attachments', images: [{ name: 'dot.png', mime: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 }], problems: [] });
+  assert.equal(await h.page.getByRole('img', { name: 'Attached image: dot.png' }).count(), 1);
+  assert.match(await h.page.locator('.composer-notes').innerText(), /gw-chat does not list image input/);
+  const input = h.page.getByRole('combobox', { name: 'Model' }).or(h.page.getByLabel('Model', { exact: true }));
+  await input.fill('my-custom-model');
+  await input.press('Enter');
+  await input.blur();
+  assert.ok((await h.posted()).some((m) => m.type === 'chat/setModel' && m.model === 'my-custom-model'));
+  await h.page.context().close();
+});
+
+void test('history lists conversations and renames or deletes them (delete asks once more)', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.page.getByRole('button', { name: 'History' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'history/list'));
+  await h.send({ type: 'chat/history', activeId: 'c1', entries: [{ id: 'c9', title: 'Parsing JSON', updatedAt: 5, messageCount: 2 }] });
+  await h.page.getByRole('button', { name: 'Rename: Parsing JSON' }).click();
+  const name = h.page.getByRole('textbox', { name: 'New name' });
+  await name.fill('JSON notes');
+  await name.press('Enter');
+  assert.ok((await h.posted()).some((m) => m.type === 'history/rename' && m.title === 'JSON notes' && m.conversationId === 'c9'));
+  await h.send({ type: 'chat/history', activeId: 'c1', entries: [{ id: 'c9', title: 'JSON notes', updatedAt: 5, messageCount: 2 }] });
+  await h.page.getByRole('button', { name: 'Delete: JSON notes' }).click();
+  assert.equal((await h.posted()).filter((m) => m.type === 'history/delete').length, 0);
+  await h.page.getByRole('button', { name: 'Delete "JSON notes"?' }).click();
+  assert.ok((await h.posted()).some((m) => m.type === 'history/delete' && m.conversationId === 'c9'));
+  await h.page.context().close();
+});
