@@ -16,6 +16,7 @@ async function loadSuites(): Promise<void> {
   await import('./settings.test');
   await import('./apiKey.test');
   await import('./connection.test');
+  await import('./video.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
