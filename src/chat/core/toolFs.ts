@@ -78,45 +78,135 @@ export async function listDirectoryForModel(dir: ResolvedPath, maxEntries = 500)
   return `Folder ${label} (${shown.length} entries):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
 }
 
+/** A compiled glob; `test` takes a `/`-separated relative path. */
+export interface Glob {
+  test(path: string): boolean;
+}
+
+type GlobToken =
+  | { k: 'lit'; c: string }
+  | { k: 'one' }
+  | { k: 'star' }
+  | { k: 'any' }
+  | { k: 'anydirs' }
+  | { k: 'class'; re: RegExp };
+
+/** Most alternatives `{a,b}` may expand to. */
+const MAX_GLOB_EXPANSIONS = 64;
+
 /**
- * Converts a glob to a regular expression over `/`-separated relative paths. `**` crosses
- * folders, `*` and `?` do not, `{a,b}` alternates, `[...]` is a character class. A pattern
- * without `/` matches file names at any depth (`*.ts`), which is what models mean by it.
+ * Compiles a glob over `/`-separated relative paths, case-insensitively. `**` crosses folders,
+ * `*` and `?` do not, `{a,b}` alternates, `[...]` is a character class. A pattern without `/`
+ * matches file names at any depth (`*.ts`), which is what models mean by it.
+ *
+ * Matching is a memoised walk over (pattern position, path position), not a regular expression:
+ * the pattern comes from the model, and a regex built from `*a*a*a*a*b` backtracks for ever.
  */
-export function globToRegExp(glob: string): RegExp {
+export function compileGlob(glob: string): Glob {
   let g = glob.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-  if (!g.includes('/')) g = `**/${g}`;
-  let re = '';
-  let braces = 0;
+  if (!g.includes('/') && !g.startsWith('**')) g = `**/${g}`;
+  const alternatives = expandBraces(g, glob).map(tokenize);
+  return { test: (p) => alternatives.some((t) => matchTokens(t, p.toLowerCase())) };
+}
+
+function expandBraces(g: string, original: string): string[] {
+  const open = g.indexOf('{');
+  if (open < 0) {
+    if (g.includes('}')) throw new ToolError(`The glob "${original}" has a "}" without "{".`);
+    return [g];
+  }
+  let depth = 0;
+  let close = -1;
+  const commas: number[] = [];
+  for (let i = open; i < g.length; i++) {
+    const c = g[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      close = i;
+      break;
+    } else if (c === ',' && depth === 1) commas.push(i);
+  }
+  if (close < 0) throw new ToolError(`The glob "${original}" has an unclosed "{".`);
+  const cuts = [open, ...commas, close];
+  const head = g.slice(0, open);
+  const tail = g.slice(close + 1);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    for (const e of expandBraces(head + g.slice((cuts[i] ?? 0) + 1, cuts[i + 1]) + tail, original)) {
+      out.push(e);
+      if (out.length > MAX_GLOB_EXPANSIONS) throw new ToolError(`The glob "${original}" expands to more than ${MAX_GLOB_EXPANSIONS} alternatives; simplify it.`);
+    }
+  }
+  return out;
+}
+
+function tokenize(g: string): GlobToken[] {
+  const out: GlobToken[] = [];
+  const push = (t: GlobToken) => {
+    const prev = out[out.length - 1];
+    // Runs of wildcards mean the same as one and would only multiply the work.
+    if (prev && (t.k === 'star' || t.k === 'any' || t.k === 'anydirs') && prev.k === t.k) return;
+    out.push(t);
+  };
   for (let i = 0; i < g.length; i++) {
     const c = g.charAt(i);
     if (c === '*') {
-      if (g[i + 1] === '*') {
-        const slash = g[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
+      let j = i;
+      while (g[j + 1] === '*') j++;
+      if (j > i) {
+        if (g[j + 1] === '/') {
+          push({ k: 'anydirs' });
+          i = j + 1;
+        } else {
+          push({ k: 'any' });
+          i = j;
+        }
+      } else push({ k: 'star' });
+    } else if (c === '?') push({ k: 'one' });
     else if (c === '[') {
-      const close = g.indexOf(']', i + 1);
-      if (close < 0) re += '\\[';
+      const close = g.indexOf(']', i + 2);
+      if (close < 0) push({ k: 'lit', c: '[' });
       else {
-        let cls = g.slice(i + 1, close).replace(/\\/g, '\\\\');
+        let cls = g.slice(i + 1, close);
         if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
-        re += `[${cls}]`;
+        try {
+          push({ k: 'class', re: new RegExp(`^[${cls.replace(/\\/g, '\\\\').replace(/]/g, '\\]')}]$`, 'i') });
+        } catch {
+          throw new ToolError(`The glob "${g}" has an invalid character class [${g.slice(i + 1, close)}].`);
+        }
         i = close;
       }
-    } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
+    } else push({ k: 'lit', c: c.toLowerCase() });
   }
-  if (braces > 0) throw new ToolError(`The glob "${glob}" has an unclosed "{".`);
-  return new RegExp(`^${re}$`, 'i');
+  return out;
+}
+
+function matchTokens(t: readonly GlobToken[], s: string): boolean {
+  const T = t.length;
+  const L = s.length;
+  // 0 unknown, 1 no, 2 yes, per (token, offset).
+  const memo = new Uint8Array((T + 1) * (L + 1));
+  const m = (ti: number, si: number): boolean => {
+    const key = ti * (L + 1) + si;
+    const known = memo[key];
+    if (known) return known === 2;
+    let r: boolean;
+    const tok = t[ti];
+    if (!tok) r = si === L;
+    else if (tok.k === 'lit') r = s[si] === tok.c && m(ti + 1, si + 1);
+    else if (tok.k === 'one') r = si < L && s[si] !== '/' && m(ti + 1, si + 1);
+    else if (tok.k === 'class') r = si < L && s[si] !== '/' && tok.re.test(s.charAt(si)) && m(ti + 1, si + 1);
+    else if (tok.k === 'star') r = m(ti + 1, si) || (si < L && s[si] !== '/' && m(ti, si + 1));
+    else if (tok.k === 'any') r = m(ti + 1, si) || (si < L && m(ti, si + 1));
+    else {
+      // `**/`: nothing, or anything that ends with a `/`.
+      r = m(ti + 1, si);
+      for (let j = si; !r && j < L; j++) if (s[j] === '/') r = m(ti + 1, j + 1);
+    }
+    memo[key] = r ? 2 : 1;
+    return r;
+  };
+  return m(0, 0);
 }
 
 export interface WalkedFile {
@@ -174,7 +264,7 @@ export async function walkFiles(
 /** find_files: paths matching a glob. */
 export async function findFilesForModel(roots: readonly WorkspaceRoot[], pattern: string, maxResults = 200, signal?: AbortSignal): Promise<string> {
   if (pattern.trim() === '') throw new ToolError('The glob pattern is empty. Example: "src/**/*.ts".');
-  const re = globToRegExp(pattern);
+  const re = compileGlob(pattern);
   const r = await walkFiles(roots, { accept: (rel) => re.test(rel), maxFiles: maxResults, includeNodeModules: /node_modules/.test(pattern), ...(signal ? { signal } : {}) });
   if (r.files.length === 0) return `No files match "${pattern}"${r.truncated ? ` (search stopped early: ${r.truncated})` : ''}.`;
   const note = r.truncated ? `\n… more may exist (search stopped: ${r.truncated}); narrow the pattern.` : '';
@@ -202,7 +292,7 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   } catch (e) {
     throw new ToolError(`The regular expression is invalid: ${e instanceof Error ? e.message : String(e)}. Fix it, or set isRegex to false to search for the literal text.`);
   }
-  const include = o.include ? globToRegExp(o.include) : undefined;
+  const include = o.include ? compileGlob(o.include) : undefined;
   const max = o.maxResults ?? 100;
   const walk = await walkFiles(roots, { ...(include ? { accept: (rel: string) => include.test(rel) } : {}), ...(o.signal ? { signal: o.signal } : {}) });
   const r = await matchInWorker(
@@ -270,7 +360,7 @@ function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSignal): P
       stopped ??= why;
       void w.terminate();
     };
-    const timer = setTimeout(() => stop(`time limit of ${Math.round(budgetMs / 1000)} s reached; a simpler pattern may be faster`), budgetMs);
+    const timer = setTimeout(() => stop(`time limit of ${budgetMs / 1000} s reached; a simpler pattern may be faster`), budgetMs);
     const onAbort = () => stop('stopped');
     signal?.addEventListener('abort', onAbort, { once: true });
     w.on('message', (m: { t: string; text?: string; why?: string }) => {
