@@ -37,6 +37,8 @@ export interface FaultEffects {
   noSpace?: boolean;
   chunkDelayMs?: number;
   stallAfterChunks?: number;
+  /** While stalled, send a `: PING` comment every N ms (a live but silent upstream, for idle watchdogs). */
+  stallPingMs?: number;
   midStreamError?: MidStreamError;
   noFinishReason?: boolean;
   usage?: 'finish' | 'separate' | 'none';
@@ -76,7 +78,7 @@ const GENERAL: readonly EffectKey[] = [
 const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   models: ['modelsEnvelope'],
   chat: [
-    'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'midStreamError',
+    'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
     'noFinishReason', 'usage', 'rejectStreamOptions', 'toolStyle', 'firstDelta', 'reasoningField',
   ],
   'video-create': ['createOnly'],
@@ -114,7 +116,7 @@ export interface RequestInfo {
 
 /** Effects that only mean something on a streamed chat answer. */
 const STREAM_ONLY: readonly EffectKey[] = [
-  'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'midStreamError',
+  'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
   'noFinishReason', 'toolStyle', 'firstDelta',
 ];
 

@@ -15,7 +15,7 @@ export class SseWriter {
   private finished = false;
 
   constructor(
-    res: ServerResponse,
+    private readonly res: ServerResponse,
     private readonly fx: FaultEffects,
     private readonly delayMs: number,
   ) {
@@ -59,6 +59,7 @@ export class SseWriter {
     if (this.fx.stallAfterChunks !== undefined && this.chunks >= this.fx.stallAfterChunks) {
       // Keep the connection open and silent; close() of the gateway destroys it.
       this.finished = true;
+      if (this.fx.stallPingMs !== undefined && this.fx.stallPingMs > 0) this.pingWhileStalled(this.fx.stallPingMs);
       return false;
     }
     if (this.chunks > 0) {
@@ -78,6 +79,18 @@ export class SseWriter {
       this.finished = true;
       this.body.end();
     }
+  }
+
+  private pingWhileStalled(every: number): void {
+    const timer = setInterval(() => {
+      if (!this.body.open) {
+        clearInterval(timer);
+        return;
+      }
+      void this.body.write(`: PING${this.eol}${this.eol}`);
+    }, every);
+    timer.unref();
+    this.res.once('close', () => clearInterval(timer));
   }
 
   private event(data: string): Promise<boolean> {

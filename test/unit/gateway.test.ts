@@ -617,6 +617,24 @@ void describe('faults', () => {
     assert.equal(parseSse(text).events.length, 2);
   });
 
+  void test('stallPingMs keeps a stalled stream alive with keep-alive comments and no more events', async () => {
+    gw.fault({ stallAfterChunks: 1, stallPingMs: 20 });
+    const res = await chat({ stream: true, messages: [user('a b c d')] });
+    const reader = res.body!.getReader();
+    let text = '';
+    const deadline = Date.now() + 250;
+    while (Date.now() < deadline) {
+      const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now()))]);
+      if (next === 'idle') break;
+      assert.ok(!next.done, 'the stream must not end');
+      text += Buffer.from(next.value).toString('utf8');
+    }
+    await reader.cancel();
+    const { events, comments } = parseSse(text);
+    assert.equal(events.length, 1);
+    assert.ok(comments.length >= 4, `expected a ping about every 20 ms, got ${comments.length} in 250 ms`);
+  });
+
   void test('midStreamError sends an error event after N chunks and no [DONE]', async () => {
     gw.fault({ midStreamError: { afterChunks: 2, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' } });
     const { events } = await streamChat({ messages: [user('a b c d')] });
