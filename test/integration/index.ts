@@ -17,6 +17,7 @@ async function loadSuites(): Promise<void> {
   await import('./apiKey.test');
   await import('./connection.test');
   await import('./video.test');
+  await import('./chat.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -1,0 +1,102 @@
+// The chat's host side in the real extension host: a ChatController (the same class the panel
+// uses) attached to an in-memory webview, talking to the local gateway over HTTP.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ChatController } from '../../src/chat/view/controller';
+import type { Services } from '../../src/platform/services';
+import type { HostMessage } from '../../src/shared/protocol';
+import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
+
+/** A webview without a page: records what the host posts and lets the test post as the page. */
+class FakeWebview {
+  readonly posted: HostMessage[] = [];
+  private readonly emitter = new vscode.EventEmitter<unknown>();
+  readonly onDidReceiveMessage = this.emitter.event;
+  postMessage(m: unknown): Thenable<boolean> {
+    this.posted.push(m as HostMessage);
+    return Promise.resolve(true);
+  }
+  fromPage(m: unknown): void {
+    this.emitter.fire(m);
+  }
+  /** Content of the deltas of one request, joined. */
+  streamed(requestId: string): string {
+    return this.posted.map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : '')).join('');
+  }
+  end(requestId: string): Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> | undefined {
+    return this.posted.find((m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+  }
+}
+
+let controller: ChatController | undefined;
+let page: FakeWebview;
+let attached: vscode.Disposable | undefined;
+
+function send(requestId: string, text: string): void {
+  page.fromPage({ type: 'chat/send', requestId, text, images: [], contexts: [] });
+}
+
+describe('chat host side', () => {
+  before(async () => {
+    await setSetting('baseUrl', gateway.url);
+    await setSetting('chatModel', 'gw-chat');
+  });
+  beforeEach(async () => {
+    await control('reset');
+    await (await keyStore()).set(gateway.validKey);
+    const services = (await extension()).exports as Services;
+    controller = new ChatController(services);
+    page = new FakeWebview();
+    attached = controller.attach(page as unknown as vscode.Webview);
+    page.fromPage({ type: 'webview/ready' });
+    page.fromPage({ type: 'chat/new' });
+  });
+  afterEach(async () => {
+    attached?.dispose();
+    controller?.dispose();
+    await control('clear');
+    await (await keyStore()).clear();
+  });
+  after(async () => {
+    await setSetting('chatModel', undefined);
+  });
+
+  it('a message is answered with a streamed reply that ends with chat/done', async () => {
+    send('r1', 'hello from the extension host');
+    const end = await waitFor('the end of r1', () => page.end('r1'));
+    assert.equal(end.type, 'chat/done');
+    assert.equal(page.streamed('r1'), 'Echo: hello from the extension host');
+    assert.ok(page.posted.filter((m) => m.type === 'chat/delta').length >= 1, 'deltas were posted');
+    assert.equal(end.message?.status, 'done');
+    assert.equal(end.message?.content, 'Echo: hello from the extension host');
+  });
+
+  it('cancelling a long answer stops it midway and keeps what arrived', async () => {
+    await control('fault', { match: { path: '/v1/chat/completions' }, chunkDelayMs: 15 });
+    send('r2', '#long 2000');
+    await waitFor('some streamed text', () => page.streamed('r2').length > 20);
+    page.fromPage({ type: 'chat/cancel', requestId: 'r2' });
+    const end = await waitFor('the end of r2', () => page.end('r2'), 30_000);
+    assert.equal(end.message?.status, 'stopped', `ended as ${JSON.stringify(end.message?.status)}`);
+    const kept = end.message?.content ?? '';
+    assert.ok(kept.length > 20, 'the partial answer is kept');
+    assert.ok(kept.split(/\s+/).length < 1500, `the answer was not stopped (${kept.split(/\s+/).length} words)`);
+  });
+
+  it('a wrong key ends the request with a 401 error view offering Set API Key', async () => {
+    await (await keyStore()).set('sk-wrong-key');
+    send('r3', 'hello');
+    const end = await waitFor('the end of r3', () => page.end('r3'));
+    assert.equal(end.type, 'chat/error');
+    if (end.type !== 'chat/error') return;
+    assert.match(end.error.title, /401/);
+    assert.ok(end.error.actions.includes('setApiKey'), `actions: ${end.error.actions.join(', ')}`);
+    assert.ok(!JSON.stringify(page.posted).includes('sk-wrong-key'), 'the key reached the webview');
+  });
+
+  it('the key never reaches the webview', async () => {
+    send('r4', 'is my key safe');
+    await waitFor('the end of r4', () => page.end('r4'));
+    assert.ok(!JSON.stringify(page.posted).includes(gateway.validKey), 'the key was posted to the webview');
+  });
+});
