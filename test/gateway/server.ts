@@ -68,6 +68,8 @@ export interface Gateway {
 
 /** The demo key printed by `npm run gateway`; also `keys.valid`. */
 export const DEMO_KEY = 'sk-demo-gateway-studio';
+/** Requests kept by `requests()`; older ones are dropped (counts keep counting). */
+const MAX_RECORDED = 2000;
 const KEYS = { valid: DEMO_KEY, noPermission: 'sk-gw-no-permission', noBalance: 'sk-gw-no-balance' } as const;
 
 interface Route {
@@ -137,6 +139,15 @@ function tryJson(raw: Buffer): unknown {
 
 /** Start both hosts on 127.0.0.1. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
+  const whole = (name: keyof GatewayOptions, min: number): void => {
+    const v = opts[name];
+    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
+  };
+  whole('port', 0);
+  whole('videoPort', 0);
+  whole('videoStepMs', 1);
+  whole('videoSteps', 1);
+  whole('chatChunkDelayMs', 0);
   const faults = new FaultQueue();
   const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
@@ -206,6 +217,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       for (const [k, v] of Object.entries(req.headers)) if (k !== 'authorization' && v !== undefined) headers[k] = String(v);
       const body = tryJson(raw);
       requests.push({ method, route: pattern, path, host, auth, body, headers });
+      // A long demo session with image attachments must not grow without bound.
+      if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
       if (route === 'not-found') throw httpError(404, 'invalid_request_error', 'not_found', `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`);
       if (route === 'bad-method') throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);

@@ -947,6 +947,11 @@ void describe('controls and lifecycle', () => {
     assert.equal((await fetch(`${gw.videoUrl}/v1/videos/${id}`, { headers: auth() })).status, 404);
   });
 
+  void test('a bad option is refused with its name instead of starting a broken gateway', async () => {
+    await assert.rejects(startGateway({ videoSteps: 0 }), /videoSteps must be an integer >= 1/);
+    await assert.rejects(startGateway({ videoStepMs: 2.5 }), /videoStepMs/);
+  });
+
   void test('close() ends a stalled stream and resolves once both hosts are closed', async () => {
     const own = await startGateway();
     own.fault({ stallAfterChunks: 1 });
