@@ -110,3 +110,15 @@ void test('a catastrophic regex from the model stops at the time budget without 
   }
   assert.ok(ticks > 3, `the event loop kept running during the search (${ticks} timer ticks)`);
 });
+
+void test('a read stops at a whole line before the character budget and says where to go on', async () => {
+  const long = Array.from({ length: 1000 }, (_, i) => `${String(i + 1).padStart(4, '0')} ${'x'.repeat(95)}`).join('\n');
+  const out = await readFileForModel(await at('src/a.ts'), { editorText: long });
+  const header = out.split('\n')[0] ?? '';
+  const m = /^File src\/a\.ts, lines 1-(\d+) of 1000 \(the file continues to line 1000; read more with startLine (\d+)\):$/.exec(header);
+  assert.ok(m, `header: ${header}`);
+  const shown = out.split('\n').slice(1);
+  assert.equal(shown.length, Number(m[1]), 'the header names the last line shown');
+  assert.equal(Number(m[2]), Number(m[1]) + 1, 'it continues right after');
+  assert.ok(out.length <= 30_200, `stayed within the budget (${out.length} chars)`);
+});

@@ -105,3 +105,9 @@ void test('in a multi-root workspace a path can name its folder, or is found und
   assert.equal((await resolveWorkspacePath('only-here.md', multi)).root.name, 'other');
   assert.equal((await resolveWorkspacePath('src/a.ts', multi)).root.name, 'ws');
 });
+
+void test('a loop of symbolic links is refused with a clear error instead of hanging', async () => {
+  await fs.symlink(path.join(ws, 'loop-b'), path.join(ws, 'loop-a'));
+  await fs.symlink(path.join(ws, 'loop-a'), path.join(ws, 'loop-b'));
+  await refused('loop-a/file.txt', /loop of symbolic links|too many symbolic links/);
+});

@@ -214,20 +214,18 @@ export function builtinTools(host: ToolHost): Tool[] {
         const file = p ? await resolve(p) : undefined;
         const roots = host.roots();
         const all = host.diagnostics(file?.absolute);
-        const inside: DiagnosticInfo[] = [];
-        for (const d of all) {
-          // Diagnostics of files outside the workspace (libraries, other folders) are not ours to show.
-          if (await resolveWorkspacePath(d.absolute, roots).then(() => true, () => false)) inside.push(d);
+        // Diagnostics of files outside the workspace (libraries, other folders) are not ours to
+        // show; each file is checked once, however many problems it has.
+        const relOf = new Map<string, string | undefined>();
+        for (const abs of new Set(all.map((d) => d.absolute))) {
+          relOf.set(abs, await resolveWorkspacePath(abs, roots).then((r) => r.relative, () => undefined));
         }
+        const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
         const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
         inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
         const where = file ? file.relative : 'the workspace';
         if (inside.length === 0) return done(`No errors or warnings in ${where}.`);
-        const rel = async (abs: string) => (await resolveWorkspacePath(abs, roots)).relative;
-        const lines: string[] = [];
-        for (const d of inside.slice(0, 200)) {
-          lines.push(`${await rel(d.absolute)}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
-        }
+        const lines = inside.slice(0, 200).map((d) => `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
         const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
         return done(`${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`);
       },

@@ -13,6 +13,8 @@ import { ToolError } from './toolRunner';
 
 /** Files larger than this are not read at all (use a line range or search_text). */
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
+/** Characters returned by one read at most (below the runner's 40 000 cut). */
+export const MAX_READ_CHARS = 30_000;
 /** Lines returned when no range is given. */
 export const DEFAULT_READ_LINES = 2000;
 /** Entries looked at by one walk before it stops and says so. */
@@ -56,7 +58,17 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
   if (start > total) throw new ToolError(`startLine ${start} is past the end of "${file.relative}", which has ${total} lines.`);
   const requestedEnd = opts.endLine ?? start + DEFAULT_READ_LINES - 1;
   if (requestedEnd < start) throw new ToolError(`endLine (${requestedEnd}) is before startLine (${start}).`);
-  const end = Math.min(requestedEnd, total);
+  let end = Math.min(requestedEnd, total);
+  // Stop at a line boundary before the character budget, so the header tells the truth about
+  // which lines were shown (a cut in the middle would leave the model guessing).
+  let chars = 0;
+  for (let i = start - 1; i < end; i++) {
+    chars += (lines[i] ?? '').length + 1;
+    if (chars > MAX_READ_CHARS && i > start - 1) {
+      end = i;
+      break;
+    }
+  }
   const body = lines.slice(start - 1, end).join('\n');
   const more = end < total ? ` (the file continues to line ${total}; read more with startLine ${end + 1})` : '';
   return `File ${file.relative}, lines ${start}-${end} of ${total}${more}:\n${body}`;
