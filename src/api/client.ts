@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import { ChatAccumulator, type ChatStreamEvent } from './accumulator';
 import { validateChatRequest, type ChatRequest, type ChatResult } from './chat';
-import { GatewayError, isGatewayError } from './errors';
+import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
 import { parseModelList, type ModelRecord } from './models';
 import { parseSse } from './sse';
@@ -126,6 +126,10 @@ export class GatewayClient {
 /** Non-streaming answers go through the same accumulator so both paths share every tolerance. */
 function completionToResult(body: unknown): ChatResult {
   const acc = new ChatAccumulator();
+  const wire = typeof body === 'object' && body !== null && 'error' in body ? readWireError(body) : undefined;
+  if (wire) {
+    throw new GatewayError('server', l10n.t('The gateway answered 200 with an error: {0}', wire.message ?? ''), { type: wire.type, code: wire.code, param: wire.param ?? null });
+  }
   if (typeof body === 'object' && body !== null && Array.isArray((body as { choices?: unknown }).choices)) {
     const b = body as { choices: Array<Record<string, unknown>> };
     // Complete messages list calls without `index`; give them their position so none are merged.

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
 import { describeError, isGatewayError, type ErrorAction, type GatewayErrorKind } from '../api/errors';
 import { isVideoModel, type ModelRecord } from '../api/models';
-import { gatewayHttpOptions, getGatewayClient, runErrorAction, showGatewayError } from '../platform/gateway';
+import { configureApiL10n, gatewayHttpOptions, getGatewayClient, runErrorAction, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { readSettings, updateSetting } from '../platform/settings';
 
@@ -216,6 +216,7 @@ function report(s: Services, r: ConnectionCheckResult): void {
 
 /** Registers Check Connection and Select Chat Model. */
 export function registerConnectionCommands(s: Services): void {
+  configureApiL10n();
   s.context.subscriptions.push(
     vscode.commands.registerCommand('gatewayStudio.checkConnection', async (): Promise<ConnectionCheckResult> => {
       const r = await vscode.window.withProgress(

@@ -164,6 +164,14 @@ void describe('stream-level quirks through an injected fetch', () => {
     assert.ok(events.some((e) => e.type === 'text' && e.text === 'plain'));
   });
 
+  void it('a non-streaming 200 that carries the error object is reported as that error, not as an empty answer', async () => {
+    const c5 = new GatewayClient({
+      baseUrl: 'http://quirks.invalid',
+      fetch: () => Promise.resolve(Response.json({ error: { message: 'upstream timed out', type: 'upstream_error', code: 'timeout' } })),
+    });
+    await assert.rejects(c5.chat(req), (e: unknown) => e instanceof GatewayError && e.kind === 'server' && /upstream timed out/.test(e.message) && e.code === 'timeout');
+  });
+
   void it('non-streaming tool calls without index are kept separate', async () => {
     const c4 = new GatewayClient({
       baseUrl: 'http://quirks.invalid',
