@@ -930,6 +930,7 @@ void describe('controls and lifecycle', () => {
       fetch(`${gw.url}/__control/${path}`, { method: body === undefined ? 'GET' : 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
     assert.equal((await ctl('reset', {})).status, 200);
     assert.equal((await ctl('fault', { status: 418, times: 1 })).status, 200);
+    assert.deepEqual(await (await ctl('faults')).json(), [{ status: 418, times: 1 }]);
     assert.equal((await chat({ messages: [user('a')] })).status, 418);
     assert.equal((await ctl('fault', { bogus: 1 })).status, 400);
     assert.deepEqual(await (await ctl('counts')).json(), { 'POST /v1/chat/completions': 1 });
