@@ -278,6 +278,17 @@ void describe('broken streams keep the text received so far', () => {
     assert.ok((err.partial?.message.content ?? '').startsWith('Echo:'));
   });
 
+  void it('keep-alive comments count as traffic: a stalled-but-pinging stream is not cut by the watchdog', async () => {
+    chatFault({ stallAfterChunks: 3, stallPingMs: 50 });
+    const ctrl = new AbortController();
+    const t0 = Date.now();
+    setTimeout(() => ctrl.abort(), 900);
+    const err = await failure(client({ idleTimeoutMs: 250 }).streamChat(ask('one two three four five'), { signal: ctrl.signal }));
+    assert.equal(err.kind, 'aborted', `cut as ${err.kind} after ${Date.now() - t0} ms`);
+    assert.ok(Date.now() - t0 >= 850);
+    assert.ok((err.partial?.message.content ?? '').startsWith('Echo:'));
+  });
+
   void it('a stream longer than the idle limit, with each gap inside it, is not cut (no total deadline)', async () => {
     chatFault({ chunkDelayMs: 120, keepAlive: true });
     const r = await client({ idleTimeoutMs: 400, timeoutMs: 400 }).streamChat(ask('a b c d e f g h'));
