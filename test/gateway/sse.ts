@@ -44,7 +44,7 @@ export class SseWriter {
     if (!this.open) return false;
     const mid = this.fx.midStreamError;
     if (mid && this.chunks >= mid.afterChunks) {
-      await this.event(JSON.stringify({
+      await this.event('error', JSON.stringify({
         error: {
           message: mid.message ?? 'upstream error in the middle of the stream',
           type: mid.type ?? 'server_error',
@@ -68,14 +68,14 @@ export class SseWriter {
       if (this.fx.keepAlive) await this.body.write(`: PING${this.eol}${this.eol}`);
     }
     this.chunks += 1;
-    return this.event(JSON.stringify(obj));
+    return this.event('message', JSON.stringify(obj));
   }
 
   /** Send `data: [DONE]` and end the response. */
   async done(): Promise<void> {
     if (!this.open) return;
     if (this.fx.keepAlive) await this.body.write(`: PING${this.eol}${this.eol}`);
-    if (await this.event('[DONE]')) {
+    if (await this.event('message', '[DONE]')) {
       this.finished = true;
       this.body.end();
     }
@@ -93,8 +93,8 @@ export class SseWriter {
     this.res.once('close', () => clearInterval(timer));
   }
 
-  private event(data: string): Promise<boolean> {
-    const name = this.fx.eventNames ? `event: message${this.eol}` : '';
+  private event(kind: 'message' | 'error', data: string): Promise<boolean> {
+    const name = this.fx.eventNames ? `event: ${kind}${this.eol}` : '';
     const sep = this.fx.noSpace ? '' : ' ';
     return this.body.write(`${name}data:${sep}${data}${this.eol}${this.eol}`);
   }

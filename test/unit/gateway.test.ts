@@ -644,6 +644,13 @@ void describe('faults', () => {
     assert.ok(!events.some((e) => e.data === '[DONE]'), '!events.some((e) => e.data === "[DONE]")');
   });
 
+  void test('with eventNames a mid-stream error event is named error', async () => {
+    gw.fault({ eventNames: true, midStreamError: { afterChunks: 1 } });
+    const { events } = await streamChat({ messages: [user('a b')] });
+    assert.deepEqual(events.map((e) => e.event), ['message', 'error']);
+    assert.equal((JSON.parse(events[1]!.data) as Json).error.type, 'server_error');
+  });
+
   void test('noFinishReason leaves out every finish_reason but still sends [DONE]', async () => {
     gw.fault({ noFinishReason: true });
     const { chunks, events } = await streamChat({ messages: [user('a b')] });
