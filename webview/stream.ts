@@ -1,5 +1,7 @@
 import { renderMarkdown } from './markdown';
 
+const GROUP_SIZE = 32;
+
 /**
  * Renders one assistant answer while it streams, at a cost that does not grow with the answer.
  *
@@ -19,6 +21,7 @@ export class StreamRenderer {
   /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
   private blankBoundary: number | undefined;
   private frame: number | undefined;
+  private group: HTMLElement | undefined;
   private readonly frozen: HTMLElement;
   private readonly tail: HTMLElement;
 
@@ -106,7 +109,14 @@ export class StreamRenderer {
     const el = document.createElement('div');
     el.className = 'md-block';
     el.innerHTML = renderMarkdown(block, { highlight: true });
-    this.frozen.appendChild(el);
+    // Blocks go into groups of GROUP_SIZE: a layout pass walks the children of the box that
+    // changed, so one flat list of thousands of blocks would make every append cost more.
+    if (!this.group || this.group.childElementCount >= GROUP_SIZE) {
+      this.group = document.createElement('div');
+      this.group.className = 'md-group';
+      this.frozen.appendChild(this.group);
+    }
+    this.group.appendChild(el);
     this.onBlock(el);
   }
 }

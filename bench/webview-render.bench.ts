@@ -1,0 +1,124 @@
+/**
+ * Streaming render cost of the chat webview must not grow with the answer. Streams a
+ * 100,000-token answer (the local gateway's `#long 100000`, read through the real client) into
+ * the real `dist/webview.js` in headless Chromium, as `chat/delta` messages of TOKENS_PER_CHUNK
+ * tokens, one animation frame each, and measures the main-thread time each chunk costs: the
+ * message handler, the render inside requestAnimationFrame, and the style/layout it causes.
+ * Prints the first and last 10% and their ratio (the baseline is the first 10% of the same
+ * run). Asserts nothing about time.
+ */
+import { GatewayClient } from '../src/api/client';
+import { startGateway } from '../test/gateway/server';
+import { openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
+import { chromium } from 'playwright-core';
+
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 100_000);
+const TOKENS_PER_CHUNK = 20;
+
+interface BenchGlobal extends PageGlobal {
+  __bench: { rafMs: number };
+  __runChunks(chunks: string[]): Promise<Sample[]>;
+  dispatchEvent(e: unknown): boolean;
+}
+/** One chunk's main-thread time, in ms, by phase. */
+interface Sample {
+  handler: number;
+  render: number;
+  layout: number;
+}
+
+async function main(): Promise<void> {
+  const gw = await startGateway();
+  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+  const tokens: string[] = [];
+  const t0 = Date.now();
+  await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: `#long ${TOKENS}` }] }, {
+    onEvent: (e) => {
+      if (e.type === 'text') tokens.push(e.text);
+    },
+  });
+  await gw.close();
+  const text = tokens.join('');
+  console.log(`answer: ${tokens.length} tokens, ${text.length} characters, ${text.split('\n\n').length} blocks, ${text.split('```').length - 1} fences (fetched in ${Date.now() - t0} ms)`);
+
+  const chunks: string[] = [];
+  for (let i = 0; i < tokens.length; i += TOKENS_PER_CHUNK) chunks.push(tokens.slice(i, i + TOKENS_PER_CHUNK).join(''));
+
+  // Frames are not throttled to 60 Hz here, so the run measures work rather than vsync waits.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/busy', requestId: 'r1' });
+  await h.send({ type: 'chat/message', requestId: 'r1', message: { id: 'a1', role: 'assistant', content: '', status: 'streaming', requestedModel: 'gw-chat', createdAt: 1 } });
+
+  await h.page.evaluate(() => {
+    const g = globalThis as unknown as BenchGlobal;
+    g.__bench = { rafMs: 0 };
+    const raf = g.requestAnimationFrame.bind(g);
+    // Time every animation-frame callback the app schedules (its render work).
+    g.requestAnimationFrame = (cb: () => void) =>
+      raf(() => {
+        const s = performance.now();
+        cb();
+        g.__bench.rafMs += performance.now() - s;
+      });
+    g.__runChunks = async (batch: string[]) => {
+      const out: Sample[] = [];
+      const doc = g.document as unknown as { body: { offsetHeight: number } };
+      for (const c of batch) {
+        g.__bench.rafMs = 0;
+        const s = performance.now();
+        g.dispatchEvent(new MessageEvent('message', { data: { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: c } }));
+        const handler = performance.now() - s;
+        await new Promise<void>((r) => raf(() => r()));
+        // Style and layout of what the frame changed, forced here so it is counted.
+        const l = performance.now();
+        void doc.body.offsetHeight;
+        const layout = performance.now() - l;
+        out.push({ handler, render: g.__bench.rafMs, layout });
+      }
+      return out;
+    };
+  });
+
+  const samples: Sample[] = [];
+  const BATCH = 200;
+  const started = Date.now();
+  for (let i = 0; i < chunks.length; i += BATCH) {
+    const batch = chunks.slice(i, i + BATCH);
+    samples.push(...(await h.page.evaluate((b) => (globalThis as unknown as BenchGlobal).__runChunks(b), batch)));
+  }
+  const wall = Date.now() - started;
+  const doneStart = Date.now();
+  await h.send({ type: 'chat/done', requestId: 'r1', message: { id: 'a1', role: 'assistant', content: text, status: 'done', requestedModel: 'gw-chat', finishReason: 'stop', createdAt: 1 } });
+  const doneMs = Date.now() - doneStart;
+  const stats = await h.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobal;
+    return { blocks: g.document.querySelectorAll('.md-block').length, codeBlocks: g.document.querySelectorAll('.codeblock').length };
+  });
+  await browser.close();
+
+  const times = samples.map((x) => x.handler + x.render + x.layout);
+  const tenth = Math.max(1, Math.floor(times.length / 10));
+  const first = times.slice(0, tenth);
+  const last = times.slice(-tenth);
+  const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+  const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))] ?? 0;
+  const line = (name: string, a: number[]) =>
+    `${name.padEnd(10)} mean ${mean(a).toFixed(3)} ms   median ${pct(a, 0.5).toFixed(3)} ms   p95 ${pct(a, 0.95).toFixed(3)} ms   max ${Math.max(...a).toFixed(3)} ms`;
+  console.log(`chunks: ${times.length} of ${TOKENS_PER_CHUNK} tokens; streamed in ${(wall / 1000).toFixed(1)} s wall; final DOM: ${stats.blocks} blocks, ${stats.codeBlocks} code blocks`);
+  console.log('main-thread time per chunk (handler + frame render + layout):');
+  console.log(line('first 10%', first));
+  console.log(line('last 10%', last));
+  console.log(`ratio last/first: mean ${(mean(last) / mean(first)).toFixed(2)}x, median ${(pct(last, 0.5) / pct(first, 0.5)).toFixed(2)}x (target: within 2x)`);
+  const phase = (k: keyof Sample, a: Sample[]) => mean(a.map((x) => x[k])).toFixed(3);
+  for (const [name, a] of [['first 10%', samples.slice(0, tenth)], ['last 10%', samples.slice(-tenth)]] as const) {
+    console.log(`  ${name.padEnd(10)} handler ${phase('handler', a)} ms, render ${phase('render', a)} ms, layout ${phase('layout', a)} ms`);
+  }
+  console.log(`finishing the answer (chat/done, final highlight): ${doneMs} ms`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
