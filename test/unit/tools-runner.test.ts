@@ -100,3 +100,28 @@ void test('stopping while a call awaits approval rejects the run and marks the c
   await assert.rejects(p, { name: 'AbortError' });
   assert.equal(cards.at(-1)?.state, 'denied');
 });
+
+void test('a denied read-only call reads nothing: its work waits for approval', async () => {
+  let reads = 0;
+  const base = nodeToolHost([{ name: 'ws', path: ws }]);
+  const host = { ...base, editorText: (p: string) => (reads++, base.editorText(p)) };
+  const runner = new ToolRunner({
+    tools: () => builtinTools(host),
+    approve: () => Promise.resolve('deny'),
+    trust: { isTrusted: () => false, trust: () => undefined },
+  });
+  const [m] = await runner.execute([call('d1', 'read_file', { path: 'src/x.ts' })], ctx());
+  assert.equal(m?.content, DECLINED_MESSAGE);
+  assert.equal(reads, 0, 'the file was not read');
+  const allowed = new ToolRunner({ tools: () => builtinTools(host), approve: () => Promise.resolve('allow'), trust: { isTrusted: () => false, trust: () => undefined } });
+  await allowed.execute([call('d2', 'read_file', { path: 'src/x.ts' })], ctx());
+  assert.equal(reads, 1, 'an allowed call reads once');
+});
+
+void test('a broken regex or glob is refused before the user is asked', async () => {
+  const { runner, asked } = setup(() => 'allow');
+  const [re, glob] = await runner.execute([call('g1', 'search_text', { query: 'a(', isRegex: true }), call('g2', 'find_files', { pattern: 'src/{a,b' })], ctx());
+  assert.match(re?.content ?? '', /regular expression is invalid/);
+  assert.match(glob?.content ?? '', /unclosed "\{"/);
+  assert.equal(asked.length, 0, 'nobody was asked');
+});

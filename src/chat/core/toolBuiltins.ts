@@ -2,9 +2,9 @@ import { promises as fs } from 'node:fs';
 import type { CommandOptions, CommandResult } from './toolCommand';
 import { describeCommandResult } from './toolCommand';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import { findFilesForModel, listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel, searchTextForModel } from './toolFs';
+import { compileGlob, findFilesForModel, listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel, searchPattern, searchTextForModel } from './toolFs';
 import { resolveWorkspacePath, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
-import { ToolError, type PreparedCall, type Tool } from './toolRunner';
+import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
 
 /**
  * The built-in tools, written against a small {@link ToolHost} so the same code runs in VS Code
@@ -82,7 +82,11 @@ const def = (name: BuiltinToolName, description: string, parameters: Record<stri
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const done = (content: string, preview?: string): PreparedCall => ({ run: () => Promise.resolve({ content, ...(preview !== undefined ? { preview } : {}) }) });
+/**
+ * A read-only call whose work happens when it runs, after approval: `prepare` only checks the
+ * arguments, so nothing is read for a call the user then denies.
+ */
+const later = (work: (ctx: ToolCallContext) => Promise<string>): PreparedCall => ({ run: async (ctx) => ({ content: await work(ctx) }) });
 
 /** Every built-in tool over `host`. */
 export function builtinTools(host: ToolHost): Tool[] {
@@ -122,6 +126,27 @@ export function builtinTools(host: ToolHost): Tool[] {
     };
   };
 
+  /** get_diagnostics' answer, read when the call runs. */
+  const diagnosticsText = async (file: ResolvedPath | undefined): Promise<string> => {
+    if (!host.diagnostics) return 'Diagnostics are not available here.';
+    const roots = host.roots();
+    const all = host.diagnostics(file?.absolute);
+    // Diagnostics of files outside the workspace (libraries, other folders) are not ours to
+    // show; each file is checked once, however many problems it has.
+    const relOf = new Map<string, string | undefined>();
+    for (const abs of new Set(all.map((d) => d.absolute))) {
+      relOf.set(abs, await resolveWorkspacePath(abs, roots).then((r) => r.relative, () => undefined));
+    }
+    const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
+    const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
+    inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
+    const where = file ? file.relative : 'the workspace';
+    if (inside.length === 0) return `No errors or warnings in ${where}.`;
+    const lines = inside.slice(0, 200).map((d) => `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
+    const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
+    return `${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`;
+  };
+
   const tools: Tool[] = [
     {
       readOnly: true,
@@ -132,13 +157,14 @@ export function builtinTools(host: ToolHost): Tool[] {
       ),
       async prepare(a) {
         const file = await resolve(a['path']);
-        const editorText = host.editorText(file.absolute);
-        const text = await readFileForModel(file, {
-          ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
-          ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
-          ...(editorText !== undefined ? { editorText } : {}),
+        return later(() => {
+          const editorText = host.editorText(file.absolute);
+          return readFileForModel(file, {
+            ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
+            ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
+            ...(editorText !== undefined ? { editorText } : {}),
+          });
         });
-        return done(text);
       },
     },
     {
@@ -146,7 +172,8 @@ export function builtinTools(host: ToolHost): Tool[] {
       definition: def('list_directory', 'List the files and folders in a workspace folder (folders end with "/").', obj({ path: str('Folder relative to the workspace; "." or omitted for the top.') })),
       async prepare(a) {
         const p = s(a['path']).trim();
-        return done(await listDirectoryForModel(await resolve(p === '' ? '.' : p)));
+        const dir = await resolve(p === '' ? '.' : p);
+        return later(() => listDirectoryForModel(dir));
       },
     },
     {
@@ -156,8 +183,10 @@ export function builtinTools(host: ToolHost): Tool[] {
         'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode and node_modules.',
         obj({ pattern: str('Glob pattern.'), maxResults: int('At most this many paths (default 200).') }, ['pattern']),
       ),
-      async prepare(a, ctx) {
-        return done(await findFilesForModel(host.roots(), s(a['pattern']), Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal));
+      prepare(a) {
+        const pattern = s(a['pattern']);
+        compileGlob(pattern);
+        return Promise.resolve(later((ctx) => findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal)));
       },
     },
     {
@@ -176,29 +205,30 @@ export function builtinTools(host: ToolHost): Tool[] {
           ['query'],
         ),
       ),
-      async prepare(a, ctx) {
+      prepare(a) {
         const include = s(a['include']);
-        return done(
-          await searchTextForModel(host.roots(), {
-            query: s(a['query']),
-            isRegex: a['isRegex'] === true,
-            caseSensitive: a['caseSensitive'] === true,
-            ...(include ? { include } : {}),
-            maxResults: Math.min(n(a['maxResults']) ?? 100, 500),
-            signal: ctx.signal,
-          }),
+        const query = { query: s(a['query']), isRegex: a['isRegex'] === true, caseSensitive: a['caseSensitive'] === true };
+        searchPattern(query);
+        if (include) compileGlob(include);
+        return Promise.resolve(
+          later((ctx) => searchTextForModel(host.roots(), { ...query, ...(include ? { include } : {}), maxResults: Math.min(n(a['maxResults']) ?? 100, 500), signal: ctx.signal })),
         );
       },
     },
     {
       readOnly: true,
       definition: def('get_selection', "Get the text selected in the user's active editor, with its file and line numbers.", obj({})),
-      async prepare() {
-        const sel = host.selection?.();
-        if (!sel) return done('No editor is active, so there is no selection.');
-        if (sel.absolute !== undefined) await resolve(sel.absolute);
-        if (sel.text === '') return done(`The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`);
-        return done(`Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`);
+      prepare() {
+        // Read when it runs: the user may change the selection while deciding.
+        return Promise.resolve(
+          later(async () => {
+            const sel = host.selection?.();
+            if (!sel) return 'No editor is active, so there is no selection.';
+            if (sel.absolute !== undefined) await resolve(sel.absolute);
+            if (sel.text === '') return `The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`;
+            return `Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`;
+          }),
+        );
       },
     },
     {
@@ -209,25 +239,9 @@ export function builtinTools(host: ToolHost): Tool[] {
         obj({ path: str('File relative to the workspace; omit for every file.') }),
       ),
       async prepare(a) {
-        if (!host.diagnostics) return done('Diagnostics are not available here.');
         const p = s(a['path']).trim();
         const file = p ? await resolve(p) : undefined;
-        const roots = host.roots();
-        const all = host.diagnostics(file?.absolute);
-        // Diagnostics of files outside the workspace (libraries, other folders) are not ours to
-        // show; each file is checked once, however many problems it has.
-        const relOf = new Map<string, string | undefined>();
-        for (const abs of new Set(all.map((d) => d.absolute))) {
-          relOf.set(abs, await resolveWorkspacePath(abs, roots).then((r) => r.relative, () => undefined));
-        }
-        const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
-        const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
-        inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
-        const where = file ? file.relative : 'the workspace';
-        if (inside.length === 0) return done(`No errors or warnings in ${where}.`);
-        const lines = inside.slice(0, 200).map((d) => `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
-        const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
-        return done(`${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`);
+        return later(() => diagnosticsText(file));
       },
     },
     {

@@ -295,15 +295,19 @@ export interface SearchOptions {
   budgetMs?: number;
 }
 
-/** search_text: `path:line: text` for each matching line. */
-export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: SearchOptions): Promise<string> {
+/** The search as a regular expression, or a {@link ToolError} saying why it is not one. */
+export function searchPattern(o: Pick<SearchOptions, 'query' | 'isRegex' | 'caseSensitive'>): RegExp {
   if (o.query === '') throw new ToolError('The search text is empty.');
-  let re: RegExp;
   try {
-    re = new RegExp(o.isRegex ? o.query : o.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), o.caseSensitive ? '' : 'i');
+    return new RegExp(o.isRegex ? o.query : o.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), o.caseSensitive ? '' : 'i');
   } catch (e) {
     throw new ToolError(`The regular expression is invalid: ${e instanceof Error ? e.message : String(e)}. Fix it, or set isRegex to false to search for the literal text.`);
   }
+}
+
+/** search_text: `path:line: text` for each matching line. */
+export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: SearchOptions): Promise<string> {
+  const re = searchPattern(o);
   const include = o.include ? compileGlob(o.include) : undefined;
   const max = o.maxResults ?? 100;
   const walk = await walkFiles(roots, { ...(include ? { accept: (rel: string) => include.test(rel) } : {}), ...(o.signal ? { signal: o.signal } : {}) });
