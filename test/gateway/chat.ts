@@ -199,11 +199,11 @@ function parseDirectives(text: string): Directives {
   d.reasoning = /(^|\s)#reasoning(\s|$)/.test(head);
   const finish = /(^|\s)#finish\s+(\S+)/.exec(head);
   if (finish) d.finish = finish[2];
+  // Only the directives go; the user's own line breaks and spacing are echoed as typed.
   d.rest = head
-    .replace(/(^|\s)#long\s+\d+/g, ' ')
-    .replace(/(^|\s)#finish\s+\S+/g, ' ')
-    .replace(/(^|\s)#(markdown|json|reasoning)(?=\s|$)/g, ' ')
-    .replace(/\s+/g, ' ')
+    .replace(/(^|[ \t])#long[ \t]+\d+[ \t]?/g, '$1')
+    .replace(/(^|[ \t])#finish[ \t]+\S+[ \t]?/g, '$1')
+    .replace(/(^|[ \t])#(markdown|json|reasoning)(?=\s|$)[ \t]?/g, '$1')
     .trim();
   return d;
 }
@@ -361,7 +361,7 @@ function plan(body: Json): Plan {
   } else if (d.markdown) {
     content = MARKDOWN_DOC;
   } else if (d.json || json) {
-    content = JSON.stringify({ answer: `Echo: ${d.rest}`, model, words: d.rest === '' ? 0 : d.rest.split(' ').length });
+    content = JSON.stringify({ answer: `Echo: ${d.rest}`, model, words: d.rest === '' ? 0 : d.rest.split(/\s+/).length });
     jsonAnswer = true;
   } else if (images.length > 0) {
     content = `I received ${images.length} image(s): ${images.map(mediaType).join(', ')}`;

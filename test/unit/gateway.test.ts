@@ -260,6 +260,12 @@ void describe('chat answers', () => {
     assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), 'chunks.slice(0, -1).every((c) => c.usage === null)');
   });
 
+  void test('the echo keeps the user text as typed, line breaks included, minus the directives', async () => {
+    const body = (await (await chat({ messages: [user('#reasoning first line\n  second  line #finish length')] })).json()) as Json;
+    assert.equal(body.choices[0].message.content, 'Echo: first line\n  second  line');
+    assert.equal(body.choices[0].finish_reason, 'length');
+  });
+
   void test('#say answers exactly the text after the directive, markup and spacing included', async () => {
     const text = '<img src=x onerror="alert(1)">  two  spaces\nand a #json that is not a directive';
     const { chunks } = await streamChat({ messages: [user(`#say ${text}`)] });
