@@ -92,6 +92,14 @@ export class Workbench {
     }
   }
 
+  /** Set API Key through the palette's password input, waiting for the confirmation. */
+  async setApiKey(key: string): Promise<void> {
+    await this.runCommand('Gateway Studio: Set API Key');
+    await this.submitInput(key, { password: true });
+    await this.notification('API key saved');
+    await this.runCommand('Notifications: Clear All Notifications');
+  }
+
   /** Picks the quick-pick row whose label contains `label`. */
   async pick(label: string | RegExp): Promise<void> {
     const row = this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first();

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import type { FrameLocator } from 'playwright-core';
+import type { Journey } from './journey';
+import { UI_TIMEOUT, type Workbench } from './workbench';
+
+/** A 1x1 red PNG. */
+const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+const chatSettings = (gw: { url: string }): Record<string, unknown> => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' });
+
+/** Opens the chat panel and returns its page once the composer is there. */
+async function openChat(wb: Workbench): Promise<FrameLocator> {
+  await wb.runCommand('Gateway Studio: Open Chat');
+  const chat = wb.webview();
+  await chat.locator('textarea[aria-label="Message"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  return chat;
+}
+
+async function sendMessage(chat: FrameLocator, text: string): Promise<void> {
+  const box = chat.locator('textarea[aria-label="Message"]');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+export const journeys: Journey[] = [
+  {
+    name: 'chat: pick a model, send a message and see the streamed markdown answer',
+    settings: chatSettings,
+    async run({ wb, page, shot }) {
+      await wb.setApiKey('sk-demo-gateway-studio');
+      const chat = await openChat(wb);
+      await sendMessage(chat, '#markdown');
+      const answer = chat.locator('.msg.assistant').last();
+      await answer.locator('.md h1, .md h2').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await answer.locator('.md table').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await answer.locator('.md pre code').first().waitFor({ state: 'visible' });
+      // The README's picture: the question and the start of the rendered answer, sidebar closed.
+      await wb.runCommand('View: Close Primary Side Bar');
+      await chat.locator('.msg.user').last().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(500);
+      await shot('e2e-chat-markdown');
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-chat.png' });
+      // pick another model in the model box; the answer names the aligned version it came from
+      const model = chat.locator('input[aria-label="Model"]');
+      await model.fill('gw-latest');
+      await model.press('Tab');
+      await sendMessage(chat, 'which model are you');
+      await chat.locator('.msg.assistant').last().locator('.aligned').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const aligned = await chat.locator('.msg.assistant').last().locator('.aligned').innerText();
+      assert.match(aligned, /gw-latest/);
+    },
+  },
+  {
+    name: 'chat: stop a long answer midway; the partial answer stays, marked stopped',
+    settings: chatSettings,
+    async run({ wb, gw, shot }) {
+      await wb.setApiKey(gw.keys.valid);
+      gw.fault({ match: { path: '/v1/chat/completions' }, chunkDelayMs: 25, times: -1 });
+      const chat = await openChat(wb);
+      await sendMessage(chat, '#long 4000');
+      const answer = chat.locator('.msg.assistant').last();
+      await answer.locator('.md p').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const stop = chat.locator('button[aria-label="Stop"]');
+      await stop.click();
+      await answer.locator('.notice.stopped').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const words = (await answer.locator('.md').innerText()).split(/\s+/).length;
+      assert.ok(words > 3 && words < 3000, `kept ${words} words of a 4000-token answer`);
+      await chat.locator('button[aria-label="Send"]').waitFor({ state: 'visible' });
+      await shot('e2e-chat-stopped');
+      gw.clearFaults();
+    },
+  },
+  {
+    name: 'chat: a wrong key shows the 401 error with a Set API Key button; after fixing the key the chat answers',
+    settings: chatSettings,
+    async run({ wb, gw, shot }) {
+      await wb.setApiKey('sk-wrong-key-0000');
+      const chat = await openChat(wb);
+      await sendMessage(chat, 'hello there');
+      const error = chat.locator('.error').last();
+      await error.locator('.error-title').filter({ hasText: '401' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await shot('e2e-chat-401');
+      await error.locator('.error-actions button', { hasText: 'Set API Key' }).click();
+      await wb.submitInput(gw.keys.valid, { password: true });
+      await sendMessage(chat, 'hello again');
+      await chat.locator('.msg.assistant .md', { hasText: 'Echo: hello again' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    },
+  },
+  {
+    name: 'chat: attach an image from the workspace and the vision model receives it',
+    settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-vision' }),
+    files: { 'pics/red.png': RED_PNG },
+    async run({ wb, gw, cs, page, shot }) {
+      await wb.setApiKey(gw.keys.valid);
+      const chat = await openChat(wb);
+      await chat.locator('button[aria-label="Attach image"]').click();
+      // In the browser the open dialog is VS Code's own path input.
+      await wb.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await wb.quickInputBox.fill(`${cs.workspace}/pics/red.png`);
+      await wb.quickInput.locator('.monaco-list-row', { hasText: 'red.png' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT }).catch(() => undefined);
+      await wb.quickInputBox.press('Enter');
+      await chat.locator('.attachment img.thumb').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await sendMessage(chat, 'what is in this picture?');
+      await chat.locator('.msg.assistant .md', { hasText: 'I received 1 image(s): image/png' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await page.waitForTimeout(200);
+      await shot('e2e-chat-image');
+    },
+  },
+];
