@@ -220,6 +220,9 @@ export class ChatApp {
     this.stopBtn.addEventListener('click', () => this.stop());
     this.modelInput.addEventListener('change', () => {
       const model = this.modelInput.value.trim();
+      if (this.conversation) this.conversation.model = model === this.defaultModel ? '' : model;
+      this.renderModelInfo();
+      this.renderAttachments();
       this.post({ type: 'chat/setModel', model });
     });
     this.applyStrings();

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatMessage as WireMessage, ChatRequest, ContentPart } from '../../api/chat';
 import { chatParamsSchema, type ChatParams, type Conversation, type EditorContext, type UserMessage } from '../../shared/protocol';
 import type { ToolChoice, ToolDefinition } from './toolSeam';
@@ -36,8 +37,14 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
     const issue = r.error.issues[0];
     const field = issue?.path.join('.') ?? '?';
     const fromConversation = issue?.path[0] !== undefined && String(issue.path[0]) in c.params;
-    const where = fromConversation ? 'this conversation\'s settings' : `the setting gatewayStudio.chat.${settingName(field)}`;
-    throw new RequestProblem(`${field} in ${where} is not valid: ${issue?.message ?? 'invalid'} (it is ${JSON.stringify(valueAt(merged, field))}).`, field);
+    const value = JSON.stringify(valueAt(merged, field)) ?? 'undefined';
+    const why = issue?.message ?? 'invalid';
+    throw new RequestProblem(
+      fromConversation
+        ? l10n.t('{0} in this conversation\'s settings is not valid: {1} (it is {2}).', field, why, value)
+        : l10n.t('{0} in the setting gatewayStudio.chat.{1} is not valid: {2} (it is {3}).', field, settingName(field), why, value),
+      field,
+    );
   }
   return r.data;
 }
@@ -59,7 +66,7 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
   const params = effectiveParams(c, defaults.params);
   const model = effectiveModel(c, defaults);
   if (!model) {
-    throw new RequestProblem('No chat model is chosen: pick one in the chat\'s model box or set gatewayStudio.chatModel.', 'model');
+    throw new RequestProblem(l10n.t('No chat model is chosen: pick one in the chat\'s model box or set gatewayStudio.chatModel.'), 'model');
   }
   const messages: WireMessage[] = [];
   const system = (c.systemPrompt ?? defaults.systemPrompt).trim();

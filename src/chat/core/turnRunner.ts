@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ChatResult } from '../../api/chat';
 import type { StreamOptions } from '../../api/client';
 import { describeError, isGatewayError } from '../../api/errors';
@@ -231,7 +232,7 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
 }
 
 function problemView(p: RequestProblem): ErrorView {
-  return { title: p.field === 'model' ? 'No chat model' : 'Invalid chat setting', detail: p.message, actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'] };
+  return { title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'), detail: p.message, actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'] };
 }
 
 function defaultDescribe(err: unknown): ErrorView {

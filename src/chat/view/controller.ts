@@ -409,8 +409,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return { type: 'chat/history', entries: this.store.list(), activeId: this.conversation.id };
   }
 
-  private save(): Promise<void> {
-    const snapshot = structuredClone(this.conversation);
+  /** Saves a copy of `c` (by default the shown one) after any save already under way. */
+  private save(c: Conversation = this.conversation): Promise<void> {
+    const snapshot = structuredClone(c);
     this.saving = this.saving
       .then(async () => {
         if (snapshot.messages.length === 0) return;
@@ -447,9 +448,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         words: localWords(),
         callbacks: {
           onMessage: (msg) => {
-            if (conversation !== this.conversation) return;
-            this.broadcast({ type: 'chat/message', requestId, message: msg });
-            if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save();
+            if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);
+            if (conversation === this.conversation) this.broadcast({ type: 'chat/message', requestId, message: msg });
           },
           onDelta: (messageId, d) => {
             if (conversation === this.conversation) this.queueDelta(requestId, messageId, d);
@@ -467,7 +467,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       conversation.messages.push(last);
     }
     if (this.active?.requestId === requestId) this.active = undefined;
-    await this.save();
+    // The turn's own conversation: the user may have opened another one meanwhile.
+    await this.save(conversation);
     if (conversation === this.conversation) {
       this.broadcast(status === 'error' && lastError ? { type: 'chat/error', requestId, error: lastError, message: last } : { type: 'chat/done', requestId, message: last });
     } else {
