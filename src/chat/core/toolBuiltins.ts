@@ -54,8 +54,11 @@ export interface ToolHost {
   showChange?(change: FileChange): Promise<void>;
   /** Closes what `showChange` opened. */
   closeChange?(change: FileChange): void;
-  /** Applies an approved change (in VS Code: an undoable WorkspaceEdit, then save). */
-  applyChange(change: FileChange): Promise<void>;
+  /**
+   * Applies an approved change (in VS Code: an undoable WorkspaceEdit, then save). May return a
+   * note for the model, such as "applied but not saved".
+   */
+  applyChange(change: FileChange): Promise<string | undefined | void>;
   runCommand(command: string, opts: CommandOptions): Promise<CommandResult>;
   commandTimeoutMs(): number;
   selection?(): SelectionInfo | undefined;
@@ -119,9 +122,9 @@ export function builtinTools(host: ToolHost): Tool[] {
         if ((now ?? '') !== change.before || (now === undefined) !== (change.kind === 'create')) {
           throw new ToolError(`"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`);
         }
-        await host.applyChange(change);
+        const note = await host.applyChange(change);
         const verb = change.kind === 'create' ? 'Created' : 'Edited';
-        return { content: `${verb} ${change.file.relative} (${lines} lines). Change:\n${diff}`, preview: diff };
+        return { content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`, preview: diff };
       },
     };
   };

@@ -59,7 +59,7 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     if (tabs.length) void vscode.window.tabGroups.close(tabs, true);
   }
 
-  async applyChange(change: FileChange): Promise<void> {
+  async applyChange(change: FileChange): Promise<string | undefined> {
     const uri = vscode.Uri.file(change.file.absolute);
     const edit = new vscode.WorkspaceEdit();
     const label = vscode.l10n.t('Gateway Studio: {0}', change.file.relative);
@@ -79,8 +79,11 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     // Saved so later tools (a build command) see the change; the edit stays on the editor's undo
     // stack. A document that already had the user's unsaved edits is left unsaved: saving would
     // write their work too, without asking.
-    if (doc && !wasDirty) await doc.save();
+    let note: string | undefined;
+    if (doc && wasDirty) note = 'The file had unsaved changes by the user, so it was left unsaved: commands see the old content on disk until the user saves.';
+    else if (doc && !(await doc.save())) note = 'VS Code could not save the file, so the change is only in the editor: commands see the old content on disk until the user saves.';
     await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
+    return note;
   }
 
   async runCommand(command: string, opts: CommandOptions): Promise<CommandResult> {
