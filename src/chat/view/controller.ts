@@ -53,10 +53,13 @@ export interface ChatPanelApi {
   onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable;
   /** The conversation currently shown (for tools that need its id). */
   readonly conversationId: string;
+  /** Whether a chat (view or panel) is on screen now, so a card there can be seen. */
+  isVisible(): boolean;
 }
 
 interface Surface {
   webview: vscode.Webview;
+  visible: () => boolean;
   ready: boolean;
   queue: HostMessage[];
 }
@@ -124,8 +127,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   // Surfaces
 
   /** Connects a webview (view or panel). Messages wait in a queue until it says `webview/ready`. */
-  attach(webview: vscode.Webview): vscode.Disposable {
-    const surface: Surface = { webview, ready: false, queue: [] };
+  attach(webview: vscode.Webview, visible: () => boolean = () => true): vscode.Disposable {
+    const surface: Surface = { webview, visible, ready: false, queue: [] };
     this.surfaces.add(surface);
     const sub = webview.onDidReceiveMessage((raw: unknown) => {
       const parsed = parseWebviewMessage(raw);
@@ -626,6 +629,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable {
     return this.decisionEmitter.event(listener);
+  }
+
+  isVisible(): boolean {
+    return [...this.surfaces].some((s) => s.visible());
   }
 
   setToolExecutor(executor: ToolExecutor | undefined): void {

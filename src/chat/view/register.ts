@@ -47,7 +47,7 @@ export function registerChat(s: Services): ChatPanelApi {
     panel = p;
     p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'chat.svg');
     setHtml(p.webview, context.extensionUri);
-    const sub = controller.attach(p.webview);
+    const sub = controller.attach(p.webview, () => p.visible);
     p.onDidDispose(() => {
       sub.dispose();
       if (panel === p) panel = undefined;
@@ -76,7 +76,7 @@ export function registerChat(s: Services): ChatPanelApi {
       {
         resolveWebviewView(view) {
           setHtml(view.webview, context.extensionUri);
-          const sub = controller.attach(view.webview);
+          const sub = controller.attach(view.webview, () => view.visible);
           view.onDidDispose(() => sub.dispose());
         },
       },
