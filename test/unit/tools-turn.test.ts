@@ -142,18 +142,21 @@ const STYLES: ToolStyle[] = ['canonical', 'no-index', 'all-index-0', 'whole', 'm
 for (const style of STYLES) {
   void test(`parallel calls streamed as "${style}" (split into 5-byte pieces) arrive whole and run with their own arguments`, async () => {
     gw.fault({ match: { path: '/v1/chat/completions' }, times: 1, toolStyle: style, split: 5 });
-    const h = harness();
-    const longPath = 'src/x.ts';
-    const c = conv(script([callsTurn({ name: 'read_file', arguments: { path: longPath, startLine: 2, endLine: 2 } }, { name: 'search_text', arguments: { query: 'return a', include: '**/*.ts' } })]));
-    const out = await turn(c, h);
-    assert.equal(out.status, 'done', JSON.stringify(answers(c).map((a) => a.error)));
-    const calls = answers(c)[0]?.toolCalls ?? [];
-    assert.deepEqual(calls.map((x) => x.function.name), ['read_file', 'search_text']);
-    assert.equal(new Set(calls.map((x) => x.id)).size, 2);
-    const [read, search] = toolMsgs(c);
-    assert.equal(read?.content, 'File src/x.ts, lines 2-2 of 3 (the file continues to line 3; read more with startLine 3):\n  return a - b;');
-    assert.match(search?.content ?? '', /src\/x\.ts:2: return a - b;/);
-    gw.clearFaults();
+    try {
+      const h = harness();
+      const longPath = 'src/x.ts';
+      const c = conv(script([callsTurn({ name: 'read_file', arguments: { path: longPath, startLine: 2, endLine: 2 } }, { name: 'search_text', arguments: { query: 'return a', include: '**/*.ts' } })]));
+      const out = await turn(c, h);
+      assert.equal(out.status, 'done', JSON.stringify(answers(c).map((a) => a.error)));
+      const calls = answers(c)[0]?.toolCalls ?? [];
+      assert.deepEqual(calls.map((x) => x.function.name), ['read_file', 'search_text']);
+      assert.equal(new Set(calls.map((x) => x.id)).size, 2);
+      const [read, search] = toolMsgs(c);
+      assert.equal(read?.content, 'File src/x.ts, lines 2-2 of 3 (the file continues to line 3; read more with startLine 3):\n  return a - b;');
+      assert.match(search?.content ?? '', /src\/x\.ts:2: return a - b;/);
+    } finally {
+      gw.clearFaults();
+    }
   });
 }
 
