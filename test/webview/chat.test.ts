@@ -255,3 +255,100 @@ void test('history lists conversations and renames or deletes them (delete asks 
   assert.ok((await h.posted()).some((m) => m.type === 'history/delete' && m.conversationId === 'c9'));
   await h.page.context().close();
 });
+
+/** Pastes or drops files into the page (string script: the node type-check has no DOM lib). */
+function fileEvent(kind: 'paste' | 'drop', files: Array<{ name: string; type: string; bytes: number }>): string {
+  return `(() => {
+    const dt = new DataTransfer();
+    for (const f of ${JSON.stringify(files)}) dt.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.type }));
+    const target = document.querySelector('textarea[aria-label="Message"]');
+    const ev = ${kind === 'paste' ? "new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true })" : "new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })"};
+    target.dispatchEvent(ev);
+  })()`;
+}
+
+void test('pasted and dropped images become thumbnails sent as data URLs; too large or non-images get a clear message', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot({ maxImageBytes: 1000 }));
+  await h.page.evaluate(fileEvent('paste', [{ name: 'small.png', type: 'image/png', bytes: 300 }]));
+  await h.page.evaluate(fileEvent('drop', [{ name: 'big.png', type: 'image/png', bytes: 5000 }, { name: 'notes.txt', type: 'text/plain', bytes: 10 }, { name: 'b.jpg', type: 'image/jpeg', bytes: 20 }]));
+  await h.page.getByRole('img', { name: 'Attached image: b.jpg' }).waitFor();
+  assert.equal(await h.page.locator('.attachments img.thumb').count(), 2);
+  const notes = await h.page.locator('.composer-notes').innerText();
+  assert.match(notes, /big\.png is 0\.0 MB; the limit is 0\.0 MB \(setting gatewayStudio\.chat\.maxImageMegabytes\)/);
+  assert.match(notes, /notes\.txt is not an image/);
+  await h.page.getByRole('button', { name: 'Remove attachment: small.png' }).click();
+  await h.page.locator('textarea[aria-label="Message"]').fill('what is this');
+  await h.page.getByRole('button', { name: 'Send' }).click();
+  const sent = (await h.posted()).find((m) => m.type === 'chat/send') as { images: Array<{ name: string; dataUrl: string }> } | undefined;
+  assert.deepEqual(sent?.images.map((i) => i.name), ['b.jpg']);
+  assert.match(sent?.images[0]?.dataUrl ?? '', /^data:image\/jpeg;base64,A{20,}/);
+  assert.equal(await h.page.locator('.attachments img.thumb').count(), 0, 'the composer is cleared after sending');
+  await h.page.context().close();
+});
+
+void test('editor context arrives as a chip with a prompt, and is sent with the message', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/context', context: { fileName: 'src/app.ts', language: 'typescript', text: 'let a = 1;', startLine: 9, endLine: 11 }, prompt: 'Explain this code.' });
+  assert.match(await h.page.locator('.attachments .chip').innerText(), /app\.ts:10-12/);
+  assert.equal(await h.page.locator('textarea[aria-label="Message"]').inputValue(), 'Explain this code.');
+  await h.page.locator('textarea[aria-label="Message"]').press('Enter');
+  const sent = (await h.posted()).find((m) => m.type === 'chat/send') as { contexts: Array<{ fileName: string }> } | undefined;
+  assert.equal(sent?.contexts[0]?.fileName, 'src/app.ts');
+  await h.page.context().close();
+});
+
+void test('conversation settings post validated overrides; empty fields fall back to the settings', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.page.getByRole('button', { name: 'Conversation settings' }).click();
+  const panel = h.page.getByRole('region', { name: 'Conversation settings' });
+  await panel.getByLabel('System prompt').fill('Answer in French.');
+  await panel.getByLabel('Temperature').fill('0.7');
+  await panel.getByLabel('Response format').selectOption('json_object');
+  await panel.getByLabel('Stop sequences (one per line, up to 4)').fill('END\nSTOP');
+  await panel.getByRole('button', { name: 'Apply' }).click();
+  const set = (await h.posted()).find((m) => m.type === 'chat/setParams');
+  assert.deepEqual(set, { type: 'chat/setParams', params: { temperature: 0.7, stop: ['END', 'STOP'], response_format: 'json_object' }, systemPrompt: 'Answer in French.' });
+  await panel.getByRole('button', { name: 'Use defaults' }).click();
+  assert.deepEqual((await h.posted()).filter((m) => m.type === 'chat/setParams').at(-1), { type: 'chat/setParams', params: {}, systemPrompt: null });
+  await h.page.context().close();
+});
+
+void test('a json_object answer is shown as formatted JSON, reasoning stays collapsed above the answer', async () => {
+  const h = await openHarness(browser);
+  const conv = { id: 'c1', title: '', createdAt: 1, updatedAt: 1, model: '', params: { response_format: 'json_object' as const }, messages: [] };
+  await h.send(snapshot({ conversation: conv }));
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', reasoning: 'Thinking about keys.' });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '{"a":1,"b":[true]}' });
+  await h.send({ type: 'chat/done', requestId: 'r1', message: answer('a1', { content: '{"a":1,"b":[true]}', reasoning: 'Thinking about keys.', status: 'done' }) });
+  assert.equal(await h.page.locator('.md pre code').innerText(), '{\n  "a": 1,\n  "b": [\n    true\n  ]\n}');
+  const details = h.page.locator('details.reasoning');
+  assert.equal(await details.getAttribute('open'), null);
+  assert.equal(await details.isVisible(), true);
+  await details.locator('summary').click();
+  assert.match(await details.innerText(), /Thinking about keys\./);
+  await h.page.context().close();
+});
+
+void test('the tools menu toggles tools and picks tool_choice', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/tools', choice: 'auto', tools: [
+    { name: 'read_file', description: 'Read a file', readOnly: true, enabled: true, trusted: false },
+    { name: 'run_command', description: 'Run a command', readOnly: false, enabled: false, trusted: false },
+  ] });
+  await h.page.getByRole('button', { name: 'Tools' }).click();
+  await h.page.getByRole('checkbox', { name: 'Enabled: run_command' }).check();
+  await h.page.getByRole('checkbox', { name: 'Always allow (trusted): read_file' }).check();
+  await h.page.getByRole('combobox', { name: 'Tool choice' }).selectOption('tool:read_file');
+  const posted = (await h.posted()).filter((m) => String(m.type).startsWith('tools/'));
+  assert.deepEqual(posted, [
+    { type: 'tools/setEnabled', name: 'run_command', enabled: true },
+    { type: 'tools/setTrusted', name: 'read_file', trusted: true },
+    { type: 'tools/setChoice', choice: { name: 'read_file' } },
+  ]);
+  await h.page.context().close();
+});
