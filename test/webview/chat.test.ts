@@ -97,7 +97,7 @@ void test('Stop (button and Escape) asks the host to cancel the running request;
   assert.equal(cancels[0]?.requestId, requestId);
   await h.send({ type: 'chat/done', requestId, message: answer('a1', { content: 'Partial answer so far', status: 'stopped' }) });
   assert.match(await h.page.locator('article[aria-label="Assistant"]').innerText(), /Partial answer so far[\s\S]*Stopped\./);
-  assert.equal(await h.page.getByRole('button', { name: 'Send' }).isVisible(), true);
+  assert.equal(await h.page.getByRole('button', { name: 'Send', exact: true }).isVisible(), true);
   await h.page.context().close();
 });
 
@@ -279,7 +279,7 @@ void test('pasted and dropped images become thumbnails sent as data URLs; too la
   assert.match(notes, /notes\.txt is not an image/);
   await h.page.getByRole('button', { name: 'Remove attachment: small.png' }).click();
   await h.page.locator('textarea[aria-label="Message"]').fill('what is this');
-  await h.page.getByRole('button', { name: 'Send' }).click();
+  await h.page.getByRole('button', { name: 'Send', exact: true }).click();
   const sent = (await h.posted()).find((m) => m.type === 'chat/send') as { images: Array<{ name: string; dataUrl: string }> } | undefined;
   assert.deepEqual(sent?.images.map((i) => i.name), ['b.jpg']);
   assert.match(sent?.images[0]?.dataUrl ?? '', /^data:image\/jpeg;base64,A{20,}/);
@@ -350,5 +350,25 @@ void test('the tools menu toggles tools and picks tool_choice', async () => {
     { type: 'tools/setTrusted', name: 'read_file', trusted: true },
     { type: 'tools/setChoice', choice: { name: 'read_file' } },
   ]);
+  await h.page.context().close();
+});
+
+void test('a page reloaded mid-answer picks the stream up from the snapshot: partial text, Stop, then further deltas', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot({
+    busyRequestId: 'r7',
+    conversation: {
+      id: 'c1', title: 't', createdAt: 1, updatedAt: 1, model: '', params: {},
+      messages: [
+        { id: 'u1', role: 'user', text: 'tell me', images: [], contexts: [], createdAt: 1 },
+        answer('a7', { content: 'First part.\n\nSecond' }),
+      ],
+    },
+  }));
+  assert.equal(await h.page.getByRole('button', { name: 'Stop' }).isVisible(), true);
+  await h.send({ type: 'chat/delta', requestId: 'r7', messageId: 'a7', content: ' part.' });
+  await h.send({ type: 'chat/done', requestId: 'r7', message: answer('a7', { content: 'First part.\n\nSecond part.', status: 'done' }) });
+  assert.equal((await h.page.locator('[data-message-id="a7"] .md').innerText()).replace(/\n+/g, '|'), 'First part.|Second part.');
+  assert.equal(await h.page.getByRole('button', { name: 'Send', exact: true }).isVisible(), true);
   await h.page.context().close();
 });
