@@ -31,6 +31,8 @@ export async function run(): Promise<void> {
     timeout: 60_000,
     ...(grep ? { grep } : {}),
   });
+  // The log goes through the workbench to a file and CI's output: no terminal colours.
+  Mocha.reporters.Base.useColors = false;
   mocha.suite.emit('pre-require', globalThis, 'integration', mocha);
   await loadSuites();
   console.log('GWS-INTEGRATION-START');
