@@ -21,7 +21,16 @@ const FLAGS = [
 
 /** Launches Chromium; it is closed at cleanup even when the run fails. */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS, timeout: 120_000 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: FLAGS,
+    timeout: 120_000,
+    // Our own handlers stop everything in order (code-server first); Playwright's would exit early.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   onCleanup('chromium', async () => {
     await browser.close().catch(() => undefined);
   });

@@ -8,6 +8,12 @@ type Undo = () => Promise<void> | void;
 const undos: { name: string; fn: Undo }[] = [];
 let installed = false;
 let running: Promise<void> | undefined;
+let stopping = false;
+
+/** Throws once a signal asked the run to stop, so nothing new is started during cleanup. */
+export function assertNotStopping(): void {
+  if (stopping) throw new Error('the run is stopping (signal received); not starting anything new');
+}
 
 /** Registers `fn` to run at cleanup (last registered runs first); returns a function that runs it now. */
 export function onCleanup(name: string, fn: Undo): () => Promise<void> {
@@ -55,6 +61,7 @@ function installSignalHandlers(): void {
   installed = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(sig, () => {
+      stopping = true;
       process.stderr.write(`\n${sig}: stopping everything this run started\n`);
       void cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
     });

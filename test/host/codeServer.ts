@@ -6,7 +6,7 @@ import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onCleanup } from './cleanup';
+import { assertNotStopping, onCleanup } from './cleanup';
 import type { HostInstall } from './install';
 
 /** User settings that keep the workbench quiet and deterministic in tests (see the recipe). */
@@ -176,6 +176,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
         workspace,
       ];
       log.write(`\n$ node ${args.join(' ')}\n`);
+      assertNotStopping();
       const c = spawn(opts.install.node, args, {
         detached: true, // its own process group, stopped as a whole
         stdio: ['ignore', 'pipe', 'pipe'],
