@@ -60,7 +60,10 @@ function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(sig, () => {
+    // `on`, not `once`: a second signal (Ctrl-C reaches both npm start's launcher, which forwards
+    // it, and this process) must not fall back to the default action and skip the cleanup.
+    process.on(sig, () => {
+      if (stopping) return;
       stopping = true;
       process.stderr.write(`\n${sig}: stopping everything this run started\n`);
       void cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
