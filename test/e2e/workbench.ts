@@ -57,7 +57,16 @@ export class Workbench {
 
   /** Runs a command by its palette title, as a user would (F1, type, Enter). */
   async runCommand(title: string): Promise<void> {
-    const row = await this.typeInPalette(title);
+    // A loaded machine can be slow to open or filter the palette: try again rather than fail.
+    let row: Locator | undefined;
+    for (let attempt = 1; !row; attempt++) {
+      try {
+        row = await this.typeInPalette(title);
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`could not find "${title}" in the command palette`, { cause: e });
+        await this.page.keyboard.press('Escape');
+      }
+    }
     // Enter runs the focused row; make sure it is ours by clicking it instead.
     await row.click();
   }
