@@ -27,19 +27,37 @@ interface Sample {
   layout: number;
 }
 
+/** A second case: one huge code block (a model writing a whole file), with no blank lines. */
+function bigCodeBlock(lines: number): string {
+  const body = Array.from({ length: lines }, (_, i) => `    total_${i} = add(total_${i - 1}, ${i})`).join('\n');
+  return `#say Here is the file:\n\n\`\`\`python\ndef run():\n${body}\n    return total\n\`\`\`\n\nDone.`;
+}
+
 async function main(): Promise<void> {
   const gw = await startGateway();
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const tokens: string[] = [];
+  const fetchTokens = async (prompt: string): Promise<string[]> => {
+    const tokens: string[] = [];
+    await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: prompt }] }, {
+      onEvent: (e) => {
+        if (e.type === 'text') tokens.push(e.text);
+      },
+    });
+    return tokens;
+  };
   const t0 = Date.now();
-  await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: `#long ${TOKENS}` }] }, {
-    onEvent: (e) => {
-      if (e.type === 'text') tokens.push(e.text);
-    },
-  });
+  const prose = await fetchTokens(`#long ${TOKENS}`);
+  console.log(`fetched ${prose.length} tokens of prose in ${Date.now() - t0} ms`);
+  const code = process.env.BENCH_SKIP_CODE ? undefined : await fetchTokens(bigCodeBlock(Math.round(TOKENS / 8)));
   await gw.close();
+  await scenario('A: #long prose with paragraphs and code every ~200 tokens', prose);
+  if (code) await scenario('B: one code block of the whole answer (no blank lines)', code);
+}
+
+async function scenario(name: string, tokens: string[]): Promise<void> {
+  console.log(`\n--- ${name}`);
   const text = tokens.join('');
-  console.log(`answer: ${tokens.length} tokens, ${text.length} characters, ${text.split('\n\n').length} blocks, ${text.split('```').length - 1} fences (fetched in ${Date.now() - t0} ms)`);
+  console.log(`answer: ${tokens.length} tokens, ${text.length} characters, ${text.split('\n').length} lines, ${text.split('```').length - 1} fence lines`);
 
   const chunks: string[] = [];
   for (let i = 0; i < tokens.length; i += TOKENS_PER_CHUNK) chunks.push(tokens.slice(i, i + TOKENS_PER_CHUNK).join(''));

@@ -1,6 +1,7 @@
 import { renderMarkdown } from './markdown';
 
 const GROUP_SIZE = 32;
+const SEGMENT_LINES = 40;
 
 /**
  * Renders one assistant answer while it streams, at a cost that does not grow with the answer.
@@ -10,6 +11,10 @@ const GROUP_SIZE = 32;
  * A finished block is rendered once, highlighted, and appended; only the unfinished tail is
  * re-rendered, at most once per animation frame, without highlighting. Deltas are only appended
  * to a string, so a burst of tokens between two frames costs one render.
+ *
+ * A fenced code block that starts at the margin is a block of its own (it may interrupt a
+ * paragraph), and while it is open its text is appended to a plain text node rather than
+ * re-rendered, so even a model writing a thousand-line file costs only the new characters.
  */
 export class StreamRenderer {
   private text = '';
@@ -17,7 +22,9 @@ export class StreamRenderer {
   private stableEnd = 0;
   /** Where the next unscanned line starts. */
   private scanPos = 0;
-  private fence: { char: string; len: number } | undefined;
+  private fence: { char: string; len: number; topLevel: boolean; start: number; codeStart: number; lang: string } | undefined;
+  /** The open top-level fence shown as growing plain text, and how much of its code it shows. */
+  private live: { start: number; code: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
   /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
   private blankBoundary: number | undefined;
   private frame: number | undefined;
@@ -55,8 +62,49 @@ export class StreamRenderer {
   /** Renders now what has arrived (also called by the frame callback). */
   flush(): void {
     this.scan();
+    const f = this.fence;
+    if (f?.topLevel && f.start === this.stableEnd) {
+      if (this.live?.start !== f.start) {
+        const pre = document.createElement('pre');
+        const code = document.createElement('code');
+        if (f.lang) code.className = `language-${f.lang}`;
+        pre.appendChild(code);
+        this.tail.replaceChildren(pre);
+        this.live = { start: f.start, code, seg: this.newSegment(code), segLines: 0, shown: 0 };
+      }
+      this.appendLive(this.live, this.text.slice(f.codeStart + this.live.shown));
+      return;
+    }
+    this.live = undefined;
     const tail = this.text.slice(this.stableEnd);
     this.tail.innerHTML = tail ? renderMarkdown(tail, { highlight: false }) : '';
+  }
+
+  /**
+   * Appends to the open code block in segments of SEGMENT_LINES lines: the browser lays out a
+   * text node as a whole, so one ever-growing node would make each frame cost more.
+   */
+  private appendLive(live: NonNullable<StreamRenderer['live']>, code: string): void {
+    live.shown += code.length;
+    let from = 0;
+    for (let nl = code.indexOf('\n'); nl !== -1; nl = code.indexOf('\n', from)) {
+      live.seg.appendData(code.slice(from, nl + 1));
+      from = nl + 1;
+      if (++live.segLines >= SEGMENT_LINES) {
+        live.seg = this.newSegment(live.code);
+        live.segLines = 0;
+      }
+    }
+    if (from < code.length) live.seg.appendData(code.slice(from));
+  }
+
+  private newSegment(code: HTMLElement): Text {
+    const span = document.createElement('span');
+    span.className = 'md-live-seg';
+    const text = document.createTextNode('');
+    span.appendChild(text);
+    code.appendChild(span);
+    return text;
   }
 
   /** The answer is complete: the tail becomes a finished (highlighted) block. */
@@ -80,15 +128,24 @@ export class StreamRenderer {
       const fenceMatch = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
       if (this.fence) {
         if (fenceMatch && fenceMatch[1]?.[0] === this.fence.char && (fenceMatch[1]?.length ?? 0) >= this.fence.len && !fenceMatch[2]?.trim()) {
+          const topLevel = this.fence.topLevel;
           this.fence = undefined;
+          // A closed top-level fence is complete: render it (highlighted) now.
+          if (topLevel) {
+            this.freeze(this.scanPos);
+            this.blankBoundary = undefined;
+          }
         }
       } else if (line.trim() === '') {
         this.blankBoundary = this.scanPos;
       } else {
-        if (this.blankBoundary !== undefined && !/^[ \t]/.test(line)) this.freeze(lineStart);
+        const opens = fenceMatch && !(fenceMatch[1]?.[0] === '`' && fenceMatch[2]?.includes('`'));
+        const topLevel = Boolean(opens && /^[`~]/.test(line));
+        if ((this.blankBoundary !== undefined && !/^[ \t]/.test(line)) || topLevel) this.freeze(lineStart);
         this.blankBoundary = undefined;
-        if (fenceMatch && !(fenceMatch[1]?.[0] === '`' && fenceMatch[2]?.includes('`'))) {
-          this.fence = { char: fenceMatch[1]?.[0] ?? '`', len: fenceMatch[1]?.length ?? 3 };
+        if (opens) {
+          const lang = /^[\w+#.-]*/.exec(fenceMatch[2]?.trim() ?? '')?.[0] ?? '';
+          this.fence = { char: fenceMatch[1]?.[0] ?? '`', len: fenceMatch[1]?.length ?? 3, topLevel, start: lineStart, codeStart: this.scanPos, lang };
         }
       }
       nl = t.indexOf('\n', this.scanPos);

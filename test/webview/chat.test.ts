@@ -372,3 +372,28 @@ void test('a page reloaded mid-answer picks the stream up from the snapshot: par
   assert.equal(await h.page.getByRole('button', { name: 'Send', exact: true }).isVisible(), true);
   await h.page.context().close();
 });
+
+void test('an open code block grows by appending text (no re-render) and is highlighted once closed', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Here is the file:\n```python\ndef a():\n' });
+  await h.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobal;
+    g.__first = g.document.querySelector('.md-tail pre code');
+  });
+  for (let i = 0; i < 50; i++) await h.page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: `    x${i} = ${i}\n` } satisfies HostMessage);
+  await h.frames();
+  const sameNode = await h.page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobal;
+    const now = g.document.querySelector('.md-tail pre code');
+    return now !== null && now === g.__first;
+  });
+  assert.equal(sameNode, true, 'the open block is the same element, only appended to');
+  assert.match(await h.page.locator('.md-tail pre code').innerText(), /x49 = 49/);
+  assert.equal(await h.page.locator('.md-frozen .md-block').count(), 1, 'the paragraph before the fence is finished');
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '```\nAfter.' });
+  assert.ok((await h.page.locator('.md-frozen pre code .hljs-keyword').count()) > 0, 'closed block highlighted');
+  assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'After.');
+  await h.page.context().close();
+});
