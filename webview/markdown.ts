@@ -55,7 +55,8 @@ export function setImageLabel(s: string): void {
 // while streaming stays small; `highlight` is switched per render call.
 let highlightOn = true;
 md.options.highlight = (code: string, lang: string): string => {
-  if (!highlightOn) return '';
+  // Very large blocks stay plain: highlighting them would block the panel for a long moment.
+  if (!highlightOn || code.length > 50_000) return '';
   const name = lang.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
   const known = name && hljs.getLanguage(name) ? name : '';
   if (!known) return '';

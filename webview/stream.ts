@@ -2,6 +2,8 @@ import { renderMarkdown } from './markdown';
 
 const GROUP_SIZE = 32;
 const SEGMENT_LINES = 40;
+/** Above this, a streamed code block stays plain text (see `adoptLive`). */
+const LARGE_CODE_CHARS = 50_000;
 
 /**
  * Renders one assistant answer while it streams, at a cost that does not grow with the answer.
@@ -24,7 +26,7 @@ export class StreamRenderer {
   private scanPos = 0;
   private fence: { char: string; len: number; topLevel: boolean; start: number; codeStart: number; lang: string } | undefined;
   /** The open top-level fence shown as growing plain text, and how much of its code it shows. */
-  private live: { start: number; code: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
+  private live: { start: number; code: HTMLElement; group: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
   /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
   private blankBoundary: number | undefined;
   private frame: number | undefined;
@@ -66,11 +68,13 @@ export class StreamRenderer {
     if (f?.topLevel && f.start === this.stableEnd) {
       if (this.live?.start !== f.start) {
         const pre = document.createElement('pre');
+        pre.className = 'md-live-code';
         const code = document.createElement('code');
         if (f.lang) code.className = `language-${f.lang}`;
         pre.appendChild(code);
         this.tail.replaceChildren(pre);
-        this.live = { start: f.start, code, seg: this.newSegment(code), segLines: 0, shown: 0 };
+        const group = this.newGroup(code);
+        this.live = { start: f.start, code, group, seg: this.newSegment(group), segLines: 0, shown: 0 };
       }
       this.appendLive(this.live, this.text.slice(f.codeStart + this.live.shown));
       return;
@@ -91,20 +95,50 @@ export class StreamRenderer {
       live.seg.appendData(code.slice(from, nl + 1));
       from = nl + 1;
       if (++live.segLines >= SEGMENT_LINES) {
-        live.seg = this.newSegment(live.code);
+        // Segments go into groups too, for the same reason finished blocks do.
+        if (live.group.childElementCount >= GROUP_SIZE) live.group = this.newGroup(live.code);
+        live.seg = this.newSegment(live.group);
         live.segLines = 0;
       }
     }
     if (from < code.length) live.seg.appendData(code.slice(from));
   }
 
-  private newSegment(code: HTMLElement): Text {
+  /** Makes the live code block (exactly the code up to `codeEnd`) a finished block. */
+  private adoptLive(live: NonNullable<StreamRenderer['live']>, codeStart: number, codeEnd: number): void {
+    const want = codeEnd - codeStart;
+    if (live.shown > want) {
+      // Part of the closing fence line was shown while it arrived; it sits at the end.
+      const extra = Math.min(live.shown - want, live.seg.length);
+      live.seg.deleteData(live.seg.length - extra, extra);
+      live.shown = want;
+    } else {
+      this.appendLive(live, this.text.slice(codeStart + live.shown, codeEnd));
+    }
+    const pre = live.code.parentElement;
+    this.live = undefined;
+    this.stableEnd = this.scanPos;
+    if (!pre) return;
+    const el = document.createElement('div');
+    el.className = 'md-block';
+    el.appendChild(pre);
+    this.appendBlock(el);
+  }
+
+  private newSegment(parent: HTMLElement): Text {
     const span = document.createElement('span');
     span.className = 'md-live-seg';
     const text = document.createTextNode('');
     span.appendChild(text);
-    code.appendChild(span);
+    parent.appendChild(span);
     return text;
+  }
+
+  private newGroup(code: HTMLElement): HTMLElement {
+    const div = document.createElement('span');
+    div.className = 'md-live-group';
+    code.appendChild(div);
+    return div;
   }
 
   /** The answer is complete: the tail becomes a finished (highlighted) block. */
@@ -128,11 +162,14 @@ export class StreamRenderer {
       const fenceMatch = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
       if (this.fence) {
         if (fenceMatch && fenceMatch[1]?.[0] === this.fence.char && (fenceMatch[1]?.length ?? 0) >= this.fence.len && !fenceMatch[2]?.trim()) {
-          const topLevel = this.fence.topLevel;
+          const f = this.fence;
           this.fence = undefined;
-          // A closed top-level fence is complete: render it (highlighted) now.
-          if (topLevel) {
-            this.freeze(this.scanPos);
+          // A closed top-level fence is complete: render it (highlighted) now, unless it is
+          // huge: then the plain segments already on screen become the finished block, because
+          // highlighting and laying out thousands of lines at once would freeze the panel.
+          if (f.topLevel) {
+            if (this.live?.start === f.start && lineStart - f.codeStart > LARGE_CODE_CHARS) this.adoptLive(this.live, f.codeStart, lineStart);
+            else this.freeze(this.scanPos);
             this.blankBoundary = undefined;
           }
         }
@@ -166,6 +203,10 @@ export class StreamRenderer {
     const el = document.createElement('div');
     el.className = 'md-block';
     el.innerHTML = renderMarkdown(block, { highlight: true });
+    this.appendBlock(el);
+  }
+
+  private appendBlock(el: HTMLElement): void {
     // Blocks go into groups of GROUP_SIZE: a layout pass walks the children of the box that
     // changed, so one flat list of thousands of blocks would make every append cost more.
     if (!this.group || this.group.childElementCount >= GROUP_SIZE) {

@@ -397,3 +397,22 @@ void test('an open code block grows by appending text (no re-render) and is high
   assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'After.');
   await h.page.context().close();
 });
+
+void test('a huge streamed code block is kept as plain text when it closes, with exactly its code and working buttons', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
+  const lines = Array.from({ length: 2500 }, (_, i) => `line_${i} = compute(${i}, "value")`);
+  const code = lines.join('\n') + '\n';
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '```python\n' });
+  for (let i = 0; i < code.length; i += 7000) await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: code.slice(i, i + 7000) });
+  // The closing fence arrives in two pieces, so part of it is on screen for a frame.
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '``' });
+  await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '`\nThat is all.' });
+  const block = h.page.locator('.md-frozen [role="group"][aria-label="Code block"]');
+  await block.getByRole('button', { name: 'Copy code' }).click();
+  const copied = (await h.posted()).find((m) => m.type === 'code/copy');
+  assert.equal(copied?.code, code);
+  assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'That is all.');
+  await h.page.context().close();
+});
