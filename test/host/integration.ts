@@ -38,13 +38,24 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
   const entry = join(projectRoot, 'out', 'test', 'index.js');
   if (!existsSync(entry)) return { passed: 0, failed: 1, error: `${entry} is missing: run \`npm run build\` first` };
 
-  const cs = await startCodeServer({
-    install,
-    logFile: join(resultsDir, 'integration-code-server.log'),
-    label: 'integration',
-    settings: { 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.videoBaseUrl': gw.videoUrl },
-  });
-  const page = await newPage(browser);
+  let cs: Awaited<ReturnType<typeof startCodeServer>>;
+  let page: Awaited<ReturnType<typeof newPage>>;
+  try {
+    cs = await startCodeServer({
+      install,
+      logFile: join(resultsDir, 'integration-code-server.log'),
+      label: 'integration',
+      settings: { 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.videoBaseUrl': gw.videoUrl },
+    });
+  } catch (e) {
+    return { passed: 0, failed: 1, error: e instanceof Error ? e.message : String(e) };
+  }
+  try {
+    page = await newPage(browser);
+  } catch (e) {
+    await cs.stop();
+    return { passed: 0, failed: 1, error: e instanceof Error ? e.message : String(e) };
+  }
   let counts: { passed: number; failed: number } | undefined;
   let exitCode: number | undefined;
   let echoing = false;
