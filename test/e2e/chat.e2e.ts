@@ -106,4 +106,27 @@ export const journeys: Journey[] = [
       await shot('e2e-chat-image');
     },
   },
+  {
+    name: 'chat: Select Chat Model lists the gateway models; the picked one answers in the chat with its reasoning',
+    settings: chatSettings,
+    async run({ wb, gw, shot }) {
+      await wb.setApiKey(gw.keys.valid);
+      await wb.runCommand('Gateway Studio: Select Chat Model');
+      // The list comes from GET /v1/models; video models are left out.
+      await wb.pick('gw-reasoner');
+      await wb.notification('chat model set to gw-reasoner');
+      const chat = await openChat(wb);
+      const modelBox = chat.locator('input[aria-label="Model"]');
+      const deadline = Date.now() + UI_TIMEOUT;
+      while ((await modelBox.inputValue()) !== 'gw-reasoner') {
+        if (Date.now() > deadline) throw new Error(`the chat's model box shows "${await modelBox.inputValue()}", not the picked gw-reasoner`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await sendMessage(chat, 'think first');
+      const answer = chat.locator('.msg.assistant').last();
+      await answer.locator('details summary', { hasText: 'Reasoning' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await answer.locator('.md', { hasText: 'Echo: think first' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await shot('e2e-chat-reasoner');
+    },
+  },
 ];
