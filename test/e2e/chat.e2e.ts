@@ -95,10 +95,24 @@ export const journeys: Journey[] = [
       const chat = await openChat(wb);
       await chat.locator('button[aria-label="Attach image"]').click();
       // In the browser the open dialog is VS Code's own path input.
-      await wb.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await wb.quickInputBox.fill(`${cs.workspace}/pics/red.png`);
-      await wb.quickInput.locator('.monaco-list-row', { hasText: 'red.png' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT }).catch(() => undefined);
-      await wb.quickInputBox.press('Enter');
+      // It fills in the folder and lists it asynchronously; typing before that is overwritten.
+      await wb.quickInput.locator('.monaco-list-row', { hasText: 'pics' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const target = `${cs.workspace}/pics/red.png`;
+      const deadline = Date.now() + UI_TIMEOUT;
+      for (;;) {
+        await wb.quickInputBox.fill(target);
+        await wb.quickInput.locator('.monaco-list-row', { hasText: 'red.png' }).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+        if ((await wb.quickInputBox.inputValue()) === target) {
+          await wb.quickInputBox.press('Enter');
+          try {
+            await wb.quickInput.waitFor({ state: 'hidden', timeout: 5000 });
+            break;
+          } catch {
+            // still open: fill and try again
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`the open dialog did not take ${target}; it shows "${await wb.quickInputBox.inputValue()}"`);
+      }
       await chat.locator('.attachment img.thumb').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await sendMessage(chat, 'what is in this picture?');
       await chat.locator('.msg.assistant .md', { hasText: 'I received 1 image(s): image/png' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
