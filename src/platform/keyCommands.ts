@@ -12,7 +12,10 @@ export function registerKeyCommands(s: Services): void {
         password: true,
         ignoreFocusOut: true,
         placeHolder: vscode.l10n.t('API key'),
-        validateInput: (v) => apiKeyProblem(v),
+        // No complaint about the empty box before the user has typed: VS Code validates the
+        // initial value too, and a stale "empty" verdict can swallow the first Enter on a busy
+        // host. An empty submission is still refused below.
+        validateInput: (v) => (v.length === 0 ? undefined : apiKeyProblem(v)),
       });
       if (key === undefined) return false;
       const problem = apiKeyProblem(key);

@@ -18,6 +18,7 @@ async function loadSuites(): Promise<void> {
   await import('./connection.test');
   await import('./video.test');
   await import('./chat.test');
+  await import('./tools.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
