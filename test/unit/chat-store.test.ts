@@ -90,3 +90,20 @@ void test('a corrupt conversation names the bad field', async () => {
   assert.equal(again.load(c.id), undefined);
   assert.match(again.problems.at(-1)?.problem ?? '', /messages\.0/);
 });
+
+void test('a conversation deleted while its answer was still being saved stays deleted', async () => {
+  const storage = new MemoryStorage();
+  const store = new ConversationStore(storage);
+  const c = withMessage('delete me mid-answer');
+  await store.save(c);
+  await store.delete(c.id);
+  // The stopped turn of that conversation ends after the delete and saves its final state.
+  c.messages.push({ id: 'a-late', role: 'assistant', content: 'partial', status: 'stopped', requestedModel: 'gw-chat', createdAt: 2000 });
+  await store.save(c);
+  assert.deepEqual(store.list().map((e) => e.id), []);
+  assert.equal(store.load(c.id), undefined);
+  await store.setActive(c.id);
+  const again = new ConversationStore(storage);
+  assert.equal(again.list().length, 0, 'nothing comes back after a restart either');
+  assert.equal(again.activeId, undefined);
+});

@@ -54,6 +54,12 @@ export function titleFor(c: Conversation): string {
 export class ConversationStore {
   private index: Index;
   readonly problems: StoreProblem[] = [];
+  /**
+   * Ids deleted in this session. A turn that was running when its conversation was deleted (or a
+   * save already queued) still saves its final state afterwards; without this the deleted
+   * conversation would come back into the history.
+   */
+  private readonly deleted = new Set<string>();
 
   constructor(private readonly storage: KeyValueStorage) {
     const raw = storage.get<unknown>(INDEX_KEY);
@@ -76,6 +82,7 @@ export class ConversationStore {
   }
 
   async setActive(id: string | undefined): Promise<void> {
+    if (id !== undefined && this.deleted.has(id)) return;
     this.index = { ...this.index, activeId: id };
     await this.storage.update(INDEX_KEY, this.index);
   }
@@ -87,7 +94,7 @@ export class ConversationStore {
 
   /** Writes the conversation and its history entry. Empty conversations are not stored. */
   async save(c: Conversation): Promise<void> {
-    if (c.messages.length === 0) return;
+    if (c.messages.length === 0 || this.deleted.has(c.id)) return;
     const title = titleFor(c);
     const stored: Conversation = { ...c, title };
     await this.storage.update(CONV_PREFIX + c.id, { version: STORE_VERSION, conversation: stored });
@@ -108,6 +115,7 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.deleted.add(id);
     await this.storage.update(CONV_PREFIX + id, undefined);
     this.index = {
       ...this.index,
