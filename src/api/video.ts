@@ -162,7 +162,10 @@ export class VideoClient {
       if (!isGatewayError(err, 'not_found')) throw err;
       try {
         return await this.legacyStatus(id, signal);
-      } catch {
+      } catch (legacyErr) {
+        // A 5xx, 429 or dropped connection on the legacy route says nothing about the id: it is
+        // passed on as transient so polling goes on, where the current route's 404 would end it.
+        if (isGatewayError(legacyErr, ...TRANSIENT)) throw legacyErr;
         throw err;
       }
     }

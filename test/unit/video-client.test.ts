@@ -147,6 +147,20 @@ void describe('video client against the local gateway', () => {
     assert.equal(r.status.status, 'SUCCESS');
   });
 
+  void it('a 503 on the legacy route after the current route 404s keeps polling instead of ending the task as an unknown id', async () => {
+    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy relay, flaky' });
+    gw.fault({ match: { path: `/v1/videos/${id}` }, status: 404, times: -1 });
+    gw.fault({ match: { path: `/v1/video/generations/${id}` }, status: 503, times: 1 });
+    const transient: string[] = [];
+    const r = await c.poll(id, { ...fast, onTransientError: (e) => transient.push(e.kind) });
+    assert.ok(r.kind === 'done', `expected a final status, got ${r.kind}`);
+    assert.equal(r.status.outcome, 'completed');
+    assert.equal(r.status.via, 'legacy-route');
+    assert.deepEqual(transient, ['server']);
+  });
+
   void it('an absolute content URL on the video host is downloaded with the key', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'absolute' });
