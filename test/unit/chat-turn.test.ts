@@ -212,3 +212,26 @@ void test('Stop while a tool waits for approval answers the calls as stopped and
   const tool = c.messages.find((m) => m.role === 'tool');
   assert.match(tool?.role === 'tool' ? tool.content : '', /stopped/);
 });
+
+void test('while an answer streams, the conversation already holds its text and reasoning so far (a reloaded panel resumes from it)', async () => {
+  const c = conv('#reasoning why?');
+  const seen: { status: string; content: string; reasoning: string; expected: string; expectedReasoning: string }[] = [];
+  let content = '';
+  let reasoning = '';
+  const rec = recorder();
+  rec.callbacks.onDelta = (_id, d: { content?: string; reasoning?: string }) => {
+    content += d.content ?? '';
+    reasoning += d.reasoning ?? '';
+    const stored = lastAnswer(c);
+    seen.push({ status: stored?.status ?? '', content: stored?.content ?? '', reasoning: stored?.reasoning ?? '', expected: content, expectedReasoning: reasoning });
+  };
+  const out = await runTurn(opts(c, rec));
+  assert.equal(out.status, 'done');
+  assert.ok(seen.length >= 3, `expected several deltas, got ${seen.length}`);
+  assert.ok(seen.some((s) => s.expectedReasoning.length > 0 && s.expected === ''), 'reasoning arrives before the answer');
+  for (const s of seen) {
+    assert.equal(s.status, 'streaming');
+    assert.equal(s.content, s.expected);
+    assert.equal(s.reasoning, s.expectedReasoning);
+  }
+});

@@ -106,10 +106,12 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       switch (e.type) {
         case 'text':
           answer.content += e.text;
+          stored(conv, answer.id).content = answer.content;
           o.callbacks.onDelta(answer.id, { content: e.text });
           return;
         case 'reasoning':
           answer.reasoning = (answer.reasoning ?? '') + e.text;
+          stored(conv, answer.id).reasoning = answer.reasoning;
           o.callbacks.onDelta(answer.id, { reasoning: e.text });
           return;
         case 'model':
@@ -196,6 +198,21 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       return { status: 'stopped', rounds, last: answer };
     }
   }
+}
+
+/**
+ * The conversation's copy of a streaming answer (it was pushed as a clone). Kept current per
+ * delta, so a webview that reloads mid-answer gets the text so far in its snapshot instead of
+ * only what arrives after it. Searched from the end: the answer is almost always the last message.
+ */
+function stored(conv: Conversation, id: string): { content: string; reasoning?: string } {
+  for (let i = conv.messages.length - 1; i >= 0; i--) {
+    const m = conv.messages[i];
+    if (m?.id === id && m.role === 'assistant') return m;
+  }
+  // Not in the conversation (cannot happen: pushed before streaming); a scratch object keeps the
+  // stream going rather than failing the turn.
+  return { content: '' };
 }
 
 /** Appends exactly one tool message per call, in call order, filling gaps the executor left. */
