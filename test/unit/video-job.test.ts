@@ -211,6 +211,34 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(gw.counts()[CREATE], 1);
   });
 
+  void it('a task that hit the poll limit gets a new round at the next start and is saved, never re-created', async () => {
+    const store = new MemoryTaskStore();
+    const first = setup({ store, pollLimit: 2 });
+    const { record, done } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'late fox #never' } });
+    assert.equal(await done, 'timed_out');
+    const stored = store.load().find((r) => r.key === record.key)!;
+    assert.equal(stored.state, 'timed_out');
+    gw.completeVideo(stored.videoId!);
+    const second = setup({ store, dir: first.dir, pollLimit: 2 });
+    const resumed = second.manager.resumeUnfinished();
+    assert.equal(resumed.length, 1);
+    assert.equal(await resumed[0], 'saved');
+    assert.ok(existsSync(second.manager.get(record.key)!.file!));
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('a paused task stays paused at the next start (the user stopped watching it)', async () => {
+    const store = new MemoryTaskStore();
+    const first = setup({ store });
+    const { record } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'paused fox #never' } });
+    await until(() => (store.load().find((r) => r.key === record.key)?.polls ?? 0) >= 1);
+    await first.manager.pause(record.key);
+    assert.equal(store.load().find((r) => r.key === record.key)!.state, 'paused');
+    const second = setup({ store, dir: first.dir });
+    assert.equal(second.manager.resumeUnfinished().length, 0);
+    assert.equal(second.manager.get(record.key)!.state, 'paused');
+  });
+
   void it('a record left in "creating" by a crash is never sent again; it is reported as interrupted', async () => {
     const store = new MemoryTaskStore();
     await store.save({ v: 1, key: 'k1', state: 'creating', request: { model: 'vendor-image-video', prompt: 'lost', images: [] }, warnings: [], polls: 0, transientErrors: 0, createdAt: Date.now(), updatedAt: Date.now() });

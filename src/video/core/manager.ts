@@ -118,11 +118,17 @@ export class VideoJobManager {
     return { record, done: this.drive(job) };
   }
 
-  /** Resumes every task that was active when the window closed (activation). Never creates. */
+  /**
+   * Resumes every task that was active when the window closed (activation), and gives each task
+   * that hit the poll limit a new round: it was still running on the gateway, and the next start
+   * is when the spec's "query later" happens. Paused tasks stay paused (the user chose). Never creates.
+   */
   resumeUnfinished(): Promise<VideoRunEnd>[] {
     const out: Promise<VideoRunEnd>[] = [];
     for (const job of this.jobs.values()) {
-      if (ACTIVE_STATES.includes(job.record.state) && !job.isRunning) out.push(this.drive(job));
+      if (job.isRunning) continue;
+      if (ACTIVE_STATES.includes(job.record.state)) out.push(this.drive(job));
+      else if (job.record.state === 'timed_out' && job.record.videoId) out.push(this.finish(job, job.resume()));
     }
     return out;
   }
