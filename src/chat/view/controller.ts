@@ -395,6 +395,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   }
 
   private openConversation(id: string): void {
+    // Already shown: reloading it from the store would stop a running answer and replace the
+    // conversation with its last saved copy, so the next save would drop the newest messages.
+    if (id === this.conversation.id) return;
     const c = this.store.load(id);
     if (!c) {
       const problem = this.store.problems.find((p) => p.id === id);

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { after, before, test } from 'node:test';
+import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import { startGateway, type Gateway } from '../gateway/server';
+
+/**
+ * The chat controller's host logic in plain node: a minimal stand-in for the `vscode` module
+ * (settings, events, l10n) is installed before the controller loads, and turns go through real
+ * HTTP to the local gateway. Only what the controller touches on these paths exists here.
+ */
+
+type Listener<T> = (e: T) => void;
+class FakeEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (l: Listener<T>) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of this.listeners) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+class FakeDisposable {
+  constructor(private readonly fn: () => void) {}
+  dispose(): void {
+    this.fn();
+  }
+}
+
+const settings: Record<string, unknown> = {};
+const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+const fakeVscode = {
+  EventEmitter: FakeEmitter,
+  Disposable: FakeDisposable,
+  ConfigurationTarget: { Global: 1 },
+  l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
+  window: { activeTextEditor: undefined, onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }) },
+  workspace: {
+    getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
+    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
+  },
+};
+
+// Resolve `require('vscode')` to the stand-in (the controller is loaded after this runs).
+const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+const originalLoad = loader._load;
+loader._load = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
+};
+
+type ControllerModule = typeof import('../../src/chat/view/controller');
+type StoreModule = typeof import('../../src/chat/core/store');
+
+let gw: Gateway;
+let mod: ControllerModule;
+let storeMod: StoreModule;
+before(async () => {
+  gw = await startGateway();
+  settings.baseUrl = gw.url;
+  settings.chatModel = 'gw-chat';
+  settings['network.maxRetries'] = 0;
+  mod = (await import('../../src/chat/view/controller')) as ControllerModule;
+  storeMod = (await import('../../src/chat/core/store')) as StoreModule;
+});
+after(async () => {
+  loader._load = originalLoad;
+  await gw.close();
+});
+
+function harness() {
+  const storage = new storeMod.MemoryStorage();
+  const logs: string[] = [];
+  const services = {
+    context: { workspaceState: storage, subscriptions: [] },
+    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
+    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
+  };
+  const controller = new mod.ChatController(services as never);
+  const received: HostMessage[] = [];
+  const incoming = new FakeEmitter<unknown>();
+  const webview = {
+    onDidReceiveMessage: incoming.event,
+    postMessage: (m: HostMessage) => {
+      received.push(structuredClone(m));
+      return Promise.resolve(true);
+    },
+  };
+  controller.attach(webview as never);
+  const post = (m: WebviewMessage) => incoming.fire(m);
+  const until = async (pred: () => boolean, what: string) => {
+    const end = Date.now() + 10_000;
+    while (!pred()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { controller, storage, received, post, until, logs };
+}
+
+void test('opening the conversation already shown from the history, mid-answer, neither stops the answer nor loses its messages', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  // A first finished turn puts the conversation into the history.
+  h.post({ type: 'chat/send', requestId: 'r1', text: 'first question', images: [], contexts: [] });
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r1'), 'the first answer');
+  const id = h.controller.conversationId;
+
+  gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 20 });
+  h.post({ type: 'chat/send', requestId: 'r2', text: '#long 60', images: [], contexts: [] });
+  await h.until(() => h.received.filter((m) => m.type === 'chat/delta').length >= 2, 'the second answer to stream');
+  h.post({ type: 'history/open', conversationId: id });
+  await h.until(() => h.received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === 'r2'), 'the second answer to end');
+
+  const end = h.received.find((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === 'r2');
+  assert.equal(end?.type === 'chat/done' && end.message?.status, 'done', 'the answer ran to its end');
+  // The next message goes into the same, complete conversation: nothing is dropped by its save.
+  h.post({ type: 'chat/send', requestId: 'r3', text: 'third question', images: [], contexts: [] });
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r3'), 'the third answer');
+  const saved = new storeMod.ConversationStore(h.storage).load(id);
+  assert.deepEqual(
+    saved?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : `${m.role}: ${m.role === 'assistant' ? m.status : ''}`)),
+    ['user: first question', 'assistant: done', 'user: #long 60', 'assistant: done', 'user: third question', 'assistant: done'],
+  );
+  h.controller.dispose();
+});
