@@ -332,7 +332,7 @@ export function describeError(err: unknown): ErrorDescription {
         actions: ['showLog'],
       };
     case 'config':
-      return { title: l10n.t('Configuration problem'), detail: `${server} ${err.hint}`, actions: ['openSettings'] };
+      return { title: l10n.t('Configuration problem'), detail: `${server} ${err.hint}`, actions: err.field === 'apiKey' ? ['setApiKey'] : ['openSettings'] };
     case 'validation':
       return { title: l10n.t('Invalid request'), detail: server, actions: [] };
     case 'aborted':

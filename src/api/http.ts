@@ -136,6 +136,15 @@ export class HttpClient {
   async request(method: string, path: string, o: RequestOptions = {}): Promise<Response> {
     const url = this.url(path);
     const shownPath = new URL(url).pathname;
+    // fetch refuses a header with a non-ASCII character with a TypeError that read as "could not
+    // connect" and was retried; a key pasted with a stray "…" or smart quote is a key problem.
+    if (this.apiKey !== undefined && !/^[\x21-\x7e]+$/.test(this.apiKey)) {
+      throw new GatewayError(
+        'config',
+        l10n.t('The API key contains a character that cannot be sent in an HTTP header (keys are plain ASCII); it was probably copied with something extra. Run "Set API Key" and paste it again from the console\'s API Keys page.'),
+        { field: 'apiKey', method, path: shownPath },
+      );
+    }
     const maxRetries = o.retry === false ? 0 : this.maxRetries;
     for (let attempt = 0; ; attempt++) {
       let delayHeaders: Headers | undefined;

@@ -311,6 +311,20 @@ void describe('the key never leaks', () => {
     for (const l of lines) assert.ok(!l.includes(odd));
   });
 
+  void it('a key pasted with a non-ASCII character is refused before sending, as a key problem, not retried as a network failure', async () => {
+    const pasted = 'sk-abcdef123456\u2026';
+    const retries: number[] = [];
+    const err = await failure(client({ apiKey: pasted, onRetry: (i) => retries.push(i.attempt) }).listModels());
+    assert.equal(err.kind, 'config');
+    assert.equal(err.field, 'apiKey');
+    assert.deepEqual(retries, []);
+    assert.equal(modelsCount(), 0, 'nothing was sent');
+    const d = describeError(err);
+    assert.deepEqual(d.actions, ['setApiKey']);
+    assert.match(d.detail, /Set API Key/);
+    assert.ok(!JSON.stringify(d).includes('abcdef123456'), 'the key is not in the text');
+  });
+
   void it('the key is not sent to another origin named by an absolute URL', async () => {
     const http = new HttpClient({ baseUrl: gw.url, apiKey: gw.keys.valid });
     const res = await http.request('GET', `${gw.videoUrl}/v1/models`).catch((e: unknown) => e);
