@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { boundedNumber } from './settingValues';
 
 /** Every setting of `contributes.configuration`, typed, with the defaults of package.json. */
 export interface Settings {
@@ -41,6 +42,9 @@ export const SECTION = 'gatewayStudio';
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
   const g = <T>(key: string, fallback: T): T => c.get<T>(key, fallback) ?? fallback;
+  // Ranges as in package.json; see settingValues.ts for why they are enforced here too.
+  const n = (key: string, fallback: number, min: number, max: number, integer = false): number =>
+    boundedNumber(c.get<unknown>(key), fallback, min, max, integer);
   return {
     baseUrl: g('baseUrl', ''),
     videoBaseUrl: g('videoBaseUrl', ''),
@@ -57,21 +61,21 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       frequencyPenalty: g<number | null>('chat.frequencyPenalty', null),
       responseFormat: g<'text' | 'json_object'>('chat.responseFormat', 'text'),
       user: g('chat.user', ''),
-      maxImageMegabytes: g('chat.maxImageMegabytes', 5),
+      maxImageMegabytes: n('chat.maxImageMegabytes', 5, 0.1, 20),
     },
-    tools: { maxRounds: g('tools.maxRounds', 10) },
+    tools: { maxRounds: n('tools.maxRounds', 10, 1, 100, true) },
     video: {
       seconds: g('video.seconds', 4),
       aspectRatio: g('video.aspectRatio', '16:9'),
       resolution: g('video.resolution', '720p'),
       outputFolder: g('video.outputFolder', 'videos'),
-      pollIntervalSeconds: g('video.pollIntervalSeconds', 5),
-      pollLimit: g('video.pollLimit', 60),
+      pollIntervalSeconds: n('video.pollIntervalSeconds', 5, 0.1, 600),
+      pollLimit: n('video.pollLimit', 60, 1, 10000, true),
     },
     network: {
-      requestTimeoutSeconds: g('network.requestTimeoutSeconds', 60),
-      streamIdleTimeoutSeconds: g('network.streamIdleTimeoutSeconds', 120),
-      maxRetries: g('network.maxRetries', 2),
+      requestTimeoutSeconds: n('network.requestTimeoutSeconds', 60, 1, 600),
+      streamIdleTimeoutSeconds: n('network.streamIdleTimeoutSeconds', 120, 5, 3600),
+      maxRetries: n('network.maxRetries', 2, 0, 10, true),
     },
   };
 }
