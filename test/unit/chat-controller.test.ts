@@ -38,8 +38,16 @@ const fakeVscode = {
   Disposable: FakeDisposable,
   ConfigurationTarget: { Global: 1 },
   l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
-  window: { activeTextEditor: undefined, onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }) },
+  window: {
+    activeTextEditor: undefined,
+    onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }),
+    showSaveDialog: () => Promise.resolve({ path: '/read-only/notes.md', toString: () => 'file:///read-only/notes.md' }),
+    showInformationMessage: () => Promise.resolve(undefined),
+  },
   workspace: {
+    workspaceFolders: undefined,
+    fs: { writeFile: () => Promise.reject(new Error("EACCES: permission denied, open '/read-only/notes.md'")) },
+    asRelativePath: (u: { path: string }) => u.path,
     getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
     onDidChangeConfiguration: () => ({ dispose: () => undefined }),
   },
@@ -125,5 +133,17 @@ void test('opening the conversation already shown from the history, mid-answer, 
     saved?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : `${m.role}: ${m.role === 'assistant' ? m.status : ''}`)),
     ['user: first question', 'assistant: done', 'user: #long 60', 'assistant: done', 'user: third question', 'assistant: done'],
   );
+  h.controller.dispose();
+});
+
+void test('an export that cannot be written says so in the chat instead of failing silently', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  h.post({ type: 'chat/send', requestId: 'r1', text: 'something worth keeping', images: [], contexts: [] });
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r1'), 'the answer');
+  h.post({ type: 'chat/export' });
+  await h.until(() => h.received.some((m) => m.type === 'chat/notice' && m.level === 'error'), 'an error notice');
+  const notice = h.received.find((m) => m.type === 'chat/notice' && m.level === 'error');
+  assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
   h.controller.dispose();
 });

@@ -23,6 +23,7 @@ import {
   type UserMessage,
   type WebviewMessage,
 } from '../../shared/protocol';
+import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { conversationToMarkdown } from '../core/export';
 import type { RequestDefaults } from '../core/request';
@@ -138,6 +139,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       }
       void this.handle(surface, parsed.message).catch((err: unknown) => {
         this.s.log.error(err instanceof Error ? err : String(err));
+        // An action the user asked for (export, attach, insert) must not fail silently.
+        const why = redact(err instanceof Error ? err.message : String(err));
+        this.send(surface, { type: 'chat/notice', level: 'error', text: vscode.l10n.t('That did not work: {0}', why) });
       });
     });
     return new vscode.Disposable(() => {
