@@ -8,7 +8,7 @@ import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { GatewayError } from '../../src/api/errors';
 import { VideoJobManager } from '../../src/video/core/manager';
-import { freeName } from '../../src/video/core/job';
+import { freeName, type VideoApi } from '../../src/video/core/job';
 import { MemoryTaskStore, shortId, slugOfPrompt, type VideoTaskRecord } from '../../src/video/core/record';
 
 const CREATE = 'POST /v1/videos/generations';
@@ -25,10 +25,14 @@ interface Setup {
   ends: { record: VideoTaskRecord; end: string }[];
 }
 
-function setup(o: { store?: MemoryTaskStore; pollLimit?: number; dir?: string; intervalMs?: number } = {}): Setup {
+function videoClient(): VideoClient {
+  return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, random: () => 0 }));
+}
+
+function setup(o: { store?: MemoryTaskStore; pollLimit?: number; dir?: string; intervalMs?: number; api?: VideoApi } = {}): Setup {
   const store = o.store ?? new MemoryTaskStore();
   const dir = o.dir ?? join(root, `out-${++n}`);
-  const api = new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, random: () => 0 }));
+  const api = o.api ?? videoClient();
   const ends: Setup['ends'] = [];
   const manager = new VideoJobManager(
     { api, store, pollIntervalMs: () => o.intervalMs ?? 15, pollLimit: () => o.pollLimit ?? 100, destination: () => Promise.resolve(dir) },
@@ -133,6 +137,39 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.match(r.error!.detail, /wrong path was called or the API key header was missing/);
     assert.equal(r.videoId !== undefined, true);
     assert.deepEqual(existsSync(s.dir) ? readdirSync(s.dir) : [], []);
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('resuming a failed download asks for the status again, so an expired temporary result link is replaced by a fresh one', async () => {
+    // A relay whose result links are signed per status answer and expire (spec 2.7: result_url is a
+    // temporary direct link): the wrapper signs each polled URL and refuses all but the newest.
+    const real = videoClient();
+    let issued = 0;
+    let expireFirst = true;
+    const api: VideoApi = {
+      create: (req, signal) => real.create(req, signal),
+      poll: async (id, o) => {
+        const r = await real.poll(id, o);
+        if (r.kind !== 'done' || !r.status.resultUrl) return r;
+        issued++;
+        return { ...r, status: { ...r.status, resultUrl: `${r.status.resultUrl}?sig=${issued}` } };
+      },
+      download: (src, dest, o) => {
+        if (expireFirst || !src.endsWith(`?sig=${issued}`)) {
+          expireFirst = false;
+          return Promise.reject(new GatewayError('forbidden', 'the signed link has expired', { status: 403 }));
+        }
+        return real.download(src, dest, o);
+      },
+    };
+    const s = setup({ api });
+    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'expiring link' } });
+    assert.equal(await done, 'error');
+    assert.equal(s.manager.get(record.key)!.error!.kind, 'forbidden');
+    assert.equal(await s.manager.resume(record.key), 'saved');
+    const r = s.manager.get(record.key)!;
+    assert.equal(r.resultUrl?.endsWith('?sig=2'), true, `resumed with ${r.resultUrl}`);
+    assert.ok(existsSync(r.file!));
     assert.equal(gw.counts()[CREATE], 1);
   });
 

@@ -79,7 +79,9 @@ export class VideoJob {
     // Without an id there is nothing to poll, and creating again could bill twice.
     if (!this.rec.videoId) return 'error';
     if (this.rec.state === 'saved' || this.rec.state === 'failed') return this.rec.state;
-    await this.update({ state: this.rec.outcome === 'completed' ? 'downloading' : 'polling', polls: 0, error: undefined });
+    // Even a completed task is asked again: its result link may be a temporary one (spec 2.7) that
+    // expired meanwhile, and the fresh status brings a fresh link (one extra GET, never a creation).
+    await this.update({ state: 'polling', polls: 0, error: undefined });
     return this.run();
   }
 
