@@ -325,3 +325,27 @@ void test('the request bodies we build type-check as the openai package\'s ChatC
   assert.equal(params.messages.filter((m) => m.role === 'tool').length, 1);
   assert.equal(params.messages.filter((m) => m.role === 'assistant' && 'tool_calls' in m && m.tool_calls?.length).length, 1);
 });
+
+void test('Stop while the second of two calls awaits approval: the first call, already applied, is answered with its real result', async () => {
+  const file = path.join(ws, 'src', 'made-before-stop.txt');
+  const ctl = new AbortController();
+  const tools = builtinTools(nodeToolHost([{ name: 'ws', path: ws }]));
+  const runner = new ToolRunner({
+    tools: () => tools,
+    approve: (r) => {
+      if (r.name === 'write_file') return Promise.resolve('allow');
+      // The user presses Stop instead of answering the second card.
+      setTimeout(() => ctl.abort(), 10);
+      return new Promise<Decision>(() => undefined);
+    },
+    trust: { isTrusted: () => false, trust: () => undefined },
+  });
+  const c = conv(script([callsTurn({ name: 'write_file', arguments: { path: 'src/made-before-stop.txt', content: 'written\n' } }, { name: 'read_file', arguments: { path: 'README.md' } })]));
+  const out = await turn(c, { runner, asked: [], trusted: new Set() }, { signal: ctl.signal });
+  assert.equal(out.status, 'stopped');
+  assert.equal(await fs.readFile(file, 'utf8'), 'written\n', 'the approved write happened');
+  const tms = toolMsgs(c);
+  assert.equal(tms.length, 2, 'every call is still answered');
+  assert.match(tms[0]?.content ?? '', /^Created src\/made-before-stop\.txt/, 'the model is told the file was created, not that it was stopped');
+  assert.match(tms[1]?.content ?? '', /stopped/);
+});

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolChoice, ToolDefinition, ToolExecutionContext, ToolExecutor, ToolMessage } from './toolSeam';
+import { ToolRunStopped, type ToolCall, type ToolChoice, type ToolDefinition, type ToolExecutionContext, type ToolExecutor, type ToolMessage } from './toolSeam';
 import { ToolCallValidator } from './toolValidation';
 import { ToolPathError } from './toolPaths';
 
@@ -144,8 +144,13 @@ export class ToolRunner implements ToolExecutor {
     if (typeof choice === 'object') this.forcedAnswered = true;
     const out: ToolMessage[] = [];
     for (const call of calls) {
-      throwIfAborted(ctx.signal);
-      out.push(await this.one(call, tools, validator, ctx));
+      try {
+        throwIfAborted(ctx.signal);
+        out.push(await this.one(call, tools, validator, ctx));
+      } catch (e) {
+        if (ctx.signal.aborted) throw new ToolRunStopped(out);
+        throw e;
+      }
     }
     return out;
   }

@@ -48,6 +48,18 @@ export interface ToolExecutionContext {
   conversationId: string;
 }
 
+/**
+ * How `execute` rejects after Stop when some calls had already finished: their effects are real
+ * (a file may have been written), so `results` carries their tool messages and only the calls
+ * not yet finished are answered as stopped.
+ */
+export class ToolRunStopped extends Error {
+  constructor(readonly results: ToolMessage[]) {
+    super('The tool run was stopped.');
+    this.name = 'AbortError';
+  }
+}
+
 /** Implemented by the tools feature; the chat calls it, never the other way round. */
 export interface ToolExecutor {
   /** Tools sent with the next request (only the enabled ones); empty sends no `tools` field. */
@@ -57,7 +69,8 @@ export interface ToolExecutor {
   /**
    * Runs (or refuses) every call of one assistant turn and returns exactly one tool message per
    * call, in the order of `calls`. Must not throw for a denied or failed tool: that is a tool
-   * message telling the model what happened. Rejects only when `ctx.signal` aborts.
+   * message telling the model what happened. Rejects only when `ctx.signal` aborts (then
+   * preferably with {@link ToolRunStopped} carrying the calls that finished).
    */
   execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]>;
 }

@@ -12,7 +12,7 @@ import {
   type Usage,
 } from '../../shared/protocol';
 import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
-import type { ToolCall, ToolExecutor, ToolMessage } from './toolSeam';
+import { ToolRunStopped, type ToolCall, type ToolExecutor, type ToolMessage } from './toolSeam';
 
 /** The part of `GatewayClient` a turn needs (tests may pass any object with these methods). */
 export interface ChatBackend {
@@ -180,7 +180,9 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     try {
       results = await o.executor.execute(calls, { signal: o.signal, conversationId: conv.id });
     } catch (err) {
-      addToolResults(o, calls, [], now, words, o.signal.aborted ? words.toolStopped : `${words.toolNoResult} ${describe(err).detail}`);
+      // Calls that finished before Stop keep their real result: an applied edit stays applied.
+      const finished = err instanceof ToolRunStopped ? err.results : [];
+      addToolResults(o, calls, finished, now, words, o.signal.aborted ? words.toolStopped : `${words.toolNoResult} ${describe(err).detail}`);
       if (o.signal.aborted) {
         answer.status = 'stopped';
         push(o, answer, now);
