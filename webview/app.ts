@@ -349,6 +349,9 @@ export class ChatApp {
   // Conversation rendering
 
   private setConversation(c: Conversation, defaults: ChatParams, defaultModel: string, defaultSystemPrompt: string): void {
+    // An edit belongs to the conversation it started in: Send in another one (or a new chat)
+    // would replace that one's last message, or send nothing at all. The typed text stays.
+    if (this.conversation && this.conversation.id !== c.id && this.local.editing) this.setEditing(false);
     this.conversation = c;
     this.defaults = defaults;
     this.defaultModel = defaultModel;

@@ -416,3 +416,45 @@ void test('a huge streamed code block is kept as plain text when it closes, with
   assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'That is all.');
   await h.page.context().close();
 });
+
+void test('Edit and resend replaces the last message; switching to another conversation or a new chat ends the edit, so Send does not overwrite that one', async () => {
+  const h = await openHarness(browser);
+  const withTurn = (id: string, text: string): HostMessage => ({
+    type: 'chat/conversation', defaults: (snapshot() as Extract<HostMessage, { type: 'chat/snapshot' }>).defaults, defaultModel: 'gw-chat', defaultSystemPrompt: '',
+    conversation: {
+      id, title: text, createdAt: 1, updatedAt: 1, model: '', params: {},
+      messages: [{ id: `u-${id}`, role: 'user', text, images: [], contexts: [], createdAt: 1 }, answer(`a-${id}`, { content: 'ok', status: 'done' })],
+    },
+  });
+  await h.send(snapshot());
+  await h.send(withTurn('c1', 'first question'));
+  await h.page.getByRole('button', { name: 'Edit and resend' }).click();
+  const box = h.page.locator('textarea[aria-label="Message"]');
+  assert.equal(await box.inputValue(), 'first question');
+  await box.fill('first question, reworded');
+  await box.press('Enter');
+  const edit = (await h.posted()).find((m) => m.type === 'chat/editResend');
+  assert.equal(edit?.type === 'chat/editResend' && edit.text, 'first question, reworded');
+  await h.send({ type: 'chat/done', requestId: edit?.type === 'chat/editResend' ? edit.requestId : '' });
+
+  // Start an edit, then open another conversation from the history: the edit is over.
+  await h.page.getByRole('button', { name: 'Edit and resend' }).click();
+  await h.send(withTurn('c2', 'another conversation'));
+  assert.equal(await h.page.getByText('Editing your last message').isVisible(), false);
+  await box.fill('a new question for c2');
+  await box.press('Enter');
+  const posted = await h.posted();
+  assert.equal(posted.filter((m) => m.type === 'chat/editResend').length, 1, 'no second edit was sent');
+  const sent = posted.find((m) => m.type === 'chat/send' && m.text === 'a new question for c2');
+  assert.ok(sent);
+  await h.send({ type: 'chat/done', requestId: sent.type === 'chat/send' ? sent.requestId : '' });
+
+  // The same for New Chat: its empty conversation has no message to replace.
+  await h.send(withTurn('c3', 'third conversation'));
+  await h.page.getByRole('button', { name: 'Edit and resend' }).click();
+  await h.send({ ...withTurn('c4', ''), conversation: { id: 'c4', title: '', createdAt: 1, updatedAt: 1, model: '', params: {}, messages: [] } } as HostMessage);
+  assert.equal(await h.page.getByText('Editing your last message').isVisible(), false);
+  await box.press('Enter');
+  assert.ok((await h.posted()).some((m) => m.type === 'chat/send' && m.text === 'third conversation'), 'the text is sent as a new message, not dropped');
+  await h.page.context().close();
+});
