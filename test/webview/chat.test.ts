@@ -434,8 +434,8 @@ void test('Edit and resend replaces the last message; switching to another conve
   await box.fill('first question, reworded');
   await box.press('Enter');
   const edit = (await h.posted()).find((m) => m.type === 'chat/editResend');
-  assert.equal(edit?.type === 'chat/editResend' && edit.text, 'first question, reworded');
-  await h.send({ type: 'chat/done', requestId: edit?.type === 'chat/editResend' ? edit.requestId : '' });
+  assert.equal(edit?.text, 'first question, reworded');
+  await h.send({ type: 'chat/done', requestId: String(edit?.requestId) });
 
   // Start an edit, then open another conversation from the history: the edit is over.
   await h.page.getByRole('button', { name: 'Edit and resend' }).click();
@@ -447,7 +447,7 @@ void test('Edit and resend replaces the last message; switching to another conve
   assert.equal(posted.filter((m) => m.type === 'chat/editResend').length, 1, 'no second edit was sent');
   const sent = posted.find((m) => m.type === 'chat/send' && m.text === 'a new question for c2');
   assert.ok(sent);
-  await h.send({ type: 'chat/done', requestId: sent.type === 'chat/send' ? sent.requestId : '' });
+  await h.send({ type: 'chat/done', requestId: String(sent.requestId) });
 
   // The same for New Chat: its empty conversation has no message to replace.
   await h.send(withTurn('c3', 'third conversation'));
