@@ -25,8 +25,8 @@ interface Setup {
   ends: { record: VideoTaskRecord; end: string }[];
 }
 
-function videoClient(): VideoClient {
-  return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, random: () => 0 }));
+function videoClient(timeoutMs?: number): VideoClient {
+  return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, random: () => 0, timeoutMs }));
 }
 
 function setup(o: { store?: MemoryTaskStore; pollLimit?: number; dir?: string; intervalMs?: number; api?: VideoApi } = {}): Setup {
@@ -284,6 +284,29 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(await end, 'error');
     assert.equal(s.manager.get('k1')!.error!.kind, 'interrupted');
     assert.equal(gw.counts()[CREATE], undefined);
+  });
+
+  void it('a creation POST that gets no answer in time is not sent again, and the user is told the task may exist (billed), not to simply retry', async () => {
+    gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 400 });
+    const s = setup({ api: videoClient(100) });
+    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'slow gateway' } });
+    assert.equal(await done, 'error');
+    const e = s.manager.get(record.key)!.error!;
+    assert.equal(e.kind, 'interrupted');
+    assert.match(e.detail, /not sent again/);
+    assert.match(e.detail, /usage records/);
+    assert.equal(gw.counts()[CREATE], 1);
+  });
+
+  void it('a creation POST to a gateway that refuses the connection is reported as a network error (nothing was created)', async () => {
+    const closed = await startGateway();
+    const url = closed.videoUrl;
+    await closed.close();
+    const api = new VideoClient(new HttpClient({ baseUrl: url, apiKey: gw.keys.valid, maxRetries: 0 }));
+    const s = setup({ api });
+    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'nobody home' } });
+    assert.equal(await done, 'error');
+    assert.equal(s.manager.get(record.key)!.error!.kind, 'network');
   });
 
   void it('stopping while the creation POST is in flight still keeps the id of the created task', async () => {

@@ -166,7 +166,23 @@ export class VideoJob {
     this.request = undefined;
     // Not abortable: once sent, the task exists (and is billed) whether or not we wait, so the id
     // must be kept even if the user stops watching or the window closes meanwhile.
-    const { id } = await this.deps.api.create(request);
+    let id: string;
+    try {
+      ({ id } = await this.deps.api.create(request));
+    } catch (err) {
+      if (!createMayHaveHappened(err)) throw err;
+      // The usual "try again" would be wrong here: the task may exist and be billed already.
+      await this.update({
+        state: 'error',
+        finishedAt: this.now(),
+        error: {
+          kind: 'interrupted',
+          title: l10n.t('No answer to the video request'),
+          detail: l10n.t('{0} The request may have reached the gateway and created a task (which is billed), so it was not sent again. Check the usage records in the console before generating it again.', err instanceof Error ? err.message : String(err)),
+        },
+      });
+      return;
+    }
     await this.update({ state: 'polling', videoId: id, polls: 0, status: 'queued', progress: 0 }, true);
   }
 
@@ -255,6 +271,23 @@ export class VideoJob {
     }
     await this.update({ state: 'saved', file: result.file, sidecar: sidecarPath, bytes: result.bytes, finishedAt, error: undefined });
   }
+}
+
+/** Connection failures that happen before anything is sent: the task was certainly not created. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a failed creation POST may still have created the task: the header deadline passed, or
+ * the connection broke after it was made. Errors with an HTTP status are answers (no task).
+ */
+function createMayHaveHappened(err: unknown): boolean {
+  if (isGatewayError(err, 'timeout')) return err.status === undefined;
+  if (!isGatewayError(err, 'network')) return false;
+  for (let cur: unknown = err.cause, i = 0; cur instanceof Error && i < 5; cur = cur.cause, i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return false;
+  }
+  return true;
 }
 
 function isExists(err: unknown): boolean {
