@@ -44,6 +44,9 @@ const ModelList = z.union([z.looseObject({ data: z.array(z.unknown()) }), z.arra
 /** Kinds of failure that do not end a poll round: the task itself is fine, the way to it is not. */
 const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
 
+/** The slowest upload a video creation is given time for (see `create`). */
+const UPLOAD_BYTES_PER_SECOND = 50_000;
+
 /** Bytes of a non-video body kept for the error message. */
 const SNIPPET_BYTES = 2048;
 
@@ -79,7 +82,12 @@ export class VideoClient {
    * a failed creation is reported, never repeated, because it is billed.
    */
   async create(req: VideoCreateRequest, signal?: AbortSignal): Promise<{ id: string; body: unknown }> {
-    const res = await this.http.request('POST', '/videos/generations', { body: req, signal, retry: false });
+    // The header deadline also covers the upload, and base64 reference images can make the body
+    // tens of MB: a slow uplink would time out (and leave an unknown, billed task) before the
+    // gateway could answer. Allow at least 50 KB/s on top of the usual deadline.
+    const bytes = JSON.stringify(req).length;
+    const timeoutMs = this.http.timeoutMs + Math.round((bytes / UPLOAD_BYTES_PER_SECOND) * 1000);
+    const res = await this.http.request('POST', '/videos/generations', { body: req, signal, retry: false, timeoutMs });
     const text = await this.http.text(res, { signal });
     let body: unknown;
     try {

@@ -50,6 +50,18 @@ void describe('video client against the local gateway', () => {
     assert.equal(gw.counts()[CREATE], 1);
   });
 
+  void it('a creation carrying a large base64 image gets time for its upload beyond the usual header deadline', async () => {
+    // 100 ms would be the deadline for a text-only request; a 1 MB body earns about 20 s more.
+    const image = `data:image/png;base64,${Buffer.alloc(750_000, 7).toString('base64')}`;
+    gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 400, times: 2 });
+    const c = new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, timeoutMs: 100 }));
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'from a big image', image_urls: [image] });
+    assert.match(id, /^video_svc_v1_/);
+    // The same gateway delay on a text-only creation still hits the deadline.
+    assert.equal((await rejects(c.create({ model: 'vendor-image-video', prompt: 'text only' }))).kind, 'timeout');
+    assert.equal(gw.counts()[CREATE], 2, 'each creation reached the gateway once; the timed-out one was not retried');
+  });
+
   void it('the video id falls back to request_id, then task_id, when id is absent', async () => {
     gw.fault({ match: { path: '/videos/generations' }, createOnly: 'request_id' });
     assert.match((await client().create({ model: 'vendor-image-video', prompt: 'x' })).id, /^req_/);
