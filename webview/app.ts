@@ -76,6 +76,12 @@ export class ChatApp {
   private defaultSystemPrompt = '';
   private busyRequestId: string | undefined;
   private lastRequestId: string | undefined;
+  /**
+   * What the last Send took out of the composer, until the host shows it took the request over
+   * (`chat/busy` or the user message with that id). A request the host refuses ends without
+   * either, and then the text and attachments go back into the composer instead of vanishing.
+   */
+  private unconfirmed: { requestId: string; text: string; images: ImageAttachment[]; contexts: EditorContext[]; editing: boolean } | undefined;
   private models: ModelInfo[] = [];
   private modelsLoading = false;
   private tools: ToolInfo[] = [];
@@ -285,23 +291,27 @@ export class ChatApp {
         this.setConversation(msg.conversation, msg.defaults, msg.defaultModel, msg.defaultSystemPrompt);
         return;
       case 'chat/message':
+        if (msg.requestId === this.unconfirmed?.requestId && msg.message.role === 'user') this.unconfirmed = undefined;
         this.upsertMessage(msg.message);
         return;
       case 'chat/delta':
         this.delta(msg.messageId, msg.content, msg.reasoning);
         return;
       case 'chat/done':
+        this.restoreUnconfirmed(msg.requestId);
         if (msg.message) this.upsertMessage(msg.message);
         if (this.busyRequestId === msg.requestId) this.setBusy(undefined);
         this.announce(msg.message?.status === 'stopped' ? this.t('Answer stopped.') : this.t('Answer finished.'));
         return;
       case 'chat/error':
+        this.restoreUnconfirmed(msg.requestId);
         if (msg.message) this.upsertMessage(msg.message);
         else this.showStandaloneError(msg.error, msg.requestId);
         if (this.busyRequestId === msg.requestId) this.setBusy(undefined);
         this.announce(`${msg.error.title}. ${msg.error.detail}`);
         return;
       case 'chat/busy':
+        if (msg.requestId === this.unconfirmed?.requestId) this.unconfirmed = undefined;
         this.setBusy(msg.requestId);
         return;
       case 'chat/history':
@@ -719,6 +729,7 @@ export class ChatApp {
     const text = this.textarea.value;
     if (!text.trim() && this.local.images.length === 0 && this.local.contexts.length === 0) return;
     const requestId = newId('r');
+    this.unconfirmed = { requestId, text, images: this.local.images, contexts: this.local.contexts, editing: this.local.editing };
     if (this.local.editing) {
       this.request({ type: 'chat/editResend', requestId, text });
     } else {
@@ -729,6 +740,24 @@ export class ChatApp {
     this.textarea.value = '';
     this.local.draft = '';
     this.setEditing(false);
+    this.renderAttachments();
+  }
+
+  /** Puts back what a refused Send took out of the composer (keeping anything typed since). */
+  private restoreUnconfirmed(requestId: string): void {
+    const u = this.unconfirmed;
+    if (!u || u.requestId !== requestId) return;
+    this.unconfirmed = undefined;
+    if (!this.textarea.value.trim()) {
+      this.textarea.value = u.text;
+      this.local.draft = u.text;
+    }
+    if (!u.editing) {
+      this.local.images = [...u.images, ...this.local.images];
+      this.local.contexts = [...u.contexts, ...this.local.contexts];
+    }
+    if (u.editing && this.textarea.value === u.text) this.setEditing(true);
+    this.saveLocal();
     this.renderAttachments();
   }
 

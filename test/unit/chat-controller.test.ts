@@ -147,3 +147,16 @@ void test('an export that cannot be written says so in the chat instead of faili
   assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
   h.controller.dispose();
 });
+
+void test('a request the host cannot accept (21 images) ends with an error naming the problem, so the panel is not left busy', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  const image = { name: 'x.png', mime: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 };
+  h.post({ type: 'chat/send', requestId: 'r-many', text: 'look', images: Array.from({ length: 21 }, () => image), contexts: [] } as WebviewMessage);
+  await h.until(() => h.received.some((m) => (m.type === 'chat/error' || m.type === 'chat/done') && m.requestId === 'r-many'), 'the request to end');
+  const end = h.received.find((m) => m.type === 'chat/error' && m.requestId === 'r-many');
+  assert.equal(end?.type, 'chat/error');
+  assert.match(end?.type === 'chat/error' ? end.error.detail : '', /images/);
+  assert.equal(end?.type === 'chat/error' ? end.message : 'x', undefined, 'nothing was added to the conversation');
+  h.controller.dispose();
+});

@@ -458,3 +458,31 @@ void test('Edit and resend replaces the last message; switching to another conve
   assert.ok((await h.posted()).some((m) => m.type === 'chat/send' && m.text === 'third conversation'), 'the text is sent as a new message, not dropped');
   await h.page.context().close();
 });
+
+void test('a message the host refuses comes back into the composer with its image, and the panel is not left busy', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  const box = h.page.locator('textarea[aria-label="Message"]');
+  await h.page.evaluate(fileEvent('paste', [{ name: 'shot.png', type: 'image/png', bytes: 64 }]));
+  await box.fill('a long question worth keeping');
+  await box.press('Enter');
+  const sent = (await h.posted()).find((m) => m.type === 'chat/send');
+  assert.equal(sent?.text, 'a long question worth keeping');
+  assert.equal(await box.inputValue(), '');
+  await h.send({ type: 'chat/error', requestId: String(sent?.requestId), error: { title: 'Message not sent', detail: 'images Too big', actions: [] } });
+  assert.equal(await box.inputValue(), 'a long question worth keeping');
+  assert.equal(await h.page.locator('.composer .attachments img[alt="Attached image: shot.png"]').count(), 1);
+  assert.equal(await h.page.getByRole('button', { name: 'Send', exact: true }).isVisible(), true);
+  assert.match(await h.page.locator('.standalone-error').innerText(), /Message not sent/);
+
+  // An accepted message is not put back when its answer ends.
+  await box.press('Enter');
+  const again = (await h.posted()).filter((m) => m.type === 'chat/send').at(-1);
+  const requestId = String(again?.requestId);
+  await h.send({ type: 'chat/message', requestId, message: { id: 'u1', role: 'user', text: 'a long question worth keeping', images: [], contexts: [], createdAt: 1 } });
+  await h.send({ type: 'chat/busy', requestId });
+  await h.send({ type: 'chat/done', requestId });
+  assert.equal(await box.inputValue(), '');
+  assert.equal(await h.page.locator('.composer .attachments img').count(), 0, 'the composer stays empty');
+  await h.page.context().close();
+});

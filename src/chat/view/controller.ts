@@ -135,6 +135,15 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       const parsed = parseWebviewMessage(raw);
       if (!parsed.ok) {
         this.s.log.warn(`chat webview sent an invalid message: ${parsed.problem}`);
+        // The webview marked itself busy for a request; without an answer it would stay so.
+        const requestId = typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
+        if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 100) {
+          this.send(surface, {
+            type: 'chat/error',
+            requestId,
+            error: { title: vscode.l10n.t('Message not sent'), detail: vscode.l10n.t('The chat could not accept it ({0}). Your text and attachments are back in the message box.', parsed.problem), actions: [] },
+          });
+        }
         return;
       }
       void this.handle(surface, parsed.message).catch((err: unknown) => {
