@@ -107,3 +107,16 @@ void test('a conversation deleted while its answer was still being saved stays d
   assert.equal(again.list().length, 0, 'nothing comes back after a restart either');
   assert.equal(again.activeId, undefined);
 });
+
+void test('an answer saved while it was still streaming (the window closed mid-answer) loads as stopped, keeping its text', async () => {
+  const storage = new MemoryStorage();
+  const c = withMessage('question');
+  c.messages.push({ id: 'u2', role: 'user', text: 'and then?', images: [], contexts: [], createdAt: 3000 });
+  c.messages.push({ id: 'a2', role: 'assistant', content: 'Half an ans', status: 'streaming', requestedModel: 'gw-chat', createdAt: 3001 });
+  await new ConversationStore(storage).save(c);
+  const loaded = new ConversationStore(storage).load(c.id);
+  const last = loaded?.messages.at(-1);
+  assert.equal(last?.role === 'assistant' && last.status, 'stopped');
+  assert.equal(last?.role === 'assistant' && last.content, 'Half an ans');
+  assert.equal(loaded?.messages[1]?.role === 'assistant' && loaded.messages[1].status, 'done', 'finished answers are unchanged');
+});

@@ -143,6 +143,9 @@ export class ConversationStore {
       this.report(id, `invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
       return undefined;
     }
+    // A record saved mid-answer (a setting changed while streaming, then the window closed): the
+    // stream that fed it is gone, so the answer is over; shown as stopped, its text kept.
+    for (const m of conv.data.messages) if (m.role === 'assistant' && m.status === 'streaming') m.status = 'stopped';
     return conv.data;
   }
 
