@@ -160,3 +160,18 @@ void test('a request the host cannot accept (21 images) ends with an error namin
   assert.equal(end?.type === 'chat/error' ? end.message : 'x', undefined, 'nothing was added to the conversation');
   h.controller.dispose();
 });
+
+void test('the question is saved as soon as it is sent, before its answer ends (a crash mid-answer does not lose it)', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 20 });
+  h.post({ type: 'chat/send', requestId: 'r1', text: '#long 60', images: [], contexts: [] });
+  await h.until(() => h.received.filter((m) => m.type === 'chat/delta').length >= 2, 'the answer to stream');
+  const stored = new storeMod.ConversationStore(h.storage);
+  const mid = stored.load(h.controller.conversationId);
+  assert.equal(mid?.messages[0]?.role === 'user' && mid.messages[0].text, '#long 60');
+  assert.equal(stored.activeId, h.controller.conversationId, 'it is also the conversation shown after a restart');
+  h.post({ type: 'chat/cancel', requestId: 'r1' });
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r1'), 'the stop');
+  h.controller.dispose();
+});

@@ -248,6 +248,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.conversation.messages.push(user);
         this.conversation.updatedAt = Date.now();
         this.broadcast({ type: 'chat/message', requestId: m.requestId, message: user });
+        // Stored now, not when the answer ends: a window closed mid-answer keeps the question.
+        void this.save();
         await this.runTurn(m.requestId);
         return;
       }
