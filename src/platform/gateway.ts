@@ -135,6 +135,10 @@ export function showGatewayError(s: Services, err: unknown, retry?: () => unknow
     const a = actions[i];
     if (a) return runErrorAction(a, retry);
     return undefined;
+  }).then(undefined, (e: unknown) => {
+    // A button's command failing (a retry that fails again, say) must not become an unhandled
+    // rejection in the extension host; the log keeps it.
+    s.log.error(`The "${d.title}" notification action failed: ${e instanceof Error ? e.message : String(e)}`);
   });
   return d;
 }

@@ -94,4 +94,27 @@ describe('video generation in the extension host', () => {
     assert.equal(done.videoId, polling.videoId);
     assert.equal(await creations(), 1, 'resuming never creates the task again');
   });
+
+  it('a workspace setting that sends videos outside the workspace is refused, naming the setting, and nothing is written there', async () => {
+    await control('reset');
+    const cfg = vscode.workspace.getConfiguration('gatewayStudio');
+    await cfg.update('video.outputFolder', '../outside-videos', vscode.ConfigurationTarget.Workspace);
+    try {
+      const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', { prompt: 'a repository that wants my files', model: 'vendor-image-video' });
+      assert.ok(key, 'Generate Video returned no task key');
+      const t = await waitFor('the task to end', async () => {
+        const r = (await state()).tasks.find((x) => x.key === key) as (VideoState['tasks'][number] & { error?: { kind?: string; detail?: string; title?: string } }) | undefined;
+        return r && ['saved', 'failed', 'error'].includes(r.state) ? r : undefined;
+      }, 90_000);
+      assert.equal(t.state, 'error', `the task ended as ${t.state}`);
+      assert.match(`${t.error?.title ?? ''} ${t.error?.detail ?? ''}`, /outputFolder/, JSON.stringify(t.error));
+      assert.equal(t.file, undefined, 'no file was saved');
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const outside = vscode.Uri.joinPath(folder, '..', 'outside-videos');
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(outside)), 'the outside folder was not created');
+      assert.equal(await creations(), 1, 'the task was created once and stays resumable');
+    } finally {
+      await cfg.update('video.outputFolder', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { GatewayError } from '../../api/errors';
 import { VideoClient } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import { assertVideoId } from '../../api/videoStatus';
@@ -56,6 +57,14 @@ export function registerVideo(s: Services): VideoJobManager {
   const destination = async (): Promise<string | undefined> => {
     const out = readSettings().video.outputFolder.trim() || 'videos';
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    // A folder outside the workspace is the user's choice only: a repository's own settings
+    // (workspace or folder level) may not send downloads elsewhere on the machine.
+    const fromRepo = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('video.outputFolder');
+    const repoValue = fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue;
+    const escapes = (p: string) => path.isAbsolute(p) || path.normalize(p).split(path.sep).includes('..');
+    if (repoValue !== undefined && escapes(repoValue.trim())) {
+      throw new GatewayError('config', vscode.l10n.t('The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.', repoValue), { field: 'gatewayStudio.video.outputFolder' });
+    }
     if (path.isAbsolute(out)) return out;
     if (folder) return path.join(folder.uri.fsPath, out);
     if (chosenFolder) return chosenFolder;
