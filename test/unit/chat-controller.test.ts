@@ -175,3 +175,23 @@ void test('the question is saved as soon as it is sent, before its answer ends (
   await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r1'), 'the stop');
   h.controller.dispose();
 });
+
+void test('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {
+  const storage = new storeMod.MemoryStorage();
+  const services = {
+    context: { workspaceState: storage, subscriptions: [] },
+    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined },
+    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
+  };
+  const controller = new mod.ChatController(services as never);
+  controller.addContext({ fileName: 'src/x.ts', language: 'typescript', text: 'return a - b;', startLine: 1, endLine: 1 });
+  const received: HostMessage[] = [];
+  const incoming = new FakeEmitter<unknown>();
+  controller.attach({ onDidReceiveMessage: incoming.event, postMessage: (m: HostMessage) => (received.push(m), Promise.resolve(true)) } as never);
+  incoming.fire({ type: 'webview/ready' });
+  const at = received.findIndex((m) => m.type === 'chat/context');
+  const ctx = received[at];
+  assert.equal(ctx?.type === 'chat/context' && ctx.context.text, 'return a - b;');
+  assert.ok(received.findIndex((m) => m.type === 'chat/snapshot') < at, 'after the snapshot, so it is not wiped');
+  controller.dispose();
+});

@@ -95,6 +95,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private deltaTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private lastEditor: vscode.TextEditor | undefined;
+  /** Selections added while no chat view existed yet; handed to the first one that is ready. */
+  private orphanContexts: HostMessage[] = [];
 
   constructor(private readonly s: Services) {
     this.store = new ConversationStore(s.context.workspaceState);
@@ -231,6 +233,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     if (this.toolsMessage) this.send(surface, this.toolsMessage);
     for (const card of this.cards.values()) this.send(surface, { type: 'chat/toolCall', update: card });
     for (const m of kept) this.send(surface, m);
+    for (const m of this.orphanContexts) this.send(surface, m);
+    this.orphanContexts = [];
     if (!this.modelsLoaded && !this.modelsLoading) void this.loadModels();
   }
 
@@ -634,7 +638,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   /** "Ask Gateway Studio about the selection": quotes it into the composer of every chat. */
   addContext(context: EditorContext): void {
-    this.broadcast({ type: 'chat/context', context, prompt: vscode.l10n.t('Explain this code.') });
+    const msg: HostMessage = { type: 'chat/context', context, prompt: vscode.l10n.t('Explain this code.') };
+    // Revealing the view for the first time may resolve it only after this call.
+    if (this.surfaces.size === 0) this.orphanContexts.push(msg);
+    else this.broadcast(msg);
   }
 
   // -------------------------------------------------------------------------------------------
