@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
 import { describeError, isGatewayError, type ErrorAction, type GatewayErrorKind } from '../api/errors';
 import { isVideoModel, type ModelRecord } from '../api/models';
-import { configureApiL10n, gatewayHttpOptions, getGatewayClient, runErrorAction, showGatewayError } from '../platform/gateway';
+import { actionLabel, configureApiL10n, gatewayHttpOptions, getGatewayClient, runErrorAction, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { readSettings, updateSetting } from '../platform/settings';
 
@@ -88,14 +88,6 @@ export async function checkConnection(s: Services, signal?: AbortSignal): Promis
     };
   }
 }
-
-/** Button labels for the Check Connection report. */
-const LABELS: Record<ErrorAction, () => string> = {
-  setApiKey: () => vscode.l10n.t('Set API Key'),
-  openSettings: () => vscode.l10n.t('Open Settings'),
-  retry: () => vscode.l10n.t('Retry'),
-  showLog: () => vscode.l10n.t('Show Log'),
-};
 
 const MANUAL = Symbol('manual');
 type ModelPick = vscode.QuickPickItem & { id: string | typeof MANUAL };
@@ -207,7 +199,7 @@ function report(s: Services, r: ConnectionCheckResult): void {
   }
   s.log.warn(text);
   const actions = r.actions;
-  const labels = actions.map((a) => LABELS[a]());
+  const labels = actions.map(actionLabel);
   void vscode.window.showErrorMessage(text, ...labels).then((p) => {
     const a = p === undefined ? undefined : actions[labels.indexOf(p)];
     return a ? runErrorAction(a, () => vscode.commands.executeCommand('gatewayStudio.checkConnection')) : undefined;

@@ -90,7 +90,7 @@ function hash(text: string): string {
 }
 
 /** Button labels for the actions of `describeError`, in the user's language. */
-function actionLabel(a: ErrorAction): string {
+export function actionLabel(a: ErrorAction): string {
   switch (a) {
     case 'setApiKey':
       return vscode.l10n.t('Set API Key');
@@ -103,9 +103,15 @@ function actionLabel(a: ErrorAction): string {
   }
 }
 
-/** Runs one of `describeError`'s actions. */
-export async function runErrorAction(a: ErrorAction, retry?: () => unknown): Promise<void> {
+/**
+ * Runs one of `describeError`'s actions (plus the chat's Select Model): the one place an error
+ * button becomes a command, for notifications, Check Connection and the chat panel alike.
+ */
+export async function runErrorAction(a: ErrorAction | 'selectModel', retry?: () => unknown): Promise<void> {
   switch (a) {
+    case 'selectModel':
+      await vscode.commands.executeCommand('gatewayStudio.selectChatModel');
+      return;
     case 'setApiKey':
       await vscode.commands.executeCommand('gatewayStudio.setApiKey');
       return;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../api/errors';
 import { acceptsImages, isVideoModel } from '../../api/models';
-import { getGatewayClient } from '../../platform/gateway';
+import { getGatewayClient, runErrorAction } from '../../platform/gateway';
 import { onDidChangeSettings, readSettings, type Settings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
 import {
@@ -583,23 +583,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   }
 
   private async errorAction(a: ErrorAction): Promise<void> {
-    switch (a) {
-      case 'setApiKey':
-        await vscode.commands.executeCommand('gatewayStudio.setApiKey');
-        return;
-      case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'gatewayStudio');
-        return;
-      case 'showLog':
-        this.s.log.show();
-        return;
-      case 'selectModel':
-        await vscode.commands.executeCommand('gatewayStudio.selectChatModel');
-        return;
-      case 'retry':
-        // Retry arrives as `chat/retry` (it needs a request id); nothing to do here.
-        return;
-    }
+    // Retry arrives as `chat/retry` (it needs a request id); every other button is shared.
+    if (a === 'retry') return;
+    await runErrorAction(a);
   }
 
   /** Export to Markdown: asks where, never overwrites without VS Code's own confirmation. */
