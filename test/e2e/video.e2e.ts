@@ -26,7 +26,7 @@ async function next(wb: Workbench, from: number): Promise<void> {
 
 export const journeys: Journey[] = [
   {
-    name: 'video: generate through the quick inputs, watch the status bar go queued -> percent -> saved, find the MP4 in the explorer',
+    name: 'video: generate through the quick inputs, watch the status bar go queued -> percent -> saved, find the MP4 in the explorer, open it from the task list',
     settings: (gw) => ({
       'gatewayStudio.baseUrl': gw.url,
       'gatewayStudio.videoBaseUrl': gw.videoUrl,
@@ -69,6 +69,25 @@ export const journeys: Journey[] = [
       await mp4.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await wb.notification('Video saved');
       await shot('e2e-video-saved');
+
+      // Clicking the status-bar item opens the task list; the finished task offers its actions,
+      // and "Open the video" opens the MP4 in an editor tab.
+      await item.click();
+      await wb.quickInput.locator('.quick-input-title', { hasText: 'Video Tasks' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const row = wb.quickInput.locator('.monaco-list-row', { hasText: 'a paper boat' }).first();
+      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await row.innerText(), /vendor-image-video/, 'the task row names its model');
+      await row.click();
+      const actions = wb.quickInput.locator('.monaco-list-row');
+      await actions.filter({ hasText: 'Open the video' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const labels = (await actions.allInnerTexts()).map((t) => t.trim());
+      for (const want of ['Open the video', 'Show details', 'Copy the id', 'Remove from the list']) {
+        assert.ok(labels.some((l) => l.includes(want)), `the finished task's actions lack "${want}": ${JSON.stringify(labels)}`);
+      }
+      assert.ok(!labels.some((l) => l.includes('Stop watching')), `a finished task offers Stop watching: ${JSON.stringify(labels)}`);
+      await actions.filter({ hasText: 'Open the video' }).first().click();
+      await page.locator('.tabs-container .tab', { hasText: /a-paper-boat.*\.mp4/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await shot('e2e-video-task-list-open');
     },
   },
 ];
