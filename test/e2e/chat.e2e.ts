@@ -1,26 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { FrameLocator } from 'playwright-core';
 import type { Journey } from './journey';
-import { UI_TIMEOUT, type Workbench } from './workbench';
+import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
 
 /** A 1x1 red PNG. */
 const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-const chatSettings = (gw: { url: string }): Record<string, unknown> => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' });
-
-/** Opens the chat panel and returns its page once the composer is there. */
-async function openChat(wb: Workbench): Promise<FrameLocator> {
-  await wb.runCommand('Gateway Studio: Open Chat');
-  const chat = wb.webview();
-  await chat.locator('textarea[aria-label="Message"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  return chat;
-}
-
-async function sendMessage(chat: FrameLocator, text: string): Promise<void> {
-  const box = chat.locator('textarea[aria-label="Message"]');
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 export const journeys: Journey[] = [
   {

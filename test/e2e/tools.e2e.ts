@@ -1,22 +1,18 @@
 import * as assert from 'node:assert/strict';
 import type { Journey } from './journey';
-import { UI_TIMEOUT } from './workbench';
+import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
 
 const script = JSON.stringify([{ calls: [{ name: 'read_file', arguments: { path: 'notes/plan.txt' } }] }]);
 
 export const journeys: Journey[] = [
   {
     name: 'tools: the model asks to read a file, the user allows it in the card, and the answer uses the result',
-    settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' }),
+    settings: chatSettings,
     files: { 'notes/plan.txt': 'Plan: ship the gateway studio demo on Friday.\n' },
     async run({ wb, gw, shot }) {
       await wb.setApiKey(gw.keys.valid);
-      await wb.runCommand('Gateway Studio: Open Chat');
-      const chat = wb.webview();
-      const box = chat.locator('textarea[aria-label="Message"]');
-      await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await box.fill(`read my plan #tools ${script}`);
-      await box.press('Enter');
+      const chat = await openChat(wb);
+      await sendMessage(chat, `read my plan #tools ${script}`);
       const card = chat.locator('section.toolcard').first();
       await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await card.innerText(), /read_file/);
@@ -31,16 +27,12 @@ export const journeys: Journey[] = [
   },
   {
     name: 'tools: a denied call does not run and the model is told the user declined',
-    settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' }),
+    settings: chatSettings,
     files: { 'notes/plan.txt': 'secret plan\n' },
     async run({ wb, gw }) {
       await wb.setApiKey(gw.keys.valid);
-      await wb.runCommand('Gateway Studio: Open Chat');
-      const chat = wb.webview();
-      const box = chat.locator('textarea[aria-label="Message"]');
-      await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await box.fill(`read my plan #tools ${script}`);
-      await box.press('Enter');
+      const chat = await openChat(wb);
+      await sendMessage(chat, `read my plan #tools ${script}`);
       const card = chat.locator('section.toolcard').first();
       await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await card.locator('button', { hasText: /^\s*Deny\s*$/ }).click();

@@ -185,3 +185,21 @@ export class Workbench {
     return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   }
 }
+
+/** Settings that point the chat at the local gateway with its plain chat model. */
+export const chatSettings = (gw: { url: string }): Record<string, unknown> => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' });
+
+/** Opens the chat panel and returns its page once the composer is there. */
+export async function openChat(wb: Workbench): Promise<FrameLocator> {
+  await wb.runCommand('Gateway Studio: Open Chat');
+  const chat = wb.webview();
+  await chat.locator('textarea[aria-label="Message"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  return chat;
+}
+
+/** Types a message into the chat's composer and sends it with Enter, as a user would. */
+export async function sendMessage(chat: FrameLocator, text: string): Promise<void> {
+  const box = chat.locator('textarea[aria-label="Message"]');
+  await box.fill(text);
+  await box.press('Enter');
+}
