@@ -36,6 +36,7 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
   }
   let passed = 0;
   let failed = 0;
+  const failures: string[] = [];
   for (const { file, journey } of journeys) {
     const t0 = Date.now();
     const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80);
@@ -70,6 +71,7 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
       failed++;
       const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
       const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      failures.push(`${journey.name} (${file}): ${(e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200) ?? ''}`);
       process.stdout.write(`  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`);
       if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
     } finally {
@@ -77,5 +79,5 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
       await cs?.stop();
     }
   }
-  return { passed, failed };
+  return { passed, failed, failures };
 }

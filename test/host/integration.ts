@@ -14,6 +14,8 @@ import { projectRoot, type HostInstall } from './install';
 export interface StageResult {
   passed: number;
   failed: number;
+  /** One line per failed test (title and the first line of its error), repeated in the summary. */
+  failures?: string[];
   /** Why the stage could not report counts (crash, timeout), if it could not. */
   error?: string;
 }
@@ -56,7 +58,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
     await cs.stop();
     return { passed: 0, failed: 1, error: e instanceof Error ? e.message : String(e) };
   }
-  let counts: { passed: number; failed: number } | undefined;
+  let counts: { passed: number; failed: number; failures?: string[] } | undefined;
   let exitCode: number | undefined;
   let echoing = false;
   let onExit: () => void = () => undefined;
@@ -72,7 +74,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
         } else if (l.startsWith(RESULT_PREFIX)) {
           echoing = false;
           try {
-            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as { passed: number; failed: number };
+            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as { passed: number; failed: number; failures?: string[] };
           } catch {
             // a truncated line: the exit code still decides
           }
@@ -99,7 +101,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
       return { passed: 0, failed: 1, error: `the test entry exited with ${String(exitCode)} without reporting counts (log: ${logFile})` };
     }
     if (exitCode !== 0 && counts.failed === 0) return { ...counts, failed: 1, error: `run() rejected (exit ${String(exitCode)})` };
-    return counts;
+    return { passed: counts.passed, failed: counts.failed, failures: counts.failures ?? [] };
   } catch (e) {
     await screenshot(page, 'integration-error');
     return { passed: counts?.passed ?? 0, failed: (counts?.failed ?? 0) + 1, error: e instanceof Error ? e.message : String(e) };

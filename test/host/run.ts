@@ -42,6 +42,7 @@ async function main(): Promise<number> {
     passed += r.passed;
     failed += r.failed;
     process.stdout.write(`host ${name}: ${r.passed} passed, ${r.failed} failed${r.error ? ` (${r.error})` : ''}\n`);
+    for (const f of r.failures ?? []) process.stdout.write(`  ✘ ${f}\n`);
   }
   process.stdout.write(`host: ${passed} passed, ${failed} failed\n`);
   return failed > 0 || passed === 0 ? 1 : 0;

@@ -38,12 +38,19 @@ export async function run(): Promise<void> {
   await loadSuites();
   console.log('GWS-INTEGRATION-START');
   return new Promise((resolve, reject) => {
-    const runner = mocha.run((failures) => {
+    // The failing titles travel with the counts so that the runner can repeat them at the very end
+    // of the output, where a CI log's tail shows them.
+    const failures: string[] = [];
+    const runner = mocha.run((failureCount) => {
       const stats = runner.stats;
-      const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? failures, pending: stats?.pending ?? 0 };
+      const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? failureCount, pending: stats?.pending ?? 0, failures };
       console.log(`${RESULT_PREFIX}${JSON.stringify(counts)}`);
-      if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+      if (failureCount > 0) reject(new Error(`${failureCount} integration test(s) failed`));
       else resolve();
+    });
+    runner.on('fail', (test, err: unknown) => {
+      const first = (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 200) ?? '';
+      failures.push(`${test.fullTitle()}: ${first}`);
     });
   });
 }
