@@ -73,12 +73,53 @@ interface Slot {
   args: string;
 }
 
+/** Longest tool-call id some upstreams accept (OpenAI refuses ids over 40 characters on the next turn). */
+const MAX_ID_LENGTH = 40;
+
+/** Whether `args` is already one complete JSON value: a call whose arguments are done. */
+function isCompleteJson(args: string): boolean {
+  if (args.trim() === '') return false;
+  try {
+    JSON.parse(args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Final ids for the calls of one answer: unique and non-empty. An id the gateway sent is kept when
+ * no earlier call of the answer has it (a resumed conversation must send back the ids the server
+ * knows); a repeated id gets a numbered suffix, an empty one `call_gs_<position>`, and neither may
+ * take an id that another call was sent with. Deterministic, so the partial and the final result agree.
+ */
+function uniqueIds(sent: readonly (string | undefined)[]): string[] {
+  const reserved = new Set(sent.filter((x): x is string => !!x));
+  const used = new Set<string>();
+  return sent.map((id, i) => {
+    if (id && !used.has(id)) {
+      used.add(id);
+      return id;
+    }
+    const free = (c: string) => !used.has(c) && !reserved.has(c) && c.length <= MAX_ID_LENGTH;
+    let out: string | undefined;
+    for (let k = 2; id && !out && k < 1000; k++) if (free(`${id}_${k}`)) out = `${id}_${k}`;
+    for (let k = 1; !out; k++) {
+      const c = k === 1 ? `call_gs_${i}` : `call_gs_${i}_${k}`;
+      if (free(c)) out = c;
+    }
+    used.add(out);
+    return out;
+  });
+}
+
 /**
  * Builds the assistant message from stream chunks. Handles every deviation in wire-quirks.md:
  * reasoning in `reasoning_content` or `reasoning` (fragments joined), tool-call deltas without
  * `index`, parallel calls that all arrive at index 0 with distinct ids, whole calls in one delta,
  * several calls in one chunk, usage at any position, `choices: []`, missing `delta`, and the last
- * argument fragment in the same chunk as `finish_reason` (the delta is applied first).
+ * argument fragment in the same chunk as `finish_reason` (the delta is applied first). Tool-call
+ * ids in the result are unique and non-empty even when a relay repeats or omits them.
  */
 export class ChatAccumulator {
   private content = '';
@@ -164,7 +205,14 @@ export class ChatAccumulator {
     let pos: number | undefined = idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
     const cur = pos === undefined ? undefined : this.calls[pos];
     // A new id on an occupied slot is a new call (every parallel call at index 0; or no index at all).
-    const opensNew = cur === undefined || (id !== undefined && cur.id !== undefined && cur.id !== id);
+    // Relays that repeat one id (or send none) give no such signal; there a fragment naming a tool
+    // after the slot's arguments already form complete JSON opens the next call. A fragment that
+    // repeats the name mid-arguments (some servers send id and name on every piece) continues.
+    const name = t.function?.name || undefined;
+    const opensNew =
+      cur === undefined ||
+      (id !== undefined && cur.id !== undefined && cur.id !== id) ||
+      (name !== undefined && cur.name !== '' && (id === undefined || id === cur.id) && isCompleteJson(cur.args));
     if (opensNew) {
       pos = this.calls.length;
       this.calls.push({ id, name: '', args: '' });
@@ -172,7 +220,6 @@ export class ChatAccumulator {
     if (idx !== undefined) this.byIndex.set(idx, pos!);
     const slot = this.calls[pos!]!;
     if (id && !slot.id) slot.id = id;
-    const name = t.function?.name;
     if (name && name !== slot.name) slot.name = name;
     const a = t.function?.arguments;
     const argsDelta = typeof a === 'string' ? a : a ? JSON.stringify(a) : '';
@@ -182,9 +229,11 @@ export class ChatAccumulator {
 
   /** The message so far (also used as the partial result of a broken stream). */
   result(): ChatResult {
+    // A call without an id, or with one another call of this answer has, could not be answered by
+    // its own tool message (and cards and approvals are keyed by id).
+    const ids = uniqueIds(this.calls.map((s) => s.id));
     const toolCalls: ToolCall[] = this.calls.map((s, i) => ({
-      // A call without an id could never be answered by a tool message; give it a stable one.
-      id: s.id ?? `call_gs_${i}`,
+      id: ids[i]!,
       type: 'function',
       function: { name: s.name, arguments: s.args },
     }));

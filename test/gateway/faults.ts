@@ -44,6 +44,8 @@ export interface FaultEffects {
   usage?: 'finish' | 'separate' | 'none';
   rejectStreamOptions?: 400 | 422;
   toolStyle?: ToolStyle;
+  /** Every tool call of the answer gets the first call's id (`repeat`) or an empty id (`empty`). */
+  toolIds?: 'repeat' | 'empty';
   firstDelta?: 'empty' | 'null-content' | 'refusal-null';
   reasoningField?: 'reasoning_content' | 'reasoning';
   modelsEnvelope?: 'bare';
@@ -79,7 +81,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   models: ['modelsEnvelope'],
   chat: [
     'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
-    'noFinishReason', 'usage', 'rejectStreamOptions', 'toolStyle', 'firstDelta', 'reasoningField',
+    'noFinishReason', 'usage', 'rejectStreamOptions', 'toolStyle', 'firstDelta', 'reasoningField', 'toolIds',
   ],
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
