@@ -7,6 +7,7 @@ import { registerConnectionCommands } from './connection/commands';
 import { registerVideo } from './video/ui/register';
 import { registerChat } from './chat/view/register';
 import { registerTools } from './chat/tools/register';
+import { registerLanguageModels } from './lm/provider';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services {
@@ -19,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): Services {
   registerConnectionCommands(services);
   registerVideo(services);
   registerTools(services, registerChat(services));
+  registerLanguageModels(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);

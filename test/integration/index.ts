@@ -19,6 +19,7 @@ async function loadSuites(): Promise<void> {
   await import('./video.test');
   await import('./chat.test');
   await import('./tools.test');
+  await import('./lm.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

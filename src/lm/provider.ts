@@ -1,0 +1,158 @@
+import * as vscode from 'vscode';
+import type { GatewayClient } from '../api/client';
+import { describeError, GatewayError, isGatewayError } from '../api/errors';
+import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
+import type { Services } from '../platform/services';
+import { buildLmRequest, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
+import { chatModelInfos, type LmModelInfo } from './core/models';
+
+/** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
+export const LM_VENDOR = 'gateway-studio';
+
+/** How long a model list is reused while neither the key nor the base URL changed. */
+const MODEL_LIST_TTL_MS = 5 * 60_000;
+
+/**
+ * The gateway's chat models in VS Code's language-model API (and so its model picker): listed
+ * from `GET /v1/models`, answered by streaming `/v1/chat/completions` through the product's
+ * client, so retries, the idle watchdog, proxy support and the error words are the chat panel's.
+ */
+export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<LmModelInfo>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private list?: { client: GatewayClient; at: number; models: LmModelInfo[] };
+  private readonly reasoning = new ReasoningMemory();
+  /** The last "why no models" line, so a picker that asks every few seconds does not flood the log. */
+  private lastNotice = '';
+
+  constructor(private readonly s: Services) {
+    this.subs.push(
+      s.keys.onDidChange(() => this.invalidate('the API key changed')),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('gatewayStudio.baseUrl')) this.invalidate('the base URL changed');
+      }),
+    );
+  }
+
+  /** Drops the cached list and tells VS Code to ask again. */
+  invalidate(why: string): void {
+    this.list = undefined;
+    this.lastNotice = '';
+    this.s.log.debug(`Language models: refreshing the list (${why})`);
+    this.changed.fire();
+  }
+
+  private notice(line: string): void {
+    if (line === this.lastNotice) return;
+    this.lastNotice = line;
+    this.s.log.info(line);
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LmModelInfo[]> {
+    let key = await this.s.keys.get();
+    if (!key && !options.silent) {
+      // Asked from the "Manage Models" flow: the user expects to be asked for what is missing.
+      await vscode.commands.executeCommand('gatewayStudio.setApiKey');
+      key = await this.s.keys.get();
+    }
+    if (!key) {
+      this.notice('Language models: no API key is set, so VS Code is offered no gateway models (run "Gateway Studio: Set API Key").');
+      return [];
+    }
+    let client: GatewayClient;
+    try {
+      client = await getGatewayClient(this.s, 'chat');
+    } catch (e) {
+      this.notice(`Language models: none offered: ${describeError(e).detail}`);
+      return [];
+    }
+    if (this.list && this.list.client === client && Date.now() - this.list.at < MODEL_LIST_TTL_MS) return this.list.models;
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const models = chatModelInfos(await client.listModels(abort.signal));
+      this.list = { client, at: Date.now(), models };
+      this.notice(`Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`);
+      return models;
+    } catch (e) {
+      if (token.isCancellationRequested) return [];
+      const d = describeError(e);
+      this.notice(`Language models: could not list the gateway's models, so none are offered. ${d.title}: ${d.detail}`);
+      if (!options.silent) showGatewayError(this.s, e);
+      return [];
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LmModelInfo,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const client = await getGatewayClient(this.s, 'chat');
+      const { request, dropped } = buildLmRequest(messages, {
+        modelId: model.id,
+        acceptsImages: model.capabilities.imageInput === true,
+        reasoningFor: (id) => this.reasoning.get(id),
+        tools: options.tools,
+        toolMode: options.toolMode,
+        modelOptions: options.modelOptions as Readonly<Record<string, unknown>> | undefined,
+      });
+      if (dropped.length > 0) this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
+      const result = await client.streamChat(request, {
+        signal: abort.signal,
+        onEvent: (e) => {
+          if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
+          else if (e.type === 'retry') this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
+        },
+      });
+      const calls = result.message.tool_calls ?? [];
+      // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
+      const parts = calls.map((c) => new vscode.LanguageModelToolCallPart(c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
+      this.reasoning.remember(calls.map((c) => c.id), result.message.reasoning_content);
+      for (const p of parts) progress.report(p);
+      if (result.finishReason && result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') {
+        this.s.log.info(`Language models: ${model.id} finished with "${result.finishReason}"`);
+      }
+    } catch (e) {
+      if (token.isCancellationRequested || isGatewayError(e, 'aborted')) throw new vscode.CancellationError();
+      const d = describeError(e);
+      this.s.log.error(`Language models: ${model.id}: ${d.title}: ${d.detail}`);
+      // The caller (Copilot Chat, another extension) shows only the message: it carries the
+      // product's words, which say what to do (set the key, pick another model, …).
+      throw new Error(`${d.title}. ${d.detail}`, { cause: e instanceof GatewayError ? e : undefined });
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  provideTokenCount(_model: LmModelInfo, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    // An estimate (characters / 4, images a flat amount): the gateway's tokenizers are unknown here.
+    return Promise.resolve(estimateTokens(text));
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Registers the provider for {@link LM_VENDOR}; VS Code versions without the API are skipped with a log line. */
+export function registerLanguageModels(s: Services): GatewayLanguageModels | undefined {
+  configureApiL10n();
+  const lm = vscode.lm as Partial<typeof vscode.lm>;
+  if (typeof lm.registerLanguageModelChatProvider !== 'function') {
+    s.log.info('Language models: this VS Code has no language-model provider API; the gateway models are not offered to its model picker.');
+    return undefined;
+  }
+  const provider = new GatewayLanguageModels(s);
+  s.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(LM_VENDOR, provider));
+  return provider;
+}

@@ -1,0 +1,196 @@
+// The gateway's chat models in VS Code's own language-model API, in the real extension host:
+// `vscode.lm.selectChatModels` lists them from the local gateway, `sendRequest` streams its
+// answers, tool calls round-trip with their ids, and errors carry the product's words.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { control, gateway, keyStore, setSetting, waitFor } from './env';
+
+const VENDOR = 'gateway-studio';
+
+interface RecordedRequest {
+  route: string;
+  body: { model?: string; messages?: Array<Record<string, unknown>>; tools?: unknown[]; tool_choice?: unknown };
+}
+
+async function chatRequests(): Promise<RecordedRequest[]> {
+  const all = (await control('requests')) as RecordedRequest[];
+  return all.filter((r) => r.route === '/v1/chat/completions');
+}
+
+async function model(id: string): Promise<vscode.LanguageModelChat> {
+  const models = await waitFor(`the model ${id} from vendor ${VENDOR}`, async () => {
+    const found = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
+    return found.length > 0 ? found : undefined;
+  });
+  return models[0]!;
+}
+
+/** Consumes a response: text joined, tool calls, and how many text parts arrived. */
+async function drain(r: vscode.LanguageModelChatResponse): Promise<{ text: string; textParts: number; calls: vscode.LanguageModelToolCallPart[] }> {
+  let text = '';
+  let textParts = 0;
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of r.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) {
+      text += part.value;
+      textParts++;
+    } else if (part instanceof vscode.LanguageModelToolCallPart) {
+      calls.push(part);
+    }
+  }
+  return { text, textParts, calls };
+}
+
+const readFileTool: vscode.LanguageModelChatTool = {
+  name: 'read_file',
+  description: 'Reads a file of the workspace',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+
+describe('language models (vscode.lm)', () => {
+  before(async () => {
+    await setSetting('baseUrl', gateway.url);
+  });
+  beforeEach(async () => {
+    await control('reset');
+    await (await keyStore()).set(gateway.validKey);
+  });
+  afterEach(async () => {
+    await control('clear');
+  });
+  after(async () => {
+    await (await keyStore()).clear();
+  });
+
+  it("selectChatModels lists the gateway's chat models (not its video models) with their capabilities", async () => {
+    await model('gw-chat');
+    const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
+    const ids = models.map((m) => m.id).sort();
+    assert.deepEqual(ids, ['gw-chat', 'gw-latest', 'gw-reasoner', 'gw-vision']);
+    for (const m of models) {
+      assert.equal(m.vendor, VENDOR);
+      assert.equal(m.family, m.id);
+      assert.ok(m.maxInputTokens > 1000, `${m.id} maxInputTokens ${m.maxInputTokens}`);
+    }
+  });
+
+  it('without a key no models are offered, and setting the key brings them back', async () => {
+    await model('gw-chat');
+    const keys = await keyStore();
+    await keys.clear();
+    await waitFor('the models to disappear after the key was cleared', async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0);
+    await control('reset');
+    assert.equal((await vscode.lm.selectChatModels({ vendor: VENDOR })).length, 0);
+    const asked = (await control('requests')) as RecordedRequest[];
+    assert.equal(asked.filter((r) => r.route === '/v1/models').length, 0, 'no model list is fetched without a key');
+    await keys.set(gateway.validKey);
+    const back = await model('gw-vision');
+    assert.equal(back.id, 'gw-vision');
+  });
+
+  it("sendRequest streams the gateway's answer as several text parts", async () => {
+    const m = await model('gw-chat');
+    const r = await m.sendRequest([vscode.LanguageModelChatMessage.User('hello from vscode.lm and friends')], {}, new vscode.CancellationTokenSource().token);
+    const { text, textParts, calls } = await drain(r);
+    assert.equal(text, 'Echo: hello from vscode.lm and friends');
+    assert.ok(textParts >= 3, `expected the answer in several parts, got ${textParts}`);
+    assert.equal(calls.length, 0);
+    const [req] = await chatRequests();
+    assert.equal(req?.body.model, 'gw-chat');
+    assert.deepEqual(req?.body.messages, [{ role: 'user', content: 'hello from vscode.lm and friends' }]);
+  });
+
+  it('a tool call comes back as a LanguageModelToolCallPart and its result is answered with the same call id', async () => {
+    const m = await model('gw-chat');
+    const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"notes.md"}}]}]';
+    const token = new vscode.CancellationTokenSource().token;
+    const first = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools: [readFileTool] }, token));
+    assert.equal(first.calls.length, 1, `expected one tool call, got text ${JSON.stringify(first.text)}`);
+    const call = first.calls[0]!;
+    assert.equal(call.name, 'read_file');
+    assert.deepEqual(call.input, { path: 'notes.md' });
+    assert.match(call.callId, /^call_/);
+
+    const second = await drain(
+      await m.sendRequest(
+        [
+          vscode.LanguageModelChatMessage.User(script),
+          vscode.LanguageModelChatMessage.Assistant([call]),
+          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('# Notes\nbuy milk')])]),
+        ],
+        { tools: [readFileTool] },
+        token,
+      ),
+    );
+    assert.equal(second.text, 'Done. Tool results: read_file=# Notes\nbuy milk');
+    const reqs = await chatRequests();
+    const sent = reqs[1]?.body.messages ?? [];
+    assert.equal(sent[1]?.role, 'assistant');
+    assert.deepEqual(sent[1]?.tool_calls, [{ id: call.callId, type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.md"}' } }]);
+    assert.deepEqual(sent[2], { role: 'tool', tool_call_id: call.callId, content: '# Notes\nbuy milk' });
+    assert.equal((reqs[1]?.body.tools as Array<{ function: { name: string } }>)[0]?.function.name, 'read_file');
+  });
+
+  it('toolMode Required asks the gateway for tool_choice "required"', async () => {
+    const m = await model('gw-chat');
+    const r = await drain(
+      await m.sendRequest([vscode.LanguageModelChatMessage.User('call something')], { tools: [readFileTool], toolMode: vscode.LanguageModelChatToolMode.Required }),
+    );
+    assert.equal(r.calls[0]?.name, 'read_file');
+    assert.equal((await chatRequests())[0]?.body.tool_choice, 'required');
+  });
+
+  it('a 401 from the gateway fails the request with the "set the key" explanation', async () => {
+    const m = await model('gw-chat');
+    await control('fault', { match: { path: '/v1/chat/completions' }, status: 401 });
+    let failure: unknown;
+    try {
+      await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')]));
+    } catch (e) {
+      failure = e;
+    }
+    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    assert.match(failure.message, /The API key was refused \(401\)/);
+    assert.match(failure.message, /Set API Key/);
+    assert.ok(!failure.message.includes(gateway.validKey), 'the key never appears in the error');
+  });
+
+  it('cancelling the token stops a long answer early', async () => {
+    const m = await model('gw-chat');
+    await control('fault', { match: { path: '/v1/chat/completions' }, chunkDelayMs: 15 });
+    const cts = new vscode.CancellationTokenSource();
+    const r = await m.sendRequest([vscode.LanguageModelChatMessage.User('#long 2000')], {}, cts.token);
+    let text = '';
+    try {
+      for await (const part of r.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        if (text.length > 40) cts.cancel();
+      }
+    } catch {
+      // A cancelled request may end its stream with a cancellation error; either way it stops.
+    }
+    const words = text.split(/\s+/).filter(Boolean).length;
+    assert.ok(words > 0 && words < 1000, `expected a cut-off answer, got ${words} words`);
+  });
+
+  it('an image part reaches a vision model as a data URL', async function () {
+    const DataPart = (vscode as unknown as { LanguageModelDataPart?: { image(data: Uint8Array, mime: string): unknown } }).LanguageModelDataPart;
+    if (!DataPart) this.skip();
+    const m = await model('gw-vision');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const msg = new vscode.LanguageModelChatMessage(vscode.LanguageModelChatMessageRole.User, [
+      new vscode.LanguageModelTextPart('what is this?'),
+      DataPart!.image(new Uint8Array(png), 'image/png') as vscode.LanguageModelTextPart,
+    ]);
+    const r = await drain(await m.sendRequest([msg]));
+    assert.equal(r.text, 'I received 1 image(s): image/png');
+    const content = (await chatRequests())[0]?.body.messages?.[0]?.content as Array<{ type: string; image_url?: { url: string } }>;
+    assert.equal(content[1]?.image_url?.url, `data:image/png;base64,${png.toString('base64')}`);
+  });
+
+  it('countTokens estimates about four characters per token', async () => {
+    const m = await model('gw-chat');
+    assert.equal(await m.countTokens('x'.repeat(400)), 100);
+    assert.ok((await m.countTokens(vscode.LanguageModelChatMessage.User('y'.repeat(400)))) >= 100);
+  });
+});
