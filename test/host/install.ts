@@ -3,8 +3,8 @@
 // which this network does not allow. Idempotent: a marker file records the versions, and a
 // second run only checks it. Run directly: `node --import tsx test/host/install.ts`.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** code-server 4.139.1 is VS Code 1.139.1; it requires Node 24 exactly (engines: "24"). */
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -130,6 +130,81 @@ function step(msg: string, t0: number): void {
 export async function ensureHost(): Promise<HostInstall> {
   checkSystemPackages();
   if (isInstalled()) return paths();
+  // Two runs started at once (`npm start` beside `npm test`, two terminals) would delete each
+  // other's half-installed folders: one installs, the other waits for its marker.
+  const release = await lockInstall();
+  try {
+    if (isInstalled()) return paths();
+    return await install();
+  } finally {
+    release();
+  }
+}
+
+const lockPath = join(projectRoot, '.cache', 'host.lock');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `lockFile` (`.cache/host.lock`) (a file holding the owner's pid, created with `wx` so only one process
+ * wins). A lock whose owner is gone is taken over; a live owner is waited for, up to 20 minutes.
+ */
+export async function lockInstall(lockFile = lockPath, timeoutMs = 20 * 60_000): Promise<() => void> {
+  mkdirSync(dirname(lockFile), { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      const release = (): void => {
+        process.removeListener('exit', release);
+        rmSync(lockFile, { force: true });
+      };
+      process.on('exit', release);
+      return release;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let owner: number;
+    try {
+      owner = Number(readFileSync(lockFile, 'utf8').trim());
+    } catch {
+      continue; // released between our attempt and this read
+    }
+    if (Number.isNaN(owner) || owner === 0) {
+      // Created but not yet written by its owner; only a lock left empty for long is abandoned.
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lockFile).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (age < 10_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+    }
+    if (!Number.isInteger(owner) || owner <= 0 || !alive(owner)) {
+      rmSync(lockFile, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another process (pid ${owner}) has been installing the host into ${cacheDir} for ${Math.round(timeoutMs / 1000)} s; stop it or delete ${lockFile}`);
+    if (!told) {
+      process.stdout.write(`host install: waiting for pid ${owner}, which holds ${lockFile}\n`);
+      told = true;
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+async function install(): Promise<HostInstall> {
   const t0 = Date.now();
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(logPath, `install started ${new Date().toISOString()}\n`);
