@@ -32,7 +32,7 @@ function holder(lockFile: string, log: string, holdMs: number): Promise<number> 
   });
 }
 
-test('three runs that want to install at once hold the lock one after the other, never together', async () => {
+void test('three runs that want to install at once hold the lock one after the other, never together', async () => {
   const lockFile = join(dir, 'a', 'host.lock');
   const log = join(dir, 'a.log');
   writeFileSync(log, '');
@@ -49,7 +49,7 @@ test('three runs that want to install at once hold the lock one after the other,
   assert.equal(existsSync(lockFile), false, 'the last holder removed the lock');
 });
 
-test('a lock left by a process that is gone is taken over at once', async () => {
+void test('a lock left by a process that is gone is taken over at once', async () => {
   const lockFile = join(dir, 'b.lock');
   // A pid that certainly existed and has exited: a finished child's.
   const dead = await new Promise<number>((res) => {
@@ -65,7 +65,7 @@ test('a lock left by a process that is gone is taken over at once', async () => 
   assert.equal(existsSync(lockFile), false, 'released');
 });
 
-test('a lock held by a live process that never lets go ends in an error naming the pid and the file', async () => {
+void test('a lock held by a live process that never lets go ends in an error naming the pid and the file', async () => {
   const lockFile = join(dir, 'c.lock');
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
   try {
