@@ -1,11 +1,11 @@
 // Base URL rules (spec 4.7) and the model list (spec 2.3), the latter against the local gateway.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { normaliseBaseUrl, resolveAgainstBase } from '../../src/api/baseUrl';
 import { GatewayClient } from '../../src/api/client';
 import { GatewayError } from '../../src/api/errors';
 import { isVideoModel, parseModelList } from '../../src/api/models';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
 function configError(input: string): GatewayError {
   try {
@@ -79,15 +79,8 @@ void describe('base URL normalisation (spec 4.7)', () => {
   });
 });
 
-let gw: Gateway;
 void describe('GET /v1/models (spec 2.3)', () => {
-  before(async () => {
-    gw = await startGateway();
-  });
-  after(async () => {
-    await gw.close();
-  });
-  beforeEach(() => gw.clearFaults());
+  const gw = useGateway();
 
   void it('the {data: [...]} envelope is read and capabilities and modalities are kept', async () => {
     const models = await new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid }).listModels();

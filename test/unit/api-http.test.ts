@@ -2,23 +2,13 @@
 // error object and status meanings (spec 7), retries and timeouts (design.md, wire-quirks.md),
 // and the rule that the key never leaks into errors, logs or URLs.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import { describeError, GatewayError, notFoundCause } from '../../src/api/errors';
 import { HttpClient, retryDelayMs } from '../../src/api/http';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
-let gw: Gateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
-beforeEach(() => {
-  gw.clearFaults();
-  gw.resetCounts();
-});
+const gw = useGateway();
 
 function client(extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}): GatewayClient {
   return new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, ...extra });

@@ -2,24 +2,15 @@
 // deviation of wire-quirks.md, usage positions, reasoning fields, stream_options fallback,
 // truncation, mid-stream errors, the idle watchdog and stopping.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatStreamEvent } from '../../src/api/accumulator';
 import type { ChatRequest, Tool } from '../../src/api/chat';
 import { GatewayClient } from '../../src/api/client';
 import { GatewayError } from '../../src/api/errors';
-import { startGateway, type Fault, type Gateway } from '../gateway/server';
+import type { Fault } from '../gateway/server';
+import { useGateway } from './helpers';
 
-let gw: Gateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
-beforeEach(() => {
-  gw.clearFaults();
-  gw.resetCounts();
-});
+const gw = useGateway();
 
 const client = (extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}) =>
   new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, ...extra });

@@ -1,20 +1,13 @@
 // Client-side checks of spec 2.1 and section 8: every range and limit is refused before anything
 // is sent, with an error naming the field. Each case also proves the gateway saw no request.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { validateChatRequest, type ChatRequest } from '../../src/api/chat';
 import { GatewayClient } from '../../src/api/client';
 import { GatewayError, describeError } from '../../src/api/errors';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
-let gw: Gateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
-beforeEach(() => gw.resetCounts());
+const gw = useGateway();
 
 const base = (): ChatRequest => ({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] });
 

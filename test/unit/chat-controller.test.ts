@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Module from 'node:module';
 import { after, before, test } from 'node:test';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
 /**
  * The chat controller's host logic in plain node: a minimal stand-in for the `vscode` module
@@ -63,20 +63,21 @@ loader._load = function (request: string, ...rest: unknown[]) {
 type ControllerModule = typeof import('../../src/chat/view/controller');
 type StoreModule = typeof import('../../src/chat/core/store');
 
-let gw: Gateway;
+const gw = useGateway({
+  onStarted: (started) => {
+    settings.baseUrl = started.url;
+  },
+});
 let mod: ControllerModule;
 let storeMod: StoreModule;
 before(async () => {
-  gw = await startGateway();
-  settings.baseUrl = gw.url;
   settings.chatModel = 'gw-chat';
   settings['network.maxRetries'] = 0;
   mod = (await import('../../src/chat/view/controller')) as ControllerModule;
   storeMod = (await import('../../src/chat/core/store')) as StoreModule;
 });
-after(async () => {
+after(() => {
   loader._load = originalLoad;
-  await gw.close();
 });
 
 function harness() {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { ChatRequest } from '../../src/api/chat';
 import { buildChatRequest, formatContext, RequestProblem, type RequestDefaults } from '../../src/chat/core/request';
 import { newConversation } from '../../src/chat/core/store';
 import type { ChatParams, Conversation } from '../../src/shared/protocol';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
 const params: ChatParams = {
   temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null,
@@ -21,13 +21,12 @@ function conv(text: string, extra: Partial<Conversation> = {}): Conversation {
   return c;
 }
 
-let gw: Gateway;
 let client: GatewayClient;
-before(async () => {
-  gw = await startGateway();
-  client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+const gw = useGateway({
+  onStarted: (started) => {
+    client = new GatewayClient({ baseUrl: started.url, apiKey: started.keys.valid, maxRetries: 0 });
+  },
 });
-after(() => gw.close());
 
 async function send(req: ChatRequest): Promise<{ text: string; body: Record<string, unknown> }> {
   gw.resetCounts();

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { RequestDefaults } from '../../src/chat/core/request';
 import { newConversation } from '../../src/chat/core/store';
 import type { ToolCall, ToolExecutor } from '../../src/chat/core/toolSeam';
 import { runTurn, type TurnOptions } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, ChatMessage, Conversation } from '../../src/shared/protocol';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
 const defaults: RequestDefaults = {
   model: 'gw-chat',
@@ -14,11 +14,7 @@ const defaults: RequestDefaults = {
   params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream: true },
 };
 
-let gw: Gateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
+const gw = useGateway();
 
 function client(key = gw.keys.valid, maxRetries = 0): GatewayClient {
   return new GatewayClient({ baseUrl: gw.url, apiKey: key, maxRetries });

@@ -4,13 +4,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { startGateway, type Gateway } from '../gateway/server';
+import { startGateway } from '../gateway/server';
+import { useGateway } from './helpers';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed wire JSON under test
 
-let gw: Gateway;
+// 60 ms steps leave a poll every 8 ms ample room to see each state even on a loaded machine.
+const gw = useGateway({ videoStepMs: 60, videoSteps: 4 });
 const auth = (): Record<string, string> => ({ authorization: `Bearer ${gw.keys.valid}`, 'content-type': 'application/json' });
 
 function post(base: string, path: string, body: unknown, headers = auth()): Promise<Response> {
@@ -98,17 +100,6 @@ function rawPost(url: string, body: unknown): Promise<{ status?: number; reads: 
     req.end(JSON.stringify(body));
   });
 }
-
-before(async () => {
-  // 60 ms steps leave a poll every 8 ms ample room to see each state even on a loaded machine.
-  gw = await startGateway({ videoStepMs: 60, videoSteps: 4 });
-});
-after(async () => {
-  await gw.close();
-});
-afterEach(() => {
-  gw.clearFaults();
-});
 
 void describe('authentication and routing', () => {
   void test('the demo key is accepted and the key never appears in the recorded requests', async () => {

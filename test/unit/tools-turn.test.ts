@@ -12,7 +12,7 @@ import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
 import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolChoiceSetting } from '../../src/chat/core/toolRunner';
 import { runTurn, type TurnOutcome } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../src/shared/protocol';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 import type { ToolStyle } from '../gateway/faults';
 
 /*
@@ -27,13 +27,12 @@ const defaults = (model = 'gw-chat'): RequestDefaults => ({
   params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream: true },
 });
 
-let gw: Gateway;
+const gw = useGateway();
 let ws: string;
 let outside: string;
 const X_TS = 'export function add(a: number, b: number) {\n  return a - b;\n}\n';
 
 before(async () => {
-  gw = await startGateway();
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gs-turn-')));
   ws = path.join(tmp, 'ws');
   outside = path.join(tmp, 'outside');
@@ -47,7 +46,6 @@ before(async () => {
   await fs.symlink(outside, path.join(ws, 'escape'));
 });
 after(async () => {
-  await gw.close();
   await fs.rm(path.dirname(ws), { recursive: true, force: true });
 });
 

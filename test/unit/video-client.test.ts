@@ -1,9 +1,9 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, existsSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGateway, type Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { describeError, GatewayError } from '../../src/api/errors';
@@ -11,7 +11,8 @@ import { normaliseVideoStatus, parseProgress, resolveResultUrl, assertVideoId, v
 
 const CREATE = 'POST /v1/videos/generations';
 
-let gw: Gateway;
+// 50 ms steps: a task completes in about 150 ms, polled every 15 ms.
+const gw = useGateway({ videoStepMs: 50, videoSteps: 3 });
 let dir: string;
 
 function client(key?: string, baseUrl?: string): VideoClient {
@@ -31,17 +32,11 @@ async function rejects(p: Promise<unknown>): Promise<GatewayError> {
 const fast = { intervalMs: 15, limit: 100 };
 
 void describe('video client against the local gateway', () => {
-  before(async () => {
-    gw = await startGateway({ videoStepMs: 50, videoSteps: 3 });
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), 'gs-video-client-'));
   });
-  after(async () => {
-    await gw.close();
+  after(() => {
     rmSync(dir, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    gw.clearFaults();
-    gw.resetCounts();
   });
 
   void it('creation returns the compatible id and is sent exactly once', async () => {

@@ -1,9 +1,10 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, existsSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startGateway, type Gateway } from '../gateway/server';
+import { startGateway } from '../gateway/server';
+import { useGateway } from './helpers';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { GatewayError } from '../../src/api/errors';
@@ -14,7 +15,7 @@ import { MemoryTaskStore, shortId, slugOfPrompt, type VideoTaskRecord } from '..
 const CREATE = 'POST /v1/videos/generations';
 const CONTENT = 'GET /v1/videos/:id/content';
 
-let gw: Gateway;
+const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
 let root: string;
 let n = 0;
 
@@ -50,17 +51,11 @@ async function until(cond: () => boolean, ms = 3000): Promise<void> {
 }
 
 void describe('video job: validate → create → poll → download, resumable', () => {
-  before(async () => {
-    gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
+  before(() => {
     root = mkdtempSync(join(tmpdir(), 'gs-video-job-'));
   });
-  after(async () => {
-    await gw.close();
+  after(() => {
     rmSync(root, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    gw.clearFaults();
-    gw.resetCounts();
   });
 
   void it('the whole flow saves <slug>-<short-id>.mp4 with a JSON sidecar, after one creation', async () => {

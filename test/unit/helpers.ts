@@ -1,0 +1,72 @@
+/**
+ * Shared pieces of the unit tests: the local gateway's lifecycle as node:test hooks, and the
+ * small assertions several files had copied.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach } from 'node:test';
+import { GatewayError } from '../../src/api/errors';
+import { startGateway, type Gateway, type GatewayOptions } from '../gateway/server';
+
+/** Options of {@link useGateway}: those of {@link startGateway}, and setup that needs the gateway. */
+export interface UseGatewayOptions extends GatewayOptions {
+  /**
+   * Runs in the same `before` hook, right after the gateway started. Setup that reads the
+   * gateway (its URL, its keys) belongs here when it would sit at a file's top level: there
+   * node:test starts every `before` hook as soon as it is registered, without waiting for the
+   * previous one, so a separate top-level `before` would run while the gateway is still starting.
+   */
+  onStarted?: (gw: Gateway) => void | Promise<void>;
+}
+
+/**
+ * Starts the local gateway in a `before` hook, closes it in an `after` hook, and before each
+ * test drops queued faults and clears counts and recorded requests, so a test never sees what
+ * an earlier one left behind.
+ *
+ * Call it where the hooks belong (a file's top level, or inside a `describe`). The returned
+ * object stands for the running gateway: its members may be used in every test, in `beforeEach`
+ * and `after` hooks, and in `onStarted`. Using it while the gateway is not running throws,
+ * naming the mistake, instead of failing later on an undefined URL.
+ */
+export function useGateway(options: UseGatewayOptions = {}): Gateway {
+  const { onStarted, ...gatewayOptions } = options;
+  let live: Gateway | undefined;
+  before(async () => {
+    live = await startGateway(gatewayOptions);
+    await onStarted?.(live);
+  });
+  after(async () => {
+    const gw = live;
+    live = undefined;
+    await gw?.close();
+  });
+  beforeEach(() => {
+    live?.clearFaults();
+    live?.resetCounts();
+  });
+  const current = (member: PropertyKey): Gateway => {
+    if (!live) throw new Error(`useGateway(): gw.${String(member)} was used while the gateway is not running (setup at a file's top level that needs it goes in useGateway's onStarted)`);
+    return live;
+  };
+  // A proxy rather than a copy of the fields, so that members added to Gateway later work here
+  // without an edit, and methods keep their receiver.
+  return new Proxy({} as Gateway, {
+    get(_target, member) {
+      const gw = current(member);
+      const value: unknown = Reflect.get(gw, member);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(gw) : value;
+    },
+    has: (_target, member) => Reflect.has(current(member), member),
+  });
+}
+
+/** Awaits `p`, asserts that it rejects with a {@link GatewayError}, and returns that error. */
+export async function gatewayFailure(p: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof GatewayError, `expected a GatewayError, got ${String(e)}`);
+    return e;
+  }
+  assert.fail('expected the call to fail');
+}
