@@ -25,10 +25,16 @@ describe('API key commands (SecretStorage)', () => {
   it('Set API Key dismissed with Escape keeps the previous key and reports false', async () => {
     const keys = await keyStore();
     await keys.set('sk-previous');
-    const result = vscode.commands.executeCommand<boolean>('gatewayStudio.setApiKey');
-    // The input box opens asynchronously; closing it before it is shown would close nothing.
-    await new Promise((r) => setTimeout(r, 1500));
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    let settled = false;
+    const result = Promise.resolve(vscode.commands.executeCommand<boolean>('gatewayStudio.setApiKey')).finally(() => (settled = true));
+    // The input box opens asynchronously (slowly on a loaded machine), and closing it before it is
+    // shown closes nothing: keep pressing Escape until the command has returned.
+    const deadline = Date.now() + 30_000;
+    while (!settled && Date.now() < deadline) {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await Promise.race([result, new Promise((r) => setTimeout(r, 300))]);
+    }
+    assert.ok(settled, 'Set API Key did not return within 30 s of pressing Escape');
     assert.equal(await result, false);
     assert.equal(await keys.get(), 'sk-previous');
   });

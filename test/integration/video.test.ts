@@ -6,7 +6,7 @@ import { control, gateway, keyStore, setSetting, waitFor } from './env';
 interface VideoState {
   tasks: { key: string; state: string; videoId?: string; progress?: number; file?: string; bytes?: number }[];
   running: string[];
-  statusBar: { visible: boolean; text: string };
+  statusBar: { visible: boolean; text: string; mood: string };
 }
 
 const state = (): Thenable<VideoState> => vscode.commands.executeCommand<VideoState>('gatewayStudio.video.debugState');
@@ -52,7 +52,11 @@ describe('video generation in the extension host', () => {
     await control('reset');
     const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', { prompt: 'a red fox running through snow', model: 'vendor-image-video', seconds: 4 });
     assert.ok(key, 'Generate Video returned no task key (see the notifications / log)');
-    const texts = await watchStatusBar((s) => s.tasks.some((t) => t.key === key && (t.state === 'saved' || t.state === 'failed' || t.state === 'error')));
+    // The record turns `saved` a moment before the item redraws (the store write comes first), so
+    // the watch ends once the item has also stopped spinning.
+    const texts = await watchStatusBar(
+      (s) => s.tasks.some((t) => t.key === key && (t.state === 'saved' || t.state === 'failed' || t.state === 'error')) && s.statusBar.mood !== 'spinning',
+    );
     const t = await task(key);
     assert.equal(t.state, 'saved', `task ended as ${t.state}; status bar: ${JSON.stringify(texts)}`);
     assert.ok(texts.some((x) => /· 0%$/.test(x) || /sending$/.test(x)), `no queued text in ${JSON.stringify(texts)}`);
