@@ -31,6 +31,12 @@ export interface VideoPollOptions {
 export interface VideoDownloadOptions {
   signal?: AbortSignal;
   onProgress?: (received: number, total: number | undefined) => void;
+  /**
+   * The task's id, when the source passed to `download` is the result URL its status gave. The
+   * spec's content route for this id is then downloaded first, with the key (spec 4 rules 2, 6);
+   * the result URL only when that route answered 404 or something other than a video.
+   */
+  videoId?: string;
 }
 
 /** A model record as `GET /v1/models` sends it (spec 2.3), read leniently. */
@@ -188,6 +194,56 @@ export class VideoClient {
   }
 
   /**
+   * Downloads a task's video to `destFile` (see {@link fetchTo}). `source` is an id or a result URL;
+   * with `o.videoId` the content route `{video_base_url}/v1/videos/{id}/content` comes first (with
+   * the key), and a different result URL is the fallback when that route answered 404 or JSON (or
+   * anything else that is not a video): relays that serve only temporary direct links (spec 2.7)
+   * still work. A relative result URL resolves against the video base URL and gets the key; an
+   * absolute one on another origin never does.
+   */
+  async download(source: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
+    if (o.videoId === undefined) return this.fetchTo(this.contentUrl(source), destFile, o);
+    const id = assertVideoId(o.videoId);
+    const route = this.contentUrl(id);
+    let given: string | undefined;
+    try {
+      given = this.contentUrl(source);
+    } catch (err) {
+      // A result URL that is no usable address (`file:`, no scheme) does not stop the content route.
+      this.http.log('warn', `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (given === undefined || given === route) return this.fetchTo(route, destFile, o);
+    try {
+      return await this.fetchTo(route, destFile, o);
+    } catch (err) {
+      if (!isGatewayError(err, 'not_found', 'not_video')) throw err;
+      const link = new URL(given);
+      // HttpClient sends the key only to the video base URL's origin: a link on another host (a CDN,
+      // a storage bucket) is fetched without it, so the key never reaches a third party.
+      const foreign = link.origin !== new URL(route).origin;
+      this.http.log('info', `video ${id}: ${new URL(route).pathname} answered ${err.kind === 'not_found' ? '404' : 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`);
+      try {
+        return await this.fetchTo(given, destFile, o);
+      } catch (second) {
+        if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response')) throw second;
+        // Both ways failed; the 404/403 of a link host is not the gateway's key or model problem
+        // that describeError would explain for those kinds, so it is said as what it is.
+        throw new GatewayError(
+          'invalid_response',
+          l10n.t(
+            'The video {0} is finished but could not be downloaded: the content route answered {1}, and the result link on {2} answered: {3}',
+            id,
+            err.kind === 'not_found' ? '404' : l10n.t('something that is not a video'),
+            link.host,
+            second.message,
+          ),
+          { videoId: id, path: link.pathname, status: second.status, cause: second, hint: l10n.t('A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.') },
+        );
+      }
+    }
+  }
+
+  /**
    * Streams the content (with the key, spec 4 rule 6) into a temporary file beside `destFile`, then
    * links it into place without overwriting (an existing `destFile` fails with `EEXIST`). Memory
    * stays flat whatever the size. A JSON or text body is the spec's "wrong path or missing key"
@@ -195,8 +251,7 @@ export class VideoClient {
    * bytes that do not start like an MP4 or WebM file are `not_video`. Nothing is left behind on
    * failure.
    */
-  async download(idOrUrl: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
-    const url = this.contentUrl(idOrUrl);
+  private async fetchTo(url: string, destFile: string, o: VideoDownloadOptions): Promise<{ file: string; bytes: number }> {
     const shown = new URL(url).pathname;
     const res = await this.http.request('GET', url, { signal: o.signal, accept: 'video/mp4, video/*, application/octet-stream' });
     const type = (res.headers.get('content-type') ?? '').toLowerCase();

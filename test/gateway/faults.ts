@@ -50,7 +50,8 @@ export interface FaultEffects {
   reasoningField?: 'reasoning_content' | 'reasoning';
   modelsEnvelope?: 'bare';
   statusFormat?: 'legacy';
-  contentUrl?: 'absolute' | 'relative';
+  /** `other-host`: a signed-looking link on the chat host's public `/files/videos/{id}.mp4` (a CDN: no key). */
+  contentUrl?: 'absolute' | 'relative' | 'other-host';
   progressOnFail?: number | string;
   contentJson?: boolean;
   contentTruncate?: number;

@@ -76,6 +76,8 @@ interface Route {
   kind: RouteKind;
   pattern: string;
   id?: string;
+  /** Served without a key, like a signed CDN link (the key is still judged and recorded). */
+  open?: boolean;
 }
 
 type Host = 'chat' | 'video';
@@ -95,6 +97,9 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
   if (p === '/v1/models') return want('GET', { kind: 'models', pattern: '/v1/models' });
   if (host === 'chat') {
     if (p === '/v1/chat/completions') return want('POST', { kind: 'chat', pattern: '/v1/chat/completions' });
+    // The "third-party" download host of `contentUrl: "other-host"` links.
+    const f = /^\/files\/videos\/([^/]+)\.mp4$/.exec(p);
+    if (f) return want('GET', { kind: 'video-content', pattern: '/files/videos/:id.mp4', id: segment(f[1]!), open: true });
     return 'not-found';
   }
   if (p === '/v1/videos/generations') return want('POST', { kind: 'video-create', pattern: '/v1/videos/generations' });
@@ -222,7 +227,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
 
       if (route === 'not-found') throw httpError(404, 'invalid_request_error', 'not_found', `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`);
       if (route === 'bad-method') throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
-      const denied = authError(auth);
+      const denied = route.open ? undefined : authError(auth);
       if (denied) throw denied;
       if (method === 'POST' && typeof body !== 'object') {
         throw httpError(400, 'invalid_request_error', 'invalid_json', raw.length === 0 ? 'request body is empty; expected a JSON object' : 'request body is not valid JSON');
@@ -314,6 +319,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   }
   const url = `http://127.0.0.1:${chatPort}`;
   videoUrl = `http://127.0.0.1:${vPort}`;
+  videos.otherUrl = url;
 
   let closing: Promise<void> | undefined;
   return {

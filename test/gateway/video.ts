@@ -118,6 +118,8 @@ function stringList(v: unknown, param: string): string[] {
 /** Every video task of one gateway, advanced by the clock. */
 export class VideoStore {
   private tasks: Task[] = [];
+  /** Root of the other host (the chat host), where `contentUrl: "other-host"` links point. */
+  otherUrl = '';
 
   constructor(
     private readonly stepMs: number,
@@ -260,6 +262,7 @@ export class VideoStore {
   }
 
   private contentPath(t: Task, videoUrl: string, fx: FaultEffects): string {
+    if (fx.contentUrl === 'other-host') return `${this.otherUrl}/files/videos/${t.id}.mp4?sig=${randomBytes(6).toString('hex')}`;
     const path = `/v1/videos/${t.id}/content`;
     return fx.contentUrl === 'absolute' ? `${videoUrl}${path}` : path;
   }

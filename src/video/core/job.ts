@@ -242,7 +242,9 @@ export class VideoJob {
     for (let attempt = 1; !result; attempt++) {
       file = await freeName(dir, `${slugOfPrompt(this.rec.request.prompt || id)}-${shortId(id)}`);
       try {
-        result = await this.deps.api.download(source, file, { signal });
+        // With the id the client takes the content route first (with the key); the status's result
+        // URL is only its fallback (a relay that serves temporary direct links only, spec 2.7).
+        result = await this.deps.api.download(source, file, { signal, videoId: id });
       } catch (err) {
         const again = attempt === 1 && (isGatewayError(err, 'truncated', 'network') || isExists(err));
         if (!again) throw err;
