@@ -58,8 +58,8 @@ function validation(fn: () => unknown): GatewayError {
   assert.fail('expected a validation error');
 }
 
-describe('parts are recognised by their fields', () => {
-  test('each host part class maps to its kind; a thinking part is not mistaken for text', () => {
+void describe('parts are recognised by their fields', () => {
+  void test('each host part class maps to its kind; a thinking part is not mistaken for text', () => {
     assert.equal(classifyPart(new TextPart('a')).kind, 'text');
     assert.equal(classifyPart(new ToolCallPart('c1', 'f', {})).kind, 'toolCall');
     assert.equal(classifyPart(new ToolResultPart('c1', [])).kind, 'toolResult');
@@ -70,8 +70,8 @@ describe('parts are recognised by their fields', () => {
   });
 });
 
-describe('toGatewayMessages', () => {
-  test('a single text part becomes a plain string; several stay separate text parts', () => {
+void describe('toGatewayMessages', () => {
+  void test('a single text part becomes a plain string; several stay separate text parts', () => {
     const { messages } = toGatewayMessages([user(new TextPart('hello')), user(new TextPart('a'), new TextPart('b'))], text);
     assert.deepEqual(messages, [
       { role: 'user', content: 'hello' },
@@ -79,12 +79,12 @@ describe('toGatewayMessages', () => {
     ]);
   });
 
-  test('the System role (3) becomes a system message and a name is kept', () => {
+  void test('the System role (3) becomes a system message and a name is kept', () => {
     const { messages } = toGatewayMessages([{ role: 3, content: [new TextPart('Be brief.')], name: 'policy' }, user(new TextPart('hi'))], text);
     assert.deepEqual(messages[0], { role: 'system', content: 'Be brief.', name: 'policy' });
   });
 
-  test('an assistant turn keeps its text and its tool calls with their ids and JSON arguments', () => {
+  void test('an assistant turn keeps its text and its tool calls with their ids and JSON arguments', () => {
     const { messages } = toGatewayMessages(
       [assistant(new TextPart('Let me look. '), new TextPart('One moment.'), new ToolCallPart('call_1', 'read_file', { path: 'a.ts' }), new ToolCallPart('call_2', 'list', {}))],
       text,
@@ -101,12 +101,12 @@ describe('toGatewayMessages', () => {
     ]);
   });
 
-  test('an assistant turn with only tool calls has content null', () => {
+  void test('an assistant turn with only tool calls has content null', () => {
     const { messages } = toGatewayMessages([assistant(new ToolCallPart('c', 'f', { x: 1 }))], text);
     assert.equal((messages[0] as { content: unknown }).content, null);
   });
 
-  test("a user message's tool results become tool messages first, then its text as a user message", () => {
+  void test("a user message's tool results become tool messages first, then its text as a user message", () => {
     const { messages } = toGatewayMessages(
       [user(new TextPart('Now summarise.'), new ToolResultPart('c1', [new TextPart('line 1\n'), new TextPart('line 2')]), new ToolResultPart('c2', [new DataPart(new TextEncoder().encode('{"ok":true}'), 'application/json')]))],
       text,
@@ -118,7 +118,7 @@ describe('toGatewayMessages', () => {
     ]);
   });
 
-  test('an image data part becomes a complete base64 data URL for a model that accepts images', () => {
+  void test('an image data part becomes a complete base64 data URL for a model that accepts images', () => {
     const { messages, images } = toGatewayMessages([user(new TextPart('what is this?'), png())], vision);
     assert.equal(images, 1);
     assert.deepEqual(messages[0], {
@@ -127,20 +127,20 @@ describe('toGatewayMessages', () => {
     });
   });
 
-  test('an image for a model without image input is refused, naming the message and the model', () => {
+  void test('an image for a model without image input is refused, naming the message and the model', () => {
     const e = validation(() => toGatewayMessages([user(new TextPart('hi')), user(png())], { acceptsImages: false, modelId: 'gw-chat' }));
     assert.equal(e.field, 'messages[1].content[0]');
     assert.match(e.message, /messages\[1\].*gw-chat does not accept images/);
   });
 
-  test("markers without a wire equivalent (Copilot's cache_control) are left out and reported; a message left empty is dropped", () => {
+  void test("markers without a wire equivalent (Copilot's cache_control) are left out and reported; a message left empty is dropped", () => {
     const marker = new DataPart(new TextEncoder().encode('ephemeral'), 'cache_control');
     const { messages, dropped } = toGatewayMessages([user(new TextPart('hi'), marker), user(marker)], text);
     assert.deepEqual(messages, [{ role: 'user', content: 'hi' }]);
     assert.deepEqual(dropped, ['messages[0].content[1]: data part of type cache_control', 'messages[1].content[0]: data part of type cache_control']);
   });
 
-  test('an image a tool returned travels in a user message after the tool message (vision) or is named in its text (no vision)', () => {
+  void test('an image a tool returned travels in a user message after the tool message (vision) or is named in its text (no vision)', () => {
     const msgs = [user(new ToolResultPart('c1', [new TextPart('screenshot:'), png()]))];
     const v = toGatewayMessages(msgs, vision).messages;
     assert.equal(v[0]?.role, 'tool');
@@ -152,13 +152,13 @@ describe('toGatewayMessages', () => {
     assert.match(t[0]?.content as string, /left out: the model does not accept images/);
   });
 
-  test('a prompt-tsx tool result gives the model its text nodes', () => {
+  void test('a prompt-tsx tool result gives the model its text nodes', () => {
     const tsx = new PromptTsxPart({ node: { type: 1, children: [{ type: 2, text: 'File a.ts:' }, { type: 1, children: [{ type: 2, text: ' 42 lines' }] }] } });
     const { messages } = toGatewayMessages([user(new ToolResultPart('c1', [tsx]))], text);
     assert.deepEqual(messages, [{ role: 'tool', tool_call_id: 'c1', content: 'File a.ts: 42 lines' }]);
   });
 
-  test('reasoning goes back on a tool-call turn: from its thinking part, else from what the provider remembered', () => {
+  void test('reasoning goes back on a tool-call turn: from its thinking part, else from what the provider remembered', () => {
     const withThinking = toGatewayMessages([assistant(new ThinkingPart('I should read it.', 't1', {}), new ToolCallPart('c1', 'f', {}))], text).messages[0];
     assert.equal((withThinking as { reasoning_content?: string }).reasoning_content, 'I should read it.');
     const memory = new ReasoningMemory();
@@ -169,7 +169,7 @@ describe('toGatewayMessages', () => {
     assert.equal('reasoning_content' in (plain ?? {}), false);
   });
 
-  test('parts in the wrong role are refused with the field named', () => {
+  void test('parts in the wrong role are refused with the field named', () => {
     assert.equal(validation(() => toGatewayMessages([user(new ToolCallPart('c', 'f', {}))], text)).field, 'messages[0].content[0]');
     assert.equal(validation(() => toGatewayMessages([user(new TextPart('x')), assistant(new ToolResultPart('c', []))], text)).field, 'messages[1].content[0]');
     assert.equal(validation(() => toGatewayMessages([{ role: 7, content: [new TextPart('x')] }], text)).field, 'messages[0].role');
@@ -177,13 +177,13 @@ describe('toGatewayMessages', () => {
   });
 });
 
-describe('buildLmRequest', () => {
+void describe('buildLmRequest', () => {
   const tools = [
     { name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
     { name: 'now', description: '' },
   ];
 
-  test('tools become functions; a tool without a schema takes an empty object', () => {
+  void test('tools become functions; a tool without a schema takes an empty object', () => {
     assert.deepEqual(toGatewayTools(tools), [
       { type: 'function', function: { name: 'read_file', description: 'Reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
       { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } },
@@ -191,14 +191,14 @@ describe('buildLmRequest', () => {
     assert.equal(toGatewayTools([]), undefined);
   });
 
-  test('toolMode Required asks for tool_choice "required"; Auto sends no tool_choice', () => {
+  void test('toolMode Required asks for tool_choice "required"; Auto sends no tool_choice', () => {
     const req = (toolMode: number) => buildLmRequest([user('hi')], { ...text, modelId: 'gw-chat', tools, toolMode }).request;
     assert.equal(req(2).tool_choice, 'required');
     assert.equal(req(1).tool_choice, undefined);
     assert.equal(buildLmRequest([user('hi')], { ...text, modelId: 'gw-chat', toolMode: 2 }).request.tool_choice, undefined, 'no tools, no tool_choice');
   });
 
-  test('sampling options in modelOptions go out under their spec names; others are reported, wrong types refused', () => {
+  void test('sampling options in modelOptions go out under their spec names; others are reported, wrong types refused', () => {
     const { request, dropped } = buildLmRequest([user('hi')], {
       ...text,
       modelId: 'gw-chat',
@@ -213,21 +213,21 @@ describe('buildLmRequest', () => {
   });
 });
 
-describe('tool arguments and token estimates', () => {
-  test('arguments parse to an object; empty text is {}; invalid JSON or a non-object is refused naming the tool', () => {
+void describe('tool arguments and token estimates', () => {
+  void test('arguments parse to an object; empty text is {}; invalid JSON or a non-object is refused naming the tool', () => {
     assert.deepEqual(parseToolArguments('f', '{"a":[1]}'), { a: [1] });
     assert.deepEqual(parseToolArguments('f', '  '), {});
     assert.throws(() => parseToolArguments('read_file', '{"path": "a'), (e: unknown) => e instanceof GatewayError && /"read_file".*not valid JSON/.test(e.message));
     assert.throws(() => parseToolArguments('read_file', '[1]'), /"read_file" with arguments that are not a JSON object/);
   });
 
-  test('tokens are estimated at four characters each, images at a flat 765, plus 4 per message', () => {
+  void test('tokens are estimated at four characters each, images at a flat 765, plus 4 per message', () => {
     assert.equal(estimateTokens('x'.repeat(401)), 101);
     assert.equal(estimateTokens(user(new TextPart('y'.repeat(40)), png())), 4 + 10 + 765);
     assert.equal(estimateTokens(user(new ToolResultPart('c', [new TextPart('z'.repeat(8))]))), 4 + 2);
   });
 
-  test('the reasoning memory keeps only the newest entries', () => {
+  void test('the reasoning memory keeps only the newest entries', () => {
     const m = new ReasoningMemory(3);
     for (let i = 0; i < 5; i++) m.remember([`c${i}`], `r${i}`);
     assert.equal(m.size, 3);
@@ -236,14 +236,14 @@ describe('tool arguments and token estimates', () => {
   });
 });
 
-describe('converted requests against the local gateway', () => {
+void describe('converted requests against the local gateway', () => {
   const gw = useGateway();
   let client: GatewayClient;
   before(() => {
     client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   });
 
-  test('a tool round trip converted from VS Code parts is accepted and answered with the tool result', async () => {
+  void test('a tool round trip converted from VS Code parts is accepted and answered with the tool result', async () => {
     const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"a.md"}}]}]';
     const tools = [{ name: 'read_file', description: 'Reads', inputSchema: { type: 'object' } }];
     const first = await client.streamChat(buildLmRequest([user(script)], { ...text, modelId: 'gw-chat', tools }).request);
@@ -254,7 +254,7 @@ describe('converted requests against the local gateway', () => {
     assert.equal(second.message.content, 'Done. Tool results: read_file=# A');
   });
 
-  test('a reasoning model accepts the tool round trip only with the remembered reasoning', async () => {
+  void test('a reasoning model accepts the tool round trip only with the remembered reasoning', async () => {
     const script = '#tools [{"calls":[{"name":"read_file","arguments":{}}]}]';
     const tools = [{ name: 'read_file', description: 'Reads' }];
     const first = await client.streamChat(buildLmRequest([user(script)], { ...text, modelId: 'gw-reasoner', tools }).request);
