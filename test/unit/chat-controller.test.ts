@@ -196,3 +196,24 @@ void test('a selection added before any chat view exists (first "Ask about the s
   assert.ok(received.findIndex((m) => m.type === 'chat/snapshot') < at, 'after the snapshot, so it is not wiped');
   controller.dispose();
 });
+
+void test('an edited and resent question is stored as soon as it is sent, so a window closed mid-answer keeps the edit', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  h.post({ type: 'chat/send', requestId: 'r1', text: 'what is two plus two', images: [], contexts: [] });
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r1'), 'the first answer');
+  const id = h.controller.conversationId;
+
+  gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 50 });
+  h.post({ type: 'chat/editResend', requestId: 'r2', text: 'what is three plus three #long 40' });
+  await h.until(() => h.received.filter((m) => m.type === 'chat/delta' && m.requestId === 'r2').length >= 2, 'the new answer to stream');
+  // Read the storage as a reloaded window would, while the answer is still streaming.
+  const midAnswer = new storeMod.ConversationStore(h.storage).load(id);
+  assert.deepEqual(
+    midAnswer?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : m.role)),
+    ['user: what is three plus three #long 40'],
+    'the stored conversation still has the old question or its answer',
+  );
+  await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r2'), 'the new answer to end');
+  h.controller.dispose();
+});

@@ -273,7 +273,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (!last) return this.endRequestWithoutTurn(m.requestId);
         last.text = m.text;
         this.truncateAfterLastUser();
+        this.conversation.updatedAt = Date.now();
         this.broadcast(this.conversationMessage());
+        // Stored now, like a new question: a window closed mid-answer must not bring back the
+        // old text (and its answer) in place of what the user edited.
+        void this.save();
         await this.runTurn(m.requestId);
         return;
       }
