@@ -131,6 +131,38 @@ describe('language models (vscode.lm)', () => {
     assert.equal((reqs[1]?.body.tools as Array<{ function: { name: string } }>)[0]?.function.name, 'read_file');
   });
 
+  it("a reasoning model's tool round trip is accepted: the provider sends its reasoning back with the call", async () => {
+    const m = await model('gw-reasoner');
+    const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"r.md"}}]}]';
+    const first = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools: [readFileTool] }));
+    const call = first.calls[0];
+    assert.ok(call, `expected a tool call, got text ${JSON.stringify(first.text)}`);
+    const second = await drain(
+      await m.sendRequest(
+        [
+          vscode.LanguageModelChatMessage.User(script),
+          vscode.LanguageModelChatMessage.Assistant([call]),
+          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('reasoned')])]),
+        ],
+        { tools: [readFileTool] },
+      ),
+    );
+    assert.equal(second.text, 'Done. Tool results: read_file=reasoned');
+    const sent = (await chatRequests())[1]?.body.messages?.[1];
+    assert.ok(typeof sent?.reasoning_content === 'string' && sent.reasoning_content !== '', 'the assistant turn carried reasoning_content');
+  });
+
+  it('a base URL that fails empties the list, and the right one brings the models back', async () => {
+    await model('gw-chat');
+    try {
+      await setSetting('baseUrl', `${gateway.url}/wrong-prefix`);
+      await waitFor('the models to disappear with a failing base URL', async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0);
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+    }
+    assert.equal((await model('gw-latest')).id, 'gw-latest');
+  });
+
   it('toolMode Required asks the gateway for tool_choice "required"', async () => {
     const m = await model('gw-chat');
     const r = await drain(
