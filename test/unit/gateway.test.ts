@@ -2,7 +2,7 @@
 // that it speaks service-spec.md and that each fault knob does what test/gateway/README.md says.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import OpenAI from 'openai';
@@ -60,13 +60,20 @@ async function streamChat(body: Json): Promise<{ raw: string; chunks: Json[]; ev
 
 const contentOf = (chunks: Json[]): string => chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
 
+interface RawAnswer {
+  status?: number;
+  reads: number;
+  body: Buffer;
+  error?: string;
+}
+
 /** Raw HTTP so a test sees exactly how the bytes arrive and how the connection ends. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status?: number; reads: number; body: Buffer; error?: string }> {
+function rawRequest(url: string, options: RequestOptions, body?: string): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let reads = 0;
     let status: number | undefined;
-    const req = httpRequest(url, { headers }, (res) => {
+    const req = httpRequest(url, options, (res) => {
       status = res.statusCode;
       res.on('data', (d: Buffer) => {
         reads += 1;
@@ -77,29 +84,12 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status?
       res.on('aborted', () => resolve({ status, reads, body: Buffer.concat(parts), error: 'aborted' }));
     });
     req.on('error', (e) => resolve({ status, reads, body: Buffer.concat(parts), error: e.message }));
-    req.end();
+    req.end(body);
   });
 }
 
-function rawPost(url: string, body: unknown): Promise<{ status?: number; reads: number; body: Buffer; error?: string }> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    let reads = 0;
-    let status: number | undefined;
-    const req = httpRequest(url, { method: 'POST', headers: auth() }, (res) => {
-      status = res.statusCode;
-      res.on('data', (d: Buffer) => {
-        reads += 1;
-        parts.push(d);
-      });
-      res.on('end', () => resolve({ status, reads, body: Buffer.concat(parts) }));
-      res.on('error', (e) => resolve({ status, reads, body: Buffer.concat(parts), error: e.message }));
-      res.on('aborted', () => resolve({ status, reads, body: Buffer.concat(parts), error: 'aborted' }));
-    });
-    req.on('error', (e) => resolve({ status, reads, body: Buffer.concat(parts), error: e.message }));
-    req.end(JSON.stringify(body));
-  });
-}
+const rawGet = (url: string, headers: Record<string, string>): Promise<RawAnswer> => rawRequest(url, { headers });
+const rawPost = (url: string, body: unknown): Promise<RawAnswer> => rawRequest(url, { method: 'POST', headers: auth() }, JSON.stringify(body));
 
 void describe('authentication and routing', () => {
   void test('the demo key is accepted and the key never appears in the recorded requests', async () => {
