@@ -6,22 +6,12 @@ import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import { describeError, GatewayError, notFoundCause } from '../../src/api/errors';
 import { HttpClient, retryDelayMs } from '../../src/api/http';
-import { useGateway } from './helpers';
+import { gatewayFailure as failure, useGateway } from './helpers';
 
 const gw = useGateway();
 
 function client(extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}): GatewayClient {
   return new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, ...extra });
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, `expected a GatewayError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
 }
 
 const modelsCount = () => gw.counts()['GET /v1/models'] ?? 0;

@@ -6,9 +6,8 @@ import { describe, it } from 'node:test';
 import type { ChatStreamEvent } from '../../src/api/accumulator';
 import type { ChatRequest, Tool } from '../../src/api/chat';
 import { GatewayClient } from '../../src/api/client';
-import { GatewayError } from '../../src/api/errors';
 import type { Fault } from '../gateway/server';
-import { useGateway } from './helpers';
+import { gatewayFailure as failure, useGateway } from './helpers';
 
 const gw = useGateway();
 
@@ -17,16 +16,6 @@ const client = (extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> =
 const chatCount = () => gw.counts()['POST /v1/chat/completions'] ?? 0;
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'gw-chat', messages: [{ role: 'user', content: text }], ...extra });
 const chatFault = (f: Omit<Fault, 'match'>) => gw.fault({ match: { path: '/v1/chat/completions' }, ...f });
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, `expected a GatewayError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
 
 const TOOLS: Tool[] = [
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },

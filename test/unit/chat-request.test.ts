@@ -4,22 +4,12 @@ import { GatewayClient } from '../../src/api/client';
 import type { ChatRequest } from '../../src/api/chat';
 import { buildChatRequest, formatContext, RequestProblem, type RequestDefaults } from '../../src/chat/core/request';
 import { newConversation } from '../../src/chat/core/store';
-import type { ChatParams, Conversation } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { UNSET_PARAMS, useGateway, userConversation as conv } from './helpers';
 
-const params: ChatParams = {
-  temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null,
-  response_format: 'text', user: '', stream: true,
-};
+const params = UNSET_PARAMS;
 const defaults: RequestDefaults = { model: 'gw-chat', systemPrompt: 'Be brief.', params };
 // A real 1x1 PNG, so the gateway sees a decodable image.
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-function conv(text: string, extra: Partial<Conversation> = {}): Conversation {
-  const c = { ...newConversation(1), ...extra };
-  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
-  return c;
-}
 
 let client: GatewayClient;
 const gw = useGateway({

@@ -2,16 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { RequestDefaults } from '../../src/chat/core/request';
-import { newConversation } from '../../src/chat/core/store';
 import type { ToolCall, ToolExecutor } from '../../src/chat/core/toolSeam';
 import { runTurn, type TurnOptions } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, ChatMessage, Conversation } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { UNSET_PARAMS, useGateway, userConversation } from './helpers';
 
 const defaults: RequestDefaults = {
   model: 'gw-chat',
   systemPrompt: '',
-  params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream: true },
+  params: UNSET_PARAMS,
 };
 
 const gw = useGateway();
@@ -20,12 +19,7 @@ function client(key = gw.keys.valid, maxRetries = 0): GatewayClient {
   return new GatewayClient({ baseUrl: gw.url, apiKey: key, maxRetries });
 }
 
-function conv(text: string, model = ''): Conversation {
-  const c = newConversation(1);
-  c.model = model;
-  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
-  return c;
-}
+const conv = (text: string, model = ''): Conversation => userConversation(text, { model });
 
 function recorder() {
   const messages: ChatMessage[] = [];

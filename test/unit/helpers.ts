@@ -1,10 +1,12 @@
 /**
  * Shared pieces of the unit tests: the local gateway's lifecycle as node:test hooks, and the
- * small assertions several files had copied.
+ * small fixtures and assertions several files had copied.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach } from 'node:test';
 import { GatewayError } from '../../src/api/errors';
+import { newConversation } from '../../src/chat/core/store';
+import type { ChatParams, Conversation } from '../../src/shared/protocol';
 import { startGateway, type Gateway, type GatewayOptions } from '../gateway/server';
 
 /** Options of {@link useGateway}: those of {@link startGateway}, and setup that needs the gateway. */
@@ -69,4 +71,20 @@ export async function gatewayFailure(p: Promise<unknown>): Promise<GatewayError>
     return e;
   }
   assert.fail('expected the call to fail');
+}
+
+/** Chat parameters as settings give them when the user set none (streaming on). */
+export const UNSET_PARAMS: ChatParams = {
+  temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null,
+  response_format: 'text', user: '', stream: true,
+};
+
+/**
+ * A new conversation (created at time 1) holding one user message with `text` (id `u1`, no
+ * images or contexts); `extra` overrides conversation fields such as `model` or `params`.
+ */
+export function userConversation(text: string, extra: Partial<Conversation> = {}): Conversation {
+  const c = { ...newConversation(1), ...extra };
+  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
+  return c;
 }

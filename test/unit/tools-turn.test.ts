@@ -6,13 +6,13 @@ import { after, before, test } from 'node:test';
 import type { ChatCompletionCreateParams, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import { GatewayClient } from '../../src/api/client';
 import { buildChatRequest, type RequestDefaults } from '../../src/chat/core/request';
-import { ConversationStore, MemoryStorage, newConversation } from '../../src/chat/core/store';
+import { ConversationStore, MemoryStorage } from '../../src/chat/core/store';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
 import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolChoiceSetting } from '../../src/chat/core/toolRunner';
 import { runTurn, type TurnOutcome } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { UNSET_PARAMS, useGateway, userConversation as conv } from './helpers';
 import type { ToolStyle } from '../gateway/faults';
 
 /*
@@ -24,7 +24,7 @@ import type { ToolStyle } from '../gateway/faults';
 const defaults = (model = 'gw-chat'): RequestDefaults => ({
   model,
   systemPrompt: '',
-  params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream: true },
+  params: UNSET_PARAMS,
 });
 
 const gw = useGateway();
@@ -69,12 +69,6 @@ function harness(decide: (r: ApprovalRequest) => Decision = () => 'allow', choic
     choice: () => choice,
   });
   return { runner, asked, trusted };
-}
-
-function conv(text: string): Conversation {
-  const c = newConversation(1);
-  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
-  return c;
 }
 
 const script = (turns: unknown[]) => `#tools ${JSON.stringify(turns)}`;

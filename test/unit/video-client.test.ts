@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, existsSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useGateway } from './helpers';
+import { gatewayFailure as rejects, useGateway } from './helpers';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
-import { describeError, GatewayError } from '../../src/api/errors';
+import { describeError } from '../../src/api/errors';
 import { normaliseVideoStatus, parseProgress, resolveResultUrl, assertVideoId, videoIdFromCreation } from '../../src/api/videoStatus';
 
 const CREATE = 'POST /v1/videos/generations';
@@ -17,16 +17,6 @@ let dir: string;
 
 function client(key?: string, baseUrl?: string): VideoClient {
   return new VideoClient(new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }));
-}
-
-async function rejects(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, `expected a GatewayError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
 }
 
 const fast = { intervalMs: 15, limit: 100 };
