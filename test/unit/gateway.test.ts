@@ -58,6 +58,21 @@ async function streamChat(body: Json): Promise<{ raw: string; chunks: Json[]; ev
   return { raw, chunks, events, comments };
 }
 
+/** Reads a stream for `ms`, asserting that it does not end meanwhile, then cancels it; returns what came. */
+async function readWhileOpen(res: Response, ms: number): Promise<string> {
+  const reader = res.body!.getReader();
+  let text = '';
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now()))]);
+    if (next === 'idle') break;
+    assert.ok(!next.done, 'the stream must not end');
+    text += Buffer.from(next.value).toString('utf8');
+  }
+  await reader.cancel();
+  return text;
+}
+
 const contentOf = (chunks: Json[]): string => chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
 
 interface RawAnswer {
@@ -591,32 +606,14 @@ void describe('faults', () => {
   void test('stallAfterChunks sends N events and then stays silent with the connection open', async () => {
     gw.fault({ stallAfterChunks: 2 });
     const res = await chat({ stream: true, messages: [user('a b c d')] });
-    const reader = res.body!.getReader();
-    let text = '';
-    const deadline = Date.now() + 300;
-    while (Date.now() < deadline) {
-      const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now()))]);
-      if (next === 'idle') break;
-      assert.ok(!next.done, 'the stream must not end');
-      text += Buffer.from(next.value).toString('utf8');
-    }
-    await reader.cancel();
+    const text = await readWhileOpen(res, 300);
     assert.equal(parseSse(text).events.length, 2);
   });
 
   void test('stallPingMs keeps a stalled stream alive with keep-alive comments and no more events', async () => {
     gw.fault({ stallAfterChunks: 1, stallPingMs: 20 });
     const res = await chat({ stream: true, messages: [user('a b c d')] });
-    const reader = res.body!.getReader();
-    let text = '';
-    const deadline = Date.now() + 250;
-    while (Date.now() < deadline) {
-      const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now()))]);
-      if (next === 'idle') break;
-      assert.ok(!next.done, 'the stream must not end');
-      text += Buffer.from(next.value).toString('utf8');
-    }
-    await reader.cancel();
+    const text = await readWhileOpen(res, 250);
     const { events, comments } = parseSse(text);
     assert.equal(events.length, 1);
     assert.ok(comments.length >= 4, `expected a ping about every 20 ms, got ${comments.length} in 250 ms`);
