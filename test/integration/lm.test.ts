@@ -3,7 +3,8 @@
 // answers, tool calls round-trip with their ids, and errors carry the product's words.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { control, gateway, keyStore, setSetting, waitFor } from './env';
+import type { Services } from '../../src/platform/services';
+import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 const VENDOR = 'gateway-studio';
 
@@ -74,11 +75,24 @@ describe('language models (vscode.lm)', () => {
     }
   });
 
-  it('without a key no models are offered, and setting the key brings them back', async () => {
+  it('without a key no models are offered (the log says why), and setting the key brings them back', async () => {
     await model('gw-chat');
     const keys = await keyStore();
-    await keys.clear();
-    await waitFor('the models to disappear after the key was cleared', async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0);
+    // The provider logs through the extension's own Logger; listen to its info lines.
+    const log = ((await extension()).exports as Services).log;
+    const info = log.info;
+    const lines: string[] = [];
+    log.info = (m: string) => {
+      lines.push(m);
+      info(m);
+    };
+    try {
+      await keys.clear();
+      await waitFor('the models to disappear after the key was cleared', async () => (await vscode.lm.selectChatModels({ vendor: VENDOR })).length === 0);
+    } finally {
+      log.info = info;
+    }
+    assert.ok(lines.some((l) => /no API key is set.*Set API Key/.test(l)), `no log line about the missing key among ${JSON.stringify(lines)}`);
     await control('reset');
     assert.equal((await vscode.lm.selectChatModels({ vendor: VENDOR })).length, 0);
     const asked = (await control('requests')) as RecordedRequest[];
