@@ -56,6 +56,19 @@ const UPLOAD_BYTES_PER_SECOND = 50_000;
 /** Bytes of a non-video body kept for the error message. */
 const SNIPPET_BYTES = 2048;
 
+/** `.<name>.<8 hex>.part`: a download into `<dir>/<name>` writes here first, beside the target. */
+export function partFileName(destName: string): string {
+  return `.${destName}.${randomBytes(4).toString('hex')}.part`;
+}
+
+/**
+ * The destination name a temporary download file was made for (see {@link partFileName}), or
+ * undefined when `fileName` is not such a file. Cleanup matches on this, never on a looser pattern.
+ */
+export function partFileTarget(fileName: string): string | undefined {
+  return /^\.(.+)\.[0-9a-f]{8}\.part$/.exec(fileName)?.[1];
+}
+
 /** The video endpoints on the video host (the chat host when no video host is set). */
 export class VideoClient {
   constructor(readonly http: HttpClient) {}
@@ -263,7 +276,7 @@ export class VideoClient {
       throw notVideo(shown, text);
     }
 
-    const temp = path.join(path.dirname(destFile), `.${path.basename(destFile)}.${randomBytes(4).toString('hex')}.part`);
+    const temp = path.join(path.dirname(destFile), partFileName(path.basename(destFile)));
     const fh = await fs.open(temp, 'wx');
     let received = 0;
     let closed = false;

@@ -57,6 +57,8 @@ export interface FaultEffects {
   contentTruncate?: number;
   contentType?: string;
   contentSize?: number;
+  /** Send the headers and the first N bytes of the sample, then nothing, leaving the connection open. */
+  contentStallAfterBytes?: number;
   createOnly?: 'id' | 'request_id' | 'task_id';
 }
 
@@ -87,7 +89,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
   'video-legacy': ['contentUrl', 'progressOnFail'],
-  'video-content': ['contentJson', 'contentTruncate', 'contentType', 'contentSize'],
+  'video-content': ['contentJson', 'contentTruncate', 'contentType', 'contentSize', 'contentStallAfterBytes'],
 };
 
 /** Keys that decide the same thing; two faults setting keys of one group do not combine. */

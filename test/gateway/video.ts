@@ -352,6 +352,11 @@ export class VideoStore {
     });
     const cut = [fx.dropAfterBytes, fx.contentTruncate].filter((n): n is number => n !== undefined);
     const w = new BodyWriter(res, { split: fx.split, dropAfterBytes: cut.length ? Math.min(...cut) : undefined });
+    if (fx.contentSize === undefined && fx.contentStallAfterBytes !== undefined) {
+      // A transfer that goes silent mid-body; the client (or close()) ends the connection.
+      await w.write(sampleMp4().subarray(0, fx.contentStallAfterBytes));
+      return;
+    }
     if (fx.contentSize === undefined) {
       if (await w.write(sampleMp4())) w.end();
       return;

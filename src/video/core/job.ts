@@ -10,7 +10,8 @@ import { GatewayError, describeError, isGatewayError } from '../../api/errors';
 import type { VideoDownloadOptions, VideoPollOptions, VideoPollResult } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
-import { shortId, slugOfPrompt, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
+import { removeStalePartFiles } from './partFiles';
+import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
 
 /** What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. */
 export interface VideoApi {
@@ -235,12 +236,18 @@ export class VideoJob {
       return;
     }
     await fs.mkdir(dir, { recursive: true });
+    // Known before any byte is written, so the next start can sweep what a crash here leaves.
+    if (this.rec.saveDir !== dir) await this.update({ saveDir: dir });
+    const stem = fileStem(this.rec.request.prompt, id);
+    // Temporary files of this task's earlier downloads (a window that died mid-download) go, at any
+    // age: this job is the one downloading the task now. Other tasks' files are left alone.
+    await removeStalePartFiles(dir, stem, { olderThanMs: 0 });
     const source = this.rec.resultUrl ?? id;
     let result: { file: string; bytes: number } | undefined;
     let file = '';
     // A proxy that cuts a long transfer short is retried once, then reported (issue 5).
     for (let attempt = 1; !result; attempt++) {
-      file = await freeName(dir, `${slugOfPrompt(this.rec.request.prompt || id)}-${shortId(id)}`);
+      file = await freeName(dir, stem);
       try {
         // With the id the client takes the content route first (with the key); the status's result
         // URL is only its fallback (a relay that serves temporary direct links only, spec 2.7).

@@ -7,8 +7,10 @@ import * as l10n from '@vscode/l10n';
 import { GatewayError } from '../../api/errors';
 import { validateVideoRequest, type VideoCreateRequest } from '../../api/videoRules';
 import { assertVideoId } from '../../api/videoStatus';
+import * as path from 'node:path';
 import { VideoJob, type VideoJobDeps, type VideoRunEnd } from './job';
-import { ACTIVE_STATES, isTaskRecord, type VideoTaskRecord } from './record';
+import { removeStalePartFiles, STALE_PART_MS } from './partFiles';
+import { ACTIVE_STATES, fileStem, isTaskRecord, type VideoTaskRecord } from './record';
 
 /** Saved or failed tasks kept in the list; older ones are dropped when a new task starts. */
 export const MAX_FINISHED = 50;
@@ -29,6 +31,11 @@ export interface VideoManagerEvents {
 export class VideoJobManager {
   private readonly jobs = new Map<string, VideoJob>();
   private readonly deps: VideoJobDeps;
+  /**
+   * The start-up sweep of temporary download files that earlier windows left beside the tasks'
+   * videos (see {@link removeStalePartFiles}); resolves with the removed paths and never rejects.
+   */
+  readonly startupCleanup: Promise<string[]>;
 
   constructor(
     deps: Omit<VideoJobDeps, 'onChange'>,
@@ -38,6 +45,33 @@ export class VideoJobManager {
     for (const r of deps.store.load()) {
       if (isTaskRecord(r)) this.jobs.set(r.key, new VideoJob(r, this.deps));
     }
+    this.startupCleanup = this.sweepPartFiles();
+  }
+
+  /**
+   * Removes every task's leftover `.part` files that nothing has written to for a while: younger
+   * ones may be a download another window of this workspace is running right now. A task that
+   * resumes its download here sweeps its own files again, at any age, when the download starts.
+   */
+  private async sweepPartFiles(): Promise<string[]> {
+    const removed: string[] = [];
+    const seen = new Set<string>();
+    for (const job of this.jobs.values()) {
+      const r = job.record;
+      try {
+        const dir = r.saveDir ?? (r.file ? path.dirname(r.file) : undefined);
+        if (!dir || !r.videoId) continue;
+        const stem = fileStem(r.request.prompt, r.videoId);
+        const key = `${dir}\n${stem}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // File times are wall-clock times, whatever clock the manager was given.
+        removed.push(...(await removeStalePartFiles(dir, stem, { olderThanMs: STALE_PART_MS })));
+      } catch {
+        // A record damaged in storage (a prompt that is not text) cannot name its files: skip it.
+      }
+    }
+    return removed;
   }
 
   private now(): number {

@@ -61,6 +61,8 @@ export interface VideoTaskRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
+  /** The folder the download went (or goes) to, known from its start: where leftovers are swept. */
+  saveDir?: string;
   file?: string;
   sidecar?: string;
   bytes?: number;
@@ -115,6 +117,11 @@ export function slugOfPrompt(prompt: string): string {
     .slice(0, 40)
     .replace(/-+$/, '');
   return slug || 'video';
+}
+
+/** The file name (without `.mp4` or a `-2` suffix) a task's video is saved under. */
+export function fileStem(prompt: string, id: string): string {
+  return `${slugOfPrompt(prompt || id)}-${shortId(id)}`;
 }
 
 /** The last 8 letters or digits of an id: `video_svc_v1_ab12…` shares its prefix with every other id. */

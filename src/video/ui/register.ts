@@ -195,6 +195,9 @@ export function registerVideo(s: Services): VideoJobManager {
   // Tasks that were running when the window closed carry on (never re-created).
   const resumed = manager.resumeUnfinished();
   if (resumed.length) s.log.info(`resuming ${resumed.length} unfinished video task(s)`);
+  void manager.startupCleanup.then((removed) => {
+    if (removed.length) s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
+  });
   bar.refresh();
   return manager;
 }

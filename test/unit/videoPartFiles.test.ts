@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { HttpClient } from '../../src/api/http';
+import { partFileName, partFileTarget, VideoClient } from '../../src/api/video';
+import { VideoJobManager } from '../../src/video/core/manager';
+import { removeStalePartFiles, STALE_PART_MS } from '../../src/video/core/partFiles';
+import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
+import { startGateway, type Gateway } from '../gateway/server';
+
+/*
+ * Hidden `.part` files that a download leaves when the window dies mid-transfer: removed for a task
+ * when its download starts (any age) and at manager start-up (only when nothing wrote to them for
+ * two minutes: another window may be downloading). Real files in a temporary folder throughout.
+ */
+
+let gw: Gateway;
+let root: string;
+let n = 0;
+
+before(async () => {
+  gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
+  root = mkdtempSync(join(tmpdir(), 'gs-video-part-'));
+});
+after(async () => {
+  await gw.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const freshDir = (): string => {
+  const d = join(root, `d-${++n}`);
+  mkdirSync(d);
+  return d;
+};
+
+/** Writes a file and backdates it by `ageMs`. */
+function put(dir: string, name: string, ageMs = 0, body = 'partial bytes'): string {
+  const file = join(dir, name);
+  writeFileSync(file, body);
+  if (ageMs > 0) {
+    const t = (Date.now() - ageMs) / 1000;
+    utimesSync(file, t, t);
+  }
+  return file;
+}
+
+const OLD = STALE_PART_MS + 60_000;
+const client = () => new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0 }));
+
+function record(over: Partial<VideoTaskRecord> & { videoId: string }): VideoTaskRecord {
+  const now = Date.now();
+  return {
+    v: 1,
+    key: `k-${++n}`,
+    state: 'saved',
+    request: { model: 'vendor-image-video', prompt: 'a lighthouse at dusk', images: [] },
+    warnings: [],
+    polls: 0,
+    transientErrors: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  };
+}
+
+function manager(store: MemoryTaskStore, dir: string): VideoJobManager {
+  return new VideoJobManager({ api: client(), store, pollIntervalMs: () => 10, pollLimit: () => 200, destination: () => Promise.resolve(dir) });
+}
+
+void describe('leftover .part files of video downloads', () => {
+  void it('the temporary name a download uses is recognised, and only that exact shape', () => {
+    const name = partFileName('sunset-ab12cd34.mp4');
+    assert.match(name, /^\.sunset-ab12cd34\.mp4\.[0-9a-f]{8}\.part$/);
+    assert.equal(partFileTarget(name), 'sunset-ab12cd34.mp4');
+    for (const other of ['sunset-ab12cd34.mp4.0123abcd.part', '.sunset-ab12cd34.mp4.0123ABCD.part', '.sunset-ab12cd34.mp4.0123abc.part', '.sunset-ab12cd34.mp4.0123abcd.part.bak', 'notes.part']) {
+      assert.equal(partFileTarget(other), undefined, other);
+    }
+  });
+
+  void it('only this task\'s temporary files are removed, and only those idle for the given time', async () => {
+    const dir = freshDir();
+    const stem = 'lighthouse-ab12cd34';
+    const oldOwn = put(dir, `.${stem}.mp4.0123abcd.part`, OLD);
+    const oldOwnNumbered = put(dir, `.${stem}-2.mp4.89abcdef.part`, OLD);
+    const freshOwn = put(dir, `.${stem}.mp4.fedcba98.part`);
+    const keep = [
+      put(dir, `${stem}.mp4`, OLD, 'the user\'s video'),
+      put(dir, `.lighthouse-ffffffff.mp4.0123abcd.part`, OLD), // another task
+      put(dir, `.x${stem}.mp4.0123abcd.part`, OLD), // a longer stem that contains this one
+      put(dir, `.${stem}.mp4.0123ABCD.part`, OLD), // not a name this code makes
+      put(dir, `.${stem}.json.0123abcd.part`, OLD),
+      put(dir, `.${stem}.mp4.0123abcd.part.bak`, OLD),
+      put(dir, `${stem}.mp4.0123abcd.part`, OLD), // not hidden
+      put(dir, 'notes.part', OLD),
+    ];
+    mkdirSync(join(dir, `.${stem}.mp4.deadbeef.part`)); // a folder with the right name is not a file we made
+
+    const removedIdle = await removeStalePartFiles(dir, stem, { olderThanMs: STALE_PART_MS });
+    assert.deepEqual(removedIdle.sort(), [oldOwn, oldOwnNumbered].sort());
+    assert.ok(existsSync(freshOwn), 'a file written to just now may be a download running in another window');
+
+    const removedAll = await removeStalePartFiles(dir, stem, { olderThanMs: 0 });
+    assert.deepEqual(removedAll, [freshOwn]);
+    for (const f of keep) assert.ok(existsSync(f), `${f} is not ours and stays`);
+    assert.ok(statSync(join(dir, `.${stem}.mp4.deadbeef.part`)).isDirectory());
+    assert.deepEqual(await removeStalePartFiles(join(dir, 'missing'), stem, { olderThanMs: 0 }), [], 'a missing folder is no error');
+  });
+
+  void it('at manager start-up, idle leftovers of known tasks go; fresh ones and other files stay', async () => {
+    const dir = freshDir();
+    const id = 'video_svc_v1_0123456789abcdef01234567';
+    const r = record({ videoId: id, file: join(dir, 'a-lighthouse-at-dusk-01234567.mp4') }); // an older record: no saveDir, but a saved file
+    const stem = fileStem(r.request.prompt, id);
+    assert.equal(stem, 'a-lighthouse-at-dusk-01234567');
+    const errored = record({ videoId: 'video_svc_v1_fedcba9876543210fedcba98', state: 'error', saveDir: dir, request: { model: 'm', prompt: '', images: [] } });
+    const erroredStem = fileStem('', errored.videoId!);
+    const old1 = put(dir, `.${stem}.mp4.00000001.part`, OLD);
+    const old2 = put(dir, `.${erroredStem}.mp4.00000002.part`, OLD);
+    const fresh = put(dir, `.${stem}.mp4.00000003.part`);
+    const stranger = put(dir, '.someone-elses-video-99999999.mp4.00000004.part', OLD);
+    const store = new MemoryTaskStore();
+    await store.save(r);
+    await store.save(errored);
+    const m = manager(store, dir);
+    assert.deepEqual((await m.startupCleanup).sort(), [old1, old2].sort());
+    assert.ok(existsSync(fresh));
+    assert.ok(existsSync(stranger), 'a file no task of this workspace names is left alone');
+  });
+
+  void it('a download that starts removes its task\'s leftovers of any age, but no other task\'s', async () => {
+    const c = client();
+    const prompt = 'waves on rocks';
+    const { id } = await c.create({ model: 'vendor-image-video', prompt });
+    await c.poll(id, { intervalMs: 10, limit: 200 });
+    const dir = freshDir();
+    const stem = fileStem('', id); // a tracked id has no prompt
+    const own = [put(dir, `.${stem}.mp4.0000000a.part`), put(dir, `.${stem}.mp4.0000000b.part`, OLD)];
+    const others = [put(dir, '.other-task-aaaaaaaa.mp4.0000000c.part'), put(dir, '.other-task-aaaaaaaa.mp4.0000000d.part', OLD)];
+    const m = manager(new MemoryTaskStore(), dir);
+    await m.startupCleanup;
+    const { record: rec, done } = await m.track(id);
+    assert.equal(await done, 'saved');
+    for (const f of own) assert.ok(!existsSync(f), `${f} was removed`);
+    for (const f of others) assert.ok(existsSync(f), `${f} stays`);
+    assert.equal(m.get(rec.key)?.saveDir, dir, 'the folder is recorded for the next start-up sweep');
+  });
+
+  void it('a window killed mid-download leaves a .part file; the next start resumes the task, removes it and saves the video', async () => {
+    const c = client();
+    const prompt = 'killed mid download';
+    const { id } = await c.create({ model: 'vendor-image-video', prompt });
+    await c.poll(id, { intervalMs: 10, limit: 200 });
+    const dir = freshDir();
+    const stem = fileStem(prompt, id);
+    gw.fault({ match: { path: '/content' }, contentStallAfterBytes: 1000, times: 1 });
+
+    // Another process downloads the way the job does, gets 1000 bytes, and is killed (SIGKILL:
+    // no finally block runs, as when VS Code dies).
+    const src = (f: string) => JSON.stringify(pathToFileURL(resolve(__dirname, '../../src/api', f)).href);
+    const script = `(async () => {
+      // tsx hands a CommonJS-compiled module's exports over as the default export.
+      const load = async (u) => { const m = await import(u); return m.default ?? m; };
+      const { HttpClient } = await load(${src('http.ts')});
+      const { VideoClient } = await load(${src('video.ts')});
+      const c = new VideoClient(new HttpClient({ baseUrl: ${JSON.stringify(gw.videoUrl)}, apiKey: ${JSON.stringify(gw.keys.valid)}, maxRetries: 0 }));
+      await c.download(${JSON.stringify(id)}, ${JSON.stringify(join(dir, `${stem}.mp4`))}, { videoId: ${JSON.stringify(id)} });
+    })();`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+    let gone = false;
+    const exited = new Promise<void>((r) =>
+      child.on('exit', () => {
+        gone = true;
+        r();
+      }),
+    );
+    const start = Date.now();
+    let part: string | undefined;
+    while (!part) {
+      assert.ok(!gone && Date.now() - start < 20_000, `the child should be stalled mid-download: ${stderr}`);
+      const name = readdirSync(dir).find((x) => partFileTarget(x) === `${stem}.mp4`);
+      if (name && statSync(join(dir, name)).size >= 1000) part = join(dir, name);
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    assert.ok(existsSync(part), 'the killed download left its .part file');
+
+    const store = new MemoryTaskStore();
+    const r = record({ videoId: id, state: 'downloading', saveDir: dir, request: { model: 'vendor-image-video', prompt, images: [] }, resultUrl: `/v1/videos/${id}/content` });
+    await store.save(r);
+    const m = manager(store, dir);
+    assert.deepEqual(await m.startupCleanup, [], 'just written: start-up leaves it (it could be another window\'s)');
+    const [done] = m.resumeUnfinished();
+    assert.equal(await done, 'saved');
+    assert.ok(!existsSync(part), 'the task\'s own download removed it when it started');
+    assert.deepEqual(readdirSync(dir).sort(), [`${stem}.json`, `${stem}.mp4`]);
+  });
+});
