@@ -3,7 +3,10 @@ import { z } from 'zod';
 import type { ChatResult, ToolCall, Usage } from './chat';
 import { GatewayError, readWireError } from './errors';
 
-/** What a streaming chat call reports as it goes. `index` of a tool call is its position in the final `tool_calls`. */
+/**
+ * What a streaming chat call reports as it goes. `index` of a tool call is its position in the final
+ * `tool_calls`; its `id` is the wire id as sent (the result's id may differ: ids are made unique there).
+ */
 export type ChatStreamEvent =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
