@@ -201,6 +201,42 @@ describe('language models (vscode.lm)', () => {
     assert.ok(!failure.message.includes(gateway.validKey), 'the key never appears in the error');
   });
 
+  it('tool arguments that are not JSON fail the request naming the tool, and no tool call is reported', async () => {
+    const m = await model('gw-chat');
+    const script = '#tools [{"calls":[{"name":"read_file","arguments":"{\\"path\\": \\"a"}]}]';
+    const calls: unknown[] = [];
+    let failure: unknown;
+    try {
+      const r = await m.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools: [readFileTool] });
+      for await (const part of r.stream) if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    } catch (e) {
+      failure = e;
+    }
+    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    assert.match(failure.message, /"read_file" with arguments that are not valid JSON/);
+    assert.match(failure.message, /send the request again/);
+    assert.deepEqual(calls, []);
+  });
+
+  it('a 403 for an empty balance says so instead of a raw status', async () => {
+    const m = await model('gw-chat');
+    // A fault rather than the no-balance key: that key would also empty the model list (403 there too).
+    await control('fault', {
+      match: { path: '/v1/chat/completions' },
+      status: 403,
+      body: { error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'insufficient balance: 0.00 left', param: null } },
+    });
+    let failure: unknown;
+    try {
+      await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')]));
+    } catch (e) {
+      failure = e;
+    }
+    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    assert.match(failure.message, /Access denied \(403\)/);
+    assert.match(failure.message, /balance looks insufficient/);
+  });
+
   it('cancelling the token stops a long answer early', async () => {
     const m = await model('gw-chat');
     await control('fault', { match: { path: '/v1/chat/completions' }, chunkDelayMs: 15 });

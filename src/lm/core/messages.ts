@@ -329,17 +329,19 @@ export function buildLmRequest(input: ReadonlyArray<LmMessageLike>, o: LmRequest
  */
 export function parseToolArguments(name: string, args: string): object {
   if (args.trim() === '') return {};
+  const hint = l10n.t('The model produced a broken tool call; send the request again.');
   let v: unknown;
   try {
     v = JSON.parse(args);
   } catch (e) {
     throw new GatewayError(
       'invalid_response',
-      l10n.t('The model called the tool "{0}" with arguments that are not valid JSON ({1}): {2}', name, e instanceof Error ? e.message : String(e), args.slice(0, 200)),
+      l10n.t('The model called the tool "{0}" with arguments that are not valid JSON ({1}): {2}.', name, e instanceof Error ? e.message : String(e), JSON.stringify(args.slice(0, 200))),
+      { hint },
     );
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new GatewayError('invalid_response', l10n.t('The model called the tool "{0}" with arguments that are not a JSON object: {1}', name, args.slice(0, 200)));
+    throw new GatewayError('invalid_response', l10n.t('The model called the tool "{0}" with arguments that are not a JSON object: {1}.', name, JSON.stringify(args.slice(0, 200))), { hint });
   }
   return v;
 }
