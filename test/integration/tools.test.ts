@@ -20,10 +20,9 @@ describe('tools in VS Code', () => {
     const runner = new ToolRunner({
       tools: () => builtinTools(host),
       approve: async (r: ApprovalRequest) => {
-        await waitFor('the diff tab', () =>
+        const tab = await waitFor('the diff tab', () =>
           vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
         );
-        const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff)!;
         const input = tab.input as vscode.TabInputTextDiff;
         diffSeen = (await vscode.workspace.openTextDocument(input.modified)).getText();
         assert.ok(['edit_file', 'write_file'].includes(r.name), `only changing tools ask here, not ${r.name}`);
@@ -34,8 +33,10 @@ describe('tools in VS Code', () => {
     const call = (id: string, name: string, args: unknown) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
     const [m] = await runner.execute([call('c1', 'edit_file', { path: 'src/x.ts', oldText: '"one"', newText: '1' })], { signal: new AbortController().signal, conversationId: 'x' });
     assert.match(m?.content ?? '', /Edited src\/x\.ts/, m?.content);
-    assert.equal(diffSeen, 'export const n: number = 1;\n');
-    assert.equal(await fs.readFile(file, 'utf8'), 'export const n: number = 1;\n');
+    assert.equal(diffSeen, 'export const n: number = 1;\n', 'the proposal shown in the diff');
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+    assert.equal(open?.getText(), 'export const n: number = 1;\n', `the editor's text after approval (tool said: ${m?.content ?? ''})`);
+    assert.equal(await fs.readFile(file, 'utf8'), 'export const n: number = 1;\n', `the file on disk after approval (dirty: ${String(open?.isDirty)}; tool said: ${m?.content ?? ''})`);
     await waitFor('the diff to close', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).every((t) => !(t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME)), 10_000);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
     assert.ok(doc, 'the document is open');
