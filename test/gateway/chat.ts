@@ -484,8 +484,11 @@ export async function handleChat(res: ServerResponse, body: unknown, fx: FaultEf
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
   const p = plan(body);
-  // Relays that number calls per answer or drop ids: the same id (or "") on every call of the answer.
-  if (fx.toolIds && p.calls.length > 0) {
+  // Relays that number calls per answer or drop ids: the same id (or "") on every call of the
+  // answer, or `call_<position>` restarting at 0 in every answer (so answers of one conversation collide).
+  if (fx.toolIds === 'numbered') {
+    p.calls = p.calls.map((c, i) => ({ ...c, id: `call_${i}` }));
+  } else if (fx.toolIds && p.calls.length > 0) {
     const same = fx.toolIds === 'repeat' ? p.calls[0]!.id : '';
     p.calls = p.calls.map((c) => ({ ...c, id: same }));
   }

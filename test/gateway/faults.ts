@@ -44,8 +44,11 @@ export interface FaultEffects {
   usage?: 'finish' | 'separate' | 'none';
   rejectStreamOptions?: 400 | 422;
   toolStyle?: ToolStyle;
-  /** Every tool call of the answer gets the first call's id (`repeat`) or an empty id (`empty`). */
-  toolIds?: 'repeat' | 'empty';
+  /**
+   * Every tool call of the answer gets the first call's id (`repeat`), an empty id (`empty`), or
+   * `call_<position in the answer>` (`numbered`: every answer starts again at `call_0`).
+   */
+  toolIds?: 'repeat' | 'empty' | 'numbered';
   firstDelta?: 'empty' | 'null-content' | 'refusal-null';
   reasoningField?: 'reasoning_content' | 'reasoning';
   modelsEnvelope?: 'bare';

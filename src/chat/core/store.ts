@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conversationSchema, historyEntrySchema, newId, type Conversation, type HistoryEntry } from '../../shared/protocol';
+import { repairToolCallIds } from './toolIds';
 
 /**
  * What the store needs from persistence; `vscode.Memento` (workspaceState) satisfies it as-is,
@@ -146,6 +147,9 @@ export class ConversationStore {
     // A record saved mid-answer (a setting changed while streaming, then the window closed): the
     // stream that fed it is gone, so the answer is over; shown as stopped, its text kept.
     for (const m of conv.data.messages) if (m.role === 'assistant' && m.status === 'streaming') m.status = 'stopped';
+    // Stored before ids were made unique across a conversation: a later answer may reuse `call_0`,
+    // which would send one id on two assistant messages and put results on the wrong card.
+    repairToolCallIds(conv.data);
     return conv.data;
   }
 

@@ -12,6 +12,7 @@ import {
   type Usage,
 } from '../../shared/protocol';
 import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
+import { callsUniqueIn } from './toolIds';
 import { ToolRunStopped, type ToolCall, type ToolExecutor, type ToolMessage } from './toolSeam';
 
 /** The part of `GatewayClient` a turn needs (tests may pass any object with these methods). */
@@ -160,7 +161,11 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     if (result.finishReason) answer.finishReason = result.finishReason;
     if (result.usage) answer.usage = cleanUsage(result.usage);
     if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
-    const calls: ToolCall[] = result.message.tool_calls ?? [];
+    // Unique across the whole conversation, not only this answer: relays that number calls per
+    // answer send `call_0` again, and cards, approvals and tool messages are all keyed by id.
+    // Renamed here, before anything sees the calls, so the stored answer, the executor (and so
+    // the cards it posts) and the tool messages all use the same id.
+    const calls: ToolCall[] = callsUniqueIn(conv, answer.id, result.message.tool_calls ?? []);
     if (calls.length > 0) answer.toolCalls = calls;
     answer.status = 'done';
 
