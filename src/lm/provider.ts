@@ -25,6 +25,11 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   private readonly reasoning = new ReasoningMemory();
   /** The last "why no models" line, so a picker that asks every few seconds does not flood the log. */
   private lastNotice = '';
+  /**
+   * Whether VS Code ever asked for the list. VS Code re-reads the list as soon as the change event
+   * fires; firing it before anyone asked would only send a `GET /v1/models` nobody reads.
+   */
+  private asked = false;
 
   constructor(private readonly s: Services) {
     this.subs.push(
@@ -35,10 +40,11 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     );
   }
 
-  /** Drops the cached list and tells VS Code to ask again. */
+  /** Drops the cached list and, if VS Code has asked for it before, tells VS Code to ask again. */
   invalidate(why: string): void {
     this.list = undefined;
     this.lastNotice = '';
+    if (!this.asked) return;
     this.s.log.debug(`Language models: refreshing the list (${why})`);
     this.changed.fire();
   }
@@ -50,6 +56,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LmModelInfo[]> {
+    this.asked = true;
     let key = await this.s.keys.get();
     if (!key && !options.silent) {
       // Asked from the "Manage Models" flow: the user expects to be asked for what is missing.
