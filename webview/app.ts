@@ -362,6 +362,10 @@ export class ChatApp {
     // An edit belongs to the conversation it started in: Send in another one (or a new chat)
     // would replace that one's last message, or send nothing at all. The typed text stays.
     if (this.conversation && this.conversation.id !== c.id && this.local.editing) this.setEditing(false);
+    // Live card states belong to their conversation: ids are unique only within one (relays number
+    // calls per answer, so every conversation may have a call_0), and the host forgets its cards
+    // on a switch too. The same conversation sent again (after a regenerate) keeps them.
+    if (this.conversation?.id !== c.id) this.toolUpdates.clear();
     this.conversation = c;
     this.defaults = defaults;
     this.defaultModel = defaultModel;
