@@ -364,8 +364,13 @@ export class ChatApp {
     if (this.conversation && this.conversation.id !== c.id && this.local.editing) this.setEditing(false);
     // Live card states belong to their conversation: ids are unique only within one (relays number
     // calls per answer, so every conversation may have a call_0), and the host forgets its cards
-    // on a switch too. The same conversation sent again (after a regenerate) keeps them.
+    // on a switch too. The same conversation sent again keeps those of calls it still has: after
+    // a regenerate the new answer may get the dropped answer's id, and must not show its result.
     if (this.conversation?.id !== c.id) this.toolUpdates.clear();
+    else {
+      const calls = new Set(c.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((t) => t.id) : [])));
+      for (const id of [...this.toolUpdates.keys()]) if (!calls.has(id)) this.toolUpdates.delete(id);
+    }
     this.conversation = c;
     this.defaults = defaults;
     this.defaultModel = defaultModel;

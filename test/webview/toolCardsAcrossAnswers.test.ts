@@ -138,3 +138,33 @@ void test('another conversation with its own call_0 shows its own card, not the 
   assert.doesNotMatch(back?.text ?? '', /b\.ts/);
   await h.page.context().close();
 });
+
+void test('a regenerated answer that gets the dropped answer\'s id shows its own call, not the dropped one\'s result', async () => {
+  const h = await openHarness(browser);
+  const base = conversationWith('c-re', 'a.ts', 'export const A = 1;');
+  const q2 = { id: 'c-re-u2', role: 'user' as const, text: 'and b', images: [], contexts: [], createdAt: 4 };
+  const dropped: Conversation = {
+    ...base,
+    messages: [
+      ...base.messages,
+      q2,
+      { id: 'c-re-a2', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 5, toolCalls: [{ id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }] },
+      { id: 'c-re-t2', role: 'tool', toolCallId: 'call_0_2', name: 'read_file', content: 'export const B = 2;', createdAt: 6 },
+    ],
+  };
+  await h.send(snapshot({ conversation: dropped }));
+  await h.send({ type: 'chat/toolCall', update: { callId: 'call_0_2', name: 'read_file', argumentsJson: '{"path":"b.ts"}', state: 'done', readOnly: true, resultPreview: 'export const B = 2;' } });
+  // Regenerate: the host drops the answer after the last question and sends the conversation again.
+  await h.send(open({ ...base, messages: [...base.messages, q2] }));
+  // The new answer reuses call_0 on the wire, so it is stored as call_0_2 again; here the round
+  // limit answers it without running it, so no live card update ever comes for it.
+  await h.send({ type: 'chat/message', requestId: 'r9', message: { id: 'c-re-a3', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 7, toolCalls: [{ id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"c.ts"}' } }] } });
+  await h.send({ type: 'chat/message', requestId: 'r9', message: { id: 'c-re-t3', role: 'tool', toolCallId: 'call_0_2', name: 'read_file', content: 'Not run: the limit of tool-call rounds for this message was reached.', createdAt: 8 } });
+  const [card] = await cardsOf(h, 'c-re-a3');
+  assert.ok(card);
+  assert.match(card.text, /"path": "c\.ts"/);
+  assert.doesNotMatch(card.text, /b\.ts|export const B/);
+  // The first answer's card, still in the conversation, kept its own.
+  assert.match((await cardsOf(h, 'c-re-a'))[0]?.text ?? '', /"path": "a\.ts"[\s\S]*export const A = 1;/);
+  await h.page.context().close();
+});
