@@ -184,6 +184,41 @@ export class Workbench {
   webview(): FrameLocator {
     return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   }
+
+  /**
+   * Developer: Reload Window, as a user would; resolves when the reloaded workbench is ready
+   * (the extension host restarted and our commands are back in the palette).
+   */
+  async reloadWindow(): Promise<void> {
+    const navigated = this.page.waitForEvent('framenavigated', { predicate: (f) => f === this.page.mainFrame(), timeout: UI_TIMEOUT });
+    await this.runCommand('Developer: Reload Window');
+    await navigated;
+    await this.ready();
+  }
+
+  /** Opens a workspace file through Quick Open (typing its name), and waits for its editor tab. */
+  async openFile(relPath: string): Promise<void> {
+    const name = relPath.split('/').pop() ?? relPath;
+    const base = name.replace(/\.[^.]*$/, '');
+    // Labels may show the name apart from its extension (tabs do), so match the part before it.
+    const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: base }) }).first();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press('Escape');
+        await this.page.keyboard.press('F1');
+        // A palette that is still closing (an earlier command) is inert and ignores typing.
+        await this.quickInputBox.waitFor({ state: 'visible', timeout: 10_000 });
+        // Without the palette's '>' the same box searches files.
+        await this.quickInputBox.fill(relPath, { timeout: 5000 });
+        await row.waitFor({ state: 'visible', timeout: 20_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`Quick Open did not list ${relPath}`, { cause: e });
+      }
+    }
+    await row.click();
+    await this.page.locator(`.tabs-container .tab.active[data-resource-name=${JSON.stringify(name)}]`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  }
 }
 
 /** Settings that point the chat at the local gateway with its plain chat model. */
