@@ -3,7 +3,8 @@ import type { GatewayClient } from '../api/client';
 import { describeError, GatewayError, isGatewayError } from '../api/errors';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
-import { buildLmRequest, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
+import { idsUniqueAcross } from '../chat/core/toolIds';
+import { buildLmRequest, callIdsIn, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
 import { chatModelInfos, type LmModelInfo } from './core/models';
 
 /** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
@@ -121,9 +122,12 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         },
       });
       const calls = result.message.tool_calls ?? [];
+      // Relays that number calls per answer send `call_0` again in a later answer; VS Code and the
+      // caller tell results apart by id, so a reused id gets a suffix (the chat panel's scheme).
+      const ids = idsUniqueAcross(calls.map((c) => c.id), callIdsIn(messages));
       // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
-      const parts = calls.map((c) => new vscode.LanguageModelToolCallPart(c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
-      this.reasoning.remember(calls.map((c) => c.id), result.message.reasoning_content);
+      const parts = calls.map((c, i) => new vscode.LanguageModelToolCallPart(ids[i] ?? c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
+      this.reasoning.remember(parts.map((p) => p.callId), result.message.reasoning_content);
       for (const p of parts) progress.report(p);
       if (result.finishReason && result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') {
         this.s.log.info(`Language models: ${model.id} finished with "${result.finishReason}"`);

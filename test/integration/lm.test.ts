@@ -145,6 +145,30 @@ describe('language models (vscode.lm)', () => {
     assert.equal((reqs[1]?.body.tools as Array<{ function: { name: string } }>)[0]?.function.name, 'read_file');
   });
 
+  it('a relay that numbers calls per answer (call_0 again) still gets a fresh call id for the second call', async () => {
+    const m = await model('gw-chat');
+    await control('fault', { match: { path: '/v1/chat/completions' }, toolIds: 'numbered', times: -1 });
+    const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"a"}}]},{"calls":[{"name":"read_file","arguments":{"path":"b"}}]}]';
+    const history: vscode.LanguageModelChatMessage[] = [vscode.LanguageModelChatMessage.User(script)];
+    const first = (await drain(await m.sendRequest(history, { tools: [readFileTool] }))).calls[0];
+    assert.ok(first, 'the first answer called the tool');
+    assert.equal(first.callId, 'call_0');
+    history.push(
+      vscode.LanguageModelChatMessage.Assistant([first]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.callId, [new vscode.LanguageModelTextPart('A')])]),
+    );
+    const second = (await drain(await m.sendRequest(history, { tools: [readFileTool] }))).calls[0];
+    assert.ok(second, 'the second answer called the tool again');
+    assert.deepEqual(second.input, { path: 'b' });
+    assert.notEqual(second.callId, 'call_0', 'the reused id was replaced');
+    history.push(
+      vscode.LanguageModelChatMessage.Assistant([second]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(second.callId, [new vscode.LanguageModelTextPart('B')])]),
+    );
+    const done = await drain(await m.sendRequest(history, { tools: [readFileTool] }));
+    assert.equal(done.text, 'Done. Tool results: read_file=A, read_file=B');
+  });
+
   it("a reasoning model's tool round trip is accepted: the provider sends its reasoning back with the call", async () => {
     const m = await model('gw-reasoner');
     const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"r.md"}}]}]';

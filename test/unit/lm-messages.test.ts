@@ -7,6 +7,7 @@ import { GatewayClient } from '../../src/api/client';
 import { GatewayError } from '../../src/api/errors';
 import {
   buildLmRequest,
+  callIdsIn,
   classifyPart,
   estimateTokens,
   LM_ROLE,
@@ -167,6 +168,11 @@ void describe('toGatewayMessages', () => {
     assert.equal((remembered as { reasoning_content?: string }).reasoning_content, 'remembered thought');
     const plain = toGatewayMessages([assistant(new TextPart('no tools'))], { ...text, reasoningFor: () => 'x' }).messages[0];
     assert.equal('reasoning_content' in (plain ?? {}), false);
+  });
+
+  void test('callIdsIn collects the ids of calls and of the results that answer them', () => {
+    const ids = callIdsIn([user('go'), assistant(new TextPart('x'), new ToolCallPart('call_0', 'f', {})), user(new ToolResultPart('call_0', [])), user(new ToolResultPart('orphan', []))]);
+    assert.deepEqual([...ids].sort(), ['call_0', 'orphan']);
   });
 
   void test('parts in the wrong role are refused with the field named', () => {

@@ -253,6 +253,21 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
   return { messages, images, dropped };
 }
 
+/**
+ * Every tool-call id a request's messages use (calls and the results that answer them), so that
+ * the calls of the new answer can be given ids no earlier turn has.
+ */
+export function callIdsIn(input: ReadonlyArray<LmMessageLike>): Set<string> {
+  const ids = new Set<string>();
+  for (const m of input) {
+    for (const raw of Array.isArray(m.content) ? m.content : []) {
+      const p = classifyPart(raw);
+      if (p.kind === 'toolCall' || p.kind === 'toolResult') ids.add(p.callId);
+    }
+  }
+  return ids;
+}
+
 /** VS Code's tools as the spec's `tools`; a tool without a schema takes an empty object. */
 export function toGatewayTools(tools: ReadonlyArray<LmToolLike> | undefined): Tool[] | undefined {
   if (!tools || tools.length === 0) return undefined;
