@@ -25,8 +25,12 @@ export async function loadJourneys(): Promise<{ file: string; journey: Journey }
   return out;
 }
 
-/** Runs the journeys whose name matches `grep` (all when undefined); never throws. */
-export async function runE2e(install: HostInstall, gw: HostGateway, browser: Browser, grep?: RegExp): Promise<StageResult> {
+/**
+ * Runs the journeys whose name matches `grep` (all when undefined); never throws. A journey that
+ * fails is run once more (`retries`) in a fresh code-server: one that then passes counts as
+ * passed and is listed as flaky, by name, with its first failure.
+ */
+export async function runE2e(install: HostInstall, gw: HostGateway, browser: Browser, grep?: RegExp, retries = 1): Promise<StageResult> {
   mkdirSync(resultsDir, { recursive: true });
   let journeys: { file: string; journey: Journey }[];
   try {
@@ -37,47 +41,67 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
   let passed = 0;
   let failed = 0;
   const failures: string[] = [];
+  const flaky: string[] = [];
   for (const { file, journey } of journeys) {
-    const t0 = Date.now();
-    const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80);
-    gw.clearFaults();
-    let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
-    let page: Awaited<ReturnType<typeof newPage>> | undefined;
-    try {
-      cs = await startCodeServer({
-        install,
-        logFile: join(resultsDir, `${slug}-code-server.log`),
-        label: 'e2e',
-        settings: journey.settings?.(gw) ?? {},
-      });
-      for (const [rel, contents] of Object.entries(journey.files ?? {})) {
-        const p = join(cs.workspace, rel);
-        mkdirSync(dirname(p), { recursive: true });
-        writeFileSync(p, contents);
+    let firstError: string | undefined;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      const error = await runJourney(install, gw, browser, file, journey, attempt);
+      if (error === undefined) {
+        passed++;
+        if (firstError !== undefined) flaky.push(`${journey.name} (${file}): ${firstError}`);
+        break;
       }
-      page = await newPage(browser);
-      const p = page;
-      const consoleLog = join(resultsDir, `${slug}-console.log`);
-      writeFileSync(consoleLog, '');
-      // The workbench's console carries the extension host's log too: kept for diagnosing failures.
-      p.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
-      const wb = new Workbench(p);
-      await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
-      await wb.ready();
-      await journey.run({ page: p, wb, gw, cs, shot: async (name) => void (await screenshot(p, name)) });
-      passed++;
-      process.stdout.write(`  ✔ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
-    } catch (e) {
-      failed++;
-      const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
-      const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
-      failures.push(`${journey.name} (${file}): ${(e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200) ?? ''}`);
-      process.stdout.write(`  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`);
-      if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
-    } finally {
-      await page?.context().close().catch(() => undefined);
-      await cs?.stop();
+      firstError ??= error;
+      if (attempt === retries) {
+        failed++;
+        failures.push(`${journey.name} (${file}): ${error}`);
+      } else {
+        process.stdout.write(`    (running it once more)\n`);
+      }
     }
   }
-  return { passed, failed, failures };
+  return { passed, failed, failures, flaky };
+}
+
+/** One attempt at a journey in its own code-server; resolves to the first line of its error, if any. */
+async function runJourney(install: HostInstall, gw: HostGateway, browser: Browser, file: string, journey: Journey, attempt: number): Promise<string | undefined> {
+  const t0 = Date.now();
+  const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80) + (attempt ? `-retry${attempt}` : '');
+  gw.clearFaults();
+  let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
+  let page: Awaited<ReturnType<typeof newPage>> | undefined;
+  try {
+    cs = await startCodeServer({
+      install,
+      logFile: join(resultsDir, `${slug}-code-server.log`),
+      label: 'e2e',
+      settings: journey.settings?.(gw) ?? {},
+    });
+    for (const [rel, contents] of Object.entries(journey.files ?? {})) {
+      const p = join(cs.workspace, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, contents);
+    }
+    page = await newPage(browser);
+    const p = page;
+    const consoleLog = join(resultsDir, `${slug}-console.log`);
+    writeFileSync(consoleLog, '');
+    // The workbench's console carries the extension host's log too: kept for diagnosing failures.
+    p.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
+    const wb = new Workbench(p);
+    await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
+    await wb.ready();
+    await journey.run({ page: p, wb, gw, cs, shot: async (name) => void (await screenshot(p, name)) });
+    process.stdout.write(`  ✔ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+    return undefined;
+  } catch (e) {
+    const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
+    const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    process.stdout.write(`  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`);
+    if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
+    return (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200) ?? '';
+  } finally {
+    await page?.context().close().catch(() => undefined);
+    await cs?.stop();
+  }
 }

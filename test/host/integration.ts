@@ -16,6 +16,8 @@ export interface StageResult {
   failed: number;
   /** One line per failed test (title and the first line of its error), repeated in the summary. */
   failures?: string[];
+  /** Tests that failed once and passed when run again (title and the first failure's line). */
+  flaky?: string[];
   /** Why the stage could not report counts (crash, timeout), if it could not. */
   error?: string;
 }
@@ -58,7 +60,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
     await cs.stop();
     return { passed: 0, failed: 1, error: e instanceof Error ? e.message : String(e) };
   }
-  let counts: { passed: number; failed: number; failures?: string[] } | undefined;
+  let counts: { passed: number; failed: number; failures?: string[]; flaky?: string[] } | undefined;
   let exitCode: number | undefined;
   let echoing = false;
   let onExit: () => void = () => undefined;
@@ -74,7 +76,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
         } else if (l.startsWith(RESULT_PREFIX)) {
           echoing = false;
           try {
-            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as { passed: number; failed: number; failures?: string[] };
+            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as { passed: number; failed: number; failures?: string[]; flaky?: string[] };
           } catch {
             // a truncated line: the exit code still decides
           }
@@ -101,7 +103,7 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
       return { passed: 0, failed: 1, error: `the test entry exited with ${String(exitCode)} without reporting counts (log: ${logFile})` };
     }
     if (exitCode !== 0 && counts.failed === 0) return { ...counts, failed: 1, error: `run() rejected (exit ${String(exitCode)})` };
-    return { passed: counts.passed, failed: counts.failed, failures: counts.failures ?? [] };
+    return { passed: counts.passed, failed: counts.failed, failures: counts.failures ?? [], flaky: counts.flaky ?? [] };
   } catch (e) {
     await screenshot(page, 'integration-error');
     return { passed: counts?.passed ?? 0, failed: (counts?.failed ?? 0) + 1, error: e instanceof Error ? e.message : String(e) };
