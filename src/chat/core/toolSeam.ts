@@ -71,6 +71,9 @@ export interface ToolExecutor {
    * call, in the order of `calls`. Must not throw for a denied or failed tool: that is a tool
    * message telling the model what happened. Rejects only when `ctx.signal` aborts (then
    * preferably with {@link ToolRunStopped} carrying the calls that finished).
+   *
+   * The ids of `calls` are the stored ones, unique across the whole conversation (a relay's
+   * reused `call_0` arrives renamed, e.g. `call_0_2`), so they can key cards and approvals.
    */
   execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]>;
 }
