@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ChatAccumulator } from '../../src/api/accumulator';
 import { GatewayClient } from '../../src/api/client';
 import type { RequestDefaults } from '../../src/chat/core/request';
-import { newConversation } from '../../src/chat/core/store';
 import type { ToolCall, ToolExecutor, ToolMessage } from '../../src/chat/core/toolSeam';
 import { runTurn } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../src/shared/protocol';
 import type { ToolStyle } from '../gateway/faults';
-import { startGateway, type Gateway } from '../gateway/server';
+import { UNSET_PARAMS, useGateway, userConversation } from './helpers';
 
 /*
  * Relays that repeat one tool-call id for several calls of an answer, or send "" as the id: the
@@ -17,18 +16,13 @@ import { startGateway, type Gateway } from '../gateway/server';
  * whose assistant message has duplicate ids or whose tool messages do not match them).
  */
 
-let gw: Gateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
+// Faults, counts and the request log read by sentBack() are cleared before each test.
+const gw = useGateway();
 
 const defaults = (stream: boolean): RequestDefaults => ({
   model: 'gw-chat',
   systemPrompt: '',
-  params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream },
+  params: { ...UNSET_PARAMS, stream },
 });
 
 /** Answers each call with its own name and arguments, so a mix-up shows in the model's summary. */
@@ -46,19 +40,13 @@ class EchoExecutor implements ToolExecutor {
   }
 }
 
-function conv(text: string): Conversation {
-  const c = newConversation(1);
-  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
-  return c;
-}
-
 const SCRIPT = `#tools ${JSON.stringify([
   { calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'list_directory', arguments: { path: 'src' } }, { name: 'find_files', arguments: { pattern: '*.md' } }] },
 ])}`;
 
 async function loop(stream: boolean): Promise<{ c: Conversation; ex: EchoExecutor; status: string }> {
   const ex = new EchoExecutor();
-  const c = conv(SCRIPT);
+  const c = userConversation(SCRIPT);
   const out = await runTurn({
     backend: new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 }),
     conversation: c,
@@ -102,38 +90,30 @@ function assertEachCallAnswered(c: Conversation, ex: EchoExecutor): void {
   assert.equal(final, 'Done. Tool results: read_file=ran read_file {"path":"a.ts"}, list_directory=ran list_directory {"path":"src"}, find_files=ran find_files {"pattern":"*.md"}');
 }
 
+/** Runs the tool loop and asserts that it finished and answered each of the three calls. */
+async function assertLoopAnswersEach(stream: boolean): Promise<void> {
+  const { c, ex, status } = await loop(stream);
+  assert.equal(status, 'done');
+  assertEachCallAnswered(c, ex);
+}
+
 const STYLES: ToolStyle[] = ['canonical', 'no-index', 'all-index-0', 'whole', 'multi-per-chunk', 'args-with-finish'];
 
 void describe('tool calls with repeated or empty ids, through the local gateway', () => {
   for (const toolIds of ['repeat', 'empty'] as const) {
     for (const style of STYLES) {
       void it(`streamed "${style}" with ${toolIds === 'repeat' ? 'one id repeated on all three calls' : 'empty ids'} (5-byte pieces): each call is answered by its own tool message`, async () => {
-        gw.resetCounts();
         gw.fault({ match: { path: '/v1/chat/completions' }, times: 1, toolStyle: style, toolIds, split: 5 });
-        try {
-          const { c, ex, status } = await loop(true);
-          assert.equal(status, 'done');
-          assertEachCallAnswered(c, ex);
-        } finally {
-          gw.clearFaults();
-        }
+        await assertLoopAnswersEach(true);
       });
     }
     void it(`non-streaming with ${toolIds === 'repeat' ? 'one id repeated' : 'empty ids'}: each call is answered by its own tool message`, async () => {
-      gw.resetCounts();
       gw.fault({ match: { path: '/v1/chat/completions' }, times: 1, toolIds });
-      try {
-        const { c, ex, status } = await loop(false);
-        assert.equal(status, 'done');
-        assertEachCallAnswered(c, ex);
-      } finally {
-        gw.clearFaults();
-      }
+      await assertLoopAnswersEach(false);
     });
   }
 
   void it('a repeated id keeps its first call as sent; the later call gets a suffixed id', async () => {
-    gw.resetCounts();
     gw.fault({ match: { path: '/v1/chat/completions' }, times: 1, toolIds: 'repeat' });
     const { c } = await loop(true);
     const ids = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
@@ -143,7 +123,6 @@ void describe('tool calls with repeated or empty ids, through the local gateway'
   });
 
   void it('unique ids from the gateway are kept exactly as sent (the resumed conversation uses the ids the server knows)', async () => {
-    gw.resetCounts();
     const { c, ex } = await loop(true);
     const ids = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
     assert.equal(ids.length, 3);
