@@ -3,8 +3,12 @@
  * small fixtures and assertions several files had copied.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach } from 'node:test';
 import { GatewayError } from '../../src/api/errors';
+import type { VideoClient } from '../../src/api/video';
 import { newConversation } from '../../src/chat/core/store';
 import type { ChatParams, Conversation } from '../../src/shared/protocol';
 import { startGateway, type Gateway, type GatewayOptions } from '../gateway/server';
@@ -87,4 +91,50 @@ export function userConversation(text: string, extra: Partial<Conversation> = {}
   const c = { ...newConversation(1), ...extra };
   c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
   return c;
+}
+
+/** The folder of {@link useTempDir}. */
+export interface TempDir {
+  /** The folder itself (made in `before`). */
+  readonly path: string;
+  /** Makes a new empty folder inside it, named `label-` and a random suffix, and returns its path. */
+  fresh(label?: string): string;
+}
+
+/**
+ * A folder under the system's temporary one for the tests where the hooks belong: made in
+ * `before`, removed with everything in it in `after`, so files the tests write never outlive the
+ * run. Using it outside the tests and hooks throws, naming the mistake.
+ */
+export function useTempDir(prefix: string): TempDir {
+  let made: string | undefined;
+  before(() => {
+    made = mkdtempSync(join(tmpdir(), prefix));
+  });
+  after(() => {
+    const dir = made;
+    made = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const root = (): string => {
+    if (!made) throw new Error(`useTempDir('${prefix}'): the folder was used while it does not exist (only in tests and hooks)`);
+    return made;
+  };
+  return {
+    get path() {
+      return root();
+    },
+    fresh: (label = 'd') => mkdtempSync(join(root(), `${label}-`)),
+  };
+}
+
+/**
+ * Creates a task for the local gateway's video model with `prompt`, polls it (every 10 ms) until
+ * it finished, asserts that it did, and returns its id.
+ */
+export async function finishedVideo(c: VideoClient, prompt: string): Promise<string> {
+  const { id } = await c.create({ model: 'vendor-image-video', prompt });
+  const polled = await c.poll(id, { intervalMs: 10, limit: 200 });
+  assert.equal(polled.kind, 'done', `video task ${id} finished within 200 polls`);
+  return id;
 }

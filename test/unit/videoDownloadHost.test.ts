@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { GatewayError } from '../../src/api/errors';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { VideoJobManager } from '../../src/video/core/manager';
 import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
-import { startGateway, type Gateway, type RecordedRequest } from '../gateway/server';
+import type { RecordedRequest } from '../gateway/server';
+import { finishedVideo, useGateway, useTempDir } from './helpers';
 
 /*
  * Where a finished video is downloaded from, and who gets the key (spec 4 rules 2 and 6): the
@@ -20,21 +20,10 @@ import { startGateway, type Gateway, type RecordedRequest } from '../gateway/ser
 const CONTENT_ROUTE = '/v1/videos/:id/content';
 const FOREIGN_ROUTE = '/files/videos/:id.mp4';
 
-let gw: Gateway;
-let root: string;
+// Faults and the request log are cleared before each test.
+const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
+const tmp = useTempDir('gs-video-host-');
 let n = 0;
-
-before(async () => {
-  gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
-  root = mkdtempSync(join(tmpdir(), 'gs-video-host-'));
-});
-after(async () => {
-  await gw.close();
-  rmSync(root, { recursive: true, force: true });
-});
-afterEach(() => {
-  gw.clearFaults();
-});
 
 function client(key = gw.keys.valid): VideoClient {
   return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: key, maxRetries: 0, random: () => 0 }));
@@ -42,7 +31,7 @@ function client(key = gw.keys.valid): VideoClient {
 
 /** Runs one task end to end through the manager (create, poll, download) into a fresh folder. */
 async function runTask(prompt: string, o: { key?: string } = {}): Promise<{ record: VideoTaskRecord; end: string; dir: string }> {
-  const dir = join(root, `out-${++n}`);
+  const dir = join(tmp.path, `out-${++n}`);
   const manager = new VideoJobManager({ api: client(o.key), store: new MemoryTaskStore(), pollIntervalMs: () => 10, pollLimit: () => 200, destination: () => Promise.resolve(dir) });
   const { record, done } = await manager.submit({ request: { model: 'vendor-image-video', prompt } });
   const end = await done;
@@ -58,9 +47,15 @@ function assertMp4(file: string | undefined): void {
   assert.equal(head, 'ftyp', 'the saved file is an MP4');
 }
 
+/** A finished task's id (its requests then dropped from the log) and a fresh folder to save it in. */
+async function readyToDownload(c: VideoClient, prompt: string, label: string): Promise<{ id: string; dir: string }> {
+  const id = await finishedVideo(c, prompt);
+  gw.resetCounts();
+  return { id, dir: tmp.fresh(label) };
+}
+
 void describe('video download: content route with the key, foreign links without it', () => {
   void it('a completed task with a relative result path is downloaded from the content route with the key', async () => {
-    gw.resetCounts();
     const { record, end } = await runTask('relative path');
     assert.equal(end, 'saved');
     assert.match(record.resultUrl ?? '', /^\/v1\/videos\/.+\/content$/);
@@ -69,7 +64,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('with an absolute result URL on another host and a working content route, the other host is never contacted', async () => {
-    gw.resetCounts();
     gw.fault({ contentUrl: 'other-host', times: -1 });
     const { record, end } = await runTask('foreign link, route fine');
     assert.equal(end, 'saved');
@@ -79,7 +73,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('when the content route answers 404, the foreign link is downloaded without the key', async () => {
-    gw.resetCounts();
     gw.fault({ contentUrl: 'other-host', times: -1 });
     gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
     const { record, end } = await runTask('foreign link, route 404');
@@ -89,7 +82,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('when the content route answers JSON instead of a video, the foreign link is downloaded without the key', async () => {
-    gw.resetCounts();
     gw.fault({ contentUrl: 'other-host', times: -1 });
     gw.fault({ match: { path: '/content' }, contentJson: true, times: -1 });
     const { record, end } = await runTask('foreign link, route json');
@@ -99,7 +91,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('legacy format: the temporary direct link in data.result_url still works when the relay has no content route', async () => {
-    gw.resetCounts();
     gw.fault({ statusFormat: 'legacy', contentUrl: 'other-host', times: -1 });
     gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
     const { record, end } = await runTask('legacy direct link');
@@ -110,7 +101,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('legacy format with a relative result_url: the content route with the key', async () => {
-    gw.resetCounts();
     gw.fault({ statusFormat: 'legacy', times: -1 });
     const { record, end } = await runTask('legacy relative');
     assert.equal(end, 'saved', JSON.stringify(record.error));
@@ -119,11 +109,8 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('a key the content route refuses (401) is reported, and the foreign link is not tried instead', async () => {
-    const dir = join(root, `out-${++n}`);
-    const good = client();
-    const { id } = await good.create({ model: 'vendor-image-video', prompt: 'refused key' });
-    const polled = await good.poll(id, { intervalMs: 10, limit: 200 });
-    assert.equal(polled.kind, 'done');
+    const dir = join(tmp.path, `out-${++n}`);
+    const id = await finishedVideo(client(), 'refused key');
     gw.resetCounts();
     gw.fault({ match: { path: '/content' }, status: 401, times: 1 });
     const err = await client().download(`${gw.url}/files/videos/${id}.mp4?sig=1`, join(dir, 'x.mp4'), { videoId: id }).then(
@@ -136,7 +123,6 @@ void describe('video download: content route with the key, foreign links without
   });
 
   void it('when the content route and the foreign link both fail, the error names both and says to resume; nothing is saved', async () => {
-    gw.resetCounts();
     gw.fault({ contentUrl: 'other-host', times: -1 });
     gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
     gw.fault({ match: { path: '/files/' }, status: 403, body: { error: { message: 'Request has expired', type: 'AccessDenied', code: 'AccessDenied' } }, times: -1 });
@@ -154,10 +140,7 @@ void describe('video download: content route with the key, foreign links without
 
   void it('without an id, an absolute link on another host is fetched without the key', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'no id given' });
-    await c.poll(id, { intervalMs: 10, limit: 200 });
-    gw.resetCounts();
-    const dir = mkdtempSync(join(root, 'noid-'));
+    const { id, dir } = await readyToDownload(c, 'no id given', 'noid');
     const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'));
     assert.ok(d.bytes > 0);
     assert.deepEqual(who(downloads()), [`chat ${FOREIGN_ROUTE} missing`]);
@@ -165,20 +148,14 @@ void describe('video download: content route with the key, foreign links without
 
   void it('a relative result path is resolved against the video base URL and carries the key', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'relative, no id' });
-    await c.poll(id, { intervalMs: 10, limit: 200 });
-    gw.resetCounts();
-    const dir = mkdtempSync(join(root, 'rel-'));
+    const { id, dir } = await readyToDownload(c, 'relative, no id', 'rel');
     await c.download(`/v1/videos/${id}/content`, join(dir, 'v.mp4'));
     assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
   });
 
   void it('an unusable result URL (file:) does not stop the download from the content route', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'file url' });
-    await c.poll(id, { intervalMs: 10, limit: 200 });
-    gw.resetCounts();
-    const dir = mkdtempSync(join(root, 'file-'));
+    const { id, dir } = await readyToDownload(c, 'file url', 'file');
     const d = await c.download('file:///etc/passwd', join(dir, 'v.mp4'), { videoId: id });
     assert.ok(d.bytes > 0);
     assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);

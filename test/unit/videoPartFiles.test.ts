@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { HttpClient } from '../../src/api/http';
 import { partFileName, partFileTarget, VideoClient } from '../../src/api/video';
 import { VideoJobManager } from '../../src/video/core/manager';
 import { removeStalePartFiles, STALE_PART_MS } from '../../src/video/core/partFiles';
 import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
-import { startGateway, type Gateway } from '../gateway/server';
+import { finishedVideo, useGateway, useTempDir } from './helpers';
 
 /*
  * Hidden `.part` files that a download leaves when the window dies mid-transfer: removed for a task
@@ -18,24 +17,9 @@ import { startGateway, type Gateway } from '../gateway/server';
  * two minutes: another window may be downloading). Real files in a temporary folder throughout.
  */
 
-let gw: Gateway;
-let root: string;
+const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
+const tmp = useTempDir('gs-video-part-');
 let n = 0;
-
-before(async () => {
-  gw = await startGateway({ videoStepMs: 20, videoSteps: 3 });
-  root = mkdtempSync(join(tmpdir(), 'gs-video-part-'));
-});
-after(async () => {
-  await gw.close();
-  rmSync(root, { recursive: true, force: true });
-});
-
-const freshDir = (): string => {
-  const d = join(root, `d-${++n}`);
-  mkdirSync(d);
-  return d;
-};
 
 /** Writes a file and backdates it by `ageMs`. */
 function put(dir: string, name: string, ageMs = 0, body = 'partial bytes'): string {
@@ -82,7 +66,7 @@ void describe('leftover .part files of video downloads', () => {
   });
 
   void it('only this task\'s temporary files are removed, and only those idle for the given time', async () => {
-    const dir = freshDir();
+    const dir = tmp.fresh();
     const stem = 'lighthouse-ab12cd34';
     const oldOwn = put(dir, `.${stem}.mp4.0123abcd.part`, OLD);
     const oldOwnNumbered = put(dir, `.${stem}-2.mp4.89abcdef.part`, OLD);
@@ -111,7 +95,7 @@ void describe('leftover .part files of video downloads', () => {
   });
 
   void it('at manager start-up, idle leftovers of known tasks go; fresh ones and other files stay', async () => {
-    const dir = freshDir();
+    const dir = tmp.fresh();
     const id = 'video_svc_v1_0123456789abcdef01234567';
     const r = record({ videoId: id, file: join(dir, 'a-lighthouse-at-dusk-01234567.mp4') }); // an older record: no saveDir, but a saved file
     const stem = fileStem(r.request.prompt, id);
@@ -132,11 +116,9 @@ void describe('leftover .part files of video downloads', () => {
   });
 
   void it('a download that starts removes its task\'s leftovers of any age, but no other task\'s', async () => {
-    const c = client();
     const prompt = 'waves on rocks';
-    const { id } = await c.create({ model: 'vendor-image-video', prompt });
-    await c.poll(id, { intervalMs: 10, limit: 200 });
-    const dir = freshDir();
+    const id = await finishedVideo(client(), prompt);
+    const dir = tmp.fresh();
     const stem = fileStem('', id); // a tracked id has no prompt
     const own = [put(dir, `.${stem}.mp4.0000000a.part`), put(dir, `.${stem}.mp4.0000000b.part`, OLD)];
     const others = [put(dir, '.other-task-aaaaaaaa.mp4.0000000c.part'), put(dir, '.other-task-aaaaaaaa.mp4.0000000d.part', OLD)];
@@ -150,11 +132,9 @@ void describe('leftover .part files of video downloads', () => {
   });
 
   void it('a window killed mid-download leaves a .part file; the next start resumes the task, removes it and saves the video', async () => {
-    const c = client();
     const prompt = 'killed mid download';
-    const { id } = await c.create({ model: 'vendor-image-video', prompt });
-    await c.poll(id, { intervalMs: 10, limit: 200 });
-    const dir = freshDir();
+    const id = await finishedVideo(client(), prompt);
+    const dir = tmp.fresh();
     const stem = fileStem(prompt, id);
     gw.fault({ match: { path: '/content' }, contentStallAfterBytes: 1000, times: 1 });
 
