@@ -108,7 +108,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       const { request, dropped } = buildLmRequest(messages, {
         modelId: model.id,
         acceptsImages: model.capabilities.imageInput === true,
-        reasoningFor: (id) => this.reasoning.get(id),
+        reasoningFor: (_id, call) => this.reasoning.get(call),
         tools: options.tools,
         toolMode: options.toolMode,
         modelOptions: options.modelOptions as Readonly<Record<string, unknown>> | undefined,
@@ -127,7 +127,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       const ids = idsUniqueAcross(calls.map((c) => c.id), callIdsIn(messages));
       // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
       const parts = calls.map((c, i) => new vscode.LanguageModelToolCallPart(ids[i] ?? c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
-      this.reasoning.remember(parts.map((p) => p.callId), result.message.reasoning_content);
+      this.reasoning.remember(parts, result.message.reasoning_content);
       for (const p of parts) progress.report(p);
       if (result.finishReason && result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') {
         this.s.log.info(`Language models: ${model.id} finished with "${result.finishReason}"`);

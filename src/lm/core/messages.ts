@@ -101,8 +101,11 @@ function describePart(p: LmPart): string {
 export interface ConvertOptions {
   /** The model accepts image parts (its record lists the image capability). */
   acceptsImages: boolean;
-  /** `reasoning_content` the model gave with a tool call earlier, by call id (DeepSeek-style models need it back). */
-  reasoningFor?: (callId: string) => string | undefined;
+  /**
+   * `reasoning_content` the model gave with a tool call earlier (DeepSeek-style models need it
+   * back), looked up by the call: its id alone is not enough (see {@link ReasoningMemory}).
+   */
+  reasoningFor?: (callId: string, call: LmCallRef) => string | undefined;
   /** The model's id, for error messages. */
   modelId?: string;
 }
@@ -170,12 +173,14 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
       let text = '';
       let reasoning = '';
       const calls: ToolCall[] = [];
+      const refs: LmCallRef[] = [];
       parts.forEach((p, j) => {
         if (p.kind === 'text') text += p.text;
         else if (p.kind === 'thinking') reasoning += p.text;
         else if (p.kind === 'toolCall') {
           if (p.callId === '') fail(`${where}.content[${j}].callId`, l10n.t('{0}: a tool call part has an empty callId.', where));
           calls.push({ id: p.callId, type: 'function', function: { name: p.name, arguments: JSON.stringify(p.input ?? {}) } });
+          refs.push({ callId: p.callId, name: p.name, input: p.input });
         } else if (p.kind === 'toolResult') {
           fail(`${where}.content[${j}]`, l10n.t('{0}: a tool result belongs in a user message, after the assistant message that called the tool.', where));
         } else if (p.kind === 'data' && isTextMime(p.mimeType)) {
@@ -191,7 +196,7 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
       const msg: AssistantMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, ...name };
       if (calls.length > 0) {
         msg.tool_calls = calls;
-        const remembered = reasoning || calls.map((c) => o.reasoningFor?.(c.id)).find((r) => r !== undefined && r !== '');
+        const remembered = reasoning || refs.map((c) => o.reasoningFor?.(c.callId, c)).find((r) => r !== undefined && r !== '');
         if (remembered) msg.reasoning_content = remembered;
       }
       messages.push(msg);
@@ -391,20 +396,34 @@ export function estimateTokens(x: string | LmMessageLike): number {
   return n;
 }
 
+/** A tool call as the provider reported it (`LanguageModelToolCallPart` has these fields). */
+export interface LmCallRef {
+  readonly callId: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+function memoryKey(call: string | LmCallRef): string {
+  return typeof call === 'string' ? call : `${call.callId}\u0000${call.name}\u0000${JSON.stringify(call.input ?? {})}`;
+}
+
 /**
- * `reasoning_content` of recent tool-call turns, by call id. VS Code's messages have no field for
- * it, yet DeepSeek-style models reject a tool-call turn sent back without it (wire-quirks.md), so
- * the provider remembers it. Bounded: the oldest entries go first.
+ * `reasoning_content` of recent tool-call turns. VS Code's messages have no field for it, yet
+ * DeepSeek-style models reject a tool-call turn sent back without it (wire-quirks.md), so the
+ * provider remembers it. Filed under the whole call (id, tool, arguments) when given one: relays
+ * that number calls per answer give the first call of every conversation the id `call_0`, and by
+ * id alone one conversation's reasoning would be sent back in another. Bounded: oldest go first.
  */
 export class ReasoningMemory {
   private readonly map = new Map<string, string>();
   constructor(private readonly limit = 500) {}
 
-  remember(callIds: readonly string[], reasoning: string | undefined): void {
+  remember(calls: readonly (string | LmCallRef)[], reasoning: string | undefined): void {
     if (!reasoning) return;
-    for (const id of callIds) {
-      this.map.delete(id);
-      this.map.set(id, reasoning);
+    for (const call of calls) {
+      const key = memoryKey(call);
+      this.map.delete(key);
+      this.map.set(key, reasoning);
     }
     while (this.map.size > this.limit) {
       const oldest = this.map.keys().next().value;
@@ -413,8 +432,8 @@ export class ReasoningMemory {
     }
   }
 
-  get(callId: string): string | undefined {
-    return this.map.get(callId);
+  get(call: string | LmCallRef): string | undefined {
+    return this.map.get(memoryKey(call));
   }
 
   get size(): number {
