@@ -3,7 +3,7 @@
  * small fixtures and assertions several files had copied.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach } from 'node:test';
@@ -95,7 +95,7 @@ export function userConversation(text: string, extra: Partial<Conversation> = {}
 
 /** The folder of {@link useTempDir}. */
 export interface TempDir {
-  /** The folder itself (made in `before`). */
+  /** The folder itself (made in `before`), with links resolved, as path checks of the code under test see it. */
   readonly path: string;
   /** Makes a new empty folder inside it, named `label-` and a random suffix, and returns its path. */
   fresh(label?: string): string;
@@ -104,12 +104,14 @@ export interface TempDir {
 /**
  * A folder under the system's temporary one for the tests where the hooks belong: made in
  * `before`, removed with everything in it in `after`, so files the tests write never outlive the
- * run. Using it outside the tests and hooks throws, naming the mistake.
+ * run. `onMade` fills it in the same hook (for the same reason as useGateway's `onStarted`).
+ * Using it outside the tests and hooks throws, naming the mistake.
  */
-export function useTempDir(prefix: string): TempDir {
+export function useTempDir(prefix: string, options: { onMade?: (dir: string) => void | Promise<void> } = {}): TempDir {
   let made: string | undefined;
-  before(() => {
-    made = mkdtempSync(join(tmpdir(), prefix));
+  before(async () => {
+    made = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+    await options.onMade?.(made);
   });
   after(() => {
     const dir = made;

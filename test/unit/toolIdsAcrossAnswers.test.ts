@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatResult } from '../../src/api/chat';
 import { GatewayClient } from '../../src/api/client';
 import { ConversationStore, MemoryStorage } from '../../src/chat/core/store';
@@ -12,7 +11,7 @@ import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
 import { ToolRunner, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
 import { runTurn } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, ChatMessage, Conversation, ToolResultMessage } from '../../src/shared/protocol';
-import { UNSET_PARAMS, useGateway, userConversation } from './helpers';
+import { UNSET_PARAMS, useGateway, useTempDir, userConversation } from './helpers';
 
 /*
  * Relays that number tool calls per answer send `call_0` again in the second answer of a
@@ -23,17 +22,14 @@ import { UNSET_PARAMS, useGateway, userConversation } from './helpers';
  */
 
 const gw = useGateway();
-let ws: string;
-
-before(async () => {
-  ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gs-ids-')));
-  await fs.writeFile(path.join(ws, 'a.ts'), 'export const A = 1;\n');
-  await fs.writeFile(path.join(ws, 'b.ts'), 'export const B = 2;\n');
-  await fs.writeFile(path.join(ws, 'c.ts'), 'export const C = 3;\n');
-  await fs.writeFile(path.join(ws, 'd.ts'), 'export const D = 4;\n');
-});
-after(async () => {
-  await fs.rm(ws, { recursive: true, force: true });
+/** The workspace the tools read. */
+const ws = useTempDir('gs-ids-', {
+  onMade: async (dir) => {
+    await fs.writeFile(path.join(dir, 'a.ts'), 'export const A = 1;\n');
+    await fs.writeFile(path.join(dir, 'b.ts'), 'export const B = 2;\n');
+    await fs.writeFile(path.join(dir, 'c.ts'), 'export const C = 3;\n');
+    await fs.writeFile(path.join(dir, 'd.ts'), 'export const D = 4;\n');
+  },
 });
 
 const script = (...turns: { path: string }[][]) => `#tools ${JSON.stringify(turns.map((calls) => ({ calls: calls.map((a) => ({ name: 'read_file', arguments: a })) })))}`;
@@ -42,7 +38,7 @@ const script = (...turns: { path: string }[][]) => `#tools ${JSON.stringify(turn
 function tools() {
   const cards = new Map<string, ToolCardUpdate[]>();
   const runner = new ToolRunner({
-    tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }])),
+    tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws.path }])),
     approve: () => Promise.resolve('allow'),
     trust: { isTrusted: () => true, trust: () => undefined },
     onUpdate: (u) => cards.set(u.callId, [...(cards.get(u.callId) ?? []), u]),
