@@ -42,6 +42,25 @@ async function drain(r: vscode.LanguageModelChatResponse): Promise<{ text: strin
   return { text, textParts, calls };
 }
 
+/** The two messages that answer `call`: the assistant turn making it, and the user turn with its `result`. */
+function toolRound(call: vscode.LanguageModelToolCallPart, result: string): vscode.LanguageModelChatMessage[] {
+  return [
+    vscode.LanguageModelChatMessage.Assistant([call]),
+    vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(result)])]),
+  ];
+}
+
+/** Runs `request`, asserts that it fails with an Error (sending or reading the answer), and returns that error. */
+async function failureOf(request: () => Promise<unknown>): Promise<Error> {
+  try {
+    await request();
+  } catch (e) {
+    assert.ok(e instanceof Error, `expected an Error, got ${String(e)}`);
+    return e;
+  }
+  assert.fail('expected the request to fail');
+}
+
 const readFileTool: vscode.LanguageModelChatTool = {
   name: 'read_file',
   description: 'Reads a file of the workspace',
@@ -125,17 +144,7 @@ describe('language models (vscode.lm)', () => {
     assert.deepEqual(call.input, { path: 'notes.md' });
     assert.match(call.callId, /^call_/);
 
-    const second = await drain(
-      await m.sendRequest(
-        [
-          vscode.LanguageModelChatMessage.User(script),
-          vscode.LanguageModelChatMessage.Assistant([call]),
-          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('# Notes\nbuy milk')])]),
-        ],
-        { tools: [readFileTool] },
-        token,
-      ),
-    );
+    const second = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User(script), ...toolRound(call, '# Notes\nbuy milk')], { tools: [readFileTool] }, token));
     assert.equal(second.text, 'Done. Tool results: read_file=# Notes\nbuy milk');
     const reqs = await chatRequests();
     const sent = reqs[1]?.body.messages ?? [];
@@ -153,18 +162,12 @@ describe('language models (vscode.lm)', () => {
     const first = (await drain(await m.sendRequest(history, { tools: [readFileTool] }))).calls[0];
     assert.ok(first, 'the first answer called the tool');
     assert.equal(first.callId, 'call_0');
-    history.push(
-      vscode.LanguageModelChatMessage.Assistant([first]),
-      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(first.callId, [new vscode.LanguageModelTextPart('A')])]),
-    );
+    history.push(...toolRound(first, 'A'));
     const second = (await drain(await m.sendRequest(history, { tools: [readFileTool] }))).calls[0];
     assert.ok(second, 'the second answer called the tool again');
     assert.deepEqual(second.input, { path: 'b' });
     assert.notEqual(second.callId, 'call_0', 'the reused id was replaced');
-    history.push(
-      vscode.LanguageModelChatMessage.Assistant([second]),
-      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(second.callId, [new vscode.LanguageModelTextPart('B')])]),
-    );
+    history.push(...toolRound(second, 'B'));
     const done = await drain(await m.sendRequest(history, { tools: [readFileTool] }));
     assert.equal(done.text, 'Done. Tool results: read_file=A, read_file=B');
   });
@@ -175,16 +178,7 @@ describe('language models (vscode.lm)', () => {
     const first = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools: [readFileTool] }));
     const call = first.calls[0];
     assert.ok(call, `expected a tool call, got text ${JSON.stringify(first.text)}`);
-    const second = await drain(
-      await m.sendRequest(
-        [
-          vscode.LanguageModelChatMessage.User(script),
-          vscode.LanguageModelChatMessage.Assistant([call]),
-          vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('reasoned')])]),
-        ],
-        { tools: [readFileTool] },
-      ),
-    );
+    const second = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User(script), ...toolRound(call, 'reasoned')], { tools: [readFileTool] }));
     assert.equal(second.text, 'Done. Tool results: read_file=reasoned');
     const sent = (await chatRequests())[1]?.body.messages?.[1];
     assert.ok(typeof sent?.reasoning_content === 'string' && sent.reasoning_content !== '', 'the assistant turn carried reasoning_content');
@@ -213,13 +207,7 @@ describe('language models (vscode.lm)', () => {
   it('a 401 from the gateway fails the request with the "set the key" explanation', async () => {
     const m = await model('gw-chat');
     await control('fault', { match: { path: '/v1/chat/completions' }, status: 401 });
-    let failure: unknown;
-    try {
-      await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')]));
-    } catch (e) {
-      failure = e;
-    }
-    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    const failure = await failureOf(async () => drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')])));
     assert.match(failure.message, /The API key was refused \(401\)/);
     assert.match(failure.message, /Set API Key/);
     assert.ok(!failure.message.includes(gateway.validKey), 'the key never appears in the error');
@@ -229,14 +217,10 @@ describe('language models (vscode.lm)', () => {
     const m = await model('gw-chat');
     const script = '#tools [{"calls":[{"name":"read_file","arguments":"{\\"path\\": \\"a"}]}]';
     const calls: unknown[] = [];
-    let failure: unknown;
-    try {
+    const failure = await failureOf(async () => {
       const r = await m.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools: [readFileTool] });
       for await (const part of r.stream) if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
-    } catch (e) {
-      failure = e;
-    }
-    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    });
     assert.match(failure.message, /"read_file" with arguments that are not valid JSON/);
     assert.match(failure.message, /send the request again/);
     assert.deepEqual(calls, []);
@@ -250,13 +234,7 @@ describe('language models (vscode.lm)', () => {
       status: 403,
       body: { error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'insufficient balance: 0.00 left', param: null } },
     });
-    let failure: unknown;
-    try {
-      await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')]));
-    } catch (e) {
-      failure = e;
-    }
-    assert.ok(failure instanceof Error, `expected an error, got ${String(failure)}`);
+    const failure = await failureOf(async () => drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')])));
     assert.match(failure.message, /Access denied \(403\)/);
     assert.match(failure.message, /balance looks insufficient/);
   });
