@@ -210,12 +210,17 @@ export class ChatAccumulator {
     // A new id on an occupied slot is a new call (every parallel call at index 0; or no index at all).
     // Relays that repeat one id (or send none) give no such signal; there a fragment naming a tool
     // after the slot's arguments already form complete JSON opens the next call. A fragment that
-    // repeats the name mid-arguments (some servers send id and name on every piece) continues.
+    // repeats the name mid-arguments (some servers send id and name on every piece) continues. A
+    // call without parameters may have no arguments at all (`""`): another tool's name then opens
+    // the next call too, where renaming the slot would silently lose the first call.
     const name = t.function?.name || undefined;
     const opensNew =
       cur === undefined ||
       (id !== undefined && cur.id !== undefined && cur.id !== id) ||
-      (name !== undefined && cur.name !== '' && (id === undefined || id === cur.id) && isCompleteJson(cur.args));
+      (name !== undefined &&
+        cur.name !== '' &&
+        (id === undefined || id === cur.id) &&
+        (isCompleteJson(cur.args) || (cur.args.trim() === '' && name !== cur.name)));
     if (opensNew) {
       pos = this.calls.length;
       this.calls.push({ id, name: '', args: '' });
