@@ -34,7 +34,7 @@ export interface VideoDownloadOptions {
   /**
    * The task's id, when the source passed to `download` is the result URL its status gave. The
    * spec's content route for this id is then downloaded first, with the key (spec 4 rules 2, 6);
-   * the result URL only when that route answered 404 or something other than a video.
+   * the result URL only when that route answered 404, 400, a 5xx or something other than a video.
    */
   videoId?: string;
 }
@@ -52,6 +52,9 @@ const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
 
 /** The slowest upload a video creation is given time for (see `create`). */
 const UPLOAD_BYTES_PER_SECOND = 50_000;
+
+/** How a content route may fail and still leave the status's result link worth trying. */
+const ROUTE_FALLBACK_KINDS = ['not_found', 'not_video', 'bad_request', 'server'] as const;
 
 /** Bytes of a non-video body kept for the error message. */
 const SNIPPET_BYTES = 2048;
@@ -209,9 +212,9 @@ export class VideoClient {
   /**
    * Downloads a task's video to `destFile` (see {@link fetchTo}). `source` is an id or a result URL;
    * with `o.videoId` the content route `{video_base_url}/v1/videos/{id}/content` comes first (with
-   * the key), and a different result URL is the fallback when that route answered 404 or JSON (or
-   * anything else that is not a video): relays that serve only temporary direct links (spec 2.7)
-   * still work. A relative result URL resolves against the video base URL and gets the key; an
+   * the key), and a different result URL is the fallback when that route answered 404, another 4xx
+   * but 401/403/408/429, a 5xx (after the retries), or JSON (or anything else that is not a video):
+   * relays that serve only temporary direct links (spec 2.7) still work. A relative result URL resolves against the video base URL and gets the key; an
    * absolute one on another origin never does.
    */
   async download(source: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
@@ -229,12 +232,17 @@ export class VideoClient {
     try {
       return await this.fetchTo(route, destFile, o);
     } catch (err) {
-      if (!isGatewayError(err, 'not_found', 'not_video')) throw err;
+      // Not after a refused key (401/403), a cut transfer (retried by the job) or a stop; after any
+      // other answer the status's own link is still worth one GET: before the content route came
+      // first it was the only way, and a relay whose route is broken (5xx) or unknown to it (400,
+      // 405) may well serve it.
+      if (!isGatewayError(err, ...ROUTE_FALLBACK_KINDS)) throw err;
       const link = new URL(given);
       // HttpClient sends the key only to the video base URL's origin: a link on another host (a CDN,
       // a storage bucket) is fetched without it, so the key never reaches a third party.
       const foreign = link.origin !== new URL(route).origin;
-      this.http.log('info', `video ${id}: ${new URL(route).pathname} answered ${err.kind === 'not_found' ? '404' : 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`);
+      const answered = err.kind === 'not_video' ? undefined : String(err.status ?? err.kind);
+      this.http.log('info', `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`);
       try {
         return await this.fetchTo(given, destFile, o);
       } catch (second) {
@@ -246,7 +254,7 @@ export class VideoClient {
           l10n.t(
             'The video {0} is finished but could not be downloaded: the content route answered {1}, and the result link on {2} answered: {3}',
             id,
-            err.kind === 'not_found' ? '404' : l10n.t('something that is not a video'),
+            answered ?? l10n.t('something that is not a video'),
             link.host,
             second.message,
           ),
