@@ -41,6 +41,17 @@ void describe('review: video download fallback and records of the previous versi
     });
   }
 
+  void it('an absolute result link on the video host itself is the fallback too, and (same origin) carries the key', async () => {
+    const c = client();
+    const id = await finishedVideo(c, 'same origin link');
+    const dir = tmp.fresh('same');
+    gw.resetCounts();
+    gw.fault({ match: { path: '/content' }, contentJson: true, times: 1 });
+    const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, join(dir, 'v.mp4'), { videoId: id });
+    assertMp4(d.file);
+    assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`, `video ${CONTENT_ROUTE} valid`]);
+  });
+
   void it('when a 500 route and the link both fail, the error names the route\'s status and the link\'s answer', async () => {
     const c = client();
     const id = await finishedVideo(c, 'both broken');
