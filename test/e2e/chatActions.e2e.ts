@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { HostGateway } from '../host/gateway';
 import type { Journey } from './journey';
-import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
+import { chatSettings, openChat, sendMessage, UI_TIMEOUT, type Workbench } from './workbench';
 
 /** One wire message as the gateway recorded it (only the fields these journeys read). */
 interface WireMessage {
@@ -45,8 +45,11 @@ async function idle(chat: FrameLocator): Promise<void> {
   await chat.locator('button[aria-label="Send"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 }
 
-/** Sends `text` and waits for its finished answer containing `expect`; returns that answer's message id. */
-async function ask(chat: FrameLocator, text: string, expect: string): Promise<string> {
+/**
+ * Sends `text` and waits for its finished answer containing `expect` (by default the local
+ * gateway's echo of it); returns that answer's message id.
+ */
+async function ask(chat: FrameLocator, text: string, expect = `Echo: ${text}`): Promise<string> {
   await sendMessage(chat, text);
   const answer = chat.locator('.msg.assistant', { has: chat.locator('.md', { hasText: expect }) }).last();
   await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -56,15 +59,26 @@ async function ask(chat: FrameLocator, text: string, expect: string): Promise<st
   return id;
 }
 
+/** Sets the valid key, empties the gateway's request log (so chatRequests() sees only this journey), and opens the chat panel. */
+async function openChatWithKey(wb: Workbench, gw: HostGateway): Promise<FrameLocator> {
+  await wb.setApiKey(gw.keys.valid);
+  gw.resetCounts();
+  return openChat(wb);
+}
+
+/** Starts editing the last user message: its Edit and resend button, then the edit banner. */
+async function editLastQuestion(chat: FrameLocator): Promise<void> {
+  await chat.locator('.msg.user').last().locator('button[aria-label="Edit and resend"]').click();
+  await chat.locator('.edit-banner').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
 export const journeys: Journey[] = [
   {
     name: 'chat actions: Regenerate replaces the last answer with a new one asked with the same conversation',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      gw.resetCounts();
-      const chat = await openChat(wb);
-      const firstId = await ask(chat, 'name three prime numbers and say why each is prime', 'Echo: name three prime numbers and say why each is prime');
+      const chat = await openChatWithKey(wb, gw);
+      const firstId = await ask(chat, 'name three prime numbers and say why each is prime');
       const [first] = await waitForChatRequests(gw, 1);
       assert.ok(first);
 
@@ -99,9 +113,7 @@ export const journeys: Journey[] = [
     name: 'chat actions: an answer cut at max_tokens offers Continue, which sends the conversation again and appends the rest',
     settings: (gw) => ({ ...chatSettings(gw), 'gatewayStudio.chat.maxTokens': 12 }),
     async run({ wb, gw, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      gw.resetCounts();
-      const chat = await openChat(wb);
+      const chat = await openChatWithKey(wb, gw);
       await sendMessage(chat, 'tell me a long story #long 200');
       const cut = chat.locator('.msg.assistant').last();
       await cut.locator('.notice', { hasText: 'finish reason: length' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -139,12 +151,9 @@ export const journeys: Journey[] = [
     name: 'chat actions: Edit and resend sends the edited text and the old answer is gone',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      gw.resetCounts();
-      const chat = await openChat(wb);
-      await ask(chat, 'what is two plus two', 'Echo: what is two plus two');
-      await chat.locator('.msg.user').last().locator('button[aria-label="Edit and resend"]').click();
-      await chat.locator('.edit-banner').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const chat = await openChatWithKey(wb, gw);
+      await ask(chat, 'what is two plus two');
+      await editLastQuestion(chat);
       const box = chat.locator('textarea[aria-label="Message"]');
       assert.equal(await box.inputValue(), 'what is two plus two', 'the composer holds the message being edited');
       await sendMessage(chat, 'what is three plus three');
@@ -171,13 +180,11 @@ export const journeys: Journey[] = [
     name: 'chat actions: an edit resent and cut off by a window reload mid-answer comes back edited, not as the old question',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      let chat = await openChat(wb);
-      await ask(chat, 'what is two plus two', 'Echo: what is two plus two');
+      let chat = await openChatWithKey(wb, gw);
+      await ask(chat, 'what is two plus two');
       // A slow answer, so the reload lands while it is still streaming.
       gw.fault({ match: { path: '/v1/chat/completions' }, chunkDelayMs: 200 });
-      await chat.locator('.msg.user').last().locator('button[aria-label="Edit and resend"]').click();
-      await chat.locator('.edit-banner').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await editLastQuestion(chat);
       await sendMessage(chat, 'what is three plus three #long 400');
       await chat.locator('.msg.assistant .md', { hasText: /\S/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.ok(await chat.locator('button[aria-label="Stop"]').isVisible(), 'the answer finished before the reload');
@@ -196,12 +203,11 @@ export const journeys: Journey[] = [
     name: 'chat actions: History survives a window reload; rename and open one conversation, delete another',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      let chat = await openChat(wb);
-      await ask(chat, 'alpha question about parsers', 'Echo: alpha question about parsers');
+      let chat = await openChatWithKey(wb, gw);
+      await ask(chat, 'alpha question about parsers');
       await chat.locator('button[aria-label="New chat"]').click();
       await chat.locator('.msg').first().waitFor({ state: 'detached', timeout: UI_TIMEOUT });
-      await ask(chat, 'beta question about lexers', 'Echo: beta question about lexers');
+      await ask(chat, 'beta question about lexers');
 
       await wb.reloadWindow();
       chat = await openChat(wb);
@@ -243,9 +249,8 @@ export const journeys: Journey[] = [
     name: 'chat actions: Export to Markdown writes a .md file with the question and the answer',
     settings: chatSettings,
     async run({ wb, gw, cs, shot }) {
-      await wb.setApiKey(gw.keys.valid);
-      const chat = await openChat(wb);
-      await ask(chat, 'Summarise the release plan', 'Echo: Summarise the release plan');
+      const chat = await openChatWithKey(wb, gw);
+      await ask(chat, 'Summarise the release plan');
       await chat.locator('button[aria-label="Export to Markdown"]').click();
       // In the browser the save dialog is VS Code's own path input, filled with the proposed name.
       const target = join(cs.workspace, 'Summarise the release plan.md');
