@@ -74,6 +74,53 @@ interface Slot {
   id?: string;
   name: string;
   args: string;
+  /** Where `args` stands as JSON, kept up to date fragment by fragment (see {@link scanJson}). */
+  shape: JsonShape;
+}
+
+/**
+ * Bracket depth outside strings, the string and escape state, and whether the text ends right
+ * after closing its outermost bracket (trailing whitespace allowed): only then can it be a
+ * complete JSON object, and only then is it worth parsing. Parsing the whole text at every
+ * fragment was quadratic for servers that repeat the tool's name on every piece.
+ */
+interface JsonShape {
+  depth: number;
+  inString: boolean;
+  escaped: boolean;
+  closed: boolean;
+}
+
+const newShape = (): JsonShape => ({ depth: 0, inString: false, escaped: false, closed: false });
+
+/** Advances `s` over `text` (linear in the fragment, whatever came before). */
+function scanJson(s: JsonShape, text: string): void {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (s.inString) {
+      if (s.escaped) s.escaped = false;
+      else if (ch === 0x5c) s.escaped = true; // backslash
+      else if (ch === 0x22) s.inString = false; // quote
+      continue;
+    }
+    if (ch === 0x22) {
+      s.inString = true;
+      s.closed = false;
+    } else if (ch === 0x7b || ch === 0x5b) {
+      s.depth++;
+      s.closed = false;
+    } else if (ch === 0x7d || ch === 0x5d) {
+      s.depth--;
+      s.closed = s.depth === 0;
+    } else if (ch !== 0x20 && ch !== 0x09 && ch !== 0x0a && ch !== 0x0d) {
+      s.closed = false;
+    }
+  }
+}
+
+/** Whether a slot's arguments are already one complete JSON object or array: a call that is done. */
+function argsComplete(slot: Slot): boolean {
+  return slot.shape.closed && isCompleteJson(slot.args);
 }
 
 /** Longest tool-call id some upstreams accept (OpenAI refuses ids over 40 characters on the next turn). */
@@ -220,10 +267,10 @@ export class ChatAccumulator {
       (name !== undefined &&
         cur.name !== '' &&
         (id === undefined || id === cur.id) &&
-        (isCompleteJson(cur.args) || (cur.args.trim() === '' && name !== cur.name)));
+        ((name !== cur.name && cur.args.trim() === '') || argsComplete(cur)));
     if (opensNew) {
       pos = this.calls.length;
-      this.calls.push({ id, name: '', args: '' });
+      this.calls.push({ id, name: '', args: '', shape: newShape() });
     }
     if (idx !== undefined) this.byIndex.set(idx, pos!);
     const slot = this.calls[pos!]!;
@@ -232,6 +279,7 @@ export class ChatAccumulator {
     const a = t.function?.arguments;
     const argsDelta = typeof a === 'string' ? a : a ? JSON.stringify(a) : '';
     slot.args += argsDelta;
+    scanJson(slot.shape, argsDelta);
     this.emit?.({ type: 'tool_call', index: pos!, id: id, name: name || undefined, argumentsDelta: argsDelta });
   }
 
