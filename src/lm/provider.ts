@@ -4,6 +4,8 @@ import { describeError, GatewayError, isGatewayError } from '../api/errors';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { idsUniqueAcross } from '../chat/core/toolIds';
+import { readSettings } from '../platform/settings';
+import { answerLmRequest } from './core/answer';
 import { buildLmRequest, callIdsIn, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
 import { chatModelInfos, type LmModelInfo } from './core/models';
 
@@ -114,7 +116,9 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         modelOptions: options.modelOptions as Readonly<Record<string, unknown>> | undefined,
       });
       if (dropped.length > 0) this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
-      const result = await client.streamChat(request, {
+      const result = await answerLmRequest(client, request, {
+        // The chat panel's setting: a gateway that cannot stream cannot stream here either.
+        stream: readSettings().chat.stream,
         signal: abort.signal,
         onEvent: (e) => {
           if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
