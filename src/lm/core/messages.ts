@@ -2,6 +2,7 @@
 // The parts arrive as instances of the extension host's classes; they are recognised by shape
 // rather than `instanceof` so that this runs (and is tested) in plain node, and so that parts
 // newer than @types/vscode 1.104 (data, thinking) are handled too.
+import { createHash } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
 import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, Tool, ToolCall } from '../../api/chat';
 import { GatewayError } from '../../api/errors';
@@ -404,7 +405,10 @@ export interface LmCallRef {
 }
 
 function memoryKey(call: string | LmCallRef): string {
-  return typeof call === 'string' ? call : `${call.callId}\u0000${call.name}\u0000${JSON.stringify(call.input ?? {})}`;
+  if (typeof call === 'string') return call;
+  // Hashed: arguments can be a whole file's content, and up to `limit` keys are kept.
+  const digest = createHash('sha256').update(`${call.name}\u0000${JSON.stringify(call.input ?? {})}`).digest('base64');
+  return `${call.callId}\u0000${digest}`;
 }
 
 /**
