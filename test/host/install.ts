@@ -3,7 +3,7 @@
 // which this network does not allow. Idempotent: a marker file records the versions, and a
 // second run only checks it. Run directly: `node --import tsx test/host/install.ts`.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** code-server 4.139.1 is VS Code 1.139.1; it requires Node 24 exactly (engines: "24"). */
@@ -192,7 +192,30 @@ export async function lockInstall(lockFile = lockPath, timeoutMs = 20 * 60_000):
       }
     }
     if (!Number.isInteger(owner) || owner <= 0 || !alive(owner)) {
-      rmSync(lockFile, { force: true });
+      // Several waiters can see the same dead owner. Each moves the file aside under its own
+      // name (rename is atomic: one wins) and then reads what it moved: a lock a faster waiter
+      // had meanwhile taken is put back instead of being thrown away.
+      const aside = `${lockFile}.${process.pid}.stale`;
+      try {
+        renameSync(lockFile, aside);
+      } catch {
+        continue; // someone else moved or released it first
+      }
+      let moved = '';
+      try {
+        moved = readFileSync(aside, 'utf8').trim();
+      } catch {
+        // vanished: nothing to restore
+      }
+      if (moved !== '' && moved !== String(owner)) {
+        // A live lock: restore it unless yet another waiter took the name meanwhile.
+        try {
+          linkSync(aside, lockFile);
+        } catch {
+          // the name is taken again; the newer lock stands
+        }
+      }
+      rmSync(aside, { force: true });
       continue;
     }
     if (Date.now() > deadline) throw new Error(`another process (pid ${owner}) has been installing the host into ${cacheDir} for ${Math.round(timeoutMs / 1000)} s; stop it or delete ${lockFile}`);

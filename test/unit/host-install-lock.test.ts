@@ -49,13 +49,33 @@ void test('three runs that want to install at once hold the lock one after the o
   assert.equal(existsSync(lockFile), false, 'the last holder removed the lock');
 });
 
-void test('a lock left by a process that is gone is taken over at once', async () => {
-  const lockFile = join(dir, 'b.lock');
-  // A pid that certainly existed and has exited: a finished child's.
-  const dead = await new Promise<number>((res) => {
+/** The pid of a process that certainly existed and has exited: a finished child's. */
+function deadPid(): Promise<number> {
+  return new Promise<number>((res) => {
     const c = spawn(process.execPath, ['-e', '0']);
     c.on('close', () => res(c.pid!));
   });
+}
+
+void test('three runs that find the same dead owner take over one after the other, never together', async () => {
+  const lockFile = join(dir, 'd', 'host.lock');
+  const log = join(dir, 'd.log');
+  writeFileSync(log, '');
+  await holder(join(dir, 'd', 'warm.lock'), join(dir, 'warm.log'), 0); // creates the folder
+  writeFileSync(lockFile, String(await deadPid()));
+  const codes = await Promise.all([holder(lockFile, log, 400), holder(lockFile, log, 400), holder(lockFile, log, 400)]);
+  assert.deepEqual(codes, [0, 0, 0], 'every holder exits cleanly');
+  const lines = readFileSync(log, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 6, `log: ${lines.join(' | ')}`);
+  for (let i = 0; i < lines.length; i += 2) {
+    assert.ok(lines[i]!.startsWith('start ') && lines[i + 1] === lines[i]!.replace('start', 'end'), `overlapping holders: ${lines.join(' | ')}`);
+  }
+  assert.equal(existsSync(lockFile), false, 'the last holder removed the lock');
+});
+
+void test('a lock left by a process that is gone is taken over at once', async () => {
+  const lockFile = join(dir, 'b.lock');
+  const dead = await deadPid();
   writeFileSync(lockFile, String(dead));
   const t0 = Date.now();
   const release = await lockInstall(lockFile, 5000);
