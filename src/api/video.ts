@@ -314,7 +314,14 @@ export class VideoClient {
       await fh.close();
       closed = true;
       // link() refuses an existing target, unlike rename(): a file the user has is never replaced.
-      await fs.link(temp, destFile);
+      try {
+        await fs.link(temp, destFile);
+      } catch (err) {
+        // The open handle kept writing into a file someone removed meanwhile (a sweep, a user
+        // tidying the folder): the bytes are gone with it, so this is a download to do again.
+        if (errnoCode(err) === 'ENOENT') throw partFileGone(shown, path.basename(temp), received, err);
+        throw err;
+      }
       await fs.unlink(temp).catch(() => undefined);
       return { file: destFile, bytes: received };
     } finally {
@@ -347,6 +354,19 @@ function notVideo(p: string, body: string): GatewayError {
     'not_video',
     l10n.t('{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).', p, snippet ? `"${snippet}"` : l10n.t('an empty body')),
     { path: p, hint: l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.') },
+  );
+}
+
+function errnoCode(err: unknown): unknown {
+  return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+}
+
+/** The temporary file vanished before it could be linked into place: retryable, like a cut transfer. */
+function partFileGone(p: string, partName: string, received: number, cause: unknown): GatewayError {
+  return new GatewayError(
+    'truncated',
+    l10n.t('The download of {0} was interrupted: its temporary file {1} was removed (by another window or program) after {2} bytes, before the video could be saved.', p, partName, received),
+    { path: p, retryable: true, cause, hint: l10n.t('Resume the task to download the video again. Nothing was saved.') },
   );
 }
 

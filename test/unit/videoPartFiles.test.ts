@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { HttpClient } from '../../src/api/http';
 import { partFileName, partFileTarget, VideoClient } from '../../src/api/video';
 import { VideoJobManager } from '../../src/video/core/manager';
-import { removeStalePartFiles, STALE_PART_MS } from '../../src/video/core/partFiles';
+import { partStaleAfterMs, removeStalePartFiles } from '../../src/video/core/partFiles';
 import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
 import { finishedVideo, useGateway, useTempDir } from './helpers';
 
 /*
  * Hidden `.part` files that a download leaves when the window dies mid-transfer: removed for a task
- * when its download starts (any age) and at manager start-up (only when nothing wrote to them for
- * two minutes: another window may be downloading). Real files in a temporary folder throughout.
+ * when its download starts and at manager start-up, in both cases only when nothing wrote to them
+ * for longer than the stream idle timeout plus a margin (another window may be downloading). Real
+ * files in a temporary folder throughout.
  */
 
 const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
@@ -32,7 +33,7 @@ function put(dir: string, name: string, ageMs = 0, body = 'partial bytes'): stri
   return file;
 }
 
-const OLD = STALE_PART_MS + 60_000;
+const OLD = partStaleAfterMs(undefined) + 60_000;
 const client = () => new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0 }));
 
 function record(over: Partial<VideoTaskRecord> & { videoId: string }): VideoTaskRecord {
@@ -83,7 +84,7 @@ void describe('leftover .part files of video downloads', () => {
     ];
     mkdirSync(join(dir, `.${stem}.mp4.deadbeef.part`)); // a folder with the right name is not a file we made
 
-    const removedIdle = await removeStalePartFiles(dir, stem, { olderThanMs: STALE_PART_MS });
+    const removedIdle = await removeStalePartFiles(dir, stem, { olderThanMs: partStaleAfterMs(undefined) });
     assert.deepEqual(removedIdle.sort(), [oldOwn, oldOwnNumbered].sort());
     assert.ok(existsSync(freshOwn), 'a file written to just now may be a download running in another window');
 
@@ -115,23 +116,28 @@ void describe('leftover .part files of video downloads', () => {
     assert.ok(existsSync(stranger), 'a file no task of this workspace names is left alone');
   });
 
-  void it('a download that starts removes its task\'s leftovers of any age, but no other task\'s', async () => {
+  // Was "of any age": a fresh file may be another window's live download of the same task.
+  void it('a download that starts removes its task\'s stale leftovers, keeps a fresh one, and no other task\'s', async () => {
     const prompt = 'waves on rocks';
     const id = await finishedVideo(client(), prompt);
     const dir = tmp.fresh();
     const stem = fileStem('', id); // a tracked id has no prompt
-    const own = [put(dir, `.${stem}.mp4.0000000a.part`), put(dir, `.${stem}.mp4.0000000b.part`, OLD)];
+    const ownFresh = put(dir, `.${stem}.mp4.0000000a.part`);
+    const ownStale = put(dir, `.${stem}.mp4.0000000b.part`, OLD);
     const others = [put(dir, '.other-task-aaaaaaaa.mp4.0000000c.part'), put(dir, '.other-task-aaaaaaaa.mp4.0000000d.part', OLD)];
     const m = manager(new MemoryTaskStore(), dir);
     await m.startupCleanup;
     const { record: rec, done } = await m.track(id);
     assert.equal(await done, 'saved');
-    for (const f of own) assert.ok(!existsSync(f), `${f} was removed`);
+    assert.ok(!existsSync(ownStale), 'the stale leftover was removed');
+    assert.ok(existsSync(ownFresh), 'a file written to just now may be another window\'s live download');
     for (const f of others) assert.ok(existsSync(f), `${f} stays`);
     assert.equal(m.get(rec.key)?.saveDir, dir, 'the folder is recorded for the next start-up sweep');
   });
 
-  void it('a window killed mid-download leaves a .part file; the next start resumes the task, removes it and saves the video', async () => {
+  // Was "the next start removes it": a file written moments ago may be a live download, so it now
+  // waits until it has been silent longer than the idle timeout, and a later start removes it.
+  void it('a window killed mid-download leaves a .part file; the next start saves the video, and a start after the idle timeout removes the file', async () => {
     const prompt = 'killed mid download';
     const id = await finishedVideo(client(), prompt);
     const dir = tmp.fresh();
@@ -178,7 +184,13 @@ void describe('leftover .part files of video downloads', () => {
     assert.deepEqual(await m.startupCleanup, [], 'just written: start-up leaves it (it could be another window\'s)');
     const [done] = m.resumeUnfinished();
     assert.equal(await done, 'saved');
-    assert.ok(!existsSync(part), 'the task\'s own download removed it when it started');
+    assert.ok(existsSync(part), 'just written: the resumed download leaves it too (it could be a live download)');
+    assert.deepEqual(readdirSync(dir).sort(), [basename(part), `${stem}.json`, `${stem}.mp4`].sort());
+
+    // Silent past the idle timeout (and margin) now: the next start's sweep removes it.
+    const t = (Date.now() - OLD) / 1000;
+    utimesSync(part, t, t);
+    assert.deepEqual(await manager(store, dir).startupCleanup, [part]);
     assert.deepEqual(readdirSync(dir).sort(), [`${stem}.json`, `${stem}.mp4`]);
   });
 });

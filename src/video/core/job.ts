@@ -10,7 +10,7 @@ import { GatewayError, describeError, isGatewayError } from '../../api/errors';
 import type { VideoDownloadOptions, VideoPollOptions, VideoPollResult } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
-import { removeStalePartFiles } from './partFiles';
+import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
 import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
 
 /** What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. */
@@ -26,6 +26,12 @@ export interface VideoJobDeps {
   /** Read at every round so a settings change applies to the next round. */
   pollIntervalMs: () => number;
   pollLimit: () => number;
+  /**
+   * The stream idle timeout downloads run with (`gatewayStudio.network.streamIdleTimeoutSeconds`,
+   * in ms), read at each use. It decides when another download's `.part` file counts as abandoned
+   * (see `partStaleAfterMs`); absent, the HTTP client's default (120 s) is assumed.
+   */
+  idleTimeoutMs?: () => number;
   /** The folder to save into; undefined means the user declined to choose one. */
   destination: (record: VideoTaskRecord) => Promise<string | undefined>;
   now?: () => number;
@@ -239,9 +245,12 @@ export class VideoJob {
     // Known before any byte is written, so the next start can sweep what a crash here leaves.
     if (this.rec.saveDir !== dir) await this.update({ saveDir: dir });
     const stem = fileStem(this.rec.request.prompt, id);
-    // Temporary files of this task's earlier downloads (a window that died mid-download) go, at any
-    // age: this job is the one downloading the task now. Other tasks' files are left alone.
-    await removeStalePartFiles(dir, stem, { olderThanMs: 0 });
+    // Temporary files of this task's earlier downloads (a window that died mid-download) go, but
+    // only once silent for longer than the idle timeout: a second window of this workspace may be
+    // downloading the same task right now, and its live file must survive. A window killed moments
+    // ago thus leaves a file this start keeps; a later start or resume removes it (acceptable: it
+    // is hidden, and its name never collides with the video's). Other tasks' files are left alone.
+    await removeStalePartFiles(dir, stem, { olderThanMs: partStaleAfterMs(this.deps.idleTimeoutMs?.()) });
     const source = this.rec.resultUrl ?? id;
     let result: { file: string; bytes: number } | undefined;
     let file = '';

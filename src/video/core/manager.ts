@@ -9,7 +9,7 @@ import { validateVideoRequest, type VideoCreateRequest } from '../../api/videoRu
 import { assertVideoId } from '../../api/videoStatus';
 import * as path from 'node:path';
 import { VideoJob, type VideoJobDeps, type VideoRunEnd } from './job';
-import { removeStalePartFiles, STALE_PART_MS } from './partFiles';
+import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
 import { ACTIVE_STATES, fileStem, isTaskRecord, type VideoTaskRecord } from './record';
 
 /** Saved or failed tasks kept in the list; older ones are dropped when a new task starts. */
@@ -49,13 +49,22 @@ export class VideoJobManager {
   }
 
   /**
-   * Removes every task's leftover `.part` files that nothing has written to for a while: younger
-   * ones may be a download another window of this workspace is running right now. A task that
-   * resumes its download here sweeps its own files again, at any age, when the download starts.
+   * Removes every task's leftover `.part` files that nothing has written to for longer than the
+   * stream idle timeout plus a margin (`partStaleAfterMs`): younger ones may be a download another
+   * window of this workspace is running right now. The files of a window killed just before this
+   * one started are therefore kept now and removed by a later start, or when their task's download
+   * starts again after they went stale.
    */
   private async sweepPartFiles(): Promise<string[]> {
     const removed: string[] = [];
     const seen = new Set<string>();
+    let olderThanMs: number;
+    try {
+      olderThanMs = partStaleAfterMs(this.deps.idleTimeoutMs?.());
+    } catch {
+      // Settings that cannot be read at start-up must not stop the sweep: the default applies.
+      olderThanMs = partStaleAfterMs(undefined);
+    }
     for (const job of this.jobs.values()) {
       const r = job.record;
       try {
@@ -66,7 +75,7 @@ export class VideoJobManager {
         if (seen.has(key)) continue;
         seen.add(key);
         // File times are wall-clock times, whatever clock the manager was given.
-        removed.push(...(await removeStalePartFiles(dir, stem, { olderThanMs: STALE_PART_MS })));
+        removed.push(...(await removeStalePartFiles(dir, stem, { olderThanMs })));
       } catch {
         // A record damaged in storage (a prompt that is not text) cannot name its files: skip it.
       }

@@ -7,12 +7,27 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { partFileTarget } from '../../api/video';
 
+/** The idle timeout downloads run with when none is given: the HTTP client's default (120 s). */
+export const DEFAULT_DOWNLOAD_IDLE_MS = 120_000;
+
 /**
- * A `.part` file modified more recently than this may belong to a download still running in
- * another window of the same workspace: a live transfer writes to its file continuously, and one
- * silent this long has reached the client's default idle timeout (120 s) and is being given up.
+ * Slack on top of the idle timeout before a silent `.part` counts as abandoned: the watchdog fires
+ * a little after the timeout, a write may be in flight, and file times are coarse on some disks.
  */
-export const STALE_PART_MS = 2 * 60_000;
+export const PART_STALE_MARGIN_MS = 30_000;
+
+/**
+ * How long a `.part` file must have gone unmodified before it is removed, for downloads whose
+ * stream idle timeout (`gatewayStudio.network.streamIdleTimeoutSeconds`) is `idleTimeoutMs`. A live
+ * download, in this window or another one of the same workspace, writes to its file at least once
+ * per idle-timeout period or is aborted by the client's watchdog (which removes the file itself);
+ * so a file silent for longer than that plus {@link PART_STALE_MARGIN_MS} belongs to no running
+ * download. A value that is not a positive finite number falls back to {@link DEFAULT_DOWNLOAD_IDLE_MS}.
+ */
+export function partStaleAfterMs(idleTimeoutMs: number | undefined): number {
+  const idle = idleTimeoutMs !== undefined && Number.isFinite(idleTimeoutMs) && idleTimeoutMs > 0 ? idleTimeoutMs : DEFAULT_DOWNLOAD_IDLE_MS;
+  return idle + PART_STALE_MARGIN_MS;
+}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

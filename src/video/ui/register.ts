@@ -87,6 +87,8 @@ export function registerVideo(s: Services): VideoJobManager {
       store: new WorkspaceTaskStore(s.context.workspaceState),
       pollIntervalMs: () => readSettings().video.pollIntervalSeconds * 1000,
       pollLimit: () => readSettings().video.pollLimit,
+      // The watchdog's timeout of every download: a .part silent for longer is no live download.
+      idleTimeoutMs: () => readSettings().network.streamIdleTimeoutSeconds * 1000,
       destination,
     },
     {
