@@ -120,6 +120,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         // The chat panel's setting: a gateway that cannot stream cannot stream here either.
         stream: readSettings().chat.stream,
         signal: abort.signal,
+        log: (msg) => this.s.log.info(`Language models: ${msg}`),
         onEvent: (e) => {
           if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
           else if (e.type === 'retry') this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);

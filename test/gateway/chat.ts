@@ -482,6 +482,10 @@ export async function handleChat(res: ServerResponse, body: unknown, fx: FaultEf
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
     throw httpError(fx.rejectStreamOptions, 'invalid_request_error', 'unsupported_parameter', 'Unsupported parameter: stream_options is not supported by this upstream', 'stream_options');
   }
+  // Upstreams that follow spec 2.1 literally (auto, none or a tool object) refuse "required".
+  if (fx.rejectRequiredToolChoice !== undefined && body.tool_choice === 'required') {
+    throw httpError(fx.rejectRequiredToolChoice, 'invalid_request_error', 'invalid_value', 'Invalid value for tool_choice: "required" is not supported by this upstream; use "auto", "none" or a specific tool', 'tool_choice');
+  }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
   const p = plan(body);
   // Relays that number calls per answer or drop ids: the same id (or "") on every call of the

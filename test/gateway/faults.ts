@@ -43,6 +43,8 @@ export interface FaultEffects {
   noFinishReason?: boolean;
   usage?: 'finish' | 'separate' | 'none';
   rejectStreamOptions?: 400 | 422;
+  /** Reject a chat request whose `tool_choice` is `"required"` (not in spec 2.1) with this status. */
+  rejectRequiredToolChoice?: 400 | 422;
   toolStyle?: ToolStyle;
   /**
    * Every tool call of the answer gets the first call's id (`repeat`), an empty id (`empty`), or
@@ -87,7 +89,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   models: ['modelsEnvelope'],
   chat: [
     'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
-    'noFinishReason', 'usage', 'rejectStreamOptions', 'toolStyle', 'firstDelta', 'reasoningField', 'toolIds',
+    'noFinishReason', 'usage', 'rejectStreamOptions', 'rejectRequiredToolChoice', 'toolStyle', 'firstDelta', 'reasoningField', 'toolIds',
   ],
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
@@ -118,6 +120,8 @@ export interface RequestInfo {
   kind: RouteKind;
   /** Chat requests only: whether the body carries `stream_options` (rejectStreamOptions applies only then). */
   hasStreamOptions?: boolean;
+  /** Chat requests only: whether `tool_choice` is `"required"` (rejectRequiredToolChoice applies only then). */
+  toolChoiceRequired?: boolean;
   /** Chat requests only: whether the answer is streamed (SSE-only effects need it). */
   stream?: boolean;
 }
@@ -171,6 +175,7 @@ export class FaultQueue {
       const keys = effectKeys(f);
       if (!keys.every((k) => allowed.has(k))) continue;
       if (keys.includes('rejectStreamOptions') && !req.hasStreamOptions) continue;
+      if (keys.includes('rejectRequiredToolChoice') && !req.toolChoiceRequired) continue;
       if (req.kind === 'chat' && !req.stream && keys.some((k) => STREAM_ONLY.includes(k))) continue;
       // Where usage goes only matters on a stream; "none" also drops it from a JSON answer.
       if (req.kind === 'chat' && !req.stream && (f.usage === 'finish' || f.usage === 'separate')) continue;

@@ -238,6 +238,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         path,
         kind: route.kind,
         hasStreamOptions: b?.stream_options !== undefined,
+        toolChoiceRequired: b?.tool_choice === 'required',
         stream: b?.stream === true,
       });
       if (fx.delayMs) await sleep(fx.delayMs);

@@ -197,9 +197,11 @@ void describe('buildLmRequest', () => {
     assert.equal(toGatewayTools([]), undefined);
   });
 
-  void test('toolMode Required asks for tool_choice "required"; Auto sends no tool_choice', () => {
+  // Was "required" whatever the tools: with one tool offered it is now that tool by name (spec 2.1).
+  void test('toolMode Required names the tool when one is offered, asks for "required" with several; Auto sends no tool_choice', () => {
     const req = (toolMode: number) => buildLmRequest([user('hi')], { ...text, modelId: 'gw-chat', tools, toolMode }).request;
     assert.equal(req(2).tool_choice, 'required');
+    assert.deepEqual(buildLmRequest([user('hi')], { ...text, modelId: 'gw-chat', tools: tools.slice(1), toolMode: 2 }).request.tool_choice, { type: 'function', function: { name: 'now' } });
     assert.equal(req(1).tool_choice, undefined);
     assert.equal(buildLmRequest([user('hi')], { ...text, modelId: 'gw-chat', toolMode: 2 }).request.tool_choice, undefined, 'no tools, no tool_choice');
   });

@@ -1,6 +1,7 @@
 // One answer of the language-model provider, streamed or not, without `vscode`.
 import type { ChatStreamEvent } from '../../api/accumulator';
 import type { ChatRequest, ChatResult } from '../../api/chat';
+import { isGatewayError, type GatewayError } from '../../api/errors';
 
 /** The part of `GatewayClient` an answer needs (tests may pass any object with these methods). */
 export interface LmChatBackend {
@@ -8,19 +9,48 @@ export interface LmChatBackend {
   streamChat(req: ChatRequest, o: { signal?: AbortSignal; onEvent?: (e: ChatStreamEvent) => void }): Promise<ChatResult>;
 }
 
+/** Options of {@link answerLmRequest}. */
+export interface LmAnswerOptions {
+  stream: boolean;
+  signal?: AbortSignal;
+  onEvent: (e: ChatStreamEvent) => void;
+  /** Told (at info level) when the request was sent again in another form. */
+  log?: (msg: string) => void;
+}
+
 /**
  * Sends `request` streamed, or, when the user turned streaming off (`gatewayStudio.chat.stream`:
  * for gateways or models that cannot stream), as one non-streaming request whose text is reported
  * in one piece once it arrived. Either way `onEvent` sees the answer's text and the result carries
  * its tool calls.
+ *
+ * `tool_choice: "required"` is not in spec 2.1 (auto, none or a tool object), so a gateway may
+ * refuse it: a 400 or 422 that names `tool_choice` is answered by sending the request once more
+ * with `"auto"` (the model may then answer in text), and `log` is told.
  */
-export async function answerLmRequest(
-  backend: LmChatBackend,
-  request: ChatRequest,
-  o: { stream: boolean; signal?: AbortSignal; onEvent: (e: ChatStreamEvent) => void },
-): Promise<ChatResult> {
+export async function answerLmRequest(backend: LmChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
+  try {
+    return await send(backend, request, o);
+  } catch (e) {
+    if (request.tool_choice !== 'required' || !refusesToolChoice(e) || o.signal?.aborted) throw e;
+    o.log?.(`${request.model}: the gateway refused tool_choice "required" (${e.status ?? ''}: ${e.message}); sent once more with "auto"`);
+    return send(backend, { ...request, tool_choice: 'auto' }, o);
+  }
+}
+
+async function send(backend: LmChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
   if (o.stream) return backend.streamChat(request, { signal: o.signal, onEvent: o.onEvent });
   const result = await backend.chat(request, o.signal);
   if (result.message.content) o.onEvent({ type: 'text', text: result.message.content });
   return result;
+}
+
+/**
+ * Whether `e` is the gateway refusing the `tool_choice` field: a 400 or 422 (the statuses the
+ * client's `stream_options` fallback treats as "this option is not supported") whose `param`, or
+ * failing that whose message, names it; any other 400 is a real error and is not retried.
+ */
+function refusesToolChoice(e: unknown): e is GatewayError {
+  if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) return false;
+  return e.param === 'tool_choice' || /\btool_choice\b/.test(e.message);
 }

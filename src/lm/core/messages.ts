@@ -308,8 +308,9 @@ export interface LmRequestOptions extends ConvertOptions {
 
 /**
  * The whole chat request for one `provideLanguageModelChatResponse`: messages, tools, the tool
- * mode (Required -> `tool_choice: "required"`) and the sampling options found in `modelOptions`
- * (others are reported in `dropped`). Ranges are checked later by `validateChatRequest`.
+ * mode (Required -> the one offered tool by name, or `tool_choice: "required"` with several) and
+ * the sampling options found in `modelOptions` (others are reported in `dropped`). Ranges are
+ * checked later by `validateChatRequest`.
  */
 export function buildLmRequest(input: ReadonlyArray<LmMessageLike>, o: LmRequestOptions): { request: ChatRequest; images: number; dropped: string[] } {
   const { messages, images, dropped } = toGatewayMessages(input, o);
@@ -317,7 +318,10 @@ export function buildLmRequest(input: ReadonlyArray<LmMessageLike>, o: LmRequest
   const tools = toGatewayTools(o.tools);
   if (tools) {
     request.tools = tools;
-    if (o.toolMode === 2) request.tool_choice = 'required';
+    // Required: spec 2.1 lists only auto, none or a specific tool object. With one tool offered,
+    // naming it says exactly "call a tool"; with several only the common "required" can, and
+    // answerLmRequest falls back to auto if the gateway refuses it.
+    if (o.toolMode === 2) request.tool_choice = tools.length === 1 && tools[0] ? { type: 'function', function: { name: tools[0].function.name } } : 'required';
   }
   const mo = o.modelOptions ?? {};
   const used = new Set<string>();

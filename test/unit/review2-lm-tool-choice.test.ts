@@ -1,0 +1,115 @@
+// Review follow-up: toolMode Required through vscode.lm. Spec 2.1 lists tool_choice as auto, none
+// or a specific tool object: one offered tool is named; with several, "required" goes out and a
+// gateway's 400/422 naming tool_choice is answered by one more request with "auto". Real HTTP
+// against the local gateway (its rejectRequiredToolChoice knob plays the strict upstream).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GatewayClient, type ChatStreamEvent } from '../../src/api/client';
+import type { ChatRequest, ChatResult } from '../../src/api/chat';
+import { answerLmRequest } from '../../src/lm/core/answer';
+import { buildLmRequest, LM_ROLE, type LmMessageLike } from '../../src/lm/core/messages';
+import { gatewayFailure, useGateway } from './helpers';
+
+const gw = useGateway();
+
+const READ_FILE = { name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
+const LIST_DIR = { name: 'list_directory', description: 'Lists a folder', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
+
+/** A text part as VS Code's `LanguageModelTextPart` is shaped. */
+class TextPart {
+  constructor(readonly value: string) {}
+}
+
+/** A user turn as VS Code hands it to the provider. */
+function userTurn(text: string): LmMessageLike {
+  return { role: LM_ROLE.user, content: [new TextPart(text)] };
+}
+
+/** The request the provider builds for toolMode Required (2) with these tools. */
+function requiredRequest(text: string, tools: (typeof READ_FILE)[]): ChatRequest {
+  return buildLmRequest([userTurn(text)], { modelId: 'gw-chat', acceptsImages: false, tools, toolMode: 2 }).request;
+}
+
+interface Sent {
+  tool_choice?: unknown;
+  stream?: boolean;
+  stream_options?: unknown;
+}
+
+async function answer(request: ChatRequest, stream: boolean): Promise<{ result: ChatResult; logs: string[]; sent: Sent[] }> {
+  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+  const logs: string[] = [];
+  const result = await answerLmRequest(client, request, { stream, onEvent: (_e: ChatStreamEvent) => undefined, log: (m) => logs.push(m) });
+  return { result, logs, ...sentSoFar() };
+}
+
+/** The chat request bodies the gateway received since the last reset. */
+function sentSoFar(): { sent: Sent[] } {
+  return { sent: gw.requests().filter((r) => r.route === '/v1/chat/completions').map((r) => r.body as Sent) };
+}
+
+const callNames = (r: ChatResult) => (r.message.tool_calls ?? []).map((c) => c.function.name);
+
+void describe('review 2: toolMode Required through vscode.lm', () => {
+  void it('with one tool offered, the tool is named (spec 2.1) and called, even where "required" would be refused', async () => {
+    gw.fault({ rejectRequiredToolChoice: 400, times: -1 });
+    const request = requiredRequest('please look at the readme', [READ_FILE]);
+    assert.deepEqual(request.tool_choice, { type: 'function', function: { name: 'read_file' } });
+    for (const stream of [false, true]) {
+      gw.resetCounts();
+      const { result, sent, logs } = await answer(request, stream);
+      assert.deepEqual(sent.map((b) => b.tool_choice), [{ type: 'function', function: { name: 'read_file' } }], `one request (stream ${stream})`);
+      assert.deepEqual(callNames(result), ['read_file']);
+      assert.deepEqual(logs, []);
+    }
+  });
+
+  void it('with several tools and a gateway that accepts it, "required" goes out once and a tool is called', async () => {
+    const { result, sent, logs } = await answer(requiredRequest('do something', [READ_FILE, LIST_DIR]), false);
+    assert.deepEqual(sent.map((b) => b.tool_choice), ['required']);
+    assert.deepEqual(callNames(result), ['read_file'], 'the gateway calls the first tool under "required"');
+    assert.deepEqual(logs, []);
+  });
+
+  void it('with several tools, a 400 naming tool_choice is answered by one request with "auto", and it is logged', async () => {
+    gw.fault({ rejectRequiredToolChoice: 400, times: -1 });
+    const script = '#tools [{"calls":[{"name":"list_directory","arguments":{"path":"src"}}]}]';
+    const { result, sent, logs } = await answer(requiredRequest(script, [READ_FILE, LIST_DIR]), false);
+    assert.deepEqual(sent.map((b) => b.tool_choice), ['required', 'auto']);
+    assert.deepEqual(callNames(result), ['list_directory'], 'the auto answer still carries the model\'s call');
+    assert.equal(logs.length, 1);
+    assert.match(logs[0]!, /gw-chat: the gateway refused tool_choice "required" \(400: .*tool_choice.*\); sent once more with "auto"/);
+  });
+
+  void it('streamed, a 422 naming tool_choice also falls back to "auto" once, and the answer streams', async () => {
+    gw.fault({ rejectRequiredToolChoice: 422, times: -1 });
+    const { result, sent, logs } = await answer(requiredRequest('just talk', [READ_FILE, LIST_DIR]), true);
+    const choices = sent.map((b) => b.tool_choice);
+    // The client itself first tries the refused stream once more without stream_options (its own
+    // 400/422 fallback); the provider's fallback is the single "auto" request at the end.
+    assert.deepEqual(choices, ['required', 'required', 'auto']);
+    assert.equal(sent.at(-1)?.stream, true);
+    assert.deepEqual(sent.at(-1)?.stream_options, { include_usage: true }, 'the refusal was not blamed on stream_options');
+    assert.equal(result.message.content, 'Echo: just talk');
+    assert.equal(logs.length, 1);
+  });
+
+  void it('a 400 about another field is not retried, and neither is a refused tool object', async () => {
+    gw.fault({ status: 400, times: -1, body: { error: { type: 'invalid_request_error', code: 'invalid_value', message: 'temperature is out of range', param: 'temperature' } } });
+    const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+    const logs: string[] = [];
+    const o = { stream: false, onEvent: () => undefined, log: (m: string) => logs.push(m) };
+    const other = await gatewayFailure(answerLmRequest(client, requiredRequest('x', [READ_FILE, LIST_DIR]), o));
+    assert.equal(other.status, 400);
+    assert.equal(other.param, 'temperature');
+    assert.deepEqual(sentSoFar().sent.map((b) => b.tool_choice), ['required'], 'sent once');
+
+    gw.clearFaults();
+    gw.resetCounts();
+    gw.fault({ status: 400, times: -1, body: { error: { type: 'invalid_request_error', code: 'invalid_value', message: 'tool_choice objects are not supported', param: 'tool_choice' } } });
+    const forced = await gatewayFailure(answerLmRequest(client, requiredRequest('x', [READ_FILE]), o));
+    assert.equal(forced.param, 'tool_choice');
+    assert.equal(sentSoFar().sent.length, 1, 'only "required" is ever replaced by "auto"');
+    assert.deepEqual(logs, []);
+  });
+});
