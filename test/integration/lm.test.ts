@@ -204,6 +204,30 @@ describe('language models (vscode.lm)', () => {
     assert.deepEqual((await chatRequests())[0]?.body.tool_choice, { type: 'function', function: { name: 'read_file' } });
   });
 
+  it('toolMode Required with several tools: a gateway refusing "required" gets one more request with "auto", logged at info', async () => {
+    const m = await model('gw-chat');
+    await control('fault', { rejectRequiredToolChoice: 400, times: -1 });
+    const listTool: vscode.LanguageModelChatTool = { name: 'list_directory', description: 'Lists a folder', inputSchema: { type: 'object', properties: {} } };
+    const log = ((await extension()).exports as Services).log;
+    const info = log.info;
+    const lines: string[] = [];
+    log.info = (msg: string) => {
+      lines.push(msg);
+      info(msg);
+    };
+    let r: Awaited<ReturnType<typeof drain>>;
+    try {
+      r = await drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('#tools [{"calls":[{"name":"list_directory","arguments":{}}]}]')], { tools: [readFileTool, listTool], toolMode: vscode.LanguageModelChatToolMode.Required }));
+    } finally {
+      log.info = info;
+    }
+    assert.deepEqual(r.calls.map((c) => c.name), ['list_directory']);
+    const choices = (await chatRequests()).map((q) => q.body.tool_choice);
+    assert.equal(choices.at(-1), 'auto');
+    assert.equal(choices.filter((c) => c === 'auto').length, 1, `one "auto" request among ${JSON.stringify(choices)}`);
+    assert.ok(lines.some((l) => /refused tool_choice "required".*sent once more with "auto"/.test(l)), `no info line about the fallback among ${JSON.stringify(lines)}`);
+  });
+
   it('a 401 from the gateway fails the request with the "set the key" explanation', async () => {
     const m = await model('gw-chat');
     await control('fault', { match: { path: '/v1/chat/completions' }, status: 401 });
