@@ -338,7 +338,13 @@ export function describeError(err: unknown): ErrorDescription {
     case 'aborted':
       return { title: l10n.t('Stopped'), detail: server, actions: [] };
     case 'truncated':
-      return { title: l10n.t('The answer was cut off'), detail: `${server} ${err.hint}`, actions: ['retry', 'showLog'] };
+      // The same kind covers a chat answer and a video download; a download's error names the
+      // path it came from and carries no partial answer.
+      return {
+        title: err.partial !== undefined || !err.path || err.path.endsWith('/chat/completions') ? l10n.t('The answer was cut off') : l10n.t('The download was cut off'),
+        detail: `${server} ${err.hint}`,
+        actions: ['retry', 'showLog'],
+      };
     case 'stream':
       return { title: l10n.t('The gateway reported an error during the answer'), detail: server + reqId, actions: ['retry', 'showLog'] };
     case 'server':
