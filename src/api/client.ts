@@ -69,6 +69,9 @@ export class GatewayClient {
         res = await send(true);
       } catch (e) {
         if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) throw e;
+        // A refusal that names another field (tool_choice, temperature…) is not about
+        // stream_options: sending again without it would only fail the same way.
+        if (e.param && !e.param.startsWith('stream_options')) throw e;
         this.http.log('warn', `chat stream rejected with ${e.status} (${e.message}); retrying once without stream_options`);
         res = await send(false);
         this.streamOptionsRejected = true;
