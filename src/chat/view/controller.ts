@@ -252,8 +252,6 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.conversation.messages.push(user);
         this.conversation.updatedAt = Date.now();
         this.broadcast({ type: 'chat/message', requestId: m.requestId, message: user });
-        // Stored now, not when the answer ends: a window closed mid-answer keeps the question.
-        void this.save();
         await this.runTurn(m.requestId);
         return;
       }
@@ -264,6 +262,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'chat/retry':
         if (this.refuseWhileBusy(m.requestId)) return;
         if (!this.truncateAfterLastUser()) return this.endRequestWithoutTurn(m.requestId);
+        this.conversation.updatedAt = Date.now();
         this.broadcast(this.conversationMessage());
         await this.runTurn(m.requestId);
         return;
@@ -275,9 +274,6 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.truncateAfterLastUser();
         this.conversation.updatedAt = Date.now();
         this.broadcast(this.conversationMessage());
-        // Stored now, like a new question: a window closed mid-answer must not bring back the
-        // old text (and its answer) in place of what the user edited.
-        void this.save();
         await this.runTurn(m.requestId);
         return;
       }
@@ -287,6 +283,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
           id: newId('u'), role: 'user', text: vscode.l10n.t('Continue exactly where your last answer stopped.'), images: [], contexts: [], createdAt: Date.now(),
         };
         this.conversation.messages.push(user);
+        this.conversation.updatedAt = Date.now();
         this.broadcast({ type: 'chat/message', requestId: m.requestId, message: user });
         await this.runTurn(m.requestId);
         return;
@@ -459,6 +456,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.active = { requestId, abort };
     this.broadcast({ type: 'chat/busy', requestId });
     const conversation = this.conversation;
+    // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
+    // edited question, Continue's question, the answer Regenerate or Retry removed): a window
+    // that dies mid-answer then comes back with what the user saw, never with the old question
+    // or a removed answer next to the new one. The streaming answer itself is stored at its end
+    // (or by any save during it, which loads as stopped).
+    void this.save(conversation);
     const settings = readSettings();
     const defaults: RequestDefaults = { model: settings.chatModel, systemPrompt: settings.chat.systemPrompt, params: paramsFrom(settings) };
     let status: string;

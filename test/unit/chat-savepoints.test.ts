@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { after, before, test } from 'node:test';
+import type { Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
+import { useGateway } from './helpers';
+
+/**
+ * What the stored conversation holds while an answer is still streaming, read as a window that
+ * died at that moment would read it on its next start (a fresh ConversationStore over the same
+ * storage, no end-of-turn handling). Covers the actions that change the conversation before their
+ * answer: Regenerate and Retry (the old answer is removed) and Continue (an automatic question is
+ * added). The controller runs in plain node with a minimal stand-in for `vscode`, against the
+ * local gateway over real HTTP; a stalled stream holds the answer open while the store is read.
+ */
+
+type Listener<T> = (e: T) => void;
+class FakeEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (l: Listener<T>) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of this.listeners) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+const settings: Record<string, unknown> = {};
+const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+const fakeVscode = {
+  EventEmitter: FakeEmitter,
+  Disposable: class {
+    constructor(private readonly fn: () => void) {}
+    dispose(): void {
+      this.fn();
+    }
+  },
+  ConfigurationTarget: { Global: 1 },
+  l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
+  window: { activeTextEditor: undefined, onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }) },
+  workspace: {
+    workspaceFolders: undefined,
+    getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
+    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
+  },
+};
+
+// `require('vscode')` resolves to the stand-in (the controller is loaded after this runs).
+const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+const originalLoad = loader._load;
+loader._load = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
+};
+
+type ControllerModule = typeof import('../../src/chat/view/controller');
+type StoreModule = typeof import('../../src/chat/core/store');
+
+const gw = useGateway({
+  onStarted: (started) => {
+    settings.baseUrl = started.url;
+  },
+});
+let mod: ControllerModule;
+let storeMod: StoreModule;
+before(async () => {
+  settings.chatModel = 'gw-chat';
+  settings['network.maxRetries'] = 0;
+  mod = (await import('../../src/chat/view/controller')) as ControllerModule;
+  storeMod = (await import('../../src/chat/core/store')) as StoreModule;
+});
+after(() => {
+  loader._load = originalLoad;
+});
+
+const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
+
+function harness() {
+  const storage = new storeMod.MemoryStorage();
+  const logs: string[] = [];
+  const services = {
+    context: { workspaceState: storage, subscriptions: [] },
+    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
+    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
+  };
+  const controller = new mod.ChatController(services as never);
+  const received: HostMessage[] = [];
+  const incoming = new FakeEmitter<unknown>();
+  controller.attach({
+    onDidReceiveMessage: incoming.event,
+    postMessage: (m: HostMessage) => (received.push(structuredClone(m)), Promise.resolve(true)),
+  } as never);
+  const post = (m: WebviewMessage) => incoming.fire(m);
+  const until = async (pred: () => boolean, what: string) => {
+    const end = Date.now() + 10_000;
+    while (!pred()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+  const deltas = (requestId: string) => received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
+  /** The conversation as the next start of the window would load it, and whether it opens first. */
+  const afterCrash = (): { conversation: Conversation | undefined; shownFirst: boolean } => {
+    const store = new storeMod.ConversationStore(storage);
+    return { conversation: store.load(controller.conversationId), shownFirst: store.activeId === controller.conversationId };
+  };
+  return { controller, received, post, until, ended, deltas, afterCrash };
+}
+
+/** One line per message: the role, a user's text, an answer's status (and whether it has text). */
+function outline(c: Conversation | undefined): string[] {
+  return (c?.messages ?? []).map((m) => {
+    if (m.role === 'user') return `user: ${m.text}`;
+    if (m.role === 'assistant') return `assistant: ${m.status}${m.content ? ' (text)' : ''}`;
+    return `tool: ${m.name}`;
+  });
+}
+
+void test('Regenerate stores the old answer as removed when the new request is sent, so a crash mid-answer does not bring it back', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  h.post({ type: 'chat/send', requestId: 'r1', text: '#long 30', images: [], contexts: [] });
+  await h.until(h.ended('r1'), 'the first answer');
+  assert.deepEqual(outline(h.afterCrash().conversation), ['user: #long 30', 'assistant: done (text)'], 'the first answer was stored');
+
+  // The new answer sends a few chunks, then nothing until it is stopped: the window "dies" here.
+  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 4 });
+  h.post({ type: 'chat/regenerate', requestId: 'r2' });
+  await h.until(() => h.deltas('r2') >= 1, 'the new answer to stream');
+  const crashed = h.afterCrash();
+  assert.deepEqual(outline(crashed.conversation), ['user: #long 30'], 'the regenerated answer came back after a crash mid-answer');
+  assert.ok(crashed.shownFirst, 'the conversation is the one shown after the restart');
+
+  h.post({ type: 'chat/cancel', requestId: 'r2' });
+  await h.until(h.ended('r2'), 'the stop');
+  assert.deepEqual(outline(h.afterCrash().conversation), ['user: #long 30', 'assistant: stopped (text)'], 'one answer to the question, the stopped new one');
+  h.controller.dispose();
+});
+
+void test('Retry after a failed answer stores the failure as removed when the new request is sent, so a crash mid-answer does not show it again', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  gw.fault({ match: { path: '/chat/completions' }, status: 500 });
+  h.post({ type: 'chat/send', requestId: 'r1', text: 'what is two plus two', images: [], contexts: [] });
+  await h.until(h.ended('r1'), 'the failed answer');
+  assert.deepEqual(outline(h.afterCrash().conversation), ['user: what is two plus two', 'assistant: error'], 'the failure was stored');
+
+  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
+  h.post({ type: 'chat/retry', requestId: 'r2' });
+  await h.until(() => h.deltas('r2') >= 1, 'the retried answer to stream');
+  assert.deepEqual(outline(h.afterCrash().conversation), ['user: what is two plus two'], 'the failed answer came back after a crash mid-retry');
+
+  h.post({ type: 'chat/cancel', requestId: 'r2' });
+  await h.until(h.ended('r2'), 'the stop');
+  h.controller.dispose();
+});
+
+void test('Continue stores its automatic question when the request is sent, after the stopped answer it continues, so a crash mid-answer keeps both', async () => {
+  const h = harness();
+  h.post({ type: 'webview/ready' });
+  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 5 });
+  h.post({ type: 'chat/send', requestId: 'r1', text: '#long 60', images: [], contexts: [] });
+  await h.until(() => h.deltas('r1') >= 1, 'the first answer to stream');
+  h.post({ type: 'chat/cancel', requestId: 'r1' });
+  await h.until(h.ended('r1'), 'the stop');
+  const stopped = h.afterCrash().conversation;
+  assert.deepEqual(outline(stopped), ['user: #long 60', 'assistant: stopped (text)'], 'the stopped answer was stored');
+  await new Promise((r) => setTimeout(r, 5));
+
+  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
+  h.post({ type: 'chat/continue', requestId: 'r2' });
+  await h.until(() => h.deltas('r2') >= 1, 'the continued answer to stream');
+  const crashed = h.afterCrash();
+  assert.deepEqual(
+    outline(crashed.conversation),
+    ['user: #long 60', 'assistant: stopped (text)', `user: ${CONTINUE_TEXT}`],
+    'the Continue question was lost by a crash mid-answer',
+  );
+  assert.ok((crashed.conversation?.updatedAt ?? 0) > (stopped?.updatedAt ?? Infinity), 'the history does not list it as changed by the Continue');
+
+  h.post({ type: 'chat/cancel', requestId: 'r2' });
+  await h.until(h.ended('r2'), 'the stop');
+  assert.deepEqual(
+    outline(h.afterCrash().conversation),
+    ['user: #long 60', 'assistant: stopped (text)', `user: ${CONTINUE_TEXT}`, 'assistant: stopped (text)'],
+  );
+  h.controller.dispose();
+});
