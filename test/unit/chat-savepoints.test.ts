@@ -77,8 +77,12 @@ after(() => {
 
 const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
 
-function harness() {
-  const storage = new storeMod.MemoryStorage();
+/**
+ * A controller over `storage` (by default a new empty one), as a window that starts with it.
+ * `crash()` copies the storage as it is now: what a window killed at this moment leaves behind,
+ * since nothing the controller does afterwards (its end-of-turn save) reaches the copy.
+ */
+function harness(storage = new storeMod.MemoryStorage()) {
   const logs: string[] = [];
   const services = {
     context: { workspaceState: storage, subscriptions: [] },
@@ -102,12 +106,17 @@ function harness() {
   };
   const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   const deltas = (requestId: string) => received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
+  const crash = () => {
+    const copy = new storeMod.MemoryStorage();
+    for (const key of storage.keys()) void copy.update(key, storage.get(key));
+    return copy;
+  };
   /** The conversation as the next start of the window would load it, and whether it opens first. */
   const afterCrash = (): { conversation: Conversation | undefined; shownFirst: boolean } => {
-    const store = new storeMod.ConversationStore(storage);
+    const store = new storeMod.ConversationStore(crash());
     return { conversation: store.load(controller.conversationId), shownFirst: store.activeId === controller.conversationId };
   };
-  return { controller, received, post, until, ended, deltas, afterCrash };
+  return { controller, received, post, until, ended, deltas, crash, afterCrash };
 }
 
 /** One line per message: the role, a user's text, an answer's status (and whether it has text). */
@@ -158,16 +167,14 @@ void test('Retry after a failed answer stores the failure as removed when the ne
   h.controller.dispose();
 });
 
-void test('Continue stores its automatic question when the request is sent, after the stopped answer it continues, so a crash mid-answer keeps both', async () => {
+void test('Continue stores its automatic question when the request is sent, after the cut-off answer it continues, so a crash mid-answer keeps both', async () => {
   const h = harness();
   h.post({ type: 'webview/ready' });
-  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 5 });
-  h.post({ type: 'chat/send', requestId: 'r1', text: '#long 60', images: [], contexts: [] });
-  await h.until(() => h.deltas('r1') >= 1, 'the first answer to stream');
-  h.post({ type: 'chat/cancel', requestId: 'r1' });
-  await h.until(h.ended('r1'), 'the stop');
-  const stopped = h.afterCrash().conversation;
-  assert.deepEqual(outline(stopped), ['user: #long 60', 'assistant: stopped (text)'], 'the stopped answer was stored');
+  h.post({ type: 'chat/send', requestId: 'r1', text: '#long 30 #finish length', images: [], contexts: [] });
+  await h.until(h.ended('r1'), 'the first answer');
+  const cut = h.afterCrash().conversation;
+  assert.deepEqual(outline(cut), ['user: #long 30 #finish length', 'assistant: done (text)'], 'the cut-off answer was stored');
+  assert.equal(cut?.messages[1]?.role === 'assistant' && cut.messages[1].finishReason, 'length', 'so the chat offers Continue');
   await new Promise((r) => setTimeout(r, 5));
 
   gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
@@ -176,16 +183,43 @@ void test('Continue stores its automatic question when the request is sent, afte
   const crashed = h.afterCrash();
   assert.deepEqual(
     outline(crashed.conversation),
-    ['user: #long 60', 'assistant: stopped (text)', `user: ${CONTINUE_TEXT}`],
+    ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`],
     'the Continue question was lost by a crash mid-answer',
   );
-  assert.ok((crashed.conversation?.updatedAt ?? 0) > (stopped?.updatedAt ?? Infinity), 'the history does not list it as changed by the Continue');
+  assert.ok((crashed.conversation?.updatedAt ?? 0) > (cut?.updatedAt ?? Infinity), 'the history does not list it as changed by the Continue');
+  assert.ok(crashed.shownFirst, 'the conversation is the one shown after the restart');
 
   h.post({ type: 'chat/cancel', requestId: 'r2' });
   await h.until(h.ended('r2'), 'the stop');
   assert.deepEqual(
     outline(h.afterCrash().conversation),
-    ['user: #long 60', 'assistant: stopped (text)', `user: ${CONTINUE_TEXT}`, 'assistant: stopped (text)'],
+    ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`, 'assistant: stopped (text)'],
   );
   h.controller.dispose();
+});
+
+void test('Continue in a window restarted after a crash mid-continue answers the stored Continue question instead of asking it twice', async () => {
+  const before = harness();
+  before.post({ type: 'webview/ready' });
+  before.post({ type: 'chat/send', requestId: 'r1', text: '#long 30 #finish length', images: [], contexts: [] });
+  await before.until(before.ended('r1'), 'the first answer');
+  gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
+  before.post({ type: 'chat/continue', requestId: 'r2' });
+  await before.until(() => before.deltas('r2') >= 1, 'the continued answer to stream');
+  const left = before.crash();
+  before.controller.dispose();
+
+  const restarted = harness(left);
+  restarted.post({ type: 'webview/ready' });
+  assert.equal(restarted.controller.conversationId, before.controller.conversationId, 'the restarted window shows the crashed conversation');
+  restarted.post({ type: 'chat/continue', requestId: 'r3' });
+  await restarted.until(restarted.ended('r3'), 'the continued answer');
+  assert.deepEqual(
+    outline(restarted.afterCrash().conversation),
+    ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`, 'assistant: done (text)'],
+    'the Continue question was asked twice',
+  );
+  const asked = gw.requests().filter((r) => r.method === 'POST' && r.route === '/v1/chat/completions').at(-1)?.body as { messages?: { role: string; content: unknown }[] } | undefined;
+  assert.deepEqual(asked?.messages?.filter((m) => m.role === 'user').map((m) => m.content), ['#long 30 #finish length', CONTINUE_TEXT], 'the request carried the question once');
+  restarted.controller.dispose();
 });

@@ -279,9 +279,16 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       }
       case 'chat/continue': {
         if (this.refuseWhileBusy(m.requestId)) return;
-        const user: UserMessage = {
-          id: newId('u'), role: 'user', text: vscode.l10n.t('Continue exactly where your last answer stopped.'), images: [], contexts: [], createdAt: Date.now(),
-        };
+        const text = vscode.l10n.t('Continue exactly where your last answer stopped.');
+        const pending = this.conversation.messages.at(-1);
+        // Its question is stored when sent, so a window that died before the answer came back
+        // with it unanswered: Continue then asks it again rather than adding a second one.
+        if (pending?.role === 'user' && pending.text === text) {
+          this.conversation.updatedAt = Date.now();
+          await this.runTurn(m.requestId);
+          return;
+        }
+        const user: UserMessage = { id: newId('u'), role: 'user', text, images: [], contexts: [], createdAt: Date.now() };
         this.conversation.messages.push(user);
         this.conversation.updatedAt = Date.now();
         this.broadcast({ type: 'chat/message', requestId: m.requestId, message: user });
