@@ -5,9 +5,10 @@ import { configureApiL10n, getGatewayClient, showGatewayError } from '../platfor
 import type { Services } from '../platform/services';
 import { idsUniqueAcross } from '../chat/core/toolIds';
 import { readSettings } from '../platform/settings';
-import { answerLmRequest } from './core/answer';
+import { answerLmRequest, RequiredChoiceRefusals } from './core/answer';
+import { lmFailure } from './core/failure';
 import { buildLmRequest, callIdsIn, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
-import { chatModelInfos, type LmModelInfo } from './core/models';
+import { LmModelCache, type LmModelInfo } from './core/models';
 
 /** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
 export const LM_VENDOR = 'gateway-studio';
@@ -24,7 +25,9 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
-  private list?: { client: GatewayClient; at: number; models: LmModelInfo[] };
+  private readonly models = new LmModelCache(MODEL_LIST_TTL_MS);
+  /** Gateways (clients) that refused tool_choice "required", per model, for the session. */
+  private readonly refusals = new RequiredChoiceRefusals();
   private readonly reasoning = new ReasoningMemory();
   /** The last "why no models" line, so a picker that asks every few seconds does not flood the log. */
   private lastNotice = '';
@@ -45,7 +48,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
 
   /** Drops the cached list and, if VS Code has asked for it before, tells VS Code to ask again. */
   invalidate(why: string): void {
-    this.list = undefined;
+    this.models.invalidate();
     this.lastNotice = '';
     if (!this.asked) return;
     this.s.log.debug(`Language models: refreshing the list (${why})`);
@@ -77,12 +80,12 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       this.notice(`Language models: none offered: ${describeError(e).detail}`);
       return [];
     }
-    if (this.list && this.list.client === client && Date.now() - this.list.at < MODEL_LIST_TTL_MS) return this.list.models;
+    const cached = this.models.cached(client);
+    if (cached) return cached;
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      const models = chatModelInfos(await client.listModels(abort.signal));
-      this.list = { client, at: Date.now(), models };
+      const models = await this.models.load(client, abort.signal);
       this.notice(`Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`);
       return models;
     } catch (e) {
@@ -121,6 +124,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         stream: readSettings().chat.stream,
         signal: abort.signal,
         log: (msg) => this.s.log.info(`Language models: ${msg}`),
+        refusals: this.refusals,
         onEvent: (e) => {
           if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
           else if (e.type === 'retry') this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
@@ -143,7 +147,10 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       this.s.log.error(`Language models: ${model.id}: ${d.title}: ${d.detail}`);
       // The caller (Copilot Chat, another extension) shows only the message: it carries the
       // product's words, which say what to do (set the key, pick another model, …).
-      throw new Error(`${d.title}. ${d.detail}`, { cause: e instanceof GatewayError ? e : undefined });
+      const f = lmFailure(e, model.id);
+      // A model that answers 404 may have left the gateway: list again so the picker drops it.
+      if (f.refreshModels) this.invalidate(`${model.id} answered 404`);
+      throw new Error(f.message, { cause: e instanceof GatewayError ? e : undefined });
     } finally {
       sub.dispose();
     }

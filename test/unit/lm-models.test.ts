@@ -33,8 +33,8 @@ void test('stated limits are used: a context window is split, max_input_tokens i
   assert.deepEqual(tokenLimits({ id: 'm', context_length: 'big', max_output_tokens: -1 }), tokenLimits({ id: 'm' }), 'nonsense values are ignored');
 });
 
-void test('the version is the creation time when the record has one, else the id', () => {
-  assert.equal(toModelInfo({ id: 'm', created: 1_767_225_600 }).version, '1767225600');
+void test('the version is the id, whether or not the record has a creation time', () => {
+  assert.equal(toModelInfo({ id: 'm', created: 1_767_225_600 }).version, 'm');
   assert.equal(toModelInfo({ id: 'm' }).version, 'm');
   assert.equal(toModelInfo({ id: 'm' }).detail, undefined);
 });

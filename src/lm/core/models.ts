@@ -68,8 +68,12 @@ export function toModelInfo(m: ModelRecord): LmModelInfo {
     id: m.id,
     name: m.id,
     family: m.id,
-    // The record has no version; `created` tells two deployments of one id apart.
-    version: m.created !== undefined ? String(m.created) : m.id,
+    // Not `created`: one-api/new-api style relays fill it with the time of the listing, so VS Code
+    // would see a new version at every refresh. `owned_by` is no version either (and is often
+    // absent). The id is what names a deployment on a gateway (aligned versions get their own id,
+    // such as gw-chat-2026-11) and what VS Code's selectors already match, so it is stable
+    // exactly as long as the model is the same one.
+    version: m.id,
     tooltip,
     ...(m.owned_by ? { detail: m.owned_by } : {}),
     ...tokenLimits(m),
@@ -80,4 +84,46 @@ export function toModelInfo(m: ModelRecord): LmModelInfo {
 /** The chat models of a `/v1/models` answer: video models are left out (they cannot chat). */
 export function chatModelInfos(records: readonly ModelRecord[]): LmModelInfo[] {
   return records.filter((m) => !isVideoModel(m)).map(toModelInfo);
+}
+
+/** What {@link LmModelCache} lists from (a `GatewayClient`, or any object with this method). */
+export interface ModelSource {
+  listModels(signal?: AbortSignal): Promise<ModelRecord[]>;
+}
+
+/**
+ * The chat models last listed from one source, reused for `ttlMs` while the source (the client,
+ * which changes with the key and the base URL) stays the same. `invalidate` drops them, for
+ * instance when a request to a listed model answers 404, so that the model picker stops offering
+ * a model the gateway no longer has.
+ */
+export class LmModelCache {
+  private entry?: { source: ModelSource; at: number; models: LmModelInfo[] };
+  /** Bumped by `invalidate`, so a listing that was under way then does not refill the cache with the old answer. */
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The cached models of `source`, or undefined when there are none or they are too old. */
+  cached(source: ModelSource): LmModelInfo[] | undefined {
+    const e = this.entry;
+    return e && e.source === source && this.now() - e.at < this.ttlMs ? e.models : undefined;
+  }
+
+  /** Lists the chat models of `source` (one `GET /v1/models`) and caches them. */
+  async load(source: ModelSource, signal?: AbortSignal): Promise<LmModelInfo[]> {
+    const generation = this.generation;
+    const models = chatModelInfos(await source.listModels(signal));
+    if (generation === this.generation) this.entry = { source, at: this.now(), models };
+    return models;
+  }
+
+  /** Forgets the cached list; the next {@link cached} is undefined. */
+  invalidate(): void {
+    this.entry = undefined;
+    this.generation++;
+  }
 }
