@@ -190,6 +190,9 @@ export function notFoundCause(err: GatewayError): 'model' | 'baseUrl' | 'id' {
   }
   // GET /models does not depend on any model id, so a 404 there is the address.
   if (path.endsWith('/models')) return 'baseUrl';
+  // Servers that answer an unknown route with their error object still say so in the message
+  // (OpenAI-style "Invalid URL (POST /…)", Express's "Cannot POST /…").
+  if (/\binvalid url\b|\bno route\b|\bcannot (post|get)\b|\bunknown (route|endpoint|path)\b/i.test(err.message)) return 'baseUrl';
   // A gateway that knows the route answers with its error object; a bare 404 page means the route
   // itself does not exist there.
   if (!err.type && !err.code) return 'baseUrl';
