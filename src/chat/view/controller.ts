@@ -26,6 +26,7 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { conversationToMarkdown } from '../core/export';
+import { PartialSaver } from '../core/partialSave';
 import type { RequestDefaults } from '../core/request';
 import { ConversationStore, newConversation, titleFor } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
@@ -466,9 +467,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
     // edited question, Continue's question, the answer Regenerate or Retry removed): a window
     // that dies mid-answer then comes back with what the user saw, never with the old question
-    // or a removed answer next to the new one. The streaming answer itself is stored at its end
-    // (or by any save during it, which loads as stopped).
+    // or a removed answer next to the new one. The streaming answer is stored every ~2 s while
+    // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
     void this.save(conversation);
+    const partial = new PartialSaver(() => this.save(conversation), PARTIAL_SAVE_MS);
     const settings = readSettings();
     const defaults: RequestDefaults = { model: settings.chatModel, systemPrompt: settings.chat.systemPrompt, params: paramsFrom(settings) };
     let status: string;
@@ -491,6 +493,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
             if (conversation === this.conversation) this.broadcast({ type: 'chat/message', requestId, message: msg });
           },
           onDelta: (messageId, d) => {
+            partial.touch();
             if (conversation === this.conversation) this.queueDelta(requestId, messageId, d);
           },
         },
@@ -505,6 +508,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       last = { id: newId('a'), role: 'assistant', content: '', status: 'error', requestedModel: conversation.model || defaults.model, createdAt: Date.now(), error: lastError };
       conversation.messages.push(last);
     }
+    partial.end();
     if (this.active?.requestId === requestId) this.active = undefined;
     // The turn's own conversation: the user may have opened another one meanwhile.
     await this.save(conversation);
@@ -679,6 +683,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 }
+
+/** Least time between two saves of an answer that is still streaming. */
+const PARTIAL_SAVE_MS = 2000;
 
 /** The settings' chat parameters under their wire names. */
 export function paramsFrom(s: Settings): ChatParams {
