@@ -577,12 +577,19 @@ export class ChatApp {
     let lastAssistant: AssistantMessage | undefined;
     let total = 0;
     for (const m of c.messages) {
-      if (m.role === 'user') lastUser = m.id;
+      if (m.role === 'user') {
+        lastUser = m.id;
+        // An answer to an earlier question is not the one Regenerate or Continue would replace.
+        lastAssistant = undefined;
+      }
       if (m.role === 'assistant') {
         lastAssistant = m;
         total += m.usage?.total_tokens ?? 0;
       }
     }
+    // A window that died before the answer came leaves the last question unanswered; the host's
+    // regenerate answers it (Edit and resend alone would make the user retype or re-confirm it).
+    const unanswered = c.messages.at(-1)?.role === 'user';
     this.usageTotal.textContent = total ? this.t('Conversation total: {0} tokens', total) : '';
     const busy = this.busyRequestId !== undefined;
     for (const el of this.log.children) {
@@ -602,6 +609,7 @@ export class ChatApp {
           }
         }
       } else if (msg.role === 'user' && id === lastUser && !busy) {
+        if (unanswered) actions.append(iconButton('refresh', this.t('Regenerate'), () => this.request({ type: 'chat/regenerate', requestId: newId('r') })));
         actions.append(iconButton('edit', this.t('Edit and resend'), () => this.beginEdit(msg)));
       }
     }
