@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import Module from 'node:module';
 import { after, before, test } from 'node:test';
+import { PartialSaver } from '../../src/chat/core/partialSave';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { useGateway } from './helpers';
 
@@ -238,4 +239,36 @@ void test('an answer that streams for several seconds is saved about every 2 s, 
   assert.equal(writes.length, count, 'saved again after the turn ended');
   assert.ok((writes.at(-1)?.at ?? 0) <= endedAt);
   h.controller.dispose();
+});
+
+void test('a save slower than the interval is never overlapped or queued behind: changes meanwhile make one trailing save after it', async () => {
+  let running = 0;
+  let most = 0;
+  const started: number[] = [];
+  let release: () => void = () => undefined;
+  const saver = new PartialSaver(() => {
+    running++;
+    most = Math.max(most, running);
+    started.push(Date.now());
+    return new Promise<void>((r) => (release = () => (running--, r())));
+  }, 50);
+  saver.touch();
+  await sleep(120);
+  assert.equal(started.length, 1, 'the first change is saved after the interval');
+  for (let i = 0; i < 20; i++) {
+    saver.touch();
+    await sleep(10);
+  }
+  assert.equal(started.length, 1, 'no second save while the first is under way');
+  release();
+  await sleep(20);
+  assert.equal(started.length, 2, 'the changes made meanwhile are saved once, at once (the interval had passed)');
+  release();
+  await sleep(120);
+  assert.equal(started.length, 2, 'nothing changed since: no save');
+  assert.equal(most, 1, 'saves overlapped');
+  saver.touch();
+  saver.end();
+  await sleep(120);
+  assert.equal(started.length, 2, 'a change just before the end is left to the final save');
 });
