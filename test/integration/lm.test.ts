@@ -237,6 +237,29 @@ describe('language models (vscode.lm)', () => {
     assert.ok(!failure.message.includes(gateway.validKey), 'the key never appears in the error');
   });
 
+  it('a model the gateway stopped offering fails with words for the model picker, and VS Code lists the models again without it', async () => {
+    // The gateway first lists an extra model it does not serve (a relay whose list is stale).
+    const res = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${gateway.validKey}` } });
+    const listed = (await res.json()) as { data?: unknown[] };
+    const retired = { id: 'gw-retired', object: 'model', created: 1_700_000_000, owned_by: 'gateway-studio', capabilities: ['streaming'], modalities: ['text'] };
+    assert.ok(Array.isArray(listed.data) && listed.data.length > 0, 'the gateway lists its models');
+    const data = [...listed.data, retired];
+    await control('fault', { match: { method: 'GET', path: '/v1/models' }, status: 200, body: { object: 'list', data }, times: -1 });
+    const keys = await keyStore();
+    await keys.clear();
+    await keys.set(gateway.validKey);
+    const m = await model('gw-retired');
+    const failure = await failureOf(async () => drain(await m.sendRequest([vscode.LanguageModelChatMessage.User('hi')])));
+    assert.match(failure.message, /gw-retired/);
+    assert.match(failure.message, /choose another model there/);
+    assert.doesNotMatch(failure.message, /Select Chat Model/, 'no chat-panel advice in the model picker');
+    // The gateway's list is right again: the 404 made the provider drop its cached list, and
+    // VS Code asks again and loses the model.
+    await control('clear');
+    await waitFor('gw-retired to leave the model list', async () => (await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'gw-retired' })).length === 0);
+    assert.equal((await model('gw-chat')).id, 'gw-chat');
+  });
+
   it('tool arguments that are not JSON fail the request naming the tool, and no tool call is reported', async () => {
     const m = await model('gw-chat');
     const script = '#tools [{"calls":[{"name":"read_file","arguments":"{\\"path\\": \\"a"}]}]';
