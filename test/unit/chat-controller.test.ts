@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { FakeEmitter, useChatHarness } from './chatHarness';
 
 /**
  * The chat controller's host logic in plain node: a minimal stand-in for the `vscode` module
@@ -10,85 +9,28 @@ import { useGateway } from './helpers';
  * HTTP to the local gateway. Only what the controller touches on these paths exists here.
  */
 
-type Listener<T> = (e: T) => void;
-class FakeEmitter<T> {
-  private listeners: Listener<T>[] = [];
-  readonly event = (l: Listener<T>) => {
-    this.listeners.push(l);
-    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
-  };
-  fire(e: T): void {
-    for (const l of this.listeners) l(e);
-  }
-  dispose(): void {
-    this.listeners = [];
-  }
-}
-class FakeDisposable {
-  constructor(private readonly fn: () => void) {}
-  dispose(): void {
-    this.fn();
-  }
-}
-
-const settings: Record<string, unknown> = {};
-const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
-const fakeVscode = {
-  EventEmitter: FakeEmitter,
-  Disposable: FakeDisposable,
-  ConfigurationTarget: { Global: 1 },
-  l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
+// The export test needs a save dialog and a write that fails as a read-only folder would.
+const chat = useChatHarness({
   window: {
-    activeTextEditor: undefined,
-    onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }),
     showSaveDialog: () => Promise.resolve({ path: '/read-only/notes.md', toString: () => 'file:///read-only/notes.md' }),
     showInformationMessage: () => Promise.resolve(undefined),
   },
   workspace: {
-    workspaceFolders: undefined,
     fs: { writeFile: () => Promise.reject(new Error("EACCES: permission denied, open '/read-only/notes.md'")) },
     asRelativePath: (u: { path: string }) => u.path,
-    getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
-    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
-  },
-};
-
-// Resolve `require('vscode')` to the stand-in (the controller is loaded after this runs).
-const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-const originalLoad = loader._load;
-loader._load = function (request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
-};
-
-type ControllerModule = typeof import('../../src/chat/view/controller');
-type StoreModule = typeof import('../../src/chat/core/store');
-
-const gw = useGateway({
-  onStarted: (started) => {
-    settings.baseUrl = started.url;
   },
 });
-let mod: ControllerModule;
-let storeMod: StoreModule;
-before(async () => {
-  settings.chatModel = 'gw-chat';
-  settings['network.maxRetries'] = 0;
-  mod = (await import('../../src/chat/view/controller')) as ControllerModule;
-  storeMod = (await import('../../src/chat/core/store')) as StoreModule;
-});
-after(() => {
-  loader._load = originalLoad;
-});
+const gw = chat.gw;
 
 function harness() {
-  const storage = new storeMod.MemoryStorage();
+  const storage = new chat.store.MemoryStorage();
   const logs: string[] = [];
   const services = {
     context: { workspaceState: storage, subscriptions: [] },
     log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
     keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
   };
-  const controller = new mod.ChatController(services as never);
+  const controller = new chat.controller.ChatController(services as never);
   const received: HostMessage[] = [];
   const incoming = new FakeEmitter<unknown>();
   const webview = {
@@ -129,7 +71,7 @@ void test('opening the conversation already shown from the history, mid-answer, 
   // The next message goes into the same, complete conversation: nothing is dropped by its save.
   h.post({ type: 'chat/send', requestId: 'r3', text: 'third question', images: [], contexts: [] });
   await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r3'), 'the third answer');
-  const saved = new storeMod.ConversationStore(h.storage).load(id);
+  const saved = new chat.store.ConversationStore(h.storage).load(id);
   assert.deepEqual(
     saved?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : `${m.role}: ${m.role === 'assistant' ? m.status : ''}`)),
     ['user: first question', 'assistant: done', 'user: #long 60', 'assistant: done', 'user: third question', 'assistant: done'],
@@ -168,7 +110,7 @@ void test('the question is saved as soon as it is sent, before its answer ends (
   gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 20 });
   h.post({ type: 'chat/send', requestId: 'r1', text: '#long 60', images: [], contexts: [] });
   await h.until(() => h.received.filter((m) => m.type === 'chat/delta').length >= 2, 'the answer to stream');
-  const stored = new storeMod.ConversationStore(h.storage);
+  const stored = new chat.store.ConversationStore(h.storage);
   const mid = stored.load(h.controller.conversationId);
   assert.equal(mid?.messages[0]?.role === 'user' && mid.messages[0].text, '#long 60');
   assert.equal(stored.activeId, h.controller.conversationId, 'it is also the conversation shown after a restart');
@@ -178,13 +120,13 @@ void test('the question is saved as soon as it is sent, before its answer ends (
 });
 
 void test('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {
-  const storage = new storeMod.MemoryStorage();
+  const storage = new chat.store.MemoryStorage();
   const services = {
     context: { workspaceState: storage, subscriptions: [] },
     log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined },
     keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
   };
-  const controller = new mod.ChatController(services as never);
+  const controller = new chat.controller.ChatController(services as never);
   controller.addContext({ fileName: 'src/x.ts', language: 'typescript', text: 'return a - b;', startLine: 1, endLine: 1 });
   const received: HostMessage[] = [];
   const incoming = new FakeEmitter<unknown>();
@@ -208,7 +150,7 @@ void test('an edited and resent question is stored as soon as it is sent, so a w
   h.post({ type: 'chat/editResend', requestId: 'r2', text: 'what is three plus three #long 40' });
   await h.until(() => h.received.filter((m) => m.type === 'chat/delta' && m.requestId === 'r2').length >= 2, 'the new answer to stream');
   // Read the storage as a reloaded window would, while the answer is still streaming.
-  const midAnswer = new storeMod.ConversationStore(h.storage).load(id);
+  const midAnswer = new chat.store.ConversationStore(h.storage).load(id);
   assert.deepEqual(
     midAnswer?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : m.role)),
     ['user: what is three plus three #long 40'],

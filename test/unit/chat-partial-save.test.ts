@@ -1,84 +1,24 @@
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { PartialSaver } from '../../src/chat/core/partialSave';
 import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { FakeEmitter, useChatHarness, type StoreModule } from './chatHarness';
 
 /**
  * An answer is stored while it streams (at most every ~2 s), so a window that dies mid-answer
  * keeps the text that had arrived. The controller runs in plain node with a minimal stand-in for
- * `vscode` (as in chat-savepoints.test.ts), against the local gateway over real HTTP; a stalled
+ * `vscode` (chatHarness.ts), against the local gateway over real HTTP; a stalled
  * stream holds the answer open while a copy of the storage is read as the next start would.
  */
 
-type Listener<T> = (e: T) => void;
-class FakeEmitter<T> {
-  private listeners: Listener<T>[] = [];
-  readonly event = (l: Listener<T>) => {
-    this.listeners.push(l);
-    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
-  };
-  fire(e: T): void {
-    for (const l of this.listeners) l(e);
-  }
-  dispose(): void {
-    this.listeners = [];
-  }
-}
-
-const settings: Record<string, unknown> = {};
-const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
-const fakeVscode = {
-  EventEmitter: FakeEmitter,
-  Disposable: class {
-    constructor(private readonly fn: () => void) {}
-    dispose(): void {
-      this.fn();
-    }
-  },
-  ConfigurationTarget: { Global: 1 },
-  l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
-  window: { activeTextEditor: undefined, onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }) },
-  workspace: {
-    workspaceFolders: undefined,
-    getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
-    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
-  },
-};
-
-// `require('vscode')` resolves to the stand-in (the controller is loaded after this runs).
-const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-const originalLoad = loader._load;
-loader._load = function (request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
-};
-
-type ControllerModule = typeof import('../../src/chat/view/controller');
-type StoreModule = typeof import('../../src/chat/core/store');
-
-const gw = useGateway({
-  onStarted: (started) => {
-    settings.baseUrl = started.url;
-  },
-});
-let mod: ControllerModule;
-let storeMod: StoreModule;
-before(async () => {
-  settings.chatModel = 'gw-chat';
-  settings['network.maxRetries'] = 0;
-  mod = (await import('../../src/chat/view/controller')) as ControllerModule;
-  storeMod = (await import('../../src/chat/core/store')) as StoreModule;
-});
-after(() => {
-  loader._load = originalLoad;
-});
+const chat = useChatHarness();
+const gw = chat.gw;
 
 const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
 
 /** A storage that records when each conversation record was written, and with what. */
 function recordingStorage() {
-  const storage = new storeMod.MemoryStorage();
+  const storage = new chat.store.MemoryStorage();
   const writes: { at: number; conversation: Conversation }[] = [];
   const update = storage.update.bind(storage);
   storage.update = (key: string, value: unknown) => {
@@ -91,14 +31,14 @@ function recordingStorage() {
 }
 
 /** A controller over `storage`, as a window that starts with it; `afterCrash()` reads a copy. */
-function harness(storage: InstanceType<StoreModule['MemoryStorage']> = new storeMod.MemoryStorage()) {
+function harness(storage: InstanceType<StoreModule['MemoryStorage']> = new chat.store.MemoryStorage()) {
   const logs: string[] = [];
   const services = {
     context: { workspaceState: storage, subscriptions: [] },
     log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
     keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
   };
-  const controller = new mod.ChatController(services as never);
+  const controller = new chat.controller.ChatController(services as never);
   const received: HostMessage[] = [];
   const incoming = new FakeEmitter<unknown>();
   controller.attach({
@@ -118,11 +58,11 @@ function harness(storage: InstanceType<StoreModule['MemoryStorage']> = new store
   const shown = (requestId: string) =>
     received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).map((m) => (m.type === 'chat/delta' ? m.content ?? '' : '')).join('');
   const crash = () => {
-    const copy = new storeMod.MemoryStorage();
+    const copy = new chat.store.MemoryStorage();
     for (const key of storage.keys()) void copy.update(key, storage.get(key));
     return copy;
   };
-  const afterCrash = (): Conversation | undefined => new storeMod.ConversationStore(crash()).load(controller.conversationId);
+  const afterCrash = (): Conversation | undefined => new chat.store.ConversationStore(crash()).load(controller.conversationId);
   return { controller, received, post, until, ended, shown, crash, afterCrash, logs };
 }
 

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { useGateway } from './helpers';
+import { FakeEmitter, useChatHarness } from './chatHarness';
 
 /**
  * What the stored conversation holds while an answer is still streaming, read as a window that
@@ -13,67 +12,8 @@ import { useGateway } from './helpers';
  * local gateway over real HTTP; a stalled stream holds the answer open while the store is read.
  */
 
-type Listener<T> = (e: T) => void;
-class FakeEmitter<T> {
-  private listeners: Listener<T>[] = [];
-  readonly event = (l: Listener<T>) => {
-    this.listeners.push(l);
-    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
-  };
-  fire(e: T): void {
-    for (const l of this.listeners) l(e);
-  }
-  dispose(): void {
-    this.listeners = [];
-  }
-}
-
-const settings: Record<string, unknown> = {};
-const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
-const fakeVscode = {
-  EventEmitter: FakeEmitter,
-  Disposable: class {
-    constructor(private readonly fn: () => void) {}
-    dispose(): void {
-      this.fn();
-    }
-  },
-  ConfigurationTarget: { Global: 1 },
-  l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
-  window: { activeTextEditor: undefined, onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }) },
-  workspace: {
-    workspaceFolders: undefined,
-    getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
-    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
-  },
-};
-
-// `require('vscode')` resolves to the stand-in (the controller is loaded after this runs).
-const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-const originalLoad = loader._load;
-loader._load = function (request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
-};
-
-type ControllerModule = typeof import('../../src/chat/view/controller');
-type StoreModule = typeof import('../../src/chat/core/store');
-
-const gw = useGateway({
-  onStarted: (started) => {
-    settings.baseUrl = started.url;
-  },
-});
-let mod: ControllerModule;
-let storeMod: StoreModule;
-before(async () => {
-  settings.chatModel = 'gw-chat';
-  settings['network.maxRetries'] = 0;
-  mod = (await import('../../src/chat/view/controller')) as ControllerModule;
-  storeMod = (await import('../../src/chat/core/store')) as StoreModule;
-});
-after(() => {
-  loader._load = originalLoad;
-});
+const chat = useChatHarness();
+const gw = chat.gw;
 
 const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
 
@@ -82,14 +22,14 @@ const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
  * `crash()` copies the storage as it is now: what a window killed at this moment leaves behind,
  * since nothing the controller does afterwards (its end-of-turn save) reaches the copy.
  */
-function harness(storage = new storeMod.MemoryStorage()) {
+function harness(storage = new chat.store.MemoryStorage()) {
   const logs: string[] = [];
   const services = {
     context: { workspaceState: storage, subscriptions: [] },
     log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
     keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
   };
-  const controller = new mod.ChatController(services as never);
+  const controller = new chat.controller.ChatController(services as never);
   const received: HostMessage[] = [];
   const incoming = new FakeEmitter<unknown>();
   controller.attach({
@@ -107,13 +47,13 @@ function harness(storage = new storeMod.MemoryStorage()) {
   const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   const deltas = (requestId: string) => received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
   const crash = () => {
-    const copy = new storeMod.MemoryStorage();
+    const copy = new chat.store.MemoryStorage();
     for (const key of storage.keys()) void copy.update(key, storage.get(key));
     return copy;
   };
   /** The conversation as the next start of the window would load it, and whether it opens first. */
   const afterCrash = (): { conversation: Conversation | undefined; shownFirst: boolean } => {
-    const store = new storeMod.ConversationStore(crash());
+    const store = new chat.store.ConversationStore(crash());
     return { conversation: store.load(controller.conversationId), shownFirst: store.activeId === controller.conversationId };
   };
   return { controller, received, post, until, ended, deltas, crash, afterCrash };

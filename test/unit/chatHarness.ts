@@ -1,0 +1,130 @@
+/**
+ * The chat controller's host logic in plain node: a minimal stand-in for the `vscode` module
+ * (settings, events, l10n, window, workspace), resolved by `require('vscode')` through a
+ * `Module._load` hook, the local gateway as the configured base URL, and the controller and store
+ * modules loaded only after the stand-in is in place. Only what the controller touches on the
+ * tested paths exists in the stand-in; a file that needs more passes it as options.
+ *
+ * node:test runs each test file in its own process, so the hook and the settings are per file.
+ */
+import Module from 'node:module';
+import { after, before } from 'node:test';
+import type { Gateway } from '../gateway/server';
+import { useGateway } from './helpers';
+
+/** The controller module's type (a type-only import: loading it happens in a `before` hook). */
+export type ControllerModule = typeof import('../../src/chat/view/controller');
+/** The conversation store module's type. */
+export type StoreModule = typeof import('../../src/chat/core/store');
+
+type Listener<T> = (e: T) => void;
+
+/** The part of `vscode.EventEmitter` the controller and the tests' webview stand-ins use. */
+export class FakeEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (l: Listener<T>) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of this.listeners) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+class FakeDisposable {
+  constructor(private readonly fn: () => void) {}
+  dispose(): void {
+    this.fn();
+  }
+}
+
+/** What a test file adds to (or replaces in) the stand-in's `window` and `workspace`. */
+export interface ChatHarnessOptions {
+  /** Extra `vscode.window` members, e.g. `showSaveDialog` for an export. */
+  window?: Record<string, unknown>;
+  /** Extra `vscode.workspace` members, e.g. an `fs.writeFile` that rejects. */
+  workspace?: Record<string, unknown>;
+}
+
+/** The harness of one test file; module members throw until the `before` hook has loaded them. */
+export interface ChatHarness {
+  /** The local gateway (see `useGateway`). */
+  readonly gw: Gateway;
+  /** The settings `getConfiguration().get` answers from; `baseUrl` is the gateway's URL. */
+  readonly settings: Record<string, unknown>;
+  /** `src/chat/view/controller`, loaded after the stand-in was installed. */
+  readonly controller: ControllerModule;
+  /** `src/chat/core/store`, loaded in the same hook. */
+  readonly store: StoreModule;
+}
+
+const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
+
+/**
+ * Installs the `vscode` stand-in now (call it at a test file's top level, before anything loads
+ * the controller), starts the gateway with node:test hooks, and loads the controller and store in
+ * a `before` hook. Settings start as: model `gw-chat`, no retries, base URL the gateway's.
+ * The `after` hook restores the original module loader.
+ */
+export function useChatHarness(options: ChatHarnessOptions = {}): ChatHarness {
+  const settings: Record<string, unknown> = {};
+  const fakeVscode = {
+    EventEmitter: FakeEmitter,
+    Disposable: FakeDisposable,
+    ConfigurationTarget: { Global: 1 },
+    l10n: { t: (s: string, ...args: unknown[]) => fill(s, args), bundle: undefined },
+    window: {
+      activeTextEditor: undefined,
+      onDidChangeActiveTextEditor: () => ({ dispose: () => undefined }),
+      ...options.window,
+    },
+    workspace: {
+      workspaceFolders: undefined,
+      getConfiguration: () => ({ get: <T>(key: string, fallback: T): T => (key in settings ? (settings[key] as T) : fallback) }),
+      onDidChangeConfiguration: () => ({ dispose: () => undefined }),
+      ...options.workspace,
+    },
+  };
+
+  // Installed synchronously: the dynamic imports below (and anything they require) must see it.
+  const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const originalLoad = loader._load;
+  loader._load = function (request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? fakeVscode : originalLoad.call(this, request, ...rest);
+  };
+
+  const gw = useGateway({
+    onStarted: (started) => {
+      settings.baseUrl = started.url;
+    },
+  });
+  let controller: ControllerModule | undefined;
+  let store: StoreModule | undefined;
+  before(async () => {
+    settings.chatModel = 'gw-chat';
+    settings['network.maxRetries'] = 0;
+    controller = (await import('../../src/chat/view/controller')) as ControllerModule;
+    store = (await import('../../src/chat/core/store')) as StoreModule;
+  });
+  after(() => {
+    loader._load = originalLoad;
+  });
+
+  const loaded = <M>(m: M | undefined, name: string): M => {
+    if (!m) throw new Error(`useChatHarness(): ${name} was used before the before hook loaded it (use it inside a test or hook)`);
+    return m;
+  };
+  return {
+    gw,
+    settings,
+    get controller() {
+      return loaded(controller, 'controller');
+    },
+    get store() {
+      return loaded(store, 'store');
+    },
+  };
+}
