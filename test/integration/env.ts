@@ -89,3 +89,25 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await cfg.update(key, value, vscode.ConfigurationTarget.Global);
   await Promise.race([changed, new Promise((r) => setTimeout(r, 10_000))]);
 }
+
+/**
+ * Inside a `describe`: the suite talks to the local gateway with the valid key. Points
+ * `gatewayStudio.baseUrl` at the gateway once, resets the gateway (counts, recorded requests,
+ * faults) and stores the valid key before each test, drops queued faults after each, and removes
+ * the key at the end so the next suite starts without one.
+ */
+export function useGatewayWithValidKey(): void {
+  before(async () => {
+    await setSetting('baseUrl', gateway.url);
+  });
+  beforeEach(async () => {
+    await control('reset');
+    await (await keyStore()).set(gateway.validKey);
+  });
+  afterEach(async () => {
+    await control('clear');
+  });
+  after(async () => {
+    await (await keyStore()).clear();
+  });
+}

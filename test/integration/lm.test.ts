@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/platform/services';
-import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
+import { control, extension, gateway, keyStore, setSetting, useGatewayWithValidKey, waitFor } from './env';
 
 const VENDOR = 'gateway-studio';
 
@@ -68,19 +68,7 @@ const readFileTool: vscode.LanguageModelChatTool = {
 };
 
 describe('language models (vscode.lm)', () => {
-  before(async () => {
-    await setSetting('baseUrl', gateway.url);
-  });
-  beforeEach(async () => {
-    await control('reset');
-    await (await keyStore()).set(gateway.validKey);
-  });
-  afterEach(async () => {
-    await control('clear');
-  });
-  after(async () => {
-    await (await keyStore()).clear();
-  });
+  useGatewayWithValidKey();
 
   it("selectChatModels lists the gateway's chat models (not its video models) with their capabilities", async () => {
     await model('gw-chat');

@@ -2,7 +2,7 @@
 // because the gateway or model cannot stream got streamed requests from VS Code's model picker.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { control, gateway, keyStore, setSetting, waitFor } from './env';
+import { control, setSetting, useGatewayWithValidKey, waitFor } from './env';
 
 interface Recorded {
   route: string;
@@ -10,20 +10,11 @@ interface Recorded {
 }
 
 describe('review: vscode.lm and the streaming setting', () => {
-  before(async () => {
-    await setSetting('baseUrl', gateway.url);
-  });
-  beforeEach(async () => {
-    await control('reset');
-    await (await keyStore()).set(gateway.validKey);
-  });
+  // Runs before the shared hook's afterEach, as before: the setting goes back first, then faults.
   afterEach(async () => {
     await setSetting('chat.stream', undefined);
-    await control('clear');
   });
-  after(async () => {
-    await (await keyStore()).clear();
-  });
+  useGatewayWithValidKey();
 
   it('with gatewayStudio.chat.stream off, an answer and a tool call come from non-streaming requests', async () => {
     await setSetting('chat.stream', false);
