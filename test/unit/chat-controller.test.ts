@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { FakeEmitter, useChatHarness } from './chatHarness';
+import type { WebviewMessage } from '../../src/shared/protocol';
+import { useChatHarness } from './chatHarness';
 
 /**
  * The chat controller's host logic in plain node: a minimal stand-in for the `vscode` module
@@ -22,35 +22,7 @@ const chat = useChatHarness({
 });
 const gw = chat.gw;
 
-function harness() {
-  const storage = new chat.store.MemoryStorage();
-  const logs: string[] = [];
-  const services = {
-    context: { workspaceState: storage, subscriptions: [] },
-    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
-    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
-  };
-  const controller = new chat.controller.ChatController(services as never);
-  const received: HostMessage[] = [];
-  const incoming = new FakeEmitter<unknown>();
-  const webview = {
-    onDidReceiveMessage: incoming.event,
-    postMessage: (m: HostMessage) => {
-      received.push(structuredClone(m));
-      return Promise.resolve(true);
-    },
-  };
-  controller.attach(webview as never);
-  const post = (m: WebviewMessage) => incoming.fire(m);
-  const until = async (pred: () => boolean, what: string) => {
-    const end = Date.now() + 10_000;
-    while (!pred()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  return { controller, storage, received, post, until, logs };
-}
+const harness = () => chat.open();
 
 void test('opening the conversation already shown from the history, mid-answer, neither stops the answer nor loses its messages', async () => {
   const h = harness();
@@ -120,18 +92,10 @@ void test('the question is saved as soon as it is sent, before its answer ends (
 });
 
 void test('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {
-  const storage = new chat.store.MemoryStorage();
-  const services = {
-    context: { workspaceState: storage, subscriptions: [] },
-    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined },
-    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
-  };
-  const controller = new chat.controller.ChatController(services as never);
-  controller.addContext({ fileName: 'src/x.ts', language: 'typescript', text: 'return a - b;', startLine: 1, endLine: 1 });
-  const received: HostMessage[] = [];
-  const incoming = new FakeEmitter<unknown>();
-  controller.attach({ onDidReceiveMessage: incoming.event, postMessage: (m: HostMessage) => (received.push(m), Promise.resolve(true)) } as never);
-  incoming.fire({ type: 'webview/ready' });
+  const { controller, received, post } = chat.open(undefined, {
+    beforeAttach: (c) => c.addContext({ fileName: 'src/x.ts', language: 'typescript', text: 'return a - b;', startLine: 1, endLine: 1 }),
+  });
+  post({ type: 'webview/ready' });
   const at = received.findIndex((m) => m.type === 'chat/context');
   const ctx = received[at];
   assert.equal(ctx?.type === 'chat/context' && ctx.context.text, 'return a - b;');

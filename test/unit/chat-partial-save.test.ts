@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PartialSaver } from '../../src/chat/core/partialSave';
-import type { AssistantMessage, Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { FakeEmitter, useChatHarness, type StoreModule } from './chatHarness';
+import type { AssistantMessage, Conversation } from '../../src/shared/protocol';
+import { useChatHarness, type Storage } from './chatHarness';
 
 /**
  * An answer is stored while it streams (at most every ~2 s), so a window that dies mid-answer
@@ -31,37 +31,13 @@ function recordingStorage() {
 }
 
 /** A controller over `storage`, as a window that starts with it; `afterCrash()` reads a copy. */
-function harness(storage: InstanceType<StoreModule['MemoryStorage']> = new chat.store.MemoryStorage()) {
-  const logs: string[] = [];
-  const services = {
-    context: { workspaceState: storage, subscriptions: [] },
-    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
-    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
-  };
-  const controller = new chat.controller.ChatController(services as never);
-  const received: HostMessage[] = [];
-  const incoming = new FakeEmitter<unknown>();
-  controller.attach({
-    onDidReceiveMessage: incoming.event,
-    postMessage: (m: HostMessage) => (received.push(structuredClone(m)), Promise.resolve(true)),
-  } as never);
-  const post = (m: WebviewMessage) => incoming.fire(m);
-  const until = async (pred: () => boolean, what: string) => {
-    const end = Date.now() + 15_000;
-    while (!pred()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+function harness(storage: Storage = new chat.store.MemoryStorage()) {
+  const { controller, received, post, until, logs } = chat.open(storage, { timeoutMs: 15_000 });
   const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   /** The answer text the webview was sent for this request so far. */
   const shown = (requestId: string) =>
     received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).map((m) => (m.type === 'chat/delta' ? m.content ?? '' : '')).join('');
-  const crash = () => {
-    const copy = new chat.store.MemoryStorage();
-    for (const key of storage.keys()) void copy.update(key, storage.get(key));
-    return copy;
-  };
+  const crash = () => chat.copy(storage);
   const afterCrash = (): Conversation | undefined => new chat.store.ConversationStore(crash()).load(controller.conversationId);
   return { controller, received, post, until, ended, shown, crash, afterCrash, logs };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Conversation, HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { FakeEmitter, useChatHarness } from './chatHarness';
+import type { Conversation } from '../../src/shared/protocol';
+import { useChatHarness } from './chatHarness';
 
 /**
  * What the stored conversation holds while an answer is still streaming, read as a window that
@@ -23,34 +23,10 @@ const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
  * since nothing the controller does afterwards (its end-of-turn save) reaches the copy.
  */
 function harness(storage = new chat.store.MemoryStorage()) {
-  const logs: string[] = [];
-  const services = {
-    context: { workspaceState: storage, subscriptions: [] },
-    log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
-    keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
-  };
-  const controller = new chat.controller.ChatController(services as never);
-  const received: HostMessage[] = [];
-  const incoming = new FakeEmitter<unknown>();
-  controller.attach({
-    onDidReceiveMessage: incoming.event,
-    postMessage: (m: HostMessage) => (received.push(structuredClone(m)), Promise.resolve(true)),
-  } as never);
-  const post = (m: WebviewMessage) => incoming.fire(m);
-  const until = async (pred: () => boolean, what: string) => {
-    const end = Date.now() + 10_000;
-    while (!pred()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const { controller, received, post, until } = chat.open(storage);
   const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   const deltas = (requestId: string) => received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
-  const crash = () => {
-    const copy = new chat.store.MemoryStorage();
-    for (const key of storage.keys()) void copy.update(key, storage.get(key));
-    return copy;
-  };
+  const crash = () => chat.copy(storage);
   /** The conversation as the next start of the window would load it, and whether it opens first. */
   const afterCrash = (): { conversation: Conversation | undefined; shownFirst: boolean } => {
     const store = new chat.store.ConversationStore(crash());

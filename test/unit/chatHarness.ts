@@ -9,6 +9,7 @@
  */
 import Module from 'node:module';
 import { after, before } from 'node:test';
+import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import type { Gateway } from '../gateway/server';
 import { useGateway } from './helpers';
 
@@ -41,6 +42,31 @@ class FakeDisposable {
   }
 }
 
+/** A storage as the controller's `workspaceState`. */
+export type Storage = InstanceType<StoreModule['MemoryStorage']>;
+
+/** A controller attached to a stand-in webview, as {@link ChatHarness.open} returns it. */
+export interface OpenController {
+  readonly controller: InstanceType<ControllerModule['ChatController']>;
+  readonly storage: Storage;
+  /** Every message the controller posted to the webview, copied when posted. */
+  readonly received: HostMessage[];
+  /** Sends a message as the webview would. */
+  post(m: WebviewMessage): void;
+  /** Polls `pred` every 10 ms; past the timeout fails naming `what`, with the warnings logged. */
+  until(pred: () => boolean, what: string): Promise<void>;
+  /** The controller's warn and error log lines. */
+  readonly logs: string[];
+}
+
+/** Options of {@link ChatHarness.open}. */
+export interface OpenOptions {
+  /** How long `until` waits (default 10 s). */
+  timeoutMs?: number;
+  /** Runs on the new controller before the webview is attached (e.g. a context added first). */
+  beforeAttach?: (controller: OpenController['controller']) => void;
+}
+
 /** What a test file adds to (or replaces in) the stand-in's `window` and `workspace`. */
 export interface ChatHarnessOptions {
   /** Extra `vscode.window` members, e.g. `showSaveDialog` for an export. */
@@ -59,6 +85,10 @@ export interface ChatHarness {
   readonly controller: ControllerModule;
   /** `src/chat/core/store`, loaded in the same hook. */
   readonly store: StoreModule;
+  /** A controller over `storage` (default: a new empty one) whose key is the gateway's valid key. */
+  open(storage?: Storage, options?: OpenOptions): OpenController;
+  /** A copy of `storage` as it is now: what a window killed at this moment leaves behind. */
+  copy(storage: Storage): Storage;
 }
 
 const fill = (s: string, args: unknown[]) => s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
@@ -117,7 +147,7 @@ export function useChatHarness(options: ChatHarnessOptions = {}): ChatHarness {
     if (!m) throw new Error(`useChatHarness(): ${name} was used before the before hook loaded it (use it inside a test or hook)`);
     return m;
   };
-  return {
+  const harness: ChatHarness = {
     gw,
     settings,
     get controller() {
@@ -126,5 +156,37 @@ export function useChatHarness(options: ChatHarnessOptions = {}): ChatHarness {
     get store() {
       return loaded(store, 'store');
     },
+    open(storage = new harness.store.MemoryStorage(), openOptions = {}) {
+      const logs: string[] = [];
+      const services = {
+        context: { workspaceState: storage, subscriptions: [] },
+        log: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m: string) => logs.push(m), error: (m: unknown) => logs.push(String(m)), show: () => undefined },
+        keys: { get: () => Promise.resolve(gw.keys.valid), onDidChange: () => ({ dispose: () => undefined }) },
+      };
+      // Only the services the controller reads on these paths exist, hence the cast.
+      const ctl = new harness.controller.ChatController(services as never);
+      openOptions.beforeAttach?.(ctl);
+      const received: HostMessage[] = [];
+      const incoming = new FakeEmitter<WebviewMessage>();
+      ctl.attach({
+        onDidReceiveMessage: incoming.event,
+        postMessage: (m: HostMessage) => (received.push(structuredClone(m)), Promise.resolve(true)),
+      } as never);
+      const timeoutMs = openOptions.timeoutMs ?? 10_000;
+      const until = async (pred: () => boolean, what: string) => {
+        const end = Date.now() + timeoutMs;
+        while (!pred()) {
+          if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      return { controller: ctl, storage, received, post: (m) => incoming.fire(m), until, logs };
+    },
+    copy(storage) {
+      const copy = new harness.store.MemoryStorage();
+      for (const key of storage.keys()) void copy.update(key, storage.get(key));
+      return copy;
+    },
   };
+  return harness;
 }
