@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
 import type { ChatResult, ToolCall, Usage } from './chat';
 import { GatewayError, readWireError } from './errors';
+import { uniqueToolCallIds } from './toolCallIds';
 
 /**
  * What a streaming chat call reports as it goes. `index` of a tool call is its position in the final
@@ -123,9 +124,6 @@ function argsComplete(slot: Slot): boolean {
   return slot.shape.closed && isCompleteJson(slot.args);
 }
 
-/** Longest tool-call id some upstreams accept (OpenAI refuses ids over 40 characters on the next turn). */
-const MAX_ID_LENGTH = 40;
-
 /** Whether `args` is already one complete JSON value: a call whose arguments are done. */
 function isCompleteJson(args: string): boolean {
   if (args.trim() === '') return false;
@@ -135,32 +133,6 @@ function isCompleteJson(args: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Final ids for the calls of one answer: unique and non-empty. An id the gateway sent is kept when
- * no earlier call of the answer has it (a resumed conversation must send back the ids the server
- * knows); a repeated id gets a numbered suffix, an empty one `call_gs_<position>`, and neither may
- * take an id that another call was sent with. Deterministic, so the partial and the final result agree.
- */
-function uniqueIds(sent: readonly (string | undefined)[]): string[] {
-  const reserved = new Set(sent.filter((x): x is string => !!x));
-  const used = new Set<string>();
-  return sent.map((id, i) => {
-    if (id && !used.has(id)) {
-      used.add(id);
-      return id;
-    }
-    const free = (c: string) => !used.has(c) && !reserved.has(c) && c.length <= MAX_ID_LENGTH;
-    let out: string | undefined;
-    for (let k = 2; id && !out && k < 1000; k++) if (free(`${id}_${k}`)) out = `${id}_${k}`;
-    for (let k = 1; !out; k++) {
-      const c = k === 1 ? `call_gs_${i}` : `call_gs_${i}_${k}`;
-      if (free(c)) out = c;
-    }
-    used.add(out);
-    return out;
-  });
 }
 
 /**
@@ -287,7 +259,7 @@ export class ChatAccumulator {
   result(): ChatResult {
     // A call without an id, or with one another call of this answer has, could not be answered by
     // its own tool message (and cards and approvals are keyed by id).
-    const ids = uniqueIds(this.calls.map((s) => s.id));
+    const ids = uniqueToolCallIds(this.calls.map((s) => s.id));
     const toolCalls: ToolCall[] = this.calls.map((s, i) => ({
       id: ids[i]!,
       type: 'function',

@@ -1,11 +1,10 @@
 import type { ChatMessage, Conversation } from '../../shared/protocol';
 import type { ToolCall } from './toolSeam';
 
-/**
- * Longest tool-call id some upstreams accept (OpenAI refuses longer ones on the next turn); the
- * same limit the accumulator keeps within one answer.
- */
-export const MAX_TOOL_CALL_ID_LENGTH = 40;
+import { uniqueToolCallIds as idsUniqueAcross } from '../../api/toolCallIds';
+
+/** The accumulator's scheme, applied against the rest of the conversation (`taken`). */
+export { idsUniqueAcross };
 
 /**
  * Every tool-call id the messages use: the calls of assistant messages and the ids tool messages
@@ -18,41 +17,6 @@ export function toolCallIdsOf(messages: readonly ChatMessage[]): Set<string> {
     else if (m.role === 'tool') ids.add(m.toolCallId);
   }
   return ids;
-}
-
-/**
- * Ids for the calls of one new answer that no earlier message of the conversation uses. Relays
- * that number calls per answer send `call_0` again in every answer; the webview keys cards by id
- * and some servers refuse a conversation with one id on two assistant messages.
- *
- * The scheme is the accumulator's: an id is kept exactly as sent when it is non-empty and neither
- * `taken` nor an earlier call of this answer has it (a resumed conversation must send back the ids
- * the server knows); otherwise it gets the first free numbered suffix (`call_0_2`), or, when that
- * would pass {@link MAX_TOOL_CALL_ID_LENGTH}, `call_gs_<position>`. A replacement never takes an
- * id another call of this answer was sent with. Deterministic for the same input.
- *
- * @param sent the answer's ids in call order
- * @param taken ids used by earlier messages of the conversation
- */
-export function idsUniqueAcross(sent: readonly string[], taken: ReadonlySet<string>): string[] {
-  const reserved = new Set(sent.filter((x) => x !== ''));
-  const used = new Set(taken);
-  return sent.map((id, i) => {
-    if (id !== '' && !used.has(id)) {
-      used.add(id);
-      return id;
-    }
-    const free = (c: string) => !used.has(c) && !reserved.has(c) && c.length <= MAX_TOOL_CALL_ID_LENGTH;
-    let out: string | undefined;
-    // Past the length limit every longer suffix fails too, so the loop stops at the first such one.
-    for (let k = 2; id !== '' && !out && `${id}_${k}`.length <= MAX_TOOL_CALL_ID_LENGTH; k++) if (free(`${id}_${k}`)) out = `${id}_${k}`;
-    for (let k = 1; !out; k++) {
-      const c = k === 1 ? `call_gs_${i}` : `call_gs_${i}_${k}`;
-      if (free(c)) out = c;
-    }
-    used.add(out);
-    return out;
-  });
 }
 
 /**

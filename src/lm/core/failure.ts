@@ -39,12 +39,11 @@ function notFoundWords(e: GatewayError, modelId: string): string {
 
 /**
  * Which 404 this is, judged more closely than the chat panel does: the error names the model
- * (param, code, or the id in the message), or names the route as unknown (the local gateway's and
- * many servers' "Invalid URL", Express's "Cannot POST"), or neither.
+ * (param, code, or the id in the message), or the route as unknown (see notFoundCause), or neither.
  */
 function lmNotFoundCause(e: GatewayError, modelId: string): 'model' | 'baseUrl' | 'unsure' {
   if (e.param === 'model' || /model/i.test(e.code ?? '') || (modelId !== '' && e.message.includes(modelId))) return 'model';
-  if (/\binvalid url\b|\bno route\b|\bcannot (post|get)\b|\bunknown (route|endpoint|path)\b/i.test(e.message)) return 'baseUrl';
+  // notFoundCause recognises a route the server does not have ("Invalid URL", "Cannot POST").
   const guess = notFoundCause(e);
   return guess === 'baseUrl' ? 'baseUrl' : guess === 'model' && /\bmodel\b/i.test(e.message) ? 'model' : 'unsure';
 }
