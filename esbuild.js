@@ -39,6 +39,23 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
   });
 }
 
+// The video gallery: its own small bundle (Preact components), loaded only by the gallery view.
+if (fs.existsSync(path.join(__dirname, 'webview', 'gallery', 'main.tsx'))) {
+  builds.push({
+    entryPoints: { gallery: 'webview/gallery/main.tsx' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    logLevel: 'warning',
+  });
+}
+
 // Integration tests run inside a real extension host: bundle them to cjs so mocha can load them.
 if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
   builds.push({

@@ -18,8 +18,9 @@ export function activate(context: vscode.ExtensionContext): Services {
 
   registerKeyCommands(services);
   registerConnectionCommands(services);
-  registerVideo(services);
-  registerTools(services, registerChat(services));
+  const video = registerVideo(services);
+  // Features may not import each other: the video tools reach the chat's tool set through here.
+  registerTools(services, registerChat(services), video.chatTools);
   registerLanguageModels(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 

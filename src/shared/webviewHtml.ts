@@ -15,18 +15,21 @@ export interface WebviewHtmlOptions {
   title: string;
   /** BCP 47 language of the UI. */
   lang?: string;
+  /** Allow `<video>` from the extension's resources (the video gallery; the chat plays none). */
+  media?: boolean;
 }
 
 const esc = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+export function contentSecurityPolicy(cspSource: string, nonce: string, o: { media?: boolean } = {}): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
+    ...(o.media ? [`media-src ${cspSource}`] : []),
     "connect-src 'none'",
     "frame-src 'none'",
     "form-action 'none'",
@@ -39,7 +42,7 @@ export function webviewHtml(o: WebviewHtmlOptions): string {
 <html lang="${esc(o.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(o.cspSource, o.nonce))}">
+<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(o.cspSource, o.nonce, { media: o.media ?? false }))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${esc(o.styleUri)}">
 <title>${esc(o.title)}</title>

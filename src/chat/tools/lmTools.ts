@@ -4,6 +4,9 @@ import { ToolError, type Tool } from '../core/toolRunner';
 /** Wire names the gateway accepts for a function (the OpenAI rule). */
 const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Prefix of the tools this extension registers in `vscode.lm.tools`. */
+const OWN_PREFIX = 'gatewayStudio_';
+
 /** A tool of another extension or an MCP server, as offered to the model. */
 export interface ExternalTool extends Tool {
   /** The name in `vscode.lm.tools` (may differ from the wire name). */
@@ -20,6 +23,8 @@ export function externalTools(taken: ReadonlySet<string>): ExternalTool[] {
   const used = new Set(taken);
   const out: ExternalTool[] = [];
   for (const info of vscode.lm.tools) {
+    // This extension's own tools (the video tools) are already in the set under their chat names.
+    if (info.name.startsWith(OWN_PREFIX)) continue;
     const name = wireName(info.name, used);
     used.add(name);
     const parameters = isObject(info.inputSchema) ? (info.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import type { FeatureTool } from '../../api/featureTools';
 import type { Services } from '../../platform/services';
 import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/toolBuiltins';
 import { ToolRunner, type Tool } from '../core/toolRunner';
 import type { ToolExecutor } from '../core/toolSeam';
 import { Approvals } from './approval';
+import { featureTool } from './featureTools';
 import { externalTools } from './lmTools';
 import { ToolState } from './state';
 import { VscodeToolHost } from './vscodeHost';
@@ -30,7 +32,7 @@ const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
  * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
  * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
  */
-export function registerTools(s: Services, chat: ToolsChatApi | undefined): ToolRunner {
+export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromFeatures: readonly FeatureTool[] = []): ToolRunner {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
@@ -44,10 +46,12 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined): Tool
   );
   context.subscriptions.push(state, host, approvals);
 
-  const builtins = builtinTools(host);
+  // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
+  const builtins = [...builtinTools(host), ...fromFeatures.map(featureTool)];
+  const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
     ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),
-    ...externalTools(BUILTIN).map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, false), lmName: tool.lmName })),
+    ...externalTools(taken).map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, false), lmName: tool.lmName })),
   ];
 
   const runner = new ToolRunner({

@@ -7,13 +7,18 @@ import { assertVideoId } from '../../api/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
-import type { VideoApi, VideoRunEnd } from '../core/job';
+import type { VideoApi } from '../core/job';
 import { VideoJobManager } from '../core/manager';
 import type { VideoTaskRecord } from '../core/record';
-import { canResume, formatElapsed, shortPrompt, stateLabel, type StatusBarModel } from '../core/summary';
+import type { StatusBarModel } from '../core/summary';
+import type { FeatureTool } from '../../api/featureTools';
+import { registerVideoGallery } from './gallery';
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
+import { registerVideoLmTools, videoChatTools } from './lmTools';
 import { SHOW_TASKS_COMMAND, VideoStatusBar } from './statusBar';
 import { WorkspaceTaskStore } from './store';
+import { notifyEnd, PICK_TASK_COMMAND, runAction, showTaskList, type TaskAction } from './taskList';
+import type { VideoFeature } from './feature';
 import { runVideoWizard } from './wizard';
 
 /** Command ids of the video feature. */
@@ -21,7 +26,10 @@ export const VIDEO_COMMANDS = {
   generate: 'gatewayStudio.video.generate',
   generateFromImages: 'gatewayStudio.video.generateFromImages',
   checkTask: 'gatewayStudio.video.checkTask',
+  /** Opens the gallery (the status-bar item runs it too). */
   showTasks: SHOW_TASKS_COMMAND,
+  /** The quick-pick task list, for keyboard users. */
+  pickTask: PICK_TASK_COMMAND,
   /** Hidden: `{ tasks, statusBar }` for integration tests. */
   debugState: 'gatewayStudio.video.debugState',
   /** Hidden: `(key, action)` runs a task-list action without the quick pick (integration tests). */
@@ -42,10 +50,12 @@ export interface GenerateArgs extends Partial<VideoCreateRequest> {
   imageFiles?: string[];
 }
 
-type TaskAction = 'open' | 'details' | 'copyId' | 'resume' | 'stop' | 'remove';
-
-/** The video feature: commands, the status-bar item, and resumption of unfinished tasks. */
-export function registerVideo(s: Services): VideoJobManager {
+/**
+ * The video feature: commands, the status-bar item, the gallery, the language-model tools, and
+ * resumption of unfinished tasks. Every task, whoever starts it, goes through the one manager.
+ * Returns the tools the chat panel offers (handed over by `extension.ts`).
+ */
+export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
   const videoClient = async () => new VideoClient((await getGatewayClient(s, 'video')).http);
   // Built per call so a new key or base URL applies to the next request of a running task.
   const api: VideoApi = {
@@ -81,6 +91,8 @@ export function registerVideo(s: Services): VideoJobManager {
 
   // Reads the manager lazily: the item is built first so the manager's events can reach it.
   const bar = new VideoStatusBar(() => manager.list());
+  const changed = new vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>();
+  s.context.subscriptions.push(changed);
   const manager = new VideoJobManager(
     {
       api,
@@ -95,11 +107,31 @@ export function registerVideo(s: Services): VideoJobManager {
       onChange: (r, removed) => {
         s.log.debug(`video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`);
         bar.refresh();
+        changed.fire({ record: r, removed });
       },
       onEnd: (r, end) => notifyEnd(s, manager, r, end),
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
+
+  /** Where videos go now, without asking (undefined: no folder open and none chosen yet). */
+  const outputDir = (): string | undefined => {
+    const out = readSettings().video.outputFolder.trim() || 'videos';
+    if (path.isAbsolute(out)) return out;
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    return folder ? path.join(folder.uri.fsPath, out) : chosenFolder;
+  };
+  const feature: VideoFeature = {
+    manager,
+    onDidChange: changed.event,
+    outputDir,
+    start: async (request, imageLabels) => {
+      await videoClient(); // a missing base URL is reported before a task is recorded
+      const { record } = await manager.submit({ request, imageLabels });
+      s.log.info(`video task started: model ${request.model}, ${imageLabels.length} reference image(s)`);
+      return record;
+    },
+  };
 
   const submit = async (request: VideoCreateRequest, imageLabels: string[]): Promise<string | undefined> => {
     try {
@@ -185,7 +217,7 @@ export function registerVideo(s: Services): VideoJobManager {
         return undefined;
       }
     }),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.showTasks, () => showTaskList(s, manager)),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.pickTask, () => showTaskList(s, manager)),
     vscode.commands.registerCommand(VIDEO_COMMANDS.debugState, (): VideoDebugState => ({
       tasks: manager.list(),
       running: manager.list().filter((r) => manager.isRunning(r.key)).map((r) => r.key),
@@ -194,6 +226,9 @@ export function registerVideo(s: Services): VideoJobManager {
     vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) => runAction(s, manager, key, action)),
   );
 
+  registerVideoGallery(s, feature);
+  registerVideoLmTools(s, feature);
+
   // Tasks that were running when the window closed carry on (never re-created).
   const resumed = manager.resumeUnfinished();
   if (resumed.length) s.log.info(`resuming ${resumed.length} unfinished video task(s)`);
@@ -201,7 +236,7 @@ export function registerVideo(s: Services): VideoJobManager {
     if (removed.length) s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  return manager;
+  return { manager, chatTools: videoChatTools(feature) };
 }
 
 function isGenerateArgs(v: unknown): v is GenerateArgs {
@@ -214,171 +249,3 @@ function workspaceUri(rel: string): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, rel);
 }
 
-async function openVideo(file: string): Promise<void> {
-  // `vscode.open` on an .mp4 opens VS Code's media preview.
-  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
-}
-
-async function revealVideo(file: string): Promise<void> {
-  const uri = vscode.Uri.file(file);
-  if (vscode.workspace.getWorkspaceFolder(uri)) await vscode.commands.executeCommand('revealInExplorer', uri);
-  else await vscode.commands.executeCommand('revealFileInOS', uri);
-}
-
-/** Notifications at the end of a run; never awaited, so a run never waits for the user. */
-function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRecord, end: VideoRunEnd): void {
-  const name = shortPrompt(r);
-  switch (end) {
-    case 'saved': {
-      if (!r.file) return;
-      s.log.info(`video saved: ${r.file} (${r.bytes ?? 0} bytes)`);
-      const open = vscode.l10n.t('Open');
-      const reveal = vscode.l10n.t('Reveal in Explorer');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Video saved: {0}', path.basename(r.file)), open, reveal).then((pick) => {
-        if (pick === open) return openVideo(r.file!);
-        if (pick === reveal) return revealVideo(r.file!);
-        return undefined;
-      });
-      return;
-    }
-    case 'timed_out': {
-      const resume = vscode.l10n.t('Resume');
-      const copy = vscode.l10n.t('Copy Id');
-      void vscode.window
-        .showInformationMessage(
-          vscode.l10n.t('"{0}" is still running on the gateway after {1} checks. It was not submitted again; its id {2} is kept, so check later with Resume or "Check Video Task".', name, r.polls, r.videoId ?? ''),
-          resume,
-          copy,
-        )
-        .then((pick) => {
-          if (pick === resume) return runAction(s, manager, r.key, 'resume');
-          if (pick === copy && r.videoId) return vscode.env.clipboard.writeText(r.videoId);
-          return undefined;
-        });
-      return;
-    }
-    case 'failed':
-    case 'error': {
-      const e = r.error;
-      s.log.error(`video task ${r.videoId ?? r.key} ${end}: ${e?.title ?? ''} ${e?.detail ?? ''}`);
-      const buttons: string[] = [];
-      const resume = vscode.l10n.t('Resume');
-      const setKey = vscode.l10n.t('Set API Key');
-      const log = vscode.l10n.t('Show Log');
-      if (end === 'error' && canResume(r) && e?.kind !== 'not_found') buttons.push(resume);
-      if (e?.kind === 'auth') buttons.push(setKey);
-      buttons.push(log);
-      void vscode.window.showErrorMessage(`${e?.title ?? stateLabel(r)} — ${name}. ${e?.detail ?? ''}`, ...buttons).then((pick) => {
-        if (pick === resume) return runAction(s, manager, r.key, 'resume');
-        if (pick === setKey) return vscode.commands.executeCommand('gatewayStudio.setApiKey');
-        if (pick === log) s.log.show();
-        return undefined;
-      });
-      return;
-    }
-    case 'paused':
-      return;
-  }
-}
-
-async function runAction(s: Services, manager: VideoJobManager, key: string, action: TaskAction): Promise<void> {
-  const r = manager.get(key);
-  if (!r) return;
-  switch (action) {
-    case 'open':
-      if (r.file) await openVideo(r.file);
-      return;
-    case 'details': {
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(detailsOf(r), null, 2) });
-      await vscode.window.showTextDocument(doc, { preview: true });
-      return;
-    }
-    case 'copyId':
-      if (r.videoId) await vscode.env.clipboard.writeText(r.videoId);
-      return;
-    case 'resume':
-      // The end is notified by the manager; nothing to wait for here.
-      void manager.resume(key).catch((err: unknown) => showGatewayError(s, err));
-      return;
-    case 'stop':
-      await manager.pause(key);
-      return;
-    case 'remove':
-      await manager.remove(key);
-      return;
-  }
-}
-
-/** The details view: everything recorded, with readable times. */
-function detailsOf(r: VideoTaskRecord): Record<string, unknown> {
-  return {
-    prompt: r.request.prompt,
-    model: r.request.model,
-    id: r.videoId ?? null,
-    state: r.state,
-    status: stateLabel(r),
-    progress: r.progress ?? null,
-    parameters: { seconds: r.request.seconds, aspect_ratio: r.request.aspect_ratio, resolution: r.request.resolution, reference_images: r.request.images },
-    warnings: r.warnings,
-    error: r.error ?? null,
-    failReason: r.failReason ?? null,
-    polls: r.polls,
-    transientErrors: r.transientErrors,
-    created: new Date(r.createdAt).toISOString(),
-    finished: r.finishedAt ? new Date(r.finishedAt).toISOString() : null,
-    elapsed: formatElapsed((r.finishedAt ?? Date.now()) - r.createdAt),
-    file: r.file ?? null,
-    sidecar: r.sidecar ?? null,
-  };
-}
-
-function icon(r: VideoTaskRecord): string {
-  switch (r.state) {
-    case 'creating':
-    case 'polling':
-    case 'downloading':
-      return '$(sync~spin)';
-    case 'timed_out':
-    case 'paused':
-      return '$(clock)';
-    case 'saved':
-      return '$(check)';
-    case 'failed':
-    case 'error':
-      return '$(error)';
-  }
-}
-
-/** The task list (status-bar click, "Show Video Tasks"), then the actions of the chosen task. */
-async function showTaskList(s: Services, manager: VideoJobManager): Promise<void> {
-  const records = manager.list();
-  if (records.length === 0) {
-    const gen = vscode.l10n.t('Generate Video');
-    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('No video tasks yet.'), gen);
-    if (pick === gen) await vscode.commands.executeCommand(VIDEO_COMMANDS.generate);
-    return;
-  }
-  const now = Date.now();
-  const chosen = await vscode.window.showQuickPick(
-    records.map((r) => ({
-      label: `${icon(r)} ${shortPrompt(r)}`,
-      description: stateLabel(r),
-      detail: [r.request.model || undefined, r.videoId, formatElapsed((r.finishedAt ?? now) - r.createdAt)].filter(Boolean).join(' · '),
-      key: r.key,
-    })),
-    { title: vscode.l10n.t('Gateway Studio: Video Tasks'), placeHolder: vscode.l10n.t('Choose a task for its actions'), matchOnDetail: true },
-  );
-  if (!chosen) return;
-  const r = manager.get(chosen.key);
-  if (!r) return;
-  const running = manager.isRunning(r.key);
-  const actions: { label: string; action: TaskAction }[] = [];
-  if (r.file) actions.push({ label: vscode.l10n.t('$(play) Open the video'), action: 'open' });
-  actions.push({ label: vscode.l10n.t('$(info) Show details'), action: 'details' });
-  if (r.videoId) actions.push({ label: vscode.l10n.t('$(copy) Copy the id'), action: 'copyId' });
-  if (!running && canResume(r)) actions.push({ label: vscode.l10n.t('$(debug-continue) Resume watching'), action: 'resume' });
-  if (running) actions.push({ label: vscode.l10n.t('$(debug-pause) Stop watching'), action: 'stop' });
-  actions.push({ label: vscode.l10n.t('$(trash) Remove from the list'), action: 'remove' });
-  const act = await vscode.window.showQuickPick(actions, { title: shortPrompt(r), placeHolder: stateLabel(r) });
-  if (act) await runAction(s, manager, r.key, act.action);
-}

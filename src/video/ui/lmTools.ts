@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import { FeatureToolError, type FeatureTool } from '../../api/featureTools';
+import { describeError } from '../../api/errors';
+import type { Services } from '../../platform/services';
+import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
+import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
+import { VideoAgent } from './agent';
+import type { VideoFeature } from './feature';
+
+/** Names in `vscode.lm.tools` (package.json `languageModelTools`). */
+export const LM_TOOL_NAMES = { generate: 'gatewayStudio_generateVideo', status: 'gatewayStudio_videoStatus' } as const;
+/** Names in the chat panel's tool set. */
+export const CHAT_TOOL_NAMES = { generate: 'generate_video', status: 'video_status' } as const;
+/** Hidden: what `prepareInvocation` of the generate tool returns, as text (integration tests). */
+export const PREPARE_DEBUG_COMMAND = 'gatewayStudio.video.debugPrepareTool';
+
+const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
+
+function markdownLines(lines: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  // appendText escapes the prompt's markdown; hard breaks keep one fact per line.
+  for (const line of lines.split('\n')) {
+    md.appendText(line);
+    md.appendMarkdown('  \n');
+  }
+  return md;
+}
+
+/**
+ * The two tools in `vscode.lm.tools`, for any chat that uses VS Code's tools (`#generateVideo`,
+ * `#videoStatus`). Generation asks for confirmation (a billed action); a request that breaks a
+ * rule asks nothing, since nothing will be sent, and its result names each rule.
+ */
+export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
+  const agent = new VideoAgent(feature);
+  const prepare = async (input: unknown): Promise<vscode.PreparedToolInvocation> => {
+    const plan = await agent.plan(input);
+    if (!plan.ok) return { invocationMessage: vscode.l10n.t('Checking the video request') };
+    const c = confirmationText(plan.request, plan.labels);
+    return {
+      invocationMessage: vscode.l10n.t('Starting a video task with {0}', plan.request.model),
+      confirmationMessages: { title: c.title, message: markdownLines(c.message) },
+    };
+  };
+  s.context.subscriptions.push(
+    vscode.lm.registerTool<unknown>(LM_TOOL_NAMES.generate, {
+      prepareInvocation: (options) => prepare(options.input),
+      invoke: async (options, token) => {
+        const plan = await agent.plan(options.input);
+        if (!plan.ok) return text(rulesResult(plan.issues));
+        const ac = new AbortController();
+        const sub = token.onCancellationRequested(() => ac.abort());
+        try {
+          return text((await agent.start(plan, ac.signal)).text);
+        } catch (e) {
+          s.log.error(`video tool: ${e instanceof Error ? e.message : String(e)}`);
+          const d = describeError(e);
+          return text(`The video task was not started: ${d.title}. ${d.detail}`);
+        } finally {
+          sub.dispose();
+        }
+      },
+    }),
+    vscode.lm.registerTool<unknown>(LM_TOOL_NAMES.status, {
+      prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Checking video tasks') }),
+      invoke: (options) => text(agent.status(options.input)),
+    }),
+    vscode.commands.registerCommand(PREPARE_DEBUG_COMMAND, async (input: unknown) => {
+      const p = await prepare(input);
+      const plain = (m: string | vscode.MarkdownString | undefined) => (typeof m === 'string' ? m : m?.value);
+      return { invocationMessage: plain(p.invocationMessage), title: plain(p.confirmationMessages?.title), message: plain(p.confirmationMessages?.message) };
+    }),
+  );
+}
+
+/** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
+export function videoChatTools(feature: VideoFeature): FeatureTool[] {
+  const agent = new VideoAgent(feature);
+  return [
+    {
+      name: CHAT_TOOL_NAMES.generate,
+      description: generateToolDescription(),
+      parameters: { ...GENERATE_VIDEO_JSON_SCHEMA },
+      readOnly: false,
+      prepare: async (args) => {
+        const plan = await agent.plan(args);
+        if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
+        const c = confirmationText(plan.request, plan.labels);
+        return {
+          summary: `${c.title}\n${c.message}`,
+          run: async (call) => {
+            try {
+              return { content: (await agent.start(plan, call.signal)).text };
+            } catch (e) {
+              const d = describeError(e);
+              throw new FeatureToolError(`The video task was not started: ${d.title}. ${d.detail}`);
+            }
+          },
+        };
+      },
+    },
+    {
+      name: CHAT_TOOL_NAMES.status,
+      description: statusToolDescription(),
+      parameters: { ...VIDEO_STATUS_JSON_SCHEMA },
+      readOnly: true,
+      prepare: (args) => Promise.resolve({ run: () => Promise.resolve({ content: agent.status(args) }) }),
+    },
+  ];
+}

@@ -1,0 +1,60 @@
+import type { GalleryStore, Filter } from './state';
+import { RemixForm } from './form';
+import { TaskCard } from './taskCard';
+
+const FILTERS: { id: Filter; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'running', label: 'Running' },
+  { id: 'saved', label: 'Saved' },
+  { id: 'failed', label: 'Failed' },
+];
+
+/** The gallery: filters and search, the remix form when open, then one card per task. */
+export function App({ store }: { store: GalleryStore }) {
+  const tasks = store.visible.value;
+  const notice = store.notice.value;
+  return (
+    <main class="gallery">
+      <div class="toolbar" role="toolbar" aria-label="Filter videos">
+        {FILTERS.map((f) => (
+          <button
+            key={f.id}
+            type="button"
+            class={`filter${store.filter.value === f.id ? ' active' : ''}`}
+            aria-pressed={store.filter.value === f.id}
+            data-filter={f.id}
+            onClick={() => (store.filter.value = f.id)}
+          >
+            {f.label}
+          </button>
+        ))}
+        <input
+          class="search"
+          type="search"
+          placeholder="Search prompt, model, id"
+          aria-label="Search videos"
+          value={store.search.value}
+          onInput={(e) => (store.search.value = e.currentTarget.value)}
+        />
+      </div>
+      {notice && (
+        <div class={`notice${notice.error ? ' error' : ''}`} role={notice.error ? 'alert' : 'status'}>
+          <pre>{notice.text}</pre>
+          <button type="button" class="link" onClick={() => (store.notice.value = null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {store.form.value && <RemixForm store={store} form={store.form.value} />}
+      {tasks.length === 0 ? (
+        <p class="empty">{store.tasks.value.length === 0 ? 'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.' : 'No task matches.'}</p>
+      ) : (
+        <ul class="tasks">
+          {tasks.map((t) => (
+            <TaskCard key={t.key} task={t} store={store} />
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

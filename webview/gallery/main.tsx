@@ -1,0 +1,15 @@
+import * as z from 'zod/mini';
+import { render } from 'preact';
+import './styles.css';
+import { App } from './app';
+import { connect, type VsCodeApi } from './state';
+
+// The CSP forbids eval; without `jitless` zod probes `new Function` and a violation is reported.
+z.config({ jitless: true });
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const root = document.getElementById('app') ?? document.body;
+const store = connect(acquireVsCodeApi());
+render(<App store={store} />, root);
+store.post({ type: 'webview/ready' });

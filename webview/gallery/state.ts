@@ -1,0 +1,64 @@
+import { computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { galleryHostMessageSchema, type GalleryForm, type GalleryTask, type GalleryWebviewMessage } from '../../src/shared/galleryProtocol';
+
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+export type Filter = 'all' | 'running' | 'saved' | 'failed';
+
+/** What the gallery shows: the host's list, the user's filter and search, the open form. */
+export interface GalleryStore {
+  tasks: Signal<GalleryTask[]>;
+  filter: Signal<Filter>;
+  search: Signal<string>;
+  form: Signal<GalleryForm | null>;
+  notice: Signal<{ text: string; error: boolean } | null>;
+  visible: ReadonlySignal<GalleryTask[]>;
+  post(m: GalleryWebviewMessage): void;
+}
+
+const RUNNING = new Set<GalleryTask['state']>(['creating', 'polling', 'downloading', 'timed_out', 'paused']);
+
+/** Which filter a task falls under. */
+export function bucket(t: GalleryTask): Exclude<Filter, 'all'> {
+  if (t.state === 'saved') return 'saved';
+  if (t.state === 'failed' || t.state === 'error') return 'failed';
+  return RUNNING.has(t.state) ? 'running' : 'failed';
+}
+
+/** Tasks under `filter` whose prompt, model, id or file contains every word of `search`. */
+export function matches(t: GalleryTask, filter: Filter, search: string): boolean {
+  if (filter !== 'all' && bucket(t) !== filter) return false;
+  const hay = [t.prompt, t.model, t.videoId ?? '', t.file ?? '', t.key].join(' ').toLowerCase();
+  return search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
+}
+
+export function connect(api: VsCodeApi): GalleryStore {
+  const saved = (api.getState() ?? {}) as { filter?: Filter; search?: string };
+  const tasks = signal<GalleryTask[]>([]);
+  const filter = signal<Filter>(saved.filter ?? 'all');
+  const search = signal(saved.search ?? '');
+  const form = signal<GalleryForm | null>(null);
+  const notice = signal<{ text: string; error: boolean } | null>(null);
+  const visible = computed(() => tasks.value.filter((t) => matches(t, filter.value, search.value)));
+  // The filter and the search survive the view being hidden and shown again.
+  effect(() => api.setState({ filter: filter.value, search: search.value }));
+  window.addEventListener('message', (e: MessageEvent) => {
+    const m = galleryHostMessageSchema.safeParse(e.data);
+    if (!m.success) return;
+    const msg = m.data;
+    if (msg.type === 'gallery/state') tasks.value = msg.tasks;
+    else if (msg.type === 'gallery/form') {
+      form.value = msg.form;
+      notice.value = null;
+    } else notice.value = { text: msg.text, error: msg.error };
+  });
+  return { tasks, filter, search, form, notice, visible, post: (m) => api.postMessage(m) };
+}

@@ -1,0 +1,170 @@
+import { useRef, useState } from 'preact/hooks';
+import type { GalleryAction, GalleryTask } from '../../src/shared/galleryProtocol';
+import { frameToPng, playsH264 } from './frames';
+import { bucket, type GalleryStore } from './state';
+
+const H264 = playsH264();
+/** Poster width: enough for the card, small enough to cache many. */
+const POSTER_WIDTH = 320;
+
+const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+function once(target: EventTarget, event: string): Promise<void> {
+  return new Promise((resolve) => target.addEventListener(event, () => resolve(), { once: true }));
+}
+
+/** Loads the video's data if only its poster was shown (`preload="none"`), so a frame can be drawn. */
+async function loaded(v: HTMLVideoElement): Promise<void> {
+  if (v.readyState >= 2) return;
+  const ready = once(v, 'loadeddata');
+  v.preload = 'auto';
+  v.load();
+  await ready;
+}
+
+/** One task: what was asked, where it stands, and for a saved one the player and its actions. */
+export function TaskCard({ task: t, store }: { task: GalleryTask; store: GalleryStore }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const posterSent = useRef(false);
+  const [broken, setBroken] = useState<string | null>(null);
+  const act = (action: GalleryAction) => store.post({ type: 'gallery/action', key: t.key, action });
+  const kind = bucket(t);
+  const unplayable = !H264 ? 'This editor cannot decode H.264 (MP4) video.' : broken;
+
+  /** First load without a cached poster: draw one from a quarter in (the first frame is often black). */
+  const onLoaded = async () => {
+    const v = video.current;
+    if (!v || t.poster || posterSent.current) return;
+    posterSent.current = true;
+    const at = Number.isFinite(v.duration) ? Math.min(1, v.duration / 4) : 0;
+    if (at > 0 && v.paused && v.currentTime === 0) {
+      const seeked = once(v, 'seeked');
+      v.currentTime = at;
+      await seeked;
+    }
+    const png = frameToPng(v, POSTER_WIDTH);
+    if (v.paused && at > 0) v.currentTime = 0;
+    if (png) store.post({ type: 'gallery/poster', key: t.key, dataUrl: png });
+  };
+
+  const useFrame = async () => {
+    const v = video.current;
+    if (!v) return;
+    await loaded(v);
+    const png = frameToPng(v);
+    if (png) store.post({ type: 'gallery/frame', key: t.key, time: v.currentTime, dataUrl: png });
+  };
+
+  const play = async () => {
+    const v = video.current;
+    if (!v) return;
+    try {
+      await v.play();
+    } catch (e) {
+      setBroken(`This editor could not play the video (${e instanceof Error ? e.name : 'error'}).`);
+    }
+  };
+
+  return (
+    <li class={`task ${kind}`} data-key={t.key} data-state={t.state}>
+      <div class="media">
+        {t.src && !unplayable && (
+          <video
+            ref={video}
+            src={t.src}
+            poster={t.poster}
+            crossOrigin="anonymous"
+            preload={t.poster ? 'none' : 'auto'}
+            controls
+            playsInline
+            onLoadedData={() => void onLoaded()}
+            onError={() => setBroken('This editor cannot play this video (its codec is not supported here).')}
+          />
+        )}
+        {t.src && unplayable && (
+          <div class="unplayable" role="note">
+            {t.poster && <img src={t.poster} alt="" />}
+            <p>{unplayable}</p>
+            <button type="button" data-action="openExternal" onClick={() => act('openExternal')}>
+              Open externally
+            </button>
+          </div>
+        )}
+        {!t.src && t.state === 'saved' && <p class="gone">The file is no longer there{t.file ? ` (${t.file})` : ''}.</p>}
+        {kind === 'running' && (
+          <div class="progress">
+            <progress max={100} value={t.progress ?? 0} aria-label="Progress" />
+            <span>{t.stateLabel}</span>
+          </div>
+        )}
+      </div>
+      <p class="prompt">{t.prompt || '(no prompt: followed by id)'}</p>
+      <p class="meta">
+        <span class={`badge ${kind}`}>{t.stateLabel}</span> {t.model || 'unknown model'}
+        {t.seconds !== undefined && ` · ${t.seconds} s`}
+        {t.aspectRatio && ` · ${t.aspectRatio}`}
+        {t.resolution && ` · ${t.resolution}`}
+        {t.images.length > 0 && ` · ${t.images.length} reference image${t.images.length > 1 ? 's' : ''}`}
+      </p>
+      <p class="meta">
+        <span class="id">{t.videoId ?? 'not created yet'}</span> · created {time(t.createdAt)}
+        {t.finishedAt !== undefined && ` · finished ${time(t.finishedAt)}`}
+      </p>
+      {t.file && <p class="meta file">{t.file}</p>}
+      {t.failure && <p class="failure">{t.failure}</p>}
+      <div class="actions">
+        {t.src && !unplayable && (
+          <button type="button" data-action="play" onClick={() => void play()}>
+            Play
+          </button>
+        )}
+        {t.src && (
+          <>
+            <button type="button" data-action="open" onClick={() => act('open')}>
+              Open
+            </button>
+            <button type="button" data-action="reveal" onClick={() => act('reveal')}>
+              Reveal
+            </button>
+          </>
+        )}
+        {t.src && !unplayable && (
+          <button type="button" data-action="frame" title="Save this frame as a PNG and start an image-to-video task with it" onClick={() => void useFrame()}>
+            Use this frame
+          </button>
+        )}
+        <button type="button" data-action="copyId" onClick={() => act('copyId')}>
+          Copy id
+        </button>
+        {t.model && (
+          <>
+            <button type="button" data-action="rerun" title="A new, billed task with the same parameters" onClick={() => act('rerun')}>
+              Re-run
+            </button>
+            <button type="button" data-action="remix" onClick={() => act('remix')}>
+              Remix
+            </button>
+          </>
+        )}
+        {t.canResume && !t.running && (
+          <button type="button" data-action="resume" onClick={() => act('resume')}>
+            Resume
+          </button>
+        )}
+        {t.running && (
+          <button type="button" data-action="stop" onClick={() => act('stop')}>
+            Stop watching
+          </button>
+        )}
+        {t.src && (
+          <button type="button" data-action="deleteFile" onClick={() => act('deleteFile')}>
+            Delete file
+          </button>
+        )}
+        <button type="button" data-action="remove" onClick={() => act('remove')}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
