@@ -20,7 +20,7 @@ after(async () => {
 
 const pngBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
-test('the list shows every task; the filters and the search narrow it; a failed task shows its reason', async () => {
+void test('the list shows every task; the filters and the search narrow it; a failed task shows its reason', async () => {
   const h = await openGallery(browser);
   await h.send({
     type: 'gallery/state',
@@ -51,7 +51,7 @@ test('the list shows every task; the filters and the search narrow it; a failed 
   await h.page.context().close();
 });
 
-test('a saved video without a cached poster posts one drawn from the video, and plays (currentTime advances)', async () => {
+void test('a saved video without a cached poster posts one drawn from the video, and plays (currentTime advances)', async () => {
   const h = await openGallery(browser);
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v1', src: VIDEO_URL, file: 'videos/v1.mp4' })] });
   const poster = (await h.until('gallery/poster')) as { key: string; dataUrl: string };
@@ -73,7 +73,7 @@ test('a saved video without a cached poster posts one drawn from the video, and 
   await h.page.context().close();
 });
 
-test('"use this frame" posts the current frame as a full-size PNG with its time; a cached poster is not captured again', async () => {
+void test('"use this frame" posts the current frame as a full-size PNG with its time; a cached poster is not captured again', async () => {
   const h = await openGallery(browser);
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v2', src: VIDEO_URL, file: 'videos/v2.mp4', poster: `${VIDEO_URL}?poster` })] });
   assert.equal(await h.page.locator('li[data-key="v2"] video').getAttribute('preload'), 'none', 'a card with a poster does not decode the video before play');
@@ -88,7 +88,7 @@ test('"use this frame" posts the current frame as a full-size PNG with its time;
   await h.page.context().close();
 });
 
-test('a video the browser cannot decode says so and offers Open externally instead of a broken player', async () => {
+void test('a video the browser cannot decode says so and offers Open externally instead of a broken player', async () => {
   const h = await openGallery(browser);
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v3', src: BROKEN_URL, file: 'videos/v3.mp4' })] });
   const note = h.page.locator('li[data-key="v3"] .unplayable');
@@ -101,7 +101,7 @@ test('a video the browser cannot decode says so and offers Open externally inste
   await h.page.context().close();
 });
 
-test('card buttons post their actions; the remix form posts the edited parameters', async () => {
+void test('card buttons post their actions; the remix form posts the edited parameters', async () => {
   const h = await openGallery(browser);
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v4', src: VIDEO_URL, file: 'videos/v4.mp4', poster: `${VIDEO_URL}?p`, videoId: 'video_svc_v1_v4' })] });
   for (const action of ['rerun', 'copyId', 'open', 'reveal', 'deleteFile', 'remove', 'remix']) {
