@@ -17,6 +17,7 @@ async function loadSuites(): Promise<void> {
   await import('./apiKey.test');
   await import('./connection.test');
   await import('./video.test');
+  await import('./videoTools.test');
   await import('./chat.test');
   await import('./tools.test');
   await import('./lm.test');

@@ -92,5 +92,6 @@ export function startedText(r: VideoTaskRecord, landing: string | undefined, rel
     `Started video task ${id} (status: ${r.status ?? r.state}, progress ${Math.round(r.progress ?? 0)}%).`,
     landing ? `When it completes the MP4 is saved to ${relPath(landing)}.` : 'When it completes the MP4 is saved to the workspace videos folder.',
     `It runs in the background (shown in the status bar and the video gallery). Check it later with the video status tool and id "${id}"; do not start it again.`,
+    ...(r.warnings.length ? [`Note: ${r.warnings.join(' ')}`] : []),
   ].join(' ');
 }

@@ -16,14 +16,17 @@ export const PREPARE_DEBUG_COMMAND = 'gatewayStudio.video.debugPrepareTool';
 
 const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
 
+const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>]/g;
+
+/** Plain lines as markdown: special characters escaped (a prompt is not markup), hard breaks. */
 function markdownLines(lines: string): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  // appendText escapes the prompt's markdown; hard breaks keep one fact per line.
-  for (const line of lines.split('\n')) {
-    md.appendText(line);
-    md.appendMarkdown('  \n');
-  }
-  return md;
+  // Not appendText: it turns every space into &nbsp;, which the confirmation dialog shows as is.
+  return new vscode.MarkdownString(lines.split('\n').map((l) => l.replace(MD_SPECIAL, '\\$&')).join('  \n'));
+}
+
+/** Markdown made by {@link markdownLines} back as plain text. */
+function plainText(m: string | vscode.MarkdownString | undefined): string | undefined {
+  return typeof m === 'string' ? m : m?.value.replace(/ {2}\n/g, '\n').replace(/\\(.)/g, '$1');
 }
 
 /**
@@ -67,8 +70,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
     }),
     vscode.commands.registerCommand(PREPARE_DEBUG_COMMAND, async (input: unknown) => {
       const p = await prepare(input);
-      const plain = (m: string | vscode.MarkdownString | undefined) => (typeof m === 'string' ? m : m?.value);
-      return { invocationMessage: plain(p.invocationMessage), title: plain(p.confirmationMessages?.title), message: plain(p.confirmationMessages?.message) };
+      return { invocationMessage: plainText(p.invocationMessage), title: plainText(p.confirmationMessages?.title), message: plainText(p.confirmationMessages?.message) };
     }),
   );
 }

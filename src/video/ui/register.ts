@@ -135,10 +135,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
 
   const submit = async (request: VideoCreateRequest, imageLabels: string[]): Promise<string | undefined> => {
     try {
-      await videoClient(); // a missing base URL is reported before a task is recorded
-      const { record, warnings } = await manager.submit({ request, imageLabels });
-      if (warnings.length) void vscode.window.showWarningMessage(warnings.join(' '));
-      s.log.info(`video task started: model ${request.model}, ${imageLabels.length} reference image(s)`);
+      const record = await feature.start(request, imageLabels);
+      if (record.warnings.length) void vscode.window.showWarningMessage(record.warnings.join(' '));
       return record.key;
     } catch (err) {
       showGatewayError(s, err);

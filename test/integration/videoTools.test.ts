@@ -1,0 +1,182 @@
+// The video tools in the real extension host: `vscode.lm.invokeTool` on the extension's own
+// tools (the confirmation dialog is accepted by the workbench in extension tests), the gallery
+// opened by Show Video Tasks, and the chat-tool form of the same tools run by the chat's ToolRunner.
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { HttpClient } from '../../src/api/http';
+import { VideoClient } from '../../src/api/video';
+import { ToolRunner, type ApprovalRequest } from '../../src/chat/core/toolRunner';
+import { featureTool } from '../../src/chat/tools/featureTools';
+import { VideoJobManager } from '../../src/video/core/manager';
+import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
+import type { VideoFeature } from '../../src/video/ui/feature';
+import { videoChatTools } from '../../src/video/ui/lmTools';
+import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
+
+const GENERATE = 'gatewayStudio_generateVideo';
+const STATUS = 'gatewayStudio_videoStatus';
+/** A 1x1 PNG: a reference image in the workspace. */
+const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+async function invoke(name: string, input: object): Promise<string> {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+async function creations(): Promise<{ count: number; bodies: Record<string, unknown>[] }> {
+  const counts = (await control('counts')) as Record<string, number>;
+  const requests = (await control('requests')) as { route: string; method: string; body: Record<string, unknown> }[];
+  return { count: counts['POST /v1/videos/generations'] ?? 0, bodies: requests.filter((r) => r.method === 'POST' && r.route === '/v1/videos/generations').map((r) => r.body) };
+}
+
+describe('video tools for agents (vscode.lm) and the gallery', () => {
+  before(async () => {
+    await extension();
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('baseUrl', gateway.url);
+    await setSetting('videoBaseUrl', gateway.videoUrl);
+    await setSetting('video.pollIntervalSeconds', 0.2);
+  });
+  after(async () => {
+    await setSetting('video.pollIntervalSeconds', undefined);
+    await (await keyStore()).clear();
+  });
+
+  it('both tools are in vscode.lm.tools with their tags and input schemas', () => {
+    const gen = vscode.lm.tools.find((t) => t.name === GENERATE);
+    const st = vscode.lm.tools.find((t) => t.name === STATUS);
+    assert.ok(gen && st, `lm.tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+    assert.ok(gen.tags.includes('video') && st.tags.includes('video'));
+    assert.deepEqual((gen.inputSchema as { required?: string[] }).required, ['prompt']);
+    assert.match(gen.description, /vendor-video-1\.5: image-to-video only/);
+  });
+
+  it('the confirmation names the model, the duration, the resolution and the references', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await fs.writeFile(path.join(folder, 'diagram.png'), PNG_1x1);
+    const p = await vscode.commands.executeCommand<{ title?: string; message?: string }>('gatewayStudio.video.debugPrepareTool', { prompt: 'this diagram, animated', model: 'vendor-video-1.5', seconds: 4, resolution: '480p', images: ['diagram.png'] });
+    assert.match(p.title ?? '', /vendor-video-1\.5/);
+    assert.match(p.title ?? '', /4 s/);
+    assert.match(p.message ?? '', /Duration: 4 s/);
+    assert.match(p.message ?? '', /Resolution: 480p/);
+    assert.match(p.message ?? '', /diagram\.png/);
+    assert.match(p.message ?? '', /billed/);
+  });
+
+  it('an invalid input (vendor-video-1.5 without an image) returns the rule and sends nothing', async () => {
+    await control('reset');
+    const text = await invoke(GENERATE, { prompt: 'a comet', model: 'vendor-video-1.5', seconds: 4 });
+    assert.match(text, /not sent/);
+    assert.match(text, /- text-to-video \(image_urls\): .*exactly one reference image/);
+    const bad = await invoke(GENERATE, { prompt: 'a comet', seconds: 'four' });
+    assert.match(bad, /- input-seconds/);
+    assert.equal((await creations()).count, 0, 'no creation request was sent');
+  });
+
+  it('generate creates exactly one task, answers at once with id, status and path; status reports it running, then saved with its path', async () => {
+    await control('reset');
+    const text = await invoke(GENERATE, { prompt: 'a lighthouse in a storm #never', model: 'vendor-image-video', seconds: 4, aspectRatio: '16:9' });
+    const id = /Started video task (video_svc_v1_[0-9a-f]+) \(status: queued/.exec(text)?.[1];
+    assert.ok(id, text);
+    assert.match(text, /saved to videos\/a-lighthouse-in-a-storm-never-[a-z0-9]+\.mp4/);
+    assert.match(text, /video status tool/);
+    assert.equal((await creations()).count, 1, 'one POST');
+
+    const running = await waitFor('the status tool to report progress', async () => {
+      const s = await invoke(STATUS, { id });
+      return /status: polling \(gateway: in_progress\)/.test(s) ? s : undefined;
+    });
+    assert.match(running, /progress: [1-9]\d?%/);
+    await control(`videos/${id}/complete`, {});
+    const saved = await waitFor('the status tool to report the saved file', async () => {
+      const s = await invoke(STATUS, { id });
+      return /status: saved/.test(s) ? s : undefined;
+    }, 60_000);
+    assert.match(saved, /file: videos\/a-lighthouse-in-a-storm-never-[a-z0-9]+\.mp4/);
+    const latest = await invoke(STATUS, {});
+    assert.match(latest, new RegExp(id));
+    assert.equal((await creations()).count, 1, 'still one POST: status checks never create');
+  });
+
+  it('a workspace image becomes the one data URL of an image-to-video request', async () => {
+    await control('reset');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await fs.writeFile(path.join(folder, 'diagram.png'), PNG_1x1);
+    const text = await invoke(GENERATE, { prompt: 'make a 4-second clip of this diagram', model: 'vendor-video-1.5', seconds: 4, images: ['diagram.png'] });
+    assert.match(text, /Started video task/, text);
+    const { count, bodies } = await creations();
+    assert.equal(count, 1);
+    const urls = bodies[0]?.image_urls as string[] | undefined;
+    assert.equal(urls?.length, 1);
+    assert.equal(urls?.[0], `data:image/png;base64,${PNG_1x1.toString('base64')}`);
+  });
+
+  it('Show Video Tasks opens the gallery, which lists the saved video with a webview link to it', async () => {
+    await vscode.commands.executeCommand('gatewayStudio.video.showTasks');
+    const g = await waitFor('the gallery to be ready with a saved task', async () => {
+      const d = await vscode.commands.executeCommand<{ ready: boolean; visible: boolean; tasks: { state: string; src?: string; prompt: string }[] }>('gatewayStudio.video.debugGallery');
+      return d.ready && d.tasks.some((t) => t.state === 'saved' && t.src) ? d : undefined;
+    });
+    assert.ok(g.visible, 'the gallery view is visible');
+    const saved = g.tasks.find((t) => t.state === 'saved' && t.src)!;
+    assert.ok(!saved.src!.startsWith('file:'), `a webview URI, not a file path: ${saved.src}`);
+  });
+});
+
+describe('video tools in the chat tool runner (the chat panel\'s seam)', () => {
+  let dir: string;
+  before(async () => {
+    await extension();
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('videoBaseUrl', gateway.videoUrl);
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gs-chat-video-'));
+  });
+  after(async () => {
+    await (await keyStore()).clear();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('generate_video asks for approval naming model and duration, then starts one task; video_status reports it', async () => {
+    await control('reset');
+    const changed = new vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>();
+    const client = new VideoClient(new HttpClient({ baseUrl: gateway.videoUrl, apiKey: gateway.validKey, maxRetries: 0 }));
+    const manager = new VideoJobManager(
+      { api: client, store: new MemoryTaskStore(), pollIntervalMs: () => 100, pollLimit: () => 100, destination: () => Promise.resolve(dir) },
+      { onChange: (record, removed) => changed.fire({ record, removed }) },
+    );
+    const feature: VideoFeature = {
+      manager,
+      onDidChange: changed.event,
+      outputDir: () => dir,
+      start: async (request, labels) => (await manager.submit({ request, imageLabels: labels })).record,
+    };
+    const approvals: ApprovalRequest[] = [];
+    const runner = new ToolRunner({
+      tools: () => videoChatTools(feature).map(featureTool),
+      approve: (r) => {
+        approvals.push(r);
+        return Promise.resolve('allow');
+      },
+      trust: { isTrusted: () => false, trust: () => undefined },
+    });
+    const call = (id: string, name: string, args: unknown) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
+    const ctx = { signal: new AbortController().signal, conversationId: 'c' };
+    const [refused] = await runner.execute([call('c0', 'generate_video', { prompt: 'x', model: 'vendor-video-1.5' })], ctx);
+    assert.match(refused?.content ?? '', /- text-to-video/);
+    assert.equal(approvals.length, 0, 'a refused request asks nothing');
+    const [started] = await runner.execute([call('c1', 'generate_video', { prompt: 'a paper plane #never', model: 'vendor-image-video', seconds: 6 })], ctx);
+    assert.equal(approvals[0]?.name, 'generate_video');
+    assert.equal(approvals[0]?.readOnly, false, 'a changing tool');
+    assert.match(approvals[0]?.summary ?? '', /vendor-image-video[\s\S]*Duration: 6 s[\s\S]*billed/);
+    const id = /Started video task (video_svc_v1_[0-9a-f]+)/.exec(started?.content ?? '')?.[1];
+    assert.ok(id, started?.content);
+    assert.equal((await creations()).count, 1);
+    const [status] = await runner.execute([call('c2', 'video_status', { id })], ctx);
+    assert.match(status?.content ?? '', new RegExp(`Task ${id}`));
+    manager.dispose();
+    changed.dispose();
+  });
+});
