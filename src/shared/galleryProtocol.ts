@@ -57,8 +57,8 @@ export type GalleryForm = z.infer<typeof galleryFormSchema>;
 export const galleryHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gallery/state'), tasks: z.array(galleryTaskSchema) }),
   z.object({ type: z.literal('gallery/form'), form: galleryFormSchema }),
-  /** A form submit or action ended; `error` says why nothing started. */
-  z.object({ type: z.literal('gallery/notice'), text, error: z.boolean() }),
+  /** A form submit or action ended; `error` says why nothing started; `closeForm` after a start. */
+  z.object({ type: z.literal('gallery/notice'), text, error: z.boolean(), closeForm: z.optional(z.boolean()) }),
 ]);
 export type GalleryHostMessage = z.infer<typeof galleryHostMessageSchema>;
 

@@ -70,7 +70,6 @@ export const journeys: Journey[] = [
       assert.ok(t > 0.2);
       await video.evaluate((v) => (v as unknown as { pause(): void }).pause());
       await shot('e2e-gallery-saved');
-      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-gallery.png' });
 
       // Re-run: a billed confirmation, then exactly one new creation request.
       await card.locator('button[data-action="rerun"]').click();
@@ -99,7 +98,20 @@ export const journeys: Journey[] = [
       assert.equal(urls.length, 1, 'one reference image');
       assert.match(urls[0] ?? '', /^data:image\/png;base64,iVBORw0KGgo/, 'a PNG data URL');
       assert.equal(fromFrame.prompt, 'the kite lands in the grass');
+      await form.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
       await shot('e2e-gallery-frame');
+      if (process.env.GWS_UPDATE_SCREENSHOT) {
+        // The README's picture: the gallery alone in the sidebar (the chat view folded) with the
+        // saved original, the re-run and the frame's task; the original open in the editor.
+        await first.locator('button[data-action="open"]').click();
+        await page.locator('.tabs-container .tab', { hasText: /a-kite.*\.mp4/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await page.locator('.pane-header', { has: page.locator('h3.title', { hasText: /^Chat$/ }) }).first().click();
+        await g.locator('li.task').nth(2).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await g.locator('.notice button.link').click();
+        await g.locator('main.gallery').evaluate((m) => (m as unknown as { scrollIntoView(): void }).scrollIntoView());
+        await page.waitForTimeout(800);
+        await page.screenshot({ path: 'media/screenshot-gallery.png' });
+      }
     },
   },
 ];

@@ -123,6 +123,9 @@ void test('card buttons post their actions; the remix form posts the edited para
   );
   await h.send({ type: 'gallery/notice', text: 'The video request was not sent: it breaks these rules\n- text-to-video (image_urls): …', error: true });
   assert.match(await h.page.locator('.notice.error').innerText(), /- text-to-video/);
+  assert.equal(await form.count(), 1, 'a refused request keeps the form for a fix');
+  await h.send({ type: 'gallery/notice', text: 'Started a new video task: prompt of v4, at night', error: false, closeForm: true });
+  assert.equal(await form.count(), 0, 'a started task closes the form');
   assert.deepEqual(await h.cspViolations(), []);
   await h.page.context().close();
 });

@@ -58,7 +58,10 @@ export function connect(api: VsCodeApi): GalleryStore {
     else if (msg.type === 'gallery/form') {
       form.value = msg.form;
       notice.value = null;
-    } else notice.value = { text: msg.text, error: msg.error };
+    } else {
+      notice.value = { text: msg.text, error: msg.error };
+      if (msg.closeForm) form.value = null;
+    }
   });
   return { tasks, filter, search, form, notice, visible, post: (m) => api.postMessage(m) };
 }

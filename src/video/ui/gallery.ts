@@ -44,7 +44,13 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   ) {
     this.posterDir = vscode.Uri.joinPath(s.context.storageUri ?? s.context.globalStorageUri, 'video-posters');
     this.actions = new GalleryActions(s, feature, this);
-    this.subs.push(feature.onDidChange(() => this.schedule()));
+    this.subs.push(
+      feature.onDidChange((e) => {
+        // Tasks leave the list by Remove or by the manager's pruning: their posters go with them.
+        if (e.removed) void this.dropPoster(e.record.key);
+        this.schedule();
+      }),
+    );
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {

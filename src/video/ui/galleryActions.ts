@@ -89,7 +89,7 @@ export class GalleryActions {
     if (pick !== go) return;
     try {
       const record = await this.feature.start(plan.request, plan.labels);
-      this.port.post({ type: 'gallery/notice', text: vscode.l10n.t('Started a new video task: {0}', record.request.prompt), error: false });
+      this.port.post({ type: 'gallery/notice', text: vscode.l10n.t('Started a new video task: {0}', record.request.prompt), error: false, closeForm: true });
     } catch (e) {
       const d = describeError(e);
       this.port.post({ type: 'gallery/notice', text: `${d.title}. ${d.detail}`, error: true });
