@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import type { ChatResult, ToolCall, Usage } from './chat';
 import { GatewayError, readWireError } from './errors';
 import { uniqueToolCallIds } from './toolCallIds';
@@ -17,28 +17,30 @@ export type ChatStreamEvent =
   | { type: 'finish'; reason: string }
   | { type: 'retry'; attempt: number; delayMs: number; message: string };
 
-const str = z.string().nullish();
+const str = z.nullish(z.string());
 
 /** Usage as servers send it; missing counters become 0 rather than failing the whole answer. */
-export const usageSchema = z
-  .looseObject({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() })
-  .transform((u): Usage => {
+const usageFields = z.looseObject({ prompt_tokens: z.nullish(z.number()), completion_tokens: z.nullish(z.number()), total_tokens: z.nullish(z.number()) });
+export const usageSchema = z.pipe(
+  usageFields,
+  z.transform((u: z.infer<typeof usageFields>): Usage => {
     const prompt = u.prompt_tokens ?? 0;
     const completion = u.completion_tokens ?? 0;
     return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
-  });
+  }),
+);
 
 const toolCallDeltaSchema = z.object({
-  index: z.number().int().nonnegative().nullish(),
+  index: z.nullish(z.number().check(z.int(), z.nonnegative())),
   id: str,
   type: str,
-  function: z
-    .object({
+  function: z.nullish(
+    z.object({
       name: str,
       // A few servers send already-parsed arguments; they are re-serialised below.
-      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
-    })
-    .nullish(),
+      arguments: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    }),
+  ),
 });
 
 const deltaSchema = z.object({
@@ -47,28 +49,28 @@ const deltaSchema = z.object({
   refusal: str,
   reasoning_content: str,
   reasoning: str,
-  tool_calls: z.array(toolCallDeltaSchema).nullish(),
+  tool_calls: z.nullish(z.array(toolCallDeltaSchema)),
 });
 
 /** A `chat.completion.chunk`, read leniently: every deviation in wire-quirks.md must parse. */
 export const chunkSchema = z.object({
   id: str,
   model: str,
-  choices: z
-    .array(
+  choices: z.nullish(
+    z.array(
       z.object({
-        index: z.number().nullish(),
-        delta: deltaSchema.nullish(),
+        index: z.nullish(z.number()),
+        delta: z.nullish(deltaSchema),
         // Some relays put the whole message on the last chunk instead of a delta.
-        message: deltaSchema.nullish(),
+        message: z.nullish(deltaSchema),
         finish_reason: str,
       }),
-    )
-    .nullish(),
-  usage: usageSchema.nullish(),
+    ),
+  ),
+  usage: z.nullish(usageSchema),
 });
 
-export type ChatChunk = z.infer<typeof chunkSchema>;
+export type ChatChunk = z.output<typeof chunkSchema>;
 type ToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
 
 interface Slot {

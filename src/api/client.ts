@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { ChatAccumulator, type ChatStreamEvent } from './accumulator';
 import { validateChatRequest, type ChatRequest, type ChatResult } from './chat';
 import { GatewayError, isGatewayError, readWireError } from './errors';

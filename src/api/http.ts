@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { z } from 'zod';
+import type * as z from '../shared/zod';
 import { redact } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
 import { GatewayError, errorFromHttp, isRetryableStatus } from './errors';
@@ -316,7 +316,7 @@ export class HttpClient {
   }
 
   /** A request whose 2xx body is JSON validated by `schema`; anything else is `invalid_response`. */
-  async json<T>(method: string, path: string, schema: z.ZodType<T>, o: RequestOptions = {}): Promise<T> {
+  async json<T>(method: string, path: string, schema: z.ZodMiniType<T>, o: RequestOptions = {}): Promise<T> {
     const res = await this.request(method, path, o);
     const text = await this.text(res, { signal: o.signal });
     return parseJson(text, schema, method, new URL(this.url(path)).pathname);
@@ -324,7 +324,7 @@ export class HttpClient {
 }
 
 /** Parses and validates a JSON body, naming what is wrong when it does not fit. */
-export function parseJson<T>(text: string, schema: z.ZodType<T>, method: string, path: string): T {
+export function parseJson<T>(text: string, schema: z.ZodMiniType<T>, method: string, path: string): T {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,15 +1,15 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { GatewayError } from './errors';
 
 /** A model record of spec 2.3; unknown extra fields are kept. */
 export const modelRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  object: z.string().optional(),
-  created: z.number().optional(),
-  owned_by: z.string().optional(),
-  capabilities: z.array(z.string()).optional(),
-  modalities: z.array(z.string()).optional(),
+  id: z.string().check(z.minLength(1)),
+  object: z.optional(z.string()),
+  created: z.optional(z.number()),
+  owned_by: z.optional(z.string()),
+  capabilities: z.optional(z.array(z.string())),
+  modalities: z.optional(z.array(z.string())),
 });
 
 export type ModelRecord = z.infer<typeof modelRecordSchema>;

@@ -6,9 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { GatewayError, isGatewayError } from './errors';
 import { sleep, type HttpClient } from './http';
+import { parseModelList, type ModelRecord } from './models';
 import type { VideoCreateRequest } from './videoRules';
 import { assertVideoId, looksLikeVideo, normaliseVideoStatus, resolveResultUrl, videoIdFromCreation, type VideoStatus } from './videoStatus';
 
@@ -38,14 +39,6 @@ export interface VideoDownloadOptions {
    */
   videoId?: string;
 }
-
-/** A model record as `GET /v1/models` sends it (spec 2.3), read leniently. */
-const ModelRecord = z.looseObject({
-  id: z.string().min(1),
-  capabilities: z.array(z.string()).optional(),
-  modalities: z.array(z.string()).optional(),
-});
-const ModelList = z.union([z.looseObject({ data: z.array(z.unknown()) }), z.array(z.unknown())]);
 
 /** Kinds of failure that do not end a poll round: the task itself is fine, the way to it is not. */
 const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
@@ -82,21 +75,16 @@ export class VideoClient {
   }
 
   /**
-   * Ids of the models with video capability (or modality) from `GET /v1/models` on the video host.
-   * A bare array and records without capabilities are accepted; records that are not objects with
-   * an id are skipped.
+   * Ids of the models with video capability (or modality) from `GET /v1/models` on the video host,
+   * read by the chat side's {@link parseModelList} (records that are not objects with an id are
+   * skipped; a list with no valid record is an `invalid_response`, which the wizard treats like an
+   * empty list).
    */
   async listVideoModels(signal?: AbortSignal): Promise<string[]> {
-    const list = await this.http.json('GET', '/models', ModelList, { signal });
-    const items = Array.isArray(list) ? list : list.data;
-    const out: string[] = [];
-    for (const item of items) {
-      const r = ModelRecord.safeParse(item);
-      if (!r.success) continue;
-      const tags = [...(r.data.capabilities ?? []), ...(r.data.modalities ?? [])].map((t) => t.toLowerCase());
-      if (tags.includes('video')) out.push(r.data.id);
-    }
-    return out;
+    const body = await this.http.json('GET', '/models', z.unknown(), { signal });
+    // Tags are compared ignoring case here: the wizard offers whatever the video host calls video.
+    const isVideo = (m: ModelRecord) => [...(m.capabilities ?? []), ...(m.modalities ?? [])].some((t) => t.toLowerCase() === 'video');
+    return parseModelList(body).filter(isVideo).map((m) => m.id);
   }
 
   /**

@@ -50,7 +50,7 @@ void test('conversation parameter overrides are range-checked like spec 2.1 (tem
 });
 
 void test('no host message schema has a field that could carry the API key', () => {
-  const text = JSON.stringify(hostMessageSchema.options.map((o) => Object.keys(o.shape)));
+  const text = JSON.stringify(hostMessageSchema.def.options.map((o) => Object.keys(o.shape)));
   assert.doesNotMatch(text, /key|secret|token"/i);
 });
 

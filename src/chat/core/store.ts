@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { conversationSchema, historyEntrySchema, newId, type Conversation, type HistoryEntry } from '../../shared/protocol';
 import { repairToolCallIds } from './toolIds';
 
@@ -18,13 +18,13 @@ const INDEX_KEY = 'gatewayStudio.chat.index';
 const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
 
 const indexSchema = z.object({
-  version: z.number().int(),
-  activeId: z.string().optional(),
+  version: z.number().check(z.int()),
+  activeId: z.optional(z.string()),
   entries: z.array(historyEntrySchema),
 });
 type Index = z.infer<typeof indexSchema>;
 
-const recordSchema = z.object({ version: z.number().int(), conversation: z.unknown() });
+const recordSchema = z.object({ version: z.number().check(z.int()), conversation: z.unknown() });
 
 /** Why a stored conversation could not be read; the record itself is left untouched. */
 export interface StoreProblem {
