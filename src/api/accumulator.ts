@@ -1,34 +1,11 @@
 import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
-import type { ChatResult, ToolCall, Usage } from './chat';
+import { usageSchema } from '../shared/protocol';
 import { GatewayError, readWireError } from './errors';
 import { uniqueToolCallIds } from './toolCallIds';
-
-/**
- * What a streaming chat call reports as it goes. `index` of a tool call is its position in the final
- * `tool_calls`; its `id` is the wire id as sent (the result's id may differ: ids are made unique there).
- */
-export type ChatStreamEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
-  | { type: 'usage'; usage: Usage }
-  | { type: 'model'; model: string }
-  | { type: 'finish'; reason: string }
-  | { type: 'retry'; attempt: number; delayMs: number; message: string };
+import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
 const str = z.nullish(z.string());
-
-/** Usage as servers send it; missing counters become 0 rather than failing the whole answer. */
-const usageFields = z.looseObject({ prompt_tokens: z.nullish(z.number()), completion_tokens: z.nullish(z.number()), total_tokens: z.nullish(z.number()) });
-export const usageSchema = z.pipe(
-  usageFields,
-  z.transform((u: z.infer<typeof usageFields>): Usage => {
-    const prompt = u.prompt_tokens ?? 0;
-    const completion = u.completion_tokens ?? 0;
-    return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
-  }),
-);
 
 const toolCallDeltaSchema = z.object({
   index: z.nullish(z.number().check(z.int(), z.nonnegative())),

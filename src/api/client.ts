@@ -1,21 +1,14 @@
 import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
-import { ChatAccumulator, type ChatStreamEvent } from './accumulator';
-import { validateChatRequest, type ChatRequest, type ChatResult } from './chat';
+import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
 import { parseModelList, type ModelRecord } from './models';
 import { parseSse } from './sse';
+import { validateChatRequest } from './validation';
+import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
 
-export type { ChatStreamEvent } from './accumulator';
-export type { ChatResult, ChatRequest, ToolCall, Usage } from './chat';
 export type { ModelRecord } from './models';
-
-/** Options of a streaming chat call. */
-export interface StreamOptions {
-  signal?: AbortSignal;
-  onEvent?: (e: ChatStreamEvent) => void;
-}
 
 /**
  * The gateway's chat and model endpoints. One instance per configuration (base URL + key); it

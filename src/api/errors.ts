@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { redact } from '../shared/redact';
-import type { ChatResult } from './chat';
+import type { ChatResult } from './wire';
 
 /** Every way a gateway call can fail, as one closed set so callers can `switch` exhaustively. */
 export type GatewayErrorKind =

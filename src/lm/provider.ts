@@ -3,7 +3,7 @@ import type { GatewayClient } from '../api/client';
 import { describeError, GatewayError, isGatewayError } from '../api/errors';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
-import { idsUniqueAcross } from '../chat/core/toolIds';
+import { uniqueToolCallIds } from '../api/toolCallIds';
 import { readSettings } from '../platform/settings';
 import { answerLmRequest, RequiredChoiceRefusals } from './core/answer';
 import { lmFailure } from './core/failure';
@@ -133,7 +133,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       const calls = result.message.tool_calls ?? [];
       // Relays that number calls per answer send `call_0` again in a later answer; VS Code and the
       // caller tell results apart by id, so a reused id gets a suffix (the chat panel's scheme).
-      const ids = idsUniqueAcross(calls.map((c) => c.id), callIdsIn(messages));
+      const ids = uniqueToolCallIds(calls.map((c) => c.id), callIdsIn(messages));
       // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
       const parts = calls.map((c, i) => new vscode.LanguageModelToolCallPart(ids[i] ?? c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
       this.reasoning.remember(parts, result.message.reasoning_content);

@@ -53,12 +53,25 @@ export const editorContextSchema = z.object({
 });
 export type EditorContext = z.infer<typeof editorContextSchema>;
 
-export const usageSchema = z.object({
-  prompt_tokens: z.number().check(z.nonnegative()),
-  completion_tokens: z.number().check(z.nonnegative()),
-  total_tokens: z.number().check(z.nonnegative()),
+const usageCounters = z.looseObject({
+  prompt_tokens: z.nullish(z.number()),
+  completion_tokens: z.nullish(z.number()),
+  total_tokens: z.nullish(z.number()),
 });
-export type Usage = z.infer<typeof usageSchema>;
+/**
+ * Token usage (spec 2.2), the one schema for it: read from the gateway's chunks and carried to the
+ * webview on answers. Servers omit counters (a missing one is 0 and a missing total the sum,
+ * rather than failing a whole answer) and add fields, which are kept.
+ */
+export const usageSchema = z.pipe(
+  usageCounters,
+  z.transform((u: z.infer<typeof usageCounters>) => {
+    const prompt = u.prompt_tokens ?? 0;
+    const completion = u.completion_tokens ?? 0;
+    return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
+  }),
+);
+export type Usage = z.output<typeof usageSchema>;
 
 export const errorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLog', 'selectModel']);
 export type ErrorAction = z.infer<typeof errorActionSchema>;

@@ -2,7 +2,8 @@
 // "Tool-call deltas"), fed to the accumulator directly or as SSE bytes through an injected fetch.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChatAccumulator, type ChatStreamEvent } from '../../src/api/accumulator';
+import { ChatAccumulator } from '../../src/api/accumulator';
+import type { ChatStreamEvent } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 import { GatewayError } from '../../src/api/errors';
 

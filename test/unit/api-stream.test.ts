@@ -3,8 +3,7 @@
 // truncation, mid-stream errors, the idle watchdog and stopping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatStreamEvent } from '../../src/api/accumulator';
-import type { ChatRequest, Tool } from '../../src/api/chat';
+import type { ChatRequest, ChatStreamEvent, ToolDefinition } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 import type { Fault } from '../gateway/server';
 import { gatewayFailure as failure, useGateway } from './helpers';
@@ -17,7 +16,7 @@ const chatCount = () => gw.counts()['POST /v1/chat/completions'] ?? 0;
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'gw-chat', messages: [{ role: 'user', content: text }], ...extra });
 const chatFault = (f: Omit<Fault, 'match'>) => gw.fault({ match: { path: '/v1/chat/completions' }, ...f });
 
-const TOOLS: Tool[] = [
+const TOOLS: ToolDefinition[] = [
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
   { type: 'function', function: { name: 'list_dir', parameters: { type: 'object' } } },
 ];

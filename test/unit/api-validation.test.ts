@@ -2,7 +2,8 @@
 // is sent, with an error naming the field. Each case also proves the gateway saw no request.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateChatRequest, type ChatRequest } from '../../src/api/chat';
+import { validateChatRequest } from '../../src/api/validation';
+import type { ChatRequest } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 import { GatewayError, describeError } from '../../src/api/errors';
 import { useGateway } from './helpers';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import type { ChatRequest } from '../../src/api/chat';
+import type { ChatRequest } from '../../src/api/wire';
 import { buildChatRequest, formatContext, RequestProblem, type RequestDefaults } from '../../src/chat/core/request';
 import { newConversation } from '../../src/chat/core/store';
 import { UNSET_PARAMS, useGateway, userConversation as conv } from './helpers';

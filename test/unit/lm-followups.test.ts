@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import type { ChatRequest, ChatResult } from '../../src/api/chat';
+import type { ChatRequest, ChatResult } from '../../src/api/wire';
 import { describeError } from '../../src/api/errors';
 import { answerLmRequest, RequiredChoiceRefusals, type LmAnswerOptions } from '../../src/lm/core/answer';
 import { lmFailure } from '../../src/lm/core/failure';

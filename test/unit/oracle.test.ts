@@ -17,7 +17,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { ChatResult, ToolCall } from '../../src/api/chat';
+import type { ChatResult, ToolCall } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 
 /** mulberry32: small, fast, seedable; the corpus must be the same on every run. */

@@ -2,7 +2,8 @@
 // against the local gateway.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayClient, type ChatStreamEvent } from '../../src/api/client';
+import { GatewayClient } from '../../src/api/client';
+import type { ChatStreamEvent } from '../../src/api/wire';
 import { answerLmRequest } from '../../src/lm/core/answer';
 import { useGateway } from './helpers';
 

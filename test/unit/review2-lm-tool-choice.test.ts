@@ -4,8 +4,8 @@
 // against the local gateway (its rejectRequiredToolChoice knob plays the strict upstream).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayClient, type ChatStreamEvent } from '../../src/api/client';
-import type { ChatRequest, ChatResult } from '../../src/api/chat';
+import { GatewayClient } from '../../src/api/client';
+import type { ChatRequest, ChatResult, ChatStreamEvent } from '../../src/api/wire';
 import { answerLmRequest } from '../../src/lm/core/answer';
 import { buildLmRequest, LM_ROLE, type LmMessageLike } from '../../src/lm/core/messages';
 import { gatewayFailure, useGateway } from './helpers';

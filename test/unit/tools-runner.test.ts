@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
 import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
-import type { ToolCall } from '../../src/chat/core/toolSeam';
+import type { ToolCall } from '../../src/api/wire';
 
 let ws: string;
 before(async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolCallValidator } from '../../src/chat/core/toolValidation';
-import type { ToolCall, ToolDefinition } from '../../src/chat/core/toolSeam';
+import type { ToolCall, ToolDefinition } from '../../src/api/wire';
 
 const readFile: ToolDefinition = {
   type: 'function',

@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatMessage as WireMessage, ChatRequest, ContentPart } from '../../api/chat';
+import type { ChatMessage as WireMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from '../../api/wire';
 import { chatParamsSchema, type ChatParams, type Conversation, type EditorContext, type UserMessage } from '../../shared/protocol';
-import type { ToolChoice, ToolDefinition } from './toolSeam';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {

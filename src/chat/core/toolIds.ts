@@ -1,5 +1,5 @@
 import type { ChatMessage, Conversation } from '../../shared/protocol';
-import type { ToolCall } from './toolSeam';
+import type { ToolCall } from '../../api/wire';
 
 import { uniqueToolCallIds as idsUniqueAcross } from '../../api/toolCallIds';
 

@@ -1,4 +1,5 @@
-import { ToolRunStopped, type ToolCall, type ToolChoice, type ToolDefinition, type ToolExecutionContext, type ToolExecutor, type ToolMessage } from './toolSeam';
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../api/wire';
+import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './toolSeam';
 import { ToolCallValidator } from './toolValidation';
 import { ToolPathError } from './toolPaths';
 

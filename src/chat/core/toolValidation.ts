@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ToolCall, ToolDefinition, ToolMessage } from './toolSeam';
+import type { ToolCall, ToolDefinition, ToolMessage } from '../../api/wire';
 
 /**
  * Checks model-made tool calls before anything runs. Every refusal is a `tool` message with the
@@ -30,6 +30,9 @@ export interface RefusedCall {
 
 export type CheckedCall = ValidCall | RefusedCall;
 
+/** The schema of a definition that leaves `parameters` out (spec 2.1: it takes none). */
+const NO_PARAMETERS = { type: 'object', properties: {} };
+
 /** Longest excerpt of bad arguments quoted back to the model. */
 const EXCERPT = 60;
 
@@ -53,7 +56,7 @@ export class ToolCallValidator {
     this.names = definitions.map((d) => d.function.name);
     for (const d of definitions) {
       try {
-        this.validators.set(d.function.name, this.ajv.compile(d.function.parameters));
+        this.validators.set(d.function.name, this.ajv.compile(d.function.parameters ?? NO_PARAMETERS));
       } catch (e) {
         this.validators.set(d.function.name, e instanceof Error ? e : new Error(String(e)));
       }

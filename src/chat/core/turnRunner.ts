@@ -1,6 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatRequest, ChatResult } from '../../api/chat';
-import type { StreamOptions } from '../../api/client';
+import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../api/wire';
 import { describeError, isGatewayError } from '../../api/errors';
 import {
   newId,
@@ -13,13 +12,7 @@ import {
 } from '../../shared/protocol';
 import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
 import { callsUniqueIn } from './toolIds';
-import { ToolRunStopped, type ToolCall, type ToolExecutor, type ToolMessage } from './toolSeam';
-
-/** The part of `GatewayClient` a turn needs (tests may pass any object with these methods). */
-export interface ChatBackend {
-  streamChat(req: ChatRequest, o: StreamOptions): Promise<ChatResult>;
-  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
-}
+import { ToolRunStopped, type ToolExecutor } from './toolSeam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
 export interface TurnCallbacks {

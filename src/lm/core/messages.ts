@@ -4,7 +4,7 @@
 // newer than @types/vscode 1.104 (data, thinking) are handled too.
 import { createHash } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
-import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, Tool, ToolCall } from '../../api/chat';
+import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition } from '../../api/wire';
 import { GatewayError } from '../../api/errors';
 
 /** `LanguageModelChatMessageRole`: 1 user, 2 assistant, 3 system (System is newer than 1.104's types). */
@@ -275,7 +275,7 @@ export function callIdsIn(input: ReadonlyArray<LmMessageLike>): Set<string> {
 }
 
 /** VS Code's tools as the spec's `tools`; a tool without a schema takes an empty object. */
-export function toGatewayTools(tools: ReadonlyArray<LmToolLike> | undefined): Tool[] | undefined {
+export function toGatewayTools(tools: ReadonlyArray<LmToolLike> | undefined): ToolDefinition[] | undefined {
   if (!tools || tools.length === 0) return undefined;
   return tools.map((t) => ({
     type: 'function',
