@@ -105,8 +105,7 @@ export class GatewayClient {
       if (e.kind === 'network') {
         throw new GatewayError('truncated', l10n.t('The connection broke before the answer was complete ({0}).', e.message), { partial, cause: e });
       }
-      e.partial = partial;
-      throw e;
+      throw e.with({ partial });
     }
     if (!acc.finished) {
       throw new GatewayError(

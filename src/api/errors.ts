@@ -40,6 +40,8 @@ export interface GatewayErrorInit {
   field?: string;
   /** Video id kept on video failures and poll timeouts, so the user can resume. */
   videoId?: string;
+  /** The failed response's headers (`retry-after` and the like), when there was a response. */
+  headers?: Headers;
   cause?: unknown;
 }
 
@@ -50,22 +52,23 @@ export interface GatewayErrorInit {
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly kind: GatewayErrorKind;
-  status?: number;
-  type?: string;
-  code?: string;
-  param?: string | null;
-  requestId?: string;
-  retryable: boolean;
+  readonly status?: number;
+  readonly type?: string;
+  readonly code?: string;
+  readonly param?: string | null;
+  readonly requestId?: string;
+  readonly retryable: boolean;
   /** One line: what the user can do about it. */
-  hint: string;
+  readonly hint: string;
   /** How many retries were made before giving up. */
-  retries: number;
+  readonly retries: number;
   /** The text kept when a stream broke or was stopped. */
-  partial?: ChatResult;
-  method?: string;
-  path?: string;
-  field?: string;
-  videoId?: string;
+  readonly partial?: ChatResult;
+  readonly method?: string;
+  readonly path?: string;
+  readonly field?: string;
+  readonly videoId?: string;
+  readonly headers?: Headers;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
@@ -82,7 +85,35 @@ export class GatewayError extends Error {
     this.path = init.path;
     this.field = init.field;
     this.videoId = init.videoId;
+    this.headers = init.headers;
     this.hint = init.hint ?? defaultHint(this);
+  }
+
+  /**
+   * The same error with some facts added or changed, for what is learnt after it was made (the
+   * retries given up after, the text a broken stream had delivered); the stack stays the original's.
+   */
+  with(changes: Omit<GatewayErrorInit, 'cause'>): GatewayError {
+    const copy = new GatewayError(this.kind, this.message, {
+      status: this.status,
+      type: this.type,
+      code: this.code,
+      param: this.param,
+      requestId: this.requestId,
+      retryable: this.retryable,
+      hint: this.hint,
+      retries: this.retries,
+      partial: this.partial,
+      method: this.method,
+      path: this.path,
+      field: this.field,
+      videoId: this.videoId,
+      headers: this.headers,
+      cause: this.cause,
+      ...changes,
+    });
+    copy.stack = this.stack;
+    return copy;
   }
 }
 
@@ -148,6 +179,8 @@ export interface HttpErrorContext {
   path: string;
   requestId?: string;
   retries?: number;
+  /** The response's headers: kept on the error, and `x-should-retry` overrides the status's retryability. */
+  headers?: Headers;
 }
 
 /**
@@ -164,6 +197,7 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
   const wire = readWireError(parsed);
   const serverText = wire?.message ?? bodyText.replace(/\s+/g, ' ').trim().slice(0, 300);
   const kind = kindForStatus(status, wire);
+  const shouldRetry = ctx.headers?.get('x-should-retry');
   const message = serverText
     ? l10n.t('HTTP {0} from {1} {2}: {3}', status, ctx.method, ctx.path, serverText)
     : l10n.t('HTTP {0} from {1} {2}', status, ctx.method, ctx.path);
@@ -173,10 +207,11 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
     code: wire?.code,
     param: wire?.param ?? null,
     requestId: ctx.requestId,
-    retryable: isRetryableStatus(status),
+    retryable: shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status),
     retries: ctx.retries ?? 0,
     method: ctx.method,
     path: ctx.path,
+    headers: ctx.headers,
   });
 }
 

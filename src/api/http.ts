@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import type * as z from '../shared/zod';
 import { redact } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
-import { GatewayError, errorFromHttp, isRetryableStatus } from './errors';
+import { GatewayError, errorFromHttp } from './errors';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -147,21 +147,18 @@ export class HttpClient {
     }
     const maxRetries = o.retry === false ? 0 : this.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      let delayHeaders: Headers | undefined;
       let error: GatewayError;
       try {
         return await this.once(method, url, shownPath, o, attempt);
       } catch (e) {
         if (!(e instanceof GatewayError)) throw e;
         error = e;
-        delayHeaders = (e as GatewayError & { headers?: Headers }).headers;
       }
       if (!error.retryable || attempt >= maxRetries || o.signal?.aborted) {
-        error.retries = attempt;
-        if (error.kind === 'rate_limit' && attempt > 0) error.hint = l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt);
-        throw error;
+        const stillLimited = error.kind === 'rate_limit' && attempt > 0;
+        throw error.with(stillLimited ? { retries: attempt, hint: l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt) } : { retries: attempt });
       }
-      const delayMs = retryDelayMs(attempt, delayHeaders, this.random);
+      const delayMs = retryDelayMs(attempt, error.headers, this.random);
       this.log('warn', `${method} ${shownPath} failed (${error.message}); retry ${attempt + 1}/${maxRetries} in ${Math.round(delayMs)} ms`);
       this.o.onRetry?.({ attempt: attempt + 1, delayMs, error });
       o.onRetry?.({ attempt: attempt + 1, delayMs, error });
@@ -233,11 +230,7 @@ export class HttpClient {
     }
     // Servers sometimes echo the request back; the key must not survive into the message.
     const safeText = redact(text, this.apiKey ? [this.apiKey] : []);
-    const err = errorFromHttp(res.status, safeText, { method, path: shownPath, requestId });
-    const should = res.headers.get('x-should-retry');
-    err.retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status);
-    Object.defineProperty(err, 'headers', { value: res.headers, enumerable: false });
-    throw err;
+    throw errorFromHttp(res.status, safeText, { method, path: shownPath, requestId, headers: res.headers });
   }
 
   /**

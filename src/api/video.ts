@@ -126,8 +126,7 @@ export class VideoClient {
     try {
       res = await this.http.request('GET', p, { signal, retry: false });
     } catch (err) {
-      if (isGatewayError(err)) err.videoId ??= id;
-      throw err;
+      throw isGatewayError(err) && err.videoId === undefined ? err.with({ videoId: id }) : err;
     }
     const text = await this.http.text(res, { signal });
     let body: unknown;
@@ -160,8 +159,7 @@ export class VideoClient {
       } catch (err) {
         if (!isGatewayError(err, ...TRANSIENT)) throw err;
         o.onTransientError?.(err, n);
-        const headers = (err as GatewayError & { headers?: Headers }).headers;
-        const ra = Number.parseFloat(headers?.get('retry-after') ?? '');
+        const ra = Number.parseFloat(err.headers?.get('retry-after') ?? '');
         if (Number.isFinite(ra) && ra > 0 && ra <= 600) wait = Math.max(wait, ra * 1000);
       }
       if (n < o.limit) await sleep(wait, o.signal);

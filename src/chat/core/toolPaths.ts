@@ -69,16 +69,6 @@ export async function resolveWorkspacePath(requested: unknown, roots: readonly W
   return check(requested, picked.absolute, picked.root);
 }
 
-/** Same as {@link resolveWorkspacePath} but turns refusals into `undefined` (for filtering lists). */
-export async function tryResolveWorkspacePath(requested: string, roots: readonly WorkspaceRoot[]): Promise<ResolvedPath | undefined> {
-  try {
-    return await resolveWorkspacePath(requested, roots);
-  } catch (e) {
-    if (e instanceof ToolPathError) return undefined;
-    throw e;
-  }
-}
-
 /** Whether a root-relative path goes into a protected folder (case-insensitive: macOS, Windows). */
 export function protectedSegment(relative: string): string | undefined {
   for (const seg of relative.split(/[\\/]/)) {
