@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConversationStore, MemoryStorage, newConversation, STORE_VERSION } from '../../src/chat/core/store';
+import { ConversationStore, newConversation, STORE_VERSION } from '../../src/chat/core/store';
+import { MemoryStorage } from './memoryStorage';
 import type { Conversation } from '../../src/shared/protocol';
 
 function withMessage(text: string, at = 1000): Conversation {

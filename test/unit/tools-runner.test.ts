@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
+import { nodeToolHost } from './nodeToolHost';
 import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
 import type { ToolCall } from '../../src/api/wire';
 

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/core/store';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
+import { nodeToolHost } from '../unit/nodeToolHost';
 import { ToolRunner } from '../../src/chat/core/toolRunner';
 import { runTurn } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, HostMessage, ToolCallUpdate } from '../../src/shared/protocol';

@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { FileChange, ToolHost } from './toolBuiltins';
-import { runShellCommand } from './toolCommand';
-import type { WorkspaceRoot } from './toolPaths';
+import type { FileChange, ToolHost } from '../../src/chat/core/toolBuiltins';
+import { runShellCommand } from '../../src/chat/core/toolCommand';
+import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
 
 /**
  * A {@link ToolHost} over plain node: reads and writes the disk, runs commands without a
- * terminal, has no editor (no selection, no diagnostics, no diff view). Used by the unit tests
- * and by anything that runs the tools outside VS Code.
+ * terminal, has no editor (no selection, no diagnostics, no diff view): the tools' host in unit
+ * and webview tests.
  */
 export function nodeToolHost(roots: readonly WorkspaceRoot[], opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {}): ToolHost {
   return {
