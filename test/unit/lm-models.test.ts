@@ -1,9 +1,10 @@
 // The gateway's model records as VS Code language-model entries (src/lm/core/models.ts).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import { chatModelInfos, DEFAULT_CONTEXT_TOKENS, DEFAULT_OUTPUT_TOKENS, tokenLimits, toModelInfo } from '../../src/lm/core/models';
 import { useGateway } from './helpers';
+import { CHAT_MODELS } from '../gateway/models';
 
 const gw = useGateway();
 
@@ -37,4 +38,22 @@ void test('the version is the id, whether or not the record has a creation time'
   assert.equal(toModelInfo({ id: 'm', created: 1_767_225_600 }).version, 'm');
   assert.equal(toModelInfo({ id: 'm' }).version, 'm');
   assert.equal(toModelInfo({ id: 'm' }).detail, undefined);
+});
+
+/** A `/v1/models` answer (status 200) with these records instead of the gateway's own. */
+function listFault(data: unknown[]): void {
+  gw.fault({ match: { method: 'GET', path: '/v1/models' }, status: 200, body: { object: 'list', data } });
+}
+
+void describe('model versions', () => {
+  void it('a relay that stamps created with the listing time gives each model the same version at every listing', async () => {
+    const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+    const listings: string[][] = [];
+    for (const created of [1_800_000_000, 1_800_000_300]) {
+      listFault(CHAT_MODELS.map((m) => ({ ...m, created })));
+      listings.push(chatModelInfos(await client.listModels()).map((m) => `${m.id}@${m.version}`));
+    }
+    assert.deepEqual(listings[0], listings[1]);
+    assert.deepEqual(listings[0], ['gw-chat@gw-chat', 'gw-vision@gw-vision', 'gw-reasoner@gw-reasoner', 'gw-latest@gw-latest']);
+  });
 });
