@@ -20,7 +20,6 @@ async function loadSuites(): Promise<void> {
   await import('./chat.test');
   await import('./tools.test');
   await import('./lm.test');
-  await import('./review-lm.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

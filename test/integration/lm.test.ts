@@ -10,7 +10,7 @@ const VENDOR = 'gateway-studio';
 
 interface RecordedRequest {
   route: string;
-  body: { model?: string; messages?: Array<Record<string, unknown>>; tools?: unknown[]; tool_choice?: unknown };
+  body: { model?: string; messages?: Array<Record<string, unknown>>; tools?: unknown[]; tool_choice?: unknown; stream?: unknown };
 }
 
 async function chatRequests(): Promise<RecordedRequest[]> {
@@ -311,5 +311,41 @@ describe('language models (vscode.lm)', () => {
     const m = await model('gw-chat');
     assert.equal(await m.countTokens('x'.repeat(400)), 100);
     assert.ok((await m.countTokens(vscode.LanguageModelChatMessage.User('y'.repeat(400)))) >= 100);
+  });
+});
+
+// The provider follows gatewayStudio.chat.stream: a user who turned streaming off because the
+// gateway or model cannot stream got streamed requests from VS Code's model picker.
+describe('vscode.lm and the streaming setting', () => {
+  // Runs before the shared hook's afterEach, as before: the setting goes back first, then faults.
+  afterEach(async () => {
+    await setSetting('chat.stream', undefined);
+  });
+  useGatewayWithValidKey();
+
+  it('with gatewayStudio.chat.stream off, an answer and a tool call come from non-streaming requests', async () => {
+    await setSetting('chat.stream', false);
+    const [m] = await waitFor('the model gw-chat', async () => {
+      const found = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'gw-chat' });
+      return found.length > 0 ? found : undefined;
+    });
+    const token = new vscode.CancellationTokenSource().token;
+    let text = '';
+    for await (const part of (await m!.sendRequest([vscode.LanguageModelChatMessage.User('hello without streaming')], {}, token)).stream) {
+      if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    }
+    assert.equal(text, 'Echo: hello without streaming');
+
+    const tools: vscode.LanguageModelChatTool[] = [{ name: 'read_file', description: 'Reads', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const script = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"x.md"}}]}]';
+    const calls: vscode.LanguageModelToolCallPart[] = [];
+    for await (const part of (await m!.sendRequest([vscode.LanguageModelChatMessage.User(script)], { tools }, token)).stream) {
+      if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    }
+    assert.deepEqual(calls.map((c) => [c.name, c.input]), [['read_file', { path: 'x.md' }]]);
+
+    const sent = await chatRequests();
+    assert.equal(sent.length, 2);
+    assert.deepEqual(sent.map((r) => r.body.stream), [false, false], 'both requests asked for a non-streaming answer');
   });
 });
