@@ -70,8 +70,12 @@ export class GatewayError extends Error {
   readonly videoId?: string;
   readonly headers?: Headers;
 
+  /** What it was made with, for {@link with}. */
+  readonly #init: GatewayErrorInit;
+
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
+    this.#init = init;
     this.kind = kind;
     this.status = init.status;
     this.type = init.type;
@@ -94,24 +98,7 @@ export class GatewayError extends Error {
    * retries given up after, the text a broken stream had delivered); the stack stays the original's.
    */
   with(changes: Omit<GatewayErrorInit, 'cause'>): GatewayError {
-    const copy = new GatewayError(this.kind, this.message, {
-      status: this.status,
-      type: this.type,
-      code: this.code,
-      param: this.param,
-      requestId: this.requestId,
-      retryable: this.retryable,
-      hint: this.hint,
-      retries: this.retries,
-      partial: this.partial,
-      method: this.method,
-      path: this.path,
-      field: this.field,
-      videoId: this.videoId,
-      headers: this.headers,
-      cause: this.cause,
-      ...changes,
-    });
+    const copy = new GatewayError(this.kind, this.message, { ...this.#init, ...changes });
     copy.stack = this.stack;
     return copy;
   }
