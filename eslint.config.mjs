@@ -3,11 +3,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'This layer must run without VS Code (see docs/DEVELOPING.md).' }],
-  }],
-};
+const vscodePath = { name: 'vscode', message: 'This layer must run without VS Code (see docs/DEVELOPING.md).' };
+// zod's own `z` object keeps all of zod in a bundle (~440 KB); src/shared/zod.ts is the one import.
+const zodPaths = ['zod', 'zod/mini'].map((name) => ({ name, message: "Use `import * as z from '…/shared/zod'` (zod/mini, tree-shaken)." }));
+const restricted = (...paths) => ({ 'no-restricted-imports': ['error', { paths }] });
+const noVscode = restricted(vscodePath, ...zodPaths);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', '.cache/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -25,7 +25,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: restricted(...zodPaths) },
   { files: ['src/api/**/*.ts', 'src/shared/**/*.ts', 'src/*/core/**/*.ts', 'webview/**/*.ts'], rules: noVscode },
+  { files: ['src/shared/zod.ts'], rules: restricted(vscodePath) },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/platform/log.ts'],
