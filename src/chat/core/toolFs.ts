@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROTECTED_DIRS, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
@@ -247,7 +247,7 @@ export async function walkFiles(
     while (queue.length) {
       if (opts.signal?.aborted) return { files, truncated: 'stopped' };
       const rel = queue.shift() ?? '';
-      let entries: import('node:fs').Dirent[];
+      let entries: Dirent[];
       try {
         entries = await fs.readdir(path.join(root.path, rel), { withFileTypes: true });
       } catch {
