@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { acceptsImages, isVideoModel, type ModelRecord } from '../../api/models';
+import type { ModelRecord } from '../../api/models';
 import {
   newId,
   type AssistantMessage,
@@ -9,10 +9,10 @@ import {
   type HostMessage,
   type ImageAttachment,
   type EditorContext,
-  type ModelInfo,
   type ToolCallUpdate,
   type UserMessage,
 } from '../../shared/protocol';
+import { ModelList } from './modelList';
 import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
 import { newConversation, type ConversationStore } from './store';
@@ -78,10 +78,8 @@ const PARTIAL_SAVE_MS = 2000;
 export class ChatSession {
   private conversation: Conversation;
   private active: { requestId: string; abort: AbortController } | undefined;
-  private models: ModelInfo[] = [];
-  private modelsError: ErrorView | undefined;
-  private modelsLoading = false;
-  private modelsLoaded = false;
+  /** The model picker's list, loaded through the same backend as the turns. */
+  readonly models: ModelList;
   private executor: ToolExecutor | undefined;
   private readonly cards = new Map<string, ToolCallUpdate>();
   private saving: Promise<void> = Promise.resolve();
@@ -94,6 +92,7 @@ export class ChatSession {
     this.sink = deps.sink;
     this.now = deps.now ?? Date.now;
     for (const p of this.store.problems) deps.log.warn(`chat history: ${p.id}: ${p.problem}`);
+    this.models = new ModelList(async () => (await deps.backend()).listModels(), (msg) => this.sink.broadcast(msg), (msg) => deps.log.warn(msg));
     const activeId = this.store.activeId;
     this.conversation = (activeId && this.store.load(activeId)) || newConversation(this.now());
   }
@@ -229,7 +228,7 @@ export class ChatSession {
   /** The settings changed: the shown defaults follow (not mid-answer) and the model list is stale. */
   settingsChanged(): void {
     if (!this.active) this.sink.broadcast(this.conversationMessage());
-    this.modelsLoaded = false;
+    this.models.invalidate();
   }
 
   conversationMessage(): Extract<HostMessage, { type: 'chat/conversation' }> {
@@ -242,41 +241,7 @@ export class ChatSession {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Models and tool cards
-
-  /** Whether the model list should be (re)loaded: never loaded, or its source changed, and not loading now. */
-  get modelsStale(): boolean {
-    return !this.modelsLoaded && !this.modelsLoading;
-  }
-
-  /** The key or the settings changed: the next view that shows up (or a refresh) loads the list again. */
-  invalidateModels(): void {
-    this.modelsLoaded = false;
-  }
-
-  modelsMessage(): HostMessage {
-    return { type: 'chat/models', models: this.models, loading: this.modelsLoading, error: this.modelsError };
-  }
-
-  async loadModels(): Promise<void> {
-    this.modelsLoading = true;
-    this.sink.broadcast({ type: 'chat/models', models: this.models, loading: true });
-    try {
-      const client = await this.deps.backend();
-      const records = await client.listModels();
-      this.models = records
-        .filter((r) => !isVideoModel(r))
-        .map((r) => ({ id: r.id, ownedBy: r.owned_by, capabilities: r.capabilities ?? [], supportsImages: acceptsImages(r) }));
-      this.modelsError = undefined;
-      this.modelsLoaded = true;
-    } catch (err) {
-      this.modelsError = describeForView(err);
-      this.deps.log.warn(`model list: ${this.modelsError.title}: ${this.modelsError.detail}`);
-    } finally {
-      this.modelsLoading = false;
-    }
-    this.sink.broadcast({ type: 'chat/models', models: this.models, loading: false, error: this.modelsError });
-  }
+  // Tool cards
 
   /** Shows or updates a tool card; kept so that a reloaded view gets it again ({@link cardMessages}). */
   postToolCall(update: ToolCallUpdate): void {

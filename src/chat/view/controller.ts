@@ -51,11 +51,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.actions,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
-        if (this.hub.size) void this.session.loadModels();
+        if (this.hub.size) void this.session.models.load();
       }),
       s.keys.onDidChange(() => {
-        this.session.invalidateModels();
-        if (this.hub.size) void this.session.loadModels();
+        this.session.models.invalidate();
+        if (this.hub.size) void this.session.models.load();
       }),
     );
   }
@@ -100,7 +100,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     switch (m.type) {
       case 'webview/ready':
         this.hub.ready(surface, this.state());
-        if (session.modelsStale) void session.loadModels();
+        if (session.models.stale) void session.models.load();
         return;
       // The conversation
       case 'chat/send':
@@ -129,7 +129,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'history/delete':
         return session.delete(m.conversationId);
       case 'models/refresh':
-        return session.loadModels();
+        return session.models.load();
       // VS Code on the user's behalf
       case 'chat/export':
         return this.exportMarkdown();
@@ -171,7 +171,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       strings: Object.fromEntries(WEBVIEW_STRINGS.map((k) => [k, vscode.l10n.t(k)])),
       maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
     };
-    return [snapshot, this.session.historyMessage(), this.session.modelsMessage(), ...(this.toolsMessage ? [this.toolsMessage] : []), ...this.session.cardMessages()];
+    return [snapshot, this.session.historyMessage(), this.session.models.message(), ...(this.toolsMessage ? [this.toolsMessage] : []), ...this.session.cardMessages()];
   }
 
   /** Export to Markdown (the command and the chat's menu). */
