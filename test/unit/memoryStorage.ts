@@ -1,0 +1,1 @@
+export { MemoryStorage } from '../../src/chat/core/store';
