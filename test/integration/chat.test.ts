@@ -30,6 +30,40 @@ class FakeWebview {
   }
 }
 
+/** A folder `/read-only` whose files cannot be written, with the error a read-only disk folder gives. */
+class ReadOnlyFolder implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/' || uri.path === '/read-only') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+  createDirectory(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  writeFile(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  delete(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  rename(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  private refuse(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(`EACCES: permission denied, open '${uri.path}'`);
+  }
+}
+
 let controller: ChatController | undefined;
 let page: FakeWebview;
 let attached: vscode.Disposable | undefined;
@@ -114,20 +148,18 @@ describe('chat host side', () => {
   it('an export that cannot be written says so in the chat instead of failing silently', async () => {
     send('r1', 'something worth keeping');
     await waitFor('the answer', () => page.posted.some((m) => m.type === 'chat/done' && m.requestId === 'r1'));
-    // No dialog can be answered here, and a write refused for permissions cannot be made as root:
-    // both stand in for what the user and a read-only folder would do.
+    // No dialog can be answered here: the stand-in picks a file in a folder that refuses writes,
+    // as a read-only folder does (a permission error cannot be made on disk when tests run as root).
     const window = vscode.window as { showSaveDialog: typeof vscode.window.showSaveDialog };
-    const fs = vscode.workspace.fs as { writeFile: typeof vscode.workspace.fs.writeFile };
     const { showSaveDialog } = window;
-    const { writeFile } = fs;
-    window.showSaveDialog = () => Promise.resolve(vscode.Uri.file('/read-only/notes.md'));
-    fs.writeFile = () => Promise.reject(new Error("EACCES: permission denied, open '/read-only/notes.md'"));
+    const folder = vscode.workspace.registerFileSystemProvider('gws-read-only', new ReadOnlyFolder());
+    window.showSaveDialog = () => Promise.resolve(vscode.Uri.parse('gws-read-only:/read-only/notes.md'));
     try {
       page.fromPage({ type: 'chat/export' });
       await waitFor('an error notice', () => page.posted.some((m) => m.type === 'chat/notice' && m.level === 'error'));
     } finally {
       window.showSaveDialog = showSaveDialog;
-      fs.writeFile = writeFile;
+      folder.dispose();
     }
     const notice = page.posted.find((m) => m.type === 'chat/notice' && m.level === 'error');
     assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
