@@ -167,8 +167,3 @@ export class ConversationStore {
     return { version: STORE_VERSION, entries };
   }
 }
-
-// Temporary: chatHarness.ts and the controller tests (being replaced on another branch) still
-// reach MemoryStorage through this module; production never uses it. Remove when they import
-// test/unit/memoryStorage.ts.
-export { MemoryStorage } from '../../../test/unit/memoryStorage';

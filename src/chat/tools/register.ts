@@ -1,36 +1,22 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
-import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ToolInfo } from '../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/toolBuiltins';
 import { ToolRunner, type Tool } from '../core/toolRunner';
-import type { ToolExecutor } from '../core/toolSeam';
+import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../view/api';
 import { Approvals } from './approval';
 import { externalTools } from './lmTools';
 import { ToolState } from './state';
 import { VscodeToolHost } from './vscodeHost';
 
-/** What the tools feature needs from the chat (`ChatPanelApi` of `registerChat` satisfies it). */
-export interface ToolsChatApi {
-  postToolCall(update: ToolCallUpdate): void;
-  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
-  setToolExecutor(executor: ToolExecutor | undefined): void;
-  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
-  onToolSettings(
-    listener: (e: { kind: 'enabled'; name: string; enabled: boolean } | { kind: 'trusted'; name: string; trusted: boolean } | { kind: 'choice'; choice: ToolChoiceSetting }) => void,
-  ): vscode.Disposable;
-  /** Optional: whether a chat view is on screen now (else approvals also ask outside the chat when unsure). */
-  isVisible?(): boolean;
-}
-
 const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
-const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
 
 /**
  * The tools feature: built-in tools and the tools of other extensions / MCP servers, the
  * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
  * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
  */
-export function registerTools(s: Services, chat: ToolsChatApi | undefined): ToolRunner {
+export function registerTools(s: Services, chat: ChatPanelApi | undefined): ToolRunner {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
