@@ -4,8 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDependencies } from './ensureSetup.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+ensureDependencies(root, 'npm run bench');
 const dir = join(root, 'bench');
 const only = process.argv.slice(2);
 const files = existsSync(dir)

@@ -5,13 +5,12 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ensureSystemPackages, missingHostBuildPackages } from '../../scripts/ensureSetup.mjs';
 
 /** code-server 4.139.1 is VS Code 1.139.1; it requires Node 24 exactly (engines: "24"). */
 export const CODE_SERVER_VERSION = '4.139.1';
 /** The npm package that ships a Node 24 binary and its headers (for native modules). */
 export const NODE_VERSION = '24.21.0';
-/** Debian Chromium, driven by playwright-core. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Project root (two levels above this file). */
 export const projectRoot = resolve(__dirname, '..', '..');
@@ -26,8 +25,6 @@ export interface HostInstall {
   entry: string;
   /** The code-server package folder. */
   codeServerDir: string;
-  /** Chromium's executable. */
-  chromium: string;
 }
 
 interface Marker {
@@ -46,22 +43,7 @@ function paths(): HostInstall {
     node: join(nodeDir, 'bin', 'node'),
     entry: join(csDir, 'out', 'node', 'entry.js'),
     codeServerDir: csDir,
-    chromium: CHROMIUM_PATH,
   };
-}
-
-/** Throws a message that says which Debian package is missing and how to install it. */
-export function checkSystemPackages(): void {
-  const missing: string[] = [];
-  if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
-  // kerberos (a code-server dependency) compiles against krb5's headers.
-  if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
-  if (missing.length) {
-    throw new Error(
-      `missing Debian packages: ${missing.join(', ')}. Install them first: ` +
-        `sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
-    );
-  }
 }
 
 function readMarker(): Marker | undefined {
@@ -128,8 +110,10 @@ function step(msg: string, t0: number): void {
  * Takes about 3-4 minutes and ~1 GB the first time; afterwards it only reads the marker.
  */
 export async function ensureHost(): Promise<HostInstall> {
-  checkSystemPackages();
   if (isInstalled()) return paths();
+  // Only the install compiles (code-server's kerberos): apt-get them as root on Debian/Ubuntu,
+  // else stop with the command to run.
+  ensureSystemPackages(missingHostBuildPackages(), 'host install');
   // Two runs started at once (`npm start` beside `npm test`, two terminals) would delete each
   // other's half-installed folders: one installs, the other waits for its marker.
   const release = await lockInstall();

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import type { HostMessage } from '../../src/shared/protocol';
 import { WEBVIEW_STRINGS } from '../../src/shared/webviewStrings';
 import { webviewHtml } from '../../src/shared/webviewHtml';
@@ -44,7 +45,10 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
 
 export async function launch(): Promise<Browser> {
   if (!existsSync(join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  // Debian's chromium, another Chrome/Chromium/Edge, or $GWS_BROWSER (see scripts/ensureSetup.mjs).
+  const found = findBrowser();
+  if (found.path === undefined) throw new Error(noBrowserMessage(['webview'], found));
+  return chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface Harness {
