@@ -45,6 +45,14 @@ const stages = {
     if (files.length === 0) return 0;
     return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
   },
+  // Randomised differential streams and the fault matrix (`npm run test:faults`); `--quick`
+  // runs 1,000 streams instead of 10,000 for local runs.
+  faults: () => {
+    const files = find('test/faults', '.test.ts');
+    if (files.length === 0) return 0;
+    const quick = process.argv.includes('--quick') ? { GWS_FAULTS_QUICK: '1' } : {};
+    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], quick);
+  },
   // The webview bundle in headless Chromium (needs `npm run build` first).
   webview: () => {
     const files = find('test/webview', '.test.ts');
@@ -82,7 +90,7 @@ if (needBrowser.length) {
 let failed = [];
 let built = false;
 for (const name of names.filter((n) => !skipped.includes(n))) {
-  if (name !== 'unit' && !built) {
+  if (name !== 'unit' && name !== 'faults' && !built) {
     // Later stages run the built bundles.
     built = true;
     if (run('npm', ['run', '--silent', 'build']) !== 0) { failed.push('build'); break; }

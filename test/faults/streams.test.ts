@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { ChatResult } from '../../src/api/chat';
+import type { ChatResult } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 import { isGatewayError } from '../../src/api/errors';
 import { generate, MODEL, modelResult, pieces, rng, sseText, type Framing, type ModelResult, type StreamCase } from './streamModel';

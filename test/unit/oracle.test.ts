@@ -19,21 +19,8 @@ import { describe, it } from 'node:test';
 import OpenAI from 'openai';
 import type { ChatResult, ToolCall } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
+import { int, pick, rng, type Rand } from '../faults/streamModel';
 
-/** mulberry32: small, fast, seedable; the corpus must be the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Rand = () => number;
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 const WORDS = ['the', 'gateway', 'streams', 'tokens', 'über', 'naïve', '你好', '世界', '🚀', 'emoji👍🏽', '"quoted"', 'back\\slash', 'tab\there', 'line\nbreak', '```ts\nconst x = 1;\n```', '- item', '**bold**', '<b>html</b>', '{"json": true}', 'data: fake', '[DONE]', '\r\n'];
 
