@@ -14,7 +14,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -25,7 +25,7 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/api/**/*.ts', 'src/shared/**/*.ts', 'src/*/core/**/*.ts', 'webview/**/*.ts'], rules: noVscode },
+  { files: ['src/api/**/*.ts', 'src/shared/**/*.ts', 'src/*/core/**/*.ts', 'webview/**/*.ts', 'webview/**/*.tsx'], rules: noVscode },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/platform/log.ts'],
