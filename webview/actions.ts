@@ -31,7 +31,6 @@ import {
   notes,
   rows,
   FIRST_SCREEN_ROWS,
-  shownFrom,
   standaloneError,
   strings,
   t,
@@ -40,6 +39,7 @@ import {
   tools,
   toolsVersion,
   toolUpdates,
+  unmounted,
 } from './state';
 
 /** Entry for every message from the host. */
@@ -162,7 +162,9 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
   standaloneError.value = undefined;
   rows.value = c.messages.map((m) => m.id);
   const shown = c.model || model;
-  shownFrom.value = Math.max(0, c.messages.length - FIRST_SCREEN_ROWS);
+  // While a request runs, every row is mounted at once: its deltas and cards need their answer.
+  const running = busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
+  unmounted.value = running ? { from: 0, to: 0 } : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
   afterRender(() => {
     if (els.model) els.model.value = shown;
     scrollToEnd();

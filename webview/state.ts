@@ -84,11 +84,11 @@ export const conversationVersion = signal(0);
 export const rows = signal<string[]>([]);
 export const messages = new Map<string, Signal<ChatMessage>>();
 /**
- * Rows before this index are not mounted yet: an opened conversation shows its end (where the
- * log scrolls to) at once and mounts the earlier rows, newest first, after the first screen.
+ * Rows in [from, to) are not mounted yet: an opened long conversation mounts its first screen
+ * at once and the rest in slices after it (rows added since are past `to` and always shown).
  */
-export const shownFrom = signal(0);
-export const FIRST_SCREEN_ROWS = 40;
+export const unmounted = signal({ from: 0, to: 0 });
+export const FIRST_SCREEN_ROWS = 30;
 /** Tool results by the call they answer, for the cards built from history. */
 export const toolResults = new Map<string, Signal<ToolResultMessage | undefined>>();
 /** Live card states from the host (`chat/toolCall`), by call id. */

@@ -1,12 +1,12 @@
 /**
  * The log: one keyed row per message (plus loose cards and the standalone error). Adding a row
  * diffs the keys only; the rows themselves do not render again. A long conversation mounts its
- * last rows first, then the earlier ones in slices (state.shownFrom).
+ * first screen at once, then the rest in slices (state.unmounted).
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import { els } from '../runtime';
-import { conversationId, messages, rows, shownFrom, t } from '../state';
+import { conversationId, messages, rows, t, unmounted } from '../state';
 import { Row } from './Message';
 
 /** Rows mounted per slice while the earlier part of a long conversation comes in. */
@@ -28,23 +28,24 @@ export function MessageList(): JSX.Element {
     >
       {empty ? <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p> : null}
       {/* Another conversation is a new list, so no row of the last one is reused for it. */}
-      <Rows key={conversationId.value} ids={ids} from={shownFrom.value} />
+      <Rows key={conversationId.value} ids={ids} gap={unmounted.value} />
     </div>
   );
 }
 
-function Rows({ ids, from }: { ids: string[]; from: number }): JSX.Element {
+function Rows({ ids, gap }: { ids: string[]; gap: { from: number; to: number } }): JSX.Element {
+  const pending = gap.from < gap.to;
   useLayoutEffect(() => {
-    if (from <= 0) return undefined;
-    // The rows above the screen; scroll anchoring keeps what the user sees where it is.
+    if (!pending) return undefined;
+    // The next slice once this one is on screen; appended below, it leaves the view where it is.
     const timer = setTimeout(() => {
-      shownFrom.value = Math.max(0, from - SLICE_ROWS);
+      unmounted.value = { from: Math.min(gap.to, gap.from + SLICE_ROWS), to: gap.to };
     }, 0);
     return () => clearTimeout(timer);
-  }, [from]);
+  }, [gap]);
   return (
     <>
-      {(from > 0 ? ids.slice(from) : ids).map((id) => (
+      {(pending ? [...ids.slice(0, gap.from), ...ids.slice(gap.to)] : ids).map((id) => (
         <Row key={id} id={id} />
       ))}
     </>
