@@ -141,11 +141,16 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
   // calls per answer, so every conversation may have a call_0), and the host forgets its cards
   // on a switch too. The same conversation sent again keeps those of calls it still has: after
   // a regenerate the new answer may get the dropped answer's id, and must not show its result.
-  const calls = previous?.id === c.id ? callIdsOf(c.messages) : new Set<string>();
-  for (const [id, s] of toolUpdates) if (!calls.has(id)) s.value = undefined;
   // Another conversation gets new message components (the log is keyed by conversation id);
   // the same one sent again keeps them, and each re-renders only if its message changed.
-  if (previous?.id !== c.id) messages.clear();
+  if (previous?.id !== c.id) {
+    messages.clear();
+    toolUpdates.clear();
+    toolResults.clear();
+  } else {
+    const calls = callIdsOf(c.messages);
+    for (const [id, s] of toolUpdates) if (!calls.has(id)) s.value = undefined;
+  }
   const ids = new Set(c.messages.map((m) => m.id));
   for (const id of [...messages.keys()]) if (!ids.has(id)) messages.delete(id);
   for (const s of toolResults.values()) s.value = undefined;
