@@ -23,8 +23,16 @@ const TURNS = 500;
 const OPEN_RUNS = 9;
 const UPDATES = 60;
 
+/** Where one measured message's time went, in ms. */
+interface Phases {
+  handler: number;
+  microtasks: number;
+  layout: number;
+  frame: number;
+}
 interface BenchGlobal extends PageGlobal {
   __measure(data: unknown): Promise<number>;
+  __phases: Phases[];
 }
 
 async function answers(): Promise<string[]> {
@@ -75,10 +83,12 @@ async function instrument(h: Harness): Promise<void> {
         rafMs += performance.now() - s;
       });
     const doc = g.document as unknown as { body: { offsetHeight: number } };
+    g.__phases = [];
     g.__measure = async (data: unknown) => {
       rafMs = 0;
       const s = performance.now();
       g.dispatchEvent(new MessageEvent('message', { data }));
+      const handler = performance.now() - s;
       // A MessageChannel task runs right after the microtasks, without setTimeout's clamping.
       // (Typed by hand: this file is type-checked with node's lib, not the DOM's.)
       await new Promise<void>((r) => {
@@ -86,13 +96,16 @@ async function instrument(h: Harness): Promise<void> {
         ch.port1.onmessage = () => r();
         ch.port2.postMessage(0);
       });
+      const w = performance.now();
       void doc.body.offsetHeight;
-      const sync = performance.now() - s;
+      const layout = performance.now() - w;
       // Frame callbacks it scheduled (scrolling), and the layout they cause.
       await new Promise<void>((r) => raf(() => r()));
       const l = performance.now();
       void doc.body.offsetHeight;
-      return sync + rafMs + (performance.now() - l);
+      const phases = { handler, microtasks: w - s - handler, layout, frame: rafMs + (performance.now() - l) };
+      g.__phases.push(phases);
+      return phases.handler + phases.microtasks + phases.layout + phases.frame;
     };
   });
 }
@@ -161,6 +174,11 @@ async function main(): Promise<void> {
   const [s5, s500] = [median(times.small.slice(10)), median(times.large.slice(10))];
   console.log(`one message update (chat/message replacing the last answer), median of ${UPDATES - 10}, the two logs updated in turn:`);
   console.log(`  5-message log ${s5.toFixed(2)} ms, ${TURNS}-message log ${s500.toFixed(2)} ms, ratio ${(s500 / s5).toFixed(2)}x; goal ≤ 1.5x`);
+  for (const [name, p] of [['5', small], [String(TURNS), large]] as const) {
+    const phases = (await p.h.page.evaluate(() => (globalThis as unknown as BenchGlobal).__phases)).slice(10);
+    const part = (k: keyof Phases) => median(phases.map((x) => x[k])).toFixed(2);
+    console.log(`    ${name.padStart(3)}-message log, medians: handler and render ${part('handler')} ms, microtasks ${part('microtasks')} ms, layout ${part('layout')} ms, frame ${part('frame')} ms`);
+  }
   await browser.close();
 }
 
