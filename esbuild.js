@@ -56,6 +56,9 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
     sourcemap: !production,
     minify: production,
     loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
+    // The chat UI is Preact components in .tsx (see webview/app.tsx).
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     logLevel: 'warning',
   });
 }

@@ -9,7 +9,7 @@
  */
 import { GatewayClient } from '../src/api/client';
 import { startGateway } from '../test/gateway/server';
-import { openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
+import { browserPath, openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
 import { chromium } from 'playwright-core';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 100_000);
@@ -63,7 +63,7 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
   for (let i = 0; i < tokens.length; i += TOKENS_PER_CHUNK) chunks.push(tokens.slice(i, i + TOKENS_PER_CHUNK).join(''));
 
   // Frames are not throttled to 60 Hz here, so the run measures work rather than vsync waits.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+  const browser = await chromium.launch({ executablePath: browserPath('bench'), headless: true, args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.send({ type: 'chat/busy', requestId: 'r1' });

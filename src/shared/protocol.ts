@@ -297,7 +297,4 @@ export function parseWebviewMessage(data: unknown): { ok: true; message: Webview
   return { ok: false, problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
 }
 
-/** A short random id; the webview and host both make them, so no node or DOM API is assumed. */
-export function newId(prefix = ''): string {
-  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
+export { newId } from './ids';

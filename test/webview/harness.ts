@@ -43,12 +43,16 @@ const dist = join(root, 'dist');
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/** Debian's chromium, another Chrome/Chromium/Edge, or $GWS_BROWSER (see scripts/ensureSetup.mjs). */
+export function browserPath(stage = 'webview'): string {
+  const found = findBrowser();
+  if (found.path === undefined) throw new Error(noBrowserMessage([stage], found));
+  return found.path;
+}
+
 export async function launch(): Promise<Browser> {
   if (!existsSync(join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
-  // Debian's chromium, another Chrome/Chromium/Edge, or $GWS_BROWSER (see scripts/ensureSetup.mjs).
-  const found = findBrowser();
-  if (found.path === undefined) throw new Error(noBrowserMessage(['webview'], found));
-  return chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: browserPath(), args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface Harness {

@@ -17,7 +17,8 @@ import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
 import { newConversation, type ConversationStore } from './store';
 import type { ToolExecutor } from './toolSeam';
-import { describeForView, runTurn, type ChatBackend } from './turnRunner';
+import type { ChatBackend } from '../../api/wire';
+import { describeForView, runTurn } from './turnRunner';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
