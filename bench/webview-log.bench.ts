@@ -18,7 +18,15 @@ import { ConversationStore, newConversation } from '../src/chat/core/store';
 import { MemoryStorage } from '../test/unit/memoryStorage';
 import type { AssistantMessage, ChatMessage, Conversation, HostMessage } from '../src/shared/protocol';
 import { startGateway } from '../test/gateway/server';
-import { browserPath, CHROMIUM_ARGS, DEFAULT_PARAMS, openHarness, snapshot, type Harness, type PageGlobal } from '../test/webview/harness';
+import {
+  browserPath,
+  CHROMIUM_ARGS,
+  DEFAULT_PARAMS,
+  openHarness,
+  snapshot,
+  type Harness,
+  type PageGlobal,
+} from '../test/webview/harness';
 
 const TURNS = 500;
 const OPEN_RUNS = 9;
@@ -39,10 +47,18 @@ interface BenchGlobal extends PageGlobal {
 async function answers(): Promise<string[]> {
   const gw = await startGateway();
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const prompts = ['#markdown', '#long 150', 'what does this function return?', '#say Use `Array.prototype.at`:\n\n```ts\nconst last = xs.at(-1);\n```\n'];
+  const prompts = [
+    '#markdown',
+    '#long 150',
+    'what does this function return?',
+    '#say Use `Array.prototype.at`:\n\n```ts\nconst last = xs.at(-1);\n```\n',
+  ];
   const out: string[] = [];
   for (const p of prompts) {
-    const r = await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: p }] }, { onEvent: () => undefined });
+    const r = await client.streamChat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: p }] },
+      { onEvent: () => undefined },
+    );
     out.push(r.message.content ?? '');
   }
   await gw.close();
@@ -53,10 +69,23 @@ function conversation(turns: number, texts: string[]): Conversation {
   const c = newConversation(1);
   c.title = `${turns} turns`;
   for (let i = 0; i < turns; i++) {
-    c.messages.push({ id: `u${i}`, role: 'user', text: `question ${i}: explain the next part`, images: [], contexts: [], createdAt: i });
     c.messages.push({
-      id: `a${i}`, role: 'assistant', content: texts[i % texts.length] ?? '', status: 'done', requestedModel: 'gw-chat', finishReason: 'stop',
-      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 }, createdAt: i,
+      id: `u${i}`,
+      role: 'user',
+      text: `question ${i}: explain the next part`,
+      images: [],
+      contexts: [],
+      createdAt: i,
+    });
+    c.messages.push({
+      id: `a${i}`,
+      role: 'assistant',
+      content: texts[i % texts.length] ?? '',
+      status: 'done',
+      requestedModel: 'gw-chat',
+      finishReason: 'stop',
+      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+      createdAt: i,
     });
   }
   return c;
@@ -70,7 +99,13 @@ async function stored(c: Conversation): Promise<Conversation> {
   return back;
 }
 
-const open = (conversation: Conversation): HostMessage => ({ type: 'chat/conversation', conversation, defaults: DEFAULT_PARAMS, defaultModel: 'gw-chat', defaultSystemPrompt: '' });
+const open = (conversation: Conversation): HostMessage => ({
+  type: 'chat/conversation',
+  conversation,
+  defaults: DEFAULT_PARAMS,
+  defaultModel: 'gw-chat',
+  defaultSystemPrompt: '',
+});
 
 async function instrument(h: Harness): Promise<void> {
   await h.page.evaluate(() => {
@@ -93,7 +128,10 @@ async function instrument(h: Harness): Promise<void> {
       // A MessageChannel task runs right after the microtasks, without setTimeout's clamping.
       // (Typed by hand: this file is type-checked with node's lib, not the DOM's.)
       await new Promise<void>((r) => {
-        const ch = new MessageChannel() as unknown as { port1: { onmessage: () => void }; port2: { postMessage(v: unknown): void } };
+        const ch = new MessageChannel() as unknown as {
+          port1: { onmessage: () => void };
+          port2: { postMessage(v: unknown): void };
+        };
         ch.port1.onmessage = () => r();
         ch.port2.postMessage(0);
       });
@@ -116,7 +154,11 @@ const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length
 async function main(): Promise<void> {
   const texts = await answers();
   const big = await stored(conversation(TURNS, texts));
-  const browser = await chromium.launch({ executablePath: browserPath('bench'), headless: true, args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+  const browser = await chromium.launch({
+    executablePath: browserPath('bench'),
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  });
 
   // 1. Open a stored 500-turn conversation (a fresh page each run: nothing is warm but the bundle).
   const opens: number[] = [];
@@ -143,9 +185,15 @@ async function main(): Promise<void> {
     complete.push(all);
     await h.page.context().close();
   }
-  console.log(`open a stored ${TURNS}-turn conversation (${big.messages.length} messages, ${JSON.stringify(big).length} characters):`);
-  console.log(`  first screen: median ${median(opens).toFixed(1)} ms of ${OPEN_RUNS} runs (${opens.map((x) => x.toFixed(1)).join(', ')}); goal ≤ 200 ms`);
-  console.log(`  every message in the DOM (later rows mounted in slices after the first screen): median ${median(complete).toFixed(1)} ms wall`);
+  console.log(
+    `open a stored ${TURNS}-turn conversation (${big.messages.length} messages, ${JSON.stringify(big).length} characters):`,
+  );
+  console.log(
+    `  first screen: median ${median(opens).toFixed(1)} ms of ${OPEN_RUNS} runs (${opens.map((x) => x.toFixed(1)).join(', ')}); goal ≤ 200 ms`,
+  );
+  console.log(
+    `  every message in the DOM (later rows mounted in slices after the first screen): median ${median(complete).toFixed(1)} ms wall`,
+  );
 
   // 2. One message update in a 5-message log and in a 500-message log: two pages, updated in
   // turn, so load from elsewhere on the machine falls on both alike.
@@ -166,19 +214,37 @@ async function main(): Promise<void> {
   const large = await page(TURNS);
   const times = { small: [] as number[], large: [] as number[] };
   for (let i = 0; i < UPDATES; i++) {
-    for (const [name, p] of [['small', small], ['large', large]] as const) {
+    for (const [name, p] of [
+      ['small', small],
+      ['large', large],
+    ] as const) {
       const message: ChatMessage = { ...p.last, content: `${texts[i % texts.length] ?? ''}\n\nRevision ${i}.` };
-      times[name].push(await p.h.page.evaluate((m) => (globalThis as unknown as BenchGlobal).__measure(m), { type: 'chat/message', requestId: 'r1', message } satisfies HostMessage));
+      times[name].push(
+        await p.h.page.evaluate((m) => (globalThis as unknown as BenchGlobal).__measure(m), {
+          type: 'chat/message',
+          requestId: 'r1',
+          message,
+        } satisfies HostMessage),
+      );
     }
   }
   // The first updates warm the JIT; the median of the rest is the figure.
   const [s5, s500] = [median(times.small.slice(10)), median(times.large.slice(10))];
-  console.log(`one message update (chat/message replacing the last answer), median of ${UPDATES - 10}, the two logs updated in turn:`);
-  console.log(`  5-message log ${s5.toFixed(2)} ms, ${TURNS}-message log ${s500.toFixed(2)} ms, ratio ${(s500 / s5).toFixed(2)}x; goal ≤ 1.5x`);
-  for (const [name, p] of [['5', small], [String(TURNS), large]] as const) {
+  console.log(
+    `one message update (chat/message replacing the last answer), median of ${UPDATES - 10}, the two logs updated in turn:`,
+  );
+  console.log(
+    `  5-message log ${s5.toFixed(2)} ms, ${TURNS}-message log ${s500.toFixed(2)} ms, ratio ${(s500 / s5).toFixed(2)}x; goal ≤ 1.5x`,
+  );
+  for (const [name, p] of [
+    ['5', small],
+    [String(TURNS), large],
+  ] as const) {
     const phases = (await p.h.page.evaluate(() => (globalThis as unknown as BenchGlobal).__phases)).slice(10);
     const part = (k: keyof Phases) => median(phases.map((x) => x[k])).toFixed(2);
-    console.log(`    ${name.padStart(3)}-message log, medians: handler and render ${part('handler')} ms, microtasks ${part('microtasks')} ms, layout ${part('layout')} ms, frame ${part('frame')} ms`);
+    console.log(
+      `    ${name.padStart(3)}-message log, medians: handler and render ${part('handler')} ms, microtasks ${part('microtasks')} ms, layout ${part('layout')} ms, frame ${part('frame')} ms`,
+    );
   }
   await browser.close();
 }

@@ -10,7 +10,12 @@ import { delimiter, join } from 'node:path';
 /** Where a user names a browser; it wins over every usual path. */
 export const BROWSER_ENV = 'GWS_BROWSER';
 
-const NPM_QUIET = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+const NPM_QUIET = {
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_loglevel: 'error',
+};
 
 /** Stops with a message when Node is older than the 20 that package.json's engines asks for. */
 export function ensureNode(who, version = process.versions.node) {
@@ -67,10 +72,17 @@ export function ensureDependencies(root, who) {
   if (!problem) return;
   process.stdout.write(`${who}: ${problem}; installing the locked dependencies (npm ci) ... `);
   const t0 = Date.now();
-  const r = spawnSync('npm', ['ci'], { cwd: root, env: { ...process.env, ...NPM_QUIET }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('npm', ['ci'], {
+    cwd: root,
+    env: { ...process.env, ...NPM_QUIET },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) {
     process.stdout.write('failed\n');
-    throw new Error(`${who}: npm ci failed (exit ${String(r.status ?? r.error?.message)}):\n${(r.stdout ?? '') + (r.stderr ?? '')}`);
+    throw new Error(
+      `${who}: npm ci failed (exit ${String(r.status ?? r.error?.message)}):\n${(r.stdout ?? '') + (r.stderr ?? '')}`,
+    );
   }
   process.stdout.write(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
@@ -86,12 +98,23 @@ export function isExecutable(path) {
 }
 
 /** Names looked up on PATH, in order of preference. */
-const BROWSER_COMMANDS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge', 'microsoft-edge-stable'];
+const BROWSER_COMMANDS = [
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+  'microsoft-edge',
+  'microsoft-edge-stable',
+];
 
 /** The usual install places of Chrome, Chromium and Edge, Debian's Chromium first. */
 export function browserPaths(platform, home) {
   if (platform === 'darwin') {
-    const apps = ['Google Chrome.app/Contents/MacOS/Google Chrome', 'Chromium.app/Contents/MacOS/Chromium', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
+    const apps = [
+      'Google Chrome.app/Contents/MacOS/Google Chrome',
+      'Chromium.app/Contents/MacOS/Chromium',
+      'Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+    ];
     return [...apps.map((a) => `/Applications/${a}`), ...apps.map((a) => join(home, 'Applications', a))];
   }
   return [
@@ -113,7 +136,13 @@ export function browserPaths(platform, home) {
  * Returns `{ path, from }`, or `{ error, looked }` saying what was tried. `fsRoot` puts every
  * usual path under a folder, so tests can point the search at fake installs.
  */
-export function findBrowser({ env = process.env, platform = process.platform, home = homedir(), fsRoot = '', canRun = isExecutable } = {}) {
+export function findBrowser({
+  env = process.env,
+  platform = process.platform,
+  home = homedir(),
+  fsRoot = '',
+  canRun = isExecutable,
+} = {}) {
   const named = env[BROWSER_ENV];
   if (named) {
     if (canRun(named)) return { path: named, from: BROWSER_ENV };
@@ -182,12 +211,21 @@ export function missingHostBuildPackages(exists = existsSync, has = onPath) {
 export function packagePlan(missing, { isRoot, debianLike, hasAptGet }) {
   const list = missing.join(' ');
   if (debianLike && hasAptGet && isRoot) {
-    return { run: [['apt-get', 'update', '-qq'], ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing]] };
+    return {
+      run: [
+        ['apt-get', 'update', '-qq'],
+        ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing],
+      ],
+    };
   }
   if (debianLike) {
-    return { stop: `missing Debian packages: ${missing.join(', ')}. Install them, then run this again:\n  sudo apt-get update && sudo apt-get install -y ${list}` };
+    return {
+      stop: `missing Debian packages: ${missing.join(', ')}. Install them, then run this again:\n  sudo apt-get update && sudo apt-get install -y ${list}`,
+    };
   }
-  return { stop: `missing system packages: ${missing.join(', ')} (Debian names). Install your system's equivalents, then run this again.` };
+  return {
+    stop: `missing system packages: ${missing.join(', ')} (Debian names). Install your system's equivalents, then run this again.`,
+  };
 }
 
 /** Installs `missing` Debian packages with apt-get when root on Debian/Ubuntu, or throws the command to run. */
@@ -198,7 +236,10 @@ export function ensureSystemPackages(missing, who, info = systemInfo()) {
   process.stdout.write(`${who}: installing Debian packages ${missing.join(', ')} (apt-get, as root) ...\n`);
   for (const [cmd, ...args] of plan.run) {
     const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status !== 0) throw new Error(`${who}: \`${cmd} ${args.join(' ')}\` failed (exit ${String(r.status)}); install ${missing.join(' ')} by hand, then run this again`);
+    if (r.status !== 0)
+      throw new Error(
+        `${who}: \`${cmd} ${args.join(' ')}\` failed (exit ${String(r.status)}); install ${missing.join(' ')} by hand, then run this again`,
+      );
   }
 }
 

@@ -20,7 +20,7 @@ try {
 if (args.includes('--smoke')) {
   // The smoke run opens the workbench in a headless browser to see the extension connect; without
   // one it checks over HTTP only, and says so.
-  const browser = ensureBrowser(WHO, ['the smoke run\'s extension check']);
+  const browser = ensureBrowser(WHO, ["the smoke run's extension check"]);
   if (browser) process.env[BROWSER_ENV] = browser;
 }
 const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
@@ -28,7 +28,10 @@ if (build.status !== 0) {
   console.error('npm start: the build failed (see above)');
   process.exit(build.status ?? 1);
 }
-const child = spawn(process.execPath, ['--import', 'tsx', 'test/host/start.ts', ...args], { cwd: root, stdio: 'inherit' });
+const child = spawn(process.execPath, ['--import', 'tsx', 'test/host/start.ts', ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 // Ctrl-C reaches the child too (same terminal process group): let it clean up, then exit with it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -57,7 +57,14 @@ const stages = {
   webview: () => {
     const files = find('test/webview', '.test.ts');
     if (files.length === 0) return 0;
-    return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);
+    return run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      ...files,
+    ]);
   },
   // A real VS Code (code-server) with integration tests in the extension host and Playwright e2e.
   host: () => {
@@ -93,7 +100,10 @@ for (const name of names.filter((n) => !skipped.includes(n))) {
   if (name !== 'unit' && name !== 'faults' && !built) {
     // Later stages run the built bundles.
     built = true;
-    if (run('npm', ['run', '--silent', 'build']) !== 0) { failed.push('build'); break; }
+    if (run('npm', ['run', '--silent', 'build']) !== 0) {
+      failed.push('build');
+      break;
+    }
   }
   const code = stages[name]();
   if (code !== 0) failed.push(name);
@@ -101,7 +111,9 @@ for (const name of names.filter((n) => !skipped.includes(n))) {
 const ran = names.filter((n) => !skipped.includes(n) && !failed.includes(n));
 if (failed.length) console.error(`\nFAILED stages: ${failed.join(', ')}`);
 if (skipped.length) {
-  console.error(`\nSKIPPED stages (not run, so this is not a pass): ${skipped.join(', ')}; no browser was found (see the start of this output)`);
+  console.error(
+    `\nSKIPPED stages (not run, so this is not a pass): ${skipped.join(', ')}; no browser was found (see the start of this output)`,
+  );
   if (!failed.length && ran.length) console.error(`passed: ${ran.join(', ')}`);
 }
 if (failed.length || skipped.length) process.exit(1);

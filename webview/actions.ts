@@ -4,7 +4,14 @@
  */
 import { batch } from '@preact/signals';
 import { asHostMessage } from '../src/shared/hostMessage';
-import type { ChatMessage, ChatParams, Conversation, ErrorView, HostMessage, ToolCallUpdate } from '../src/shared/protocol';
+import type {
+  ChatMessage,
+  ChatParams,
+  Conversation,
+  ErrorView,
+  HostMessage,
+  ToolCallUpdate,
+} from '../src/shared/protocol';
 import { confirm, renderAttachments, restoreUnconfirmed, setEditing, unconfirmedIs } from './composerActions';
 import { setImageLabel } from './markdown';
 import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollToEndSoon } from './runtime';
@@ -169,8 +176,11 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
   rows.value = c.messages.map((m) => m.id);
   const shown = c.model || model;
   // While a request runs, every row is mounted at once: its deltas and cards need their answer.
-  const running = busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
-  unmounted.value = running ? { from: 0, to: 0 } : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
+  const running =
+    busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
+  unmounted.value = running
+    ? { from: 0, to: 0 }
+    : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
   afterRender(() => {
     if (els.model) els.model.value = shown;
     scrollToEnd();

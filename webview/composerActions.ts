@@ -25,7 +25,9 @@ let lastRequestId: string | undefined;
  * (`chat/busy` or the user message with that id). A request the host refuses ends without
  * either, and then the text and attachments go back into the composer instead of vanishing.
  */
-let unconfirmed: { requestId: string; text: string; images: ImageAttachment[]; contexts: EditorContext[]; editing: boolean } | undefined;
+let unconfirmed:
+  | { requestId: string; text: string; images: ImageAttachment[]; contexts: EditorContext[]; editing: boolean }
+  | undefined;
 
 export function unconfirmedIs(requestId: string): boolean {
   return unconfirmed?.requestId === requestId;
@@ -49,7 +51,12 @@ export function persistLocal(api: VsCodeApi): void {
     editing.value = saved.editing === true;
   }
   effect(() => {
-    const local: LocalState = { draft: draft.value, images: images.value, contexts: contexts.value, editing: editing.value };
+    const local: LocalState = {
+      draft: draft.value,
+      images: images.value,
+      contexts: contexts.value,
+      editing: editing.value,
+    };
     api.setState(local);
   });
 }
@@ -137,7 +144,14 @@ export async function addFiles(files: File[]): Promise<void> {
       continue;
     }
     if (f.size > maxImageBytes.value) {
-      problems.push(t('{0} is {1} MB; the limit is {2} MB (setting gatewayStudio.chat.maxImageMegabytes).', f.name, mb(f.size), mb(maxImageBytes.value)));
+      problems.push(
+        t(
+          '{0} is {1} MB; the limit is {2} MB (setting gatewayStudio.chat.maxImageMegabytes).',
+          f.name,
+          mb(f.size),
+          mb(maxImageBytes.value),
+        ),
+      );
       continue;
     }
     const dataUrl = await readAsDataUrl(f);
@@ -166,7 +180,10 @@ export function renderAttachments(problems: string[] = []): void {
   const model = currentModel.value;
   const info = models.value.find((m) => m.id === model);
   if (images.value.length && info && !info.supportsImages) {
-    next.push({ level: 'warning', text: t('{0} does not list image input; the gateway may refuse the attached images.', model) });
+    next.push({
+      level: 'warning',
+      text: t('{0} does not list image input; the gateway may refuse the attached images.', model),
+    });
   }
   notes.value = next;
 }

@@ -138,7 +138,9 @@ export function keyed<T>(map: Map<string, Signal<T | undefined>>, key: string): 
 export const currentModel = computed(() => conversation.value?.model || defaultModel.value);
 
 /** Answers are shown as formatted JSON when the conversation asks for json_object. */
-export const jsonMode = computed(() => (conversation.value?.params.response_format ?? defaults.value?.response_format) === 'json_object');
+export const jsonMode = computed(
+  () => (conversation.value?.params.response_format ?? defaults.value?.response_format) === 'json_object',
+);
 
 /**
  * Where the per-message buttons go, in one pass over the log (each message then compares its own

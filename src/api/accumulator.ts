@@ -79,7 +79,8 @@ function scanJson(s: JsonShape, text: string): void {
     const ch = text.charCodeAt(i);
     if (s.inString) {
       if (s.escaped) s.escaped = false;
-      else if (ch === 0x5c) s.escaped = true; // backslash
+      else if (ch === 0x5c)
+        s.escaped = true; // backslash
       else if (ch === 0x22) s.inString = false; // quote
       continue;
     }
@@ -144,19 +145,27 @@ export class ChatAccumulator {
   push(raw: unknown): void {
     if (typeof raw === 'object' && raw !== null && 'error' in raw && (raw as { error: unknown }).error) {
       const wire = readWireError(raw);
-      throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', wire?.message ?? JSON.stringify(raw).slice(0, 200)), {
-        type: wire?.type,
-        code: wire?.code,
-        param: wire?.param ?? null,
-        partial: this.result(),
-      });
+      throw new GatewayError(
+        'stream',
+        l10n.t('The gateway reported an error mid-stream: {0}', wire?.message ?? JSON.stringify(raw).slice(0, 200)),
+        {
+          type: wire?.type,
+          code: wire?.code,
+          param: wire?.param ?? null,
+          partial: this.result(),
+        },
+      );
     }
     const parsed = chunkSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new GatewayError('invalid_response', l10n.t('A stream chunk has an unexpected shape at {0}: {1}', issue?.path.join('.') ?? '', issue?.message ?? ''), {
-        partial: this.result(),
-      });
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('A stream chunk has an unexpected shape at {0}: {1}', issue?.path.join('.') ?? '', issue?.message ?? ''),
+        {
+          partial: this.result(),
+        },
+      );
     }
     this.apply(parsed.data);
   }
@@ -203,7 +212,8 @@ export class ChatAccumulator {
   private applyToolDelta(t: ToolCallDelta): void {
     const idx = t.index ?? undefined;
     const id = t.id || undefined;
-    let pos: number | undefined = idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
+    let pos: number | undefined =
+      idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
     const cur = pos === undefined ? undefined : this.calls[pos];
     // A new id on an occupied slot is a new call (every parallel call at index 0; or no index at all).
     // Relays that repeat one id (or send none) give no such signal; there a fragment naming a tool

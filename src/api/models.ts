@@ -28,7 +28,10 @@ const envelopeSchema = z.union([
 export function parseModelList(body: unknown, onDropped?: (why: string) => void): ModelRecord[] {
   const env = envelopeSchema.safeParse(body);
   if (!env.success) {
-    throw new GatewayError('invalid_response', l10n.t('The model list is neither an array nor an object with a "data" array.'));
+    throw new GatewayError(
+      'invalid_response',
+      l10n.t('The model list is neither an array nor an object with a "data" array.'),
+    );
   }
   const d = env.data as unknown[] | { data?: unknown[]; models?: unknown[] };
   const items: unknown[] = Array.isArray(d) ? d : (d.data ?? d.models ?? []);
@@ -57,5 +60,7 @@ export function isVideoModel(m: ModelRecord): boolean {
 
 /** True when the record advertises image input. */
 export function acceptsImages(m: ModelRecord): boolean {
-  return Boolean(m.capabilities?.includes('image') || m.capabilities?.includes('vision') || m.modalities?.includes('image'));
+  return Boolean(
+    m.capabilities?.includes('image') || m.capabilities?.includes('vision') || m.modalities?.includes('image'),
+  );
 }

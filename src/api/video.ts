@@ -11,13 +11,22 @@ import { GatewayError, isGatewayError } from './errors';
 import { sleep, type HttpClient } from './http';
 import { parseModelList, type ModelRecord } from './models';
 import type { VideoCreateRequest } from './videoRules';
-import { assertVideoId, looksLikeVideo, normaliseVideoStatus, resolveResultUrl, videoIdFromCreation, type VideoStatus } from './videoStatus';
+import {
+  assertVideoId,
+  looksLikeVideo,
+  normaliseVideoStatus,
+  resolveResultUrl,
+  videoIdFromCreation,
+  type VideoStatus,
+} from './videoStatus';
 import { WriteBehind } from './writeBehind';
 
 export type { VideoStatus, VideoOutcome } from './videoStatus';
 
 /** The result of one round of polling: a final status, or the poll limit reached with the id kept. */
-export type VideoPollResult = { kind: 'done'; status: VideoStatus; polls: number } | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
+export type VideoPollResult =
+  | { kind: 'done'; status: VideoStatus; polls: number }
+  | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
 
 export interface VideoPollOptions {
   /** Wait between two polls (spec 4 rule 3: 5 s). */
@@ -84,8 +93,11 @@ export class VideoClient {
   async listVideoModels(signal?: AbortSignal): Promise<string[]> {
     const body = await this.http.json('GET', '/models', z.unknown(), { signal });
     // Tags are compared ignoring case here: the wizard offers whatever the video host calls video.
-    const isVideo = (m: ModelRecord) => [...(m.capabilities ?? []), ...(m.modalities ?? [])].some((t) => t.toLowerCase() === 'video');
-    return parseModelList(body).filter(isVideo).map((m) => m.id);
+    const isVideo = (m: ModelRecord) =>
+      [...(m.capabilities ?? []), ...(m.modalities ?? [])].some((t) => t.toLowerCase() === 'video');
+    return parseModelList(body)
+      .filter(isVideo)
+      .map((m) => m.id);
   }
 
   /**
@@ -104,7 +116,10 @@ export class VideoClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new GatewayError('invalid_response', l10n.t('The video creation answer was not JSON: "{0}"', text.slice(0, 120)));
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The video creation answer was not JSON: "{0}"', text.slice(0, 120)),
+      );
     }
     return { id: videoIdFromCreation(body), body };
   }
@@ -118,7 +133,10 @@ export class VideoClient {
   /** The legacy query many relays serve (`GET /v1/video/generations/{task_id}`, spec 2.7). */
   async legacyStatus(taskId: string, signal?: AbortSignal): Promise<VideoStatus> {
     const safe = assertVideoId(taskId);
-    return { ...(await this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal)), via: 'legacy-route' };
+    return {
+      ...(await this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal)),
+      via: 'legacy-route',
+    };
   }
 
   private async readStatus(p: string, id: string, signal?: AbortSignal): Promise<VideoStatus> {
@@ -134,7 +152,11 @@ export class VideoClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new GatewayError('invalid_response', l10n.t('The status of video {0} was not JSON: "{1}"', id, text.slice(0, 120)), { videoId: id });
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The status of video {0} was not JSON: "{1}"', id, text.slice(0, 120)),
+        { videoId: id },
+      );
     }
     return normaliseVideoStatus(body, id);
   }
@@ -152,7 +174,9 @@ export class VideoClient {
     for (let n = 1; n <= o.limit; n++) {
       let wait = o.intervalMs;
       try {
-        const s: VideoStatus = legacyRoute ? await this.legacyStatus(safe, o.signal) : await this.statusOrLegacy(safe, o.signal);
+        const s: VideoStatus = legacyRoute
+          ? await this.legacyStatus(safe, o.signal)
+          : await this.statusOrLegacy(safe, o.signal);
         legacyRoute = s.format === 'legacy' && s.via === 'legacy-route';
         last = s;
         o.onStatus?.(s, n);
@@ -204,7 +228,11 @@ export class VideoClient {
    * relays that serve only temporary direct links (spec 2.7) still work. A relative result URL resolves against the video base URL and gets the key; an
    * absolute one on another origin never does.
    */
-  async download(source: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
+  async download(
+    source: string,
+    destFile: string,
+    o: VideoDownloadOptions = {},
+  ): Promise<{ file: string; bytes: number }> {
     if (o.videoId === undefined) return this.fetchTo(this.contentUrl(source), destFile, o);
     const id = assertVideoId(o.videoId);
     const route = this.contentUrl(id);
@@ -213,7 +241,10 @@ export class VideoClient {
       given = this.contentUrl(source);
     } catch (err) {
       // A result URL that is no usable address (`file:`, no scheme) does not stop the content route.
-      this.http.log('warn', `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`);
+      this.http.log(
+        'warn',
+        `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
     if (given === undefined || given === route) return this.fetchTo(route, destFile, o);
     try {
@@ -229,11 +260,15 @@ export class VideoClient {
       // a storage bucket) is fetched without it, so the key never reaches a third party.
       const foreign = link.origin !== new URL(route).origin;
       const answered = err.kind === 'not_video' ? undefined : String(err.status ?? err.kind);
-      this.http.log('info', `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`);
+      this.http.log(
+        'info',
+        `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`,
+      );
       try {
         return await this.fetchTo(given, destFile, o);
       } catch (second) {
-        if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response')) throw second;
+        if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response'))
+          throw second;
         // Both ways failed; the 404/403 of a link host is not the gateway's key or model problem
         // that describeError would explain for those kinds, so it is said as what it is.
         throw new GatewayError(
@@ -245,7 +280,15 @@ export class VideoClient {
             link.host,
             second.message,
           ),
-          { videoId: id, path: link.pathname, status: second.status, cause: second, hint: l10n.t('A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.') },
+          {
+            videoId: id,
+            path: link.pathname,
+            status: second.status,
+            cause: second,
+            hint: l10n.t(
+              'A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.',
+            ),
+          },
         );
       }
     }
@@ -259,9 +302,16 @@ export class VideoClient {
    * bytes that do not start like an MP4 or WebM file are `not_video`. Nothing is left behind on
    * failure.
    */
-  private async fetchTo(url: string, destFile: string, o: VideoDownloadOptions): Promise<{ file: string; bytes: number }> {
+  private async fetchTo(
+    url: string,
+    destFile: string,
+    o: VideoDownloadOptions,
+  ): Promise<{ file: string; bytes: number }> {
     const shown = new URL(url).pathname;
-    const res = await this.http.request('GET', url, { signal: o.signal, accept: 'video/mp4, video/*, application/octet-stream' });
+    const res = await this.http.request('GET', url, {
+      signal: o.signal,
+      accept: 'video/mp4, video/*, application/octet-stream',
+    });
     const type = (res.headers.get('content-type') ?? '').toLowerCase();
     const lengthHeader = res.headers.get('content-length');
     const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
@@ -285,7 +335,8 @@ export class VideoClient {
             head = concat(head, chunk.subarray(0, 16));
             if (head.length >= 12) {
               checked = true;
-              if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
+              if (!looksLikeVideo(head))
+                throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
             }
           }
           await writer.write(chunk);
@@ -342,7 +393,11 @@ function notVideo(p: string, body: string): GatewayError {
   const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
   return new GatewayError(
     'not_video',
-    l10n.t('{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).', p, snippet ? `"${snippet}"` : l10n.t('an empty body')),
+    l10n.t(
+      '{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).',
+      p,
+      snippet ? `"${snippet}"` : l10n.t('an empty body'),
+    ),
     { path: p, hint: l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.') },
   );
 }
@@ -355,8 +410,18 @@ function errnoCode(err: unknown): unknown {
 function partFileGone(p: string, partName: string, received: number, cause: unknown): GatewayError {
   return new GatewayError(
     'truncated',
-    l10n.t('The download of {0} was interrupted: its temporary file {1} was removed (by another window or program) after {2} bytes, before the video could be saved.', p, partName, received),
-    { path: p, retryable: true, cause, hint: l10n.t('Resume the task to download the video again. Nothing was saved.') },
+    l10n.t(
+      'The download of {0} was interrupted: its temporary file {1} was removed (by another window or program) after {2} bytes, before the video could be saved.',
+      p,
+      partName,
+      received,
+    ),
+    {
+      path: p,
+      retryable: true,
+      cause,
+      hint: l10n.t('Resume the task to download the video again. Nothing was saved.'),
+    },
   );
 }
 
@@ -365,5 +430,10 @@ function truncated(p: string, received: number, total: number | undefined, cause
     total === undefined
       ? l10n.t('The download of {0} stopped after {1} bytes.', p, received)
       : l10n.t('The download of {0} stopped after {1} of {2} bytes.', p, received, total);
-  return new GatewayError('truncated', msg, { path: p, retryable: true, cause, hint: l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.') });
+  return new GatewayError('truncated', msg, {
+    path: p,
+    retryable: true,
+    cause,
+    hint: l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.'),
+  });
 }

@@ -69,9 +69,7 @@ export interface ToolDefinition {
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
 export type ResponseFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: Record<string, unknown> };
+  { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: Record<string, unknown> };
 
 /** The chat request body of spec 2.1. */
 export interface ChatRequest {

@@ -68,7 +68,12 @@ export const usageSchema = z.pipe(
   z.transform((u: z.infer<typeof usageCounters>) => {
     const prompt = u.prompt_tokens ?? 0;
     const completion = u.completion_tokens ?? 0;
-    return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
+    return {
+      ...u,
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: u.total_tokens ?? prompt + completion,
+    };
   }),
 );
 export type Usage = z.output<typeof usageSchema>;
@@ -127,7 +132,11 @@ export const toolMessageSchema = z.object({
   content: z.string(),
   createdAt: z.number(),
 });
-export const chatMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema, toolMessageSchema]);
+export const chatMessageSchema = z.discriminatedUnion('role', [
+  userMessageSchema,
+  assistantMessageSchema,
+  toolMessageSchema,
+]);
 export type UserMessage = z.infer<typeof userMessageSchema>;
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
@@ -147,7 +156,12 @@ export const conversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-export const historyEntrySchema = z.object({ id, title: z.string(), updatedAt: z.number(), messageCount: z.number().check(z.int()) });
+export const historyEntrySchema = z.object({
+  id,
+  title: z.string(),
+  updatedAt: z.number(),
+  messageCount: z.number().check(z.int()),
+});
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const modelInfoSchema = z.object({
@@ -210,7 +224,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     maxImageBytes: z.number().check(z.int(), z.positive()),
   }),
   /** Replace the whole conversation (after new chat, open, edit, regenerate, settings change). */
-  z.object({ type: z.literal('chat/conversation'), conversation: conversationSchema, defaults: chatParamsSchema, defaultModel: z.string(), defaultSystemPrompt: z.string() }),
+  z.object({
+    type: z.literal('chat/conversation'),
+    conversation: conversationSchema,
+    defaults: chatParamsSchema,
+    defaultModel: z.string(),
+    defaultSystemPrompt: z.string(),
+  }),
   /** Add or replace one message (matched by id). */
   z.object({ type: z.literal('chat/message'), requestId: z.optional(z.string()), message: chatMessageSchema }),
   z.object({
@@ -221,7 +241,12 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     reasoning: z.optional(z.string()),
   }),
   z.object({ type: z.literal('chat/done'), requestId: z.string(), message: z.optional(assistantMessageSchema) }),
-  z.object({ type: z.literal('chat/error'), requestId: z.string(), error: errorViewSchema, message: z.optional(assistantMessageSchema) }),
+  z.object({
+    type: z.literal('chat/error'),
+    requestId: z.string(),
+    error: errorViewSchema,
+    message: z.optional(assistantMessageSchema),
+  }),
   z.object({ type: z.literal('chat/busy'), requestId: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/history'), entries: z.array(historyEntrySchema), activeId: z.string() }),
   z.object({
@@ -230,7 +255,11 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     error: z.optional(errorViewSchema),
     loading: z.boolean(),
   }),
-  z.object({ type: z.literal('chat/attachments'), images: z.array(imageAttachmentSchema), problems: z.array(z.string()) }),
+  z.object({
+    type: z.literal('chat/attachments'),
+    images: z.array(imageAttachmentSchema),
+    problems: z.array(z.string()),
+  }),
   z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), update: toolCallUpdateSchema }),
@@ -261,12 +290,20 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/new') }),
   z.object({ type: z.literal('chat/export') }),
   z.object({ type: z.literal('chat/setModel'), model: z.string().check(z.maxLength(200)) }),
-  z.object({ type: z.literal('chat/setParams'), params: paramOverridesSchema, systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(100_000)))) }),
+  z.object({
+    type: z.literal('chat/setParams'),
+    params: paramOverridesSchema,
+    systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(100_000)))),
+  }),
   z.object({ type: z.literal('chat/pickImages') }),
   z.object({ type: z.literal('chat/imageRejected'), name: z.string(), reason: z.string() }),
   z.object({ type: z.literal('history/list') }),
   z.object({ type: z.literal('history/open'), conversationId: id }),
-  z.object({ type: z.literal('history/rename'), conversationId: id, title: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  z.object({
+    type: z.literal('history/rename'),
+    conversationId: id,
+    title: z.string().check(z.minLength(1), z.maxLength(200)),
+  }),
   z.object({ type: z.literal('history/delete'), conversationId: id }),
   z.object({ type: z.literal('models/refresh') }),
   z.object({ type: z.literal('code/copy'), code: z.string() }),
@@ -275,7 +312,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message/copy'), messageId: id }),
   z.object({ type: z.literal('link/open'), href: z.string().check(z.maxLength(10_000)) }),
   z.object({ type: z.literal('error/action'), action: errorActionSchema, requestId: z.optional(z.string()) }),
-  z.object({ type: z.literal('chat/toolDecision'), callId: z.string().check(z.minLength(1)), decision: toolDecisionSchema }),
+  z.object({
+    type: z.literal('chat/toolDecision'),
+    callId: z.string().check(z.minLength(1)),
+    decision: toolDecisionSchema,
+  }),
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
@@ -289,12 +330,18 @@ export function parseHostMessage(data: unknown): HostMessage | undefined {
 }
 
 /** Validates an incoming webview message; on failure returns the first problem for the log. */
-export function parseWebviewMessage(data: unknown): { ok: true; message: WebviewMessage } | { ok: false; problem: string } {
+export function parseWebviewMessage(
+  data: unknown,
+): { ok: true; message: WebviewMessage } | { ok: false; problem: string } {
   const r = webviewMessageSchema.safeParse(data);
   if (r.success) return { ok: true, message: r.data };
   const issue = r.error.issues[0];
-  const type = typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type) : '?';
-  return { ok: false, problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
+  const type =
+    typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type) : '?';
+  return {
+    ok: false,
+    problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}`,
+  };
 }
 
 export { newId } from './ids';

@@ -20,7 +20,29 @@ export function rng(seed: number): Rand {
 export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
-const WORDS = ['the', 'gateway', 'streams', 'über', 'naïve', '你好', '世界', '🚀', 'emoji👍🏽', '"q"', 'back\\slash', 'tab\there', 'line\nbreak', '```ts\nx\n```', '**b**', '<b>h</b>', '{"j":1}', 'data: fake', '[DONE]', '\r\n', ': PING'];
+const WORDS = [
+  'the',
+  'gateway',
+  'streams',
+  'über',
+  'naïve',
+  '你好',
+  '世界',
+  '🚀',
+  'emoji👍🏽',
+  '"q"',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  '```ts\nx\n```',
+  '**b**',
+  '<b>h</b>',
+  '{"j":1}',
+  'data: fake',
+  '[DONE]',
+  '\r\n',
+  ': PING',
+];
 
 function words(r: Rand, n: number): string {
   const out: string[] = [];
@@ -32,7 +54,7 @@ function words(r: Rand, n: number): string {
 function fragments(r: Rand, s: string, maxLen: number): string[] {
   const cps = Array.from(s);
   const out: string[] = [];
-  for (let i = 0; i < cps.length; ) {
+  for (let i = 0; i < cps.length;) {
     const n = int(r, 1, maxLen);
     out.push(cps.slice(i, i + n).join(''));
     i += n;
@@ -96,7 +118,13 @@ export const MODEL = 'gw-faults';
 const TOOL_NAMES = ['read_file', 'list_dir', 'search', 'run_tests'];
 
 function chunk(choices: object[] | undefined, extra: object = {}): object {
-  const c: Record<string, unknown> = { id: ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, ...extra };
+  const c: Record<string, unknown> = {
+    id: ID,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: MODEL,
+    ...extra,
+  };
   if (choices) c.choices = choices;
   return c;
 }
@@ -114,16 +142,25 @@ function genAnswer(r: Rand, seed: number, dialect: Dialect, withTools: boolean, 
     const n = dialect.tools === 'all-index-0' || dialect.tools === 'no-index' ? int(r, 2, 3) : int(r, 1, 3);
     for (let k = 0; k < n; k++) {
       const sent = `call_${seed.toString(36)}_${k}`;
-      calls.push({ id: dialect.ids === 'unique' ? sent : dialect.ids === 'repeated' ? 'call_0' : '', name: pick(r, TOOL_NAMES), args: genArgs(r) });
+      calls.push({
+        id: dialect.ids === 'unique' ? sent : dialect.ids === 'repeated' ? 'call_0' : '',
+        name: pick(r, TOOL_NAMES),
+        args: genArgs(r),
+      });
     }
   }
   const content = withTools && r() < 0.6 ? '' : words(r, int(r, 1, 40));
   const reasoning = withReasoning ? words(r, int(r, 1, 20)) : '';
-  const finishes = withTools ? ['tool_calls', 'tool_calls', 'function_call', 'abort'] : ['stop', 'stop', 'length', 'content_filter', 'error'];
+  const finishes = withTools
+    ? ['tool_calls', 'tool_calls', 'function_call', 'abort']
+    : ['stop', 'stop', 'length', 'content_filter', 'error'];
   const finish = r() < 0.08 ? undefined : pick(r, finishes);
   const p = int(r, 1, 9000);
   const c = int(r, 1, 9000);
-  const usage = dialect.usage === 'none' || finish === undefined ? undefined : { prompt_tokens: p, completion_tokens: c, total_tokens: p + c };
+  const usage =
+    dialect.usage === 'none' || finish === undefined
+      ? undefined
+      : { prompt_tokens: p, completion_tokens: c, total_tokens: p + c };
   return { content, reasoning, calls, finish, usage };
 }
 
@@ -131,18 +168,30 @@ function genAnswer(r: Rand, seed: number, dialect: Dialect, withTools: boolean, 
 function encode(r: Rand, a: Answer, d: Dialect): object[] {
   const extra = d.nullUsage ? { usage: null } : {};
   const out: object[] = [];
-  const delta = (dl: object, finish: string | null = null) => chunk([{ index: 0, delta: dl, finish_reason: finish }], extra);
+  const delta = (dl: object, finish: string | null = null) =>
+    chunk([{ index: 0, delta: dl, finish_reason: finish }], extra);
   if (d.first !== 'none') {
-    out.push(delta(d.first === 'null' ? { role: 'assistant', content: null } : d.first === 'refusal-null' ? { role: 'assistant', content: '', refusal: null } : { role: 'assistant', content: '' }));
+    out.push(
+      delta(
+        d.first === 'null'
+          ? { role: 'assistant', content: null }
+          : d.first === 'refusal-null'
+            ? { role: 'assistant', content: '', refusal: null }
+            : { role: 'assistant', content: '' },
+      ),
+    );
   }
-  for (const f of a.reasoning ? fragments(r, a.reasoning, 8) : []) out.push(delta({ content: null, [d.reasoningField]: f }));
+  for (const f of a.reasoning ? fragments(r, a.reasoning, 8) : [])
+    out.push(delta({ content: null, [d.reasoningField]: f }));
   for (const f of a.content ? fragments(r, a.content, 12) : []) out.push(delta({ content: f }));
   let held: object[] | undefined;
-  const idx = (k: number): object => (d.tools === 'all-index-0' ? { index: 0 } : d.tools === 'no-index' ? {} : { index: k });
+  const idx = (k: number): object =>
+    d.tools === 'all-index-0' ? { index: 0 } : d.tools === 'no-index' ? {} : { index: k };
   const head = (c: Call): object => ({ id: c.id, type: 'function' });
   const tc = (entries: object[]) => delta({ tool_calls: entries });
   if (d.tools === 'whole') {
-    for (const [k, c] of a.calls.entries()) out.push(tc([{ index: k, ...head(c), function: { name: c.name, arguments: c.args } }]));
+    for (const [k, c] of a.calls.entries())
+      out.push(tc([{ index: k, ...head(c), function: { name: c.name, arguments: c.args } }]));
   } else if (d.tools === 'multi-per-chunk' && a.calls.length > 0) {
     out.push(tc(a.calls.map((c, k) => ({ index: k, ...head(c), function: { name: c.name, arguments: '' } }))));
     const pieces = a.calls.map((c) => fragments(r, c.args, 15));
@@ -162,7 +211,10 @@ function encode(r: Rand, a: Answer, d: Dialect): object[] {
   }
   if (a.finish !== undefined) {
     // vLLM: the last argument fragment rides on the finish chunk, and must be applied first.
-    const fin = chunk([{ index: 0, delta: held ? { tool_calls: held } : {}, finish_reason: a.finish }], d.usage === 'finish' ? { usage: a.usage } : extra);
+    const fin = chunk(
+      [{ index: 0, delta: held ? { tool_calls: held } : {}, finish_reason: a.finish }],
+      d.usage === 'finish' ? { usage: a.usage } : extra,
+    );
     out.push(fin);
     if (d.usage === 'separate') out.push(chunk([], { usage: a.usage }));
     if (d.usage === 'separate-no-choices') out.push(chunk(undefined, { usage: a.usage }));
@@ -174,7 +226,9 @@ export function generate(seed: number): StreamCase {
   const r = rng(seed);
   const withTools = r() < 0.45;
   const withReasoning = r() < 0.25;
-  const tools = withTools ? pick(r, ['canonical', 'whole', 'multi-per-chunk', 'args-with-finish', 'all-index-0', 'no-index'] as const) : 'canonical';
+  const tools = withTools
+    ? pick(r, ['canonical', 'whole', 'multi-per-chunk', 'args-with-finish', 'all-index-0', 'no-index'] as const)
+    : 'canonical';
   // Without a distinct id or index a call is told apart only by its name after complete
   // arguments; whole and multi-per-chunk calls always carry indexes.
   const ids = withTools ? pick(r, ['unique', 'unique', 'repeated', 'empty'] as const) : 'unique';
@@ -183,7 +237,10 @@ export function generate(seed: number): StreamCase {
     reasoningField: pick(r, ['reasoning_content', 'reasoning'] as const),
     tools,
     ids,
-    namesRepeated: withTools && (tools === 'canonical' || tools === 'all-index-0' || tools === 'no-index' || tools === 'args-with-finish') && r() < 0.3,
+    namesRepeated:
+      withTools &&
+      (tools === 'canonical' || tools === 'all-index-0' || tools === 'no-index' || tools === 'args-with-finish') &&
+      r() < 0.3,
     usage: pick(r, ['separate', 'separate-no-choices', 'finish', 'none'] as const),
     nullUsage: r() < 0.3,
     done: r() < 0.85,
@@ -211,7 +268,9 @@ export function sseText(chunks: readonly object[], f: Framing, done: boolean, r:
     if (f.eventNames) out += `event: message${nl}`;
     const json = JSON.stringify(c);
     const sp = f.noSpace ? '' : ' ';
-    out += f.splitData ? `data:${sp}${json.slice(0, 1)}${nl}data:${sp}${json.slice(1)}${nl}${nl}` : `data:${sp}${json}${nl}${nl}`;
+    out += f.splitData
+      ? `data:${sp}${json.slice(0, 1)}${nl}data:${sp}${json.slice(1)}${nl}${nl}`
+      : `data:${sp}${json}${nl}${nl}`;
   }
   return done ? out + `data: [DONE]${nl}${nl}` : out;
 }
@@ -224,7 +283,7 @@ export function sseText(chunks: readonly object[], f: Framing, done: boolean, r:
 export function pieces(r: Rand, bytes: Uint8Array, maxPiece: number): Uint8Array[] {
   if (maxPiece < 16 && bytes.length > 3000) maxPiece = 16;
   const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = int(r, 1, maxPiece);
     out.push(bytes.subarray(i, i + n));
     i += n;
@@ -250,7 +309,17 @@ interface WireToolDelta {
   function?: { name?: string | null; arguments?: string | null } | null;
 }
 interface WireChunk {
-  choices?: Array<{ index?: number; delta?: { content?: string | null; refusal?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: WireToolDelta[] } | null; finish_reason?: string | null }>;
+  choices?: Array<{
+    index?: number;
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: WireToolDelta[];
+    } | null;
+    finish_reason?: string | null;
+  }>;
   usage?: Usage | null;
 }
 
@@ -278,7 +347,10 @@ function applyTool(calls: Call[], byIndex: Map<number, number>, t: WireToolDelta
   const starts =
     !cur ||
     (id !== '' && cur.id !== '' && id !== cur.id) ||
-    (name !== '' && cur.name !== '' && (id === '' || id === cur.id) && ((name !== cur.name && cur.args.trim() === '') || completeJson(cur.args)));
+    (name !== '' &&
+      cur.name !== '' &&
+      (id === '' || id === cur.id) &&
+      ((name !== cur.name && cur.args.trim() === '') || completeJson(cur.args)));
   const target = starts ? calls.push({ id: '', name: '', args: '' }) - 1 : at;
   if (index !== undefined) byIndex.set(index, target);
   const call = calls[target]!;

@@ -51,11 +51,13 @@ function say(line: string): void {
 async function smokeCheck(gw: HostGateway, cs: CodeServer, url: string): Promise<void> {
   const page0 = await fetch(url);
   const html = await page0.text();
-  if (page0.status !== 200 || !html.includes('workbench')) throw new Error(`the workbench at ${cs.origin} answered HTTP ${page0.status} without a workbench page`);
+  if (page0.status !== 200 || !html.includes('workbench'))
+    throw new Error(`the workbench at ${cs.origin} answered HTTP ${page0.status} without a workbench page`);
   say(`smoke: the workbench answers (${cs.origin}: HTTP 200)`);
   const models = await fetch(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${gw.keys.valid}` } });
   const body = (await models.json().catch(() => undefined)) as { data?: unknown[] } | undefined;
-  if (models.status !== 200 || !Array.isArray(body?.data)) throw new Error(`the local gateway answered GET /v1/models with HTTP ${models.status}`);
+  if (models.status !== 200 || !Array.isArray(body?.data))
+    throw new Error(`the local gateway answered GET /v1/models with HTTP ${models.status}`);
   say(`smoke: the local gateway answers (GET ${gw.url}/v1/models: HTTP 200, ${body.data.length} models)`);
 
   const found = findBrowser();
@@ -73,11 +75,16 @@ async function smokeCheck(gw: HostGateway, cs: CodeServer, url: string): Promise
     await wb.runCommand('Gateway Studio: Check Connection');
     const item = await wb.notification('Connected to the gateway');
     const text = (await item.innerText()).replace(/\s+/g, ' ').trim();
-    if (!text.includes(`${gw.url}/v1/models`)) throw new Error(`Check Connection did not name the local gateway: ${text}`);
-    say(`smoke: the extension connected to the local gateway (${found.path}; Check Connection: "${text.slice(0, 160)}")`);
+    if (!text.includes(`${gw.url}/v1/models`))
+      throw new Error(`Check Connection did not name the local gateway: ${text}`);
+    say(
+      `smoke: the extension connected to the local gateway (${found.path}; Check Connection: "${text.slice(0, 160)}")`,
+    );
   } catch (e) {
     const shot = await screenshot(page, 'smoke-failure');
-    throw new Error(`${e instanceof Error ? e.message : String(e)}${shot ? ` (screenshot: ${shot})` : ''}`, { cause: e });
+    throw new Error(`${e instanceof Error ? e.message : String(e)}${shot ? ` (screenshot: ${shot})` : ''}`, {
+      cause: e,
+    });
   }
 }
 
@@ -107,10 +114,14 @@ async function main(): Promise<void> {
     const userData = join(startDir, 'desktop-user-data');
     mkdirSync(join(userData, 'User'), { recursive: true });
     mergeSettings(join(userData, 'User', 'settings.json'), { ...QUIET_SETTINGS, ...pointAtGateway });
-    const child = spawn('code', ['--new-window', '--wait', '--user-data-dir', userData, `--extensionDevelopmentPath=${projectRoot}`, workspace], {
-      stdio: 'inherit',
-      detached: true,
-    });
+    const child = spawn(
+      'code',
+      ['--new-window', '--wait', '--user-data-dir', userData, `--extensionDevelopmentPath=${projectRoot}`, workspace],
+      {
+        stdio: 'inherit',
+        detached: true,
+      },
+    );
     onCleanup('desktop VS Code', () => {
       if (child.exitCode === null && child.pid) {
         try {
@@ -120,7 +131,9 @@ async function main(): Promise<void> {
         }
       }
     });
-    process.stdout.write([...lines, '  VS Code (desktop) opened; close its window or press Ctrl+C to stop.', ''].join('\n'));
+    process.stdout.write(
+      [...lines, '  VS Code (desktop) opened; close its window or press Ctrl+C to stop.', ''].join('\n'),
+    );
     await new Promise<void>((resolve) => child.on('exit', () => resolve()));
     return;
   }
@@ -143,7 +156,17 @@ async function main(): Promise<void> {
     say(`smoke: passed in ${((Date.now() - t0) / 1000).toFixed(0)} s; stopping`);
     return;
   }
-  process.stdout.write([...lines, '', `Open this URL in a browser (code-server, log: ${logFile}):`, `  ${url}`, '', 'Ctrl+C stops the gateway and code-server.', ''].join('\n'));
+  process.stdout.write(
+    [
+      ...lines,
+      '',
+      `Open this URL in a browser (code-server, log: ${logFile}):`,
+      `  ${url}`,
+      '',
+      'Ctrl+C stops the gateway and code-server.',
+      '',
+    ].join('\n'),
+  );
   await new Promise<never>(() => undefined);
 }
 

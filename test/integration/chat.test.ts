@@ -23,10 +23,15 @@ class FakeWebview {
   }
   /** Content of the deltas of one request, joined. */
   streamed(requestId: string): string {
-    return this.posted.map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : '')).join('');
+    return this.posted
+      .map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : ''))
+      .join('');
   }
   end(requestId: string): Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> | undefined {
-    return this.posted.find((m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+    return this.posted.find(
+      (m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> =>
+        (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId,
+    );
   }
 }
 
@@ -38,7 +43,8 @@ class ReadOnlyFolder implements vscode.FileSystemProvider {
     return new vscode.Disposable(() => undefined);
   }
   stat(uri: vscode.Uri): vscode.FileStat {
-    if (uri.path === '/' || uri.path === '/read-only') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (uri.path === '/' || uri.path === '/read-only')
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     throw vscode.FileSystemError.FileNotFound(uri);
   }
   readDirectory(): [string, vscode.FileType][] {
@@ -137,7 +143,13 @@ describe('chat host side', () => {
   });
   it('a request the host cannot accept (21 images) ends with an error naming the problem, so the panel is not left busy', async () => {
     const image = { name: 'x.png', mime: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 };
-    page.fromPage({ type: 'chat/send', requestId: 'r-many', text: 'look', images: Array.from({ length: 21 }, () => image), contexts: [] });
+    page.fromPage({
+      type: 'chat/send',
+      requestId: 'r-many',
+      text: 'look',
+      images: Array.from({ length: 21 }, () => image),
+      contexts: [],
+    });
     await waitFor('the request to end', () => page.end('r-many'));
     const end = page.posted.find((m) => m.type === 'chat/error' && m.requestId === 'r-many');
     assert.equal(end?.type, 'chat/error');
@@ -170,13 +182,22 @@ describe('chat host side', () => {
     const first = new ChatController(services);
     const view = new FakeWebview();
     try {
-      first.addContext({ fileName: 'src/x.ts', language: 'typescript', text: 'return a - b;', startLine: 1, endLine: 1 });
+      first.addContext({
+        fileName: 'src/x.ts',
+        language: 'typescript',
+        text: 'return a - b;',
+        startLine: 1,
+        endLine: 1,
+      });
       const sub = first.attach(view as unknown as vscode.Webview);
       view.fromPage({ type: 'webview/ready' });
       const at = view.posted.findIndex((m) => m.type === 'chat/context');
       const ctx = view.posted[at];
       assert.equal(ctx?.type === 'chat/context' && ctx.context.text, 'return a - b;');
-      assert.ok(view.posted.findIndex((m) => m.type === 'chat/snapshot') < at, 'after the snapshot, so it is not wiped');
+      assert.ok(
+        view.posted.findIndex((m) => m.type === 'chat/snapshot') < at,
+        'after the snapshot, so it is not wiped',
+      );
       sub.dispose();
     } finally {
       first.dispose();

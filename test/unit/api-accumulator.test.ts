@@ -31,12 +31,18 @@ function sseClient(body: string): GatewayClient {
     fetch: () => Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } })),
   });
 }
-const sse = (...objs: unknown[]) => objs.map((o) => `data: ${typeof o === 'string' ? o : JSON.stringify(o)}\n\n`).join('');
+const sse = (...objs: unknown[]) =>
+  objs.map((o) => `data: ${typeof o === 'string' ? o : JSON.stringify(o)}\n\n`).join('');
 const req = { model: 'm', messages: [{ role: 'user' as const, content: 'x' }] };
 
 void describe('chunk shapes (wire-quirks "Chunks")', () => {
   void it('a usage-only chunk with choices: [] and chunks without choices do not crash and usage is kept', () => {
-    const { acc } = run([d({ role: 'assistant', content: 'hi' }), { id: 'x', model: 'm' }, d({}, 'stop'), c([], { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })]);
+    const { acc } = run([
+      d({ role: 'assistant', content: 'hi' }),
+      { id: 'x', model: 'm' },
+      d({}, 'stop'),
+      c([], { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }),
+    ]);
     const r = acc.result();
     assert.equal(r.message.content, 'hi');
     assert.deepEqual(r.usage, { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 });
@@ -50,7 +56,11 @@ void describe('chunk shapes (wire-quirks "Chunks")', () => {
 
   void it('usage: null on every chunk and usage on the first chunk are both handled', () => {
     const u = { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 };
-    const { acc } = run([d({ content: 'a' }, null), c([{ index: 0, delta: { content: 'b' }, finish_reason: null }], { usage: null }), c([{ index: 0, delta: {}, finish_reason: 'stop' }], { usage: u })]);
+    const { acc } = run([
+      d({ content: 'a' }, null),
+      c([{ index: 0, delta: { content: 'b' }, finish_reason: null }], { usage: null }),
+      c([{ index: 0, delta: {}, finish_reason: 'stop' }], { usage: u }),
+    ]);
     assert.deepEqual(acc.result().usage, u);
   });
 
@@ -62,7 +72,10 @@ void describe('chunk shapes (wire-quirks "Chunks")', () => {
   void it('the finish_reason is applied after the delta of the same chunk', () => {
     const { acc, events } = run([d({ content: 'last words' }, 'length')]);
     assert.equal(acc.result().message.content, 'last words');
-    assert.deepEqual(events.map((e) => e.type), ['model', 'text', 'finish']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['model', 'text', 'finish'],
+    );
   });
 
   void it('relay-specific finish reasons (error, abort, function_call) are accepted as strings', () => {
@@ -75,7 +88,12 @@ void describe('chunk shapes (wire-quirks "Chunks")', () => {
   });
 
   void it('choices other than index 0 are ignored (we never ask for n > 1)', () => {
-    const { acc } = run([c([{ index: 1, delta: { content: 'other' } }, { index: 0, delta: { content: 'mine' } }])]);
+    const { acc } = run([
+      c([
+        { index: 1, delta: { content: 'other' } },
+        { index: 0, delta: { content: 'mine' } },
+      ]),
+    ]);
     assert.equal(acc.result().message.content, 'mine');
   });
 
@@ -87,7 +105,11 @@ void describe('chunk shapes (wire-quirks "Chunks")', () => {
   void it('a non-chunk is an invalid_response carrying the partial text', () => {
     const acc = new ChatAccumulator();
     acc.push(d({ content: 'so far' }));
-    assert.throws(() => acc.push({ choices: 'nope' }), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_response' && e.partial?.message.content === 'so far');
+    assert.throws(
+      () => acc.push({ choices: 'nope' }),
+      (e: unknown) =>
+        e instanceof GatewayError && e.kind === 'invalid_response' && e.partial?.message.content === 'so far',
+    );
   });
 });
 
@@ -97,7 +119,9 @@ void describe('tool-call deltas (wire-quirks "Tool-call deltas")', () => {
       d({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }),
       d({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: ':1}' } }] }),
     ]);
-    assert.deepEqual(acc.result().message.tool_calls, [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }]);
+    assert.deepEqual(acc.result().message.tool_calls, [
+      { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+    ]);
   });
 
   void it('arguments sent as an object are serialised', () => {
@@ -115,20 +139,31 @@ void describe('tool-call deltas (wire-quirks "Tool-call deltas")', () => {
       d({ tool_calls: [{ index: 3, id: 'b', function: { name: 'g', arguments: '{}' } }] }),
       d({ tool_calls: [{ index: 1, id: 'a', function: { name: 'f', arguments: '{}' } }] }),
     ]);
-    assert.deepEqual(acc.result().message.tool_calls?.map((t) => t.id), ['b', 'a']);
+    assert.deepEqual(
+      acc.result().message.tool_calls?.map((t) => t.id),
+      ['b', 'a'],
+    );
   });
 
   void it('text beside tool calls is kept; empty text beside tool calls is null', () => {
-    const withText = run([d({ content: 'Let me look.' }), d({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] })]);
+    const withText = run([
+      d({ content: 'Let me look.' }),
+      d({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] }),
+    ]);
     assert.equal(withText.acc.result().message.content, 'Let me look.');
-    const without = run([d({ role: 'assistant', content: '' }), d({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] })]);
+    const without = run([
+      d({ role: 'assistant', content: '' }),
+      d({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] }),
+    ]);
     assert.equal(without.acc.result().message.content, null);
   });
 });
 
 void describe('stream-level quirks through an injected fetch', () => {
   void it('an "event: error" event is a stream error with its message and the partial text', async () => {
-    const body = sse(d({ role: 'assistant', content: 'partial ' })) + 'event: error\ndata: {"message":"quota exhausted","type":"None","code":"insufficient_quota"}\n\n';
+    const body =
+      sse(d({ role: 'assistant', content: 'partial ' })) +
+      'event: error\ndata: {"message":"quota exhausted","type":"None","code":"insufficient_quota"}\n\n';
     try {
       await sseClient(body).streamChat(req);
       assert.fail('expected a stream error');
@@ -147,7 +182,12 @@ void describe('stream-level quirks through an injected fetch', () => {
     const c2 = new GatewayClient({
       baseUrl: 'http://quirks.invalid',
       log: (_l, m) => lines.push(m),
-      fetch: () => Promise.resolve(new Response(sse(d({ content: 'ok' }), 'not json', d({}, 'stop'), '[DONE]'), { headers: { 'content-type': 'text/event-stream' } })),
+      fetch: () =>
+        Promise.resolve(
+          new Response(sse(d({ content: 'ok' }), 'not json', d({}, 'stop'), '[DONE]'), {
+            headers: { 'content-type': 'text/event-stream' },
+          }),
+        ),
     });
     const r = await c2.streamChat(req);
     assert.equal(r.message.content, 'ok');
@@ -164,7 +204,14 @@ void describe('stream-level quirks through an injected fetch', () => {
     const events: ChatStreamEvent[] = [];
     const c3 = new GatewayClient({
       baseUrl: 'http://quirks.invalid',
-      fetch: () => Promise.resolve(Response.json({ id: 'x', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }] })),
+      fetch: () =>
+        Promise.resolve(
+          Response.json({
+            id: 'x',
+            model: 'm',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }],
+          }),
+        ),
     });
     const r = await c3.streamChat(req, { onEvent: (e) => events.push(e) });
     assert.equal(r.message.content, 'plain');
@@ -174,9 +221,19 @@ void describe('stream-level quirks through an injected fetch', () => {
   void it('a non-streaming 200 that carries the error object is reported as that error, not as an empty answer', async () => {
     const c5 = new GatewayClient({
       baseUrl: 'http://quirks.invalid',
-      fetch: () => Promise.resolve(Response.json({ error: { message: 'upstream timed out', type: 'upstream_error', code: 'timeout' } })),
+      fetch: () =>
+        Promise.resolve(
+          Response.json({ error: { message: 'upstream timed out', type: 'upstream_error', code: 'timeout' } }),
+        ),
     });
-    await assert.rejects(c5.chat(req), (e: unknown) => e instanceof GatewayError && e.kind === 'server' && /upstream timed out/.test(e.message) && e.code === 'timeout');
+    await assert.rejects(
+      c5.chat(req),
+      (e: unknown) =>
+        e instanceof GatewayError &&
+        e.kind === 'server' &&
+        /upstream timed out/.test(e.message) &&
+        e.code === 'timeout',
+    );
   });
 
   void it('non-streaming tool calls without index are kept separate', async () => {
@@ -186,12 +243,28 @@ void describe('stream-level quirks through an injected fetch', () => {
         Promise.resolve(
           Response.json({
             id: 'x',
-            choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { type: 'function', function: { name: 'g', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [
+                    { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
+                    { type: 'function', function: { name: 'g', arguments: '{}' } },
+                  ],
+                },
+                finish_reason: 'tool_calls',
+              },
+            ],
           }),
         ),
     });
     const r = await c4.chat(req);
-    assert.deepEqual(r.message.tool_calls?.map((t) => t.function.name), ['f', 'g']);
+    assert.deepEqual(
+      r.message.tool_calls?.map((t) => t.function.name),
+      ['f', 'g'],
+    );
   });
 });
 
@@ -216,20 +289,35 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
   class EchoExecutor implements ToolExecutor {
     readonly seen: ToolCall[][] = [];
     definitions() {
-      return ['read_file', 'list_directory', 'find_files'].map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }));
+      return ['read_file', 'list_directory', 'find_files'].map((name) => ({
+        type: 'function' as const,
+        function: { name, parameters: { type: 'object' } },
+      }));
     }
     toolChoice() {
       return 'auto' as const;
     }
     execute(calls: ToolCall[]): Promise<ToolMessage[]> {
       this.seen.push(calls);
-      return Promise.resolve(calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: `ran ${c.function.name} ${c.function.arguments}` })));
+      return Promise.resolve(
+        calls.map((c) => ({
+          role: 'tool' as const,
+          tool_call_id: c.id,
+          content: `ran ${c.function.name} ${c.function.arguments}`,
+        })),
+      );
     }
   }
 
   const SCRIPT = `#tools ${JSON.stringify([
-  { calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'list_directory', arguments: { path: 'src' } }, { name: 'find_files', arguments: { pattern: '*.md' } }] },
-])}`;
+    {
+      calls: [
+        { name: 'read_file', arguments: { path: 'a.ts' } },
+        { name: 'list_directory', arguments: { path: 'src' } },
+        { name: 'find_files', arguments: { pattern: '*.md' } },
+      ],
+    },
+  ])}`;
 
   async function loop(stream: boolean): Promise<{ c: Conversation; ex: EchoExecutor; status: string }> {
     const ex = new EchoExecutor();
@@ -250,8 +338,7 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
   /** The wire ids of the first answer, read from the gateway's own request log of the second request. */
   function sentBack(): { calls: string[]; tools: string[] } {
     const second = gw.requests().filter((r) => r.route === '/v1/chat/completions')[1]?.body as
-      | { messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[] }
-      | undefined;
+      { messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[] } | undefined;
     assert.ok(second, 'a second chat request was sent');
     return {
       calls: second.messages.find((m) => m.role === 'assistant')?.tool_calls?.map((t) => t.id) ?? [],
@@ -261,20 +348,40 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
 
   function assertEachCallAnswered(c: Conversation, ex: EchoExecutor): void {
     const calls = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls ?? [];
-    assert.deepEqual(calls.map((x) => x.function.name), ['read_file', 'list_directory', 'find_files']);
+    assert.deepEqual(
+      calls.map((x) => x.function.name),
+      ['read_file', 'list_directory', 'find_files'],
+    );
     const ids = calls.map((x) => x.id);
     assert.equal(new Set(ids).size, 3, `ids are unique: ${ids.join(', ')}`);
-    assert.ok(ids.every((id) => id !== ''), 'no id is empty');
-    assert.deepEqual(ex.seen[0]?.map((x) => x.id), ids, 'the executor got the unique ids');
+    assert.ok(
+      ids.every((id) => id !== ''),
+      'no id is empty',
+    );
+    assert.deepEqual(
+      ex.seen[0]?.map((x) => x.id),
+      ids,
+      'the executor got the unique ids',
+    );
     const tms = c.messages.filter((m): m is ToolResultMessage => m.role === 'tool');
-    assert.deepEqual(tms.map((t) => t.toolCallId), ids, 'one tool message per call, in call order');
-    assert.deepEqual(tms.map((t) => t.content), ['ran read_file {"path":"a.ts"}', 'ran list_directory {"path":"src"}', 'ran find_files {"pattern":"*.md"}']);
+    assert.deepEqual(
+      tms.map((t) => t.toolCallId),
+      ids,
+      'one tool message per call, in call order',
+    );
+    assert.deepEqual(
+      tms.map((t) => t.content),
+      ['ran read_file {"path":"a.ts"}', 'ran list_directory {"path":"src"}', 'ran find_files {"pattern":"*.md"}'],
+    );
     const back = sentBack();
     assert.deepEqual(back.calls, ids);
     assert.deepEqual(back.tools, ids);
     // The gateway names each result by the call its tool_call_id points at: a mix-up would show here.
     const final = c.messages.filter((m): m is AssistantMessage => m.role === 'assistant').at(-1)?.content ?? '';
-    assert.equal(final, 'Done. Tool results: read_file=ran read_file {"path":"a.ts"}, list_directory=ran list_directory {"path":"src"}, find_files=ran find_files {"pattern":"*.md"}');
+    assert.equal(
+      final,
+      'Done. Tool results: read_file=ran read_file {"path":"a.ts"}, list_directory=ran list_directory {"path":"src"}, find_files=ran find_files {"pattern":"*.md"}',
+    );
   }
 
   /** Runs the tool loop and asserts that it finished and answered each of the three calls. */
@@ -303,7 +410,8 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
     void it('a repeated id keeps its first call as sent; the later call gets a suffixed id', async () => {
       gw.fault({ match: { path: '/v1/chat/completions' }, times: 1, toolIds: 'repeat' });
       const { c } = await loop(true);
-      const ids = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
+      const ids =
+        c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
       const first = ids[0] ?? '';
       assert.match(first, /^call_[A-Za-z0-9_-]{12}$/);
       assert.deepEqual(ids, [first, `${first}_2`, `${first}_3`]);
@@ -311,7 +419,8 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
 
     void it('unique ids from the gateway are kept exactly as sent (the resumed conversation uses the ids the server knows)', async () => {
       const { c, ex } = await loop(true);
-      const ids = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
+      const ids =
+        c.messages.find((m): m is AssistantMessage => m.role === 'assistant')?.toolCalls?.map((x) => x.id) ?? [];
       assert.equal(ids.length, 3);
       for (const id of ids) assert.match(id, /^call_[A-Za-z0-9_-]{12}$/, 'a gateway id, not a generated one');
       assertEachCallAnswered(c, ex);
@@ -323,7 +432,11 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
     const acc = new ChatAccumulator();
     for (const tool_calls of deltas) acc.push({ choices: [{ index: 0, delta: { tool_calls } }] });
     acc.push({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
-    return (acc.result().message.tool_calls ?? []).map((t) => ({ id: t.id, name: t.function.name, args: t.function.arguments }));
+    return (acc.result().message.tool_calls ?? []).map((t) => ({
+      id: t.id,
+      name: t.function.name,
+      args: t.function.arguments,
+    }));
   }
 
   void describe('tool-call ids in the accumulated message', () => {
@@ -349,7 +462,10 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
         [{ index: 3, id: '', function: { name: 'd', arguments: '{}' } }],
         [{ index: 4, id: 'call_gs_3', function: { name: 'e', arguments: '{}' } }],
       ]);
-      assert.deepEqual(calls.map((c) => c.id), ['call_0', 'call_0_3', 'call_0_2', 'call_gs_3_2', 'call_gs_3']);
+      assert.deepEqual(
+        calls.map((c) => c.id),
+        ['call_0', 'call_0_3', 'call_0_2', 'call_gs_3_2', 'call_gs_3'],
+      );
     });
 
     void it('a repeated id near the 40-character limit is replaced by a short generated one', () => {
@@ -358,7 +474,10 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
         [{ index: 0, id: long, function: { name: 'a', arguments: '{}' } }],
         [{ index: 1, id: long, function: { name: 'b', arguments: '{}' } }],
       ]);
-      assert.deepEqual(calls.map((c) => c.id), [long, 'call_gs_1']);
+      assert.deepEqual(
+        calls.map((c) => c.id),
+        [long, 'call_gs_1'],
+      );
     });
 
     void it('id and name repeated on every fragment of one call still make one call', () => {
@@ -390,7 +509,10 @@ void describe('tool-call ids: repeated or empty ids get unique ones', () => {
 // opening its own, so the parameterless call was silently lost.
 void describe('calls told apart by tool name alone', () => {
   const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gw-chat' };
-  const toolChunk = (tool_calls: unknown[], finish_reason: string | null = null) => ({ ...head, choices: [{ index: 0, delta: { tool_calls }, finish_reason }] });
+  const toolChunk = (tool_calls: unknown[], finish_reason: string | null = null) => ({
+    ...head,
+    choices: [{ index: 0, delta: { tool_calls }, finish_reason }],
+  });
 
   function calls(id: string | undefined): { id: string; name: string; args: string }[] {
     const a = new ChatAccumulator();
@@ -399,14 +521,28 @@ void describe('calls told apart by tool name alone', () => {
     a.push(toolChunk([{ index: 0, id, type: 'function', function: { name: 'read_file', arguments: '' } }]));
     a.push(toolChunk([{ index: 0, function: { arguments: '{"path":' } }]));
     a.push(toolChunk([{ index: 0, function: { arguments: '"a.md"}' } }], 'tool_calls'));
-    return (a.result().message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, args: c.function.arguments }));
+    return (a.result().message.tool_calls ?? []).map((c) => ({
+      id: c.id,
+      name: c.function.name,
+      args: c.function.arguments,
+    }));
   }
 
   void describe('a parameterless call followed by another tool under one repeated id', () => {
-    for (const [label, id] of [['the same id "call_0"', 'call_0'], ['an empty id', ''], ['no id', undefined]] as const) {
+    for (const [label, id] of [
+      ['the same id "call_0"', 'call_0'],
+      ['an empty id', ''],
+      ['no id', undefined],
+    ] as const) {
       void it(`with ${label} on both calls, both calls are kept, each with its own name and arguments`, () => {
         const got = calls(id);
-        assert.deepEqual(got.map((c) => [c.name, c.args]), [['get_time', ''], ['read_file', '{"path":"a.md"}']]);
+        assert.deepEqual(
+          got.map((c) => [c.name, c.args]),
+          [
+            ['get_time', ''],
+            ['read_file', '{"path":"a.md"}'],
+          ],
+        );
         assert.equal(new Set(got.map((c) => c.id)).size, 2, `ids are unique: ${got.map((c) => c.id).join(', ')}`);
       });
     }
@@ -414,9 +550,21 @@ void describe('calls told apart by tool name alone', () => {
     void it('a server that repeats the same name on every fragment of one call still gives one call', () => {
       const a = new ChatAccumulator();
       a.push(toolChunk([{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '' } }]));
-      a.push(toolChunk([{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":' } }]));
-      a.push(toolChunk([{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '"a.md"}' } }], 'tool_calls'));
-      assert.deepEqual(a.result().message.tool_calls?.map((c) => [c.id, c.function.name, c.function.arguments]), [['call_0', 'read_file', '{"path":"a.md"}']]);
+      a.push(
+        toolChunk([
+          { index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":' } },
+        ]),
+      );
+      a.push(
+        toolChunk(
+          [{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '"a.md"}' } }],
+          'tool_calls',
+        ),
+      );
+      assert.deepEqual(
+        a.result().message.tool_calls?.map((c) => [c.id, c.function.name, c.function.arguments]),
+        [['call_0', 'read_file', '{"path":"a.md"}']],
+      );
     });
   });
 });
@@ -450,15 +598,58 @@ void describe('arguments parsed once per call, not once per fragment', () => {
       const a = new ChatAccumulator();
       const parses = bigParses(10_000, () => {
         for (let i = 0; i < args.length; i += 20) {
-          a.push({ ...head, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'write_file', arguments: args.slice(i, i + 20) } }] }, finish_reason: null }] });
+          a.push({
+            ...head,
+            choices: [
+              {
+                index: 0,
+                delta: {
+                  tool_calls: [
+                    {
+                      index: 0,
+                      id: 'call_0',
+                      type: 'function',
+                      function: { name: 'write_file', arguments: args.slice(i, i + 20) },
+                    },
+                  ],
+                },
+                finish_reason: null,
+              },
+            ],
+          });
         }
         // The next call under the same id, opened by its name once the first call's JSON is complete.
-        a.push({ ...head, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] }, finish_reason: 'tool_calls' }] });
+        a.push({
+          ...head,
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  {
+                    index: 0,
+                    id: 'call_0',
+                    type: 'function',
+                    function: { name: 'read_file', arguments: '{"path":"a"}' },
+                  },
+                ],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        });
       });
       const calls = a.result().message.tool_calls ?? [];
-      assert.deepEqual(calls.map((c) => c.function.name), ['write_file', 'read_file'], 'the named fragment after complete arguments still opens the next call');
+      assert.deepEqual(
+        calls.map((c) => c.function.name),
+        ['write_file', 'read_file'],
+        'the named fragment after complete arguments still opens the next call',
+      );
       assert.equal(calls[0]?.function.arguments, args, 'the first call has all its arguments');
-      assert.ok(parses <= 3, `the growing arguments were parsed ${parses} times for ${Math.ceil(args.length / 20)} fragments`);
+      assert.ok(
+        parses <= 3,
+        `the growing arguments were parsed ${parses} times for ${Math.ceil(args.length / 20)} fragments`,
+      );
     });
   });
 });

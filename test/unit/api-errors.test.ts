@@ -27,7 +27,9 @@ void describe('a 404 on a route the gateway does not serve', () => {
 
   void it('a model the gateway does not know is still blamed on the model', async () => {
     const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-    const err = await gatewayFailure(client.chat({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }));
+    const err = await gatewayFailure(
+      client.chat({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     assert.equal(notFoundCause(err), 'model');
   });
 });
@@ -52,7 +54,9 @@ void describe('the words for a cut-off transfer', () => {
   void it('a chat answer cut short is still described as an answer, with its partial text kept', async () => {
     const chat = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
     gw.fault({ match: { path: '/chat/completions' }, dropAfterBytes: 3000 });
-    const err = await gatewayFailure(chat.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: '#long 300' }] }));
+    const err = await gatewayFailure(
+      chat.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: '#long 300' }] }),
+    );
     assert.equal(err.kind, 'truncated', err.message);
     assert.ok((err.partial?.message.content ?? '').length > 0, 'the text received so far is kept');
     assert.equal(describeError(err).title, 'The answer was cut off');

@@ -7,10 +7,17 @@ import type { HostMessage } from '../../src/shared/protocol';
 
 function view() {
   const posted: HostMessage[] = [];
-  return { posted, postMessage: (m: unknown) => (posted.push(structuredClone(m as HostMessage)), Promise.resolve(true)) };
+  return {
+    posted,
+    postMessage: (m: unknown) => (posted.push(structuredClone(m as HostMessage)), Promise.resolve(true)),
+  };
 }
 
-const context: HostMessage = { type: 'chat/context', context: { fileName: 'a.ts', language: 'typescript', text: 'x', startLine: 0, endLine: 0 }, prompt: 'Explain this code.' };
+const context: HostMessage = {
+  type: 'chat/context',
+  context: { fileName: 'a.ts', language: 'typescript', text: 'x', startLine: 0, endLine: 0 },
+  prompt: 'Explain this code.',
+};
 
 void test('a view gets nothing before it is ready; then the state first, what was queued and is not in the state, and a selection kept from before any view existed', () => {
   const hub = new ChatHub();
@@ -35,15 +42,24 @@ void test('a view gets nothing before it is ready; then the state first, what wa
 void test('text streamed within 16 ms reaches a view as one delta per answer, and any other message first delivers the deltas before it', async () => {
   const hub = new ChatHub();
   const v = view();
-  hub.ready(hub.add(v, () => true), []);
+  hub.ready(
+    hub.add(v, () => true),
+    [],
+  );
   hub.delta('r1', 'a1', { content: 'Hel' });
   hub.delta('r1', 'a1', { content: 'lo', reasoning: 'hm' });
   assert.equal(v.posted.length, 0, 'a delta was posted at once');
   await new Promise((r) => setTimeout(r, 40));
-  assert.deepEqual(v.posted, [{ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Hello', reasoning: 'hm' }]);
+  assert.deepEqual(v.posted, [
+    { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Hello', reasoning: 'hm' },
+  ]);
 
   hub.delta('r1', 'a1', { content: ' world' });
   hub.broadcast({ type: 'chat/done', requestId: 'r1' });
-  assert.deepEqual(v.posted.slice(1).map((m) => m.type), ['chat/delta', 'chat/done'], 'the end overtook the text before it');
+  assert.deepEqual(
+    v.posted.slice(1).map((m) => m.type),
+    ['chat/delta', 'chat/done'],
+    'the end overtook the text before it',
+  );
   hub.dispose();
 });

@@ -25,7 +25,10 @@ function recordingStorage() {
   const update = storage.update.bind(storage);
   storage.update = (key: string, value: unknown) => {
     if (key.startsWith(CONV_PREFIX) && value !== undefined) {
-      writes.push({ at: Date.now(), conversation: structuredClone((value as { conversation: Conversation }).conversation) });
+      writes.push({
+        at: Date.now(),
+        conversation: structuredClone((value as { conversation: Conversation }).conversation),
+      });
     }
     return update(key, value);
   };
@@ -35,17 +38,22 @@ function recordingStorage() {
 /** A session over `storage`, as a window that starts with it; `afterCrash()` reads a copy. */
 function harness(storage = new MemoryStorage()) {
   const { session, received, until, logs } = openSession(gw, storage, { timeoutMs: 15_000 });
-  const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+  const ended = (requestId: string) => () =>
+    received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   /** The answer text the webview was sent for this request so far. */
   const shown = (requestId: string) =>
-    received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).map((m) => (m.type === 'chat/delta' ? m.content ?? '' : '')).join('');
+    received
+      .filter((m) => m.type === 'chat/delta' && m.requestId === requestId)
+      .map((m) => (m.type === 'chat/delta' ? (m.content ?? '') : ''))
+      .join('');
   const crash = () => copyStorage(storage);
   const afterCrash = (): Conversation | undefined => new ConversationStore(crash()).load(session.conversationId);
   return { session, received, until, ended, shown, crash, afterCrash, logs };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const answers = (c: Conversation | undefined) => (c?.messages ?? []).filter((m): m is AssistantMessage => m.role === 'assistant');
+const answers = (c: Conversation | undefined) =>
+  (c?.messages ?? []).filter((m): m is AssistantMessage => m.role === 'assistant');
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 void test('a window that dies mid-answer, past the 2 s save interval, comes back with the text that had arrived, marked stopped; nothing unchanged is saved again', async () => {
@@ -101,13 +109,26 @@ void test('a conversation reloaded with a partial answer can be regenerated and 
   // Continued: a new question is sent with the partial answer as history.
   void again.session.send('r2', question('and then?'));
   await again.until(again.ended('r2'), 'the answer to the follow-up');
-  const asked = gw.requests().filter((r) => r.route === '/v1/chat/completions').at(-1)?.body as { messages: { role: string; content: unknown }[] };
+  const asked = gw
+    .requests()
+    .filter((r) => r.route === '/v1/chat/completions')
+    .at(-1)?.body as { messages: { role: string; content: unknown }[] };
   assert.deepEqual(
     asked.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]),
-    [['user', '#long 300'], ['assistant', arrived], ['user', 'and then?']],
+    [
+      ['user', '#long 300'],
+      ['assistant', arrived],
+      ['user', 'and then?'],
+    ],
     'the follow-up carried the partial answer',
   );
-  assert.deepEqual(answers(again.afterCrash()).map((a) => [a.status, a.content]), [['stopped', arrived], ['done', 'Echo: and then?']]);
+  assert.deepEqual(
+    answers(again.afterCrash()).map((a) => [a.status, a.content]),
+    [
+      ['stopped', arrived],
+      ['done', 'Echo: and then?'],
+    ],
+  );
   again.session.dispose();
 
   // Regenerated: a window restarted from the crash answers the question again in full.
@@ -132,7 +153,8 @@ void test('an answer that streams for several seconds is saved about every 2 s, 
   const streaming = writes.filter((w) => answers(w.conversation).some((a) => a.status === 'streaming'));
   assert.ok(streaming.length >= 2, `partial saves while streaming: ${streaming.length}`);
   const texts = streaming.map((w) => answers(w.conversation)[0]?.content.length ?? 0);
-  for (let i = 1; i < texts.length; i++) assert.ok((texts[i] ?? 0) > (texts[i - 1] ?? 0), 'each partial save holds more text than the one before');
+  for (let i = 1; i < texts.length; i++)
+    assert.ok((texts[i] ?? 0) > (texts[i - 1] ?? 0), 'each partial save holds more text than the one before');
   const starts = [writes[0]?.at ?? 0, ...streaming.map((w) => w.at)];
   for (let i = 1; i < starts.length; i++) {
     const gap = (starts[i] ?? 0) - (starts[i - 1] ?? 0);
@@ -145,7 +167,10 @@ void test('an answer that streams for several seconds is saved about every 2 s, 
   assert.equal(final[0]?.status, 'done');
   assert.equal(final[0]?.content, h.shown('r1'), 'the full text');
   assert.equal(words(final[0]?.content ?? ''), 50);
-  assert.deepEqual(answers(h.afterCrash()).map((a) => [a.status, a.content]), [['done', h.shown('r1')]]);
+  assert.deepEqual(
+    answers(h.afterCrash()).map((a) => [a.status, a.content]),
+    [['done', h.shown('r1')]],
+  );
 
   const count = writes.length;
   await sleep(2500);

@@ -26,8 +26,10 @@ const CONTINUE_TEXT = 'Continue exactly where your last answer stopped.';
  */
 function harness(storage = new MemoryStorage()) {
   const { session, received, until } = openSession(gw, storage);
-  const ended = (requestId: string) => () => received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
-  const deltas = (requestId: string) => received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
+  const ended = (requestId: string) => () =>
+    received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+  const deltas = (requestId: string) =>
+    received.filter((m) => m.type === 'chat/delta' && m.requestId === requestId).length;
   const crash = () => copyStorage(storage);
   /** The conversation as the next start of the window would load it, and whether it opens first. */
   const afterCrash = (): { conversation: Conversation | undefined; shownFirst: boolean } => {
@@ -50,19 +52,31 @@ void test('Regenerate stores the old answer as removed when the new request is s
   const h = harness();
   void h.session.send('r1', question('#long 30'));
   await h.until(h.ended('r1'), 'the first answer');
-  assert.deepEqual(outline(h.afterCrash().conversation), ['user: #long 30', 'assistant: done (text)'], 'the first answer was stored');
+  assert.deepEqual(
+    outline(h.afterCrash().conversation),
+    ['user: #long 30', 'assistant: done (text)'],
+    'the first answer was stored',
+  );
 
   // The new answer sends a few chunks, then nothing until it is stopped: the window "dies" here.
   gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 4 });
   void h.session.regenerate('r2');
   await h.until(() => h.deltas('r2') >= 1, 'the new answer to stream');
   const crashed = h.afterCrash();
-  assert.deepEqual(outline(crashed.conversation), ['user: #long 30'], 'the regenerated answer came back after a crash mid-answer');
+  assert.deepEqual(
+    outline(crashed.conversation),
+    ['user: #long 30'],
+    'the regenerated answer came back after a crash mid-answer',
+  );
   assert.ok(crashed.shownFirst, 'the conversation is the one shown after the restart');
 
   h.session.cancel('r2');
   await h.until(h.ended('r2'), 'the stop');
-  assert.deepEqual(outline(h.afterCrash().conversation), ['user: #long 30', 'assistant: stopped (text)'], 'one answer to the question, the stopped new one');
+  assert.deepEqual(
+    outline(h.afterCrash().conversation),
+    ['user: #long 30', 'assistant: stopped (text)'],
+    'one answer to the question, the stopped new one',
+  );
   h.session.dispose();
 });
 
@@ -71,12 +85,20 @@ void test('Retry after a failed answer stores the failure as removed when the ne
   gw.fault({ match: { path: '/chat/completions' }, status: 500 });
   void h.session.send('r1', question('what is two plus two'));
   await h.until(h.ended('r1'), 'the failed answer');
-  assert.deepEqual(outline(h.afterCrash().conversation), ['user: what is two plus two', 'assistant: error'], 'the failure was stored');
+  assert.deepEqual(
+    outline(h.afterCrash().conversation),
+    ['user: what is two plus two', 'assistant: error'],
+    'the failure was stored',
+  );
 
   gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
   void h.session.regenerate('r2');
   await h.until(() => h.deltas('r2') >= 1, 'the retried answer to stream');
-  assert.deepEqual(outline(h.afterCrash().conversation), ['user: what is two plus two'], 'the failed answer came back after a crash mid-retry');
+  assert.deepEqual(
+    outline(h.afterCrash().conversation),
+    ['user: what is two plus two'],
+    'the failed answer came back after a crash mid-retry',
+  );
 
   h.session.cancel('r2');
   await h.until(h.ended('r2'), 'the stop');
@@ -88,8 +110,16 @@ void test('Continue stores its automatic question when the request is sent, afte
   void h.session.send('r1', question('#long 30 #finish length'));
   await h.until(h.ended('r1'), 'the first answer');
   const cut = h.afterCrash().conversation;
-  assert.deepEqual(outline(cut), ['user: #long 30 #finish length', 'assistant: done (text)'], 'the cut-off answer was stored');
-  assert.equal(cut?.messages[1]?.role === 'assistant' && cut.messages[1].finishReason, 'length', 'so the chat offers Continue');
+  assert.deepEqual(
+    outline(cut),
+    ['user: #long 30 #finish length', 'assistant: done (text)'],
+    'the cut-off answer was stored',
+  );
+  assert.equal(
+    cut?.messages[1]?.role === 'assistant' && cut.messages[1].finishReason,
+    'length',
+    'so the chat offers Continue',
+  );
   await new Promise((r) => setTimeout(r, 5));
 
   gw.fault({ match: { path: '/chat/completions' }, stallAfterChunks: 3 });
@@ -101,15 +131,20 @@ void test('Continue stores its automatic question when the request is sent, afte
     ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`],
     'the Continue question was lost by a crash mid-answer',
   );
-  assert.ok((crashed.conversation?.updatedAt ?? 0) > (cut?.updatedAt ?? Infinity), 'the history does not list it as changed by the Continue');
+  assert.ok(
+    (crashed.conversation?.updatedAt ?? 0) > (cut?.updatedAt ?? Infinity),
+    'the history does not list it as changed by the Continue',
+  );
   assert.ok(crashed.shownFirst, 'the conversation is the one shown after the restart');
 
   h.session.cancel('r2');
   await h.until(h.ended('r2'), 'the stop');
-  assert.deepEqual(
-    outline(h.afterCrash().conversation),
-    ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`, 'assistant: stopped (text)'],
-  );
+  assert.deepEqual(outline(h.afterCrash().conversation), [
+    'user: #long 30 #finish length',
+    'assistant: done (text)',
+    `user: ${CONTINUE_TEXT}`,
+    'assistant: stopped (text)',
+  ]);
   h.session.dispose();
 });
 
@@ -124,7 +159,11 @@ void test('Continue in a window restarted after a crash mid-continue answers the
   before.session.dispose();
 
   const restarted = harness(left);
-  assert.equal(restarted.session.conversationId, before.session.conversationId, 'the restarted window shows the crashed conversation');
+  assert.equal(
+    restarted.session.conversationId,
+    before.session.conversationId,
+    'the restarted window shows the crashed conversation',
+  );
   void restarted.session.continue('r3');
   await restarted.until(restarted.ended('r3'), 'the continued answer');
   assert.deepEqual(
@@ -132,7 +171,14 @@ void test('Continue in a window restarted after a crash mid-continue answers the
     ['user: #long 30 #finish length', 'assistant: done (text)', `user: ${CONTINUE_TEXT}`, 'assistant: done (text)'],
     'the Continue question was asked twice',
   );
-  const asked = gw.requests().filter((r) => r.method === 'POST' && r.route === '/v1/chat/completions').at(-1)?.body as { messages?: { role: string; content: unknown }[] } | undefined;
-  assert.deepEqual(asked?.messages?.filter((m) => m.role === 'user').map((m) => m.content), ['#long 30 #finish length', CONTINUE_TEXT], 'the request carried the question once');
+  const asked = gw
+    .requests()
+    .filter((r) => r.method === 'POST' && r.route === '/v1/chat/completions')
+    .at(-1)?.body as { messages?: { role: string; content: unknown }[] } | undefined;
+  assert.deepEqual(
+    asked?.messages?.filter((m) => m.role === 'user').map((m) => m.content),
+    ['#long 30 #finish length', CONTINUE_TEXT],
+    'the request carried the question once',
+  );
   restarted.session.dispose();
 });

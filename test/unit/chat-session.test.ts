@@ -23,7 +23,10 @@ void test('opening the conversation already shown from the history, mid-answer, 
   void h.session.send('r2', question('#long 60'));
   await h.until(() => h.received.filter((m) => m.type === 'chat/delta').length >= 2, 'the second answer to stream');
   h.session.open(id);
-  await h.until(() => h.received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === 'r2'), 'the second answer to end');
+  await h.until(
+    () => h.received.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === 'r2'),
+    'the second answer to end',
+  );
 
   const end = h.received.find((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === 'r2');
   assert.equal(end?.type === 'chat/done' && end.message?.status, 'done', 'the answer ran to its end');
@@ -32,8 +35,17 @@ void test('opening the conversation already shown from the history, mid-answer, 
   await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r3'), 'the third answer');
   const saved = new ConversationStore(h.storage).load(id);
   assert.deepEqual(
-    saved?.messages.map((m) => (m.role === 'user' ? `user: ${m.text}` : `${m.role}: ${m.role === 'assistant' ? m.status : ''}`)),
-    ['user: first question', 'assistant: done', 'user: #long 60', 'assistant: done', 'user: third question', 'assistant: done'],
+    saved?.messages.map((m) =>
+      m.role === 'user' ? `user: ${m.text}` : `${m.role}: ${m.role === 'assistant' ? m.status : ''}`,
+    ),
+    [
+      'user: first question',
+      'assistant: done',
+      'user: #long 60',
+      'assistant: done',
+      'user: third question',
+      'assistant: done',
+    ],
   );
   h.session.dispose();
 });
@@ -60,7 +72,10 @@ void test('an edited and resent question is stored as soon as it is sent, so a w
 
   gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 50 });
   void h.session.editResend('r2', 'what is three plus three #long 40');
-  await h.until(() => h.received.filter((m) => m.type === 'chat/delta' && m.requestId === 'r2').length >= 2, 'the new answer to stream');
+  await h.until(
+    () => h.received.filter((m) => m.type === 'chat/delta' && m.requestId === 'r2').length >= 2,
+    'the new answer to stream',
+  );
   // Read the storage as a reloaded window would, while the answer is still streaming.
   const midAnswer = new ConversationStore(h.storage).load(id);
   assert.deepEqual(

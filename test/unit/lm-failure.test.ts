@@ -15,8 +15,16 @@ import { gatewayFailure, useGateway } from './helpers';
 void describe('a 404', () => {
   const gw = useGateway();
 
-  const READ_FILE = { name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
-  const LIST_DIR = { name: 'list_directory', description: 'Lists a folder', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
+  const READ_FILE = {
+    name: 'read_file',
+    description: 'Reads a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
+  const LIST_DIR = {
+    name: 'list_directory',
+    description: 'Lists a folder',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
   const SCRIPT = '#tools [{"calls":[{"name":"list_directory","arguments":{"path":"src"}}]}]';
 
   /** A text part as VS Code's `LanguageModelTextPart` is shaped. */
@@ -27,7 +35,12 @@ void describe('a 404', () => {
   /** The request the provider builds for toolMode Required (2) with two tools, so "required" goes out. */
   function requiredRequest(modelId: string, text = SCRIPT): ChatRequest {
     const turn: LmMessageLike = { role: LM_ROLE.user, content: [new TextPart(text)] };
-    return buildLmRequest([turn], { modelId, acceptsImages: modelId === 'gw-vision', tools: [READ_FILE, LIST_DIR], toolMode: 2 }).request;
+    return buildLmRequest([turn], {
+      modelId,
+      acceptsImages: modelId === 'gw-vision',
+      tools: [READ_FILE, LIST_DIR],
+      toolMode: 2,
+    }).request;
   }
 
   function newClient(baseUrl = gw.url): GatewayClient {
@@ -45,20 +58,35 @@ void describe('a 404', () => {
 
   void describe('a 404 through vscode.lm', () => {
     void it('a model the gateway stopped offering fails with words for the model picker, and the cached list is dropped so the next listing leaves it out', async () => {
-      const retired = { id: 'gw-retired', object: 'model', created: 1_700_000_000, owned_by: 'gateway-studio', capabilities: ['streaming'], modalities: ['text'] };
+      const retired = {
+        id: 'gw-retired',
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'gateway-studio',
+        capabilities: ['streaming'],
+        modalities: ['text'],
+      };
       listFault([...CHAT_MODELS, retired, ...VIDEO_MODELS]);
       const client = newClient();
       const cache = new LmModelCache(60_000);
       const before = await cache.load(client);
-      assert.ok(before.some((m) => m.id === 'gw-retired'), 'the first listing offers the model');
+      assert.ok(
+        before.some((m) => m.id === 'gw-retired'),
+        'the first listing offers the model',
+      );
       assert.equal(cache.cached(client), before, 'the list is reused');
       assert.equal(modelListings(), 1);
 
-      const e = await gatewayFailure(answerLmRequest(client, requiredRequest('gw-retired', 'hello'), { stream: true, onEvent: () => undefined }));
+      const e = await gatewayFailure(
+        answerLmRequest(client, requiredRequest('gw-retired', 'hello'), { stream: true, onEvent: () => undefined }),
+      );
       assert.equal(e.status, 404);
       const f = lmFailure(e, 'gw-retired');
       assert.equal(f.refreshModels, true);
-      assert.match(f.message, /^Not found \(404\)\. The gateway answers 404 for the model "gw-retired": it may no longer offer it/);
+      assert.match(
+        f.message,
+        /^Not found \(404\)\. The gateway answers 404 for the model "gw-retired": it may no longer offer it/,
+      );
       assert.match(f.message, /model picker drops a model that is gone; choose another model there/);
       assert.match(f.message, /base URL \(gatewayStudio\.baseUrl\) probably lacks \/v1/);
       assert.match(f.message, /Server said: .*The model `gw-retired` does not exist.*\(request id req_/);
@@ -74,26 +102,42 @@ void describe('a 404', () => {
 
     void it('a base URL that reaches the host but not its /v1 routes fails with words about /v1', async () => {
       const client = newClient(`${gw.url}/wrong-prefix`);
-      const e = await gatewayFailure(answerLmRequest(client, requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }));
+      const e = await gatewayFailure(
+        answerLmRequest(client, requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
       assert.equal(e.status, 404);
       const f = lmFailure(e, 'gw-chat');
       assert.equal(f.refreshModels, true);
-      assert.match(f.message, /^Not found \(404\)\. The gateway has no POST \/wrong-prefix\/v1\/chat\/completions: the base URL \(gatewayStudio\.baseUrl\) probably lacks \/v1/);
+      assert.match(
+        f.message,
+        /^Not found \(404\)\. The gateway has no POST \/wrong-prefix\/v1\/chat\/completions: the base URL \(gatewayStudio\.baseUrl\) probably lacks \/v1/,
+      );
       assert.match(f.message, /never include \/chat\/completions/);
       assert.doesNotMatch(f.message, /Select Chat Model|model picker/);
     });
 
     void it('a 404 that names neither the model nor the route says both causes', async () => {
-      gw.fault({ match: { path: '/v1/chat/completions' }, status: 404, body: { error: { type: 'not_found', code: 'not_found', message: 'Not Found', param: null } } });
-      const e = await gatewayFailure(answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }));
+      gw.fault({
+        match: { path: '/v1/chat/completions' },
+        status: 404,
+        body: { error: { type: 'not_found', code: 'not_found', message: 'Not Found', param: null } },
+      });
+      const e = await gatewayFailure(
+        answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
       const f = lmFailure(e, 'gw-chat');
       assert.equal(f.refreshModels, true);
-      assert.match(f.message, /either it no longer offers this model .* or the base URL is wrong\. If every model answers 404/);
+      assert.match(
+        f.message,
+        /either it no longer offers this model .* or the base URL is wrong\. If every model answers 404/,
+      );
     });
 
-    void it('other errors keep the product\'s words and leave the model list alone', async () => {
+    void it("other errors keep the product's words and leave the model list alone", async () => {
       gw.fault({ match: { path: '/v1/chat/completions' }, status: 401 });
-      const e = await gatewayFailure(answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }));
+      const e = await gatewayFailure(
+        answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
       const f = lmFailure(e, 'gw-chat');
       const d = describeError(e);
       assert.equal(f.message, `${d.title}. ${d.detail}`);

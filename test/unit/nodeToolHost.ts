@@ -9,7 +9,10 @@ import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
  * terminal, has no editor (no selection, no diagnostics, no diff view): the tools' host in unit
  * and webview tests.
  */
-export function nodeToolHost(roots: readonly WorkspaceRoot[], opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {}): ToolHost {
+export function nodeToolHost(
+  roots: readonly WorkspaceRoot[],
+  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {},
+): ToolHost {
   return {
     roots: () => [...roots],
     editorText: () => undefined,

@@ -14,7 +14,17 @@ import { ConversationStore } from '../../src/chat/core/store';
 export const SETTINGS: SessionSettings = {
   chatModel: 'gw-chat',
   systemPrompt: '',
-  params: { temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null, response_format: 'text', user: '', stream: true },
+  params: {
+    temperature: null,
+    top_p: null,
+    max_tokens: null,
+    stop: [],
+    presence_penalty: null,
+    frequency_penalty: null,
+    response_format: 'text',
+    user: '',
+    stream: true,
+  },
   maxRounds: 10,
 };
 
@@ -34,7 +44,11 @@ export interface OpenSession {
  * A session over `storage` (default: a new empty one), as a window that starts with it, whose
  * client talks to `gw` with its valid key and without retries.
  */
-export function openSession(gw: Gateway, storage = new MemoryStorage(), options: { timeoutMs?: number } = {}): OpenSession {
+export function openSession(
+  gw: Gateway,
+  storage = new MemoryStorage(),
+  options: { timeoutMs?: number } = {},
+): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
   const client = new GatewayClient({

@@ -45,7 +45,11 @@ void describe('browser discovery', () => {
   void test('a GWS_BROWSER that is missing or not executable is an error, not a reason to take another browser', () => {
     const root = fresh();
     fakeBrowser(join(root, 'usr/bin/chromium'));
-    const missing = findBrowser({ env: { GWS_BROWSER: join(root, 'nope'), PATH: '' }, platform: 'linux', fsRoot: root });
+    const missing = findBrowser({
+      env: { GWS_BROWSER: join(root, 'nope'), PATH: '' },
+      platform: 'linux',
+      fsRoot: root,
+    });
     assert.equal(missing.path, undefined);
     assert.match(missing.error ?? '', /GWS_BROWSER=.*nope is not an executable file/);
     const plain = file(join(root, 'not-executable'));
@@ -56,7 +60,10 @@ void describe('browser discovery', () => {
   void test("on Linux Debian's chromium comes first, then Chrome and Edge in their usual places", () => {
     const root = fresh();
     const edge = fakeBrowser(join(root, 'opt/microsoft/msedge/msedge'));
-    assert.deepEqual(findBrowser({ env: { PATH: '' }, platform: 'linux', fsRoot: root }), { path: edge, from: 'a usual install path' });
+    assert.deepEqual(findBrowser({ env: { PATH: '' }, platform: 'linux', fsRoot: root }), {
+      path: edge,
+      from: 'a usual install path',
+    });
     const chrome = fakeBrowser(join(root, 'opt/google/chrome/chrome'));
     assert.equal(findBrowser({ env: { PATH: '' }, platform: 'linux', fsRoot: root }).path, chrome);
     const debian = fakeBrowser(join(root, 'usr/bin/chromium'));
@@ -76,7 +83,10 @@ void describe('browser discovery', () => {
     const root = fresh();
     const bin = join(root, 'bin');
     const chrome = fakeBrowser(join(bin, 'google-chrome-stable'));
-    assert.deepEqual(findBrowser({ env: { PATH: `${join(root, 'empty')}:${bin}` }, platform: 'linux', fsRoot: root }), { path: chrome, from: 'PATH' });
+    assert.deepEqual(findBrowser({ env: { PATH: `${join(root, 'empty')}:${bin}` }, platform: 'linux', fsRoot: root }), {
+      path: chrome,
+      from: 'PATH',
+    });
   });
 
   void test('none found: the message names the skipped stages, why, where it looked and the fix', () => {
@@ -85,7 +95,10 @@ void describe('browser discovery', () => {
     assert.equal(found.path, undefined);
     assert.ok(found.looked?.includes(join(root, 'usr/bin/chromium')), JSON.stringify(found.looked));
     const msg = noBrowserMessage(['webview', 'host'], { error: found.error ?? '', looked: found.looked ?? [] });
-    assert.match(msg, /^SKIPPED webview, host: these stages drive a browser, and no Chrome, Chromium or Edge was found\./);
+    assert.match(
+      msg,
+      /^SKIPPED webview, host: these stages drive a browser, and no Chrome, Chromium or Edge was found\./,
+    );
     assert.ok(msg.includes(join(root, 'usr/bin/chromium')));
     assert.match(msg, /sudo apt-get update && sudo apt-get install -y chromium/);
     assert.match(msg, /GWS_BROWSER=\/path\/to\/chrome/);
@@ -99,7 +112,10 @@ void describe('browser discovery', () => {
     });
     const out = r.stdout + r.stderr;
     assert.equal(r.status, 1, out);
-    assert.match(out, /SKIPPED webview: this stage drives a browser, and GWS_BROWSER=.*no-such-browser is not an executable file/);
+    assert.match(
+      out,
+      /SKIPPED webview: this stage drives a browser, and GWS_BROWSER=.*no-such-browser is not an executable file/,
+    );
     assert.match(out, /SKIPPED stages \(not run, so this is not a pass\): webview/);
     assert.doesNotMatch(out, /all stages passed/);
     assert.doesNotMatch(out, /npm run --silent build/, 'nothing is built for stages that do not run');
@@ -119,11 +135,18 @@ void describe('locked dependencies', () => {
   function project(installed?: Record<string, unknown>, folders = ['a', 'a/node_modules/b']): string {
     const root = fresh();
     file(join(root, 'package-lock.json'), JSON.stringify(lock));
-    if (installed) file(join(root, 'node_modules', '.package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: installed }));
+    if (installed)
+      file(
+        join(root, 'node_modules', '.package-lock.json'),
+        JSON.stringify({ lockfileVersion: 3, packages: installed }),
+      );
     for (const f of folders) file(join(root, 'node_modules', f, 'package.json'), '{}');
     return root;
   }
-  const asLocked = { 'node_modules/a': lock.packages['node_modules/a'], 'node_modules/a/node_modules/b': lock.packages['node_modules/a/node_modules/b'] };
+  const asLocked = {
+    'node_modules/a': lock.packages['node_modules/a'],
+    'node_modules/a/node_modules/b': lock.packages['node_modules/a/node_modules/b'],
+  };
 
   void test('a fresh clone has no node_modules', () => {
     const root = fresh();
@@ -141,7 +164,10 @@ void describe('locked dependencies', () => {
 
   void test('a package at another version or with another integrity than locked needs an install', () => {
     const older = { ...asLocked, 'node_modules/a/node_modules/b': { version: '1.9.0', integrity: 'sha512-old' } };
-    assert.equal(dependencyProblem(project(older)), 'node_modules/a/node_modules/b is 1.9.0, package-lock.json locks 2.0.0');
+    assert.equal(
+      dependencyProblem(project(older)),
+      'node_modules/a/node_modules/b is 1.9.0, package-lock.json locks 2.0.0',
+    );
     const repacked = { ...asLocked, 'node_modules/a': { version: '1.0.0', integrity: 'sha512-other' } };
     assert.match(dependencyProblem(project(repacked)) ?? '', /^node_modules\/a is 1\.0\.0/);
   });
@@ -178,12 +204,27 @@ void describe('system packages', () => {
   });
 
   void test('the code-server install needs krb5 headers, make, g++ and python3', () => {
-    assert.deepEqual(missingHostBuildPackages(() => false, () => false), ['libkrb5-dev', 'make', 'g++', 'python3']);
-    assert.deepEqual(missingHostBuildPackages((p) => p === '/usr/include/krb5/krb5.h', (c) => c !== 'g++'), ['g++']);
+    assert.deepEqual(
+      missingHostBuildPackages(
+        () => false,
+        () => false,
+      ),
+      ['libkrb5-dev', 'make', 'g++', 'python3'],
+    );
+    assert.deepEqual(
+      missingHostBuildPackages(
+        (p) => p === '/usr/include/krb5/krb5.h',
+        (c) => c !== 'g++',
+      ),
+      ['g++'],
+    );
   });
 
   void test('Node older than 20 is refused with the version needed', () => {
-    assert.throws(() => ensureNode('npm test', '18.19.0'), /Node 18\.19\.0 is too old; this project needs Node 20 or newer/);
+    assert.throws(
+      () => ensureNode('npm test', '18.19.0'),
+      /Node 18\.19\.0 is too old; this project needs Node 20 or newer/,
+    );
     assert.doesNotThrow(() => ensureNode('npm test', '20.0.0'));
   });
 });

@@ -33,7 +33,8 @@ const ws = useTempDir('gs-ids-', {
   },
 });
 
-const script = (...turns: { path: string }[][]) => `#tools ${JSON.stringify(turns.map((calls) => ({ calls: calls.map((a) => ({ name: 'read_file', arguments: a })) })))}`;
+const script = (...turns: { path: string }[][]) =>
+  `#tools ${JSON.stringify(turns.map((calls) => ({ calls: calls.map((a) => ({ name: 'read_file', arguments: a })) })))}`;
 
 /** The real tool runner over a temporary workspace; its card updates are kept by call id, as the webview keys them. */
 function tools() {
@@ -55,15 +56,26 @@ interface Posted {
  * One question (or, without `text`, the conversation's last one) through runTurn and the real
  * client. `wire` collects the call ids of each answer as the client read them from the gateway.
  */
-async function ask(c: Conversation, runner: ToolRunner, text: string | undefined, stream: boolean, posted: Posted = { messages: [] }, wire: string[] = []): Promise<string> {
-  if (text !== undefined) c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, images: [], contexts: [], createdAt: 1 });
+async function ask(
+  c: Conversation,
+  runner: ToolRunner,
+  text: string | undefined,
+  stream: boolean,
+  posted: Posted = { messages: [] },
+  wire: string[] = [],
+): Promise<string> {
+  if (text !== undefined)
+    c.messages.push({ id: `u${c.messages.length}`, role: 'user', text, images: [], contexts: [], createdAt: 1 });
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   const seen = (r: ChatResult) => {
     wire.push(...(r.message.tool_calls ?? []).map((t) => t.id));
     return r;
   };
   const out = await runTurn({
-    backend: { streamChat: async (req, o) => seen(await client.streamChat(req, o)), chat: async (req, signal) => seen(await client.chat(req, signal)) },
+    backend: {
+      streamChat: async (req, o) => seen(await client.streamChat(req, o)),
+      chat: async (req, signal) => seen(await client.chat(req, signal)),
+    },
     conversation: c,
     defaults: { model: 'gw-chat', systemPrompt: '', params: { ...UNSET_PARAMS, stream } },
     executor: runner,
@@ -89,15 +101,25 @@ interface WireMessage {
  * answers a call of the assistant message right before its run of tool messages.
  */
 function assertRequestsConsistent(): WireMessage[][] {
-  const bodies = gw.requests().filter((r) => r.route === '/v1/chat/completions').map((r) => (r.body as { messages: WireMessage[] }).messages);
+  const bodies = gw
+    .requests()
+    .filter((r) => r.route === '/v1/chat/completions')
+    .map((r) => (r.body as { messages: WireMessage[] }).messages);
   assert.ok(bodies.length > 0, 'chat requests were recorded');
   for (const [n, msgs] of bodies.entries()) {
     const all = msgs.flatMap((m) => (m.tool_calls ?? []).map((t) => t.id));
-    assert.equal(new Set(all).size, all.length, `request ${n}: tool-call ids are unique across the conversation: ${all.join(', ')}`);
+    assert.equal(
+      new Set(all).size,
+      all.length,
+      `request ${n}: tool-call ids are unique across the conversation: ${all.join(', ')}`,
+    );
     let open: string[] = [];
     for (const m of msgs) {
       if (m.role === 'tool') {
-        assert.ok(open.includes(m.tool_call_id ?? ''), `request ${n}: tool message ${m.tool_call_id} answers a call of the assistant message before it (${open.join(', ')})`);
+        assert.ok(
+          open.includes(m.tool_call_id ?? ''),
+          `request ${n}: tool message ${m.tool_call_id} answers a call of the assistant message before it (${open.join(', ')})`,
+        );
         open = open.filter((x) => x !== m.tool_call_id);
       } else {
         assert.deepEqual(open, [], `request ${n}: every call was answered before the next message`);
@@ -118,11 +140,18 @@ function assertEachAnswered(c: Conversation): void {
       const letter = file[0]!.toUpperCase();
       const answer = byId.get(call.id);
       assert.ok(answer, `call ${call.id} (${file}) has a tool message`);
-      assert.match(answer.content, new RegExp(`export const ${letter} =`), `the tool message of ${call.id} holds ${file}`);
+      assert.match(
+        answer.content,
+        new RegExp(`export const ${letter} =`),
+        `the tool message of ${call.id} holds ${file}`,
+      );
       // It comes after its own answer and before the next assistant message.
       const at = c.messages.indexOf(answer);
       const owner = c.messages.indexOf(a);
-      assert.ok(at > owner && !c.messages.slice(owner + 1, at).some((m) => m.role !== 'tool'), `the tool message of ${call.id} follows its own answer`);
+      assert.ok(
+        at > owner && !c.messages.slice(owner + 1, at).some((m) => m.role !== 'tool'),
+        `the tool message of ${call.id} follows its own answer`,
+      );
     }
   }
 }
@@ -144,23 +173,46 @@ void describe('tool-call ids across the answers of a conversation (through the l
       assert.deepEqual(callIds(c), ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
       assertEachAnswered(c);
       const lastSent = bodies.at(-1)!;
-      assert.deepEqual(lastSent.flatMap((m) => (m.tool_calls ?? []).map((t) => t.id)), ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
-      assert.deepEqual(lastSent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id), ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
+      assert.deepEqual(
+        lastSent.flatMap((m) => (m.tool_calls ?? []).map((t) => t.id)),
+        ['call_0', 'call_1', 'call_0_2', 'call_1_2'],
+      );
+      assert.deepEqual(
+        lastSent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id),
+        ['call_0', 'call_1', 'call_0_2', 'call_1_2'],
+      );
       // The gateway names each result by the call its tool_call_id points at.
-      assert.match(answers(c).at(-1)?.content ?? '', /^Done\. Tool results: read_file=.*export const C = 3;.*, read_file=.*export const D = 4;/s);
+      assert.match(
+        answers(c).at(-1)?.content ?? '',
+        /^Done\. Tool results: read_file=.*export const C = 3;.*, read_file=.*export const D = 4;/s,
+      );
 
       // Cards: one per call, each keyed by the stored id and showing its own file.
       assert.deepEqual([...cards.keys()], ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
-      for (const [id, file] of [['call_0', 'A'], ['call_1', 'B'], ['call_0_2', 'C'], ['call_1_2', 'D']] as const) {
+      for (const [id, file] of [
+        ['call_0', 'A'],
+        ['call_1', 'B'],
+        ['call_0_2', 'C'],
+        ['call_1_2', 'D'],
+      ] as const) {
         const last = cards.get(id)!.at(-1)!;
         assert.equal(last.state, 'done');
-        assert.match(last.resultPreview ?? '', new RegExp(`export const ${file} =`), `card ${id} shows ${file.toLowerCase()}.ts`);
+        assert.match(
+          last.resultPreview ?? '',
+          new RegExp(`export const ${file} =`),
+          `card ${id} shows ${file.toLowerCase()}.ts`,
+        );
       }
       // What the webview was sent: the finished answers carry the stored ids, and no tool message
       // names an id twice.
-      const postedCalls = posted.messages.filter((m): m is AssistantMessage => m.role === 'assistant' && m.status === 'done').flatMap((m) => (m.toolCalls ?? []).map((t) => t.id));
+      const postedCalls = posted.messages
+        .filter((m): m is AssistantMessage => m.role === 'assistant' && m.status === 'done')
+        .flatMap((m) => (m.toolCalls ?? []).map((t) => t.id));
       assert.deepEqual([...new Set(postedCalls)], ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
-      assert.deepEqual(posted.messages.filter((m): m is ToolResultMessage => m.role === 'tool').map((t) => t.toolCallId), ['call_0', 'call_1', 'call_0_2', 'call_1_2']);
+      assert.deepEqual(
+        posted.messages.filter((m): m is ToolResultMessage => m.role === 'tool').map((t) => t.toolCallId),
+        ['call_0', 'call_1', 'call_0_2', 'call_1_2'],
+      );
     });
   }
 
@@ -195,11 +247,27 @@ void describe('tool-call ids across the answers of a conversation (through the l
     // As saved by a version before this fix: the second answer reused call_0 and its tool message says so.
     const c = userConversation('first');
     c.messages.push(
-      { id: 'a1', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 2, toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        content: '',
+        status: 'done',
+        requestedModel: 'gw-chat',
+        createdAt: 2,
+        toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
+      },
       { id: 't1', role: 'tool', toolCallId: 'call_0', name: 'read_file', content: 'export const A = 1;', createdAt: 3 },
       { id: 'a2', role: 'assistant', content: 'Read a.ts.', status: 'done', requestedModel: 'gw-chat', createdAt: 4 },
       { id: 'u2', role: 'user', text: 'second', images: [], contexts: [], createdAt: 5 },
-      { id: 'a3', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 6, toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }] },
+      {
+        id: 'a3',
+        role: 'assistant',
+        content: '',
+        status: 'done',
+        requestedModel: 'gw-chat',
+        createdAt: 6,
+        toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }],
+      },
       { id: 't3', role: 'tool', toolCallId: 'call_0', name: 'read_file', content: 'export const B = 2;', createdAt: 7 },
       { id: 'a4', role: 'assistant', content: 'Read b.ts.', status: 'done', requestedModel: 'gw-chat', createdAt: 8 },
     );
@@ -208,7 +276,10 @@ void describe('tool-call ids across the answers of a conversation (through the l
     const loaded = new ConversationStore(storage).load(c.id);
     assert.ok(loaded);
     assert.deepEqual(callIds(loaded), ['call_0', 'call_0_2']);
-    assert.deepEqual(toolMsgs(loaded).map((t) => t.toolCallId), ['call_0', 'call_0_2']);
+    assert.deepEqual(
+      toolMsgs(loaded).map((t) => t.toolCallId),
+      ['call_0', 'call_0_2'],
+    );
     assertEachAnswered(loaded);
 
     gw.fault({ match: { path: '/v1/chat/completions' }, times: -1, toolIds: 'numbered' });
@@ -222,13 +293,18 @@ void describe('tool-call ids across the answers of a conversation (through the l
 
 void describe('the id scheme', () => {
   void it('a reused id takes the first suffix no earlier message and no call of the answer has', () => {
-    assert.deepEqual(idsUniqueAcross(['call_0', 'call_0_2', 'call_9'], new Set(['call_0', 'call_0_3'])), ['call_0_4', 'call_0_2', 'call_9']);
+    assert.deepEqual(idsUniqueAcross(['call_0', 'call_0_2', 'call_9'], new Set(['call_0', 'call_0_3'])), [
+      'call_0_4',
+      'call_0_2',
+      'call_9',
+    ]);
   });
 
   void it('a reused id near the 40-character limit becomes a short generated one that is also free', () => {
     const long = `call_${'x'.repeat(35)}`;
     assert.deepEqual(idsUniqueAcross(['a', long], new Set([long, 'call_gs_1'])), ['a', 'call_gs_1_2']);
-    for (const id of idsUniqueAcross([`call_${'y'.repeat(34)}`], new Set([`call_${'y'.repeat(34)}`]))) assert.ok(id.length <= 40, id);
+    for (const id of idsUniqueAcross([`call_${'y'.repeat(34)}`], new Set([`call_${'y'.repeat(34)}`])))
+      assert.ok(id.length <= 40, id);
   });
 
   void it('an empty id gets a generated one', () => {
@@ -239,10 +315,18 @@ void describe('the id scheme', () => {
     // Stored before ids were unique within an answer: two calls and two results all named call_0.
     const c = userConversation('q');
     c.messages.push(
-      { id: 'a1', role: 'assistant', content: '', status: 'done', requestedModel: 'm', createdAt: 2, toolCalls: [
-        { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
-        { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } },
-      ] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        content: '',
+        status: 'done',
+        requestedModel: 'm',
+        createdAt: 2,
+        toolCalls: [
+          { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
+          { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } },
+        ],
+      },
       { id: 't1', role: 'tool', toolCallId: 'call_0', name: 'read_file', content: 'export const A = 1;', createdAt: 3 },
       { id: 't2', role: 'tool', toolCallId: 'call_0', name: 'read_file', content: 'export const B = 2;', createdAt: 4 },
     );

@@ -7,7 +7,13 @@ import { gatewayFailure as rejects, useGateway, finishedVideo, useTempDir } from
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { describeError, GatewayError } from '../../src/api/errors';
-import { normaliseVideoStatus, parseProgress, resolveResultUrl, assertVideoId, videoIdFromCreation } from '../../src/api/videoStatus';
+import {
+  normaliseVideoStatus,
+  parseProgress,
+  resolveResultUrl,
+  assertVideoId,
+  videoIdFromCreation,
+} from '../../src/api/videoStatus';
 import { VideoJobManager } from '../../src/video/core/manager';
 import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
 import type { RecordedRequest } from '../gateway/server';
@@ -19,7 +25,9 @@ const gw = useGateway({ videoStepMs: 50, videoSteps: 3 });
 let dir: string;
 
 function client(key?: string, baseUrl?: string): VideoClient {
-  return new VideoClient(new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }));
+  return new VideoClient(
+    new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }),
+  );
 }
 
 const fast = { intervalMs: 15, limit: 100 };
@@ -65,7 +73,13 @@ void describe('video client against the local gateway', () => {
   });
 
   void it('an unreachable reference image gives an image_fetch error with the spec advice', async () => {
-    const err = await rejects(client().create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://cdn.example.invalid/cat.png'] }));
+    const err = await rejects(
+      client().create({
+        model: 'vendor-image-video',
+        prompt: 'x',
+        image_urls: ['https://cdn.example.invalid/cat.png'],
+      }),
+    );
     assert.equal(err.kind, 'image_fetch');
     assert.match(describeError(err).detail, /direct HTTPS link|base64/);
   });
@@ -87,7 +101,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(r.status.outcome, 'completed');
     assert.equal(r.status.format, 'current');
     assert.equal(r.status.resultUrl, `/v1/videos/${id}/content`);
-    assert.ok(seen.some((s) => s.startsWith('in_progress:')), seen.join(','));
+    assert.ok(
+      seen.some((s) => s.startsWith('in_progress:')),
+      seen.join(','),
+    );
     const dest = join(dir, 'current.mp4');
     const d = await c.download(r.status.resultUrl!, dest);
     const bytes = readFileSync(dest);
@@ -114,7 +131,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(r.status.format, 'legacy');
     assert.equal(r.status.status, 'SUCCESS');
     assert.equal(r.status.outcome, 'completed');
-    assert.ok(progress.some((p) => p !== undefined && p > 0 && p < 100), String(progress));
+    assert.ok(
+      progress.some((p) => p !== undefined && p > 0 && p < 100),
+      String(progress),
+    );
     const d = await c.download(r.status.resultUrl!, join(dir, 'legacy.mp4'));
     assert.ok(d.bytes > 100);
   });
@@ -186,7 +206,11 @@ void describe('video client against the local gateway', () => {
 
   void it('a legacy FAILURE carries its fail_reason', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://fail-fetch.example.com/a.png'] });
+    const { id } = await c.create({
+      model: 'vendor-image-video',
+      prompt: 'x',
+      image_urls: ['https://fail-fetch.example.com/a.png'],
+    });
     gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
     const r = await c.poll(id, fast);
     assert.ok(r.kind === 'done');
@@ -197,7 +221,10 @@ void describe('video client against the local gateway', () => {
 
   void it('cancelled and expired tasks end polling with those outcomes', async () => {
     const c = client();
-    for (const [tag, outcome] of [['#cancel', 'cancelled'], ['#expire', 'expired']] as const) {
+    for (const [tag, outcome] of [
+      ['#cancel', 'cancelled'],
+      ['#expire', 'expired'],
+    ] as const) {
       const { id } = await c.create({ model: 'vendor-image-video', prompt: `x ${tag}` });
       const r = await c.poll(id, fast);
       assert.ok(r.kind === 'done');
@@ -262,14 +289,21 @@ void describe('video client against the local gateway', () => {
     assert.equal(err.kind, 'not_video');
     assert.match(err.message, /wrong path was called or the API key header was missing/);
     assert.equal(existsSync(dest), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('json')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('json')),
+      [],
+    );
   });
 
   void it('JSON served as application/octet-stream is still refused by the video signature check', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json octet' });
     await c.poll(id, fast);
-    gw.fault({ match: { path: '/content' }, contentJson: true, headers: { 'content-type': 'application/octet-stream' } });
+    gw.fault({
+      match: { path: '/content' },
+      contentJson: true,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     const err = await rejects(c.download(id, join(dir, 'octet.mp4')));
     assert.equal(err.kind, 'not_video');
   });
@@ -293,7 +327,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(err.kind, 'truncated');
     assert.match(err.message, /stopped after \d+ of \d+ bytes/);
     assert.equal(existsSync(dest), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('cut')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('cut')),
+      [],
+    );
   });
 
   void it('a download never overwrites an existing file', async () => {
@@ -332,13 +369,20 @@ void describe('video status rules (pure)', () => {
 
   void it('unknown statuses mean keep polling, in both formats', () => {
     for (const status of ['NOT_START', 'UNKNOWN', 'unknown', 'SUBMITTED', 'processing']) {
-      assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't1', status, progress: '10%' } }, 't1').outcome, 'pending', status);
+      assert.equal(
+        normaliseVideoStatus({ code: 'success', data: { task_id: 't1', status, progress: '10%' } }, 't1').outcome,
+        'pending',
+        status,
+      );
       assert.equal(normaliseVideoStatus({ id: 'v1', status }, 'v1').outcome, 'pending', status);
     }
   });
 
   void it('legacy SUCCESS without a result_url keeps polling (spec 3 rule 2)', () => {
-    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '' } }, 't').outcome, 'pending');
+    assert.equal(
+      normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '' } }, 't').outcome,
+      'pending',
+    );
   });
 
   void it('progress 100 with status in_progress is not completion (spec 3 rule 3)', () => {
@@ -347,15 +391,34 @@ void describe('video status rules (pure)', () => {
 
   void it('the result URL is found in url, video_url, video.url, data.result_url or metadata.url', () => {
     assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video_url: '/v1/a' }, 'v').resultUrl, '/v1/a');
-    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video: { url: '/v1/b' } }, 'v').resultUrl, '/v1/b');
-    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', metadata: { url: 'https://cdn/x.mp4' } }, 'v').resultUrl, 'https://cdn/x.mp4');
-    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '/v1/c' } }, 't').resultUrl, '/v1/c');
+    assert.equal(
+      normaliseVideoStatus({ id: 'v', status: 'completed', video: { url: '/v1/b' } }, 'v').resultUrl,
+      '/v1/b',
+    );
+    assert.equal(
+      normaliseVideoStatus({ id: 'v', status: 'completed', metadata: { url: 'https://cdn/x.mp4' } }, 'v').resultUrl,
+      'https://cdn/x.mp4',
+    );
+    assert.equal(
+      normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '/v1/c' } }, 't')
+        .resultUrl,
+      '/v1/c',
+    );
   });
 
   void it('relative /v1 URLs are prefixed with the video host; only http(s) absolute URLs are allowed', () => {
-    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://video.example.com/v1').toString(), 'https://video.example.com/v1/videos/x/content');
-    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://h.example.com/gw/v1').toString(), 'https://h.example.com/gw/v1/videos/x/content');
-    assert.equal(resolveResultUrl('https://cdn.example.com/x.mp4', 'https://h/v1').toString(), 'https://cdn.example.com/x.mp4');
+    assert.equal(
+      resolveResultUrl('/v1/videos/x/content', 'https://video.example.com/v1').toString(),
+      'https://video.example.com/v1/videos/x/content',
+    );
+    assert.equal(
+      resolveResultUrl('/v1/videos/x/content', 'https://h.example.com/gw/v1').toString(),
+      'https://h.example.com/gw/v1/videos/x/content',
+    );
+    assert.equal(
+      resolveResultUrl('https://cdn.example.com/x.mp4', 'https://h/v1').toString(),
+      'https://cdn.example.com/x.mp4',
+    );
     assert.throws(() => resolveResultUrl('file:///etc/passwd', 'https://h/v1'), /only http/);
     assert.throws(() => resolveResultUrl('javascript:alert(1)', 'https://h/v1'), /only http/);
   });
@@ -396,15 +459,25 @@ void describe('download: the content route with the key, foreign links without i
   }
 
   /** Runs one task end to end through the manager (create, poll, download) into a fresh folder. */
-  async function runTask(prompt: string, o: { key?: string } = {}): Promise<{ record: VideoTaskRecord; end: string; dir: string }> {
+  async function runTask(
+    prompt: string,
+    o: { key?: string } = {},
+  ): Promise<{ record: VideoTaskRecord; end: string; dir: string }> {
     const dir = join(tmp.path, `out-${++n}`);
-    const manager = new VideoJobManager({ api: client(o.key), store: new MemoryTaskStore(), pollIntervalMs: () => 10, pollLimit: () => 200, destination: () => Promise.resolve(dir) });
+    const manager = new VideoJobManager({
+      api: client(o.key),
+      store: new MemoryTaskStore(),
+      pollIntervalMs: () => 10,
+      pollLimit: () => 200,
+      destination: () => Promise.resolve(dir),
+    });
     const { record, done } = await manager.submit({ request: { model: 'vendor-image-video', prompt } });
     const end = await done;
     return { record: manager.get(record.key)!, end, dir };
   }
 
-  const downloads = (): RecordedRequest[] => gw.requests().filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE);
+  const downloads = (): RecordedRequest[] =>
+    gw.requests().filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE);
   const who = (rs: RecordedRequest[]) => rs.map((r) => `${r.host} ${r.route} ${r.auth}`);
 
   function assertMp4(file: string | undefined): void {
@@ -479,10 +552,12 @@ void describe('download: the content route with the key, foreign links without i
       const id = await finishedVideo(client(), 'refused key');
       gw.resetCounts();
       gw.fault({ match: { path: '/content' }, status: 401, times: 1 });
-      const err = await client().download(`${gw.url}/files/videos/${id}.mp4?sig=1`, join(dir, 'x.mp4'), { videoId: id }).then(
-        () => assert.fail('expected a rejection'),
-        (e: unknown) => e,
-      );
+      const err = await client()
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=1`, join(dir, 'x.mp4'), { videoId: id })
+        .then(
+          () => assert.fail('expected a rejection'),
+          (e: unknown) => e,
+        );
       assert.ok(err instanceof GatewayError);
       assert.equal(err.kind, 'auth');
       assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
@@ -491,16 +566,30 @@ void describe('download: the content route with the key, foreign links without i
     void it('when the content route and the foreign link both fail, the error names both and says to resume; nothing is saved', async () => {
       gw.fault({ contentUrl: 'other-host', times: -1 });
       gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
-      gw.fault({ match: { path: '/files/' }, status: 403, body: { error: { message: 'Request has expired', type: 'AccessDenied', code: 'AccessDenied' } }, times: -1 });
+      gw.fault({
+        match: { path: '/files/' },
+        status: 403,
+        body: { error: { message: 'Request has expired', type: 'AccessDenied', code: 'AccessDenied' } },
+        times: -1,
+      });
       const { record, end, dir } = await runTask('both fail');
       assert.equal(end, 'error');
       // Each attempt tried the route (with the key) then the link (without it); a 403 is not retried.
       assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
       assert.equal(record.error?.kind, 'invalid_response');
       const host = new URL(gw.url).host;
-      assert.match(record.error?.detail ?? '', new RegExp(`content route answered 404, and the result link on ${host.replace(/\./g, '\\.')} answered: .*Request has expired`));
+      assert.match(
+        record.error?.detail ?? '',
+        new RegExp(
+          `content route answered 404, and the result link on ${host.replace(/\./g, '\\.')} answered: .*Request has expired`,
+        ),
+      );
       assert.match(record.error?.detail ?? '', /resume the task/i);
-      assert.doesNotMatch(record.error?.detail ?? '', /permission|balance/i, 'a link host 403 is not explained as a key or balance problem');
+      assert.doesNotMatch(
+        record.error?.detail ?? '',
+        /permission|balance/i,
+        'a link host 403 is not explained as a key or balance problem',
+      );
       assert.deepEqual(readdirSync(dir), []);
     });
 
@@ -541,15 +630,24 @@ void describe('download: the result link as the fallback', () => {
   const CONTENT_ROUTE = '/v1/videos/:id/content';
   const FOREIGN_ROUTE = '/files/videos/:id.mp4';
 
-  const client = () => new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0, random: () => 0 }));
-  const downloads = () => gw.requests().filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE).map((r) => `${r.host} ${r.route} ${r.auth}`);
+  const client = () =>
+    new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0, random: () => 0 }));
+  const downloads = () =>
+    gw
+      .requests()
+      .filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE)
+      .map((r) => `${r.host} ${r.route} ${r.auth}`);
 
   function assertMp4(file: string): void {
     assert.equal(readFileSync(file).subarray(4, 8).toString('latin1'), 'ftyp', `${file} is an MP4`);
   }
 
   void describe('video download fallback and records of the previous version', () => {
-    for (const [label, status] of [['500', 500], ['400', 400], ['405', 405]] as const) {
+    for (const [label, status] of [
+      ['500', 500],
+      ['400', 400],
+      ['405', 405],
+    ] as const) {
       void it(`a content route answering ${label} falls back to the result link on another host, without the key`, async () => {
         const c = client();
         const id = await finishedVideo(c, `route ${label}`);
@@ -569,21 +667,25 @@ void describe('download: the result link as the fallback', () => {
       const dir = tmp.fresh('same');
       gw.resetCounts();
       gw.fault({ match: { path: '/content' }, contentJson: true, times: 1 });
-      const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, join(dir, 'v.mp4'), { videoId: id });
+      const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, join(dir, 'v.mp4'), {
+        videoId: id,
+      });
       assertMp4(d.file);
       assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`, `video ${CONTENT_ROUTE} valid`]);
     });
 
-    void it('when a 500 route and the link both fail, the error names the route\'s status and the link\'s answer', async () => {
+    void it("when a 500 route and the link both fail, the error names the route's status and the link's answer", async () => {
       const c = client();
       const id = await finishedVideo(c, 'both broken');
       const dir = tmp.fresh('both');
       gw.fault({ match: { path: '/content' }, status: 500, times: -1 });
       gw.fault({ match: { path: '/files/' }, status: 403, times: -1 });
-      const err = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id }).then(
-        () => assert.fail('expected a rejection'),
-        (e: unknown) => e as Error,
-      );
+      const err = await c
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id })
+        .then(
+          () => assert.fail('expected a rejection'),
+          (e: unknown) => e as Error,
+        );
       assert.match(err.message, /content route answered 500, and the result link on/);
       assert.deepEqual(readdirSync(dir), [], 'nothing is left in the folder');
     });
@@ -613,7 +715,13 @@ void describe('download: the result link as the fallback', () => {
       const store = new MemoryTaskStore();
       await store.save(old);
       gw.resetCounts();
-      const m = new VideoJobManager({ api: client(), store, pollIntervalMs: () => 10, pollLimit: () => 200, destination: () => Promise.resolve(dir) });
+      const m = new VideoJobManager({
+        api: client(),
+        store,
+        pollIntervalMs: () => 10,
+        pollLimit: () => 200,
+        destination: () => Promise.resolve(dir),
+      });
       const [done] = m.resumeUnfinished();
       assert.ok(done, 'the stored task resumes');
       assert.equal(await done, 'saved', JSON.stringify(m.get('old-task')?.error));
@@ -621,7 +729,11 @@ void describe('download: the result link as the fallback', () => {
       assert.equal(rec.saveDir, dir);
       assert.ok(rec.file && existsSync(rec.file));
       assertMp4(rec.file);
-      assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`], 'the content route with the key; the old link is not needed');
+      assert.deepEqual(
+        downloads(),
+        [`video ${CONTENT_ROUTE} valid`],
+        'the content route with the key; the old link is not needed',
+      );
     });
   });
 });

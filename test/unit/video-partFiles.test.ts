@@ -54,7 +54,13 @@ function record(over: Partial<VideoTaskRecord> & { videoId: string }): VideoTask
 }
 
 function manager(store: MemoryTaskStore, dir: string): VideoJobManager {
-  return new VideoJobManager({ api: client(), store, pollIntervalMs: () => 10, pollLimit: () => 200, destination: () => Promise.resolve(dir) });
+  return new VideoJobManager({
+    api: client(),
+    store,
+    pollIntervalMs: () => 10,
+    pollLimit: () => 200,
+    destination: () => Promise.resolve(dir),
+  });
 }
 
 void describe('leftover .part files of video downloads', () => {
@@ -62,19 +68,25 @@ void describe('leftover .part files of video downloads', () => {
     const name = partFileName('sunset-ab12cd34.mp4');
     assert.match(name, /^\.sunset-ab12cd34\.mp4\.[0-9a-f]{8}\.part$/);
     assert.equal(partFileTarget(name), 'sunset-ab12cd34.mp4');
-    for (const other of ['sunset-ab12cd34.mp4.0123abcd.part', '.sunset-ab12cd34.mp4.0123ABCD.part', '.sunset-ab12cd34.mp4.0123abc.part', '.sunset-ab12cd34.mp4.0123abcd.part.bak', 'notes.part']) {
+    for (const other of [
+      'sunset-ab12cd34.mp4.0123abcd.part',
+      '.sunset-ab12cd34.mp4.0123ABCD.part',
+      '.sunset-ab12cd34.mp4.0123abc.part',
+      '.sunset-ab12cd34.mp4.0123abcd.part.bak',
+      'notes.part',
+    ]) {
       assert.equal(partFileTarget(other), undefined, other);
     }
   });
 
-  void it('only this task\'s temporary files are removed, and only those idle for the given time', async () => {
+  void it("only this task's temporary files are removed, and only those idle for the given time", async () => {
     const dir = tmp.fresh();
     const stem = 'lighthouse-ab12cd34';
     const oldOwn = put(dir, `.${stem}.mp4.0123abcd.part`, OLD);
     const oldOwnNumbered = put(dir, `.${stem}-2.mp4.89abcdef.part`, OLD);
     const freshOwn = put(dir, `.${stem}.mp4.fedcba98.part`);
     const keep = [
-      put(dir, `${stem}.mp4`, OLD, 'the user\'s video'),
+      put(dir, `${stem}.mp4`, OLD, "the user's video"),
       put(dir, `.lighthouse-ffffffff.mp4.0123abcd.part`, OLD), // another task
       put(dir, `.x${stem}.mp4.0123abcd.part`, OLD), // a longer stem that contains this one
       put(dir, `.${stem}.mp4.0123ABCD.part`, OLD), // not a name this code makes
@@ -93,7 +105,11 @@ void describe('leftover .part files of video downloads', () => {
     assert.deepEqual(removedAll, [freshOwn]);
     for (const f of keep) assert.ok(existsSync(f), `${f} is not ours and stays`);
     assert.ok(statSync(join(dir, `.${stem}.mp4.deadbeef.part`)).isDirectory());
-    assert.deepEqual(await removeStalePartFiles(join(dir, 'missing'), stem, { olderThanMs: 0 }), [], 'a missing folder is no error');
+    assert.deepEqual(
+      await removeStalePartFiles(join(dir, 'missing'), stem, { olderThanMs: 0 }),
+      [],
+      'a missing folder is no error',
+    );
   });
 
   void it('at manager start-up, idle leftovers of known tasks go; fresh ones and other files stay', async () => {
@@ -102,7 +118,12 @@ void describe('leftover .part files of video downloads', () => {
     const r = record({ videoId: id, file: join(dir, 'a-lighthouse-at-dusk-01234567.mp4') }); // an older record: no saveDir, but a saved file
     const stem = fileStem(r.request.prompt, id);
     assert.equal(stem, 'a-lighthouse-at-dusk-01234567');
-    const errored = record({ videoId: 'video_svc_v1_fedcba9876543210fedcba98', state: 'error', saveDir: dir, request: { model: 'm', prompt: '', images: [] } });
+    const errored = record({
+      videoId: 'video_svc_v1_fedcba9876543210fedcba98',
+      state: 'error',
+      saveDir: dir,
+      request: { model: 'm', prompt: '', images: [] },
+    });
     const erroredStem = fileStem('', errored.videoId!);
     const old1 = put(dir, `.${stem}.mp4.00000001.part`, OLD);
     const old2 = put(dir, `.${erroredStem}.mp4.00000002.part`, OLD);
@@ -118,20 +139,23 @@ void describe('leftover .part files of video downloads', () => {
   });
 
   // Was "of any age": a fresh file may be another window's live download of the same task.
-  void it('a download that starts removes its task\'s stale leftovers, keeps a fresh one, and no other task\'s', async () => {
+  void it("a download that starts removes its task's stale leftovers, keeps a fresh one, and no other task's", async () => {
     const prompt = 'waves on rocks';
     const id = await finishedVideo(client(), prompt);
     const dir = tmp.fresh();
     const stem = fileStem('', id); // a tracked id has no prompt
     const ownFresh = put(dir, `.${stem}.mp4.0000000a.part`);
     const ownStale = put(dir, `.${stem}.mp4.0000000b.part`, OLD);
-    const others = [put(dir, '.other-task-aaaaaaaa.mp4.0000000c.part'), put(dir, '.other-task-aaaaaaaa.mp4.0000000d.part', OLD)];
+    const others = [
+      put(dir, '.other-task-aaaaaaaa.mp4.0000000c.part'),
+      put(dir, '.other-task-aaaaaaaa.mp4.0000000d.part', OLD),
+    ];
     const m = manager(new MemoryTaskStore(), dir);
     await m.startupCleanup;
     const { record: rec, done } = await m.track(id);
     assert.equal(await done, 'saved');
     assert.ok(!existsSync(ownStale), 'the stale leftover was removed');
-    assert.ok(existsSync(ownFresh), 'a file written to just now may be another window\'s live download');
+    assert.ok(existsSync(ownFresh), "a file written to just now may be another window's live download");
     for (const f of others) assert.ok(existsSync(f), `${f} stays`);
     assert.equal(m.get(rec.key)?.saveDir, dir, 'the folder is recorded for the next start-up sweep');
   });
@@ -179,10 +203,16 @@ void describe('leftover .part files of video downloads', () => {
     assert.ok(existsSync(part), 'the killed download left its .part file');
 
     const store = new MemoryTaskStore();
-    const r = record({ videoId: id, state: 'downloading', saveDir: dir, request: { model: 'vendor-image-video', prompt, images: [] }, resultUrl: `/v1/videos/${id}/content` });
+    const r = record({
+      videoId: id,
+      state: 'downloading',
+      saveDir: dir,
+      request: { model: 'vendor-image-video', prompt, images: [] },
+      resultUrl: `/v1/videos/${id}/content`,
+    });
     await store.save(r);
     const m = manager(store, dir);
-    assert.deepEqual(await m.startupCleanup, [], 'just written: start-up leaves it (it could be another window\'s)');
+    assert.deepEqual(await m.startupCleanup, [], "just written: start-up leaves it (it could be another window's)");
     const [done] = m.resumeUnfinished();
     assert.equal(await done, 'saved');
     assert.ok(existsSync(part), 'just written: the resumed download leaves it too (it could be a live download)');
@@ -235,7 +265,11 @@ void describe('stale and vanished .part files', () => {
     };
   }
 
-  function manager(store: MemoryTaskStore, dir: string, o: { idleTimeoutMs?: number; api?: VideoApi } = {}): VideoJobManager {
+  function manager(
+    store: MemoryTaskStore,
+    dir: string,
+    o: { idleTimeoutMs?: number; api?: VideoApi } = {},
+  ): VideoJobManager {
     return new VideoJobManager({
       api: o.api ?? client(),
       store,
@@ -248,7 +282,9 @@ void describe('stale and vanished .part files', () => {
 
   /** The `.part` files in `dir` that a download into `<stem>.mp4` made. */
   function partsOf(dir: string, stem: string): string[] {
-    return readdirSync(dir).filter((x) => partFileTarget(x) === `${stem}.mp4`).map((x) => join(dir, x));
+    return readdirSync(dir)
+      .filter((x) => partFileTarget(x) === `${stem}.mp4`)
+      .map((x) => join(dir, x));
   }
 
   const MINUTE = 60_000;
@@ -258,7 +294,8 @@ void describe('stale and vanished .part files', () => {
       assert.equal(PART_STALE_MARGIN_MS, 30_000);
       assert.equal(partStaleAfterMs(3600_000), 3630_000);
       assert.equal(partStaleAfterMs(5_000), 35_000);
-      for (const bad of [undefined, 0, -1, Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(partStaleAfterMs(bad), 150_000, String(bad));
+      for (const bad of [undefined, 0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+        assert.equal(partStaleAfterMs(bad), 150_000, String(bad));
     });
 
     void it('the start-up sweep with a 1-hour idle timeout keeps a file silent for 30 minutes and removes one silent for 61 minutes', async () => {
@@ -285,7 +322,7 @@ void describe('stale and vanished .part files', () => {
       assert.ok(existsSync(twoMinutes), 'the old fixed 2-minute cut-off would have removed this one');
     });
 
-    void it('a download that starts with a 1-hour idle timeout keeps its task\'s file silent for 30 minutes and removes one silent for 61', async () => {
+    void it("a download that starts with a 1-hour idle timeout keeps its task's file silent for 30 minutes and removes one silent for 61", async () => {
       const id = await finishedVideo(client(), 'harbour lights');
       const dir = tmp.fresh();
       const stem = fileStem('', id); // a tracked id has no prompt
@@ -301,7 +338,7 @@ void describe('stale and vanished .part files', () => {
       assert.ok(existsSync(join(dir, `${stem}.mp4`)));
     });
 
-    void it('a second window that downloads the same task leaves the first window\'s live .part alone; it goes when that download stops', async () => {
+    void it("a second window that downloads the same task leaves the first window's live .part alone; it goes when that download stops", async () => {
       const id = await finishedVideo(client(), 'two windows');
       const dir = tmp.fresh();
       const stem = fileStem('', id);
@@ -311,7 +348,7 @@ void describe('stale and vanished .part files', () => {
       const a = client().download(id, join(dir, `${stem}.mp4`), { videoId: id, signal: stopA.signal });
       const aFailed = gatewayFailure(a);
       let live: string | undefined;
-      for (const start = Date.now(); !live; ) {
+      for (const start = Date.now(); !live;) {
         assert.ok(Date.now() - start < 10_000, 'window A should be stalled mid-download');
         live = partsOf(dir, stem).find((f) => statSync(f).size >= 1000);
         if (!live) await new Promise((r) => setTimeout(r, 20));
@@ -323,7 +360,7 @@ void describe('stale and vanished .part files', () => {
       await m.startupCleanup;
       const { record: rec, done } = await m.track(id);
       assert.equal(await done, 'saved');
-      assert.ok(existsSync(live), 'window A\'s live .part file survived window B\'s sweep and download');
+      assert.ok(existsSync(live), "window A's live .part file survived window B's sweep and download");
       assert.equal(statSync(live).size, 1000);
       assert.equal(m.get(rec.key)?.file, join(dir, `${stem}.mp4`));
 
@@ -377,7 +414,10 @@ void describe('stale and vanished .part files', () => {
         poll: (vid, o) => c.poll(vid, o),
         download: (src, dest, o?: VideoDownloadOptions) => {
           const first = ++attempts === 1;
-          return c.download(src, dest, { ...o, onProgress: () => first && partsOf(dir, stem).forEach((f) => unlinkSync(f)) });
+          return c.download(src, dest, {
+            ...o,
+            onProgress: () => first && partsOf(dir, stem).forEach((f) => unlinkSync(f)),
+          });
         },
       };
       const m = manager(new MemoryTaskStore(), dir, { api });
@@ -398,7 +438,10 @@ void describe('stale and vanished .part files', () => {
         create: (req, signal) => c.create(req, signal),
         poll: (vid, o) => c.poll(vid, o),
         download: (src, dest, o?: VideoDownloadOptions) =>
-          c.download(src, dest, { ...o, onProgress: () => sabotage && partsOf(dir, stem).forEach((f) => unlinkSync(f)) }),
+          c.download(src, dest, {
+            ...o,
+            onProgress: () => sabotage && partsOf(dir, stem).forEach((f) => unlinkSync(f)),
+          }),
       };
       const m = manager(new MemoryTaskStore(), dir, { api });
       const { record: rec, done } = await m.track(id);

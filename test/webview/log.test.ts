@@ -20,7 +20,10 @@ before(async () => {
   gw = await startGateway();
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   for (const prompt of ['#markdown', 'what does this return?']) {
-    const r = await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: prompt }] }, { onEvent: () => undefined });
+    const r = await client.streamChat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: prompt }] },
+      { onEvent: () => undefined },
+    );
     texts.push(r.message.content ?? '');
   }
   texts = texts.filter(Boolean);
@@ -31,7 +34,13 @@ after(async () => {
 });
 
 const answer = (id: string, content: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
-  id, role: 'assistant', content, status: 'done', requestedModel: 'gw-chat', createdAt: 2, ...extra,
+  id,
+  role: 'assistant',
+  content,
+  status: 'done',
+  requestedModel: 'gw-chat',
+  createdAt: 2,
+  ...extra,
 });
 
 function conversation(turns: number): Conversation {
@@ -43,9 +52,16 @@ function conversation(turns: number): Conversation {
   return c;
 }
 
-const open = (c: Conversation): HostMessage => ({ type: 'chat/conversation', conversation: c, defaults: DEFAULT_PARAMS, defaultModel: 'gw-chat', defaultSystemPrompt: '' });
+const open = (c: Conversation): HostMessage => ({
+  type: 'chat/conversation',
+  conversation: c,
+  defaults: DEFAULT_PARAMS,
+  defaultModel: 'gw-chat',
+  defaultSystemPrompt: '',
+});
 
-const ids = (h: Harness) => h.page.locator('.log article.msg').evaluateAll((els) => els.map((e) => e.getAttribute('data-message-id') ?? ''));
+const ids = (h: Harness) =>
+  h.page.locator('.log article.msg').evaluateAll((els) => els.map((e) => e.getAttribute('data-message-id') ?? ''));
 
 void test('a 200-turn conversation opens with its first messages rendered at once, then every message fills in below, in order', async () => {
   const h = await openHarness(browser);
@@ -59,17 +75,26 @@ void test('a 200-turn conversation opens with its first messages rendered at onc
     if (i > 200) assert.fail('the later messages never appeared');
     await h.page.waitForTimeout(25);
   }
-  assert.deepEqual(await ids(h), c.messages.map((m) => m.id));
+  assert.deepEqual(
+    await ids(h),
+    c.messages.map((m) => m.id),
+  );
   assert.equal(await h.page.locator('.log').evaluate((log) => log.scrollTop), top);
   assert.match(await h.page.locator('article[data-message-id="a199"] .md').innerText(), /Answer 199\./);
-  assert.equal(await h.page.locator('article[data-message-id="a198"] [role="group"][aria-label="Code block"]').count() > 0, (texts[0] ?? '').includes('```'));
+  assert.equal(
+    (await h.page.locator('article[data-message-id="a198"] [role="group"][aria-label="Code block"]').count()) > 0,
+    (texts[0] ?? '').includes('```'),
+  );
   await h.page.context().close();
 });
 
 void test('a long conversation reloaded mid-answer mounts every message at once, so the stream goes on', async () => {
   const h = await openHarness(browser);
   const c = conversation(100);
-  c.messages.push({ id: 'u-last', role: 'user', text: 'one more', images: [], contexts: [], createdAt: 9 }, answer('a-last', 'So far', { status: 'streaming' }));
+  c.messages.push(
+    { id: 'u-last', role: 'user', text: 'one more', images: [], contexts: [], createdAt: 9 },
+    answer('a-last', 'So far', { status: 'streaming' }),
+  );
   await h.send(snapshot({ conversation: c, busyRequestId: 'r1' }));
   assert.equal(await h.page.locator('.log article.msg').count(), 202);
   await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a-last', content: ' and the rest.' });
@@ -78,7 +103,7 @@ void test('a long conversation reloaded mid-answer mounts every message at once,
   await h.page.context().close();
 });
 
-void test('an update to one answer changes that answer\'s DOM only', async () => {
+void test("an update to one answer changes that answer's DOM only", async () => {
   const h = await openHarness(browser);
   await h.send(snapshot());
   const c = conversation(10);
@@ -104,9 +129,18 @@ void test('an update to one answer changes that answer\'s DOM only', async () =>
 void test('a tool card that arrives before its answer is shown at the end of the log, then moves under the answer that names its call', async () => {
   const h = await openHarness(browser);
   await h.send(snapshot());
-  await h.send({ type: 'chat/toolCall', update: { callId: 'call_9', name: 'read_file', argumentsJson: '{"path":"a.ts"}', state: 'running', readOnly: true } });
+  await h.send({
+    type: 'chat/toolCall',
+    update: { callId: 'call_9', name: 'read_file', argumentsJson: '{"path":"a.ts"}', state: 'running', readOnly: true },
+  });
   assert.equal(await h.page.locator('.log > section.toolcard[data-call-id="call_9"]').count(), 1);
-  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', '', { toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] }) });
+  await h.send({
+    type: 'chat/message',
+    requestId: 'r1',
+    message: answer('a1', '', {
+      toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
+    }),
+  });
   assert.equal(await h.page.locator('section.toolcard').count(), 1, 'one card, not two');
   const card = h.page.locator('article[data-message-id="a1"] section.toolcard[data-call-id="call_9"]');
   assert.match((await card.getAttribute('class')) ?? '', /state-running/, 'it keeps its live state');

@@ -22,7 +22,15 @@ const ACTION_ICON: Record<ErrorAction, string> = {
   selectModel: 'symbol-class',
 };
 
-export function ErrorBox({ error, requestId, standalone }: { error: ErrorView; requestId?: string; standalone?: boolean }): JSX.Element {
+export function ErrorBox({
+  error,
+  requestId,
+  standalone,
+}: {
+  error: ErrorView;
+  requestId?: string;
+  standalone?: boolean;
+}): JSX.Element {
   return (
     <div class={standalone ? 'error standalone-error' : 'error'} role="alert">
       <p class="error-title">
@@ -35,7 +43,9 @@ export function ErrorBox({ error, requestId, standalone }: { error: ErrorView; r
             key={a}
             icon={ACTION_ICON[a]}
             label={t(ACTION_LABEL[a])}
-            onClick={() => (a === 'retry' ? retry() : post({ type: 'error/action', action: a, requestId: requestId ?? lastRequest() }))}
+            onClick={() =>
+              a === 'retry' ? retry() : post({ type: 'error/action', action: a, requestId: requestId ?? lastRequest() })
+            }
           />
         ))}
       </div>

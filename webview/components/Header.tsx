@@ -2,7 +2,17 @@
 import type { JSX } from 'preact';
 import { renderAttachments } from '../composerActions';
 import { els, post } from '../runtime';
-import { conversation, currentModel, defaultModel, models, modelsLoading, openPanel, t, totalTokens, type PanelName } from '../state';
+import {
+  conversation,
+  currentModel,
+  defaultModel,
+  models,
+  modelsLoading,
+  openPanel,
+  t,
+  totalTokens,
+  type PanelName,
+} from '../state';
 import { Icon, IconButton } from './buttons';
 import { HistoryPanel } from './HistoryPanel';
 import { togglePanel } from './PanelHead';
@@ -17,7 +27,15 @@ function setModel(model: string): void {
 }
 
 function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
-  return <IconButton icon={icon} label={label} aria-expanded={openPanel.value === panel ? "true" : "false"} data-panel={panel} onClick={() => togglePanel(panel)} />;
+  return (
+    <IconButton
+      icon={icon}
+      label={label}
+      aria-expanded={openPanel.value === panel ? 'true' : 'false'}
+      data-panel={panel}
+      onClick={() => togglePanel(panel)}
+    />
+  );
 }
 
 export function Header(): JSX.Element {
@@ -49,11 +67,19 @@ export function Header(): JSX.Element {
         <IconButton icon="export" label={t('Export to Markdown')} onClick={() => post({ type: 'chat/export' })} />
         <span class="toolbar-info">
           <ModelInfo />
-          <span class="usage-total">{totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}</span>
+          <span class="usage-total">
+            {totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}
+          </span>
         </span>
       </div>
       <div class="panel" hidden={!open}>
-        {open === 'history' ? <HistoryPanel /> : open === 'settings' ? <SettingsPanel /> : open === 'tools' ? <ToolsPanel /> : null}
+        {open === 'history' ? (
+          <HistoryPanel />
+        ) : open === 'settings' ? (
+          <SettingsPanel />
+        ) : open === 'tools' ? (
+          <ToolsPanel />
+        ) : null}
       </div>
     </header>
   );
@@ -79,9 +105,11 @@ function ModelInfo(): JSX.Element {
   else if (info) {
     content = (
       <>
-        <Icon name={info.supportsImages ? 'file-media' : 'circle-slash'} /> {info.supportsImages ? t('Supports images') : t('No image input listed')}
+        <Icon name={info.supportsImages ? 'file-media' : 'circle-slash'} />{' '}
+        {info.supportsImages ? t('Supports images') : t('No image input listed')}
       </>
     );
-  } else if (model && models.value.length) content = t('Custom model id: not in the list from /v1/models, sent as typed.');
+  } else if (model && models.value.length)
+    content = t('Custom model id: not in the list from /v1/models, sent as typed.');
   return <span class="model-info">{content}</span>;
 }

@@ -46,16 +46,31 @@ function Actions({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
       if (busy.value || m.id !== lastAssistantId.value || m.status === 'streaming') return 'copy';
       return m.finishReason === 'length' ? 'copy regenerate continue' : 'copy regenerate';
     }
-    if (m.role === 'user' && m.id === lastUserId.value && !busy.value) return unanswered.value ? 'regenerate edit' : 'edit';
+    if (m.role === 'user' && m.id === lastUserId.value && !busy.value)
+      return unanswered.value ? 'regenerate edit' : 'edit';
     return '';
   }).value;
   const m = msg.peek();
   return (
     <span class="msg-actions">
-      {kind.startsWith('copy') ? <IconButton icon="copy" label={t('Copy message')} onClick={() => post({ type: 'message/copy', messageId: m.id })} /> : null}
+      {kind.startsWith('copy') ? (
+        <IconButton
+          icon="copy"
+          label={t('Copy message')}
+          onClick={() => post({ type: 'message/copy', messageId: m.id })}
+        />
+      ) : null}
       {kind.includes('regenerate') ? <IconButton icon="refresh" label={t('Regenerate')} onClick={regenerate} /> : null}
-      {kind.includes('continue') ? <TextButton icon="debug-continue" label={t('Continue')} onClick={continueAnswer} /> : null}
-      {kind.includes('edit') ? <IconButton icon="edit" label={t('Edit and resend')} onClick={() => beginEdit((msg.peek() as UserMessage).text)} /> : null}
+      {kind.includes('continue') ? (
+        <TextButton icon="debug-continue" label={t('Continue')} onClick={continueAnswer} />
+      ) : null}
+      {kind.includes('edit') ? (
+        <IconButton
+          icon="edit"
+          label={t('Edit and resend')}
+          onClick={() => beginEdit((msg.peek() as UserMessage).text)}
+        />
+      ) : null}
     </span>
   );
 }
@@ -133,7 +148,10 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
       ) : null}
       {m.finishReason === 'content_filter' ? (
         <p class="notice filter" role="note">
-          <Icon name="shield" /> {t('The gateway filtered this answer (finish reason: content_filter). Rephrase the message or ask differently.')}
+          <Icon name="shield" />{' '}
+          {t(
+            'The gateway filtered this answer (finish reason: content_filter). Rephrase the message or ask differently.',
+          )}
         </p>
       ) : null}
       {(m.notices ?? []).map((n, i) => (
@@ -144,8 +162,19 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
       {m.error ? <ErrorBox error={m.error} /> : null}
       {m.usage || aligned ? (
         <p class="meta">
-          {m.usage ? <span class="usage">{t('Tokens: {0} prompt + {1} completion = {2}', m.usage.prompt_tokens, m.usage.completion_tokens, m.usage.total_tokens)}</span> : null}
-          {aligned ? <span class="aligned">{t('Answered by {0} (asked for {1})', m.model ?? '', m.requestedModel)}</span> : null}
+          {m.usage ? (
+            <span class="usage">
+              {t(
+                'Tokens: {0} prompt + {1} completion = {2}',
+                m.usage.prompt_tokens,
+                m.usage.completion_tokens,
+                m.usage.total_tokens,
+              )}
+            </span>
+          ) : null}
+          {aligned ? (
+            <span class="aligned">{t('Answered by {0} (asked for {1})', m.model ?? '', m.requestedModel)}</span>
+          ) : null}
         </p>
       ) : null}
     </>

@@ -26,7 +26,9 @@ export function MessageList(): JSX.Element {
         els.log = el ?? undefined;
       }}
     >
-      {empty ? <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p> : null}
+      {empty ? (
+        <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p>
+      ) : null}
       {/* Another conversation is a new list, so no row of the last one is reused for it. */}
       <Rows key={conversationId.value} ids={ids} gap={unmounted.value} />
     </div>

@@ -71,7 +71,13 @@ function SettingsForm(): JSX.Element | null {
     <section class="panel-body settings" aria-label={t('Conversation settings')}>
       <PanelHead title={t('Conversation settings')} />
       <Field label={t('System prompt')}>
-        <textarea ref={sys} rows={3} data-key="systemPrompt" placeholder={defaultSystemPrompt.peek()} value={c.systemPrompt ?? ''} />
+        <textarea
+          ref={sys}
+          rows={3}
+          data-key="systemPrompt"
+          placeholder={defaultSystemPrompt.peek()}
+          value={c.systemPrompt ?? ''}
+        />
       </Field>
       <div class="grid">
         {NUMBERS.map(({ key, min, max, step }) => {
@@ -106,7 +112,13 @@ function SettingsForm(): JSX.Element | null {
         </Field>
       </div>
       <Field label={t('Stop sequences (one per line, up to 4)')}>
-        <textarea ref={stop} rows={2} data-key="stop" placeholder={d.stop.join('\n')} value={(p.stop ?? []).join('\n')} />
+        <textarea
+          ref={stop}
+          rows={2}
+          data-key="stop"
+          placeholder={d.stop.join('\n')}
+          value={(p.stop ?? []).join('\n')}
+        />
       </Field>
       <Field label={t('End-user id')} hint={hint(d.user)}>
         <input ref={user} type="text" value={p.user ?? ''} placeholder={d.user} />
@@ -116,7 +128,11 @@ function SettingsForm(): JSX.Element | null {
         <span>{t('Stream the answer')}</span>
       </label>
       <div class="panel-actions">
-        <TextButton icon="discard" label={t('Use defaults')} onClick={() => post({ type: 'chat/setParams', params: {}, systemPrompt: null })} />
+        <TextButton
+          icon="discard"
+          label={t('Use defaults')}
+          onClick={() => post({ type: 'chat/setParams', params: {}, systemPrompt: null })}
+        />
         <TextButton icon="check" label={t('Apply')} class="text-btn primary" onClick={apply} />
       </div>
     </section>

@@ -73,7 +73,12 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
     post({ type: 'chat/toolDecision', callId, decision });
   };
   return (
-    <section ref={ref} class={`toolcard state-${update.state}`} data-call-id={callId} aria-label={t('Tool call: {0}', update.name)}>
+    <section
+      ref={ref}
+      class={`toolcard state-${update.state}`}
+      data-call-id={callId}
+      aria-label={t('Tool call: {0}', update.name)}
+    >
       <div class="tc-head">
         <Icon name="tools" />
         <strong class="tc-name">{update.name}</strong>
@@ -90,9 +95,22 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
       </details>
       {update.state === 'awaiting-approval' ? (
         <div class="tc-actions">
-          <TextButton icon="check" label={t('Allow')} class="text-btn primary" disabled={disabled} onClick={() => decide('allow')} />
+          <TextButton
+            icon="check"
+            label={t('Allow')}
+            class="text-btn primary"
+            disabled={disabled}
+            onClick={() => decide('allow')}
+          />
           <TextButton icon="close" label={t('Deny')} disabled={disabled} onClick={() => decide('deny')} />
-          {update.readOnly ? <TextButton icon="check-all" label={t('Always allow')} disabled={disabled} onClick={() => decide('alwaysAllow')} /> : null}
+          {update.readOnly ? (
+            <TextButton
+              icon="check-all"
+              label={t('Always allow')}
+              disabled={disabled}
+              onClick={() => decide('alwaysAllow')}
+            />
+          ) : null}
         </div>
       ) : null}
       {update.resultPreview !== undefined ? (

@@ -35,7 +35,11 @@ function ToolsBody({ list, choice }: { list: ReturnType<typeof tools.peek>; choi
           {list
             .filter((x) => x.enabled)
             .map((x) => (
-              <option key={x.name} value={`tool:${x.name}`} selected={typeof choice === 'object' && choice.name === x.name}>
+              <option
+                key={x.name}
+                value={`tool:${x.name}`}
+                selected={typeof choice === 'object' && choice.name === x.name}
+              >
                 {t('Always call {0}', x.name)}
               </option>
             ))}
@@ -56,7 +60,9 @@ function ToolsBody({ list, choice }: { list: ReturnType<typeof tools.peek>; choi
                   type="checkbox"
                   checked={tool.enabled}
                   aria-label={`${t('Enabled')}: ${tool.name}`}
-                  onChange={(ev) => post({ type: 'tools/setEnabled', name: tool.name, enabled: ev.currentTarget.checked })}
+                  onChange={(ev) =>
+                    post({ type: 'tools/setEnabled', name: tool.name, enabled: ev.currentTarget.checked })
+                  }
                 />
                 {t('Enabled')}
               </label>
@@ -65,7 +71,9 @@ function ToolsBody({ list, choice }: { list: ReturnType<typeof tools.peek>; choi
                   type="checkbox"
                   checked={tool.trusted}
                   aria-label={`${t('Always allow (trusted)')}: ${tool.name}`}
-                  onChange={(ev) => post({ type: 'tools/setTrusted', name: tool.name, trusted: ev.currentTarget.checked })}
+                  onChange={(ev) =>
+                    post({ type: 'tools/setTrusted', name: tool.name, trusted: ev.currentTarget.checked })
+                  }
                 />
                 {t('Always allow (trusted)')}
               </label>

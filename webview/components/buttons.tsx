@@ -8,7 +8,12 @@ export function Icon({ name, spin }: { name: string; spin?: boolean }): JSX.Elem
 type ButtonExtras = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'icon' | 'label' | 'onClick'>;
 
 /** An icon button with an accessible name (and the same text as tooltip). */
-export function IconButton({ icon, label, onClick, ...extra }: { icon: string; label: string; onClick: (ev: MouseEvent) => void } & ButtonExtras): JSX.Element {
+export function IconButton({
+  icon,
+  label,
+  onClick,
+  ...extra
+}: { icon: string; label: string; onClick: (ev: MouseEvent) => void } & ButtonExtras): JSX.Element {
   return (
     <button type="button" class="icon-btn" aria-label={label} title={label} onClick={onClick} {...extra}>
       <Icon name={icon} />
@@ -17,7 +22,12 @@ export function IconButton({ icon, label, onClick, ...extra }: { icon: string; l
 }
 
 /** A button with icon and visible text. */
-export function TextButton({ icon, label, onClick, ...extra }: { icon?: string; label: string; onClick: (ev: MouseEvent) => void } & ButtonExtras): JSX.Element {
+export function TextButton({
+  icon,
+  label,
+  onClick,
+  ...extra
+}: { icon?: string; label: string; onClick: (ev: MouseEvent) => void } & ButtonExtras): JSX.Element {
   return (
     <button type="button" class="text-btn" onClick={onClick} {...extra}>
       {icon ? <Icon name={icon} /> : null}

@@ -57,5 +57,10 @@ export function conversationToMarkdown(c: Conversation): string {
       out.push(`<details><summary>${words.tool} ${m.name}</summary>`, '', f, m.content, f, '', '</details>', '');
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -44,7 +44,12 @@ export class ModelList {
       const records = await this.list();
       this.models = records
         .filter((r) => !isVideoModel(r))
-        .map((r) => ({ id: r.id, ownedBy: r.owned_by, capabilities: r.capabilities ?? [], supportsImages: acceptsImages(r) }));
+        .map((r) => ({
+          id: r.id,
+          ownedBy: r.owned_by,
+          capabilities: r.capabilities ?? [],
+          supportsImages: acceptsImages(r),
+        }));
       this.error = undefined;
       this.loaded = true;
     } catch (err) {

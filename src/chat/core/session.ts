@@ -93,7 +93,11 @@ export class ChatSession {
     this.sink = deps.sink;
     this.now = deps.now ?? Date.now;
     for (const p of this.store.problems) deps.log.warn(`chat history: ${p.id}: ${p.problem}`);
-    this.models = new ModelList(async () => (await deps.backend()).listModels(), (msg) => this.sink.broadcast(msg), (msg) => deps.log.warn(msg));
+    this.models = new ModelList(
+      async () => (await deps.backend()).listModels(),
+      (msg) => this.sink.broadcast(msg),
+      (msg) => deps.log.warn(msg),
+    );
     const activeId = this.store.activeId;
     this.conversation = (activeId && this.store.load(activeId)) || newConversation(this.now());
   }
@@ -122,7 +126,14 @@ export class ChatSession {
 
   async send(requestId: string, q: Question): Promise<void> {
     if (this.refuseWhileBusy(requestId)) return;
-    const user: UserMessage = { id: newId('u'), role: 'user', text: q.text, images: q.images, contexts: q.contexts, createdAt: this.now() };
+    const user: UserMessage = {
+      id: newId('u'),
+      role: 'user',
+      text: q.text,
+      images: q.images,
+      contexts: q.contexts,
+      createdAt: this.now(),
+    };
     this.conversation.messages.push(user);
     this.conversation.updatedAt = this.now();
     this.sink.broadcast({ type: 'chat/message', requestId, message: user });
@@ -191,7 +202,13 @@ export class ChatSession {
     const c = this.store.load(id);
     if (!c) {
       const problem = this.store.problems.find((p) => p.id === id);
-      this.sink.broadcast({ type: 'chat/notice', level: 'error', text: problem ? l10n.t('This conversation cannot be opened: {0}', problem.problem) : l10n.t('This conversation no longer exists.') });
+      this.sink.broadcast({
+        type: 'chat/notice',
+        level: 'error',
+        text: problem
+          ? l10n.t('This conversation cannot be opened: {0}', problem.problem)
+          : l10n.t('This conversation no longer exists.'),
+      });
       return;
     }
     this.stopActive();
@@ -234,7 +251,13 @@ export class ChatSession {
 
   conversationMessage(): Extract<HostMessage, { type: 'chat/conversation' }> {
     const s = this.deps.settings();
-    return { type: 'chat/conversation', conversation: this.conversation, defaults: s.params, defaultModel: s.chatModel, defaultSystemPrompt: s.systemPrompt };
+    return {
+      type: 'chat/conversation',
+      conversation: this.conversation,
+      defaults: s.params,
+      defaultModel: s.chatModel,
+      defaultSystemPrompt: s.systemPrompt,
+    };
   }
 
   historyMessage(): HostMessage {
@@ -266,7 +289,11 @@ export class ChatSession {
     if (!this.active) return false;
     // The webview marked itself busy with this id; end it so its Send button comes back.
     this.sink.broadcast({ type: 'chat/done', requestId });
-    this.sink.broadcast({ type: 'chat/notice', level: 'warning', text: l10n.t('An answer is still streaming. Stop it first (Escape).') });
+    this.sink.broadcast({
+      type: 'chat/notice',
+      level: 'warning',
+      text: l10n.t('An answer is still streaming. Stop it first (Escape).'),
+    });
     this.sink.broadcast({ type: 'chat/busy', requestId: this.active.requestId });
     return true;
   }
@@ -290,7 +317,8 @@ export class ChatSession {
     const i = this.conversation.messages.indexOf(last);
     this.conversation.messages.splice(i + 1);
     for (const id of [...this.cards.keys()]) {
-      if (!this.conversation.messages.some((x) => x.role === 'assistant' && x.toolCalls?.some((c) => c.id === id))) this.cards.delete(id);
+      if (!this.conversation.messages.some((x) => x.role === 'assistant' && x.toolCalls?.some((c) => c.id === id)))
+        this.cards.delete(id);
     }
     return true;
   }
@@ -308,7 +336,9 @@ export class ChatSession {
         await this.store.save(snapshot);
         if (this.store.activeId !== snapshot.id) await this.store.setActive(snapshot.id);
       })
-      .catch((err: unknown) => this.deps.log.error(`chat history not saved: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) =>
+        this.deps.log.error(`chat history not saved: ${err instanceof Error ? err.message : String(err)}`),
+      );
     return this.saving;
   }
 
@@ -325,7 +355,11 @@ export class ChatSession {
     void this.save(conversation);
     const partial = new PartialSaver(() => this.save(conversation), PARTIAL_SAVE_MS, this.now);
     const settings = this.deps.settings();
-    const defaults: RequestDefaults = { model: settings.chatModel, systemPrompt: settings.systemPrompt, params: settings.params };
+    const defaults: RequestDefaults = {
+      model: settings.chatModel,
+      systemPrompt: settings.systemPrompt,
+      params: settings.params,
+    };
     let status: string;
     let lastError: ErrorView | undefined;
     let last: AssistantMessage | undefined;
@@ -342,7 +376,8 @@ export class ChatSession {
         callbacks: {
           onMessage: (msg) => {
             if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);
-            if (conversation === this.conversation) this.sink.broadcast({ type: 'chat/message', requestId, message: msg });
+            if (conversation === this.conversation)
+              this.sink.broadcast({ type: 'chat/message', requestId, message: msg });
           },
           onDelta: (messageId, d) => {
             partial.touch();
@@ -357,7 +392,15 @@ export class ChatSession {
       // The client could not even be built (no base URL): show it inline like any failure.
       lastError = describeForView(err);
       status = 'error';
-      last = { id: newId('a'), role: 'assistant', content: '', status: 'error', requestedModel: conversation.model || defaults.model, createdAt: this.now(), error: lastError };
+      last = {
+        id: newId('a'),
+        role: 'assistant',
+        content: '',
+        status: 'error',
+        requestedModel: conversation.model || defaults.model,
+        createdAt: this.now(),
+        error: lastError,
+      };
       conversation.messages.push(last);
     }
     partial.end();
@@ -365,7 +408,11 @@ export class ChatSession {
     // The turn's own conversation: the user may have opened another one meanwhile.
     await this.save(conversation);
     if (conversation === this.conversation) {
-      this.sink.broadcast(status === 'error' && lastError ? { type: 'chat/error', requestId, error: lastError, message: last } : { type: 'chat/done', requestId, message: last });
+      this.sink.broadcast(
+        status === 'error' && lastError
+          ? { type: 'chat/error', requestId, error: lastError, message: last }
+          : { type: 'chat/done', requestId, message: last },
+      );
     } else {
       this.sink.broadcast({ type: 'chat/done', requestId });
     }

@@ -1,5 +1,11 @@
 import * as z from '../../shared/zod';
-import { conversationSchema, historyEntrySchema, newId, type Conversation, type HistoryEntry } from '../../shared/protocol';
+import {
+  conversationSchema,
+  historyEntrySchema,
+  newId,
+  type Conversation,
+  type HistoryEntry,
+} from '../../shared/protocol';
 import { repairToolCallIds } from './toolIds';
 
 /**
@@ -41,7 +47,10 @@ export function newConversation(now = Date.now()): Conversation {
 export function titleFor(c: Conversation): string {
   if (c.title.trim()) return c.title;
   const first = c.messages.find((m) => m.role === 'user');
-  const text = first?.role === 'user' ? (first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '' : '';
+  const text =
+    first?.role === 'user'
+      ? ((first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '')
+      : '';
   const line = text.split('\n')[0]?.trim() ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
@@ -68,7 +77,11 @@ export class ConversationStore {
     if (parsed.success && parsed.data.version <= STORE_VERSION) {
       this.index = parsed.data;
     } else {
-      if (raw !== undefined) this.problems.push({ id: INDEX_KEY, problem: 'history index unreadable; rebuilt from the stored conversations' });
+      if (raw !== undefined)
+        this.problems.push({
+          id: INDEX_KEY,
+          problem: 'history index unreadable; rebuilt from the stored conversations',
+        });
       this.index = this.rebuildIndex();
     }
   }

@@ -39,14 +39,21 @@ export interface ReadOptions {
 export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {}): Promise<string> {
   let text = opts.editorText;
   if (text === undefined) {
-    if (!file.exists) throw new ToolError(`The file "${file.relative}" does not exist. Use list_directory or find_files to find the right path.`);
+    if (!file.exists)
+      throw new ToolError(
+        `The file "${file.relative}" does not exist. Use list_directory or find_files to find the right path.`,
+      );
     const stat = await fs.stat(file.absolute);
-    if (stat.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
+    if (stat.isDirectory())
+      throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
     if (stat.size > MAX_READ_BYTES) {
-      throw new ToolError(`"${file.relative}" is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`);
+      throw new ToolError(
+        `"${file.relative}" is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`,
+      );
     }
     const buf = await fs.readFile(file.absolute);
-    if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file (${buf.length} bytes) and cannot be shown as text.`);
+    if (looksBinary(buf))
+      throw new ToolError(`"${file.relative}" is a binary file (${buf.length} bytes) and cannot be shown as text.`);
     text = buf.toString('utf8');
   }
   const lines = text.split(/\r?\n/);
@@ -55,7 +62,8 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
   const start = opts.startLine ?? 1;
   if (start < 1) throw new ToolError('startLine must be 1 or more.');
   if (total === 0 || (total === 1 && lines[0] === '')) return `File ${file.relative} is empty.`;
-  if (start > total) throw new ToolError(`startLine ${start} is past the end of "${file.relative}", which has ${total} lines.`);
+  if (start > total)
+    throw new ToolError(`startLine ${start} is past the end of "${file.relative}", which has ${total} lines.`);
   const requestedEnd = opts.endLine ?? start + DEFAULT_READ_LINES - 1;
   if (requestedEnd < start) throw new ToolError(`endLine (${requestedEnd}) is before startLine (${start}).`);
   let end = Math.min(requestedEnd, total);
@@ -96,12 +104,7 @@ export interface Glob {
 }
 
 type GlobToken =
-  | { k: 'lit'; c: string }
-  | { k: 'one' }
-  | { k: 'star' }
-  | { k: 'any' }
-  | { k: 'anydirs' }
-  | { k: 'class'; re: RegExp };
+  { k: 'lit'; c: string } | { k: 'one' } | { k: 'star' } | { k: 'any' } | { k: 'anydirs' } | { k: 'class'; re: RegExp };
 
 /** Most alternatives `{a,b}` may expand to. */
 const MAX_GLOB_EXPANSIONS = 64;
@@ -146,7 +149,10 @@ function expandBraces(g: string, original: string): string[] {
   for (let i = 0; i + 1 < cuts.length; i++) {
     for (const e of expandBraces(head + g.slice((cuts[i] ?? 0) + 1, cuts[i + 1]) + tail, original)) {
       out.push(e);
-      if (out.length > MAX_GLOB_EXPANSIONS) throw new ToolError(`The glob "${original}" expands to more than ${MAX_GLOB_EXPANSIONS} alternatives; simplify it.`);
+      if (out.length > MAX_GLOB_EXPANSIONS)
+        throw new ToolError(
+          `The glob "${original}" expands to more than ${MAX_GLOB_EXPANSIONS} alternatives; simplify it.`,
+        );
     }
   }
   return out;
@@ -237,7 +243,12 @@ export interface WalkResult {
 /** Every file under the roots, breadth-first, with the skip rules and limits described above. */
 export async function walkFiles(
   roots: readonly WorkspaceRoot[],
-  opts: { includeNodeModules?: boolean; accept?: (rel: string) => boolean; maxFiles?: number; signal?: AbortSignal } = {},
+  opts: {
+    includeNodeModules?: boolean;
+    accept?: (rel: string) => boolean;
+    maxFiles?: number;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const maxFiles = opts.maxFiles ?? Number.POSITIVE_INFINITY;
@@ -264,7 +275,11 @@ export async function walkFiles(
         } else if (e.isFile()) {
           // Symlinks are skipped (isFile is false for them): read_file can still open one after its own check.
           if (opts.accept && !opts.accept(childRel)) continue;
-          files.push({ root, display: roots.length > 1 ? `${root.name}/${childRel}` : childRel, absolute: path.join(root.path, childRel) });
+          files.push({
+            root,
+            display: roots.length > 1 ? `${root.name}/${childRel}` : childRel,
+            absolute: path.join(root.path, childRel),
+          });
           if (files.length >= maxFiles) return { files, truncated: `reached ${maxFiles} results` };
         }
       }
@@ -274,11 +289,22 @@ export async function walkFiles(
 }
 
 /** find_files: paths matching a glob. */
-export async function findFilesForModel(roots: readonly WorkspaceRoot[], pattern: string, maxResults = 200, signal?: AbortSignal): Promise<string> {
+export async function findFilesForModel(
+  roots: readonly WorkspaceRoot[],
+  pattern: string,
+  maxResults = 200,
+  signal?: AbortSignal,
+): Promise<string> {
   if (pattern.trim() === '') throw new ToolError('The glob pattern is empty. Example: "src/**/*.ts".');
   const re = compileGlob(pattern);
-  const r = await walkFiles(roots, { accept: (rel) => re.test(rel), maxFiles: maxResults, includeNodeModules: /node_modules/.test(pattern), ...(signal ? { signal } : {}) });
-  if (r.files.length === 0) return `No files match "${pattern}"${r.truncated ? ` (search stopped early: ${r.truncated})` : ''}.`;
+  const r = await walkFiles(roots, {
+    accept: (rel) => re.test(rel),
+    maxFiles: maxResults,
+    includeNodeModules: /node_modules/.test(pattern),
+    ...(signal ? { signal } : {}),
+  });
+  if (r.files.length === 0)
+    return `No files match "${pattern}"${r.truncated ? ` (search stopped early: ${r.truncated})` : ''}.`;
   const note = r.truncated ? `\n… more may exist (search stopped: ${r.truncated}); narrow the pattern.` : '';
   return `${r.files.length} file(s) match "${pattern}":\n${r.files.map((f) => f.display).join('\n')}${note}`;
 }
@@ -301,7 +327,9 @@ export function searchPattern(o: Pick<SearchOptions, 'query' | 'isRegex' | 'case
   try {
     return new RegExp(o.isRegex ? o.query : o.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), o.caseSensitive ? '' : 'i');
   } catch (e) {
-    throw new ToolError(`The regular expression is invalid: ${e instanceof Error ? e.message : String(e)}. Fix it, or set isRegex to false to search for the literal text.`);
+    throw new ToolError(
+      `The regular expression is invalid: ${e instanceof Error ? e.message : String(e)}. Fix it, or set isRegex to false to search for the literal text.`,
+    );
   }
 }
 
@@ -310,9 +338,20 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   const re = searchPattern(o);
   const include = o.include ? compileGlob(o.include) : undefined;
   const max = o.maxResults ?? 100;
-  const walk = await walkFiles(roots, { ...(include ? { accept: (rel: string) => include.test(rel) } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+  const walk = await walkFiles(roots, {
+    ...(include ? { accept: (rel: string) => include.test(rel) } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
   const r = await matchInWorker(
-    { source: re.source, flags: re.flags, files: walk.files.map((f) => ({ display: f.display, absolute: f.absolute })), max, maxFileBytes: MAX_SEARCH_FILE_BYTES, maxLine: 2000, maxHitLine: MAX_HIT_LINE },
+    {
+      source: re.source,
+      flags: re.flags,
+      files: walk.files.map((f) => ({ display: f.display, absolute: f.absolute })),
+      max,
+      maxFileBytes: MAX_SEARCH_FILE_BYTES,
+      maxLine: 2000,
+      maxHitLine: MAX_HIT_LINE,
+    },
     o.budgetMs ?? 10_000,
     o.signal,
   );
@@ -366,7 +405,11 @@ for (const f of j.files) {
 parentPort.postMessage({ t: 'end' });
 `;
 
-function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSignal): Promise<{ hits: string[]; filesSearched: number; stopped?: string }> {
+function matchInWorker(
+  job: MatchJob,
+  budgetMs: number,
+  signal?: AbortSignal,
+): Promise<{ hits: string[]; filesSearched: number; stopped?: string }> {
   return new Promise((resolve, reject) => {
     const hits: string[] = [];
     let filesSearched = 0;
@@ -376,7 +419,10 @@ function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSignal): P
       stopped ??= why;
       void w.terminate();
     };
-    const timer = setTimeout(() => stop(`time limit of ${budgetMs / 1000} s reached; a simpler pattern may be faster`), budgetMs);
+    const timer = setTimeout(
+      () => stop(`time limit of ${budgetMs / 1000} s reached; a simpler pattern may be faster`),
+      budgetMs,
+    );
     const onAbort = () => stop('stopped');
     signal?.addEventListener('abort', onAbort, { once: true });
     w.on('message', (m: { t: string; text?: string; why?: string }) => {

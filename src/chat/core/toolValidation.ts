@@ -87,7 +87,11 @@ export class ToolCallValidator {
     const parsed = parseArguments(call.function.arguments);
     if (!parsed.ok) return refuse(call, parsed.reason, parsed.detail);
     if (validator instanceof Error) {
-      return refuse(call, 'bad-schema', `The tool "${name}" cannot be used: its parameter schema is invalid (${validator.message}).`);
+      return refuse(
+        call,
+        'bad-schema',
+        `The tool "${name}" cannot be used: its parameter schema is invalid (${validator.message}).`,
+      );
     }
     if (!validator(parsed.value)) {
       const problems = describeSchemaErrors(validator.errors ?? []);

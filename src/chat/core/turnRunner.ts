@@ -65,7 +65,11 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     };
     let req: ChatRequest;
     try {
-      req = buildChatRequest(conv, o.defaults, o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {});
+      req = buildChatRequest(
+        conv,
+        o.defaults,
+        o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {},
+      );
     } catch (err) {
       answer.status = 'error';
       answer.error = err instanceof RequestProblem ? problemView(err) : describeForView(err);
@@ -96,7 +100,10 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
           answer.finishReason = e.reason;
           return;
         case 'retry':
-          answer.notices = [...(answer.notices ?? []), l10n.t('Retried (attempt {0}) after {1} s: {2}', e.attempt, (e.delayMs / 1000).toFixed(1), e.message)];
+          answer.notices = [
+            ...(answer.notices ?? []),
+            l10n.t('Retried (attempt {0}) after {1} s: {2}', e.attempt, (e.delayMs / 1000).toFixed(1), e.message),
+          ];
           o.callbacks.onMessage({ ...answer });
           return;
         case 'tool_call':
@@ -118,7 +125,8 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       const partial = isGatewayError(err) ? err.partial : undefined;
       // Keep what the user saw; the partial result may know a little more (a last fragment).
       const partialText = partial?.message.content ?? '';
-      if (partialText.length > answer.content.length && partialText.startsWith(answer.content)) answer.content = partialText;
+      if (partialText.length > answer.content.length && partialText.startsWith(answer.content))
+        answer.content = partialText;
       if (partial?.usage) answer.usage = cleanUsage(partial.usage);
       if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
       answer.status = stopped ? 'stopped' : 'error';
@@ -145,9 +153,20 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       return { status: 'done', rounds, last: answer };
     }
     if (rounds >= o.maxRounds) {
-      answer.notices = [...(answer.notices ?? []), l10n.t('Stopped after {0} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.', rounds)];
+      answer.notices = [
+        ...(answer.notices ?? []),
+        l10n.t(
+          'Stopped after {0} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.',
+          rounds,
+        ),
+      ];
       push(o, answer, now);
-      addToolResults(o, calls, calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: TOOL_NOT_RUN_LIMIT() })), now);
+      addToolResults(
+        o,
+        calls,
+        calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: TOOL_NOT_RUN_LIMIT() })),
+        now,
+      );
       return { status: 'max-rounds', rounds, last: answer };
     }
     push(o, answer, now);
@@ -158,7 +177,13 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     } catch (err) {
       // Calls that finished before Stop keep their real result: an applied edit stays applied.
       const finished = err instanceof ToolRunStopped ? err.results : [];
-      addToolResults(o, calls, finished, now, o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${describeForView(err).detail}`);
+      addToolResults(
+        o,
+        calls,
+        finished,
+        now,
+        o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${describeForView(err).detail}`,
+      );
       if (o.signal.aborted) {
         answer.status = 'stopped';
         push(o, answer, now);
@@ -199,7 +224,13 @@ const TOOL_STOPPED = () => l10n.t('The user stopped this tool call before it fin
 const TOOL_NO_RESULT = () => l10n.t('The tool gave no result.');
 
 /** Appends exactly one tool message per call, in call order, filling gaps the executor left. */
-function addToolResults(o: TurnOptions, calls: ToolCall[], results: ToolMessage[], now: () => number, fallback?: string): void {
+function addToolResults(
+  o: TurnOptions,
+  calls: ToolCall[],
+  results: ToolMessage[],
+  now: () => number,
+  fallback?: string,
+): void {
   for (const call of calls) {
     const r = results.find((x) => x.tool_call_id === call.id);
     const msg: ToolResultMessage = {
@@ -232,7 +263,11 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
 }
 
 function problemView(p: RequestProblem): ErrorView {
-  return { title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'), detail: p.message, actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'] };
+  return {
+    title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'),
+    detail: p.message,
+    actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'],
+  };
 }
 
 /** The client's `describeError` in the shape the webview shows (a mutable copy of its actions). */

@@ -33,11 +33,18 @@ export function registerTools(s: Services, chat: ChatPanelApi | undefined): Tool
   const builtins = builtinTools(host);
   const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
     ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),
-    ...externalTools(BUILTIN).map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, false), lmName: tool.lmName })),
+    ...externalTools(BUILTIN).map((tool) => ({
+      tool,
+      enabled: state.isEnabled(tool.definition.function.name, false),
+      lmName: tool.lmName,
+    })),
   ];
 
   const runner = new ToolRunner({
-    tools: () => allTools().filter((t) => t.enabled).map((t) => t.tool),
+    tools: () =>
+      allTools()
+        .filter((t) => t.enabled)
+        .map((t) => t.tool),
     approve: (req) => approvals.approve(req),
     trust: state,
     choice: () => state.choice(),
@@ -45,7 +52,8 @@ export function registerTools(s: Services, chat: ChatPanelApi | undefined): Tool
       const { conversationId: _c, ...update } = u;
       chat?.postToolCall(update);
     },
-    onUnexpectedError: (name, e) => log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onUnexpectedError: (name, e) =>
+      log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   });
 
   const infos = (): ToolInfo[] =>
@@ -66,7 +74,13 @@ export function registerTools(s: Services, chat: ChatPanelApi | undefined): Tool
       const yes = vscode.l10n.t('Trust {0}', name);
       const pick = await vscode.window.showWarningMessage(
         vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
-        { modal: true, detail: vscode.l10n.t('{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.', name) },
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            '{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.',
+            name,
+          ),
+        },
         yes,
       );
       if (pick !== yes) {
@@ -99,7 +113,15 @@ export function registerTools(s: Services, chat: ChatPanelApi | undefined): Tool
     const items: Item[] = list.map(({ tool, enabled, lmName }) => ({
       name: tool.definition.function.name,
       label: tool.definition.function.name,
-      description: [tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'), lmName ? vscode.l10n.t('from {0}', lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName) : '']
+      description: [
+        tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
+        lmName
+          ? vscode.l10n.t(
+              'from {0}',
+              lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName,
+            )
+          : '',
+      ]
         .filter(Boolean)
         .join(' · '),
       detail: tool.definition.function.description,
@@ -135,5 +157,7 @@ export function registerTools(s: Services, chat: ChatPanelApi | undefined): Tool
 
 /** Whether the chat editor panel is the visible tab of some editor group. */
 function chatPanelOnScreen(): boolean {
-  return vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE));
+  return vscode.window.tabGroups.all.some(
+    (g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE),
+  );
 }

@@ -72,12 +72,20 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       if (!parsed.ok) {
         this.s.log.warn(`chat webview sent an invalid message: ${parsed.problem}`);
         // The webview marked itself busy for a request; without an answer it would stay so.
-        const requestId = typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
+        const requestId =
+          typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
         if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 100) {
           this.hub.send(surface, {
             type: 'chat/error',
             requestId,
-            error: { title: vscode.l10n.t('Message not sent'), detail: vscode.l10n.t('The chat could not accept it ({0}). Your text and attachments are back in the message box.', parsed.problem), actions: [] },
+            error: {
+              title: vscode.l10n.t('Message not sent'),
+              detail: vscode.l10n.t(
+                'The chat could not accept it ({0}). Your text and attachments are back in the message box.',
+                parsed.problem,
+              ),
+              actions: [],
+            },
           });
         }
         return;
@@ -86,7 +94,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.s.log.error(err instanceof Error ? err : String(err));
         // An action the user asked for (export, attach, insert) must not fail silently.
         const why = redact(err instanceof Error ? err.message : String(err));
-        this.hub.send(surface, { type: 'chat/notice', level: 'error', text: vscode.l10n.t('That did not work: {0}', why) });
+        this.hub.send(surface, {
+          type: 'chat/notice',
+          level: 'error',
+          text: vscode.l10n.t('That did not work: {0}', why),
+        });
       });
     });
     return new vscode.Disposable(() => {
@@ -171,7 +183,13 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       strings: Object.fromEntries(WEBVIEW_STRINGS.map((k) => [k, vscode.l10n.t(k)])),
       maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
     };
-    return [snapshot, this.session.historyMessage(), this.session.models.message(), ...(this.toolsMessage ? [this.toolsMessage] : []), ...this.session.cardMessages()];
+    return [
+      snapshot,
+      this.session.historyMessage(),
+      this.session.models.message(),
+      ...(this.toolsMessage ? [this.toolsMessage] : []),
+      ...this.session.cardMessages(),
+    ];
   }
 
   /** Export to Markdown (the command and the chat's menu). */
@@ -227,7 +245,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
 /** What the session reads of the settings. */
 function sessionSettings(s: Settings): SessionSettings {
-  return { chatModel: s.chatModel, systemPrompt: s.chat.systemPrompt, params: paramsFrom(s), maxRounds: s.tools.maxRounds };
+  return {
+    chatModel: s.chatModel,
+    systemPrompt: s.chat.systemPrompt,
+    params: paramsFrom(s),
+    maxRounds: s.tools.maxRounds,
+  };
 }
 
 /** The settings' chat parameters under their wire names. */

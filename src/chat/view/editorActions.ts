@@ -37,7 +37,9 @@ export class EditorActions implements vscode.Disposable {
   async insertAtCursor(code: string): Promise<void> {
     const editor = vscode.window.activeTextEditor ?? this.lastEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor || editor.document.isClosed) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Open a file and place the cursor where the code should go, then try again.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Open a file and place the cursor where the code should go, then try again.'),
+      );
       return;
     }
     await editor.edit((b) => {
@@ -57,11 +59,22 @@ export class EditorActions implements vscode.Disposable {
     try {
       uri = vscode.Uri.parse(href, true);
     } catch {
-      this.notify({ type: 'chat/notice', level: 'warning', text: vscode.l10n.t('Not a valid link: {0}', href.slice(0, 200)) });
+      this.notify({
+        type: 'chat/notice',
+        level: 'warning',
+        text: vscode.l10n.t('Not a valid link: {0}', href.slice(0, 200)),
+      });
       return;
     }
     if (!['http', 'https', 'mailto'].includes(uri.scheme)) {
-      this.notify({ type: 'chat/notice', level: 'warning', text: vscode.l10n.t('Only http, https and mailto links are opened from the chat; "{0}" was not.', href.slice(0, 200)) });
+      this.notify({
+        type: 'chat/notice',
+        level: 'warning',
+        text: vscode.l10n.t(
+          'Only http, https and mailto links are opened from the chat; "{0}" was not.',
+          href.slice(0, 200),
+        ),
+      });
       return;
     }
     // VS Code asks the user before opening a domain they have not trusted yet.
@@ -94,11 +107,23 @@ export class EditorActions implements vscode.Disposable {
       }
       const stat = await vscode.workspace.fs.stat(uri);
       if (stat.size > max) {
-        problems.push(vscode.l10n.t('{0} is {1} MB; the limit is {2} MB (setting gatewayStudio.chat.maxImageMegabytes).', name, (stat.size / 1048576).toFixed(1), (max / 1048576).toFixed(1)));
+        problems.push(
+          vscode.l10n.t(
+            '{0} is {1} MB; the limit is {2} MB (setting gatewayStudio.chat.maxImageMegabytes).',
+            name,
+            (stat.size / 1048576).toFixed(1),
+            (max / 1048576).toFixed(1),
+          ),
+        );
         continue;
       }
       const bytes = await vscode.workspace.fs.readFile(uri);
-      images.push({ name, mime, dataUrl: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`, bytes: bytes.byteLength });
+      images.push({
+        name,
+        mime,
+        dataUrl: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`,
+        bytes: bytes.byteLength,
+      });
     }
     reply({ type: 'chat/attachments', images, problems });
   }
@@ -106,10 +131,16 @@ export class EditorActions implements vscode.Disposable {
   /** Export to Markdown: asks where, never overwrites without VS Code's own confirmation. */
   async exportMarkdown(c: Conversation): Promise<void> {
     if (c.messages.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('This conversation is empty; there is nothing to export.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('This conversation is empty; there is nothing to export.'),
+      );
       return;
     }
-    const base = (titleFor(c) || 'conversation').replace(/[^\p{L}\p{N}._ -]+/gu, '').trim().slice(0, 60) || 'conversation';
+    const base =
+      (titleFor(c) || 'conversation')
+        .replace(/[^\p{L}\p{N}._ -]+/gu, '')
+        .trim()
+        .slice(0, 60) || 'conversation';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
@@ -118,7 +149,9 @@ export class EditorActions implements vscode.Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, Buffer.from(conversationToMarkdown(c), 'utf8'));
-    void vscode.window.showInformationMessage(vscode.l10n.t('Conversation exported to {0}.', vscode.workspace.asRelativePath(target)));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Conversation exported to {0}.', vscode.workspace.asRelativePath(target)),
+    );
   }
 
   dispose(): void {
@@ -134,6 +167,22 @@ function mimeFor(name: string): string | undefined {
 /** Fence languages to VS Code language ids where they differ. */
 function languageId(lang: string): string {
   const l = lang.toLowerCase();
-  const map: Record<string, string> = { ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', shell: 'shellscript', zsh: 'shellscript', yml: 'yaml', md: 'markdown', 'c#': 'csharp', cs: 'csharp', rs: 'rust', golang: 'go', html: 'html', xml: 'xml' };
+  const map: Record<string, string> = {
+    ts: 'typescript',
+    js: 'javascript',
+    py: 'python',
+    sh: 'shellscript',
+    bash: 'shellscript',
+    shell: 'shellscript',
+    zsh: 'shellscript',
+    yml: 'yaml',
+    md: 'markdown',
+    'c#': 'csharp',
+    cs: 'csharp',
+    rs: 'rust',
+    golang: 'go',
+    html: 'html',
+    xml: 'xml',
+  };
   return map[l] ?? (l || 'plaintext');
 }

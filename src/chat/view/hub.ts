@@ -16,8 +16,17 @@ export interface Surface {
 
 /** Messages whose content the snapshot already carries, so queued copies are dropped on ready. */
 const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
-  'chat/snapshot', 'chat/conversation', 'chat/message', 'chat/delta', 'chat/done', 'chat/error', 'chat/busy',
-  'chat/history', 'chat/models', 'chat/tools', 'chat/toolCall',
+  'chat/snapshot',
+  'chat/conversation',
+  'chat/message',
+  'chat/delta',
+  'chat/done',
+  'chat/error',
+  'chat/busy',
+  'chat/history',
+  'chat/models',
+  'chat/tools',
+  'chat/toolCall',
 ]);
 
 /** Least time between two deltas posted for one answer. */

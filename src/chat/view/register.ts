@@ -8,7 +8,9 @@ import { ChatController } from './controller';
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -60,7 +62,12 @@ export function registerChat(s: Services): ChatPanelApi {
       return;
     }
     adoptPanel(
-      vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, vscode.l10n.t('Gateway Studio Chat'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(context.extensionUri)),
+      vscode.window.createWebviewPanel(
+        CHAT_PANEL_TYPE,
+        vscode.l10n.t('Gateway Studio Chat'),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+        webviewOptions(context.extensionUri),
+      ),
     );
   };
 

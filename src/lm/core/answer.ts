@@ -58,7 +58,11 @@ export class RequiredChoiceRefusals {
  * refusal is remembered, so later such requests to that model through the same client go out
  * with `"auto"` at once (the log line is written only when the refusal is learnt).
  */
-export async function answerLmRequest(backend: ChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
+export async function answerLmRequest(
+  backend: ChatBackend,
+  request: ChatRequest,
+  o: LmAnswerOptions,
+): Promise<ChatResult> {
   if (request.tool_choice === 'required' && o.refusals?.has(backend, request.model)) {
     return send(backend, { ...request, tool_choice: 'auto' }, o);
   }
@@ -68,7 +72,9 @@ export async function answerLmRequest(backend: ChatBackend, request: ChatRequest
     if (request.tool_choice !== 'required' || !refusesToolChoice(e) || o.signal?.aborted) throw e;
     o.refusals?.add(backend, request.model);
     const later = o.refusals ? '; later requests to this model on this gateway use "auto" at once' : '';
-    o.log?.(`${request.model}: the gateway refused tool_choice "required" (${e.status ?? ''}: ${e.message}); sent once more with "auto"${later}`);
+    o.log?.(
+      `${request.model}: the gateway refused tool_choice "required" (${e.status ?? ''}: ${e.message}); sent once more with "auto"${later}`,
+    );
     return send(backend, { ...request, tool_choice: 'auto' }, o);
   }
 }

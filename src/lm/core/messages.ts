@@ -50,14 +50,22 @@ export function classifyPart(p: unknown): LmPart {
   if (typeof r.callId === 'string' && typeof r.name === 'string' && 'input' in r) {
     return { kind: 'toolCall', callId: r.callId, name: r.name, input: r.input };
   }
-  if (typeof r.callId === 'string' && Array.isArray(r.content)) return { kind: 'toolResult', callId: r.callId, content: r.content };
-  if (typeof r.mimeType === 'string' && r.data instanceof Uint8Array) return { kind: 'data', mimeType: r.mimeType, data: r.data };
+  if (typeof r.callId === 'string' && Array.isArray(r.content))
+    return { kind: 'toolResult', callId: r.callId, content: r.content };
+  if (typeof r.mimeType === 'string' && r.data instanceof Uint8Array)
+    return { kind: 'data', mimeType: r.mimeType, data: r.data };
   if ('id' in r && 'metadata' in r && (typeof r.value === 'string' || Array.isArray(r.value))) {
-    return { kind: 'thinking', text: Array.isArray(r.value) ? r.value.filter((v) => typeof v === 'string').join('') : (r.value as string) };
+    return {
+      kind: 'thinking',
+      text: Array.isArray(r.value) ? r.value.filter((v) => typeof v === 'string').join('') : (r.value as string),
+    };
   }
   if (typeof r.value === 'string') return { kind: 'text', text: r.value };
   const ctor = (p as { constructor?: { name?: unknown } }).constructor?.name;
-  return { kind: 'unknown', what: typeof ctor === 'string' && ctor !== 'Object' ? ctor : JSON.stringify(p).slice(0, 60) };
+  return {
+    kind: 'unknown',
+    what: typeof ctor === 'string' && ctor !== 'Object' ? ctor : JSON.stringify(p).slice(0, 60),
+  };
 }
 
 /** MIME types whose bytes are text a model can read as such. */
@@ -125,7 +133,13 @@ function fail(field: string, message: string): never {
 }
 
 /** The text a tool result gives the model; images go in `images` when the model can see them. */
-function toolResultText(content: ReadonlyArray<unknown>, where: string, o: ConvertOptions, images: ContentPart[], dropped: string[]): string {
+function toolResultText(
+  content: ReadonlyArray<unknown>,
+  where: string,
+  o: ConvertOptions,
+  images: ContentPart[],
+  dropped: string[],
+): string {
   let text = '';
   content.forEach((c, k) => {
     const part = classifyPart(c);
@@ -138,7 +152,11 @@ function toolResultText(content: ReadonlyArray<unknown>, where: string, o: Conve
         images.push({ type: 'image_url', image_url: { url: imageDataUrl(part.mimeType, part.data) } });
         text += l10n.t('[image {0}, attached in the next message]', part.mimeType);
       } else {
-        text += l10n.t('[image {0} of {1} bytes left out: the model does not accept images]', part.mimeType, part.data.byteLength);
+        text += l10n.t(
+          '[image {0} of {1} bytes left out: the model does not accept images]',
+          part.mimeType,
+          part.data.byteLength,
+        );
       }
     } else if (part.kind === 'data') {
       dropped.push(`${where}.content[${k}]: data part of type ${part.mimeType}`);
@@ -167,7 +185,9 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
   let images = 0;
   input.forEach((m, i) => {
     const where = `messages[${i}]`;
-    const parts = (Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [m.content] : []).map(classifyPart);
+    const parts = (Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [m.content] : []).map(
+      classifyPart,
+    );
     const name = typeof m.name === 'string' && m.name.trim() !== '' ? { name: m.name } : {};
 
     if (m.role === LM_ROLE.assistant) {
@@ -179,11 +199,22 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
         if (p.kind === 'text') text += p.text;
         else if (p.kind === 'thinking') reasoning += p.text;
         else if (p.kind === 'toolCall') {
-          if (p.callId === '') fail(`${where}.content[${j}].callId`, l10n.t('{0}: a tool call part has an empty callId.', where));
-          calls.push({ id: p.callId, type: 'function', function: { name: p.name, arguments: JSON.stringify(p.input ?? {}) } });
+          if (p.callId === '')
+            fail(`${where}.content[${j}].callId`, l10n.t('{0}: a tool call part has an empty callId.', where));
+          calls.push({
+            id: p.callId,
+            type: 'function',
+            function: { name: p.name, arguments: JSON.stringify(p.input ?? {}) },
+          });
           refs.push({ callId: p.callId, name: p.name, input: p.input });
         } else if (p.kind === 'toolResult') {
-          fail(`${where}.content[${j}]`, l10n.t('{0}: a tool result belongs in a user message, after the assistant message that called the tool.', where));
+          fail(
+            `${where}.content[${j}]`,
+            l10n.t(
+              '{0}: a tool result belongs in a user message, after the assistant message that called the tool.',
+              where,
+            ),
+          );
         } else if (p.kind === 'data' && isTextMime(p.mimeType)) {
           text += utf8(p.data);
         } else {
@@ -194,10 +225,15 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
         dropped.push(`${where}: an empty assistant message`);
         return;
       }
-      const msg: AssistantMessage = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, ...name };
+      const msg: AssistantMessage = {
+        role: 'assistant',
+        content: calls.length > 0 && text === '' ? null : text,
+        ...name,
+      };
       if (calls.length > 0) {
         msg.tool_calls = calls;
-        const remembered = reasoning || refs.map((c) => o.reasoningFor?.(c.callId, c)).find((r) => r !== undefined && r !== '');
+        const remembered =
+          reasoning || refs.map((c) => o.reasoningFor?.(c.callId, c)).find((r) => r !== undefined && r !== '');
         if (remembered) msg.reasoning_content = remembered;
       }
       messages.push(msg);
@@ -205,7 +241,10 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
     }
 
     if (m.role !== LM_ROLE.user && m.role !== LM_ROLE.system) {
-      fail(`${where}.role`, l10n.t('{0} has role {1}; only user (1), assistant (2) and system (3) exist.', where, String(m.role)));
+      fail(
+        `${where}.role`,
+        l10n.t('{0} has role {1}; only user (1), assistant (2) and system (3) exist.', where, String(m.role)),
+      );
     }
     const system = m.role === LM_ROLE.system;
     const content: ContentPart[] = [];
@@ -219,7 +258,11 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
         case 'toolResult':
           if (system) fail(pw, l10n.t('{0}: a tool result belongs in a user message.', where));
           if (p.callId === '') fail(`${pw}.callId`, l10n.t('{0}: a tool result part has an empty callId.', where));
-          messages.push({ role: 'tool', tool_call_id: p.callId, content: toolResultText(p.content, pw, o, resultImages, dropped) });
+          messages.push({
+            role: 'tool',
+            tool_call_id: p.callId,
+            content: toolResultText(p.content, pw, o, resultImages, dropped),
+          });
           return;
         case 'toolCall':
           return fail(pw, l10n.t('{0}: a tool call belongs in an assistant message.', where));
@@ -228,7 +271,14 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
             content.push({ type: 'text', text: utf8(p.data) });
           } else if (isImageMime(p.mimeType) && !system) {
             if (!o.acceptsImages) {
-              fail(pw, l10n.t('{0} contains an image, but the model {1} does not accept images. Choose a model with image input (vision).', where, o.modelId ?? ''));
+              fail(
+                pw,
+                l10n.t(
+                  '{0} contains an image, but the model {1} does not accept images. Choose a model with image input (vision).',
+                  where,
+                  o.modelId ?? '',
+                ),
+              );
             }
             if (p.data.byteLength === 0) fail(pw, l10n.t('{0} contains an empty image.', where));
             content.push({ type: 'image_url', image_url: { url: imageDataUrl(p.mimeType, p.data) } });
@@ -253,7 +303,11 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
     } else {
       const onlyText = all.every((c) => c.type === 'text');
       // A single text part stays a plain string: the form every server accepts.
-      messages.push({ role: 'user', content: onlyText && all.length === 1 ? (all[0] as { text: string }).text : all, ...name });
+      messages.push({
+        role: 'user',
+        content: onlyText && all.length === 1 ? (all[0] as { text: string }).text : all,
+        ...name,
+      });
     }
   });
   return { messages, images, dropped };
@@ -312,7 +366,10 @@ export interface LmRequestOptions extends ConvertOptions {
  * the sampling options found in `modelOptions` (others are reported in `dropped`). Ranges are
  * checked later by `validateChatRequest`.
  */
-export function buildLmRequest(input: ReadonlyArray<LmMessageLike>, o: LmRequestOptions): { request: ChatRequest; images: number; dropped: string[] } {
+export function buildLmRequest(
+  input: ReadonlyArray<LmMessageLike>,
+  o: LmRequestOptions,
+): { request: ChatRequest; images: number; dropped: string[] } {
   const { messages, images, dropped } = toGatewayMessages(input, o);
   const request: ChatRequest = { model: o.modelId, messages };
   const tools = toGatewayTools(o.tools);
@@ -321,7 +378,9 @@ export function buildLmRequest(input: ReadonlyArray<LmMessageLike>, o: LmRequest
     // Required: spec 2.1 lists only auto, none or a specific tool object. With one tool offered,
     // naming it says exactly "call a tool"; with several only the common "required" can, and
     // answerLmRequest falls back to auto if the gateway refuses it.
-    if (o.toolMode === 2) request.tool_choice = tools.length === 1 && tools[0] ? { type: 'function', function: { name: tools[0].function.name } } : 'required';
+    if (o.toolMode === 2)
+      request.tool_choice =
+        tools.length === 1 && tools[0] ? { type: 'function', function: { name: tools[0].function.name } } : 'required';
   }
   const mo = o.modelOptions ?? {};
   const used = new Set<string>();
@@ -361,12 +420,25 @@ export function parseToolArguments(name: string, args: string): object {
   } catch (e) {
     throw new GatewayError(
       'invalid_response',
-      l10n.t('The model called the tool "{0}" with arguments that are not valid JSON ({1}): {2}.', name, e instanceof Error ? e.message : String(e), JSON.stringify(args.slice(0, 200))),
+      l10n.t(
+        'The model called the tool "{0}" with arguments that are not valid JSON ({1}): {2}.',
+        name,
+        e instanceof Error ? e.message : String(e),
+        JSON.stringify(args.slice(0, 200)),
+      ),
       { hint },
     );
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new GatewayError('invalid_response', l10n.t('The model called the tool "{0}" with arguments that are not a JSON object: {1}.', name, JSON.stringify(args.slice(0, 200))), { hint });
+    throw new GatewayError(
+      'invalid_response',
+      l10n.t(
+        'The model called the tool "{0}" with arguments that are not a JSON object: {1}.',
+        name,
+        JSON.stringify(args.slice(0, 200)),
+      ),
+      { hint },
+    );
   }
   return v;
 }
@@ -394,7 +466,8 @@ export function estimateTokens(x: string | LmMessageLike): number {
       if (p.kind === 'text' || p.kind === 'thinking') n += estimateTextTokens(p.text);
       else if (p.kind === 'toolCall') n += estimateTextTokens(p.name + JSON.stringify(p.input ?? {}));
       else if (p.kind === 'toolResult') count(p.content);
-      else if (p.kind === 'data') n += isImageMime(p.mimeType) ? IMAGE_TOKENS : isTextMime(p.mimeType) ? estimateTextTokens(utf8(p.data)) : 0;
+      else if (p.kind === 'data')
+        n += isImageMime(p.mimeType) ? IMAGE_TOKENS : isTextMime(p.mimeType) ? estimateTextTokens(utf8(p.data)) : 0;
     }
   };
   count(Array.isArray(x.content) ? x.content : []);
@@ -411,7 +484,9 @@ export interface LmCallRef {
 function memoryKey(call: string | LmCallRef): string {
   if (typeof call === 'string') return call;
   // Hashed: arguments can be a whole file's content, and up to `limit` keys are kept.
-  const digest = createHash('sha256').update(`${call.name}\u0000${JSON.stringify(call.input ?? {})}`).digest('base64');
+  const digest = createHash('sha256')
+    .update(`${call.name}\u0000${JSON.stringify(call.input ?? {})}`)
+    .digest('base64');
   return `${call.callId}\u0000${digest}`;
 }
 

@@ -63,7 +63,14 @@ export function registerVideo(s: Services): VideoJobManager {
     const repoValue = fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue;
     const escapes = (p: string) => path.isAbsolute(p) || path.normalize(p).split(path.sep).includes('..');
     if (repoValue !== undefined && escapes(repoValue.trim())) {
-      throw new GatewayError('config', vscode.l10n.t('The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.', repoValue), { field: 'gatewayStudio.video.outputFolder' });
+      throw new GatewayError(
+        'config',
+        vscode.l10n.t(
+          'The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.',
+          repoValue,
+        ),
+        { field: 'gatewayStudio.video.outputFolder' },
+      );
     }
     if (path.isAbsolute(out)) return out;
     if (folder) return path.join(folder.uri.fsPath, out);
@@ -93,7 +100,9 @@ export function registerVideo(s: Services): VideoJobManager {
     },
     {
       onChange: (r, removed) => {
-        s.log.debug(`video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`);
+        s.log.debug(
+          `video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`,
+        );
         bar.refresh();
       },
       onEnd: (r, end) => notifyEnd(s, manager, r, end),
@@ -147,21 +156,32 @@ export function registerVideo(s: Services): VideoJobManager {
   };
 
   s.context.subscriptions.push(
-    vscode.commands.registerCommand(VIDEO_COMMANDS.generate, (args?: GenerateArgs) => generate(isGenerateArgs(args) ? args : undefined)),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.generateFromImages, (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
-      const uris = (selected && selected.length ? selected : clicked ? [clicked] : []).filter((u) => u instanceof vscode.Uri && isImageUri(u));
-      if (uris.length === 0) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Select one or more PNG, JPEG, WebP, GIF or BMP files in the explorer first.'));
-        return undefined;
-      }
-      return generate(undefined, uris);
-    }),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.generate, (args?: GenerateArgs) =>
+      generate(isGenerateArgs(args) ? args : undefined),
+    ),
+    vscode.commands.registerCommand(
+      VIDEO_COMMANDS.generateFromImages,
+      (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
+        const uris = (selected && selected.length ? selected : clicked ? [clicked] : []).filter(
+          (u) => u instanceof vscode.Uri && isImageUri(u),
+        );
+        if (uris.length === 0) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('Select one or more PNG, JPEG, WebP, GIF or BMP files in the explorer first.'),
+          );
+          return undefined;
+        }
+        return generate(undefined, uris);
+      },
+    ),
     vscode.commands.registerCommand(VIDEO_COMMANDS.checkTask, async (pasted?: string) => {
       let id = typeof pasted === 'string' ? pasted : undefined;
       if (id === undefined) {
         id = await vscode.window.showInputBox({
           title: vscode.l10n.t('Gateway Studio: Check Video Task'),
-          prompt: vscode.l10n.t('Paste the video id from the creation response (kept after a timeout). It is checked, and downloaded when completed; it is never submitted again.'),
+          prompt: vscode.l10n.t(
+            'Paste the video id from the creation response (kept after a timeout). It is checked, and downloaded when completed; it is never submitted again.',
+          ),
           placeHolder: 'video_svc_v1_…',
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -188,17 +208,23 @@ export function registerVideo(s: Services): VideoJobManager {
     vscode.commands.registerCommand(VIDEO_COMMANDS.showTasks, () => showTaskList(s, manager)),
     vscode.commands.registerCommand(VIDEO_COMMANDS.debugState, (): VideoDebugState => ({
       tasks: manager.list(),
-      running: manager.list().filter((r) => manager.isRunning(r.key)).map((r) => r.key),
+      running: manager
+        .list()
+        .filter((r) => manager.isRunning(r.key))
+        .map((r) => r.key),
       statusBar: bar.model,
     })),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) => runAction(s, manager, key, action)),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
+      runAction(s, manager, key, action),
+    ),
   );
 
   // Tasks that were running when the window closed carry on (never re-created).
   const resumed = manager.resumeUnfinished();
   if (resumed.length) s.log.info(`resuming ${resumed.length} unfinished video task(s)`);
   void manager.startupCleanup.then((removed) => {
-    if (removed.length) s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
+    if (removed.length)
+      s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
   return manager;
@@ -234,11 +260,13 @@ function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRecord, en
       s.log.info(`video saved: ${r.file} (${r.bytes ?? 0} bytes)`);
       const open = vscode.l10n.t('Open');
       const reveal = vscode.l10n.t('Reveal in Explorer');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Video saved: {0}', path.basename(r.file)), open, reveal).then((pick) => {
-        if (pick === open) return openVideo(r.file!);
-        if (pick === reveal) return revealVideo(r.file!);
-        return undefined;
-      });
+      void vscode.window
+        .showInformationMessage(vscode.l10n.t('Video saved: {0}', path.basename(r.file)), open, reveal)
+        .then((pick) => {
+          if (pick === open) return openVideo(r.file!);
+          if (pick === reveal) return revealVideo(r.file!);
+          return undefined;
+        });
       return;
     }
     case 'timed_out': {
@@ -246,7 +274,12 @@ function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRecord, en
       const copy = vscode.l10n.t('Copy Id');
       void vscode.window
         .showInformationMessage(
-          vscode.l10n.t('"{0}" is still running on the gateway after {1} checks. It was not submitted again; its id {2} is kept, so check later with Resume or "Check Video Task".', name, r.polls, r.videoId ?? ''),
+          vscode.l10n.t(
+            '"{0}" is still running on the gateway after {1} checks. It was not submitted again; its id {2} is kept, so check later with Resume or "Check Video Task".',
+            name,
+            r.polls,
+            r.videoId ?? '',
+          ),
           resume,
           copy,
         )
@@ -268,12 +301,14 @@ function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRecord, en
       if (end === 'error' && canResume(r) && e?.kind !== 'not_found') buttons.push(resume);
       if (e?.kind === 'auth') buttons.push(setKey);
       buttons.push(log);
-      void vscode.window.showErrorMessage(`${e?.title ?? stateLabel(r)} — ${name}. ${e?.detail ?? ''}`, ...buttons).then((pick) => {
-        if (pick === resume) return runAction(s, manager, r.key, 'resume');
-        if (pick === setKey) return vscode.commands.executeCommand('gatewayStudio.setApiKey');
-        if (pick === log) s.log.show();
-        return undefined;
-      });
+      void vscode.window
+        .showErrorMessage(`${e?.title ?? stateLabel(r)} — ${name}. ${e?.detail ?? ''}`, ...buttons)
+        .then((pick) => {
+          if (pick === resume) return runAction(s, manager, r.key, 'resume');
+          if (pick === setKey) return vscode.commands.executeCommand('gatewayStudio.setApiKey');
+          if (pick === log) s.log.show();
+          return undefined;
+        });
       return;
     }
     case 'paused':
@@ -289,7 +324,10 @@ async function runAction(s: Services, manager: VideoJobManager, key: string, act
       if (r.file) await openVideo(r.file);
       return;
     case 'details': {
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(detailsOf(r), null, 2) });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'json',
+        content: JSON.stringify(detailsOf(r), null, 2),
+      });
       await vscode.window.showTextDocument(doc, { preview: true });
       return;
     }
@@ -318,7 +356,12 @@ function detailsOf(r: VideoTaskRecord): Record<string, unknown> {
     state: r.state,
     status: stateLabel(r),
     progress: r.progress ?? null,
-    parameters: { seconds: r.request.seconds, aspect_ratio: r.request.aspect_ratio, resolution: r.request.resolution, reference_images: r.request.images },
+    parameters: {
+      seconds: r.request.seconds,
+      aspect_ratio: r.request.aspect_ratio,
+      resolution: r.request.resolution,
+      reference_images: r.request.images,
+    },
     warnings: r.warnings,
     error: r.error ?? null,
     failReason: r.failReason ?? null,
@@ -363,10 +406,16 @@ async function showTaskList(s: Services, manager: VideoJobManager): Promise<void
     records.map((r) => ({
       label: `${icon(r)} ${shortPrompt(r)}`,
       description: stateLabel(r),
-      detail: [r.request.model || undefined, r.videoId, formatElapsed((r.finishedAt ?? now) - r.createdAt)].filter(Boolean).join(' · '),
+      detail: [r.request.model || undefined, r.videoId, formatElapsed((r.finishedAt ?? now) - r.createdAt)]
+        .filter(Boolean)
+        .join(' · '),
       key: r.key,
     })),
-    { title: vscode.l10n.t('Gateway Studio: Video Tasks'), placeHolder: vscode.l10n.t('Choose a task for its actions'), matchOnDetail: true },
+    {
+      title: vscode.l10n.t('Gateway Studio: Video Tasks'),
+      placeHolder: vscode.l10n.t('Choose a task for its actions'),
+      matchOnDetail: true,
+    },
   );
   if (!chosen) return;
   const r = manager.get(chosen.key);
@@ -376,7 +425,8 @@ async function showTaskList(s: Services, manager: VideoJobManager): Promise<void
   if (r.file) actions.push({ label: vscode.l10n.t('$(play) Open the video'), action: 'open' });
   actions.push({ label: vscode.l10n.t('$(info) Show details'), action: 'details' });
   if (r.videoId) actions.push({ label: vscode.l10n.t('$(copy) Copy the id'), action: 'copyId' });
-  if (!running && canResume(r)) actions.push({ label: vscode.l10n.t('$(debug-continue) Resume watching'), action: 'resume' });
+  if (!running && canResume(r))
+    actions.push({ label: vscode.l10n.t('$(debug-continue) Resume watching'), action: 'resume' });
   if (running) actions.push({ label: vscode.l10n.t('$(debug-pause) Stop watching'), action: 'stop' });
   actions.push({ label: vscode.l10n.t('$(trash) Remove from the list'), action: 'remove' });
   const act = await vscode.window.showQuickPick(actions, { title: shortPrompt(r), placeHolder: stateLabel(r) });
