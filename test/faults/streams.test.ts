@@ -155,9 +155,7 @@ function openaiIsRight(c: StreamCase): boolean {
   );
 }
 
-async function theirs(
-  parts: Uint8Array[],
-): Promise<{
+async function theirs(parts: Uint8Array[]): Promise<{
   content: string | null;
   calls: Array<{ id: string; name: string; args: string }>;
   finish: string | null;
