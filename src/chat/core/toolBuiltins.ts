@@ -2,18 +2,11 @@ import { promises as fs } from 'node:fs';
 import type { CommandOptions, CommandResult } from './toolCommand';
 import { describeCommandResult } from './toolCommand';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import {
-  compileGlob,
-  findFilesForModel,
-  listDirectoryForModel,
-  looksBinary,
-  MAX_READ_BYTES,
-  readFileForModel,
-  searchPattern,
-  searchTextForModel,
-} from './toolFs';
+import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
+import { compileGlob } from './toolGlob';
 import { resolveWorkspacePath, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
+import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
 
 /**
  * The built-in tools, written against a small {@link ToolHost} so the same code runs in VS Code
