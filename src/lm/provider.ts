@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../api/client';
-import { describeError, GatewayError, isGatewayError } from '../api/errors';
+import { GatewayError, isGatewayError } from '../api/errors';
+import { describeError } from '../api/describeError';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { uniqueToolCallIds } from '../api/toolCallIds';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import { describeError, notFoundCause } from '../../src/api/errors';
+import { notFoundCause } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { gatewayFailure, useGateway, finishedVideo, useTempDir } from './helpers';
 import { join } from 'node:path';
 import { HttpClient } from '../../src/api/http';

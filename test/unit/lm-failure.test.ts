@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { ChatRequest } from '../../src/api/wire';
-import { describeError } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { answerLmRequest } from '../../src/lm/core/answer';
 import { lmFailure } from '../../src/lm/core/failure';
 import { buildLmRequest } from '../../src/lm/core/messages';

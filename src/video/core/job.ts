@@ -6,7 +6,8 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { GatewayError, describeError, isGatewayError } from '../../api/errors';
+import { GatewayError, isGatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 import type { VideoDownloadOptions, VideoPollOptions, VideoPollResult } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
