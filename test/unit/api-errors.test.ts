@@ -1,4 +1,4 @@
-// The gateway client's errors (src/api/errors.ts): which cause a 404 is blamed on, and the words for
+// The gateway client's errors (src/api/errors.ts, describeError.ts): which cause a 404 is blamed on, and the words for
 // a transfer that was cut short.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
