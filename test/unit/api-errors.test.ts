@@ -1,5 +1,5 @@
-// The gateway client's errors (src/api/errors.ts, describeError.ts): which cause a 404 is blamed on, and the words for
-// a transfer that was cut short.
+// The gateway client's errors (src/api/errors.ts, describeError.ts): which cause a 404 is blamed
+// on, and the words for a transfer that was cut short.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
