@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one request's life (key, deadline, retries with backoff, the body's
+// idle timeout, aborts) shares its AbortControllers and timers; split, the halves would pass them around.
 import * as l10n from '@vscode/l10n';
 import type * as z from '../shared/zod';
 import { redact } from '../shared/redact';

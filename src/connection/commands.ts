@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
-import { describeError, isGatewayError, type ErrorAction, type GatewayErrorKind } from '../api/errors';
+import { isGatewayError, type GatewayErrorKind } from '../api/errors';
+import { describeError, type ErrorAction } from '../api/describeError';
 import { isVideoModel, type ModelRecord } from '../api/models';
 import {
   actionLabel,

@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../api/client';
-import { describeError, GatewayError, isGatewayError } from '../api/errors';
+import { GatewayError, isGatewayError } from '../api/errors';
+import { describeError } from '../api/describeError';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { uniqueToolCallIds } from '../api/toolCallIds';
 import { readSettings } from '../platform/settings';
 import { answerLmRequest, RequiredChoiceRefusals } from './core/answer';
 import { lmFailure } from './core/failure';
-import { buildLmRequest, callIdsIn, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
+import { buildLmRequest, callIdsIn, parseToolArguments } from './core/messages';
+import { ReasoningMemory } from './core/reasoningMemory';
+import { estimateTokens } from './core/tokens';
 import { LmModelCache, type LmModelInfo } from './core/models';
 
 /** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */

@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
-import { GatewayError, describeError, type ErrorAction, type ErrorDescription } from '../api/errors';
+import { GatewayError } from '../api/errors';
+import { describeError, type ErrorAction, type ErrorDescription } from '../api/describeError';
 import type { HttpOptions, LogLevel } from '../api/http';
 import type { Logger } from './log';
 import type { Services } from './services';

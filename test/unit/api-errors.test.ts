@@ -1,9 +1,10 @@
-// The gateway client's errors (src/api/errors.ts): which cause a 404 is blamed on, and the words for
-// a transfer that was cut short.
+// The gateway client's errors (src/api/errors.ts, describeError.ts): which cause a 404 is blamed
+// on, and the words for a transfer that was cut short.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import { describeError, notFoundCause } from '../../src/api/errors';
+import { notFoundCause } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { gatewayFailure, useGateway, finishedVideo, useTempDir } from './helpers';
 import { join } from 'node:path';
 import { HttpClient } from '../../src/api/http';

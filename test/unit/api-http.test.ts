@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import { describeError, GatewayError, notFoundCause } from '../../src/api/errors';
+import { GatewayError, notFoundCause } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { HttpClient, retryDelayMs } from '../../src/api/http';
 import { gatewayFailure as failure, useGateway } from './helpers';
 

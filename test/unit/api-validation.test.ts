@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import { validateChatRequest } from '../../src/api/validation';
 import type { ChatRequest } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
-import { GatewayError, describeError } from '../../src/api/errors';
+import { GatewayError } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { useGateway } from './helpers';
 
 const gw = useGateway();

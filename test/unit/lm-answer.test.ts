@@ -6,7 +6,8 @@ import { GatewayClient } from '../../src/api/client';
 import type { ChatStreamEvent, ChatRequest, ChatResult } from '../../src/api/wire';
 import { answerLmRequest, RequiredChoiceRefusals, type LmAnswerOptions } from '../../src/lm/core/answer';
 import { useGateway, gatewayFailure } from './helpers';
-import { buildLmRequest, LM_ROLE, type LmMessageLike } from '../../src/lm/core/messages';
+import { buildLmRequest } from '../../src/lm/core/messages';
+import { LM_ROLE, type LmMessageLike } from '../../src/lm/core/parts';
 
 void describe('streamed or not', () => {
   const gw = useGateway();

@@ -1,6 +1,7 @@
-// VS Code language-model messages -> the gateway's chat messages (src/lm/core/messages.ts). The
-// part classes below set the same fields as the extension host's own classes, which the
-// conversion recognises by shape; the last tests send converted requests to the local gateway.
+// VS Code language-model messages -> the gateway's chat messages (src/lm/core/messages.ts, with
+// parts.ts, tokens.ts and reasoningMemory.ts). The part classes below set the same fields as the
+// extension host's own classes, which the conversion recognises by shape; the last tests send
+// converted requests to the local gateway.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
@@ -8,15 +9,13 @@ import { GatewayError } from '../../src/api/errors';
 import {
   buildLmRequest,
   callIdsIn,
-  classifyPart,
-  estimateTokens,
-  LM_ROLE,
   parseToolArguments,
-  ReasoningMemory,
   toGatewayMessages,
   toGatewayTools,
-  type LmMessageLike,
 } from '../../src/lm/core/messages';
+import { classifyPart, LM_ROLE, type LmMessageLike } from '../../src/lm/core/parts';
+import { ReasoningMemory } from '../../src/lm/core/reasoningMemory';
+import { estimateTokens } from '../../src/lm/core/tokens';
 import { gatewayFailure, useGateway } from './helpers';
 
 class TextPart {

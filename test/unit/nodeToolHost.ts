@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { FileChange, ToolHost } from '../../src/chat/core/toolBuiltins';
+import type { FileChange, ToolHost } from '../../src/chat/core/toolHost';
 import { runShellCommand } from '../../src/chat/core/toolCommand';
 import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
 

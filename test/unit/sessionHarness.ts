@@ -4,7 +4,8 @@
  * it sends to the chat views recorded.
  */
 import { GatewayClient } from '../../src/api/client';
-import { ChatSession, type Question, type SessionSettings } from '../../src/chat/core/session';
+import { ChatSession } from '../../src/chat/core/session';
+import type { Question, SessionSettings } from '../../src/chat/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { Gateway } from '../gateway/server';
 import { MemoryStorage } from './memoryStorage';

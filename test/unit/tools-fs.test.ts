@@ -4,15 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { applyTextEdit } from '../../src/chat/core/toolEdit';
-import {
-  findFilesForModel,
-  compileGlob,
-  listDirectoryForModel,
-  readFileForModel,
-  searchTextForModel,
-} from '../../src/chat/core/toolFs';
+import { listDirectoryForModel, readFileForModel } from '../../src/chat/core/toolFs';
+import { compileGlob } from '../../src/chat/core/toolGlob';
 import { resolveWorkspacePath, type WorkspaceRoot } from '../../src/chat/core/toolPaths';
 import { ToolError } from '../../src/chat/core/toolRunner';
+import { findFilesForModel, searchTextForModel } from '../../src/chat/core/toolSearch';
 
 let ws: string;
 let roots: WorkspaceRoot[];

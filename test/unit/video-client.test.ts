@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { gatewayFailure as rejects, useGateway, finishedVideo, useTempDir } from './helpers';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
-import { describeError, GatewayError } from '../../src/api/errors';
+import { GatewayError } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import {
   normaliseVideoStatus,
   parseProgress,

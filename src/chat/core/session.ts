@@ -1,69 +1,20 @@
 import * as l10n from '@vscode/l10n';
-import type { ModelRecord } from '../../api/models';
 import {
   newId,
   type AssistantMessage,
-  type ChatParams,
   type Conversation,
   type ErrorView,
   type HostMessage,
-  type ImageAttachment,
-  type EditorContext,
   type ToolCallUpdate,
   type UserMessage,
 } from '../../shared/protocol';
 import { ModelList } from './modelList';
 import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
+import type { Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from './store';
 import type { ToolExecutor } from './toolSeam';
-import type { ChatBackend } from '../../api/wire';
 import { describeForView, runTurn } from './turnRunner';
-
-/** The gateway client as the session uses it: a turn's chat calls and the model list. */
-export interface SessionBackend extends ChatBackend {
-  listModels(signal?: AbortSignal): Promise<ModelRecord[]>;
-}
-
-/** The settings the session reads, as they are now; asked again on every use, never cached. */
-export interface SessionSettings {
-  chatModel: string;
-  systemPrompt: string;
-  /** The default chat parameters under their wire names. */
-  params: ChatParams;
-  /** `gatewayStudio.tools.maxRounds`. */
-  maxRounds: number;
-}
-
-/** Where the session's messages for the chat views go (the webview hub). */
-export interface SessionSink {
-  /** To every chat view; anything streamed before it is delivered first. */
-  broadcast(msg: HostMessage): void;
-  /** Text or reasoning that arrived for a streaming answer; the sink may batch it. */
-  delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void;
-}
-
-export interface SessionLog {
-  warn(msg: string): void;
-  error(msg: string): void;
-}
-
-export interface SessionDeps {
-  store: ConversationStore;
-  /** The gateway client for the current settings and key; rejects when none can be built (no base URL). */
-  backend: () => Promise<SessionBackend>;
-  settings: () => SessionSettings;
-  sink: SessionSink;
-  log: SessionLog;
-  now?: () => number;
-}
-
-/** What the user sends: the composer's text with its attachments. */
-export interface Question {
-  text: string;
-  images: ImageAttachment[];
-  contexts: EditorContext[];
-}
 
 /** Least time between two saves of an answer that is still streaming. */
 const PARTIAL_SAVE_MS = 2000;

@@ -1,19 +1,12 @@
 import { promises as fs } from 'node:fs';
-import type { CommandOptions, CommandResult } from './toolCommand';
 import { describeCommandResult } from './toolCommand';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import {
-  compileGlob,
-  findFilesForModel,
-  listDirectoryForModel,
-  looksBinary,
-  MAX_READ_BYTES,
-  readFileForModel,
-  searchPattern,
-  searchTextForModel,
-} from './toolFs';
-import { resolveWorkspacePath, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
+import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
+import { compileGlob } from './toolGlob';
+import type { FileChange, ToolHost } from './toolHost';
+import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
+import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
 
 /**
  * The built-in tools, written against a small {@link ToolHost} so the same code runs in VS Code
@@ -24,55 +17,6 @@ import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from '.
  * symlink out, `.git/` or `.vscode/`); changing tools compute their change before approval and
  * re-check the file when applying, so what runs is what the user saw.
  */
-
-/** A proposed file change, shown before approval and applied after it. */
-export interface FileChange {
-  callId: string;
-  file: ResolvedPath;
-  /** `create` when the file does not exist yet. */
-  kind: 'create' | 'modify';
-  before: string;
-  after: string;
-}
-
-export interface SelectionInfo {
-  /** Workspace path of the file, or undefined for an untitled editor. */
-  absolute?: string;
-  label: string;
-  language: string;
-  text: string;
-  startLine: number;
-  endLine: number;
-}
-
-export interface DiagnosticInfo {
-  absolute: string;
-  line: number;
-  column: number;
-  severity: 'error' | 'warning' | 'information' | 'hint';
-  message: string;
-  source?: string;
-}
-
-/** What the built-in tools need from their environment. */
-export interface ToolHost {
-  roots(): WorkspaceRoot[];
-  /** Text of the file in an open editor (unsaved edits included), or undefined to read the disk. */
-  editorText(absolute: string): string | undefined;
-  /** Shows the proposed change (a diff) while the user decides. */
-  showChange?(change: FileChange): Promise<void>;
-  /** Closes what `showChange` opened. */
-  closeChange?(change: FileChange): void;
-  /**
-   * Applies an approved change (in VS Code: an undoable WorkspaceEdit, then save). May return a
-   * note for the model, such as "applied but not saved".
-   */
-  applyChange(change: FileChange): Promise<string | undefined | void>;
-  runCommand(command: string, opts: CommandOptions): Promise<CommandResult>;
-  commandTimeoutMs(): number;
-  selection?(): SelectionInfo | undefined;
-  diagnostics?(absolute?: string): DiagnosticInfo[];
-}
 
 /** Largest content write_file accepts (the diff view and the model both struggle beyond it). */
 export const MAX_WRITE_CHARS = 1_000_000;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiagnosticInfo, FileChange, SelectionInfo, ToolHost } from '../core/toolBuiltins';
+import type { DiagnosticInfo, FileChange, SelectionInfo, ToolHost } from '../core/toolHost';
 import { runShellCommand, type CommandOptions, type CommandResult } from '../core/toolCommand';
 import type { WorkspaceRoot } from '../core/toolPaths';
 import { ToolError } from '../core/toolRunner';

@@ -15,7 +15,8 @@ import {
 } from '../../shared/protocol';
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
-import { ChatSession, type SessionSettings } from '../core/session';
+import { ChatSession } from '../core/session';
+import type { SessionSettings } from '../core/sessionDeps';
 import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';

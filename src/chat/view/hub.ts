@@ -1,5 +1,5 @@
 import type { HostMessage } from '../../shared/protocol';
-import type { SessionSink } from '../core/session';
+import type { SessionSink } from '../core/sessionDeps';
 
 /** The part of a `vscode.Webview` the hub posts to. */
 export interface PostTarget {

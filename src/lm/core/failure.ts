@@ -1,6 +1,7 @@
 // What a failed vscode.lm request tells its caller, without `vscode`.
 import * as l10n from '@vscode/l10n';
-import { describeError, isGatewayError, notFoundCause, type GatewayError } from '../../api/errors';
+import { isGatewayError, notFoundCause, type GatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 
 /** The outcome of {@link lmFailure}. */
 export interface LmFailure {

@@ -1,110 +1,22 @@
 // VS Code's language-model messages -> the gateway's chat request (spec 2.1), without `vscode`.
-// The parts arrive as instances of the extension host's classes; they are recognised by shape
-// rather than `instanceof` so that this runs (and is tested) in plain node, and so that parts
-// newer than @types/vscode 1.104 (data, thinking) are handled too.
-import { createHash } from 'node:crypto';
+// The parts are recognised in ./parts.
 import * as l10n from '@vscode/l10n';
 import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition } from '../../api/wire';
 import { GatewayError } from '../../api/errors';
-
-/** `LanguageModelChatMessageRole`: 1 user, 2 assistant, 3 system (System is newer than 1.104's types). */
-export const LM_ROLE = { user: 1, assistant: 2, system: 3 } as const;
-
-/** The shape of `LanguageModelChatRequestMessage`. */
-export interface LmMessageLike {
-  readonly role: number;
-  readonly content: ReadonlyArray<unknown>;
-  readonly name?: string | undefined;
-}
-
-/** The shape of `LanguageModelChatTool`. */
-export interface LmToolLike {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema?: object | undefined;
-}
-
-/** One part of a message, recognised by its fields. */
-export type LmPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'toolCall'; callId: string; name: string; input: unknown }
-  | { kind: 'toolResult'; callId: string; content: ReadonlyArray<unknown> }
-  | { kind: 'data'; mimeType: string; data: Uint8Array }
-  | { kind: 'thinking'; text: string }
-  | { kind: 'unknown'; what: string };
-
-function rec(p: unknown): Record<string, unknown> | undefined {
-  return typeof p === 'object' && p !== null ? (p as Record<string, unknown>) : undefined;
-}
-
-/**
- * Classifies a part by the fields the extension host's classes set in their constructors:
- * tool call `{ callId, name, input }`, tool result `{ callId, content[] }`, data
- * `{ mimeType, data: Uint8Array }`, thinking `{ value, id, metadata }`, text `{ value: string }`.
- * A bare string counts as text (the host's own converters accept it too).
- */
-export function classifyPart(p: unknown): LmPart {
-  if (typeof p === 'string') return { kind: 'text', text: p };
-  const r = rec(p);
-  if (!r) return { kind: 'unknown', what: String(p) };
-  if (typeof r.callId === 'string' && typeof r.name === 'string' && 'input' in r) {
-    return { kind: 'toolCall', callId: r.callId, name: r.name, input: r.input };
-  }
-  if (typeof r.callId === 'string' && Array.isArray(r.content))
-    return { kind: 'toolResult', callId: r.callId, content: r.content };
-  if (typeof r.mimeType === 'string' && r.data instanceof Uint8Array)
-    return { kind: 'data', mimeType: r.mimeType, data: r.data };
-  if ('id' in r && 'metadata' in r && (typeof r.value === 'string' || Array.isArray(r.value))) {
-    return {
-      kind: 'thinking',
-      text: Array.isArray(r.value) ? r.value.filter((v) => typeof v === 'string').join('') : (r.value as string),
-    };
-  }
-  if (typeof r.value === 'string') return { kind: 'text', text: r.value };
-  const ctor = (p as { constructor?: { name?: unknown } }).constructor?.name;
-  return {
-    kind: 'unknown',
-    what: typeof ctor === 'string' && ctor !== 'Object' ? ctor : JSON.stringify(p).slice(0, 60),
-  };
-}
-
-/** MIME types whose bytes are text a model can read as such. */
-function isTextMime(mime: string): boolean {
-  const m = mime.toLowerCase();
-  return m.startsWith('text/') || m === 'application/json' || m.endsWith('+json') || m.endsWith('/x-json');
-}
-
-function isImageMime(mime: string): boolean {
-  return /^image\/[a-z0-9.+-]+$/i.test(mime);
-}
-
-/** A complete `data:` URL, the form spec 2.1 accepts for image parts. */
-export function imageDataUrl(mimeType: string, data: Uint8Array): string {
-  return `data:${mimeType.toLowerCase()};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
-}
-
-function utf8(data: Uint8Array): string {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
-}
-
-/**
- * Text of a prompt-tsx element (`LanguageModelPromptTsxPart.value`): without the library the tree
- * cannot be rendered, but its text nodes carry what the tool said.
- */
-function promptTsxText(v: unknown, depth = 0): string {
-  if (depth > 50) return '';
-  if (typeof v === 'string') return '';
-  if (Array.isArray(v)) return v.map((x) => promptTsxText(x, depth + 1)).join('');
-  const r = rec(v);
-  if (!r) return '';
-  let out = typeof r.text === 'string' ? r.text : '';
-  for (const [k, x] of Object.entries(r)) if (k !== 'text' && typeof x === 'object') out += promptTsxText(x, depth + 1);
-  return out;
-}
-
-function describePart(p: LmPart): string {
-  return p.kind === 'data' ? `data part of type ${p.mimeType}` : p.kind === 'unknown' ? p.what : `${p.kind} part`;
-}
+import {
+  classifyPart,
+  describePart,
+  imageDataUrl,
+  isImageMime,
+  isTextMime,
+  LM_ROLE,
+  promptTsxText,
+  rec,
+  utf8,
+  type LmMessageLike,
+  type LmToolLike,
+} from './parts';
+import type { LmCallRef } from './reasoningMemory';
 
 /** What the conversion needs to know about the model and the conversation so far. */
 export interface ConvertOptions {
@@ -441,85 +353,4 @@ export function parseToolArguments(name: string, args: string): object {
     );
   }
   return v;
-}
-
-/** Tokens an image is counted as: about what a 1024x1024 picture costs at OpenAI's high detail. */
-export const IMAGE_TOKENS = 765;
-/** Fixed cost per message (role and separators), as OpenAI's cookbook counts it. */
-const MESSAGE_TOKENS = 4;
-
-/** The estimate: about four characters per token, which is close for English and code with GPT-style tokenizers. */
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-/**
- * Estimated tokens of a string or a message (chars / 4; images a flat {@link IMAGE_TOKENS}). The
- * gateway's tokenizers are not known to the client, so this is an estimate, not a count.
- */
-export function estimateTokens(x: string | LmMessageLike): number {
-  if (typeof x === 'string') return estimateTextTokens(x);
-  let n = MESSAGE_TOKENS;
-  const count = (parts: ReadonlyArray<unknown>): void => {
-    for (const raw of parts) {
-      const p = classifyPart(raw);
-      if (p.kind === 'text' || p.kind === 'thinking') n += estimateTextTokens(p.text);
-      else if (p.kind === 'toolCall') n += estimateTextTokens(p.name + JSON.stringify(p.input ?? {}));
-      else if (p.kind === 'toolResult') count(p.content);
-      else if (p.kind === 'data')
-        n += isImageMime(p.mimeType) ? IMAGE_TOKENS : isTextMime(p.mimeType) ? estimateTextTokens(utf8(p.data)) : 0;
-    }
-  };
-  count(Array.isArray(x.content) ? x.content : []);
-  return n;
-}
-
-/** A tool call as the provider reported it (`LanguageModelToolCallPart` has these fields). */
-export interface LmCallRef {
-  readonly callId: string;
-  readonly name: string;
-  readonly input: unknown;
-}
-
-function memoryKey(call: string | LmCallRef): string {
-  if (typeof call === 'string') return call;
-  // Hashed: arguments can be a whole file's content, and up to `limit` keys are kept.
-  const digest = createHash('sha256')
-    .update(`${call.name}\u0000${JSON.stringify(call.input ?? {})}`)
-    .digest('base64');
-  return `${call.callId}\u0000${digest}`;
-}
-
-/**
- * `reasoning_content` of recent tool-call turns. VS Code's messages have no field for it, yet
- * DeepSeek-style models reject a tool-call turn sent back without it (wire-quirks.md), so the
- * provider remembers it. Filed under the whole call (id, tool, arguments) when given one: relays
- * that number calls per answer give the first call of every conversation the id `call_0`, and by
- * id alone one conversation's reasoning would be sent back in another. Bounded: oldest go first.
- */
-export class ReasoningMemory {
-  private readonly map = new Map<string, string>();
-  constructor(private readonly limit = 500) {}
-
-  remember(calls: readonly (string | LmCallRef)[], reasoning: string | undefined): void {
-    if (!reasoning) return;
-    for (const call of calls) {
-      const key = memoryKey(call);
-      this.map.delete(key);
-      this.map.set(key, reasoning);
-    }
-    while (this.map.size > this.limit) {
-      const oldest = this.map.keys().next().value;
-      if (oldest === undefined) break;
-      this.map.delete(oldest);
-    }
-  }
-
-  get(call: string | LmCallRef): string | undefined {
-    return this.map.get(memoryKey(call));
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
 }

@@ -6,8 +6,10 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { GatewayError, describeError, isGatewayError } from '../../api/errors';
-import type { VideoDownloadOptions, VideoPollOptions, VideoPollResult } from '../../api/video';
+import { GatewayError, isGatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
+import type { VideoPollOptions, VideoPollResult } from '../../api/video';
+import type { VideoDownloadOptions } from '../../api/videoDownload';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
