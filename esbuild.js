@@ -7,8 +7,28 @@ const path = require('path');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+// ajv is required lazily (src/chat/core/toolValidation.ts) from its own file beside the host
+// bundle, so activation does not parse it; the second entry below builds that file.
+const ajvBesideTheBundle = {
+  name: 'ajv-beside-the-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
+  {
+    entryPoints: { ajv: require.resolve('ajv') },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
   {
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
@@ -17,6 +37,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [ajvBesideTheBundle],
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
@@ -35,6 +56,9 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
     sourcemap: !production,
     minify: production,
     loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
+    // The chat UI is Preact components in .tsx (see webview/app.tsx).
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     logLevel: 'warning',
   });
 }

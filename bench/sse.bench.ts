@@ -28,17 +28,72 @@ function buildStream(): { bytes: Uint8Array; textChars: number; argChars: number
     push({ ...base, choices: [{ index: 0, delta: { content: t }, finish_reason: null }] });
     i++;
   }
-  push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'write_file', arguments: '' } }] }, finish_reason: null }] });
-  push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'write_file', arguments: '' } }] }, finish_reason: null }] });
-  push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"content":"' } }, { index: 1, function: { arguments: '{"content":"' } }] }, finish_reason: null }] });
+  push({
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'write_file', arguments: '' } }],
+        },
+        finish_reason: null,
+      },
+    ],
+  });
+  push({
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'write_file', arguments: '' } }],
+        },
+        finish_reason: null,
+      },
+    ],
+  });
+  push({
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: 0, function: { arguments: '{"content":"' } },
+            { index: 1, function: { arguments: '{"content":"' } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ],
+  });
   argChars += 2 * '{"content":"'.length;
   while (size < TARGET_BYTES) {
     const frag = `line ${i} of the file with \\"escapes\\" `;
     argChars += frag.length;
-    push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: i % 2, function: { arguments: frag } }] }, finish_reason: null }] });
+    push({
+      ...base,
+      choices: [
+        { index: 0, delta: { tool_calls: [{ index: i % 2, function: { arguments: frag } }] }, finish_reason: null },
+      ],
+    });
     i++;
   }
-  push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"}' } }, { index: 1, function: { arguments: '"}' } }] }, finish_reason: null }] });
+  push({
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: 0, function: { arguments: '"}' } },
+            { index: 1, function: { arguments: '"}' } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ],
+  });
   argChars += 4;
   push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
   push({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 999_999, total_tokens: 1_000_009 } });
@@ -67,17 +122,32 @@ function response(parts: Uint8Array[]): Response {
 }
 
 async function runOurs(parts: Uint8Array[]): Promise<{ ms: number; text: number; args: number }> {
-  const c = new GatewayClient({ baseUrl: 'http://bench.invalid', apiKey: 'k', fetch: () => Promise.resolve(response(parts)) });
+  const c = new GatewayClient({
+    baseUrl: 'http://bench.invalid',
+    apiKey: 'k',
+    fetch: () => Promise.resolve(response(parts)),
+  });
   const t0 = performance.now();
   const r = await c.streamChat({ model: 'gw-bench', messages: [{ role: 'user', content: 'x' }] });
   const ms = performance.now() - t0;
-  return { ms, text: r.message.content?.length ?? 0, args: (r.message.tool_calls ?? []).reduce((n, t) => n + t.function.arguments.length, 0) };
+  return {
+    ms,
+    text: r.message.content?.length ?? 0,
+    args: (r.message.tool_calls ?? []).reduce((n, t) => n + t.function.arguments.length, 0),
+  };
 }
 
 async function runOpenai(parts: Uint8Array[]): Promise<{ ms: number; text: number; args: number }> {
-  const oai = new OpenAI({ apiKey: 'k', baseURL: 'http://bench.invalid/v1', maxRetries: 0, fetch: () => Promise.resolve(response(parts)) });
+  const oai = new OpenAI({
+    apiKey: 'k',
+    baseURL: 'http://bench.invalid/v1',
+    maxRetries: 0,
+    fetch: () => Promise.resolve(response(parts)),
+  });
   const t0 = performance.now();
-  const done = await oai.chat.completions.stream({ model: 'gw-bench', messages: [{ role: 'user', content: 'x' }] }).finalChatCompletion();
+  const done = await oai.chat.completions
+    .stream({ model: 'gw-bench', messages: [{ role: 'user', content: 'x' }] })
+    .finalChatCompletion();
   const ms = performance.now() - t0;
   const m = done.choices[0]!.message;
   const calls = (m.tool_calls ?? []) as Array<{ function: { arguments: string } }>;

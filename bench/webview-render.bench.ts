@@ -9,7 +9,7 @@
  */
 import { GatewayClient } from '../src/api/client';
 import { startGateway } from '../test/gateway/server';
-import { openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
+import { browserPath, openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
 import { chromium } from 'playwright-core';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 100_000);
@@ -38,11 +38,14 @@ async function main(): Promise<void> {
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   const fetchTokens = async (prompt: string): Promise<string[]> => {
     const tokens: string[] = [];
-    await client.streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: prompt }] }, {
-      onEvent: (e) => {
-        if (e.type === 'text') tokens.push(e.text);
+    await client.streamChat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: prompt }] },
+      {
+        onEvent: (e) => {
+          if (e.type === 'text') tokens.push(e.text);
+        },
       },
-    });
+    );
     return tokens;
   };
   const t0 = Date.now();
@@ -57,17 +60,27 @@ async function main(): Promise<void> {
 async function scenario(name: string, tokens: string[]): Promise<void> {
   console.log(`\n--- ${name}`);
   const text = tokens.join('');
-  console.log(`answer: ${tokens.length} tokens, ${text.length} characters, ${text.split('\n').length} lines, ${text.split('```').length - 1} fence lines`);
+  console.log(
+    `answer: ${tokens.length} tokens, ${text.length} characters, ${text.split('\n').length} lines, ${text.split('```').length - 1} fence lines`,
+  );
 
   const chunks: string[] = [];
   for (let i = 0; i < tokens.length; i += TOKENS_PER_CHUNK) chunks.push(tokens.slice(i, i + TOKENS_PER_CHUNK).join(''));
 
   // Frames are not throttled to 60 Hz here, so the run measures work rather than vsync waits.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'] });
+  const browser = await chromium.launch({
+    executablePath: browserPath('bench'),
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  });
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.send({ type: 'chat/busy', requestId: 'r1' });
-  await h.send({ type: 'chat/message', requestId: 'r1', message: { id: 'a1', role: 'assistant', content: '', status: 'streaming', requestedModel: 'gw-chat', createdAt: 1 } });
+  await h.send({
+    type: 'chat/message',
+    requestId: 'r1',
+    message: { id: 'a1', role: 'assistant', content: '', status: 'streaming', requestedModel: 'gw-chat', createdAt: 1 },
+  });
 
   await h.page.evaluate(() => {
     const g = globalThis as unknown as BenchGlobal;
@@ -86,7 +99,9 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
       for (const c of batch) {
         g.__bench.rafMs = 0;
         const s = performance.now();
-        g.dispatchEvent(new MessageEvent('message', { data: { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: c } }));
+        g.dispatchEvent(
+          new MessageEvent('message', { data: { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: c } }),
+        );
         const handler = performance.now() - s;
         await new Promise<void>((r) => raf(() => r()));
         // Style and layout of what the frame changed, forced here so it is counted.
@@ -108,11 +123,26 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
   }
   const wall = Date.now() - started;
   const doneStart = Date.now();
-  await h.send({ type: 'chat/done', requestId: 'r1', message: { id: 'a1', role: 'assistant', content: text, status: 'done', requestedModel: 'gw-chat', finishReason: 'stop', createdAt: 1 } });
+  await h.send({
+    type: 'chat/done',
+    requestId: 'r1',
+    message: {
+      id: 'a1',
+      role: 'assistant',
+      content: text,
+      status: 'done',
+      requestedModel: 'gw-chat',
+      finishReason: 'stop',
+      createdAt: 1,
+    },
+  });
   const doneMs = Date.now() - doneStart;
   const stats = await h.page.evaluate(() => {
     const g = globalThis as unknown as PageGlobal;
-    return { blocks: g.document.querySelectorAll('.md-block').length, codeBlocks: g.document.querySelectorAll('.codeblock').length };
+    return {
+      blocks: g.document.querySelectorAll('.md-block').length,
+      codeBlocks: g.document.querySelectorAll('.codeblock').length,
+    };
   });
   await browser.close();
 
@@ -121,17 +151,27 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
   const first = times.slice(0, tenth);
   const last = times.slice(-tenth);
   const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
-  const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))] ?? 0;
+  const pct = (a: number[], p: number) =>
+    [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))] ?? 0;
   const line = (name: string, a: number[]) =>
     `${name.padEnd(10)} mean ${mean(a).toFixed(3)} ms   median ${pct(a, 0.5).toFixed(3)} ms   p95 ${pct(a, 0.95).toFixed(3)} ms   max ${Math.max(...a).toFixed(3)} ms`;
-  console.log(`chunks: ${times.length} of ${TOKENS_PER_CHUNK} tokens; streamed in ${(wall / 1000).toFixed(1)} s wall; final DOM: ${stats.blocks} blocks, ${stats.codeBlocks} code blocks`);
+  console.log(
+    `chunks: ${times.length} of ${TOKENS_PER_CHUNK} tokens; streamed in ${(wall / 1000).toFixed(1)} s wall; final DOM: ${stats.blocks} blocks, ${stats.codeBlocks} code blocks`,
+  );
   console.log('main-thread time per chunk (handler + frame render + layout):');
   console.log(line('first 10%', first));
   console.log(line('last 10%', last));
-  console.log(`ratio last/first: mean ${(mean(last) / mean(first)).toFixed(2)}x, median ${(pct(last, 0.5) / pct(first, 0.5)).toFixed(2)}x (target: within 2x)`);
+  console.log(
+    `ratio last/first: mean ${(mean(last) / mean(first)).toFixed(2)}x, median ${(pct(last, 0.5) / pct(first, 0.5)).toFixed(2)}x (target: within 2x)`,
+  );
   const phase = (k: keyof Sample, a: Sample[]) => mean(a.map((x) => x[k])).toFixed(3);
-  for (const [name, a] of [['first 10%', samples.slice(0, tenth)], ['last 10%', samples.slice(-tenth)]] as const) {
-    console.log(`  ${name.padEnd(10)} handler ${phase('handler', a)} ms, render ${phase('render', a)} ms, layout ${phase('layout', a)} ms`);
+  for (const [name, a] of [
+    ['first 10%', samples.slice(0, tenth)],
+    ['last 10%', samples.slice(-tenth)],
+  ] as const) {
+    console.log(
+      `  ${name.padEnd(10)} handler ${phase('handler', a)} ms, render ${phase('render', a)} ms, layout ${phase('layout', a)} ms`,
+    );
   }
   console.log(`finishing the answer (chat/done, final highlight): ${doneMs} ms`);
 }

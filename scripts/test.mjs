@@ -1,12 +1,23 @@
 #!/usr/bin/env node
 // One entry for the whole suite: `npm test` runs every stage below in order; `npm test -- unit`
 // (or webview, host) runs one. Each stage's files are found by name so that adding a test never
-// needs an edit here. Exit code is non-zero when any stage fails.
+// needs an edit here. Exit code is non-zero when any stage fails or is skipped. On a fresh
+// clone it first installs what it needs (scripts/ensureSetup.mjs); a stage that needs a browser
+// is skipped, loudly, when the machine has none.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
+const WHO = 'npm test';
+try {
+  ensureNode(WHO);
+  ensureDependencies(root, WHO);
+} catch (e) {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+}
 
 function find(dir, suffix) {
   const out = [];
@@ -26,6 +37,7 @@ function run(cmd, args, extraEnv = {}) {
   return r.status ?? 1;
 }
 
+/** Each stage's runner; the ones in `browserStages` drive Chrome, Chromium or Edge. */
 const stages = {
   // Plain-node tests of shared, api and core, through real HTTP against the local gateway.
   unit: () => {
@@ -33,11 +45,26 @@ const stages = {
     if (files.length === 0) return 0;
     return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
   },
+  // Randomised differential streams and the fault matrix (`npm run test:faults`); `--quick`
+  // runs 1,000 streams instead of 10,000 for local runs.
+  faults: () => {
+    const files = find('test/faults', '.test.ts');
+    if (files.length === 0) return 0;
+    const quick = process.argv.includes('--quick') ? { GWS_FAULTS_QUICK: '1' } : {};
+    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], quick);
+  },
   // The webview bundle in headless Chromium (needs `npm run build` first).
   webview: () => {
     const files = find('test/webview', '.test.ts');
     if (files.length === 0) return 0;
-    return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);
+    return run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      ...files,
+    ]);
   },
   // A real VS Code (code-server) with integration tests in the extension host and Playwright e2e.
   host: () => {
@@ -45,27 +72,49 @@ const stages = {
     return run(process.execPath, ['--import', 'tsx', 'test/host/run.ts']);
   },
 };
+const browserStages = ['webview', 'host'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : Object.keys(stages);
-let failed = [];
-let built = false;
 for (const name of names) {
-  const stage = stages[name];
-  if (!stage) {
+  if (!stages[name]) {
     console.error(`unknown stage "${name}"; stages: ${Object.keys(stages).join(', ')}`);
     process.exit(2);
   }
-  if (name !== 'unit' && !built) {
+}
+let skipped = [];
+const needBrowser = names.filter((n) => browserStages.includes(n));
+if (needBrowser.length) {
+  const browser = ensureBrowser(WHO, needBrowser);
+  if (browser) {
+    // The stages' child processes use this one rather than searching again.
+    process.env[BROWSER_ENV] = browser;
+    console.log(`${WHO}: browser for ${needBrowser.join(', ')}: ${browser}`);
+  } else {
+    skipped = needBrowser;
+  }
+}
+let failed = [];
+let built = false;
+for (const name of names.filter((n) => !skipped.includes(n))) {
+  if (name !== 'unit' && name !== 'faults' && !built) {
     // Later stages run the built bundles.
     built = true;
-    if (run('npm', ['run', '--silent', 'build']) !== 0) { failed.push('build'); break; }
+    if (run('npm', ['run', '--silent', 'build']) !== 0) {
+      failed.push('build');
+      break;
+    }
   }
-  const code = stage();
+  const code = stages[name]();
   if (code !== 0) failed.push(name);
 }
-if (failed.length) {
-  console.error(`\nFAILED stages: ${failed.join(', ')}`);
-  process.exit(1);
+const ran = names.filter((n) => !skipped.includes(n) && !failed.includes(n));
+if (failed.length) console.error(`\nFAILED stages: ${failed.join(', ')}`);
+if (skipped.length) {
+  console.error(
+    `\nSKIPPED stages (not run, so this is not a pass): ${skipped.join(', ')}; no browser was found (see the start of this output)`,
+  );
+  if (!failed.length && ran.length) console.error(`passed: ${ran.join(', ')}`);
 }
+if (failed.length || skipped.length) process.exit(1);
 console.log(`\nall stages passed: ${names.join(', ')}`);

@@ -7,7 +7,9 @@ import { generateToolDescription, statusToolDescription } from '../src/video/cor
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../src/video/core/toolInput';
 
 const file = join(__dirname, '..', 'package.json');
-const pkg = JSON.parse(readFileSync(file, 'utf8')) as { contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: unknown }[] } };
+const pkg = JSON.parse(readFileSync(file, 'utf8')) as {
+  contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: unknown }[] };
+};
 const want: Record<string, { modelDescription: string; inputSchema: unknown }> = {
   gatewayStudio_generateVideo: { modelDescription: generateToolDescription(), inputSchema: GENERATE_VIDEO_JSON_SCHEMA },
   gatewayStudio_videoStatus: { modelDescription: statusToolDescription(), inputSchema: VIDEO_STATUS_JSON_SCHEMA },

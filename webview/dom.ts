@@ -1,4 +1,7 @@
-/** Small DOM helpers: every text goes in through textContent, never innerHTML. */
+/**
+ * Small DOM helpers for the parts built outside Preact (code-block bars inside sanitised
+ * markdown): every text goes in through textContent, never innerHTML.
+ */
 type Attrs = Record<string, string | boolean | undefined>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -25,15 +28,8 @@ export function icon(name: string): HTMLSpanElement {
 }
 
 /** An icon button with an accessible name (and the same text as tooltip). */
-export function iconButton(name: string, label: string, onClick: (ev: MouseEvent) => void, extra: Attrs = {}): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: 'icon-btn', 'aria-label': label, title: label, ...extra }, icon(name));
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-/** A button with icon and visible text. */
-export function textButton(name: string | undefined, label: string, onClick: (ev: MouseEvent) => void, extra: Attrs = {}): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: 'text-btn', ...extra }, name ? icon(name) : undefined, h('span', {}, label));
+export function iconButton(name: string, label: string, onClick: (ev: MouseEvent) => void): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: 'icon-btn', 'aria-label': label, title: label }, icon(name));
   b.addEventListener('click', onClick);
   return b;
 }

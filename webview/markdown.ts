@@ -22,7 +22,27 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
 // A chosen set of common languages: the full highlight.js bundle is ~1 MB.
-const languages = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, markdown, plaintext, python, rust, shell, sql, typescript, xml, yaml };
+const languages = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  plaintext,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang);
 
 /** Model output is untrusted: raw HTML off, links limited to http(s)/mailto, images never loaded. */
@@ -68,8 +88,35 @@ md.options.highlight = (code: string, lang: string): string => {
 };
 
 const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
-  'span', 'em', 'strong', 's', 'del', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'code',
+  'span',
+  'em',
+  'strong',
+  's',
+  'del',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'sup',
+  'sub',
 ];
 const PURIFY: Config = {
   ALLOWED_TAGS,

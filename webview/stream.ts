@@ -24,9 +24,11 @@ export class StreamRenderer {
   private stableEnd = 0;
   /** Where the next unscanned line starts. */
   private scanPos = 0;
-  private fence: { char: string; len: number; topLevel: boolean; start: number; codeStart: number; lang: string } | undefined;
+  private fence:
+    { char: string; len: number; topLevel: boolean; start: number; codeStart: number; lang: string } | undefined;
   /** The open top-level fence shown as growing plain text, and how much of its code it shows. */
-  private live: { start: number; code: HTMLElement; group: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
+  private live:
+    { start: number; code: HTMLElement; group: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
   /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
   private blankBoundary: number | undefined;
   private frame: number | undefined;
@@ -161,14 +163,20 @@ export class StreamRenderer {
       this.scanPos = nl + 1;
       const fenceMatch = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
       if (this.fence) {
-        if (fenceMatch && fenceMatch[1]?.[0] === this.fence.char && (fenceMatch[1]?.length ?? 0) >= this.fence.len && !fenceMatch[2]?.trim()) {
+        if (
+          fenceMatch &&
+          fenceMatch[1]?.[0] === this.fence.char &&
+          (fenceMatch[1]?.length ?? 0) >= this.fence.len &&
+          !fenceMatch[2]?.trim()
+        ) {
           const f = this.fence;
           this.fence = undefined;
           // A closed top-level fence is complete: render it (highlighted) now, unless it is
           // huge: then the plain segments already on screen become the finished block, because
           // highlighting and laying out thousands of lines at once would freeze the panel.
           if (f.topLevel) {
-            if (this.live?.start === f.start && lineStart - f.codeStart > LARGE_CODE_CHARS) this.adoptLive(this.live, f.codeStart, lineStart);
+            if (this.live?.start === f.start && lineStart - f.codeStart > LARGE_CODE_CHARS)
+              this.adoptLive(this.live, f.codeStart, lineStart);
             else this.freeze(this.scanPos);
             this.blankBoundary = undefined;
           }
@@ -182,14 +190,26 @@ export class StreamRenderer {
         this.blankBoundary = undefined;
         if (opens) {
           const lang = /^[\w+#.-]*/.exec(fenceMatch[2]?.trim() ?? '')?.[0] ?? '';
-          this.fence = { char: fenceMatch[1]?.[0] ?? '`', len: fenceMatch[1]?.length ?? 3, topLevel, start: lineStart, codeStart: this.scanPos, lang };
+          this.fence = {
+            char: fenceMatch[1]?.[0] ?? '`',
+            len: fenceMatch[1]?.length ?? 3,
+            topLevel,
+            start: lineStart,
+            codeStart: this.scanPos,
+            lang,
+          };
         }
       }
       nl = t.indexOf('\n', this.scanPos);
     }
     // The unfinished last line already tells whether the blank line before it ended a block:
     // its first character shows it is not an indented continuation.
-    if (!this.fence && this.blankBoundary !== undefined && this.scanPos < t.length && !/^[ \t\n]/.test(t[this.scanPos] ?? ' ')) {
+    if (
+      !this.fence &&
+      this.blankBoundary !== undefined &&
+      this.scanPos < t.length &&
+      !/^[ \t\n]/.test(t[this.scanPos] ?? ' ')
+    ) {
       this.freeze(this.scanPos);
       this.blankBoundary = undefined;
     }

@@ -1,44 +1,23 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
-import type { ChatResult, ToolCall, Usage } from './chat';
+import * as z from '../shared/zod';
+import { usageSchema } from '../shared/protocol';
 import { GatewayError, readWireError } from './errors';
 import { uniqueToolCallIds } from './toolCallIds';
+import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
-/**
- * What a streaming chat call reports as it goes. `index` of a tool call is its position in the final
- * `tool_calls`; its `id` is the wire id as sent (the result's id may differ: ids are made unique there).
- */
-export type ChatStreamEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
-  | { type: 'usage'; usage: Usage }
-  | { type: 'model'; model: string }
-  | { type: 'finish'; reason: string }
-  | { type: 'retry'; attempt: number; delayMs: number; message: string };
-
-const str = z.string().nullish();
-
-/** Usage as servers send it; missing counters become 0 rather than failing the whole answer. */
-export const usageSchema = z
-  .looseObject({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() })
-  .transform((u): Usage => {
-    const prompt = u.prompt_tokens ?? 0;
-    const completion = u.completion_tokens ?? 0;
-    return { ...u, prompt_tokens: prompt, completion_tokens: completion, total_tokens: u.total_tokens ?? prompt + completion };
-  });
+const str = z.nullish(z.string());
 
 const toolCallDeltaSchema = z.object({
-  index: z.number().int().nonnegative().nullish(),
+  index: z.nullish(z.number().check(z.int(), z.nonnegative())),
   id: str,
   type: str,
-  function: z
-    .object({
+  function: z.nullish(
+    z.object({
       name: str,
       // A few servers send already-parsed arguments; they are re-serialised below.
-      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
-    })
-    .nullish(),
+      arguments: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    }),
+  ),
 });
 
 const deltaSchema = z.object({
@@ -47,28 +26,28 @@ const deltaSchema = z.object({
   refusal: str,
   reasoning_content: str,
   reasoning: str,
-  tool_calls: z.array(toolCallDeltaSchema).nullish(),
+  tool_calls: z.nullish(z.array(toolCallDeltaSchema)),
 });
 
 /** A `chat.completion.chunk`, read leniently: every deviation in wire-quirks.md must parse. */
 export const chunkSchema = z.object({
   id: str,
   model: str,
-  choices: z
-    .array(
+  choices: z.nullish(
+    z.array(
       z.object({
-        index: z.number().nullish(),
-        delta: deltaSchema.nullish(),
+        index: z.nullish(z.number()),
+        delta: z.nullish(deltaSchema),
         // Some relays put the whole message on the last chunk instead of a delta.
-        message: deltaSchema.nullish(),
+        message: z.nullish(deltaSchema),
         finish_reason: str,
       }),
-    )
-    .nullish(),
-  usage: usageSchema.nullish(),
+    ),
+  ),
+  usage: z.nullish(usageSchema),
 });
 
-export type ChatChunk = z.infer<typeof chunkSchema>;
+export type ChatChunk = z.output<typeof chunkSchema>;
 type ToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
 
 interface Slot {
@@ -100,7 +79,8 @@ function scanJson(s: JsonShape, text: string): void {
     const ch = text.charCodeAt(i);
     if (s.inString) {
       if (s.escaped) s.escaped = false;
-      else if (ch === 0x5c) s.escaped = true; // backslash
+      else if (ch === 0x5c)
+        s.escaped = true; // backslash
       else if (ch === 0x22) s.inString = false; // quote
       continue;
     }
@@ -165,19 +145,27 @@ export class ChatAccumulator {
   push(raw: unknown): void {
     if (typeof raw === 'object' && raw !== null && 'error' in raw && (raw as { error: unknown }).error) {
       const wire = readWireError(raw);
-      throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', wire?.message ?? JSON.stringify(raw).slice(0, 200)), {
-        type: wire?.type,
-        code: wire?.code,
-        param: wire?.param ?? null,
-        partial: this.result(),
-      });
+      throw new GatewayError(
+        'stream',
+        l10n.t('The gateway reported an error mid-stream: {0}', wire?.message ?? JSON.stringify(raw).slice(0, 200)),
+        {
+          type: wire?.type,
+          code: wire?.code,
+          param: wire?.param ?? null,
+          partial: this.result(),
+        },
+      );
     }
     const parsed = chunkSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new GatewayError('invalid_response', l10n.t('A stream chunk has an unexpected shape at {0}: {1}', issue?.path.join('.') ?? '', issue?.message ?? ''), {
-        partial: this.result(),
-      });
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('A stream chunk has an unexpected shape at {0}: {1}', issue?.path.join('.') ?? '', issue?.message ?? ''),
+        {
+          partial: this.result(),
+        },
+      );
     }
     this.apply(parsed.data);
   }
@@ -224,7 +212,8 @@ export class ChatAccumulator {
   private applyToolDelta(t: ToolCallDelta): void {
     const idx = t.index ?? undefined;
     const id = t.id || undefined;
-    let pos: number | undefined = idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
+    let pos: number | undefined =
+      idx === undefined ? (this.calls.length > 0 ? this.calls.length - 1 : undefined) : this.byIndex.get(idx);
     const cur = pos === undefined ? undefined : this.calls[pos];
     // A new id on an occupied slot is a new call (every parallel call at index 0; or no index at all).
     // Relays that repeat one id (or send none) give no such signal; there a fragment naming a tool

@@ -2,7 +2,15 @@ import * as l10n from '@vscode/l10n';
 import { GatewayError } from './errors';
 
 /** Endpoint suffixes people paste by mistake (spec 4.7: the base URL stops at /v1). */
-const ENDPOINT_SUFFIXES = ['/chat/completions', '/completions', '/models', '/videos/generations', '/video/generations', '/videos', '/embeddings'];
+const ENDPOINT_SUFFIXES = [
+  '/chat/completions',
+  '/completions',
+  '/models',
+  '/videos/generations',
+  '/video/generations',
+  '/videos',
+  '/embeddings',
+];
 
 /** True for hosts whose traffic never leaves the machine, where plain http is fine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -17,24 +25,40 @@ export function isLoopbackHost(hostname: string): boolean {
  * the URL or an unparsable address. Warnings say what was changed or is risky (plain `http://` to
  * a non-loopback host sends the key in clear).
  */
-export function normaliseBaseUrl(input: string, settingName = 'gatewayStudio.baseUrl'): { url: string; warnings: string[] } {
+export function normaliseBaseUrl(
+  input: string,
+  settingName = 'gatewayStudio.baseUrl',
+): { url: string; warnings: string[] } {
   const warnings: string[] = [];
   const raw = (input ?? '').trim();
   if (raw === '') {
-    throw new GatewayError('config', l10n.t('The base URL is not set ({0}). Enter the gateway address, for example https://gateway.example.com/v1.', settingName), { field: settingName });
+    throw new GatewayError(
+      'config',
+      l10n.t(
+        'The base URL is not set ({0}). Enter the gateway address, for example https://gateway.example.com/v1.',
+        settingName,
+      ),
+      { field: settingName },
+    );
   }
   let text = raw;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
   if (!scheme) {
     if (/^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)/.test(text)) {
-      throw new GatewayError('config', l10n.t('The base URL "{0}" must start with https:// or http://.', raw), { field: settingName });
+      throw new GatewayError('config', l10n.t('The base URL "{0}" must start with https:// or http://.', raw), {
+        field: settingName,
+      });
     }
     const host = text.split(/[/:?#]/, 1)[0] ?? '';
     const assumed = isLoopbackHost(host) ? 'http://' : 'https://';
     text = assumed + text;
     warnings.push(l10n.t('The base URL had no scheme; {0} was assumed.', assumed));
   } else if (!/^https?$/i.test(scheme[1] ?? '')) {
-    throw new GatewayError('config', l10n.t('The base URL "{0}" uses {1}://; only https:// and http:// are supported.', raw, scheme[1] ?? ''), { field: settingName });
+    throw new GatewayError(
+      'config',
+      l10n.t('The base URL "{0}" uses {1}://; only https:// and http:// are supported.', raw, scheme[1] ?? ''),
+      { field: settingName },
+    );
   }
   let u: URL;
   try {
@@ -42,9 +66,14 @@ export function normaliseBaseUrl(input: string, settingName = 'gatewayStudio.bas
   } catch {
     throw new GatewayError('config', l10n.t('The base URL "{0}" is not a valid address.', raw), { field: settingName });
   }
-  if (!u.hostname) throw new GatewayError('config', l10n.t('The base URL "{0}" has no host name.', raw), { field: settingName });
+  if (!u.hostname)
+    throw new GatewayError('config', l10n.t('The base URL "{0}" has no host name.', raw), { field: settingName });
   if (u.username || u.password) {
-    throw new GatewayError('config', l10n.t('The base URL must not contain a user name or password; the API key is set with "Set API Key".'), { field: settingName });
+    throw new GatewayError(
+      'config',
+      l10n.t('The base URL must not contain a user name or password; the API key is set with "Set API Key".'),
+      { field: settingName },
+    );
   }
   if (u.search || u.hash) {
     warnings.push(l10n.t('The query string or fragment of the base URL was dropped.'));
@@ -53,7 +82,9 @@ export function normaliseBaseUrl(input: string, settingName = 'gatewayStudio.bas
   for (const suffix of ENDPOINT_SUFFIXES) {
     if (path.toLowerCase().endsWith(suffix)) {
       path = path.slice(0, -suffix.length);
-      warnings.push(l10n.t('The base URL included the endpoint {0}; it must stop at /v1, so that part was removed.', suffix));
+      warnings.push(
+        l10n.t('The base URL included the endpoint {0}; it must stop at /v1, so that part was removed.', suffix),
+      );
       break;
     }
   }
@@ -65,7 +96,9 @@ export function normaliseBaseUrl(input: string, settingName = 'gatewayStudio.bas
     path += '/v1';
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    warnings.push(l10n.t('The base URL uses http:// to {0}: the API key would travel unencrypted. Use https://.', u.hostname));
+    warnings.push(
+      l10n.t('The base URL uses http:// to {0}: the API key would travel unencrypted. Use https://.', u.hostname),
+    );
   }
   return { url: `${u.protocol}//${u.host}${path}`, warnings };
 }

@@ -1,21 +1,14 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
-import { ChatAccumulator, type ChatStreamEvent } from './accumulator';
-import { validateChatRequest, type ChatRequest, type ChatResult } from './chat';
+import * as z from '../shared/zod';
+import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
 import { parseModelList, type ModelRecord } from './models';
 import { parseSse } from './sse';
+import { validateChatRequest } from './validation';
+import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
 
-export type { ChatStreamEvent } from './accumulator';
-export type { ChatResult, ChatRequest, ToolCall, Usage } from './chat';
 export type { ModelRecord } from './models';
-
-/** Options of a streaming chat call. */
-export interface StreamOptions {
-  signal?: AbortSignal;
-  onEvent?: (e: ChatStreamEvent) => void;
-}
 
 /**
  * The gateway's chat and model endpoints. One instance per configuration (base URL + key); it
@@ -56,7 +49,9 @@ export class GatewayClient {
     const { stream_options: _drop, ...rest } = req;
     const send = (withUsage: boolean) =>
       this.http.request('POST', '/chat/completions', {
-        body: withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
+        body: withUsage
+          ? { ...rest, stream: true, stream_options: { include_usage: true } }
+          : { ...rest, stream: true },
         signal,
         accept: 'text/event-stream',
         onRetry: (i) => onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
@@ -72,7 +67,10 @@ export class GatewayClient {
         // A refusal that names another field (tool_choice, temperature…) is not about
         // stream_options: sending again without it would only fail the same way.
         if (e.param && !e.param.startsWith('stream_options')) throw e;
-        this.http.log('warn', `chat stream rejected with ${e.status} (${e.message}); retrying once without stream_options`);
+        this.http.log(
+          'warn',
+          `chat stream rejected with ${e.status} (${e.message}); retrying once without stream_options`,
+        );
         res = await send(false);
         this.streamOptionsRejected = true;
       }
@@ -80,7 +78,9 @@ export class GatewayClient {
 
     // A gateway that ignores `stream: true` answers one JSON completion.
     if ((res.headers.get('content-type') ?? '').includes('application/json')) {
-      const result = completionToResult(parseJson(await this.http.text(res, { signal }), z.unknown(), 'POST', '/v1/chat/completions'));
+      const result = completionToResult(
+        parseJson(await this.http.text(res, { signal }), z.unknown(), 'POST', '/v1/chat/completions'),
+      );
       replay(result, onEvent);
       return result;
     }
@@ -99,26 +99,36 @@ export class GatewayClient {
         try {
           json = JSON.parse(data);
         } catch {
-          if (ev.event === 'error') throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', data.slice(0, 300)));
+          if (ev.event === 'error')
+            throw new GatewayError(
+              'stream',
+              l10n.t('The gateway reported an error mid-stream: {0}', data.slice(0, 300)),
+            );
           this.http.log('warn', `skipped a stream event that is not JSON: ${data.slice(0, 120)}`);
           continue;
         }
-        if (ev.event === 'error' && !(typeof json === 'object' && json !== null && 'error' in json)) json = { error: json };
+        if (ev.event === 'error' && !(typeof json === 'object' && json !== null && 'error' in json))
+          json = { error: json };
         acc.push(json);
       }
     } catch (e) {
       if (!isGatewayError(e)) throw e;
       const partial = e.partial ?? acc.result();
       if (e.kind === 'network') {
-        throw new GatewayError('truncated', l10n.t('The connection broke before the answer was complete ({0}).', e.message), { partial, cause: e });
+        throw new GatewayError(
+          'truncated',
+          l10n.t('The connection broke before the answer was complete ({0}).', e.message),
+          { partial, cause: e },
+        );
       }
-      e.partial = partial;
-      throw e;
+      throw e.with({ partial });
     }
     if (!acc.finished) {
       throw new GatewayError(
         'truncated',
-        sawDone ? l10n.t('The stream ended with [DONE] but without a finish_reason, so the answer may be incomplete.') : l10n.t('The stream ended before the answer was complete.'),
+        sawDone
+          ? l10n.t('The stream ended with [DONE] but without a finish_reason, so the answer may be incomplete.')
+          : l10n.t('The stream ended before the answer was complete.'),
         { partial: acc.result() },
       );
     }
@@ -131,7 +141,11 @@ function completionToResult(body: unknown): ChatResult {
   const acc = new ChatAccumulator();
   const wire = typeof body === 'object' && body !== null && 'error' in body ? readWireError(body) : undefined;
   if (wire) {
-    throw new GatewayError('server', l10n.t('The gateway answered 200 with an error: {0}', wire.message ?? ''), { type: wire.type, code: wire.code, param: wire.param ?? null });
+    throw new GatewayError('server', l10n.t('The gateway answered 200 with an error: {0}', wire.message ?? ''), {
+      type: wire.type,
+      code: wire.code,
+      param: wire.param ?? null,
+    });
   }
   if (typeof body === 'object' && body !== null && Array.isArray((body as { choices?: unknown }).choices)) {
     const b = body as { choices: Array<Record<string, unknown>> };
@@ -139,7 +153,15 @@ function completionToResult(body: unknown): ChatResult {
     const choices = b.choices.map((c) => {
       const m = c.message as { tool_calls?: unknown } | undefined;
       if (m && Array.isArray(m.tool_calls)) {
-        return { ...c, message: { ...m, tool_calls: m.tool_calls.map((t: unknown, i) => (typeof t === 'object' && t !== null ? { index: i, ...t } : t)) } };
+        return {
+          ...c,
+          message: {
+            ...m,
+            tool_calls: m.tool_calls.map((t: unknown, i) =>
+              typeof t === 'object' && t !== null ? { index: i, ...t } : t,
+            ),
+          },
+        };
       }
       return c;
     });
@@ -158,7 +180,9 @@ function replay(r: ChatResult, onEvent?: (e: ChatStreamEvent) => void): void {
   if (r.model) onEvent({ type: 'model', model: r.model });
   if (r.message.reasoning_content) onEvent({ type: 'reasoning', text: r.message.reasoning_content });
   if (r.message.content) onEvent({ type: 'text', text: r.message.content });
-  r.message.tool_calls?.forEach((t, index) => onEvent({ type: 'tool_call', index, id: t.id, name: t.function.name, argumentsDelta: t.function.arguments }));
+  r.message.tool_calls?.forEach((t, index) =>
+    onEvent({ type: 'tool_call', index, id: t.id, name: t.function.name, argumentsDelta: t.function.arguments }),
+  );
   if (r.usage) onEvent({ type: 'usage', usage: r.usage });
   if (r.finishReason) onEvent({ type: 'finish', reason: r.finishReason });
 }

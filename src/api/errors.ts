@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { redact } from '../shared/redact';
-import type { ChatResult } from './chat';
+import type { ChatResult } from './wire';
 
 /** Every way a gateway call can fail, as one closed set so callers can `switch` exhaustively. */
 export type GatewayErrorKind =
@@ -40,6 +40,8 @@ export interface GatewayErrorInit {
   field?: string;
   /** Video id kept on video failures and poll timeouts, so the user can resume. */
   videoId?: string;
+  /** The failed response's headers (`retry-after` and the like), when there was a response. */
+  headers?: Headers;
   cause?: unknown;
 }
 
@@ -50,25 +52,30 @@ export interface GatewayErrorInit {
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly kind: GatewayErrorKind;
-  status?: number;
-  type?: string;
-  code?: string;
-  param?: string | null;
-  requestId?: string;
-  retryable: boolean;
+  readonly status?: number;
+  readonly type?: string;
+  readonly code?: string;
+  readonly param?: string | null;
+  readonly requestId?: string;
+  readonly retryable: boolean;
   /** One line: what the user can do about it. */
-  hint: string;
+  readonly hint: string;
   /** How many retries were made before giving up. */
-  retries: number;
+  readonly retries: number;
   /** The text kept when a stream broke or was stopped. */
-  partial?: ChatResult;
-  method?: string;
-  path?: string;
-  field?: string;
-  videoId?: string;
+  readonly partial?: ChatResult;
+  readonly method?: string;
+  readonly path?: string;
+  readonly field?: string;
+  readonly videoId?: string;
+  readonly headers?: Headers;
+
+  /** What it was made with, for {@link with}. */
+  readonly #init: GatewayErrorInit;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
+    this.#init = init;
     this.kind = kind;
     this.status = init.status;
     this.type = init.type;
@@ -82,7 +89,18 @@ export class GatewayError extends Error {
     this.path = init.path;
     this.field = init.field;
     this.videoId = init.videoId;
+    this.headers = init.headers;
     this.hint = init.hint ?? defaultHint(this);
+  }
+
+  /**
+   * The same error with some facts added or changed, for what is learnt after it was made (the
+   * retries given up after, the text a broken stream had delivered); the stack stays the original's.
+   */
+  with(changes: Omit<GatewayErrorInit, 'cause'>): GatewayError {
+    const copy = new GatewayError(this.kind, this.message, { ...this.#init, ...changes });
+    copy.stack = this.stack;
+    return copy;
   }
 }
 
@@ -148,6 +166,8 @@ export interface HttpErrorContext {
   path: string;
   requestId?: string;
   retries?: number;
+  /** The response's headers: kept on the error, and `x-should-retry` overrides the status's retryability. */
+  headers?: Headers;
 }
 
 /**
@@ -164,6 +184,7 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
   const wire = readWireError(parsed);
   const serverText = wire?.message ?? bodyText.replace(/\s+/g, ' ').trim().slice(0, 300);
   const kind = kindForStatus(status, wire);
+  const shouldRetry = ctx.headers?.get('x-should-retry');
   const message = serverText
     ? l10n.t('HTTP {0} from {1} {2}: {3}', status, ctx.method, ctx.path, serverText)
     : l10n.t('HTTP {0} from {1} {2}', status, ctx.method, ctx.path);
@@ -173,10 +194,11 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
     code: wire?.code,
     param: wire?.param ?? null,
     requestId: ctx.requestId,
-    retryable: isRetryableStatus(status),
+    retryable: shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status),
     retries: ctx.retries ?? 0,
     method: ctx.method,
     path: ctx.path,
+    headers: ctx.headers,
   });
 }
 
@@ -185,14 +207,19 @@ export function notFoundCause(err: GatewayError): 'model' | 'baseUrl' | 'id' {
   const text = `${err.code ?? ''} ${err.type ?? ''} ${err.message}`.toLowerCase();
   const path = err.path ?? '';
   if (/\/videos?\/[^/]+/.test(path) && !path.endsWith('/generations')) return 'id';
-  if (text.includes('model_not_found') || /\bmodel\b/.test(err.code ?? '') || /model .*(not|does not|doesn't) exist|unknown model|no such model|model.*not found/.test(text)) {
+  if (
+    text.includes('model_not_found') ||
+    /\bmodel\b/.test(err.code ?? '') ||
+    /model .*(not|does not|doesn't) exist|unknown model|no such model|model.*not found/.test(text)
+  ) {
     return 'model';
   }
   // GET /models does not depend on any model id, so a 404 there is the address.
   if (path.endsWith('/models')) return 'baseUrl';
   // Servers that answer an unknown route with their error object still say so in the message
   // (OpenAI-style "Invalid URL (POST /…)", Express's "Cannot POST /…").
-  if (/\binvalid url\b|\bno route\b|\bcannot (post|get)\b|\bunknown (route|endpoint|path)\b/i.test(err.message)) return 'baseUrl';
+  if (/\binvalid url\b|\bno route\b|\bcannot (post|get)\b|\bunknown (route|endpoint|path)\b/i.test(err.message))
+    return 'baseUrl';
   // A gateway that knows the route answers with its error object; a bare 404 page means the route
   // itself does not exist there.
   if (!err.type && !err.code) return 'baseUrl';
@@ -241,128 +268,8 @@ function defaultHint(e: GatewayError): string {
     case 'video_failed':
       return l10n.t('Change the prompt or the reference images and try again.');
     case 'not_video':
-      return l10n.t('The content was not a video: check the path and the API key, or wait until the task is completed.');
+      return l10n.t(
+        'The content was not a video: check the path and the API key, or wait until the task is completed.',
+      );
   }
-}
-
-/** Actions a UI can offer for an error. */
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'retry' | 'showLog';
-
-/** User-facing text for an error. */
-export interface ErrorDescription {
-  title: string;
-  detail: string;
-  actions: ErrorAction[];
-}
-
-/**
- * The one place errors become user text: a short title, a detail paragraph that says what the
- * spec says the status means and what to do, and the actions worth offering.
- */
-export function describeError(err: unknown): ErrorDescription {
-  if (!(err instanceof GatewayError)) {
-    const msg = err instanceof Error ? err.message : String(err);
-    return { title: l10n.t('Unexpected error'), detail: redact(msg), actions: ['showLog'] };
-  }
-  const server = err.message;
-  const reqId = err.requestId ? ' ' + l10n.t('(request id {0})', err.requestId) : '';
-  switch (err.kind) {
-    case 'auth':
-      return {
-        title: l10n.t('The API key was refused (401)'),
-        detail: l10n.t(
-          'The gateway answers 401 when the key is missing or wrong. Run "Set API Key" with a key copied from the console\'s API Keys page (a web-login password is not a key). If a key is set, an old environment variable or another configuration may be overriding it.',
-        ) + reqId,
-        actions: ['setApiKey', 'showLog'],
-      };
-    case 'forbidden': {
-      const tag = `${err.code ?? ''} ${err.type ?? ''} ${server}`.toLowerCase();
-      const which = /quota|balance|insufficient|credit/.test(tag)
-        ? l10n.t('The account balance looks insufficient.')
-        : /group|permission|not allowed|denied/.test(tag)
-          ? l10n.t('The key\'s group is not allowed to use this model.')
-          : '';
-      return {
-        title: l10n.t('Access denied (403)'),
-        detail: [
-          l10n.t('The gateway answers 403 when the key lacks permission for the model, the balance is used up, or the group does not allow it.'),
-          which,
-          l10n.t('Check the key\'s permissions, the balance and the group in the console, or choose another model.'),
-          l10n.t('Server said: {0}', server),
-        ].filter(Boolean).join(' ') + reqId,
-        actions: ['openSettings', 'showLog'],
-      };
-    }
-    case 'not_found': {
-      const cause = notFoundCause(err);
-      const detail =
-        cause === 'model'
-          ? l10n.t('The gateway answers 404 for a wrong model ID or a base URL without /v1. Here the model ID is the likelier cause: pick a model with "Select Chat Model" or check the model setting.')
-          : cause === 'id'
-            ? l10n.t('The gateway answers 404 for an unknown video id. Use the id returned when the task was created.')
-            : l10n.t('The gateway answers 404 for a base URL without /v1 or a wrong model ID. Here the base URL is the likelier cause ({0} {1} does not exist): the base URL must end at /v1 and never include /chat/completions.', err.method ?? 'GET', err.path ?? '');
-      return {
-        title: l10n.t('Not found (404)'),
-        detail: `${detail} ${l10n.t('Server said: {0}', server)}${reqId}`,
-        actions: cause === 'id' ? ['showLog'] : ['openSettings', 'showLog'],
-      };
-    }
-    case 'rate_limit':
-      return {
-        title: l10n.t('Rate limited (429)'),
-        detail:
-          (err.retries > 0
-            ? l10n.t('The gateway is rate limiting this key or model; still limited after {0} automatic retries. Wait a moment and try again.', err.retries)
-            : l10n.t('The gateway is rate limiting this key or model. Wait a moment and try again.')) + reqId,
-        actions: ['retry', 'showLog'],
-      };
-    case 'network':
-      return {
-        title: l10n.t('Could not reach the gateway'),
-        detail: l10n.t('{0} Check the base URL, your network connection and VS Code\'s proxy settings (http.proxy).', server) + retriesNote(err),
-        actions: ['retry', 'openSettings', 'showLog'],
-      };
-    case 'timeout':
-      return {
-        title: l10n.t('The gateway did not answer in time'),
-        detail: l10n.t('{0} Try again, or raise the request or stream idle timeout in the settings.', server) + retriesNote(err),
-        actions: ['retry', 'openSettings', 'showLog'],
-      };
-    case 'image_fetch':
-      return {
-        title: l10n.t('The gateway could not fetch a reference image'),
-        detail: l10n.t('{0} Use a public direct HTTPS link to the image file (not a page that shows it) or a complete base64 data URL.', server),
-        actions: ['showLog'],
-      };
-    case 'config':
-      return { title: l10n.t('Configuration problem'), detail: `${server} ${err.hint}`, actions: err.field === 'apiKey' ? ['setApiKey'] : ['openSettings'] };
-    case 'validation':
-      return { title: l10n.t('Invalid request'), detail: server, actions: [] };
-    case 'aborted':
-      return { title: l10n.t('Stopped'), detail: server, actions: [] };
-    case 'truncated':
-      // The same kind covers a chat answer and a video download; a download's error names the
-      // path it came from and carries no partial answer.
-      return {
-        title: err.partial !== undefined || !err.path || err.path.endsWith('/chat/completions') ? l10n.t('The answer was cut off') : l10n.t('The download was cut off'),
-        detail: `${server} ${err.hint}`,
-        actions: ['retry', 'showLog'],
-      };
-    case 'stream':
-      return { title: l10n.t('The gateway reported an error during the answer'), detail: server + reqId, actions: ['retry', 'showLog'] };
-    case 'server':
-      return { title: l10n.t('Gateway error ({0})', err.status ?? '5xx'), detail: server + retriesNote(err) + reqId, actions: ['retry', 'showLog'] };
-    case 'bad_request':
-      return { title: l10n.t('The gateway rejected the request ({0})', err.status ?? 400), detail: server + reqId, actions: ['showLog'] };
-    case 'invalid_response':
-      return { title: l10n.t('Unexpected answer from the gateway'), detail: `${server} ${err.hint}`, actions: ['openSettings', 'showLog'] };
-    case 'video_failed':
-      return { title: l10n.t('The video task failed'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
-    case 'not_video':
-      return { title: l10n.t('The download was not a video'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
-  }
-}
-
-function retriesNote(err: GatewayError): string {
-  return err.retries > 0 ? ' ' + l10n.t('({0} automatic retries were made.)', err.retries) : '';
 }

@@ -1,8 +1,10 @@
+// Over 400 lines on purpose: one request's life (key, deadline, retries with backoff, the body's
+// idle timeout, aborts) shares its AbortControllers and timers; split, the halves would pass them around.
 import * as l10n from '@vscode/l10n';
-import type { z } from 'zod';
+import type * as z from '../shared/zod';
 import { redact } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
-import { GatewayError, errorFromHttp, isRetryableStatus } from './errors';
+import { GatewayError, errorFromHttp } from './errors';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -47,7 +49,11 @@ const DEFAULT_RETRIES = 2;
  * The wait before retry number `attempt` (0-based): `retry-after-ms`, else `retry-after` (seconds
  * or an HTTP date) when between 0 and 60 s, else 0.5 s doubling up to 8 s, minus up to 25% jitter.
  */
-export function retryDelayMs(attempt: number, headers: Headers | undefined, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  headers: Headers | undefined,
+  random: () => number = Math.random,
+): number {
   const ms = headers?.get('retry-after-ms');
   if (ms) {
     const v = Number.parseFloat(ms);
@@ -141,35 +147,50 @@ export class HttpClient {
     if (this.apiKey !== undefined && !/^[\x21-\x7e]+$/.test(this.apiKey)) {
       throw new GatewayError(
         'config',
-        l10n.t('The API key contains a character that cannot be sent in an HTTP header (keys are plain ASCII); it was probably copied with something extra. Run "Set API Key" and paste it again from the console\'s API Keys page.'),
+        l10n.t(
+          'The API key contains a character that cannot be sent in an HTTP header (keys are plain ASCII); it was probably copied with something extra. Run "Set API Key" and paste it again from the console\'s API Keys page.',
+        ),
         { field: 'apiKey', method, path: shownPath },
       );
     }
     const maxRetries = o.retry === false ? 0 : this.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      let delayHeaders: Headers | undefined;
       let error: GatewayError;
       try {
         return await this.once(method, url, shownPath, o, attempt);
       } catch (e) {
         if (!(e instanceof GatewayError)) throw e;
         error = e;
-        delayHeaders = (e as GatewayError & { headers?: Headers }).headers;
       }
       if (!error.retryable || attempt >= maxRetries || o.signal?.aborted) {
-        error.retries = attempt;
-        if (error.kind === 'rate_limit' && attempt > 0) error.hint = l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt);
-        throw error;
+        const stillLimited = error.kind === 'rate_limit' && attempt > 0;
+        throw error.with(
+          stillLimited
+            ? {
+                retries: attempt,
+                hint: l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt),
+              }
+            : { retries: attempt },
+        );
       }
-      const delayMs = retryDelayMs(attempt, delayHeaders, this.random);
-      this.log('warn', `${method} ${shownPath} failed (${error.message}); retry ${attempt + 1}/${maxRetries} in ${Math.round(delayMs)} ms`);
+      const delayMs = retryDelayMs(attempt, error.headers, this.random);
+      this.log(
+        'warn',
+        `${method} ${shownPath} failed (${error.message}); retry ${attempt + 1}/${maxRetries} in ${Math.round(delayMs)} ms`,
+      );
       this.o.onRetry?.({ attempt: attempt + 1, delayMs, error });
       o.onRetry?.({ attempt: attempt + 1, delayMs, error });
       await sleep(delayMs, o.signal);
     }
   }
 
-  private async once(method: string, url: string, shownPath: string, o: RequestOptions, attempt: number): Promise<Response> {
+  private async once(
+    method: string,
+    url: string,
+    shownPath: string,
+    o: RequestOptions,
+    attempt: number,
+  ): Promise<Response> {
     const ctrl = new AbortController();
     const user = o.signal;
     if (user?.aborted) throw abortedError(method, shownPath);
@@ -202,21 +223,32 @@ export class HttpClient {
       unlink();
       if (user?.aborted) throw abortedError(method, shownPath);
       if (timedOut) {
-        throw new GatewayError('timeout', l10n.t('No answer from {0} {1} within {2} s.', method, shownPath, Math.round(timeoutMs / 1000)), {
+        throw new GatewayError(
+          'timeout',
+          l10n.t('No answer from {0} {1} within {2} s.', method, shownPath, Math.round(timeoutMs / 1000)),
+          {
+            retryable: true,
+            method,
+            path: shownPath,
+          },
+        );
+      }
+      throw new GatewayError(
+        'network',
+        l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
+        {
           retryable: true,
           method,
           path: shownPath,
-        });
-      }
-      throw new GatewayError('network', l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)), {
-        retryable: true,
-        method,
-        path: shownPath,
-        cause: e,
-      });
+          cause: e,
+        },
+      );
     }
     const requestId = requestIdOf(res.headers);
-    this.log('debug', `${method} ${shownPath} -> ${res.status} in ${Date.now() - started} ms${requestId ? ` (request id ${requestId})` : ''}`);
+    this.log(
+      'debug',
+      `${method} ${shownPath} -> ${res.status} in ${Date.now() - started} ms${requestId ? ` (request id ${requestId})` : ''}`,
+    );
     if (res.ok) {
       clearTimeout(timer);
       this.controllers.set(res, { ctrl, unlink });
@@ -233,11 +265,7 @@ export class HttpClient {
     }
     // Servers sometimes echo the request back; the key must not survive into the message.
     const safeText = redact(text, this.apiKey ? [this.apiKey] : []);
-    const err = errorFromHttp(res.status, safeText, { method, path: shownPath, requestId });
-    const should = res.headers.get('x-should-retry');
-    err.retryable = should === 'true' ? true : should === 'false' ? false : isRetryableStatus(res.status);
-    Object.defineProperty(err, 'headers', { value: res.headers, enumerable: false });
-    throw err;
+    throw errorFromHttp(res.status, safeText, { method, path: shownPath, requestId, headers: res.headers });
   }
 
   /**
@@ -283,7 +311,11 @@ export class HttpClient {
         } catch (e) {
           if (timedOut) throw this.idleError(idleMs, path);
           if (stopped || o.signal?.aborted || link?.ctrl.signal.aborted) throw abortedError('GET', path);
-          throw new GatewayError('network', l10n.t('The connection closed while receiving {0}: {1}', path, describeNetworkError(e)), { cause: e, path });
+          throw new GatewayError(
+            'network',
+            l10n.t('The connection closed while receiving {0}: {1}', path, describeNetworkError(e)),
+            { cause: e, path },
+          );
         }
         if (timedOut) throw this.idleError(idleMs, path);
         if (stopped || o.signal?.aborted) throw abortedError('GET', path);
@@ -301,10 +333,14 @@ export class HttpClient {
   }
 
   private idleError(idleMs: number, path: string): GatewayError {
-    return new GatewayError('timeout', l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path), {
-      path,
-      hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
-    });
+    return new GatewayError(
+      'timeout',
+      l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path),
+      {
+        path,
+        hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
+      },
+    );
   }
 
   /** Reads a whole body as text under the idle watchdog. */
@@ -316,7 +352,7 @@ export class HttpClient {
   }
 
   /** A request whose 2xx body is JSON validated by `schema`; anything else is `invalid_response`. */
-  async json<T>(method: string, path: string, schema: z.ZodType<T>, o: RequestOptions = {}): Promise<T> {
+  async json<T>(method: string, path: string, schema: z.ZodMiniType<T>, o: RequestOptions = {}): Promise<T> {
     const res = await this.request(method, path, o);
     const text = await this.text(res, { signal: o.signal });
     return parseJson(text, schema, method, new URL(this.url(path)).pathname);
@@ -324,19 +360,26 @@ export class HttpClient {
 }
 
 /** Parses and validates a JSON body, naming what is wrong when it does not fit. */
-export function parseJson<T>(text: string, schema: z.ZodType<T>, method: string, path: string): T {
+export function parseJson<T>(text: string, schema: z.ZodMiniType<T>, method: string, path: string): T {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     const head = text.replace(/\s+/g, ' ').trim().slice(0, 120);
-    throw new GatewayError('invalid_response', l10n.t('{0} {1} did not answer JSON: "{2}"', method, path, head), { method, path });
+    throw new GatewayError('invalid_response', l10n.t('{0} {1} did not answer JSON: "{2}"', method, path, head), {
+      method,
+      path,
+    });
   }
   const r = schema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : l10n.t('the body');
-    throw new GatewayError('invalid_response', l10n.t('{0} {1} answered an unexpected shape at {2}: {3}', method, path, where, issue?.message ?? ''), { method, path });
+    throw new GatewayError(
+      'invalid_response',
+      l10n.t('{0} {1} answered an unexpected shape at {2}: {3}', method, path, where, issue?.message ?? ''),
+      { method, path },
+    );
   }
   return r.data;
 }

@@ -1,15 +1,15 @@
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { GatewayError } from './errors';
 
 /** A model record of spec 2.3; unknown extra fields are kept. */
 export const modelRecordSchema = z.looseObject({
-  id: z.string().min(1),
-  object: z.string().optional(),
-  created: z.number().optional(),
-  owned_by: z.string().optional(),
-  capabilities: z.array(z.string()).optional(),
-  modalities: z.array(z.string()).optional(),
+  id: z.string().check(z.minLength(1)),
+  object: z.optional(z.string()),
+  created: z.optional(z.number()),
+  owned_by: z.optional(z.string()),
+  capabilities: z.optional(z.array(z.string())),
+  modalities: z.optional(z.array(z.string())),
 });
 
 export type ModelRecord = z.infer<typeof modelRecordSchema>;
@@ -28,7 +28,10 @@ const envelopeSchema = z.union([
 export function parseModelList(body: unknown, onDropped?: (why: string) => void): ModelRecord[] {
   const env = envelopeSchema.safeParse(body);
   if (!env.success) {
-    throw new GatewayError('invalid_response', l10n.t('The model list is neither an array nor an object with a "data" array.'));
+    throw new GatewayError(
+      'invalid_response',
+      l10n.t('The model list is neither an array nor an object with a "data" array.'),
+    );
   }
   const d = env.data as unknown[] | { data?: unknown[]; models?: unknown[] };
   const items: unknown[] = Array.isArray(d) ? d : (d.data ?? d.models ?? []);
@@ -57,5 +60,7 @@ export function isVideoModel(m: ModelRecord): boolean {
 
 /** True when the record advertises image input. */
 export function acceptsImages(m: ModelRecord): boolean {
-  return Boolean(m.capabilities?.includes('image') || m.capabilities?.includes('vision') || m.modalities?.includes('image'));
+  return Boolean(
+    m.capabilities?.includes('image') || m.capabilities?.includes('vision') || m.modalities?.includes('image'),
+  );
 }

@@ -12,7 +12,10 @@ export interface SseEvent {
  * comment keep-alives. An event still pending when the bytes end is flushed, because some servers
  * omit the final blank line.
  */
-export async function* parseSse(bytes: AsyncIterable<Uint8Array>, onComment?: (text: string) => void): AsyncGenerator<SseEvent> {
+export async function* parseSse(
+  bytes: AsyncIterable<Uint8Array>,
+  onComment?: (text: string) => void,
+): AsyncGenerator<SseEvent> {
   const queue: SseEvent[] = [];
   const parser = createParser({
     onEvent: (e: EventSourceMessage) => {

@@ -19,7 +19,10 @@ export const MAX_TOOL_CALL_ID_LENGTH = 40;
  * @param sent the answer's ids in call order (empty or undefined where the server sent none)
  * @param taken ids used elsewhere (earlier messages of the conversation); none by default
  */
-export function uniqueToolCallIds(sent: readonly (string | undefined)[], taken: ReadonlySet<string> = new Set()): string[] {
+export function uniqueToolCallIds(
+  sent: readonly (string | undefined)[],
+  taken: ReadonlySet<string> = new Set(),
+): string[] {
   const reserved = new Set(sent.filter((x): x is string => !!x));
   const used = new Set(taken);
   return sent.map((id, i) => {
@@ -30,7 +33,8 @@ export function uniqueToolCallIds(sent: readonly (string | undefined)[], taken: 
     const free = (c: string) => !used.has(c) && !reserved.has(c) && c.length <= MAX_TOOL_CALL_ID_LENGTH;
     let out: string | undefined;
     // Past the length limit every longer suffix fails too, so the loop stops at the first such one.
-    for (let k = 2; id && !out && `${id}_${k}`.length <= MAX_TOOL_CALL_ID_LENGTH; k++) if (free(`${id}_${k}`)) out = `${id}_${k}`;
+    for (let k = 2; id && !out && `${id}_${k}`.length <= MAX_TOOL_CALL_ID_LENGTH; k++)
+      if (free(`${id}_${k}`)) out = `${id}_${k}`;
     for (let k = 1; !out; k++) {
       const c = k === 1 ? `call_gs_${i}` : `call_gs_${i}_${k}`;
       if (free(c)) out = c;

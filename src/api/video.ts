@@ -1,21 +1,29 @@
 /**
  * The video half of the gateway client (spec 2.4-2.7, 3, 4): create a task (never retried: it is
- * billed), read its status in either format, poll with a limit, and stream the content to a file.
+ * billed), read its status in either format, poll with a limit, and download the content (the
+ * streaming into a file is in ./videoDownload).
  */
-import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { z } from 'zod';
+import * as z from '../shared/zod';
 import { GatewayError, isGatewayError } from './errors';
 import { sleep, type HttpClient } from './http';
+import { parseModelList, type ModelRecord } from './models';
 import type { VideoCreateRequest } from './videoRules';
-import { assertVideoId, looksLikeVideo, normaliseVideoStatus, resolveResultUrl, videoIdFromCreation, type VideoStatus } from './videoStatus';
+import {
+  assertVideoId,
+  normaliseVideoStatus,
+  resolveResultUrl,
+  videoIdFromCreation,
+  type VideoStatus,
+} from './videoStatus';
+import { fetchVideo, type VideoDownloadOptions } from './videoDownload';
 
 export type { VideoStatus, VideoOutcome } from './videoStatus';
 
 /** The result of one round of polling: a final status, or the poll limit reached with the id kept. */
-export type VideoPollResult = { kind: 'done'; status: VideoStatus; polls: number } | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
+export type VideoPollResult =
+  | { kind: 'done'; status: VideoStatus; polls: number }
+  | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
 
 export interface VideoPollOptions {
   /** Wait between two polls (spec 4 rule 3: 5 s). */
@@ -28,25 +36,6 @@ export interface VideoPollOptions {
   onTransientError?: (err: GatewayError, poll: number) => void;
 }
 
-export interface VideoDownloadOptions {
-  signal?: AbortSignal;
-  onProgress?: (received: number, total: number | undefined) => void;
-  /**
-   * The task's id, when the source passed to `download` is the result URL its status gave. The
-   * spec's content route for this id is then downloaded first, with the key (spec 4 rules 2, 6);
-   * the result URL only when that route answered 404, 400, a 5xx or something other than a video.
-   */
-  videoId?: string;
-}
-
-/** A model record as `GET /v1/models` sends it (spec 2.3), read leniently. */
-const ModelRecord = z.looseObject({
-  id: z.string().min(1),
-  capabilities: z.array(z.string()).optional(),
-  modalities: z.array(z.string()).optional(),
-});
-const ModelList = z.union([z.looseObject({ data: z.array(z.unknown()) }), z.array(z.unknown())]);
-
 /** Kinds of failure that do not end a poll round: the task itself is fine, the way to it is not. */
 const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
 
@@ -55,22 +44,6 @@ const UPLOAD_BYTES_PER_SECOND = 50_000;
 
 /** How a content route may fail and still leave the status's result link worth trying. */
 const ROUTE_FALLBACK_KINDS = ['not_found', 'not_video', 'bad_request', 'server'] as const;
-
-/** Bytes of a non-video body kept for the error message. */
-const SNIPPET_BYTES = 2048;
-
-/** `.<name>.<8 hex>.part`: a download into `<dir>/<name>` writes here first, beside the target. */
-export function partFileName(destName: string): string {
-  return `.${destName}.${randomBytes(4).toString('hex')}.part`;
-}
-
-/**
- * The destination name a temporary download file was made for (see {@link partFileName}), or
- * undefined when `fileName` is not such a file. Cleanup matches on this, never on a looser pattern.
- */
-export function partFileTarget(fileName: string): string | undefined {
-  return /^\.(.+)\.[0-9a-f]{8}\.part$/.exec(fileName)?.[1];
-}
 
 /** The video endpoints on the video host (the chat host when no video host is set). */
 export class VideoClient {
@@ -82,21 +55,19 @@ export class VideoClient {
   }
 
   /**
-   * Ids of the models with video capability (or modality) from `GET /v1/models` on the video host.
-   * A bare array and records without capabilities are accepted; records that are not objects with
-   * an id are skipped.
+   * Ids of the models with video capability (or modality) from `GET /v1/models` on the video host,
+   * read by the chat side's {@link parseModelList} (records that are not objects with an id are
+   * skipped; a list with no valid record is an `invalid_response`, which the wizard treats like an
+   * empty list).
    */
   async listVideoModels(signal?: AbortSignal): Promise<string[]> {
-    const list = await this.http.json('GET', '/models', ModelList, { signal });
-    const items = Array.isArray(list) ? list : list.data;
-    const out: string[] = [];
-    for (const item of items) {
-      const r = ModelRecord.safeParse(item);
-      if (!r.success) continue;
-      const tags = [...(r.data.capabilities ?? []), ...(r.data.modalities ?? [])].map((t) => t.toLowerCase());
-      if (tags.includes('video')) out.push(r.data.id);
-    }
-    return out;
+    const body = await this.http.json('GET', '/models', z.unknown(), { signal });
+    // Tags are compared ignoring case here: the wizard offers whatever the video host calls video.
+    const isVideo = (m: ModelRecord) =>
+      [...(m.capabilities ?? []), ...(m.modalities ?? [])].some((t) => t.toLowerCase() === 'video');
+    return parseModelList(body)
+      .filter(isVideo)
+      .map((m) => m.id);
   }
 
   /**
@@ -115,7 +86,10 @@ export class VideoClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new GatewayError('invalid_response', l10n.t('The video creation answer was not JSON: "{0}"', text.slice(0, 120)));
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The video creation answer was not JSON: "{0}"', text.slice(0, 120)),
+      );
     }
     return { id: videoIdFromCreation(body), body };
   }
@@ -129,7 +103,10 @@ export class VideoClient {
   /** The legacy query many relays serve (`GET /v1/video/generations/{task_id}`, spec 2.7). */
   async legacyStatus(taskId: string, signal?: AbortSignal): Promise<VideoStatus> {
     const safe = assertVideoId(taskId);
-    return { ...(await this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal)), via: 'legacy-route' };
+    return {
+      ...(await this.readStatus(`/video/generations/${encodeURIComponent(safe)}`, safe, signal)),
+      via: 'legacy-route',
+    };
   }
 
   private async readStatus(p: string, id: string, signal?: AbortSignal): Promise<VideoStatus> {
@@ -138,15 +115,18 @@ export class VideoClient {
     try {
       res = await this.http.request('GET', p, { signal, retry: false });
     } catch (err) {
-      if (isGatewayError(err)) err.videoId ??= id;
-      throw err;
+      throw isGatewayError(err) && err.videoId === undefined ? err.with({ videoId: id }) : err;
     }
     const text = await this.http.text(res, { signal });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new GatewayError('invalid_response', l10n.t('The status of video {0} was not JSON: "{1}"', id, text.slice(0, 120)), { videoId: id });
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The status of video {0} was not JSON: "{1}"', id, text.slice(0, 120)),
+        { videoId: id },
+      );
     }
     return normaliseVideoStatus(body, id);
   }
@@ -164,7 +144,9 @@ export class VideoClient {
     for (let n = 1; n <= o.limit; n++) {
       let wait = o.intervalMs;
       try {
-        const s: VideoStatus = legacyRoute ? await this.legacyStatus(safe, o.signal) : await this.statusOrLegacy(safe, o.signal);
+        const s: VideoStatus = legacyRoute
+          ? await this.legacyStatus(safe, o.signal)
+          : await this.statusOrLegacy(safe, o.signal);
         legacyRoute = s.format === 'legacy' && s.via === 'legacy-route';
         last = s;
         o.onStatus?.(s, n);
@@ -172,8 +154,7 @@ export class VideoClient {
       } catch (err) {
         if (!isGatewayError(err, ...TRANSIENT)) throw err;
         o.onTransientError?.(err, n);
-        const headers = (err as GatewayError & { headers?: Headers }).headers;
-        const ra = Number.parseFloat(headers?.get('retry-after') ?? '');
+        const ra = Number.parseFloat(err.headers?.get('retry-after') ?? '');
         if (Number.isFinite(ra) && ra > 0 && ra <= 600) wait = Math.max(wait, ra * 1000);
       }
       if (n < o.limit) await sleep(wait, o.signal);
@@ -210,15 +191,19 @@ export class VideoClient {
   }
 
   /**
-   * Downloads a task's video to `destFile` (see {@link fetchTo}). `source` is an id or a result URL;
+   * Downloads a task's video to `destFile` (see {@link fetchVideo}). `source` is an id or a result URL;
    * with `o.videoId` the content route `{video_base_url}/v1/videos/{id}/content` comes first (with
    * the key), and a different result URL is the fallback when that route answered 404, another 4xx
    * but 401/403/408/429, a 5xx (after the retries), or JSON (or anything else that is not a video):
    * relays that serve only temporary direct links (spec 2.7) still work. A relative result URL resolves against the video base URL and gets the key; an
    * absolute one on another origin never does.
    */
-  async download(source: string, destFile: string, o: VideoDownloadOptions = {}): Promise<{ file: string; bytes: number }> {
-    if (o.videoId === undefined) return this.fetchTo(this.contentUrl(source), destFile, o);
+  async download(
+    source: string,
+    destFile: string,
+    o: VideoDownloadOptions = {},
+  ): Promise<{ file: string; bytes: number }> {
+    if (o.videoId === undefined) return fetchVideo(this.http, this.contentUrl(source), destFile, o);
     const id = assertVideoId(o.videoId);
     const route = this.contentUrl(id);
     let given: string | undefined;
@@ -226,11 +211,14 @@ export class VideoClient {
       given = this.contentUrl(source);
     } catch (err) {
       // A result URL that is no usable address (`file:`, no scheme) does not stop the content route.
-      this.http.log('warn', `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`);
+      this.http.log(
+        'warn',
+        `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
-    if (given === undefined || given === route) return this.fetchTo(route, destFile, o);
+    if (given === undefined || given === route) return fetchVideo(this.http, route, destFile, o);
     try {
-      return await this.fetchTo(route, destFile, o);
+      return await fetchVideo(this.http, route, destFile, o);
     } catch (err) {
       // Not after a refused key (401/403), a cut transfer (retried by the job) or a stop; after any
       // other answer the status's own link is still worth one GET: before the content route came
@@ -242,11 +230,15 @@ export class VideoClient {
       // a storage bucket) is fetched without it, so the key never reaches a third party.
       const foreign = link.origin !== new URL(route).origin;
       const answered = err.kind === 'not_video' ? undefined : String(err.status ?? err.kind);
-      this.http.log('info', `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`);
+      this.http.log(
+        'info',
+        `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`,
+      );
       try {
-        return await this.fetchTo(given, destFile, o);
+        return await fetchVideo(this.http, given, destFile, o);
       } catch (second) {
-        if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response')) throw second;
+        if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response'))
+          throw second;
         // Both ways failed; the 404/403 of a link host is not the gateway's key or model problem
         // that describeError would explain for those kinds, so it is said as what it is.
         throw new GatewayError(
@@ -258,122 +250,17 @@ export class VideoClient {
             link.host,
             second.message,
           ),
-          { videoId: id, path: link.pathname, status: second.status, cause: second, hint: l10n.t('A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.') },
+          {
+            videoId: id,
+            path: link.pathname,
+            status: second.status,
+            cause: second,
+            hint: l10n.t(
+              'A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.',
+            ),
+          },
         );
       }
     }
   }
-
-  /**
-   * Streams the content (with the key, spec 4 rule 6) into a temporary file beside `destFile`, then
-   * links it into place without overwriting (an existing `destFile` fails with `EEXIST`). Memory
-   * stays flat whatever the size. A JSON or text body is the spec's "wrong path or missing key"
-   * (rule 5); fewer bytes than Content-Length, or a connection dropped mid-body, is `truncated`;
-   * bytes that do not start like an MP4 or WebM file are `not_video`. Nothing is left behind on
-   * failure.
-   */
-  private async fetchTo(url: string, destFile: string, o: VideoDownloadOptions): Promise<{ file: string; bytes: number }> {
-    const shown = new URL(url).pathname;
-    const res = await this.http.request('GET', url, { signal: o.signal, accept: 'video/mp4, video/*, application/octet-stream' });
-    const type = (res.headers.get('content-type') ?? '').toLowerCase();
-    const lengthHeader = res.headers.get('content-length');
-    const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-
-    if (/json|^text\//.test(type)) {
-      const text = await this.readSnippet(res, o.signal);
-      throw notVideo(shown, text);
-    }
-
-    const temp = path.join(path.dirname(destFile), partFileName(path.basename(destFile)));
-    const fh = await fs.open(temp, 'wx');
-    let received = 0;
-    let closed = false;
-    try {
-      let head: Uint8Array = new Uint8Array(0);
-      let checked = false;
-      try {
-        for await (const chunk of this.http.body(res, { signal: o.signal })) {
-          if (!checked) {
-            head = concat(head, chunk.subarray(0, 16));
-            if (head.length >= 12) {
-              checked = true;
-              if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
-            }
-          }
-          await fh.write(chunk);
-          received += chunk.byteLength;
-          o.onProgress?.(received, total);
-        }
-      } catch (err) {
-        if (isGatewayError(err, 'network')) throw truncated(shown, received, total, err);
-        throw err;
-      }
-      if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
-      if (total !== undefined && received !== total) throw truncated(shown, received, total);
-      await fh.sync();
-      await fh.close();
-      closed = true;
-      // link() refuses an existing target, unlike rename(): a file the user has is never replaced.
-      try {
-        await fs.link(temp, destFile);
-      } catch (err) {
-        // The open handle kept writing into a file someone removed meanwhile (a sweep, a user
-        // tidying the folder): the bytes are gone with it, so this is a download to do again.
-        if (errnoCode(err) === 'ENOENT') throw partFileGone(shown, path.basename(temp), received, err);
-        throw err;
-      }
-      await fs.unlink(temp).catch(() => undefined);
-      return { file: destFile, bytes: received };
-    } finally {
-      if (!closed) await fh.close().catch(() => undefined);
-      await fs.unlink(temp).catch(() => undefined);
-    }
-  }
-
-  private async readSnippet(res: Response, signal?: AbortSignal): Promise<string> {
-    const dec = new TextDecoder();
-    let out = '';
-    for await (const chunk of this.http.body(res, { signal })) {
-      out += dec.decode(chunk, { stream: true });
-      if (out.length >= SNIPPET_BYTES) break;
-    }
-    return out.slice(0, SNIPPET_BYTES);
-  }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-function notVideo(p: string, body: string): GatewayError {
-  const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return new GatewayError(
-    'not_video',
-    l10n.t('{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).', p, snippet ? `"${snippet}"` : l10n.t('an empty body')),
-    { path: p, hint: l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.') },
-  );
-}
-
-function errnoCode(err: unknown): unknown {
-  return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-}
-
-/** The temporary file vanished before it could be linked into place: retryable, like a cut transfer. */
-function partFileGone(p: string, partName: string, received: number, cause: unknown): GatewayError {
-  return new GatewayError(
-    'truncated',
-    l10n.t('The download of {0} was interrupted: its temporary file {1} was removed (by another window or program) after {2} bytes, before the video could be saved.', p, partName, received),
-    { path: p, retryable: true, cause, hint: l10n.t('Resume the task to download the video again. Nothing was saved.') },
-  );
-}
-
-function truncated(p: string, received: number, total: number | undefined, cause?: unknown): GatewayError {
-  const msg =
-    total === undefined
-      ? l10n.t('The download of {0} stopped after {1} bytes.', p, received)
-      : l10n.t('The download of {0} stopped after {1} of {2} bytes.', p, received, total);
-  return new GatewayError('truncated', msg, { path: p, retryable: true, cause, hint: l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.') });
 }

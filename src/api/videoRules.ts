@@ -134,7 +134,8 @@ export function referenceImageProblem(ref: string): string | undefined {
     const m = /^data:(image\/[A-Za-z0-9.+-]+);base64,(.*)$/s.exec(s);
     if (!m) return l10n.t('is a data URL but not a complete base64 image data URL (data:image/<type>;base64,<data>)');
     const data = m[2] ?? '';
-    if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) return l10n.t('is a data URL whose base64 data is incomplete or invalid');
+    if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data))
+      return l10n.t('is a data URL whose base64 data is incomplete or invalid');
     return undefined;
   }
   let u: URL;
@@ -143,7 +144,11 @@ export function referenceImageProblem(ref: string): string | undefined {
   } catch {
     return l10n.t('is neither an HTTPS URL nor a base64 data URL');
   }
-  if (u.protocol !== 'https:') return l10n.t('uses {0}: the service fetches only public HTTPS direct links (or send the image as base64)', u.protocol.replace(':', ''));
+  if (u.protocol !== 'https:')
+    return l10n.t(
+      'uses {0}: the service fetches only public HTTPS direct links (or send the image as base64)',
+      u.protocol.replace(':', ''),
+    );
   return undefined;
 }
 
@@ -162,13 +167,26 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
   const request: VideoCreateRequest = { ...input, model: input.model.trim(), prompt: input.prompt.trim() };
 
   if (request.model.length === 0) errors.push(issue('model-required', 'model', l10n.t('A video model is required')));
-  if (request.prompt.length === 0) errors.push(issue('prompt-required', 'prompt', l10n.t('The prompt is empty; describe the video to generate')));
+  if (request.prompt.length === 0)
+    errors.push(issue('prompt-required', 'prompt', l10n.t('The prompt is empty; describe the video to generate')));
 
   if (input.image_urls !== undefined && input.images !== undefined) {
-    errors.push(issue('images-exclusive', 'images', l10n.t('image_urls and images must not be sent together (images is only an alias of image_urls)')));
+    errors.push(
+      issue(
+        'images-exclusive',
+        'images',
+        l10n.t('image_urls and images must not be sent together (images is only an alias of image_urls)'),
+      ),
+    );
   }
   if (input.input_reference !== undefined && input.reference_images !== undefined) {
-    errors.push(issue('reference-exclusive', 'reference_images', l10n.t('input_reference and reference_images must not be sent together')));
+    errors.push(
+      issue(
+        'reference-exclusive',
+        'reference_images',
+        l10n.t('input_reference and reference_images must not be sent together'),
+      ),
+    );
   }
 
   const refs = referenceImages(input);
@@ -181,27 +199,79 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
   const n = refs.length;
   if (rules.known) {
     if (n === 0 && !rules.textToVideo) {
-      errors.push(issue('text-to-video', 'image_urls', l10n.t('{0} only supports exactly one reference image; text-to-video is not available for it: add one image or use vendor-image-video', rules.model)));
+      errors.push(
+        issue(
+          'text-to-video',
+          'image_urls',
+          l10n.t(
+            '{0} only supports exactly one reference image; text-to-video is not available for it: add one image or use vendor-image-video',
+            rules.model,
+          ),
+        ),
+      );
     } else if (rules.minImages === rules.maxImages && n !== rules.minImages) {
-      errors.push(issue('reference-count', 'image_urls', l10n.t('{0} only supports exactly one reference image; {1} given', rules.model, n)));
+      errors.push(
+        issue(
+          'reference-count',
+          'image_urls',
+          l10n.t('{0} only supports exactly one reference image; {1} given', rules.model, n),
+        ),
+      );
     } else if (n > rules.maxImages) {
-      errors.push(issue('reference-count', 'image_urls', l10n.t('{0} accepts at most {1} reference images; {2} given', rules.model, rules.maxImages, n)));
+      errors.push(
+        issue(
+          'reference-count',
+          'image_urls',
+          l10n.t('{0} accepts at most {1} reference images; {2} given', rules.model, rules.maxImages, n),
+        ),
+      );
     }
   }
 
   if (input.seconds !== undefined) {
     const s = input.seconds;
     if (!Number.isInteger(s) || s < 1) {
-      errors.push(issue('seconds-integer', 'seconds', l10n.t('seconds must be a whole number of at least 1; got {0}', String(s))));
+      errors.push(
+        issue('seconds-integer', 'seconds', l10n.t('seconds must be a whole number of at least 1; got {0}', String(s))),
+      );
     } else if (s > rules.maxSeconds) {
-      errors.push(issue('seconds-max', 'seconds', l10n.t('{0} lasts at most {1} s; got {2}', rules.known ? rules.model : l10n.t('A video'), rules.maxSeconds, s)));
+      errors.push(
+        issue(
+          'seconds-max',
+          'seconds',
+          l10n.t(
+            '{0} lasts at most {1} s; got {2}',
+            rules.known ? rules.model : l10n.t('A video'),
+            rules.maxSeconds,
+            s,
+          ),
+        ),
+      );
     } else if (n > 1 && rules.maxSecondsMulti !== undefined && s > rules.maxSecondsMulti) {
       request.seconds = rules.maxSecondsMulti;
-      warnings.push(issue('seconds-multi-clamp', 'seconds', l10n.t('With several reference images {0} makes at most {1} s; {2} s is sent as {1} s', rules.model, rules.maxSecondsMulti, s)));
+      warnings.push(
+        issue(
+          'seconds-multi-clamp',
+          'seconds',
+          l10n.t(
+            'With several reference images {0} makes at most {1} s; {2} s is sent as {1} s',
+            rules.model,
+            rules.maxSecondsMulti,
+            s,
+          ),
+        ),
+      );
     } else if (rules.known) {
-      const suggested = n > 1 && rules.suggestedSecondsMulti.length > 0 ? rules.suggestedSecondsMulti : rules.suggestedSeconds;
+      const suggested =
+        n > 1 && rules.suggestedSecondsMulti.length > 0 ? rules.suggestedSecondsMulti : rules.suggestedSeconds;
       if (!suggested.includes(s)) {
-        warnings.push(issue('seconds-suggested', 'seconds', l10n.t('{0} s is not one of the suggested durations for {1} ({2})', s, rules.model, suggested.join(', '))));
+        warnings.push(
+          issue(
+            'seconds-suggested',
+            'seconds',
+            l10n.t('{0} s is not one of the suggested durations for {1} ({2})', s, rules.model, suggested.join(', ')),
+          ),
+        );
       }
     }
   }
@@ -209,9 +279,21 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
   if (input.aspect_ratio !== undefined) {
     const a = input.aspect_ratio.trim();
     if (!/^\d{1,2}:\d{1,2}$/.test(a)) {
-      errors.push(issue('aspect-ratio-format', 'aspect_ratio', l10n.t('aspect_ratio must look like 16:9; got "{0}"', input.aspect_ratio)));
+      errors.push(
+        issue(
+          'aspect-ratio-format',
+          'aspect_ratio',
+          l10n.t('aspect_ratio must look like 16:9; got "{0}"', input.aspect_ratio),
+        ),
+      );
     } else if (rules.known && !rules.aspectRatios.includes(a)) {
-      errors.push(issue('aspect-ratio-model', 'aspect_ratio', l10n.t('{0} allows the aspect ratios {1}; got {2}', rules.model, rules.aspectRatios.join(', '), a)));
+      errors.push(
+        issue(
+          'aspect-ratio-model',
+          'aspect_ratio',
+          l10n.t('{0} allows the aspect ratios {1}; got {2}', rules.model, rules.aspectRatios.join(', '), a),
+        ),
+      );
     } else {
       request.aspect_ratio = a;
     }
@@ -220,11 +302,19 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
   if (input.resolution !== undefined) {
     const r = input.resolution.trim();
     if (!/^\d{3,4}p$/.test(r)) {
-      errors.push(issue('resolution-format', 'resolution', l10n.t('resolution must look like 720p; got "{0}"', input.resolution)));
+      errors.push(
+        issue('resolution-format', 'resolution', l10n.t('resolution must look like 720p; got "{0}"', input.resolution)),
+      );
     } else {
       request.resolution = r;
       if (!rules.resolutions.includes(r)) {
-        warnings.push(issue('resolution-common', 'resolution', l10n.t('{0} is not one of the common resolutions (720p, 480p); the gateway may refuse it', r)));
+        warnings.push(
+          issue(
+            'resolution-common',
+            'resolution',
+            l10n.t('{0} is not one of the common resolutions (720p, 480p); the gateway may refuse it', r),
+          ),
+        );
       }
     }
   }

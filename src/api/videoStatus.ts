@@ -37,7 +37,14 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
 export function assertVideoId(id: string): string {
   const s = id.trim();
   if (!ID.test(s) || s.includes('..')) {
-    throw new GatewayError('validation', l10n.t('"{0}" is not a video id: ids are letters, digits and _ . : - (up to 200), as returned when the task was created.', s.slice(0, 80)), { field: 'id' });
+    throw new GatewayError(
+      'validation',
+      l10n.t(
+        '"{0}" is not a video id: ids are letters, digits and _ . : - (up to 200), as returned when the task was created.',
+        s.slice(0, 80),
+      ),
+      { field: 'id' },
+    );
   }
   return s;
 }
@@ -57,7 +64,12 @@ export function videoIdFromCreation(body: unknown): string {
   const data = rec(r?.data);
   const id = str(r?.id) ?? str(r?.request_id) ?? str(r?.task_id) ?? str(data?.id) ?? str(data?.task_id);
   if (!id) {
-    throw new GatewayError('invalid_response', l10n.t('The gateway accepted the video request but returned no id, request_id or task_id; the task cannot be followed.'));
+    throw new GatewayError(
+      'invalid_response',
+      l10n.t(
+        'The gateway accepted the video request but returned no id, request_id or task_id; the task cannot be followed.',
+      ),
+    );
   }
   return assertVideoId(id);
 }
@@ -121,7 +133,11 @@ export function normaliseVideoStatus(body: unknown, fallbackId: string): VideoSt
     status,
     progress: parseProgress(r.progress),
     resultUrl: str(r.url) ?? str(r.video_url) ?? str(video?.url) ?? str(data?.result_url) ?? str(rec(r.metadata)?.url),
-    failReason: str(r.fail_reason) ?? str(err?.message) ?? (typeof r.error === 'string' ? str(r.error) : undefined) ?? str(r.reason),
+    failReason:
+      str(r.fail_reason) ??
+      str(err?.message) ??
+      (typeof r.error === 'string' ? str(r.error) : undefined) ??
+      str(r.reason),
     model: str(r.model),
     format: 'current',
   };
@@ -140,14 +156,21 @@ export function resolveResultUrl(location: string, videoBaseUrl: string): URL {
     try {
       u = new URL(s);
     } catch {
-      throw new GatewayError('invalid_response', l10n.t('The video result URL "{0}" is not a valid address.', s.slice(0, 200)));
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The video result URL "{0}" is not a valid address.', s.slice(0, 200)),
+      );
     }
     if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-      throw new GatewayError('invalid_response', l10n.t('The video result URL uses {0}; only http(s) downloads are allowed.', u.protocol));
+      throw new GatewayError(
+        'invalid_response',
+        l10n.t('The video result URL uses {0}; only http(s) downloads are allowed.', u.protocol),
+      );
     }
     return u;
   }
-  if (s.startsWith('//')) throw new GatewayError('invalid_response', l10n.t('The video result URL "{0}" has no scheme.', s.slice(0, 200)));
+  if (s.startsWith('//'))
+    throw new GatewayError('invalid_response', l10n.t('The video result URL "{0}" has no scheme.', s.slice(0, 200)));
   if (s.startsWith('/')) {
     // `/v1/videos/x/content` replaces the path of the `/v1` root rather than nesting under it.
     const rootPath = base.pathname.replace(/\/v1\/?$/, '').replace(/\/$/, '');

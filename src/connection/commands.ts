@@ -1,8 +1,16 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
-import { describeError, isGatewayError, type ErrorAction, type GatewayErrorKind } from '../api/errors';
+import { isGatewayError, type GatewayErrorKind } from '../api/errors';
+import { describeError, type ErrorAction } from '../api/describeError';
 import { isVideoModel, type ModelRecord } from '../api/models';
-import { actionLabel, configureApiL10n, gatewayHttpOptions, getGatewayClient, runErrorAction, showGatewayError } from '../platform/gateway';
+import {
+  actionLabel,
+  configureApiL10n,
+  gatewayHttpOptions,
+  getGatewayClient,
+  runErrorAction,
+  showGatewayError,
+} from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { readSettings, updateSetting } from '../platform/settings';
 
@@ -42,7 +50,9 @@ export async function checkConnection(s: Services, signal?: AbortSignal): Promis
   }
   const baseUrl = client.http.baseUrl;
   const warnings = [...client.http.warnings];
-  const keyLine = keySet ? vscode.l10n.t('An API key is set.') : vscode.l10n.t('No API key is set (run "Gateway Studio: Set API Key").');
+  const keyLine = keySet
+    ? vscode.l10n.t('An API key is set.')
+    : vscode.l10n.t('No API key is set (run "Gateway Studio: Set API Key").');
   const started = Date.now();
   try {
     const models = await client.listModels(signal);
@@ -167,7 +177,11 @@ export async function selectChatModel(s: Services, modelId?: string): Promise<st
       const items = models.map((m) => modelItem(m, current));
       qp.items = [...items, { id: MANUAL, label: '', kind: vscode.QuickPickItemKind.Separator }, manual];
       qp.activeItems = items.filter((i) => i.id === current);
-      qp.placeholder = vscode.l10n.t('{0} chat models; the current one is {1}', models.length, current || vscode.l10n.t('not set'));
+      qp.placeholder = vscode.l10n.t(
+        '{0} chat models; the current one is {1}',
+        models.length,
+        current || vscode.l10n.t('not set'),
+      );
     } catch (e) {
       if (isGatewayError(e, 'aborted')) return;
       const d = describeError(e);
@@ -218,13 +232,16 @@ export function registerConnectionCommands(s: Services): void {
       report(s, r);
       return r;
     }),
-    vscode.commands.registerCommand('gatewayStudio.selectChatModel', async (modelId?: unknown): Promise<string | undefined> => {
-      try {
-        return await selectChatModel(s, typeof modelId === 'string' ? modelId : undefined);
-      } catch (e) {
-        showGatewayError(s, e);
-        return undefined;
-      }
-    }),
+    vscode.commands.registerCommand(
+      'gatewayStudio.selectChatModel',
+      async (modelId?: unknown): Promise<string | undefined> => {
+        try {
+          return await selectChatModel(s, typeof modelId === 'string' ? modelId : undefined);
+        } catch (e) {
+          showGatewayError(s, e);
+          return undefined;
+        }
+      },
+    ),
   );
 }

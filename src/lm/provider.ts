@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../api/client';
-import { describeError, GatewayError, isGatewayError } from '../api/errors';
+import { GatewayError, isGatewayError } from '../api/errors';
+import { describeError } from '../api/describeError';
 import { configureApiL10n, getGatewayClient, showGatewayError } from '../platform/gateway';
 import type { Services } from '../platform/services';
-import { idsUniqueAcross } from '../chat/core/toolIds';
+import { uniqueToolCallIds } from '../api/toolCallIds';
 import { readSettings } from '../platform/settings';
 import { answerLmRequest, RequiredChoiceRefusals } from './core/answer';
 import { lmFailure } from './core/failure';
-import { buildLmRequest, callIdsIn, estimateTokens, parseToolArguments, ReasoningMemory } from './core/messages';
+import { buildLmRequest, callIdsIn, parseToolArguments } from './core/messages';
+import { ReasoningMemory } from './core/reasoningMemory';
+import { estimateTokens } from './core/tokens';
 import { LmModelCache, type LmModelInfo } from './core/models';
 
 /** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
@@ -61,7 +64,10 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     this.s.log.info(line);
   }
 
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<LmModelInfo[]> {
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<LmModelInfo[]> {
     this.asked = true;
     let key = await this.s.keys.get();
     if (!key && !options.silent) {
@@ -70,7 +76,9 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       key = await this.s.keys.get();
     }
     if (!key) {
-      this.notice('Language models: no API key is set, so VS Code is offered no gateway models (run "Gateway Studio: Set API Key").');
+      this.notice(
+        'Language models: no API key is set, so VS Code is offered no gateway models (run "Gateway Studio: Set API Key").',
+      );
       return [];
     }
     let client: GatewayClient;
@@ -86,7 +94,9 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
       const models = await this.models.load(client, abort.signal);
-      this.notice(`Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`);
+      this.notice(
+        `Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`,
+      );
       return models;
     } catch (e) {
       if (token.isCancellationRequested) return [];
@@ -118,7 +128,8 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         toolMode: options.toolMode,
         modelOptions: options.modelOptions as Readonly<Record<string, unknown>> | undefined,
       });
-      if (dropped.length > 0) this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
+      if (dropped.length > 0)
+        this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
       const result = await answerLmRequest(client, request, {
         // The chat panel's setting: a gateway that cannot stream cannot stream here either.
         stream: readSettings().chat.stream,
@@ -127,15 +138,26 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         refusals: this.refusals,
         onEvent: (e) => {
           if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
-          else if (e.type === 'retry') this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
+          else if (e.type === 'retry')
+            this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
         },
       });
       const calls = result.message.tool_calls ?? [];
       // Relays that number calls per answer send `call_0` again in a later answer; VS Code and the
       // caller tell results apart by id, so a reused id gets a suffix (the chat panel's scheme).
-      const ids = idsUniqueAcross(calls.map((c) => c.id), callIdsIn(messages));
+      const ids = uniqueToolCallIds(
+        calls.map((c) => c.id),
+        callIdsIn(messages),
+      );
       // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
-      const parts = calls.map((c, i) => new vscode.LanguageModelToolCallPart(ids[i] ?? c.id, c.function.name, parseToolArguments(c.function.name, c.function.arguments)));
+      const parts = calls.map(
+        (c, i) =>
+          new vscode.LanguageModelToolCallPart(
+            ids[i] ?? c.id,
+            c.function.name,
+            parseToolArguments(c.function.name, c.function.arguments),
+          ),
+      );
       this.reasoning.remember(parts, result.message.reasoning_content);
       for (const p of parts) progress.report(p);
       if (result.finishReason && result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') {
@@ -172,7 +194,9 @@ export function registerLanguageModels(s: Services): GatewayLanguageModels | und
   configureApiL10n();
   const lm = vscode.lm as Partial<typeof vscode.lm>;
   if (typeof lm.registerLanguageModelChatProvider !== 'function') {
-    s.log.info('Language models: this VS Code has no language-model provider API; the gateway models are not offered to its model picker.');
+    s.log.info(
+      'Language models: this VS Code has no language-model provider API; the gateway models are not offered to its model picker.',
+    );
     return undefined;
   }
   const provider = new GatewayLanguageModels(s);

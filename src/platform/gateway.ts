@@ -1,7 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
-import { GatewayError, describeError, type ErrorAction, type ErrorDescription } from '../api/errors';
+import { GatewayError } from '../api/errors';
+import { describeError, type ErrorAction, type ErrorDescription } from '../api/describeError';
 import type { HttpOptions, LogLevel } from '../api/http';
 import type { Logger } from './log';
 import type { Services } from './services';
@@ -32,13 +33,23 @@ export function logAdapter(log: Logger): (level: LogLevel, msg: string) => void 
  * The client options for the current settings and the key in SecretStorage. Throws
  * `GatewayError('config')` when the base URL is empty or invalid, naming the setting.
  */
-export async function gatewayHttpOptions(s: Services, host: GatewayHost = 'chat', settings: Settings = readSettings()): Promise<HttpOptions> {
+export async function gatewayHttpOptions(
+  s: Services,
+  host: GatewayHost = 'chat',
+  settings: Settings = readSettings(),
+): Promise<HttpOptions> {
   const useVideo = host === 'video' && settings.videoBaseUrl.trim() !== '';
   const baseUrl = useVideo ? settings.videoBaseUrl : settings.baseUrl;
   if (baseUrl.trim() === '') {
-    throw new GatewayError('config', vscode.l10n.t('The base URL is not set. Open the settings and enter the gateway address (gatewayStudio.baseUrl).'), {
-      field: 'gatewayStudio.baseUrl',
-    });
+    throw new GatewayError(
+      'config',
+      vscode.l10n.t(
+        'The base URL is not set. Open the settings and enter the gateway address (gatewayStudio.baseUrl).',
+      ),
+      {
+        field: 'gatewayStudio.baseUrl',
+      },
+    );
   }
   const apiKey = await s.keys.get();
   return {
@@ -65,7 +76,13 @@ const cache = new WeakMap<Services, Map<GatewayHost, CacheEntry>>();
 export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'): Promise<GatewayClient> {
   const o = await gatewayHttpOptions(s, host);
   // The key is part of the identity but never stored in clear outside the client itself.
-  const signature = JSON.stringify([o.baseUrl, o.timeoutMs, o.idleTimeoutMs, o.maxRetries, o.apiKey ? hash(o.apiKey) : '']);
+  const signature = JSON.stringify([
+    o.baseUrl,
+    o.timeoutMs,
+    o.idleTimeoutMs,
+    o.maxRetries,
+    o.apiKey ? hash(o.apiKey) : '',
+  ]);
   let perHost = cache.get(s);
   if (!perHost) {
     perHost = new Map();
@@ -136,15 +153,18 @@ export function showGatewayError(s: Services, err: unknown, retry?: () => unknow
   s.log.error(`${d.title}: ${d.detail}`);
   const actions = d.actions.filter((a) => a !== 'retry' || retry !== undefined);
   const labels = actions.map(actionLabel);
-  void vscode.window.showErrorMessage(`${d.title}. ${d.detail}`, ...labels).then((picked) => {
-    const i = picked === undefined ? -1 : labels.indexOf(picked);
-    const a = actions[i];
-    if (a) return runErrorAction(a, retry);
-    return undefined;
-  }).then(undefined, (e: unknown) => {
-    // A button's command failing (a retry that fails again, say) must not become an unhandled
-    // rejection in the extension host; the log keeps it.
-    s.log.error(`The "${d.title}" notification action failed: ${e instanceof Error ? e.message : String(e)}`);
-  });
+  void vscode.window
+    .showErrorMessage(`${d.title}. ${d.detail}`, ...labels)
+    .then((picked) => {
+      const i = picked === undefined ? -1 : labels.indexOf(picked);
+      const a = actions[i];
+      if (a) return runErrorAction(a, retry);
+      return undefined;
+    })
+    .then(undefined, (e: unknown) => {
+      // A button's command failing (a retry that fails again, say) must not become an unhandled
+      // rejection in the extension host; the log keeps it.
+      s.log.error(`The "${d.title}" notification action failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
   return d;
 }

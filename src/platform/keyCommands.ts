@@ -8,7 +8,9 @@ export function registerKeyCommands(s: Services): void {
     vscode.commands.registerCommand('gatewayStudio.setApiKey', async (): Promise<boolean> => {
       const key = await vscode.window.showInputBox({
         title: vscode.l10n.t('Gateway Studio: Set API Key'),
-        prompt: vscode.l10n.t('Paste an API key from the API Keys page of the gateway console. A web-login password is not an API key. The key is kept in VS Code secret storage, never in settings.'),
+        prompt: vscode.l10n.t(
+          'Paste an API key from the API Keys page of the gateway console. A web-login password is not an API key. The key is kept in VS Code secret storage, never in settings.',
+        ),
         password: true,
         ignoreFocusOut: true,
         placeHolder: vscode.l10n.t('API key'),

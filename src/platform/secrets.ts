@@ -38,8 +38,14 @@ export class ApiKeyStore implements vscode.Disposable {
 /** Why a typed key is refused, or undefined when it is acceptable. */
 export function apiKeyProblem(input: string): string | undefined {
   if (input.length === 0) return vscode.l10n.t('The key is empty. Copy it from the API Keys page of the console.');
-  if (/\s/.test(input)) return vscode.l10n.t('The key contains spaces or line breaks. Copy it again from the API Keys page; a web-login password is not an API key.');
+  if (/\s/.test(input))
+    return vscode.l10n.t(
+      'The key contains spaces or line breaks. Copy it again from the API Keys page; a web-login password is not an API key.',
+    );
   // Header values are ASCII: a key copied with a "…" or a smart quote would fail on every request.
-  if (!/^[\x21-\x7e]+$/.test(input)) return vscode.l10n.t('The key contains a character that is not plain ASCII (such as "…" or a smart quote). Copy it again from the API Keys page.');
+  if (!/^[\x21-\x7e]+$/.test(input))
+    return vscode.l10n.t(
+      'The key contains a character that is not plain ASCII (such as "…" or a smart quote). Copy it again from the API Keys page.',
+    );
   return undefined;
 }

@@ -10,7 +10,8 @@
  * finite number (a numeric string counts, as JSON users sometimes quote numbers).
  */
 export function boundedNumber(value: unknown, fallback: number, min: number, max: number, integer = false): number {
-  let n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  let n =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   if (!Number.isFinite(n)) return fallback;
   if (integer) n = Math.round(n);
   return Math.min(max, Math.max(min, n));

@@ -4,7 +4,7 @@
  * small). The host queues until `webview/ready`, then sends the whole list; every change sends
  * the list again (it holds at most a few dozen tasks). Local files cross only as webview URIs.
  */
-import * as z from 'zod/mini';
+import * as z from './zod';
 
 const text = z.string().check(z.maxLength(20_000));
 const key = z.string().check(z.minLength(1), z.maxLength(200));
@@ -62,10 +62,23 @@ export const galleryHostMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type GalleryHostMessage = z.infer<typeof galleryHostMessageSchema>;
 
-export const GALLERY_ACTIONS = ['open', 'reveal', 'openExternal', 'copyId', 'rerun', 'remix', 'deleteFile', 'remove', 'resume', 'stop'] as const;
+export const GALLERY_ACTIONS = [
+  'open',
+  'reveal',
+  'openExternal',
+  'copyId',
+  'rerun',
+  'remix',
+  'deleteFile',
+  'remove',
+  'resume',
+  'stop',
+] as const;
 export type GalleryAction = (typeof GALLERY_ACTIONS)[number];
 
-const pngDataUrl = z.string().check(z.maxLength(20 * 1024 * 1024), z.regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+=*$/));
+const pngDataUrl = z
+  .string()
+  .check(z.maxLength(20 * 1024 * 1024), z.regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+=*$/));
 
 export const galleryWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('webview/ready') }),

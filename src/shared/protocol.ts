@@ -9,21 +9,21 @@
  *
  * The API key never crosses this boundary: no message has a field for it.
  */
-import { z } from 'zod';
+import * as z from './zod';
 
-const id = z.string().min(1).max(200);
+const id = z.string().check(z.minLength(1), z.maxLength(200));
 
 // ---------------------------------------------------------------------------------------------
 // Shared value shapes
 
 /** Chat parameters of spec 2.1 that the user may set; wire names so a request can take them as-is. */
 export const chatParamsSchema = z.object({
-  temperature: z.number().min(0).max(2).nullable(),
-  top_p: z.number().min(0).max(1).nullable(),
-  max_tokens: z.number().int().min(1).nullable(),
-  stop: z.array(z.string().min(1)).max(4),
-  presence_penalty: z.number().min(-2).max(2).nullable(),
-  frequency_penalty: z.number().min(-2).max(2).nullable(),
+  temperature: z.nullable(z.number().check(z.minimum(0), z.maximum(2))),
+  top_p: z.nullable(z.number().check(z.minimum(0), z.maximum(1))),
+  max_tokens: z.nullable(z.number().check(z.int(), z.minimum(1))),
+  stop: z.array(z.string().check(z.minLength(1))).check(z.maxLength(4)),
+  presence_penalty: z.nullable(z.number().check(z.minimum(-2), z.maximum(2))),
+  frequency_penalty: z.nullable(z.number().check(z.minimum(-2), z.maximum(2))),
   response_format: z.enum(['text', 'json_object']),
   user: z.string(),
   stream: z.boolean(),
@@ -31,34 +31,52 @@ export const chatParamsSchema = z.object({
 export type ChatParams = z.infer<typeof chatParamsSchema>;
 
 /** Per-conversation overrides of the settings' defaults; a missing key means "use the setting". */
-export const paramOverridesSchema = chatParamsSchema.partial();
+export const paramOverridesSchema = z.partial(chatParamsSchema);
 export type ParamOverrides = z.infer<typeof paramOverridesSchema>;
 
 export const imageAttachmentSchema = z.object({
-  name: z.string().max(500),
-  mime: z.string().regex(/^image\/[a-z0-9.+-]+$/i),
+  name: z.string().check(z.maxLength(500)),
+  mime: z.string().check(z.regex(/^image\/[a-z0-9.+-]+$/i)),
   /** A complete base64 data URL (`data:image/png;base64,…`), exactly what is sent to the model. */
-  dataUrl: z.string().regex(/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+$/i),
-  bytes: z.number().int().nonnegative(),
+  dataUrl: z.string().check(z.regex(/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+$/i)),
+  bytes: z.number().check(z.int(), z.nonnegative()),
 });
 export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
 
 /** Editor context ("Ask Gateway Studio about the selection"). */
 export const editorContextSchema = z.object({
-  fileName: z.string().max(1000),
-  language: z.string().max(100),
+  fileName: z.string().check(z.maxLength(1000)),
+  language: z.string().check(z.maxLength(100)),
   text: z.string(),
-  startLine: z.number().int().nonnegative().optional(),
-  endLine: z.number().int().nonnegative().optional(),
+  startLine: z.optional(z.number().check(z.int(), z.nonnegative())),
+  endLine: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 export type EditorContext = z.infer<typeof editorContextSchema>;
 
-export const usageSchema = z.object({
-  prompt_tokens: z.number().nonnegative(),
-  completion_tokens: z.number().nonnegative(),
-  total_tokens: z.number().nonnegative(),
+const usageCounters = z.looseObject({
+  prompt_tokens: z.nullish(z.number()),
+  completion_tokens: z.nullish(z.number()),
+  total_tokens: z.nullish(z.number()),
 });
-export type Usage = z.infer<typeof usageSchema>;
+/**
+ * Token usage (spec 2.2), the one schema for it: read from the gateway's chunks and carried to the
+ * webview on answers. Servers omit counters (a missing one is 0 and a missing total the sum,
+ * rather than failing a whole answer) and add fields, which are kept.
+ */
+export const usageSchema = z.pipe(
+  usageCounters,
+  z.transform((u: z.infer<typeof usageCounters>) => {
+    const prompt = u.prompt_tokens ?? 0;
+    const completion = u.completion_tokens ?? 0;
+    return {
+      ...u,
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: u.total_tokens ?? prompt + completion,
+    };
+  }),
+);
+export type Usage = z.output<typeof usageSchema>;
 
 export const errorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLog', 'selectModel']);
 export type ErrorAction = z.infer<typeof errorActionSchema>;
@@ -92,18 +110,18 @@ export const assistantMessageSchema = z.object({
   id,
   role: z.literal('assistant'),
   content: z.string(),
-  reasoning: z.string().optional(),
-  toolCalls: z.array(toolCallWireSchema).optional(),
+  reasoning: z.optional(z.string()),
+  toolCalls: z.optional(z.array(toolCallWireSchema)),
   status: messageStatusSchema,
   /** The model that was asked. */
   requestedModel: z.string(),
   /** The model the response named, when it differs (an aligned version). */
-  model: z.string().optional(),
-  finishReason: z.string().optional(),
-  usage: usageSchema.optional(),
-  error: errorViewSchema.optional(),
+  model: z.optional(z.string()),
+  finishReason: z.optional(z.string()),
+  usage: z.optional(usageSchema),
+  error: z.optional(errorViewSchema),
   /** A notice shown under the answer (content filter, tool-round limit, retry that happened). */
-  notices: z.array(z.string()).optional(),
+  notices: z.optional(z.array(z.string())),
   createdAt: z.number(),
 });
 export const toolMessageSchema = z.object({
@@ -114,7 +132,11 @@ export const toolMessageSchema = z.object({
   content: z.string(),
   createdAt: z.number(),
 });
-export const chatMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema, toolMessageSchema]);
+export const chatMessageSchema = z.discriminatedUnion('role', [
+  userMessageSchema,
+  assistantMessageSchema,
+  toolMessageSchema,
+]);
 export type UserMessage = z.infer<typeof userMessageSchema>;
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
@@ -128,18 +150,23 @@ export const conversationSchema = z.object({
   /** Model for this conversation; empty means the `gatewayStudio.chatModel` setting. */
   model: z.string(),
   /** System prompt for this conversation; undefined means the setting. */
-  systemPrompt: z.string().optional(),
+  systemPrompt: z.optional(z.string()),
   params: paramOverridesSchema,
   messages: z.array(chatMessageSchema),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-export const historyEntrySchema = z.object({ id, title: z.string(), updatedAt: z.number(), messageCount: z.number().int() });
+export const historyEntrySchema = z.object({
+  id,
+  title: z.string(),
+  updatedAt: z.number(),
+  messageCount: z.number().check(z.int()),
+});
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const modelInfoSchema = z.object({
   id: z.string(),
-  ownedBy: z.string().optional(),
+  ownedBy: z.optional(z.string()),
   capabilities: z.array(z.string()),
   supportsImages: z.boolean(),
 });
@@ -150,12 +177,12 @@ export type ToolCardState = z.infer<typeof toolCardStateSchema>;
 
 /** One tool card in the webview; sent again whenever its state changes. */
 export const toolCallUpdateSchema = z.object({
-  callId: z.string().min(1),
+  callId: z.string().check(z.minLength(1)),
   name: z.string(),
   argumentsJson: z.string(),
   state: toolCardStateSchema,
   readOnly: z.boolean(),
-  resultPreview: z.string().optional(),
+  resultPreview: z.optional(z.string()),
 });
 export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
 
@@ -175,7 +202,7 @@ export type ToolInfo = z.infer<typeof toolInfoSchema>;
 export const toolChoiceSettingSchema = z.union([
   z.literal('auto'),
   z.literal('none'),
-  z.object({ name: z.string().min(1) }),
+  z.object({ name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
 
@@ -192,33 +219,48 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     defaults: chatParamsSchema,
     defaultModel: z.string(),
     defaultSystemPrompt: z.string(),
-    busyRequestId: z.string().optional(),
+    busyRequestId: z.optional(z.string()),
     strings: stringsSchema,
-    maxImageBytes: z.number().int().positive(),
+    maxImageBytes: z.number().check(z.int(), z.positive()),
   }),
   /** Replace the whole conversation (after new chat, open, edit, regenerate, settings change). */
-  z.object({ type: z.literal('chat/conversation'), conversation: conversationSchema, defaults: chatParamsSchema, defaultModel: z.string(), defaultSystemPrompt: z.string() }),
+  z.object({
+    type: z.literal('chat/conversation'),
+    conversation: conversationSchema,
+    defaults: chatParamsSchema,
+    defaultModel: z.string(),
+    defaultSystemPrompt: z.string(),
+  }),
   /** Add or replace one message (matched by id). */
-  z.object({ type: z.literal('chat/message'), requestId: z.string().optional(), message: chatMessageSchema }),
+  z.object({ type: z.literal('chat/message'), requestId: z.optional(z.string()), message: chatMessageSchema }),
   z.object({
     type: z.literal('chat/delta'),
     requestId: z.string(),
     messageId: z.string(),
-    content: z.string().optional(),
-    reasoning: z.string().optional(),
+    content: z.optional(z.string()),
+    reasoning: z.optional(z.string()),
   }),
-  z.object({ type: z.literal('chat/done'), requestId: z.string(), message: assistantMessageSchema.optional() }),
-  z.object({ type: z.literal('chat/error'), requestId: z.string(), error: errorViewSchema, message: assistantMessageSchema.optional() }),
-  z.object({ type: z.literal('chat/busy'), requestId: z.string().optional() }),
+  z.object({ type: z.literal('chat/done'), requestId: z.string(), message: z.optional(assistantMessageSchema) }),
+  z.object({
+    type: z.literal('chat/error'),
+    requestId: z.string(),
+    error: errorViewSchema,
+    message: z.optional(assistantMessageSchema),
+  }),
+  z.object({ type: z.literal('chat/busy'), requestId: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/history'), entries: z.array(historyEntrySchema), activeId: z.string() }),
   z.object({
     type: z.literal('chat/models'),
     models: z.array(modelInfoSchema),
-    error: errorViewSchema.optional(),
+    error: z.optional(errorViewSchema),
     loading: z.boolean(),
   }),
-  z.object({ type: z.literal('chat/attachments'), images: z.array(imageAttachmentSchema), problems: z.array(z.string()) }),
-  z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.string().optional() }),
+  z.object({
+    type: z.literal('chat/attachments'),
+    images: z.array(imageAttachmentSchema),
+    problems: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), update: toolCallUpdateSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
@@ -229,40 +271,52 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 // ---------------------------------------------------------------------------------------------
 // Webview -> host
 
-const requestId = z.string().min(1).max(100);
+const requestId = z.string().check(z.minLength(1), z.maxLength(100));
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('webview/ready') }),
   z.object({
     type: z.literal('chat/send'),
     requestId,
-    text: z.string().max(1_000_000),
-    images: z.array(imageAttachmentSchema).max(20),
-    contexts: z.array(editorContextSchema).max(20),
+    text: z.string().check(z.maxLength(1_000_000)),
+    images: z.array(imageAttachmentSchema).check(z.maxLength(20)),
+    contexts: z.array(editorContextSchema).check(z.maxLength(20)),
   }),
   z.object({ type: z.literal('chat/cancel'), requestId }),
   z.object({ type: z.literal('chat/regenerate'), requestId }),
-  z.object({ type: z.literal('chat/editResend'), requestId, text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('chat/editResend'), requestId, text: z.string().check(z.maxLength(1_000_000)) }),
   z.object({ type: z.literal('chat/continue'), requestId }),
   z.object({ type: z.literal('chat/retry'), requestId }),
   z.object({ type: z.literal('chat/new') }),
   z.object({ type: z.literal('chat/export') }),
-  z.object({ type: z.literal('chat/setModel'), model: z.string().max(200) }),
-  z.object({ type: z.literal('chat/setParams'), params: paramOverridesSchema, systemPrompt: z.string().max(100_000).nullable().optional() }),
+  z.object({ type: z.literal('chat/setModel'), model: z.string().check(z.maxLength(200)) }),
+  z.object({
+    type: z.literal('chat/setParams'),
+    params: paramOverridesSchema,
+    systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(100_000)))),
+  }),
   z.object({ type: z.literal('chat/pickImages') }),
   z.object({ type: z.literal('chat/imageRejected'), name: z.string(), reason: z.string() }),
   z.object({ type: z.literal('history/list') }),
   z.object({ type: z.literal('history/open'), conversationId: id }),
-  z.object({ type: z.literal('history/rename'), conversationId: id, title: z.string().min(1).max(200) }),
+  z.object({
+    type: z.literal('history/rename'),
+    conversationId: id,
+    title: z.string().check(z.minLength(1), z.maxLength(200)),
+  }),
   z.object({ type: z.literal('history/delete'), conversationId: id }),
   z.object({ type: z.literal('models/refresh') }),
   z.object({ type: z.literal('code/copy'), code: z.string() }),
-  z.object({ type: z.literal('code/insert'), code: z.string(), language: z.string().max(100) }),
-  z.object({ type: z.literal('code/open'), code: z.string(), language: z.string().max(100) }),
+  z.object({ type: z.literal('code/insert'), code: z.string(), language: z.string().check(z.maxLength(100)) }),
+  z.object({ type: z.literal('code/open'), code: z.string(), language: z.string().check(z.maxLength(100)) }),
   z.object({ type: z.literal('message/copy'), messageId: id }),
-  z.object({ type: z.literal('link/open'), href: z.string().max(10_000) }),
-  z.object({ type: z.literal('error/action'), action: errorActionSchema, requestId: z.string().optional() }),
-  z.object({ type: z.literal('chat/toolDecision'), callId: z.string().min(1), decision: toolDecisionSchema }),
+  z.object({ type: z.literal('link/open'), href: z.string().check(z.maxLength(10_000)) }),
+  z.object({ type: z.literal('error/action'), action: errorActionSchema, requestId: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('chat/toolDecision'),
+    callId: z.string().check(z.minLength(1)),
+    decision: toolDecisionSchema,
+  }),
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
@@ -276,15 +330,18 @@ export function parseHostMessage(data: unknown): HostMessage | undefined {
 }
 
 /** Validates an incoming webview message; on failure returns the first problem for the log. */
-export function parseWebviewMessage(data: unknown): { ok: true; message: WebviewMessage } | { ok: false; problem: string } {
+export function parseWebviewMessage(
+  data: unknown,
+): { ok: true; message: WebviewMessage } | { ok: false; problem: string } {
   const r = webviewMessageSchema.safeParse(data);
   if (r.success) return { ok: true, message: r.data };
   const issue = r.error.issues[0];
-  const type = typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type) : '?';
-  return { ok: false, problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}` };
+  const type =
+    typeof data === 'object' && data !== null && 'type' in data ? String((data as { type: unknown }).type) : '?';
+  return {
+    ok: false,
+    problem: `message "${type.slice(0, 60)}": ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}`,
+  };
 }
 
-/** A short random id; the webview and host both make them, so no node or DOM API is assumed. */
-export function newId(prefix = ''): string {
-  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
+export { newId } from './ids';

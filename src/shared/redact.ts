@@ -5,7 +5,10 @@
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text
-    .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, (_m, a: string, b: string | undefined) => `${a}${b ?? ''}***`)
+    .replace(
+      /(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi,
+      (_m, a: string, b: string | undefined) => `${a}${b ?? ''}***`,
+    )
     .replace(/\bbearer\s+[A-Za-z0-9._~+/=-]{4,}/gi, 'Bearer ***')
     .replace(/\bsk-[A-Za-z0-9_-]{8,}/g, 'sk-***');
   for (const s of secrets) {

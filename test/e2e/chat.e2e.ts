@@ -3,7 +3,10 @@ import type { Journey } from './journey';
 import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
 
 /** A 1x1 red PNG. */
-const RED_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const RED_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export const journeys: Journey[] = [
   {
@@ -28,7 +31,11 @@ export const journeys: Journey[] = [
       await model.fill('gw-latest');
       await model.press('Tab');
       await sendMessage(chat, 'which model are you');
-      await chat.locator('.msg.assistant').last().locator('.aligned').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant')
+        .last()
+        .locator('.aligned')
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const aligned = await chat.locator('.msg.assistant').last().locator('.aligned').innerText();
       assert.match(aligned, /gw-latest/);
     },
@@ -66,7 +73,9 @@ export const journeys: Journey[] = [
       await error.locator('.error-actions button', { hasText: 'Set API Key' }).click();
       await wb.submitInput(gw.keys.valid, { password: true });
       await sendMessage(chat, 'hello again');
-      await chat.locator('.msg.assistant .md', { hasText: 'Echo: hello again' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant .md', { hasText: 'Echo: hello again' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     },
   },
   {
@@ -79,12 +88,19 @@ export const journeys: Journey[] = [
       await chat.locator('button[aria-label="Attach image"]').click();
       // In the browser the open dialog is VS Code's own path input.
       // It fills in the folder and lists it asynchronously; typing before that is overwritten.
-      await wb.quickInput.locator('.monaco-list-row', { hasText: 'pics' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await wb.quickInput
+        .locator('.monaco-list-row', { hasText: 'pics' })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const target = `${cs.workspace}/pics/red.png`;
       const deadline = Date.now() + UI_TIMEOUT;
       for (;;) {
         await wb.quickInputBox.fill(target);
-        await wb.quickInput.locator('.monaco-list-row', { hasText: 'red.png' }).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+        await wb.quickInput
+          .locator('.monaco-list-row', { hasText: 'red.png' })
+          .first()
+          .waitFor({ state: 'visible', timeout: 5000 })
+          .catch(() => undefined);
         if ((await wb.quickInputBox.inputValue()) === target) {
           await wb.quickInputBox.press('Enter');
           try {
@@ -94,11 +110,14 @@ export const journeys: Journey[] = [
             // still open: fill and try again
           }
         }
-        if (Date.now() > deadline) throw new Error(`the open dialog did not take ${target}; it shows "${await wb.quickInputBox.inputValue()}"`);
+        if (Date.now() > deadline)
+          throw new Error(`the open dialog did not take ${target}; it shows "${await wb.quickInputBox.inputValue()}"`);
       }
       await chat.locator('.attachment img.thumb').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await sendMessage(chat, 'what is in this picture?');
-      await chat.locator('.msg.assistant .md', { hasText: 'I received 1 image(s): image/png' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant .md', { hasText: 'I received 1 image(s): image/png' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await page.waitForTimeout(200);
       await shot('e2e-chat-image');
     },
@@ -116,12 +135,15 @@ export const journeys: Journey[] = [
       const modelBox = chat.locator('input[aria-label="Model"]');
       const deadline = Date.now() + UI_TIMEOUT;
       while ((await modelBox.inputValue()) !== 'gw-reasoner') {
-        if (Date.now() > deadline) throw new Error(`the chat's model box shows "${await modelBox.inputValue()}", not the picked gw-reasoner`);
+        if (Date.now() > deadline)
+          throw new Error(`the chat's model box shows "${await modelBox.inputValue()}", not the picked gw-reasoner`);
         await new Promise((r) => setTimeout(r, 200));
       }
       await sendMessage(chat, 'think first');
       const answer = chat.locator('.msg.assistant').last();
-      await answer.locator('details summary', { hasText: 'Reasoning' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await answer
+        .locator('details summary', { hasText: 'Reasoning' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await answer.locator('.md', { hasText: 'Echo: think first' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot('e2e-chat-reasoner');
     },

@@ -86,7 +86,9 @@ export const journeys: Journey[] = [
       // while it streams, not only swapped out at the end.
       gw.fault({ match: { path: '/v1/chat/completions' }, chunkDelayMs: 400 });
       await chat.locator(`.msg.assistant[data-message-id="${firstId}"] button[aria-label="Regenerate"]`).click();
-      await chat.locator(`.msg.assistant[data-message-id="${firstId}"]`).waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+      await chat
+        .locator(`.msg.assistant[data-message-id="${firstId}"]`)
+        .waitFor({ state: 'detached', timeout: UI_TIMEOUT });
       await chat.locator('.msg.assistant .md', { hasText: 'Echo:' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const whileStreaming = await chat.locator('.msg.assistant').count();
       const stillBusy = await chat.locator('button[aria-label="Stop"]').isVisible();
@@ -98,14 +100,20 @@ export const journeys: Journey[] = [
       assert.equal(reqs.length, 2, 'Regenerate sent exactly one more request');
       // The same conversation: the question, without the answer being replaced.
       assert.deepEqual(reqs[1]?.messages, first.messages);
-      assert.ok(!reqs[1]?.messages.some((m) => m.role === 'assistant'), 'the regenerated request still carried the old answer');
+      assert.ok(
+        !reqs[1]?.messages.some((m) => m.role === 'assistant'),
+        'the regenerated request still carried the old answer',
+      );
 
       const answers = chat.locator('.msg.assistant');
       assert.equal(await answers.count(), 1, 'the panel shows one answer for the question, not two');
       assert.equal(await chat.locator('.msg.user').count(), 1);
       const newId = await answers.first().getAttribute('data-message-id');
       assert.notEqual(newId, firstId, 'the answer shown is still the old one');
-      assert.match(await answers.first().locator('.md').innerText(), /Echo: name three prime numbers and say why each is prime/);
+      assert.match(
+        await answers.first().locator('.md').innerText(),
+        /Echo: name three prime numbers and say why each is prime/,
+      );
       await shot('e2e-chat-regenerated');
     },
   },
@@ -116,7 +124,9 @@ export const journeys: Journey[] = [
       const chat = await openChatWithKey(wb, gw);
       await sendMessage(chat, 'tell me a long story #long 200');
       const cut = chat.locator('.msg.assistant').last();
-      await cut.locator('.notice', { hasText: 'finish reason: length' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await cut
+        .locator('.notice', { hasText: 'finish reason: length' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await idle(chat);
       const cutText = (await cut.locator('.md').innerText()).trim();
       const cutWords = cutText.split(/\s+/).length;
@@ -157,7 +167,9 @@ export const journeys: Journey[] = [
       const box = chat.locator('textarea[aria-label="Message"]');
       assert.equal(await box.inputValue(), 'what is two plus two', 'the composer holds the message being edited');
       await sendMessage(chat, 'what is three plus three');
-      await chat.locator('.msg.assistant .md', { hasText: 'Echo: what is three plus three' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant .md', { hasText: 'Echo: what is three plus three' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await idle(chat);
 
       const reqs = await waitForChatRequests(gw, 2);
@@ -186,15 +198,25 @@ export const journeys: Journey[] = [
       gw.fault({ match: { path: '/v1/chat/completions' }, chunkDelayMs: 200 });
       await editLastQuestion(chat);
       await sendMessage(chat, 'what is three plus three #long 400');
-      await chat.locator('.msg.assistant .md', { hasText: /\S/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant .md', { hasText: /\S/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.ok(await chat.locator('button[aria-label="Stop"]').isVisible(), 'the answer finished before the reload');
 
       await wb.reloadWindow();
       chat = await openChat(wb);
-      await chat.locator('.msg.user .user-text', { hasText: 'what is three plus three' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      assert.deepEqual(await chat.locator('.msg.user .user-text').allInnerTexts(), ['what is three plus three #long 400']);
+      await chat
+        .locator('.msg.user .user-text', { hasText: 'what is three plus three' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.deepEqual(await chat.locator('.msg.user .user-text').allInnerTexts(), [
+        'what is three plus three #long 400',
+      ]);
       const answers = await chat.locator('.msg.assistant .md').allInnerTexts();
-      assert.ok(!answers.some((a) => a.includes('two plus two')), `the old answer came back: ${JSON.stringify(answers)}`);
+      assert.ok(
+        !answers.some((a) => a.includes('two plus two')),
+        `the old answer came back: ${JSON.stringify(answers)}`,
+      );
       await shot('e2e-chat-edit-reloaded');
       gw.clearFaults();
     },
@@ -213,8 +235,12 @@ export const journeys: Journey[] = [
       chat = await openChat(wb);
       await chat.locator('button[aria-label="History"]').click();
       const list = chat.locator('.history-list');
-      const alpha = list.locator('li', { has: chat.locator('.history-open', { hasText: 'alpha question about parsers' }) });
-      const beta = list.locator('li', { has: chat.locator('.history-open', { hasText: 'beta question about lexers' }) });
+      const alpha = list.locator('li', {
+        has: chat.locator('.history-open', { hasText: 'alpha question about parsers' }),
+      });
+      const beta = list.locator('li', {
+        has: chat.locator('.history-open', { hasText: 'beta question about lexers' }),
+      });
       await alpha.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await beta.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
 
@@ -224,11 +250,19 @@ export const journeys: Journey[] = [
       await name.press('Enter');
       const renamed = list.locator('.history-open', { hasText: 'Parser notes' });
       await renamed.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      assert.equal(await list.locator('.history-open', { hasText: 'alpha question about parsers' }).count(), 0, 'the old name is still listed');
+      assert.equal(
+        await list.locator('.history-open', { hasText: 'alpha question about parsers' }).count(),
+        0,
+        'the old name is still listed',
+      );
 
       await renamed.click();
-      await chat.locator('.msg.user .user-text', { hasText: 'alpha question about parsers' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      await chat.locator('.msg.assistant .md', { hasText: 'Echo: alpha question about parsers' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.user .user-text', { hasText: 'alpha question about parsers' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await chat
+        .locator('.msg.assistant .md', { hasText: 'Echo: alpha question about parsers' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.equal(await chat.locator('.msg.user .user-text', { hasText: 'beta' }).count(), 0);
 
       await chat.locator('button[aria-label="History"]').click();
@@ -256,7 +290,10 @@ export const journeys: Journey[] = [
       const target = join(cs.workspace, 'Summarise the release plan.md');
       const deadline = Date.now() + UI_TIMEOUT;
       while ((await wb.quickInputBox.inputValue().catch(() => '')) !== target) {
-        if (Date.now() > deadline) throw new Error(`the save dialog proposes "${await wb.quickInputBox.inputValue().catch(() => '')}", not ${target}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the save dialog proposes "${await wb.quickInputBox.inputValue().catch(() => '')}", not ${target}`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
       await wb.quickInputBox.press('Enter');
@@ -271,7 +308,10 @@ export const journeys: Journey[] = [
 
       await wb.clearNotifications();
       await wb.openFile('Summarise the release plan.md');
-      await wb.page.locator('.monaco-editor .view-lines', { hasText: 'Echo: Summarise the release plan' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await wb.page
+        .locator('.monaco-editor .view-lines', { hasText: 'Echo: Summarise the release plan' })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot('e2e-chat-exported');
     },
   },

@@ -11,7 +11,13 @@ async function galleryFrame(page: Page): Promise<Frame> {
   const deadline = Date.now() + UI_TIMEOUT;
   for (;;) {
     for (const f of page.frames()) {
-      if ((await f.locator('main.gallery').count().catch(() => 0)) > 0) return f;
+      if (
+        (await f
+          .locator('main.gallery')
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return f;
     }
     if (Date.now() > deadline) throw new Error('the video gallery never appeared');
     await page.waitForTimeout(200);
@@ -27,7 +33,12 @@ async function confirmBilled(page: Page): Promise<void> {
   await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, page: Page, timeoutMs = UI_TIMEOUT): Promise<void> {
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  page: Page,
+  timeoutMs = UI_TIMEOUT,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -47,7 +58,12 @@ export const journeys: Journey[] = [
       await wb.setApiKey(gw.keys.valid);
       await generateWithWizard(wb, 'a kite over green hills');
       const item = wb.statusItem('gatewayStudio.videoStatus');
-      await until('"Video saved" in the status bar', async () => /Video saved/.test(await item.innerText({ timeout: 1000 }).catch(() => '')), page, 120_000);
+      await until(
+        '"Video saved" in the status bar',
+        async () => /Video saved/.test(await item.innerText({ timeout: 1000 }).catch(() => '')),
+        page,
+        120_000,
+      );
       assert.equal(gw.counts()[CREATE], 1);
 
       // The status-bar item opens the gallery (the quick pick has its own command now).
@@ -66,7 +82,12 @@ export const journeys: Journey[] = [
       // Play advances currentTime.
       await card.locator('button[data-action="play"]').click();
       let t = 0;
-      await until('currentTime to advance', async () => (t = await video.evaluate((v) => (v as unknown as { currentTime: number }).currentTime)) > 0.2, page, 20_000);
+      await until(
+        'currentTime to advance',
+        async () => (t = await video.evaluate((v) => (v as unknown as { currentTime: number }).currentTime)) > 0.2,
+        page,
+        20_000,
+      );
       assert.ok(t > 0.2);
       await video.evaluate((v) => (v as unknown as { pause(): void }).pause());
       await shot('e2e-gallery-saved');
@@ -77,12 +98,18 @@ export const journeys: Journey[] = [
       await until('the re-run POST', () => (gw.counts()[CREATE] ?? 0) >= 2, page);
       await page.waitForTimeout(500);
       assert.equal(gw.counts()[CREATE], 2, 'exactly one new POST for the re-run');
-      const rerun = gw.requests().filter((r) => r.route === '/v1/videos/generations').at(-1)?.body as Record<string, unknown>;
+      const rerun = gw
+        .requests()
+        .filter((r) => r.route === '/v1/videos/generations')
+        .at(-1)?.body as Record<string, unknown>;
       assert.equal(rerun.prompt, 'a kite over green hills');
       assert.equal(rerun.model, 'vendor-image-video');
 
       // Use this frame: the frame is saved as a PNG in the workspace and opens the form with it.
-      const first = g.locator('li.task', { hasText: 'a kite over green hills' }).filter({ has: g.locator('video') }).last();
+      const first = g
+        .locator('li.task', { hasText: 'a kite over green hills' })
+        .filter({ has: g.locator('video') })
+        .last();
       await first.locator('button[data-action="frame"]').click();
       const form = g.locator('form.remix');
       await form.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -93,7 +120,10 @@ export const journeys: Journey[] = [
       await until('the frame POST', () => (gw.counts()[CREATE] ?? 0) >= 3, page);
       await page.waitForTimeout(500);
       assert.equal(gw.counts()[CREATE], 3, 'exactly one new POST for the frame');
-      const fromFrame = gw.requests().filter((r) => r.route === '/v1/videos/generations').at(-1)?.body as Record<string, unknown>;
+      const fromFrame = gw
+        .requests()
+        .filter((r) => r.route === '/v1/videos/generations')
+        .at(-1)?.body as Record<string, unknown>;
       const urls = fromFrame.image_urls as string[];
       assert.equal(urls.length, 1, 'one reference image');
       assert.match(urls[0] ?? '', /^data:image\/png;base64,iVBORw0KGgo/, 'a PNG data URL');
@@ -104,8 +134,14 @@ export const journeys: Journey[] = [
         // The README's picture: the gallery alone in the sidebar (the chat view folded) with the
         // saved original, the re-run and the frame's task; the original open in the editor.
         await first.locator('button[data-action="open"]').click();
-        await page.locator('.tabs-container .tab', { hasText: /a-kite.*\.mp4/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-        await page.locator('.pane-header', { has: page.locator('h3.title', { hasText: /^Chat$/ }) }).first().click();
+        await page
+          .locator('.tabs-container .tab', { hasText: /a-kite.*\.mp4/ })
+          .first()
+          .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await page
+          .locator('.pane-header', { has: page.locator('h3.title', { hasText: /^Chat$/ }) })
+          .first()
+          .click();
         await g.locator('li.task').nth(2).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         await g.locator('.notice button.link').click();
         await g.locator('main.gallery').evaluate((m) => (m as unknown as { scrollIntoView(): void }).scrollIntoView());

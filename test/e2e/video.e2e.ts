@@ -6,7 +6,9 @@ const TOTAL_STEPS = 6;
 
 /** Waits until the wizard shows step `n` (the title reads "… (n/6)"). */
 async function atStep(wb: Workbench, n: number, timeoutMs = UI_TIMEOUT): Promise<void> {
-  await wb.quickInput.locator('.quick-input-title', { hasText: `${n}/${TOTAL_STEPS}` }).waitFor({ state: 'visible', timeout: timeoutMs });
+  await wb.quickInput
+    .locator('.quick-input-title', { hasText: `${n}/${TOTAL_STEPS}` })
+    .waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
 /** Accepts the current step (Enter) until the wizard moves past it; validation may lag a moment. */
@@ -63,8 +65,14 @@ export const journeys: Journey[] = [
         if (/Video failed/.test(text)) throw new Error(`the video failed: ${JSON.stringify(seen)}`);
         await page.waitForTimeout(100);
       }
-      assert.ok(seen.some((t) => /(0%|sending)$/.test(t)), `no queued state in ${JSON.stringify(seen)}`);
-      assert.ok(seen.some((t) => /\b([1-9]\d?)%$/.test(t)), `no percentage in ${JSON.stringify(seen)}`);
+      assert.ok(
+        seen.some((t) => /(0%|sending)$/.test(t)),
+        `no queued state in ${JSON.stringify(seen)}`,
+      );
+      assert.ok(
+        seen.some((t) => /\b([1-9]\d?)%$/.test(t)),
+        `no percentage in ${JSON.stringify(seen)}`,
+      );
 
       // The explorer shows videos/ with the MP4 in it.
       const folder = page.locator('.explorer-folders-view .monaco-list-row[aria-label^="videos"]').first();
@@ -78,7 +86,9 @@ export const journeys: Journey[] = [
       // The quick-pick task list (the keyboard way; the status-bar item opens the gallery since
       // issue 12): the finished task offers its actions, and "Open the video" opens the MP4.
       await wb.runCommand('Gateway Studio: Video Task List (Quick Pick)');
-      await wb.quickInput.locator('.quick-input-title', { hasText: 'Video Tasks' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await wb.quickInput
+        .locator('.quick-input-title', { hasText: 'Video Tasks' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const row = wb.quickInput.locator('.monaco-list-row', { hasText: 'a paper boat' }).first();
       await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await row.innerText(), /vendor-image-video/, 'the task row names its model');
@@ -87,11 +97,20 @@ export const journeys: Journey[] = [
       await actions.filter({ hasText: 'Open the video' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const labels = (await actions.allInnerTexts()).map((t) => t.trim());
       for (const want of ['Open the video', 'Show details', 'Copy the id', 'Remove from the list']) {
-        assert.ok(labels.some((l) => l.includes(want)), `the finished task's actions lack "${want}": ${JSON.stringify(labels)}`);
+        assert.ok(
+          labels.some((l) => l.includes(want)),
+          `the finished task's actions lack "${want}": ${JSON.stringify(labels)}`,
+        );
       }
-      assert.ok(!labels.some((l) => l.includes('Stop watching')), `a finished task offers Stop watching: ${JSON.stringify(labels)}`);
+      assert.ok(
+        !labels.some((l) => l.includes('Stop watching')),
+        `a finished task offers Stop watching: ${JSON.stringify(labels)}`,
+      );
       await actions.filter({ hasText: 'Open the video' }).first().click();
-      await page.locator('.tabs-container .tab', { hasText: /a-paper-boat.*\.mp4/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await page
+        .locator('.tabs-container .tab', { hasText: /a-paper-boat.*\.mp4/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot('e2e-video-task-list-open');
     },
   },

@@ -31,11 +31,16 @@ export class Workbench {
   /** Opens the palette and types `title`; resolves when a row with exactly that label is shown. */
   private async typeInPalette(title: string): Promise<Locator> {
     await this.page.keyboard.press('Escape');
-    await this.page.locator('.monaco-workbench').click({ position: { x: 600, y: 5 }, trial: true }).catch(() => undefined);
+    await this.page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 600, y: 5 }, trial: true })
+      .catch(() => undefined);
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await this.quickInputBox.fill(`>${title}`);
-    const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) }).first();
+    const row = this.quickInput
+      .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) })
+      .first();
     await row.waitFor({ state: 'visible', timeout: 10_000 });
     return row;
   }
@@ -48,7 +53,10 @@ export class Workbench {
         await this.typeInPalette(title);
         return;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`command "${title}" never appeared in the palette: ${e instanceof Error ? e.message : String(e)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `command "${title}" never appeared in the palette: ${e instanceof Error ? e.message : String(e)}`,
+          );
         await this.page.keyboard.press('Escape');
         await this.page.waitForTimeout(1000);
       }
@@ -74,7 +82,8 @@ export class Workbench {
   /** Waits for an input box (optionally one whose prompt contains `prompt`), types and submits. */
   async submitInput(text: string, opts: { prompt?: string | RegExp; password?: boolean } = {}): Promise<void> {
     await this.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    if (opts.prompt) await this.quickInput.getByText(opts.prompt).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    if (opts.prompt)
+      await this.quickInput.getByText(opts.prompt).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     // The palette's own text box turns into the command's input box: wait for that to happen.
     const box = opts.password ? this.quickInput.locator('.quick-input-box input[type="password"]') : this.quickInputBox;
     try {
@@ -94,7 +103,10 @@ export class Workbench {
         return;
       } catch (e) {
         if (Date.now() > deadline) {
-          const msg = await this.quickInput.locator('.quick-input-message').innerText().catch(() => '');
+          const msg = await this.quickInput
+            .locator('.quick-input-message')
+            .innerText()
+            .catch(() => '');
           throw new Error(`the input box did not accept the value; it says: ${msg}`, { cause: e });
         }
       }
@@ -130,7 +142,9 @@ export class Workbench {
     await input.fill(value);
     await input.press('Tab');
     // The editor writes settings.json after a debounce; the row is marked once it has.
-    await this.page.locator(`.settings-editor .setting-item-contents.is-configured[data-key="${id}"]`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await this.page
+      .locator(`.settings-editor .setting-item-contents.is-configured[data-key="${id}"]`)
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await this.runCommand('View: Close Editor');
   }
 
@@ -156,8 +170,14 @@ export class Workbench {
         return item;
       } catch (e) {
         if (Date.now() > deadline) {
-          const seen = await center.locator('.notification-list-item').allInnerTexts().catch(() => []);
-          throw new Error(`no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`, { cause: e });
+          const seen = await center
+            .locator('.notification-list-item')
+            .allInnerTexts()
+            .catch(() => []);
+          throw new Error(
+            `no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`,
+            { cause: e },
+          );
         }
         await this.runCommand('Notifications: Hide Notifications').catch(() => undefined);
         await center.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
@@ -177,7 +197,9 @@ export class Workbench {
 
   /** A status-bar item by its `id` as the extension created it. */
   statusItem(itemId: string): Locator {
-    return this.page.locator(`.statusbar [id="gateway-studio.gateway-studio.${itemId}"], .statusbar [id$=".${itemId}"]`).first();
+    return this.page
+      .locator(`.statusbar [id="gateway-studio.gateway-studio.${itemId}"], .statusbar [id$=".${itemId}"]`)
+      .first();
   }
 
   /** The DOM of the active webview (panel or view). */
@@ -190,7 +212,10 @@ export class Workbench {
    * (the extension host restarted and our commands are back in the palette).
    */
   async reloadWindow(): Promise<void> {
-    const navigated = this.page.waitForEvent('framenavigated', { predicate: (f) => f === this.page.mainFrame(), timeout: UI_TIMEOUT });
+    const navigated = this.page.waitForEvent('framenavigated', {
+      predicate: (f) => f === this.page.mainFrame(),
+      timeout: UI_TIMEOUT,
+    });
     await this.runCommand('Developer: Reload Window');
     await navigated;
     await this.ready();
@@ -201,7 +226,9 @@ export class Workbench {
     const name = relPath.split('/').pop() ?? relPath;
     const base = name.replace(/\.[^.]*$/, '');
     // Labels may show the name apart from its extension (tabs do), so match the part before it.
-    const row = this.quickInput.locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: base }) }).first();
+    const row = this.quickInput
+      .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: base }) })
+      .first();
     for (let attempt = 1; ; attempt++) {
       try {
         await this.page.keyboard.press('Escape');
@@ -217,12 +244,17 @@ export class Workbench {
       }
     }
     await row.click();
-    await this.page.locator(`.tabs-container .tab.active[data-resource-name=${JSON.stringify(name)}]`).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await this.page
+      .locator(`.tabs-container .tab.active[data-resource-name=${JSON.stringify(name)}]`)
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   }
 }
 
 /** Settings that point the chat at the local gateway with its plain chat model. */
-export const chatSettings = (gw: { url: string }): Record<string, unknown> => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-chat' });
+export const chatSettings = (gw: { url: string }): Record<string, unknown> => ({
+  'gatewayStudio.baseUrl': gw.url,
+  'gatewayStudio.chatModel': 'gw-chat',
+});
 
 /** Opens the chat panel and returns its page once the composer is there. */
 export async function openChat(wb: Workbench): Promise<FrameLocator> {

@@ -97,7 +97,10 @@ function validateMessages(raw: unknown): Message[] {
     const param = `messages[${i}]`;
     if (!isObj(m)) bad(`${param} must be an object`, param);
     if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
-      bad(`${param}.role must be one of system, user, assistant, tool (got ${JSON.stringify(m.role)})`, `${param}.role`);
+      bad(
+        `${param}.role must be one of system, user, assistant, tool (got ${JSON.stringify(m.role)})`,
+        `${param}.role`,
+      );
     }
     const c = m.content;
     const hasCalls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
@@ -124,11 +127,13 @@ function validateMessages(raw: unknown): Message[] {
       bad(`${param}.tool_call_id is required for a tool message`, `${param}.tool_call_id`);
     }
     if (m.tool_calls !== undefined) {
-      if (m.role !== 'assistant') bad(`${param}.tool_calls is only allowed on assistant messages`, `${param}.tool_calls`);
+      if (m.role !== 'assistant')
+        bad(`${param}.tool_calls is only allowed on assistant messages`, `${param}.tool_calls`);
       if (!Array.isArray(m.tool_calls)) bad(`${param}.tool_calls must be an array`, `${param}.tool_calls`);
       m.tool_calls.forEach((tc, j) => {
         const tp = `${param}.tool_calls[${j}]`;
-        if (!isObj(tc) || typeof tc.id !== 'string' || tc.id === '') bad(`${tp}.id must be a non-empty string`, `${tp}.id`);
+        if (!isObj(tc) || typeof tc.id !== 'string' || tc.id === '')
+          bad(`${tp}.id must be a non-empty string`, `${tp}.id`);
         if (tc.type !== 'function') bad(`${tp}.type must be "function"`, `${tp}.type`);
         const fn = tc.function;
         if (!isObj(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
@@ -147,25 +152,39 @@ function validateToolStructure(messages: Message[]): void {
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       const id = m.tool_call_id!;
-      if (answered.has(id)) bad(`messages[${i}]: tool_call_id ${id} was already answered by an earlier tool message`, `messages[${i}].tool_call_id`);
+      if (answered.has(id))
+        bad(
+          `messages[${i}]: tool_call_id ${id} was already answered by an earlier tool message`,
+          `messages[${i}].tool_call_id`,
+        );
       if (!pending.has(id)) {
-        bad(`messages[${i}]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown tool_call_id ${id})`, `messages[${i}].tool_call_id`);
+        bad(
+          `messages[${i}]: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (unknown tool_call_id ${id})`,
+          `messages[${i}].tool_call_id`,
+        );
       }
       pending.delete(id);
       answered.add(id);
       return;
     }
     if (pending.size > 0) {
-      bad(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`, `messages[${i}]`);
+      bad(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`,
+        `messages[${i}]`,
+      );
     }
     if (m.role === 'assistant' && m.tool_calls?.length) {
       pending = new Set(m.tool_calls.map((t) => t.id));
       answered = new Set();
-      if (pending.size !== m.tool_calls.length) bad(`messages[${i}].tool_calls has duplicate ids`, `messages[${i}].tool_calls`);
+      if (pending.size !== m.tool_calls.length)
+        bad(`messages[${i}].tool_calls has duplicate ids`, `messages[${i}].tool_calls`);
     }
   });
   if (pending.size > 0) {
-    bad(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`, 'messages');
+    bad(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pending].join(', ')}`,
+      'messages',
+    );
   }
 }
 
@@ -234,7 +253,11 @@ function parseScript(src: string): Turn[] {
         }),
       };
     }
-    return bad(`#tools script turn ${i} must be { "text": "…" } or { "calls": [ … ] }`, 'messages', 'invalid_tool_script');
+    return bad(
+      `#tools script turn ${i} must be { "text": "…" } or { "calls": [ … ] }`,
+      'messages',
+      'invalid_tool_script',
+    );
   });
 }
 
@@ -265,7 +288,13 @@ function plan(body: Json): Plan {
     bad(`model ${model} does not support chat completions`, 'model', 'model_not_supported');
   }
   if (!CHAT_MODELS.some((m) => m.id === model)) {
-    throw httpError(404, 'invalid_request_error', 'model_not_found', `The model \`${model}\` does not exist or you do not have access to it.`, 'model');
+    throw httpError(
+      404,
+      'invalid_request_error',
+      'model_not_found',
+      `The model \`${model}\` does not exist or you do not have access to it.`,
+      'model',
+    );
   }
   const messages = validateMessages(body.messages);
   checkRange(body, 'temperature', 0, 2);
@@ -273,7 +302,8 @@ function plan(body: Json): Plan {
   checkRange(body, 'presence_penalty', -2, 2);
   checkRange(body, 'frequency_penalty', -2, 2);
   if (body.stop !== undefined && body.stop !== null) {
-    const ok = typeof body.stop === 'string' || (Array.isArray(body.stop) && body.stop.every((s) => typeof s === 'string'));
+    const ok =
+      typeof body.stop === 'string' || (Array.isArray(body.stop) && body.stop.every((s) => typeof s === 'string'));
     if (!ok) bad('stop must be a string or an array of strings', 'stop');
     if (Array.isArray(body.stop) && body.stop.length > 4) bad('stop may contain at most 4 sequences', 'stop');
   }
@@ -287,9 +317,15 @@ function plan(body: Json): Plan {
   let required = false;
   if (choice !== undefined && choice !== null) {
     if (typeof choice === 'string') {
-      if (!['auto', 'none', 'required'].includes(choice)) bad('tool_choice must be auto, none, required or a function object', 'tool_choice');
+      if (!['auto', 'none', 'required'].includes(choice))
+        bad('tool_choice must be auto, none, required or a function object', 'tool_choice');
       required = choice === 'required';
-    } else if (isObj(choice) && choice.type === 'function' && isObj(choice.function) && typeof choice.function.name === 'string') {
+    } else if (
+      isObj(choice) &&
+      choice.type === 'function' &&
+      isObj(choice.function) &&
+      typeof choice.function.name === 'string'
+    ) {
       forced = choice.function.name;
       if (!names.includes(forced)) bad(`tool_choice names the tool ${forced}, which is not in tools`, 'tool_choice');
     } else {
@@ -301,12 +337,23 @@ function plan(body: Json): Plan {
 
   const withImages = messages.findIndex((m) => imageParts(m.content).length > 0);
   if (withImages >= 0 && !acceptsImages(model)) {
-    bad(`model ${model} does not support image input (messages[${withImages}] has image parts)`, `messages[${withImages}].content`, 'model_not_supported');
+    bad(
+      `model ${model} does not support image input (messages[${withImages}] has image parts)`,
+      `messages[${withImages}].content`,
+      'model_not_supported',
+    );
   }
   if (model === 'gw-reasoner') {
     messages.forEach((m, i) => {
-      if (m.role === 'assistant' && m.tool_calls?.length && (typeof m.reasoning_content !== 'string' || m.reasoning_content === '')) {
-        bad(`Missing \`reasoning_content\` field in the assistant message at message index ${i}: it must be passed back on tool-call turns`, `messages[${i}].reasoning_content`);
+      if (
+        m.role === 'assistant' &&
+        m.tool_calls?.length &&
+        (typeof m.reasoning_content !== 'string' || m.reasoning_content === '')
+      ) {
+        bad(
+          `Missing \`reasoning_content\` field in the assistant message at message index ${i}: it must be passed back on tool-call turns`,
+          `messages[${i}].reasoning_content`,
+        );
       }
     });
   }
@@ -330,7 +377,8 @@ function plan(body: Json): Plan {
   const rf = body.response_format;
   if (isObj(rf) && (rf.type === 'json_object' || rf.type === 'json_schema')) json = true;
 
-  const callsFrom = (sc: ScriptCall[]): PlannedCall[] => sc.map((c) => ({ id: callId(), name: c.name, args: argsText(c.arguments) }));
+  const callsFrom = (sc: ScriptCall[]): PlannedCall[] =>
+    sc.map((c) => ({ id: callId(), name: c.name, args: argsText(c.arguments) }));
 
   const script = d.tools !== undefined ? parseScript(d.tools) : undefined;
   if (forced !== undefined && !toolsOff) {
@@ -361,7 +409,11 @@ function plan(body: Json): Plan {
   } else if (d.markdown) {
     content = MARKDOWN_DOC;
   } else if (d.json || json) {
-    content = JSON.stringify({ answer: `Echo: ${d.rest}`, model, words: d.rest === '' ? 0 : d.rest.split(/\s+/).length });
+    content = JSON.stringify({
+      answer: `Echo: ${d.rest}`,
+      model,
+      words: d.rest === '' ? 0 : d.rest.split(/\s+/).length,
+    });
     jsonAnswer = true;
   } else if (images.length > 0) {
     content = `I received ${images.length} image(s): ${images.map(mediaType).join(', ')}`;
@@ -369,12 +421,13 @@ function plan(body: Json): Plan {
     content = `Echo: ${d.rest}`;
   }
 
-  const reasoning = model === 'gw-reasoner' || d.reasoning
-    ? `The user wrote ${JSON.stringify(d.rest.slice(0, 60))}. I will answer plainly and check each step before replying.`
-    : '';
+  const reasoning =
+    model === 'gw-reasoner' || d.reasoning
+      ? `The user wrote ${JSON.stringify(d.rest.slice(0, 60))}. I will answer plainly and check each step before replying.`
+      : '';
   // Compact JSON has no spaces to cut at, so it streams in fixed-size fragments.
   let contentPieces = jsonAnswer ? fragments(content, 8) : pieces(content);
-  let finish = calls.length ? 'tool_calls' : d.finish ?? 'stop';
+  let finish = calls.length ? 'tool_calls' : (d.finish ?? 'stop');
   if (!calls.length && typeof maxTokens === 'number' && contentPieces.length > maxTokens) {
     contentPieces = contentPieces.slice(0, maxTokens);
     content = contentPieces.join('');
@@ -405,7 +458,12 @@ function usageOf(p: Plan): Json {
 /** Tool-call deltas, one array per chunk, cut the way `style` says. */
 function toolDeltas(calls: PlannedCall[], style: ToolStyle): Json[][] {
   const size = (a: string): number => Math.max(8, Math.ceil(a.length / 40));
-  const open = (c: PlannedCall, i: number, args = ''): Json => ({ index: i, id: c.id, type: 'function', function: { name: c.name, arguments: args } });
+  const open = (c: PlannedCall, i: number, args = ''): Json => ({
+    index: i,
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: args },
+  });
   const out: Json[][] = [];
   if (style === 'whole') {
     calls.forEach((c, i) => out.push([open(c, i, c.args)]));
@@ -426,7 +484,8 @@ function toolDeltas(calls: PlannedCall[], style: ToolStyle): Json[][] {
   }
   calls.forEach((c, i) => {
     out.push([open(c, i)]);
-    if (c.args !== '') for (const f of fragments(c.args, size(c.args))) out.push([{ index: i, function: { arguments: f } }]);
+    if (c.args !== '')
+      for (const f of fragments(c.args, size(c.args))) out.push([{ index: i, function: { arguments: f } }]);
   });
   if (style === 'no-index') for (const row of out) for (const d of row) delete d.index;
   if (style === 'all-index-0') for (const row of out) for (const d of row) d.index = 0;
@@ -453,9 +512,12 @@ async function stream(res: ServerResponse, p: Plan, body: Json, fx: FaultEffects
     });
 
   const first: Json =
-    fx.firstDelta === 'empty' ? {}
-      : fx.firstDelta === 'null-content' ? { role: 'assistant', content: null }
-        : fx.firstDelta === 'refusal-null' ? { role: 'assistant', content: '', refusal: null }
+    fx.firstDelta === 'empty'
+      ? {}
+      : fx.firstDelta === 'null-content'
+        ? { role: 'assistant', content: null }
+        : fx.firstDelta === 'refusal-null'
+          ? { role: 'assistant', content: '', refusal: null }
           : { role: 'assistant', content: '' };
   if (!(await chunk(first))) return;
   const rField = fx.reasoningField ?? 'reasoning_content';
@@ -470,21 +532,46 @@ async function stream(res: ServerResponse, p: Plan, body: Json, fx: FaultEffects
     if (!(await chunk(delta, p.finish, usageMode === 'finish' ? { usage: usageOf(p) } : {}))) return;
   }
   if (usageMode === 'separate') {
-    const ok = await sse.chunk({ id, object: 'chat.completion.chunk', created, model: p.model, system_fingerprint: 'fp_gateway', choices: [], usage: usageOf(p) });
+    const ok = await sse.chunk({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: p.model,
+      system_fingerprint: 'fp_gateway',
+      choices: [],
+      usage: usageOf(p),
+    });
     if (!ok) return;
   }
   await sse.done();
 }
 
 /** Handle a chat completion whose body is already parsed; `fx` are the faults taken for this request. */
-export async function handleChat(res: ServerResponse, body: unknown, fx: FaultEffects, chunkDelayMs: number): Promise<void> {
+export async function handleChat(
+  res: ServerResponse,
+  body: unknown,
+  fx: FaultEffects,
+  chunkDelayMs: number,
+): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
-    throw httpError(fx.rejectStreamOptions, 'invalid_request_error', 'unsupported_parameter', 'Unsupported parameter: stream_options is not supported by this upstream', 'stream_options');
+    throw httpError(
+      fx.rejectStreamOptions,
+      'invalid_request_error',
+      'unsupported_parameter',
+      'Unsupported parameter: stream_options is not supported by this upstream',
+      'stream_options',
+    );
   }
   // Upstreams that follow spec 2.1 literally (auto, none or a tool object) refuse "required".
   if (fx.rejectRequiredToolChoice !== undefined && body.tool_choice === 'required') {
-    throw httpError(fx.rejectRequiredToolChoice, 'invalid_request_error', 'invalid_value', 'Invalid value for tool_choice: "required" is not supported by this upstream; use "auto", "none" or a specific tool', 'tool_choice');
+    throw httpError(
+      fx.rejectRequiredToolChoice,
+      'invalid_request_error',
+      'invalid_value',
+      'Invalid value for tool_choice: "required" is not supported by this upstream; use "auto", "none" or a specific tool',
+      'tool_choice',
+    );
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
   const p = plan(body);
@@ -506,16 +593,27 @@ export async function handleChat(res: ServerResponse, body: unknown, fx: FaultEf
     content: p.calls.length && p.content === '' ? null : p.content,
     ...(p.reasoning ? { [rField]: p.reasoning } : {}),
     ...(p.calls.length
-      ? { tool_calls: p.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
+      ? {
+          tool_calls: p.calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: c.args },
+          })),
+        }
       : {}),
   };
-  await sendJson(res, 200, {
-    id: `chatcmpl-${randomBytes(12).toString('base64url')}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: p.model,
-    system_fingerprint: 'fp_gateway',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
-    ...(fx.usage === 'none' ? {} : { usage: usageOf(p) }),
-  }, fx);
+  await sendJson(
+    res,
+    200,
+    {
+      id: `chatcmpl-${randomBytes(12).toString('base64url')}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: p.model,
+      system_fingerprint: 'fp_gateway',
+      choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
+      ...(fx.usage === 'none' ? {} : { usage: usageOf(p) }),
+    },
+    fx,
+  );
 }

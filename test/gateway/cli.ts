@@ -16,7 +16,9 @@ function parseFlags(argv: string[]): Record<string, number> {
     const value = m[2] ?? argv[++i];
     const n = Number(value);
     if (value === undefined || value === '' || !Number.isInteger(n) || n < 0) {
-      throw new Error(`--${m[1]} needs a non-negative integer (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`);
+      throw new Error(
+        `--${m[1]} needs a non-negative integer (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`,
+      );
     }
     out[m[1]!] = n;
   }

@@ -4,13 +4,7 @@
  */
 
 /** Where a request landed; faults only apply where every one of their effects means something. */
-export type RouteKind =
-  | 'models'
-  | 'chat'
-  | 'video-create'
-  | 'video-status'
-  | 'video-legacy'
-  | 'video-content';
+export type RouteKind = 'models' | 'chat' | 'video-create' | 'video-status' | 'video-legacy' | 'video-content';
 
 /** The error carried by a mid-stream error event. */
 export interface MidStreamError {
@@ -81,15 +75,37 @@ type EffectKey = keyof FaultEffects;
 
 /** Effects that make sense on any route. */
 const GENERAL: readonly EffectKey[] = [
-  'status', 'body', 'headers', 'retryAfter', 'retryAfterMs', 'delayMs', 'drop', 'dropAfterBytes', 'split',
+  'status',
+  'body',
+  'headers',
+  'retryAfter',
+  'retryAfterMs',
+  'delayMs',
+  'drop',
+  'dropAfterBytes',
+  'split',
 ];
 
 /** Effects specific to a route kind. A fault is skipped (and not used up) where one of its effects is meaningless. */
 const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   models: ['modelsEnvelope'],
   chat: [
-    'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
-    'noFinishReason', 'usage', 'rejectStreamOptions', 'rejectRequiredToolChoice', 'toolStyle', 'firstDelta', 'reasoningField', 'toolIds',
+    'crlf',
+    'keepAlive',
+    'eventNames',
+    'noSpace',
+    'chunkDelayMs',
+    'stallAfterChunks',
+    'stallPingMs',
+    'midStreamError',
+    'noFinishReason',
+    'usage',
+    'rejectStreamOptions',
+    'rejectRequiredToolChoice',
+    'toolStyle',
+    'firstDelta',
+    'reasoningField',
+    'toolIds',
   ],
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
@@ -128,8 +144,17 @@ export interface RequestInfo {
 
 /** Effects that only mean something on a streamed chat answer. */
 const STREAM_ONLY: readonly EffectKey[] = [
-  'crlf', 'keepAlive', 'eventNames', 'noSpace', 'chunkDelayMs', 'stallAfterChunks', 'stallPingMs', 'midStreamError',
-  'noFinishReason', 'toolStyle', 'firstDelta',
+  'crlf',
+  'keepAlive',
+  'eventNames',
+  'noSpace',
+  'chunkDelayMs',
+  'stallAfterChunks',
+  'stallPingMs',
+  'midStreamError',
+  'noFinishReason',
+  'toolStyle',
+  'firstDelta',
 ];
 
 /**

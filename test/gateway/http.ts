@@ -21,7 +21,13 @@ export class HttpError extends Error {
 }
 
 /** Build an {@link HttpError} in one line. */
-export function httpError(status: number, type: string, code: string, message: string, param: string | null = null): HttpError {
+export function httpError(
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  param: string | null = null,
+): HttpError {
   return new HttpError(status, { type, code, message, param });
 }
 
@@ -29,19 +35,36 @@ export function httpError(status: number, type: string, code: string, message: s
 export function defaultErrorFor(status: number, model?: string): ErrorObject {
   const e = (type: string, code: string, message: string): ErrorObject => ({ type, code, message, param: null });
   switch (status) {
-    case 400: return e('invalid_request_error', 'invalid_request', 'Bad request');
-    case 401: return e('authentication_error', 'invalid_api_key', 'Incorrect API key provided');
-    case 403: return e('permission_denied', 'permission_denied', 'model not allowed for this group');
-    case 404: return e('invalid_request_error', 'not_found', 'Not found');
-    case 408: return e('timeout_error', 'request_timeout', 'Request timed out');
-    case 409: return e('conflict_error', 'conflict', 'Conflict');
-    case 422: return e('invalid_request_error', 'unprocessable_entity', 'Unprocessable entity');
-    case 429: return e('rate_limit_error', 'rate_limit_exceeded', `Rate limit exceeded for model ${model ?? 'default'}, please retry later`);
-    case 500: return e('server_error', 'internal_error', 'The server had an error while processing your request');
-    case 502: return e('upstream_error', 'bad_gateway', 'Bad gateway: upstream did not answer');
-    case 503: return e('server_error', 'service_unavailable', 'The service is temporarily overloaded');
-    case 504: return e('timeout_error', 'gateway_timeout', 'Upstream timed out');
-    default: return e(status >= 500 ? 'server_error' : 'invalid_request_error', `http_${status}`, `HTTP ${status}`);
+    case 400:
+      return e('invalid_request_error', 'invalid_request', 'Bad request');
+    case 401:
+      return e('authentication_error', 'invalid_api_key', 'Incorrect API key provided');
+    case 403:
+      return e('permission_denied', 'permission_denied', 'model not allowed for this group');
+    case 404:
+      return e('invalid_request_error', 'not_found', 'Not found');
+    case 408:
+      return e('timeout_error', 'request_timeout', 'Request timed out');
+    case 409:
+      return e('conflict_error', 'conflict', 'Conflict');
+    case 422:
+      return e('invalid_request_error', 'unprocessable_entity', 'Unprocessable entity');
+    case 429:
+      return e(
+        'rate_limit_error',
+        'rate_limit_exceeded',
+        `Rate limit exceeded for model ${model ?? 'default'}, please retry later`,
+      );
+    case 500:
+      return e('server_error', 'internal_error', 'The server had an error while processing your request');
+    case 502:
+      return e('upstream_error', 'bad_gateway', 'Bad gateway: upstream did not answer');
+    case 503:
+      return e('server_error', 'service_unavailable', 'The service is temporarily overloaded');
+    case 504:
+      return e('timeout_error', 'gateway_timeout', 'Upstream timed out');
+    default:
+      return e(status >= 500 ? 'server_error' : 'invalid_request_error', `http_${status}`, `HTTP ${status}`);
   }
 }
 
@@ -57,7 +80,8 @@ export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): 
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw httpError(413, 'invalid_request_error', 'request_too_large', `request body is larger than ${limit} bytes`);
+    if (size > limit)
+      throw httpError(413, 'invalid_request_error', 'request_too_large', `request body is larger than ${limit} bytes`);
     parts.push(chunk);
   }
   return Buffer.concat(parts);
@@ -66,11 +90,17 @@ export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): 
 /** Parse a JSON request body; a malformed one is a 400 naming the problem. */
 export function parseJsonBody(raw: Buffer): unknown {
   const text = raw.toString('utf8');
-  if (text.trim() === '') throw httpError(400, 'invalid_request_error', 'invalid_json', 'request body is empty; expected a JSON object');
+  if (text.trim() === '')
+    throw httpError(400, 'invalid_request_error', 'invalid_json', 'request body is empty; expected a JSON object');
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw httpError(400, 'invalid_request_error', 'invalid_json', `request body is not valid JSON: ${(err as Error).message}`);
+    throw httpError(
+      400,
+      'invalid_request_error',
+      'invalid_json',
+      `request body is not valid JSON: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -7,7 +7,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat } from './chat';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
-import { BodyWriter, HttpError, defaultErrorFor, faultHeaders, httpError, readBody, sendError, sendJson, sleep } from './http';
+import {
+  BodyWriter,
+  HttpError,
+  defaultErrorFor,
+  faultHeaders,
+  httpError,
+  readBody,
+  sendError,
+  sendJson,
+  sleep,
+} from './http';
 import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { VideoStore } from './video';
 
@@ -99,7 +109,8 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
     if (p === '/v1/chat/completions') return want('POST', { kind: 'chat', pattern: '/v1/chat/completions' });
     // The "third-party" download host of `contentUrl: "other-host"` links.
     const f = /^\/files\/videos\/([^/]+)\.mp4$/.exec(p);
-    if (f) return want('GET', { kind: 'video-content', pattern: '/files/videos/:id.mp4', id: segment(f[1]!), open: true });
+    if (f)
+      return want('GET', { kind: 'video-content', pattern: '/files/videos/:id.mp4', id: segment(f[1]!), open: true });
     return 'not-found';
   }
   if (p === '/v1/videos/generations') return want('POST', { kind: 'video-create', pattern: '/v1/videos/generations' });
@@ -124,11 +135,26 @@ function judgeKey(header: string | undefined): AuthOutcome {
 
 function authError(a: AuthOutcome): HttpError | undefined {
   switch (a) {
-    case 'valid': return undefined;
-    case 'missing': return httpError(401, 'authentication_error', 'invalid_api_key', 'No API key provided: send the header Authorization: Bearer <API_KEY>');
-    case 'wrong': return httpError(401, 'authentication_error', 'invalid_api_key', 'Incorrect API key provided');
-    case 'noPermission': return httpError(403, 'permission_denied', 'permission_denied', 'model not allowed for this group');
-    case 'noBalance': return httpError(403, 'insufficient_quota', 'insufficient_quota', 'insufficient balance: top up the account in the console');
+    case 'valid':
+      return undefined;
+    case 'missing':
+      return httpError(
+        401,
+        'authentication_error',
+        'invalid_api_key',
+        'No API key provided: send the header Authorization: Bearer <API_KEY>',
+      );
+    case 'wrong':
+      return httpError(401, 'authentication_error', 'invalid_api_key', 'Incorrect API key provided');
+    case 'noPermission':
+      return httpError(403, 'permission_denied', 'permission_denied', 'model not allowed for this group');
+    case 'noBalance':
+      return httpError(
+        403,
+        'insufficient_quota',
+        'insufficient_quota',
+        'insufficient balance: top up the account in the console',
+      );
   }
 }
 
@@ -146,7 +172,8 @@ function tryJson(raw: Buffer): unknown {
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const whole = (name: keyof GatewayOptions, min: number): void => {
     const v = opts[name];
-    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
+    if (v !== undefined && (!Number.isInteger(v) || v < min))
+      throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
   };
   whole('port', 0);
   whole('videoPort', 0);
@@ -193,9 +220,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     if (method === 'POST' && m) {
       const id = segment(m[1]!);
       const body = tryJson(raw);
-      const reason = typeof body === 'object' && body !== null && typeof (body as { reason?: unknown }).reason === 'string'
-        ? (body as { reason: string }).reason
-        : 'failed by the test';
+      const reason =
+        typeof body === 'object' && body !== null && typeof (body as { reason?: unknown }).reason === 'string'
+          ? (body as { reason: string }).reason
+          : 'failed by the test';
       const found = m[2] === 'complete' ? videos.complete(id) : videos.fail(id, reason);
       if (!found) throw httpError(404, 'invalid_request_error', 'video_not_found', `no video task with id ${id}`, 'id');
       return ok();
@@ -219,18 +247,31 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       const key = `${method} ${pattern}`;
       counts[key] = (counts[key] ?? 0) + 1;
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (k !== 'authorization' && v !== undefined) headers[k] = String(v);
+      for (const [k, v] of Object.entries(req.headers))
+        if (k !== 'authorization' && v !== undefined) headers[k] = String(v);
       const body = tryJson(raw);
       requests.push({ method, route: pattern, path, host, auth, body, headers });
       // A long demo session with image attachments must not grow without bound.
       if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
-      if (route === 'not-found') throw httpError(404, 'invalid_request_error', 'not_found', `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`);
-      if (route === 'bad-method') throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
+      if (route === 'not-found')
+        throw httpError(
+          404,
+          'invalid_request_error',
+          'not_found',
+          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`,
+        );
+      if (route === 'bad-method')
+        throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
       const denied = route.open ? undefined : authError(auth);
       if (denied) throw denied;
       if (method === 'POST' && typeof body !== 'object') {
-        throw httpError(400, 'invalid_request_error', 'invalid_json', raw.length === 0 ? 'request body is empty; expected a JSON object' : 'request body is not valid JSON');
+        throw httpError(
+          400,
+          'invalid_request_error',
+          'invalid_json',
+          raw.length === 0 ? 'request body is empty; expected a JSON object' : 'request body is not valid JSON',
+        );
       }
       const b = body as Record<string, unknown> | undefined;
       fx = faults.take({
@@ -253,7 +294,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         const isText = typeof errBody === 'string';
         const buf = Buffer.from(isText ? errBody : JSON.stringify(errBody), 'utf8');
         res.writeHead(fx.status, {
-          'content-type': isText ? (errBody.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8') : 'application/json; charset=utf-8',
+          'content-type': isText
+            ? errBody.trimStart().startsWith('<')
+              ? 'text/html; charset=utf-8'
+              : 'text/plain; charset=utf-8'
+            : 'application/json; charset=utf-8',
           'content-length': String(buf.length),
           ...faultHeaders(fx),
         });
@@ -282,7 +327,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         res.destroy();
         return;
       }
-      const e = err instanceof HttpError ? err : httpError(500, 'server_error', 'internal_error', `gateway bug: ${(err as Error).message}`);
+      const e =
+        err instanceof HttpError
+          ? err
+          : httpError(500, 'server_error', 'internal_error', `gateway bug: ${(err as Error).message}`);
       await sendError(res, e, fx);
     }
   };

@@ -44,14 +44,17 @@ export class SseWriter {
     if (!this.open) return false;
     const mid = this.fx.midStreamError;
     if (mid && this.chunks >= mid.afterChunks) {
-      await this.event('error', JSON.stringify({
-        error: {
-          message: mid.message ?? 'upstream error in the middle of the stream',
-          type: mid.type ?? 'server_error',
-          code: mid.code ?? 'upstream_error',
-          param: null,
-        },
-      }));
+      await this.event(
+        'error',
+        JSON.stringify({
+          error: {
+            message: mid.message ?? 'upstream error in the middle of the stream',
+            type: mid.type ?? 'server_error',
+            code: mid.code ?? 'upstream_error',
+            param: null,
+          },
+        }),
+      );
       this.finished = true;
       this.body.end();
       return false;

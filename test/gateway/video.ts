@@ -58,7 +58,10 @@ let fixture: Buffer | undefined;
  */
 function sampleMp4(): Buffer {
   if (fixture) return fixture;
-  const candidates = [join(__dirname, 'fixtures', 'sample.mp4'), join(process.cwd(), 'test', 'gateway', 'fixtures', 'sample.mp4')];
+  const candidates = [
+    join(__dirname, 'fixtures', 'sample.mp4'),
+    join(process.cwd(), 'test', 'gateway', 'fixtures', 'sample.mp4'),
+  ];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw httpError(500, 'server_error', 'fixture_missing', 'the gateway cannot find fixtures/sample.mp4');
   fixture = readFileSync(found);
@@ -88,7 +91,8 @@ export function mp4Header(size: number): Buffer {
 }
 
 function checkImageUrl(url: unknown, param: string): string {
-  if (typeof url !== 'string' || url.trim() === '') bad(`${param} must be a non-empty string`, param, 'invalid_image_url');
+  if (typeof url !== 'string' || url.trim() === '')
+    bad(`${param} must be a non-empty string`, param, 'invalid_image_url');
   if (url.startsWith('data:')) {
     if (!/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=\r\n]+$/i.test(url)) {
       bad(`${param} is not a complete base64 image data URL (data:image/…;base64,…)`, param, 'invalid_image_url');
@@ -105,7 +109,13 @@ function checkImageUrl(url: unknown, param: string): string {
     bad(`${param} must be a public HTTPS direct link or a base64 data URL`, param, 'invalid_image_url');
   }
   if (parsed.hostname.endsWith('.invalid')) {
-    throw httpError(400, 'invalid_request_error', 'image_fetch_error', `failed to fetch reference image from ${parsed.hostname}: use a real direct link or base64`, param);
+    throw httpError(
+      400,
+      'invalid_request_error',
+      'image_fetch_error',
+      `failed to fetch reference image from ${parsed.hostname}: use a real direct link or base64`,
+      param,
+    );
   }
   return url;
 }
@@ -157,12 +167,16 @@ export class VideoStore {
     if (t.forced) return { status: t.forced.status, progress: 100, failReason: t.forced.reason };
     const step = Math.floor((now - t.createdMs) / Math.max(1, this.stepMs));
     if (step < 1 && s > 0) return { status: 'queued', progress: 0, failReason: '' };
-    if (t.outcome === 'never') return { status: 'in_progress', progress: Math.round((Math.min(step, s - 1) * 100) / s), failReason: '' };
+    if (t.outcome === 'never')
+      return { status: 'in_progress', progress: Math.round((Math.min(step, s - 1) * 100) / s), failReason: '' };
     if (step < s) return { status: 'in_progress', progress: Math.round((step * 100) / s), failReason: '' };
     switch (t.outcome) {
-      case 'completed': return { status: 'completed', progress: 100, failReason: '' };
-      case 'failed': return { status: 'failed', progress: 100, failReason: t.failReason };
-      default: return { status: t.outcome, progress: lastProgress, failReason: t.failReason };
+      case 'completed':
+        return { status: 'completed', progress: 100, failReason: '' };
+      case 'failed':
+        return { status: 'failed', progress: 100, failReason: t.failReason };
+      default:
+        return { status: t.outcome, progress: lastProgress, failReason: t.failReason };
     }
   }
 
@@ -173,7 +187,10 @@ export class VideoStore {
     const model = body.model;
     if (typeof model !== 'string' || model === '') bad('model field is required', 'model');
     if (!VIDEO_MODELS.some((m) => m.id === model)) {
-      bad(`model field is required: ${JSON.stringify(model)} is not a video model (use vendor-image-video or vendor-video-1.5)`, 'model');
+      bad(
+        `model field is required: ${JSON.stringify(model)} is not a video model (use vendor-image-video or vendor-video-1.5)`,
+        'model',
+      );
     }
     if (body.image_urls !== undefined && body.images !== undefined) {
       bad('image_urls and images must not be sent together (images is an alias of image_urls)', 'images');
@@ -193,7 +210,8 @@ export class VideoStore {
     if (model === 'vendor-video-1.5' && urls.length !== 1) {
       bad(`vendor-video-1.5 only supports exactly one reference image (got ${urls.length})`, 'image_urls');
     }
-    if (urls.length > 7) bad(`vendor-image-video accepts at most 7 reference images (got ${urls.length})`, 'image_urls');
+    if (urls.length > 7)
+      bad(`vendor-image-video accepts at most 7 reference images (got ${urls.length})`, 'image_urls');
 
     let seconds = 4;
     if (body.seconds !== undefined && body.seconds !== null) {
@@ -205,7 +223,10 @@ export class VideoStore {
     }
     const aspectRatio = body.aspect_ratio ?? '16:9';
     if (typeof aspectRatio !== 'string' || !ASPECTS[model]!.includes(aspectRatio)) {
-      bad(`aspect_ratio for ${model} must be one of ${ASPECTS[model]!.join(', ')} (got ${JSON.stringify(aspectRatio)})`, 'aspect_ratio');
+      bad(
+        `aspect_ratio for ${model} must be one of ${ASPECTS[model]!.join(', ')} (got ${JSON.stringify(aspectRatio)})`,
+        'aspect_ratio',
+      );
     }
     const resolution = body.resolution ?? '720p';
     if (typeof resolution !== 'string' || !/^\d{3,4}p$/.test(resolution)) {
@@ -249,20 +270,26 @@ export class VideoStore {
     this.tasks.push(task);
     const ids: Json = { id: task.id, request_id: task.requestId, task_id: task.taskId };
     if (fx.createOnly) for (const k of Object.keys(ids)) if (k !== fx.createOnly) delete ids[k];
-    await sendJson(res, 200, {
-      ...ids,
-      object: 'video',
-      model,
-      status: 'queued',
-      progress: 0,
-      created_at: Math.floor(task.createdMs / 1000),
-      seconds: String(seconds),
-      size: resolution,
-    }, fx);
+    await sendJson(
+      res,
+      200,
+      {
+        ...ids,
+        object: 'video',
+        model,
+        status: 'queued',
+        progress: 0,
+        created_at: Math.floor(task.createdMs / 1000),
+        seconds: String(seconds),
+        size: resolution,
+      },
+      fx,
+    );
   }
 
   private contentPath(t: Task, videoUrl: string, fx: FaultEffects): string {
-    if (fx.contentUrl === 'other-host') return `${this.otherUrl}/files/videos/${t.id}.mp4?sig=${randomBytes(6).toString('hex')}`;
+    if (fx.contentUrl === 'other-host')
+      return `${this.otherUrl}/files/videos/${t.id}.mp4?sig=${randomBytes(6).toString('hex')}`;
     const path = `/v1/videos/${t.id}/content`;
     return fx.contentUrl === 'absolute' ? `${videoUrl}${path}` : path;
   }
@@ -300,7 +327,8 @@ export class VideoStore {
 
   private legacyFormat(t: Task, videoUrl: string, fx: FaultEffects): Json {
     const st = this.state(t);
-    const status = { queued: 'QUEUED', in_progress: 'IN_PROGRESS', completed: 'SUCCESS' }[st.status as string] ?? 'FAILURE';
+    const status =
+      { queued: 'QUEUED', in_progress: 'IN_PROGRESS', completed: 'SUCCESS' }[st.status as string] ?? 'FAILURE';
     const p = this.failProgress(st, fx);
     return {
       code: 'success',
@@ -324,7 +352,8 @@ export class VideoStore {
   /** `GET /v1/videos/{id}` (current format unless `statusFormat: "legacy"`). */
   async status(res: ServerResponse, anyId: string, videoUrl: string, fx: FaultEffects): Promise<void> {
     const t = this.need(anyId);
-    const body = fx.statusFormat === 'legacy' ? this.legacyFormat(t, videoUrl, fx) : this.currentFormat(t, videoUrl, fx);
+    const body =
+      fx.statusFormat === 'legacy' ? this.legacyFormat(t, videoUrl, fx) : this.currentFormat(t, videoUrl, fx);
     await sendJson(res, 200, body, fx);
   }
 
@@ -342,7 +371,13 @@ export class VideoStore {
       return;
     }
     if (st.status !== 'completed') {
-      throw httpError(400, 'invalid_request_error', 'video_not_ready', `video ${t.id} has no content: its status is ${st.status}`, 'id');
+      throw httpError(
+        400,
+        'invalid_request_error',
+        'video_not_ready',
+        `video ${t.id} has no content: its status is ${st.status}`,
+        'id',
+      );
     }
     const size = fx.contentSize ?? sampleMp4().length;
     res.writeHead(200, {

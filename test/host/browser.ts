@@ -1,9 +1,11 @@
-// Headless Debian Chromium through playwright-core (no browser download: the system binary).
+// A headless Chrome, Chromium or Edge already on the machine, through playwright-core (no browser
+// download): Debian's chromium, another usual install, or the one $GWS_BROWSER names.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import { onCleanup } from './cleanup';
-import { CHROMIUM_PATH, projectRoot } from './install';
+import { projectRoot } from './install';
 
 /** Failure screenshots and final states of the main journeys land here (git-ignored). */
 export const resultsDir = join(projectRoot, 'test-results');
@@ -19,10 +21,17 @@ const FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Launches Chromium; it is closed at cleanup even when the run fails. */
-export async function launchBrowser(): Promise<Browser> {
+/** The browser's executable; throws, naming what was searched, when there is none. */
+export function browserExecutable(stage = 'host'): string {
+  const found = findBrowser();
+  if (found.path === undefined) throw new Error(noBrowserMessage([stage], found));
+  return found.path;
+}
+
+/** Launches the browser; it is closed at cleanup even when the run fails. */
+export async function launchBrowser(stage?: string): Promise<Browser> {
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: browserExecutable(stage),
     headless: true,
     args: FLAGS,
     timeout: 120_000,

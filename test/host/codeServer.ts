@@ -139,7 +139,14 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const extensionsDir = join(runDir, 'extensions');
   const tmp = join(runDir, 'tmp');
   const workspace = opts.workspace ?? join(runDir, 'workspace');
-  for (const d of [join(userDataDir, 'User'), extensionsDir, tmp, workspace, join(runDir, 'xdg-config'), join(runDir, 'xdg-data')]) {
+  for (const d of [
+    join(userDataDir, 'User'),
+    extensionsDir,
+    tmp,
+    workspace,
+    join(runDir, 'xdg-config'),
+    join(runDir, 'xdg-data'),
+  ]) {
     mkdirSync(d, { recursive: true });
   }
   const settingsFile = join(userDataDir, 'User', 'settings.json');
@@ -163,16 +170,21 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       port = attempt === 1 && opts.port && (await isFree(opts.port)) ? opts.port : await freePort();
       const args = [
         opts.install.entry,
-        '--auth', 'none',
-        '--bind-addr', `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-workspace-trust',
         '--disable-getting-started-override',
-        '--user-data-dir', userDataDir,
-        '--extensions-dir', extensionsDir,
+        '--user-data-dir',
+        userDataDir,
+        '--extensions-dir',
+        extensionsDir,
         // Without it the built workbench silently ignores the extension development payload.
-        '--vscode-option', 'enable-smoke-test-driver',
+        '--vscode-option',
+        'enable-smoke-test-driver',
         workspace,
       ];
       log.write(`\n$ node ${args.join(' ')}\n`);
@@ -214,7 +226,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   const origin = `http://127.0.0.1:${port}`;
   const authority = `127.0.0.1:${port}`;
-  const remoteUri = (p: string): string => `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;
+  const remoteUri = (p: string): string =>
+    `vscode-remote://${authority}${p.split('/').map(encodeURIComponent).join('/')}`;
   return {
     origin,
     port,

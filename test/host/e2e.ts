@@ -15,7 +15,9 @@ import { projectRoot, type HostInstall } from './install';
 /** Finds every journey, sorted by file then by order in the file. */
 export async function loadJourneys(): Promise<{ file: string; journey: Journey }[]> {
   const dir = join(projectRoot, 'test', 'e2e');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.e2e.ts')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.e2e.ts'))
+    .sort();
   const out: { file: string; journey: Journey }[] = [];
   for (const f of files) {
     const mod = (await import(join(dir, f))) as { journeys?: Journey[] };
@@ -30,7 +32,13 @@ export async function loadJourneys(): Promise<{ file: string; journey: Journey }
  * fails is run once more (`retries`) in a fresh code-server: one that then passes counts as
  * passed and is listed as flaky, by name, with its first failure.
  */
-export async function runE2e(install: HostInstall, gw: HostGateway, browser: Browser, grep?: RegExp, retries = 1): Promise<StageResult> {
+export async function runE2e(
+  install: HostInstall,
+  gw: HostGateway,
+  browser: Browser,
+  grep?: RegExp,
+  retries = 1,
+): Promise<StageResult> {
   mkdirSync(resultsDir, { recursive: true });
   let journeys: { file: string; journey: Journey }[];
   try {
@@ -64,7 +72,14 @@ export async function runE2e(install: HostInstall, gw: HostGateway, browser: Bro
 }
 
 /** One attempt at a journey in its own code-server; resolves to the first line of its error, if any. */
-async function runJourney(install: HostInstall, gw: HostGateway, browser: Browser, file: string, journey: Journey, attempt: number): Promise<string | undefined> {
+async function runJourney(
+  install: HostInstall,
+  gw: HostGateway,
+  browser: Browser,
+  file: string,
+  journey: Journey,
+  attempt: number,
+): Promise<string | undefined> {
   const t0 = Date.now();
   const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80) + (attempt ? `-retry${attempt}` : '');
   gw.clearFaults();
@@ -97,11 +112,16 @@ async function runJourney(install: HostInstall, gw: HostGateway, browser: Browse
   } catch (e) {
     const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
     const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    process.stdout.write(`  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`);
+    process.stdout.write(
+      `  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`,
+    );
     if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
     return (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200) ?? '';
   } finally {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await cs?.stop();
   }
 }

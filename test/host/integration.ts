@@ -28,14 +28,21 @@ const START_MARK = 'GWS-INTEGRATION-START';
 
 /** Workbench chatter that reaches the same log channel as mocha's reporter. */
 function noise(line: string): boolean {
-  return /^(Ignoring fetching additional builtin|Updating additional builtin|\[(AccountPolicyGate|AgentHost|Service Worker|reconnection)|Resolv|Creating a socket)/.test(line);
+  return /^(Ignoring fetching additional builtin|Updating additional builtin|\[(AccountPolicyGate|AgentHost|Service Worker|reconnection)|Resolv|Creating a socket)/.test(
+    line,
+  );
 }
 
 /**
  * Opens the workbench with `extensionTestsPath` and waits for `codeAutomationExit`. Never
  * throws: a crash or a time-out is reported as one failure with its reason.
  */
-export async function runIntegration(install: HostInstall, gw: HostGateway, browser: Browser, timeoutMs = 15 * 60_000): Promise<StageResult> {
+export async function runIntegration(
+  install: HostInstall,
+  gw: HostGateway,
+  browser: Browser,
+  timeoutMs = 15 * 60_000,
+): Promise<StageResult> {
   mkdirSync(resultsDir, { recursive: true });
   const logFile = join(resultsDir, 'integration-host.log');
   writeFileSync(logFile, '');
@@ -76,7 +83,12 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
         } else if (l.startsWith(RESULT_PREFIX)) {
           echoing = false;
           try {
-            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as { passed: number; failed: number; failures?: string[]; flaky?: string[] };
+            counts = JSON.parse(l.slice(RESULT_PREFIX.length)) as {
+              passed: number;
+              failed: number;
+              failures?: string[];
+              flaky?: string[];
+            };
           } catch {
             // a truncated line: the exit code still decides
           }
@@ -96,19 +108,35 @@ export async function runIntegration(install: HostInstall, gw: HostGateway, brow
     const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeoutMs).unref());
     if ((await Promise.race([exited, timer])) === 'timeout') {
       await screenshot(page, 'integration-timeout');
-      return { passed: counts?.passed ?? 0, failed: (counts?.failed ?? 0) + 1, error: `no result within ${timeoutMs / 1000}s (log: ${logFile})` };
+      return {
+        passed: counts?.passed ?? 0,
+        failed: (counts?.failed ?? 0) + 1,
+        error: `no result within ${timeoutMs / 1000}s (log: ${logFile})`,
+      };
     }
     if (!counts) {
       await screenshot(page, 'integration-crash');
-      return { passed: 0, failed: 1, error: `the test entry exited with ${String(exitCode)} without reporting counts (log: ${logFile})` };
+      return {
+        passed: 0,
+        failed: 1,
+        error: `the test entry exited with ${String(exitCode)} without reporting counts (log: ${logFile})`,
+      };
     }
-    if (exitCode !== 0 && counts.failed === 0) return { ...counts, failed: 1, error: `run() rejected (exit ${String(exitCode)})` };
+    if (exitCode !== 0 && counts.failed === 0)
+      return { ...counts, failed: 1, error: `run() rejected (exit ${String(exitCode)})` };
     return { passed: counts.passed, failed: counts.failed, failures: counts.failures ?? [], flaky: counts.flaky ?? [] };
   } catch (e) {
     await screenshot(page, 'integration-error');
-    return { passed: counts?.passed ?? 0, failed: (counts?.failed ?? 0) + 1, error: e instanceof Error ? e.message : String(e) };
+    return {
+      passed: counts?.passed ?? 0,
+      failed: (counts?.failed ?? 0) + 1,
+      error: e instanceof Error ? e.message : String(e),
+    };
   } finally {
-    await page.context().close().catch(() => undefined);
+    await page
+      .context()
+      .close()
+      .catch(() => undefined);
     await cs.stop();
   }
 }

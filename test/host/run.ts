@@ -21,7 +21,8 @@ async function main(): Promise<number> {
   // How often a failed test is run again before it counts as failed (0 for none); inherited by
   // code-server's extension host, where the integration suite reads it.
   const retries = Number(arg('--retries') ?? process.env.GWS_TEST_RETRIES ?? '1');
-  if (!Number.isInteger(retries) || retries < 0) throw new Error(`--retries must be a whole number of 0 or more, not ${String(arg('--retries'))}`);
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new Error(`--retries must be a whole number of 0 or more, not ${String(arg('--retries'))}`);
   process.env.GWS_TEST_RETRIES = String(retries);
   const t0 = Date.now();
   const secs = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;

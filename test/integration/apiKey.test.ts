@@ -26,7 +26,9 @@ describe('API key commands (SecretStorage)', () => {
     const keys = await keyStore();
     await keys.set('sk-previous');
     let settled = false;
-    const result = Promise.resolve(vscode.commands.executeCommand<boolean>('gatewayStudio.setApiKey')).finally(() => (settled = true));
+    const result = Promise.resolve(vscode.commands.executeCommand<boolean>('gatewayStudio.setApiKey')).finally(
+      () => (settled = true),
+    );
     // The input box opens asynchronously (slowly on a loaded machine), and closing it before it is
     // shown closes nothing: keep pressing Escape until the command has returned.
     const deadline = Date.now() + 30_000;
@@ -52,6 +54,9 @@ describe('API key commands (SecretStorage)', () => {
       });
     });
     await vscode.commands.executeCommand('gatewayStudio.clearApiKey');
-    await Promise.race([fired, new Promise((_, reject) => setTimeout(() => reject(new Error('no onDidChange within 10 s')), 10_000))]);
+    await Promise.race([
+      fired,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no onDidChange within 10 s')), 10_000)),
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 // The chat's host side in the real extension host: a ChatController (the same class the panel
-// uses) attached to an in-memory webview, talking to the local gateway over HTTP.
+// uses) attached to an in-memory webview, talking to the local gateway over HTTP. What the
+// conversation does is tested in plain node (test/unit/chat-session*.test.ts and the save-point
+// tests); here what needs VS Code: the webview's input checks, the export, the views' replay.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/view/controller';
@@ -21,10 +23,50 @@ class FakeWebview {
   }
   /** Content of the deltas of one request, joined. */
   streamed(requestId: string): string {
-    return this.posted.map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : '')).join('');
+    return this.posted
+      .map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : ''))
+      .join('');
   }
   end(requestId: string): Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> | undefined {
-    return this.posted.find((m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
+    return this.posted.find(
+      (m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> =>
+        (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId,
+    );
+  }
+}
+
+/** A folder `/read-only` whose files cannot be written, with the error a read-only disk folder gives. */
+class ReadOnlyFolder implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/' || uri.path === '/read-only')
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+  createDirectory(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  writeFile(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  delete(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  rename(uri: vscode.Uri): void {
+    this.refuse(uri);
+  }
+  private refuse(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(`EACCES: permission denied, open '${uri.path}'`);
   }
 }
 
@@ -98,5 +140,67 @@ describe('chat host side', () => {
     send('r4', 'is my key safe');
     await waitFor('the end of r4', () => page.end('r4'));
     assert.ok(!JSON.stringify(page.posted).includes(gateway.validKey), 'the key was posted to the webview');
+  });
+  it('a request the host cannot accept (21 images) ends with an error naming the problem, so the panel is not left busy', async () => {
+    const image = { name: 'x.png', mime: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 };
+    page.fromPage({
+      type: 'chat/send',
+      requestId: 'r-many',
+      text: 'look',
+      images: Array.from({ length: 21 }, () => image),
+      contexts: [],
+    });
+    await waitFor('the request to end', () => page.end('r-many'));
+    const end = page.posted.find((m) => m.type === 'chat/error' && m.requestId === 'r-many');
+    assert.equal(end?.type, 'chat/error');
+    assert.match(end?.type === 'chat/error' ? end.error.detail : '', /images/);
+    assert.equal(end?.type === 'chat/error' ? end.message : 'x', undefined, 'nothing was added to the conversation');
+  });
+
+  it('an export that cannot be written says so in the chat instead of failing silently', async () => {
+    send('r1', 'something worth keeping');
+    await waitFor('the answer', () => page.posted.some((m) => m.type === 'chat/done' && m.requestId === 'r1'));
+    // No dialog can be answered here: the stand-in picks a file in a folder that refuses writes,
+    // as a read-only folder does (a permission error cannot be made on disk when tests run as root).
+    const window = vscode.window as { showSaveDialog: typeof vscode.window.showSaveDialog };
+    const { showSaveDialog } = window;
+    const folder = vscode.workspace.registerFileSystemProvider('gws-read-only', new ReadOnlyFolder());
+    window.showSaveDialog = () => Promise.resolve(vscode.Uri.parse('gws-read-only:/read-only/notes.md'));
+    try {
+      page.fromPage({ type: 'chat/export' });
+      await waitFor('an error notice', () => page.posted.some((m) => m.type === 'chat/notice' && m.level === 'error'));
+    } finally {
+      window.showSaveDialog = showSaveDialog;
+      folder.dispose();
+    }
+    const notice = page.posted.find((m) => m.type === 'chat/notice' && m.level === 'error');
+    assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
+  });
+
+  it('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {
+    const services = (await extension()).exports as Services;
+    const first = new ChatController(services);
+    const view = new FakeWebview();
+    try {
+      first.addContext({
+        fileName: 'src/x.ts',
+        language: 'typescript',
+        text: 'return a - b;',
+        startLine: 1,
+        endLine: 1,
+      });
+      const sub = first.attach(view as unknown as vscode.Webview);
+      view.fromPage({ type: 'webview/ready' });
+      const at = view.posted.findIndex((m) => m.type === 'chat/context');
+      const ctx = view.posted[at];
+      assert.equal(ctx?.type === 'chat/context' && ctx.context.text, 'return a - b;');
+      assert.ok(
+        view.posted.findIndex((m) => m.type === 'chat/snapshot') < at,
+        'after the snapshot, so it is not wiped',
+      );
+      sub.dispose();
+    } finally {
+      first.dispose();
+    }
   });
 });

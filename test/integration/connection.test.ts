@@ -119,6 +119,9 @@ describe('Check Connection against the local gateway', () => {
     const r = await check();
     assert.ok(!JSON.stringify(r).includes(gateway.validKey), 'the key leaked into the result');
     const reqs = (await control('requests', undefined)) as { path: string; auth: string }[];
-    assert.ok(reqs.some((q) => q.path === '/v1/models' && q.auth === 'valid'), `requests: ${JSON.stringify(reqs)}`);
+    assert.ok(
+      reqs.some((q) => q.path === '/v1/models' && q.auth === 'valid'),
+      `requests: ${JSON.stringify(reqs)}`,
+    );
   });
 });

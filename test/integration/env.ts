@@ -8,17 +8,30 @@ export const EXTENSION_ID = 'gateway-studio.gateway-studio';
 
 function need(name: string): string {
   const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: the integration suite must be started by test/host/run.ts (or test/host/electron.ts), which starts the local gateway`);
+  if (!v)
+    throw new Error(
+      `${name} is not set: the integration suite must be started by test/host/run.ts (or test/host/electron.ts), which starts the local gateway`,
+    );
   return v;
 }
 
 /** The local gateway as the runner started it. */
 export const gateway = {
-  get url(): string { return need('GWS_GATEWAY_URL'); },
-  get videoUrl(): string { return need('GWS_GATEWAY_VIDEO_URL'); },
-  get validKey(): string { return need('GWS_KEY_VALID'); },
-  get noPermissionKey(): string { return need('GWS_KEY_NO_PERMISSION'); },
-  get noBalanceKey(): string { return need('GWS_KEY_NO_BALANCE'); },
+  get url(): string {
+    return need('GWS_GATEWAY_URL');
+  },
+  get videoUrl(): string {
+    return need('GWS_GATEWAY_VIDEO_URL');
+  },
+  get validKey(): string {
+    return need('GWS_KEY_VALID');
+  },
+  get noPermissionKey(): string {
+    return need('GWS_KEY_NO_PERMISSION');
+  },
+  get noBalanceKey(): string {
+    return need('GWS_KEY_NO_BALANCE');
+  },
 };
 
 /** POSTs to the gateway's `/__control/*` routes (faults, reset) from the extension host. */
@@ -52,12 +65,19 @@ export interface KeyStoreLike {
 export async function keyStore(): Promise<KeyStoreLike> {
   const ext = await extension();
   const exp = ext.exports as { keys?: KeyStoreLike } | undefined;
-  assert.ok(exp?.keys && typeof exp.keys.get === 'function', 'activate() must return its services with `keys` (the API key store)');
+  assert.ok(
+    exp?.keys && typeof exp.keys.get === 'function',
+    'activate() must return its services with `keys` (the API key store)',
+  );
   return exp.keys;
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes; fails naming `what`. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 30_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -68,7 +88,9 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
       last = e;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

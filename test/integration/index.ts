@@ -21,7 +21,6 @@ async function loadSuites(): Promise<void> {
   await import('./chat.test');
   await import('./tools.test');
   await import('./lm.test');
-  await import('./review-lm.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
@@ -52,12 +51,19 @@ export async function run(): Promise<void> {
     const flaky: string[] = [];
     const runner = mocha.run((failureCount) => {
       const stats = runner.stats;
-      const counts = { passed: stats?.passes ?? 0, failed: stats?.failures ?? failureCount, pending: stats?.pending ?? 0, failures, flaky };
+      const counts = {
+        passed: stats?.passes ?? 0,
+        failed: stats?.failures ?? failureCount,
+        pending: stats?.pending ?? 0,
+        failures,
+        flaky,
+      };
       console.log(`${RESULT_PREFIX}${JSON.stringify(counts)}`);
       if (failureCount > 0) reject(new Error(`${failureCount} integration test(s) failed`));
       else resolve();
     });
-    const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 200) ?? '';
+    const firstLine = (err: unknown): string =>
+      (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 200) ?? '';
     runner.on('fail', (test, err: unknown) => {
       failures.push(`${test.fullTitle()}: ${firstLine(err)}`);
     });

@@ -21,7 +21,9 @@ describe('tools in VS Code', () => {
       tools: () => builtinTools(host),
       approve: async (r: ApprovalRequest) => {
         const tab = await waitFor('the diff tab', () =>
-          vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
+          vscode.window.tabGroups.all
+            .flatMap((g) => g.tabs)
+            .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME),
         );
         const input = tab.input as vscode.TabInputTextDiff;
         diffSeen = (await vscode.workspace.openTextDocument(input.modified)).getText();
@@ -30,14 +32,36 @@ describe('tools in VS Code', () => {
       },
       trust: { isTrusted: () => false, trust: () => undefined },
     });
-    const call = (id: string, name: string, args: unknown) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
-    const [m] = await runner.execute([call('c1', 'edit_file', { path: 'src/x.ts', oldText: '"one"', newText: '1' })], { signal: new AbortController().signal, conversationId: 'x' });
+    const call = (id: string, name: string, args: unknown) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: JSON.stringify(args) },
+    });
+    const [m] = await runner.execute([call('c1', 'edit_file', { path: 'src/x.ts', oldText: '"one"', newText: '1' })], {
+      signal: new AbortController().signal,
+      conversationId: 'x',
+    });
     assert.match(m?.content ?? '', /Edited src\/x\.ts/, m?.content);
     assert.equal(diffSeen, 'export const n: number = 1;\n', 'the proposal shown in the diff');
     const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    assert.equal(open?.getText(), 'export const n: number = 1;\n', `the editor's text after approval (tool said: ${m?.content ?? ''})`);
-    assert.equal(await fs.readFile(file, 'utf8'), 'export const n: number = 1;\n', `the file on disk after approval (dirty: ${String(open?.isDirty)}; tool said: ${m?.content ?? ''})`);
-    await waitFor('the diff to close', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).every((t) => !(t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME)), 10_000);
+    assert.equal(
+      open?.getText(),
+      'export const n: number = 1;\n',
+      `the editor's text after approval (tool said: ${m?.content ?? ''})`,
+    );
+    assert.equal(
+      await fs.readFile(file, 'utf8'),
+      'export const n: number = 1;\n',
+      `the file on disk after approval (dirty: ${String(open?.isDirty)}; tool said: ${m?.content ?? ''})`,
+    );
+    await waitFor(
+      'the diff to close',
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .every((t) => !(t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME)),
+      10_000,
+    );
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
     assert.ok(doc, 'the document is open');
     await vscode.window.showTextDocument(doc);
@@ -45,16 +69,32 @@ describe('tools in VS Code', () => {
     assert.equal(doc.getText(), 'export const n: number = "one";\n', 'undo restores the text');
 
     // A new file through write_file.
-    const [w] = await runner.execute([call('c2', 'write_file', { path: 'src/new/y.ts', content: 'export {};\n' })], { signal: new AbortController().signal, conversationId: 'x' });
+    const [w] = await runner.execute([call('c2', 'write_file', { path: 'src/new/y.ts', content: 'export {};\n' })], {
+      signal: new AbortController().signal,
+      conversationId: 'x',
+    });
     assert.match(w?.content ?? '', /Created src\/new\/y\.ts/, w?.content);
     assert.equal(await fs.readFile(path.join(folder.uri.fsPath, 'src', 'new', 'y.ts'), 'utf8'), 'export {};\n');
 
-    const runner2 = new ToolRunner({ tools: () => builtinTools(host), approve: () => Promise.resolve('allow'), trust: { isTrusted: () => false, trust: () => undefined } });
-    const [c] = await runner2.execute([call('c3', 'run_command', { command: 'echo hi-from-terminal' })], { signal: new AbortController().signal, conversationId: 'x' });
+    const runner2 = new ToolRunner({
+      tools: () => builtinTools(host),
+      approve: () => Promise.resolve('allow'),
+      trust: { isTrusted: () => false, trust: () => undefined },
+    });
+    const [c] = await runner2.execute([call('c3', 'run_command', { command: 'echo hi-from-terminal' })], {
+      signal: new AbortController().signal,
+      conversationId: 'x',
+    });
     assert.match(c?.content ?? '', /exited with code 0[\s\S]*hi-from-terminal/, c?.content);
-    const [sel] = await runner2.execute([call('c4', 'get_selection', {})], { signal: new AbortController().signal, conversationId: 'x' });
+    const [sel] = await runner2.execute([call('c4', 'get_selection', {})], {
+      signal: new AbortController().signal,
+      conversationId: 'x',
+    });
     assert.match(sel?.content ?? '', /active editor is src\/new\/y\.ts/, sel?.content);
-    const [d] = await runner2.execute([call('c5', 'get_diagnostics', {})], { signal: new AbortController().signal, conversationId: 'x' });
+    const [d] = await runner2.execute([call('c5', 'get_diagnostics', {})], {
+      signal: new AbortController().signal,
+      conversationId: 'x',
+    });
     assert.match(d?.content ?? '', /problem|No errors/, d?.content);
     host.dispose();
   });

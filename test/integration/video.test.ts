@@ -50,17 +50,29 @@ describe('video generation in the extension host', () => {
 
   it('a created task is polled with the status bar going from queued to a percentage to saved, and the MP4 lands in videos/', async () => {
     await control('reset');
-    const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', { prompt: 'a red fox running through snow', model: 'vendor-image-video', seconds: 4 });
+    const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', {
+      prompt: 'a red fox running through snow',
+      model: 'vendor-image-video',
+      seconds: 4,
+    });
     assert.ok(key, 'Generate Video returned no task key (see the notifications / log)');
     // The record turns `saved` a moment before the item redraws (the store write comes first), so
     // the watch ends once the item has also stopped spinning.
     const texts = await watchStatusBar(
-      (s) => s.tasks.some((t) => t.key === key && (t.state === 'saved' || t.state === 'failed' || t.state === 'error')) && s.statusBar.mood !== 'spinning',
+      (s) =>
+        s.tasks.some((t) => t.key === key && (t.state === 'saved' || t.state === 'failed' || t.state === 'error')) &&
+        s.statusBar.mood !== 'spinning',
     );
     const t = await task(key);
     assert.equal(t.state, 'saved', `task ended as ${t.state}; status bar: ${JSON.stringify(texts)}`);
-    assert.ok(texts.some((x) => /· 0%$/.test(x) || /sending$/.test(x)), `no queued text in ${JSON.stringify(texts)}`);
-    assert.ok(texts.some((x) => /· ([1-9]\d?)%$/.test(x)), `no in-progress percentage in ${JSON.stringify(texts)}`);
+    assert.ok(
+      texts.some((x) => /· 0%$/.test(x) || /sending$/.test(x)),
+      `no queued text in ${JSON.stringify(texts)}`,
+    );
+    assert.ok(
+      texts.some((x) => /· ([1-9]\d?)%$/.test(x)),
+      `no in-progress percentage in ${JSON.stringify(texts)}`,
+    );
     assert.match(texts[texts.length - 1] ?? '', /Video saved/);
     assert.equal(await creations(), 1, 'exactly one creation request');
 
@@ -79,7 +91,10 @@ describe('video generation in the extension host', () => {
   it('a stopped task is resumed from its stored record and finishes without a second creation', async () => {
     await control('reset');
     // "#never" keeps the task in progress until the gateway is told to complete it.
-    const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', { prompt: 'a lighthouse at dusk #never', model: 'vendor-image-video' });
+    const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', {
+      prompt: 'a lighthouse at dusk #never',
+      model: 'vendor-image-video',
+    });
     assert.ok(key, 'Generate Video returned no task key');
     const polling = await waitFor('the task to be polled with an id', async () => {
       const t = await task(key);
@@ -90,10 +105,14 @@ describe('video generation in the extension host', () => {
     assert.equal((await task(key)).state, 'paused');
     await control(`videos/${polling.videoId}/complete`, {});
     await vscode.commands.executeCommand('gatewayStudio.video.taskAction', key, 'resume');
-    const done = await waitFor('the resumed task to end', async () => {
-      const t = await task(key);
-      return ['saved', 'failed', 'error'].includes(t.state) ? t : undefined;
-    }, 90_000);
+    const done = await waitFor(
+      'the resumed task to end',
+      async () => {
+        const t = await task(key);
+        return ['saved', 'failed', 'error'].includes(t.state) ? t : undefined;
+      },
+      90_000,
+    );
     assert.equal(done.state, 'saved');
     assert.equal(done.videoId, polling.videoId);
     assert.equal(await creations(), 1, 'resuming never creates the task again');
@@ -104,12 +123,20 @@ describe('video generation in the extension host', () => {
     const cfg = vscode.workspace.getConfiguration('gatewayStudio');
     await cfg.update('video.outputFolder', '../outside-videos', vscode.ConfigurationTarget.Workspace);
     try {
-      const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', { prompt: 'a repository that wants my files', model: 'vendor-image-video' });
+      const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', {
+        prompt: 'a repository that wants my files',
+        model: 'vendor-image-video',
+      });
       assert.ok(key, 'Generate Video returned no task key');
-      const t = await waitFor('the task to end', async () => {
-        const r = (await state()).tasks.find((x) => x.key === key) as (VideoState['tasks'][number] & { error?: { kind?: string; detail?: string; title?: string } }) | undefined;
-        return r && ['saved', 'failed', 'error'].includes(r.state) ? r : undefined;
-      }, 90_000);
+      const t = await waitFor(
+        'the task to end',
+        async () => {
+          const r = (await state()).tasks.find((x) => x.key === key) as
+            (VideoState['tasks'][number] & { error?: { kind?: string; detail?: string; title?: string } }) | undefined;
+          return r && ['saved', 'failed', 'error'].includes(r.state) ? r : undefined;
+        },
+        90_000,
+      );
       assert.equal(t.state, 'error', `the task ended as ${t.state}`);
       assert.match(`${t.error?.title ?? ''} ${t.error?.detail ?? ''}`, /outputFolder/, JSON.stringify(t.error));
       assert.equal(t.file, undefined, 'no file was saved');

@@ -19,17 +19,27 @@ import { control, extension, gateway, keyStore, setSetting, waitFor } from './en
 const GENERATE = 'gatewayStudio_generateVideo';
 const STATUS = 'gatewayStudio_videoStatus';
 /** A 1x1 PNG: a reference image in the workspace. */
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function invoke(name: string, input: object): Promise<string> {
-  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  const r = await vscode.lm.invokeTool(
+    name,
+    { input, toolInvocationToken: undefined },
+    new vscode.CancellationTokenSource().token,
+  );
   return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
 async function creations(): Promise<{ count: number; bodies: Record<string, unknown>[] }> {
   const counts = (await control('counts')) as Record<string, number>;
   const requests = (await control('requests')) as { route: string; method: string; body: Record<string, unknown> }[];
-  return { count: counts['POST /v1/videos/generations'] ?? 0, bodies: requests.filter((r) => r.method === 'POST' && r.route === '/v1/videos/generations').map((r) => r.body) };
+  return {
+    count: counts['POST /v1/videos/generations'] ?? 0,
+    bodies: requests.filter((r) => r.method === 'POST' && r.route === '/v1/videos/generations').map((r) => r.body),
+  };
 }
 
 describe('video tools for agents (vscode.lm) and the gallery', () => {
@@ -57,7 +67,16 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
   it('the confirmation names the model, the duration, the resolution and the references', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     await fs.writeFile(path.join(folder, 'diagram.png'), PNG_1x1);
-    const p = await vscode.commands.executeCommand<{ title?: string; message?: string }>('gatewayStudio.video.debugPrepareTool', { prompt: 'this diagram, animated', model: 'vendor-video-1.5', seconds: 4, resolution: '480p', images: ['diagram.png'] });
+    const p = await vscode.commands.executeCommand<{ title?: string; message?: string }>(
+      'gatewayStudio.video.debugPrepareTool',
+      {
+        prompt: 'this diagram, animated',
+        model: 'vendor-video-1.5',
+        seconds: 4,
+        resolution: '480p',
+        images: ['diagram.png'],
+      },
+    );
     assert.match(p.title ?? '', /vendor-video-1\.5/);
     assert.match(p.title ?? '', /4 s/);
     assert.match(p.message ?? '', /Duration: 4 s/);
@@ -78,7 +97,12 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
 
   it('generate creates exactly one task, answers at once with id, status and path; status reports it running, then saved with its path', async () => {
     await control('reset');
-    const text = await invoke(GENERATE, { prompt: 'a lighthouse in a storm #never', model: 'vendor-image-video', seconds: 4, aspectRatio: '16:9' });
+    const text = await invoke(GENERATE, {
+      prompt: 'a lighthouse in a storm #never',
+      model: 'vendor-image-video',
+      seconds: 4,
+      aspectRatio: '16:9',
+    });
     const id = /Started video task (video_svc_v1_[0-9a-f]+) \(status: queued/.exec(text)?.[1];
     assert.ok(id, text);
     assert.match(text, /saved to videos\/a-lighthouse-in-a-storm-never-[a-z0-9]+\.mp4/);
@@ -91,10 +115,14 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     });
     assert.match(running, /progress: [1-9]\d?%/);
     await control(`videos/${id}/complete`, {});
-    const saved = await waitFor('the status tool to report the saved file', async () => {
-      const s = await invoke(STATUS, { id });
-      return /status: saved/.test(s) ? s : undefined;
-    }, 60_000);
+    const saved = await waitFor(
+      'the status tool to report the saved file',
+      async () => {
+        const s = await invoke(STATUS, { id });
+        return /status: saved/.test(s) ? s : undefined;
+      },
+      60_000,
+    );
     assert.match(saved, /file: videos\/a-lighthouse-in-a-storm-never-[a-z0-9]+\.mp4/);
     const latest = await invoke(STATUS, {});
     assert.match(latest, new RegExp(id));
@@ -105,7 +133,12 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     await control('reset');
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     await fs.writeFile(path.join(folder, 'diagram.png'), PNG_1x1);
-    const text = await invoke(GENERATE, { prompt: 'make a 4-second clip of this diagram', model: 'vendor-video-1.5', seconds: 4, images: ['diagram.png'] });
+    const text = await invoke(GENERATE, {
+      prompt: 'make a 4-second clip of this diagram',
+      model: 'vendor-video-1.5',
+      seconds: 4,
+      images: ['diagram.png'],
+    });
     assert.match(text, /Started video task/, text);
     const { count, bodies } = await creations();
     assert.equal(count, 1);
@@ -117,7 +150,11 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
   it('Show Video Tasks opens the gallery, which lists the saved video with a webview link to it', async () => {
     await vscode.commands.executeCommand('gatewayStudio.video.showTasks');
     const g = await waitFor('the gallery to be ready with a saved task', async () => {
-      const d = await vscode.commands.executeCommand<{ ready: boolean; visible: boolean; tasks: { state: string; src?: string; prompt: string }[] }>('gatewayStudio.video.debugGallery');
+      const d = await vscode.commands.executeCommand<{
+        ready: boolean;
+        visible: boolean;
+        tasks: { state: string; src?: string; prompt: string }[];
+      }>('gatewayStudio.video.debugGallery');
       return d.ready && d.tasks.some((t) => t.state === 'saved' && t.src) ? d : undefined;
     });
     assert.ok(g.visible, 'the gallery view is visible');
@@ -126,7 +163,7 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
   });
 });
 
-describe('video tools in the chat tool runner (the chat panel\'s seam)', () => {
+describe("video tools in the chat tool runner (the chat panel's seam)", () => {
   let dir: string;
   before(async () => {
     await extension();
@@ -142,9 +179,17 @@ describe('video tools in the chat tool runner (the chat panel\'s seam)', () => {
   it('generate_video asks for approval naming model and duration, then starts one task; video_status reports it', async () => {
     await control('reset');
     const changed = new vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>();
-    const client = new VideoClient(new HttpClient({ baseUrl: gateway.videoUrl, apiKey: gateway.validKey, maxRetries: 0 }));
+    const client = new VideoClient(
+      new HttpClient({ baseUrl: gateway.videoUrl, apiKey: gateway.validKey, maxRetries: 0 }),
+    );
     const manager = new VideoJobManager(
-      { api: client, store: new MemoryTaskStore(), pollIntervalMs: () => 100, pollLimit: () => 100, destination: () => Promise.resolve(dir) },
+      {
+        api: client,
+        store: new MemoryTaskStore(),
+        pollIntervalMs: () => 100,
+        pollLimit: () => 100,
+        destination: () => Promise.resolve(dir),
+      },
       { onChange: (record, removed) => changed.fire({ record, removed }) },
     );
     const feature: VideoFeature = {
@@ -162,12 +207,22 @@ describe('video tools in the chat tool runner (the chat panel\'s seam)', () => {
       },
       trust: { isTrusted: () => false, trust: () => undefined },
     });
-    const call = (id: string, name: string, args: unknown) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
+    const call = (id: string, name: string, args: unknown) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: JSON.stringify(args) },
+    });
     const ctx = { signal: new AbortController().signal, conversationId: 'c' };
-    const [refused] = await runner.execute([call('c0', 'generate_video', { prompt: 'x', model: 'vendor-video-1.5' })], ctx);
+    const [refused] = await runner.execute(
+      [call('c0', 'generate_video', { prompt: 'x', model: 'vendor-video-1.5' })],
+      ctx,
+    );
     assert.match(refused?.content ?? '', /- text-to-video/);
     assert.equal(approvals.length, 0, 'a refused request asks nothing');
-    const [started] = await runner.execute([call('c1', 'generate_video', { prompt: 'a paper plane #never', model: 'vendor-image-video', seconds: 6 })], ctx);
+    const [started] = await runner.execute(
+      [call('c1', 'generate_video', { prompt: 'a paper plane #never', model: 'vendor-image-video', seconds: 6 })],
+      ctx,
+    );
     assert.equal(approvals[0]?.name, 'generate_video');
     assert.equal(approvals[0]?.readOnly, false, 'a changing tool');
     assert.match(approvals[0]?.summary ?? '', /vendor-image-video[\s\S]*Duration: 6 s[\s\S]*billed/);

@@ -20,7 +20,13 @@ function configError(input: string): GatewayError {
 
 void describe('base URL normalisation (spec 4.7)', () => {
   void it('a host, a host with /v1 and a trailing slash all give the /v1 root', () => {
-    for (const input of ['https://gw.example.com', 'https://gw.example.com/', 'https://gw.example.com/v1', 'https://gw.example.com/v1/', 'https://gw.example.com//v1//']) {
+    for (const input of [
+      'https://gw.example.com',
+      'https://gw.example.com/',
+      'https://gw.example.com/v1',
+      'https://gw.example.com/v1/',
+      'https://gw.example.com//v1//',
+    ]) {
       assert.equal(normaliseBaseUrl(input).url, 'https://gw.example.com/v1', input);
     }
   });
@@ -73,9 +79,15 @@ void describe('base URL normalisation (spec 4.7)', () => {
   });
 
   void it('a relative /v1/ result path is prefixed with the host root, an absolute URL is kept (spec 2.6)', () => {
-    assert.equal(resolveAgainstBase('https://v.example.com/v1', '/v1/videos/x/content'), 'https://v.example.com/v1/videos/x/content');
+    assert.equal(
+      resolveAgainstBase('https://v.example.com/v1', '/v1/videos/x/content'),
+      'https://v.example.com/v1/videos/x/content',
+    );
     assert.equal(resolveAgainstBase('https://v.example.com/v1', '/videos/x'), 'https://v.example.com/v1/videos/x');
-    assert.equal(resolveAgainstBase('https://v.example.com/v1', 'https://cdn.example.com/a.mp4'), 'https://cdn.example.com/a.mp4');
+    assert.equal(
+      resolveAgainstBase('https://v.example.com/v1', 'https://cdn.example.com/a.mp4'),
+      'https://cdn.example.com/a.mp4',
+    );
   });
 });
 
@@ -106,10 +118,19 @@ void describe('GET /v1/models (spec 2.3)', () => {
 
   void it('records without a valid id are dropped and reported; a list of only invalid records is an error', () => {
     const dropped: string[] = [];
-    const r = parseModelList({ data: [{ id: 'a', capabilities: ['streaming'] }, { object: 'model' }, { id: 5 }, 'b'] }, (w) => dropped.push(w));
-    assert.deepEqual(r.map((m) => m.id), ['a', 'b']);
+    const r = parseModelList(
+      { data: [{ id: 'a', capabilities: ['streaming'] }, { object: 'model' }, { id: 5 }, 'b'] },
+      (w) => dropped.push(w),
+    );
+    assert.deepEqual(
+      r.map((m) => m.id),
+      ['a', 'b'],
+    );
     assert.equal(dropped.length, 2);
-    assert.throws(() => parseModelList({ data: [{ nope: 1 }] }), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_response');
+    assert.throws(
+      () => parseModelList({ data: [{ nope: 1 }] }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_response',
+    );
     assert.throws(() => parseModelList({ object: 'list' }), /neither an array/);
   });
 });

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import { describeError, GatewayError, notFoundCause } from '../../src/api/errors';
+import { GatewayError, notFoundCause } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { HttpClient, retryDelayMs } from '../../src/api/http';
 import { gatewayFailure as failure, useGateway } from './helpers';
 
@@ -70,7 +71,8 @@ void describe('paths and content type (spec 4.1, 9.1)', () => {
     const reqs = gw.requests();
     assert.equal(reqs.length, 3);
     for (const r of reqs) assert.ok(r.path.startsWith('/v1/'), r.path);
-    for (const r of reqs.filter((x) => x.method === 'POST')) assert.match(r.headers['content-type'] ?? '', /^application\/json/);
+    for (const r of reqs.filter((x) => x.method === 'POST'))
+      assert.match(r.headers['content-type'] ?? '', /^application\/json/);
     assert.equal(reqs[2]?.headers.accept, 'text/event-stream');
   });
 });
@@ -96,7 +98,11 @@ void describe('404 means a base URL without /v1 or a wrong model (spec 4.7, 7)',
 
 void describe('errors use the spec error object (spec 7)', () => {
   void it('type, code, message and param are read from the error object', async () => {
-    gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { type: 'invalid_request_error', code: 'bad_thing', message: 'thing is bad', param: 'thing' } } });
+    gw.fault({
+      match: { path: '/v1/models' },
+      status: 400,
+      body: { error: { type: 'invalid_request_error', code: 'bad_thing', message: 'thing is bad', param: 'thing' } },
+    });
     const err = await failure(client().listModels());
     assert.equal(err.kind, 'bad_request');
     assert.equal(err.type, 'invalid_request_error');
@@ -106,14 +112,23 @@ void describe('errors use the spec error object (spec 7)', () => {
   });
 
   void it('the string "None" in type or param (Python relays) counts as absent', async () => {
-    gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { type: 'None', code: 'x', message: 'm', param: 'None' } } });
+    gw.fault({
+      match: { path: '/v1/models' },
+      status: 400,
+      body: { error: { type: 'None', code: 'x', message: 'm', param: 'None' } },
+    });
     const err = await failure(client().listModels());
     assert.equal(err.type, undefined);
     assert.equal(err.param, null);
   });
 
   void it('an HTML error page becomes a readable message, not a JSON parse failure', async () => {
-    gw.fault({ match: { path: '/v1/models' }, status: 502, body: '<html><body>Bad gateway</body></html>', headers: { 'content-type': 'text/html' } });
+    gw.fault({
+      match: { path: '/v1/models' },
+      status: 502,
+      body: '<html><body>Bad gateway</body></html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const err = await failure(client({ maxRetries: 0 }).listModels());
     assert.equal(err.kind, 'server');
     assert.match(err.message, /Bad gateway/);
@@ -173,10 +188,22 @@ void describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () =>
   });
 
   void it('the backoff is 0.5 s doubling to at most 8 s, minus at most 25% jitter', () => {
-    assert.equal(retryDelayMs(0, undefined, () => 0), 500);
-    assert.equal(retryDelayMs(3, undefined, () => 0), 4000);
-    assert.equal(retryDelayMs(10, undefined, () => 0), 8000);
-    assert.equal(retryDelayMs(10, undefined, () => 1), 6000);
+    assert.equal(
+      retryDelayMs(0, undefined, () => 0),
+      500,
+    );
+    assert.equal(
+      retryDelayMs(3, undefined, () => 0),
+      4000,
+    );
+    assert.equal(
+      retryDelayMs(10, undefined, () => 0),
+      8000,
+    );
+    assert.equal(
+      retryDelayMs(10, undefined, () => 1),
+      6000,
+    );
     for (let i = 0; i < 50; i++) {
       const d = retryDelayMs(1, undefined);
       assert.ok(d > 750 && d <= 1000, String(d));
@@ -187,8 +214,14 @@ void describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () =>
     const soon = new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() });
     const d = retryDelayMs(0, soon, () => 0);
     assert.ok(d > 3000 && d <= 5000, String(d));
-    assert.equal(retryDelayMs(0, new Headers({ 'retry-after': '120' }), () => 0), 500);
-    assert.equal(retryDelayMs(0, new Headers({ 'retry-after-ms': '-5' }), () => 0), 500);
+    assert.equal(
+      retryDelayMs(0, new Headers({ 'retry-after': '120' }), () => 0),
+      500,
+    );
+    assert.equal(
+      retryDelayMs(0, new Headers({ 'retry-after-ms': '-5' }), () => 0),
+      500,
+    );
   });
 
   void it('x-should-retry: false stops the retry of a 503', async () => {
@@ -199,7 +232,11 @@ void describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () =>
   });
 
   void it('x-should-retry: true retries a 400', async () => {
-    gw.fault({ match: { path: '/v1/models' }, status: 400, headers: { 'x-should-retry': 'true', 'retry-after-ms': '5' } });
+    gw.fault({
+      match: { path: '/v1/models' },
+      status: 400,
+      headers: { 'x-should-retry': 'true', 'retry-after-ms': '5' },
+    });
     await client().listModels();
     assert.equal(modelsCount(), 2);
   });
@@ -271,7 +308,11 @@ void describe('timeouts', () => {
 void describe('the key never leaks', () => {
   void it('a server that echoes the key back has it masked in the error and in every log line', async () => {
     const key = gw.keys.valid;
-    gw.fault({ match: { path: '/v1/models' }, status: 400, body: { error: { message: `bad header Authorization: Bearer ${key} (${key})`, type: 'x', code: 'y' } } });
+    gw.fault({
+      match: { path: '/v1/models' },
+      status: 400,
+      body: { error: { message: `bad header Authorization: Bearer ${key} (${key})`, type: 'x', code: 'y' } },
+    });
     const lines: string[] = [];
     const err = await failure(client({ log: (l, m) => lines.push(`${l} ${m}`) }).listModels());
     assert.ok(!err.message.includes(key), err.message);

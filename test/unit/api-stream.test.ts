@@ -3,30 +3,41 @@
 // truncation, mid-stream errors, the idle watchdog and stopping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatStreamEvent } from '../../src/api/accumulator';
-import type { ChatRequest, Tool } from '../../src/api/chat';
+import type { ChatRequest, ChatStreamEvent, ToolDefinition } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
 import type { Fault } from '../gateway/server';
-import { gatewayFailure as failure, useGateway } from './helpers';
+import { gatewayFailure as failure, useGateway, gatewayFailure } from './helpers';
 
 const gw = useGateway();
 
 const client = (extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}) =>
   new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, ...extra });
 const chatCount = () => gw.counts()['POST /v1/chat/completions'] ?? 0;
-const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'gw-chat', messages: [{ role: 'user', content: text }], ...extra });
+const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'gw-chat',
+  messages: [{ role: 'user', content: text }],
+  ...extra,
+});
 const chatFault = (f: Omit<Fault, 'match'>) => gw.fault({ match: { path: '/v1/chat/completions' }, ...f });
 
-const TOOLS: Tool[] = [
-  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+const TOOLS: ToolDefinition[] = [
+  {
+    type: 'function',
+    function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  },
   { type: 'function', function: { name: 'list_dir', parameters: { type: 'object' } } },
 ];
 const PARALLEL = JSON.stringify([
-  { calls: [
-    { name: 'read_file', arguments: { path: 'src/a.ts' } },
-    { name: 'list_dir', arguments: { path: '.', depth: 2, note: 'a longer argument so that it is split over several fragments' } },
-    { name: 'read_file', arguments: { path: 'README.md' } },
-  ] },
+  {
+    calls: [
+      { name: 'read_file', arguments: { path: 'src/a.ts' } },
+      {
+        name: 'list_dir',
+        arguments: { path: '.', depth: 2, note: 'a longer argument so that it is split over several fragments' },
+      },
+      { name: 'read_file', arguments: { path: 'README.md' } },
+    ],
+  },
 ]);
 
 void describe('streamed text equals the non-streamed answer (spec 6)', () => {
@@ -97,23 +108,42 @@ void describe('first chunk variants (wire-quirks "Chunks")', () => {
 });
 
 void describe('tool-call deltas (wire-quirks "Tool-call deltas")', () => {
-  for (const toolStyle of ['canonical', 'no-index', 'all-index-0', 'whole', 'multi-per-chunk', 'args-with-finish'] as const) {
+  for (const toolStyle of [
+    'canonical',
+    'no-index',
+    'all-index-0',
+    'whole',
+    'multi-per-chunk',
+    'args-with-finish',
+  ] as const) {
     void it(`three parallel calls in ${toolStyle} style come out as three separate calls with their arguments`, async () => {
       chatFault({ toolStyle, split: 7 });
       const events: ChatStreamEvent[] = [];
-      const r = await client().streamChat(ask(`#tools ${PARALLEL}`, { tools: TOOLS }), { onEvent: (e) => events.push(e) });
+      const r = await client().streamChat(ask(`#tools ${PARALLEL}`, { tools: TOOLS }), {
+        onEvent: (e) => events.push(e),
+      });
       assert.equal(r.finishReason, 'tool_calls');
       const calls = r.message.tool_calls ?? [];
       assert.equal(calls.length, 3);
-      assert.deepEqual(calls.map((c) => c.function.name), ['read_file', 'list_dir', 'read_file']);
+      assert.deepEqual(
+        calls.map((c) => c.function.name),
+        ['read_file', 'list_dir', 'read_file'],
+      );
       assert.deepEqual(JSON.parse(calls[0]!.function.arguments), { path: 'src/a.ts' });
-      assert.deepEqual(JSON.parse(calls[1]!.function.arguments), { path: '.', depth: 2, note: 'a longer argument so that it is split over several fragments' });
+      assert.deepEqual(JSON.parse(calls[1]!.function.arguments), {
+        path: '.',
+        depth: 2,
+        note: 'a longer argument so that it is split over several fragments',
+      });
       assert.deepEqual(JSON.parse(calls[2]!.function.arguments), { path: 'README.md' });
       assert.equal(new Set(calls.map((c) => c.id)).size, 3, 'distinct ids');
       for (const c of calls) assert.ok(c.id.startsWith('call_'), c.id);
       // The events carry the same fragments, keyed by the final position.
       for (let i = 0; i < 3; i++) {
-        const args = events.filter((e) => e.type === 'tool_call' && e.index === i).map((e) => (e.type === 'tool_call' ? e.argumentsDelta : '')).join('');
+        const args = events
+          .filter((e) => e.type === 'tool_call' && e.index === i)
+          .map((e) => (e.type === 'tool_call' ? e.argumentsDelta : ''))
+          .join('');
         assert.equal(args, calls[i]!.function.arguments);
       }
     });
@@ -139,14 +169,24 @@ void describe('tool-call deltas (wire-quirks "Tool-call deltas")', () => {
 
   void it('a reasoning model gets its reasoning_content back on a tool-call turn and accepts the next request', async () => {
     const c = client();
-    const req: ChatRequest = { model: 'gw-reasoner', messages: [{ role: 'user', content: `#tools ${JSON.stringify([{ calls: [{ name: 'list_dir', arguments: {} }] }])}` }], tools: TOOLS };
+    const req: ChatRequest = {
+      model: 'gw-reasoner',
+      messages: [
+        { role: 'user', content: `#tools ${JSON.stringify([{ calls: [{ name: 'list_dir', arguments: {} }] }])}` },
+      ],
+      tools: TOOLS,
+    };
     const first = await c.streamChat(req);
     assert.ok(first.message.reasoning_content && first.message.reasoning_content.length > 0);
     const call = first.message.tool_calls?.[0];
     assert.ok(call);
     const second = await c.streamChat({
       ...req,
-      messages: [...req.messages, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: first.message.reasoning_content }, { role: 'tool', tool_call_id: call.id, content: 'a.ts' }],
+      messages: [
+        ...req.messages,
+        { role: 'assistant', content: null, tool_calls: [call], reasoning_content: first.message.reasoning_content },
+        { role: 'tool', tool_call_id: call.id, content: 'a.ts' },
+      ],
     });
     assert.equal(second.finishReason, 'stop');
   });
@@ -210,7 +250,11 @@ void describe('stream_options fallback (wire-quirks "Chunks")', () => {
   }
 
   void it('a 400 that is not about stream_options is reported after one retry without it', async () => {
-    chatFault({ status: 400, times: 2, body: { error: { message: 'messages are broken', type: 'invalid_request_error', code: 'bad' } } });
+    chatFault({
+      status: 400,
+      times: 2,
+      body: { error: { message: 'messages are broken', type: 'invalid_request_error', code: 'bad' } },
+    });
     const err = await failure(client().streamChat(ask('x')));
     assert.equal(err.kind, 'bad_request');
     assert.match(err.message, /messages are broken/);
@@ -240,7 +284,9 @@ void describe('broken streams keep the text received so far', () => {
   });
 
   void it('a mid-stream error event (HTTP 200 already sent) is a stream error with its message and the partial text', async () => {
-    chatFault({ midStreamError: { afterChunks: 3, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' } });
+    chatFault({
+      midStreamError: { afterChunks: 3, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' },
+    });
     const err = await failure(client().streamChat(ask('one two three four five six')));
     assert.equal(err.kind, 'stream');
     assert.match(err.message, /upstream overloaded/);
@@ -263,7 +309,9 @@ void describe('broken streams keep the text received so far', () => {
     const ctrl = new AbortController();
     const t0 = Date.now();
     setTimeout(() => ctrl.abort(), 900);
-    const err = await failure(client({ idleTimeoutMs: 250 }).streamChat(ask('one two three four five'), { signal: ctrl.signal }));
+    const err = await failure(
+      client({ idleTimeoutMs: 250 }).streamChat(ask('one two three four five'), { signal: ctrl.signal }),
+    );
     assert.equal(err.kind, 'aborted', `cut as ${err.kind} after ${Date.now() - t0} ms`);
     assert.ok(Date.now() - t0 >= 850);
     assert.ok((err.partial?.message.content ?? '').startsWith('Echo:'));
@@ -303,10 +351,19 @@ void describe('finish reasons (wire-quirks "Chunks": accept any string)', () => 
 
 void describe('multimodal content (spec 2.1)', () => {
   void it('image parts reach a vision model', async () => {
-    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const r = await client().streamChat({
       model: 'gw-vision',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: png } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is this' },
+            { type: 'image_url', image_url: { url: png } },
+          ],
+        },
+      ],
     });
     assert.match(r.message.content ?? '', /I received 1 image/);
   });
@@ -314,5 +371,53 @@ void describe('multimodal content (spec 2.1)', () => {
   void it('JSON mode is sent as response_format', async () => {
     const r = await client().chat(ask('give json', { response_format: { type: 'json_object' } }));
     assert.doesNotThrow(() => JSON.parse(r.message.content ?? ''));
+  });
+});
+
+// The streamed chat's one retry without stream_options is for a refusal of stream_options only: a
+// 400 that names another field would fail the same way again, so it is not sent a second time.
+void describe('the retry without stream_options is for a refusal of stream_options only', () => {
+  const gw = useGateway();
+  const CHAT = 'POST /v1/chat/completions';
+  const TOOL = {
+    type: 'function' as const,
+    function: {
+      name: 'read_file',
+      description: 'Reads a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  };
+
+  const client = (): GatewayClient => new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+
+  void it('a 400 naming tool_choice is reported after one request, not sent again without stream_options', async () => {
+    gw.fault({ rejectRequiredToolChoice: 400, times: -1 });
+    const err = await gatewayFailure(
+      client().streamChat({
+        model: 'gw-chat',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [TOOL, { ...TOOL, function: { ...TOOL.function, name: 'list_directory' } }],
+        tool_choice: 'required',
+      }),
+    );
+    assert.equal(err.status, 400);
+    assert.equal(err.param, 'tool_choice');
+    assert.equal(gw.counts()[CHAT], 1, 'one request');
+  });
+
+  void it('a 400 naming stream_options is still answered by one request without it, which succeeds', async () => {
+    gw.fault({ rejectStreamOptions: 400, times: -1 });
+    const r = await client().streamChat({ model: 'gw-chat', messages: [{ role: 'user', content: 'hello there' }] });
+    assert.match(r.message.content ?? '', /hello there/);
+    assert.equal(gw.counts()[CHAT], 2, 'the refused request and the one without stream_options');
+    const last = gw
+      .requests()
+      .filter((q) => q.path === '/v1/chat/completions')
+      .pop();
+    assert.equal(
+      (last?.body as { stream_options?: unknown } | undefined)?.stream_options,
+      undefined,
+      'the second request has no stream_options',
+    );
   });
 });

@@ -2,9 +2,11 @@
 // is sent, with an error naming the field. Each case also proves the gateway saw no request.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateChatRequest, type ChatRequest } from '../../src/api/chat';
+import { validateChatRequest } from '../../src/api/validation';
+import type { ChatRequest } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
-import { GatewayError, describeError } from '../../src/api/errors';
+import { GatewayError } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
 import { useGateway } from './helpers';
 
 const gw = useGateway();
@@ -81,27 +83,80 @@ void describe('chat request fields (spec 2.1)', () => {
 
   void it('messages must not be empty and roles must be system, user, assistant or tool', async () => {
     await refused({ ...base(), messages: [] }, 'messages');
-    await refused({ ...base(), messages: [{ role: 'robot', content: 'x' } as unknown as ChatRequest['messages'][number]] }, 'messages[0].role');
+    await refused(
+      { ...base(), messages: [{ role: 'robot', content: 'x' } as unknown as ChatRequest['messages'][number]] },
+      'messages[0].role',
+    );
   });
 
   void it('content parts are text or image_url, and an image URL is https or a complete base64 data URL', async () => {
-    await refused({ ...base(), messages: [{ role: 'user', content: [{ type: 'audio' } as never] }] }, 'messages[0].content[0].type');
-    await refused({ ...base(), messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }] }] }, 'messages[0].content[0].image_url.url');
-    await refused({ ...base(), messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,' } }] }] }, 'messages[0].content[0].image_url.url', /base64/);
+    await refused(
+      { ...base(), messages: [{ role: 'user', content: [{ type: 'audio' } as never] }] },
+      'messages[0].content[0].type',
+    );
+    await refused(
+      {
+        ...base(),
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }] }],
+      },
+      'messages[0].content[0].image_url.url',
+    );
+    await refused(
+      {
+        ...base(),
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,' } }] }],
+      },
+      'messages[0].content[0].image_url.url',
+      /base64/,
+    );
     assert.doesNotThrow(() =>
-      validateChatRequest({ ...base(), messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }] }),
+      validateChatRequest({
+        ...base(),
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'see' },
+              { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            ],
+          },
+        ],
+      }),
     );
   });
 
   void it('a tool message needs a tool_call_id that an earlier assistant tool call made', async () => {
-    await refused({ ...base(), messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: '', content: 'r' }] }, 'messages[1].tool_call_id');
-    await refused({ ...base(), messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_1', content: 'r' }] }, 'messages[1].tool_call_id', /no earlier assistant/);
+    await refused(
+      {
+        ...base(),
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: '', content: 'r' },
+        ],
+      },
+      'messages[1].tool_call_id',
+    );
+    await refused(
+      {
+        ...base(),
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'call_1', content: 'r' },
+        ],
+      },
+      'messages[1].tool_call_id',
+      /no earlier assistant/,
+    );
     assert.doesNotThrow(() =>
       validateChatRequest({
         ...base(),
         messages: [
           { role: 'user', content: 'x' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
           { role: 'tool', tool_call_id: 'call_1', content: 'r' },
         ],
       }),
@@ -109,20 +164,58 @@ void describe('chat request fields (spec 2.1)', () => {
   });
 
   void it('an assistant message without content must carry tool_calls', async () => {
-    await refused({ ...base(), messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null }] }, 'messages[1].content');
+    await refused(
+      {
+        ...base(),
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: null },
+        ],
+      },
+      'messages[1].content',
+    );
   });
 
   void it('tools are functions with a valid, unique name and an object schema', async () => {
     await refused({ ...base(), tools: [{ type: 'retrieval' } as never] }, 'tools[0].type');
-    await refused({ ...base(), tools: [{ type: 'function', function: { name: 'bad name!' } }] }, 'tools[0].function.name');
-    await refused({ ...base(), tools: [{ type: 'function', function: { name: 'a' } }, { type: 'function', function: { name: 'a' } }] }, 'tools[1].function.name', /twice/);
-    await refused({ ...base(), tools: [{ type: 'function', function: { name: 'a', parameters: [] as never } }] }, 'tools[0].function.parameters');
+    await refused(
+      { ...base(), tools: [{ type: 'function', function: { name: 'bad name!' } }] },
+      'tools[0].function.name',
+    );
+    await refused(
+      {
+        ...base(),
+        tools: [
+          { type: 'function', function: { name: 'a' } },
+          { type: 'function', function: { name: 'a' } },
+        ],
+      },
+      'tools[1].function.name',
+      /twice/,
+    );
+    await refused(
+      { ...base(), tools: [{ type: 'function', function: { name: 'a', parameters: [] as never } }] },
+      'tools[0].function.parameters',
+    );
   });
 
   void it('tool_choice is auto, none, required or names a defined tool', async () => {
     await refused({ ...base(), tool_choice: 'sometimes' as never }, 'tool_choice');
-    await refused({ ...base(), tools: [{ type: 'function', function: { name: 'a' } }], tool_choice: { type: 'function', function: { name: 'b' } } }, 'tool_choice.function.name');
-    assert.doesNotThrow(() => validateChatRequest({ ...base(), tools: [{ type: 'function', function: { name: 'a' } }], tool_choice: { type: 'function', function: { name: 'a' } } }));
+    await refused(
+      {
+        ...base(),
+        tools: [{ type: 'function', function: { name: 'a' } }],
+        tool_choice: { type: 'function', function: { name: 'b' } },
+      },
+      'tool_choice.function.name',
+    );
+    assert.doesNotThrow(() =>
+      validateChatRequest({
+        ...base(),
+        tools: [{ type: 'function', function: { name: 'a' } }],
+        tool_choice: { type: 'function', function: { name: 'a' } },
+      }),
+    );
   });
 
   void it('response_format.type is text, json_object or json_schema', async () => {

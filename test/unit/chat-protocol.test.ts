@@ -18,7 +18,13 @@ void test('a chat/send with text, an image data URL and editor context is accept
 });
 
 void test('an image that is not a complete base64 data URL is refused with the field named', () => {
-  const r = parseWebviewMessage({ type: 'chat/send', requestId: 'r1', text: '', images: [{ name: 'x', mime: 'image/png', dataUrl: 'https://evil.example/x.png', bytes: 1 }], contexts: [] });
+  const r = parseWebviewMessage({
+    type: 'chat/send',
+    requestId: 'r1',
+    text: '',
+    images: [{ name: 'x', mime: 'image/png', dataUrl: 'https://evil.example/x.png', bytes: 1 }],
+    contexts: [],
+  });
   assert.equal(r.ok, false);
   if (!r.ok) assert.match(r.problem, /chat\/send.*images\.0\.dataUrl/);
 });
@@ -37,9 +43,25 @@ void test('a tool decision must be allow, deny or alwaysAllow', () => {
 });
 
 void test('host tool-call updates validate their state and keep the result preview', () => {
-  const m = parseHostMessage({ type: 'chat/toolCall', update: { callId: 'c1', name: 'read_file', argumentsJson: '{"path":"a"}', state: 'done', readOnly: true, resultPreview: 'abc' } });
+  const m = parseHostMessage({
+    type: 'chat/toolCall',
+    update: {
+      callId: 'c1',
+      name: 'read_file',
+      argumentsJson: '{"path":"a"}',
+      state: 'done',
+      readOnly: true,
+      resultPreview: 'abc',
+    },
+  });
   assert.equal(m?.type, 'chat/toolCall');
-  assert.equal(parseHostMessage({ type: 'chat/toolCall', update: { callId: 'c1', name: 'x', argumentsJson: '{}', state: 'finished', readOnly: true } }), undefined);
+  assert.equal(
+    parseHostMessage({
+      type: 'chat/toolCall',
+      update: { callId: 'c1', name: 'x', argumentsJson: '{}', state: 'finished', readOnly: true },
+    }),
+    undefined,
+  );
 });
 
 void test('conversation parameter overrides are range-checked like spec 2.1 (temperature 3 is refused)', () => {
@@ -50,7 +72,7 @@ void test('conversation parameter overrides are range-checked like spec 2.1 (tem
 });
 
 void test('no host message schema has a field that could carry the API key', () => {
-  const text = JSON.stringify(hostMessageSchema.options.map((o) => Object.keys(o.shape)));
+  const text = JSON.stringify(hostMessageSchema.def.options.map((o) => Object.keys(o.shape)));
   assert.doesNotMatch(text, /key|secret|token"/i);
 });
 
@@ -60,7 +82,13 @@ void test('the webview page denies everything by default and runs only the nonce
   assert.match(csp, /script-src 'nonce-N0NCE'/);
   assert.match(csp, /img-src vscode-webview:\/\/abc data:/);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https:/);
-  const html = webviewHtml({ cspSource: 'x', nonce: 'N0NCE', scriptUri: 's.js"><script>alert(1)</script>', styleUri: 'c.css', title: 'T' });
+  const html = webviewHtml({
+    cspSource: 'x',
+    nonce: 'N0NCE',
+    scriptUri: 's.js"><script>alert(1)</script>',
+    styleUri: 'c.css',
+    title: 'T',
+  });
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.match(html, /&quot;&gt;&lt;script&gt;/);
 });

@@ -1,12 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConversationStore, MemoryStorage, newConversation, STORE_VERSION } from '../../src/chat/core/store';
+import { ConversationStore, newConversation, STORE_VERSION } from '../../src/chat/core/store';
+import { MemoryStorage } from './memoryStorage';
 import type { Conversation } from '../../src/shared/protocol';
 
 function withMessage(text: string, at = 1000): Conversation {
   const c = newConversation(at);
   c.messages.push({ id: `u${at}`, role: 'user', text, images: [], contexts: [], createdAt: at });
-  c.messages.push({ id: `a${at}`, role: 'assistant', content: `Echo: ${text}`, status: 'done', requestedModel: 'gw-chat', createdAt: at + 1 });
+  c.messages.push({
+    id: `a${at}`,
+    role: 'assistant',
+    content: `Echo: ${text}`,
+    status: 'done',
+    requestedModel: 'gw-chat',
+    createdAt: at + 1,
+  });
   c.updatedAt = at + 1;
   return c;
 }
@@ -37,11 +45,17 @@ void test('history is newest first, and rename and delete change only their conv
   const b = withMessage('second', 2000);
   await store.save(a);
   await store.save(b);
-  assert.deepEqual(store.list().map((e) => e.title), ['second', 'first']);
+  assert.deepEqual(
+    store.list().map((e) => e.title),
+    ['second', 'first'],
+  );
   await store.rename(a.id, '  Parsing   notes ');
   assert.equal(store.load(a.id)?.title, 'Parsing notes');
   await store.delete(b.id);
-  assert.deepEqual(store.list().map((e) => e.id), [a.id]);
+  assert.deepEqual(
+    store.list().map((e) => e.id),
+    [a.id],
+  );
   assert.equal(store.load(b.id), undefined);
 });
 
@@ -75,7 +89,10 @@ void test('a lost index is rebuilt from the stored conversations', async () => {
   await store.save(withMessage('two', 2000));
   await storage.update('gatewayStudio.chat.index', 'garbage');
   const again = new ConversationStore(storage);
-  assert.deepEqual(again.list().map((e) => e.title), ['two', 'one']);
+  assert.deepEqual(
+    again.list().map((e) => e.title),
+    ['two', 'one'],
+  );
   assert.equal(again.problems.length, 1);
 });
 
@@ -98,9 +115,19 @@ void test('a conversation deleted while its answer was still being saved stays d
   await store.save(c);
   await store.delete(c.id);
   // The stopped turn of that conversation ends after the delete and saves its final state.
-  c.messages.push({ id: 'a-late', role: 'assistant', content: 'partial', status: 'stopped', requestedModel: 'gw-chat', createdAt: 2000 });
+  c.messages.push({
+    id: 'a-late',
+    role: 'assistant',
+    content: 'partial',
+    status: 'stopped',
+    requestedModel: 'gw-chat',
+    createdAt: 2000,
+  });
   await store.save(c);
-  assert.deepEqual(store.list().map((e) => e.id), []);
+  assert.deepEqual(
+    store.list().map((e) => e.id),
+    [],
+  );
   assert.equal(store.load(c.id), undefined);
   await store.setActive(c.id);
   const again = new ConversationStore(storage);
@@ -112,11 +139,22 @@ void test('an answer saved while it was still streaming (the window closed mid-a
   const storage = new MemoryStorage();
   const c = withMessage('question');
   c.messages.push({ id: 'u2', role: 'user', text: 'and then?', images: [], contexts: [], createdAt: 3000 });
-  c.messages.push({ id: 'a2', role: 'assistant', content: 'Half an ans', status: 'streaming', requestedModel: 'gw-chat', createdAt: 3001 });
+  c.messages.push({
+    id: 'a2',
+    role: 'assistant',
+    content: 'Half an ans',
+    status: 'streaming',
+    requestedModel: 'gw-chat',
+    createdAt: 3001,
+  });
   await new ConversationStore(storage).save(c);
   const loaded = new ConversationStore(storage).load(c.id);
   const last = loaded?.messages.at(-1);
   assert.equal(last?.role === 'assistant' && last.status, 'stopped');
   assert.equal(last?.role === 'assistant' && last.content, 'Half an ans');
-  assert.equal(loaded?.messages[1]?.role === 'assistant' && loaded.messages[1].status, 'done', 'finished answers are unchanged');
+  assert.equal(
+    loaded?.messages[1]?.role === 'assistant' && loaded.messages[1].status,
+    'done',
+    'finished answers are unchanged',
+  );
 });

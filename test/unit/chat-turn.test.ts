@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { RequestDefaults } from '../../src/chat/core/request';
-import type { ToolCall, ToolExecutor } from '../../src/chat/core/toolSeam';
+import type { ToolCall } from '../../src/api/wire';
+import type { ToolExecutor } from '../../src/chat/core/toolSeam';
 import { runTurn, type TurnOptions } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, ChatMessage, Conversation } from '../../src/shared/protocol';
 import { UNSET_PARAMS, useGateway, userConversation } from './helpers';
@@ -37,7 +38,15 @@ function recorder() {
 }
 
 function opts(c: Conversation, rec: ReturnType<typeof recorder>, extra: Partial<TurnOptions> = {}): TurnOptions {
-  return { backend: client(), conversation: c, defaults, maxRounds: 3, signal: new AbortController().signal, callbacks: rec.callbacks, ...extra };
+  return {
+    backend: client(),
+    conversation: c,
+    defaults,
+    maxRounds: 3,
+    signal: new AbortController().signal,
+    callbacks: rec.callbacks,
+    ...extra,
+  };
 }
 
 const lastAnswer = (c: Conversation) => c.messages.filter((m): m is AssistantMessage => m.role === 'assistant').at(-1);
@@ -84,7 +93,10 @@ void test('Stop in the middle keeps the partial answer, marked stopped', async (
 });
 
 void test('a mid-stream error keeps the partial text and shows the error inline', async () => {
-  gw.fault({ match: { path: '/chat/completions' }, midStreamError: { afterChunks: 4, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' } });
+  gw.fault({
+    match: { path: '/chat/completions' },
+    midStreamError: { afterChunks: 4, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' },
+  });
   const c = conv('#long 200');
   const out = await runTurn(opts(c, recorder()));
   assert.equal(out.status, 'error');
@@ -145,26 +157,53 @@ void test('with streaming off the whole answer arrives in one piece', async () =
 function executor(log: ToolCall[][]): ToolExecutor {
   return {
     definitions: () => [
-      { type: 'function', function: { name: 'read_file', description: 'read', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: {
+          name: 'read_file',
+          description: 'read',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      },
       { type: 'function', function: { name: 'list_dir', description: 'list', parameters: { type: 'object' } } },
     ],
     toolChoice: () => undefined,
     execute: (calls) => {
       log.push(calls);
-      return Promise.resolve(calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: `contents of ${c.function.arguments}` })));
+      return Promise.resolve(
+        calls.map((c) => ({
+          role: 'tool' as const,
+          tool_call_id: c.id,
+          content: `contents of ${c.function.arguments}`,
+        })),
+      );
     },
   };
 }
 
 void test('tool calls are executed and the model is asked again until it answers in text', async () => {
-  const script = JSON.stringify([{ calls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'list_dir', arguments: {} }] }, { calls: [{ name: 'read_file', arguments: { path: 'b.txt' } }] }]);
+  const script = JSON.stringify([
+    {
+      calls: [
+        { name: 'read_file', arguments: { path: 'a.txt' } },
+        { name: 'list_dir', arguments: {} },
+      ],
+    },
+    { calls: [{ name: 'read_file', arguments: { path: 'b.txt' } }] },
+  ]);
   const c = conv(`#tools ${script}`, 'gw-reasoner');
   const calls: ToolCall[][] = [];
   const out = await runTurn(opts(c, recorder(), { executor: executor(calls) }));
   assert.equal(out.status, 'done');
   assert.equal(out.rounds, 2);
-  assert.deepEqual(calls.map((r) => r.map((x) => x.function.name)), [['read_file', 'list_dir'], ['read_file']]);
-  assert.deepEqual(c.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'assistant']);
+  assert.deepEqual(
+    calls.map((r) => r.map((x) => x.function.name)),
+    [['read_file', 'list_dir'], ['read_file']],
+  );
+  assert.deepEqual(
+    c.messages.map((m) => m.role),
+    ['user', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'assistant'],
+  );
   assert.match(lastAnswer(c)?.content ?? '', /^Done\. Tool results: read_file=contents of/);
   const firstAnswer = c.messages[1];
   assert.ok(firstAnswer?.role === 'assistant' && firstAnswer.reasoning, 'reasoning kept on the tool-call turn');
@@ -205,7 +244,8 @@ void test('Stop while a tool waits for approval answers the calls as stopped and
 
 void test('while an answer streams, the conversation already holds its text and reasoning so far (a reloaded panel resumes from it)', async () => {
   const c = conv('#reasoning why?');
-  const seen: { status: string; content: string; reasoning: string; expected: string; expectedReasoning: string }[] = [];
+  const seen: { status: string; content: string; reasoning: string; expected: string; expectedReasoning: string }[] =
+    [];
   let content = '';
   let reasoning = '';
   const rec = recorder();
@@ -213,12 +253,21 @@ void test('while an answer streams, the conversation already holds its text and 
     content += d.content ?? '';
     reasoning += d.reasoning ?? '';
     const stored = lastAnswer(c);
-    seen.push({ status: stored?.status ?? '', content: stored?.content ?? '', reasoning: stored?.reasoning ?? '', expected: content, expectedReasoning: reasoning });
+    seen.push({
+      status: stored?.status ?? '',
+      content: stored?.content ?? '',
+      reasoning: stored?.reasoning ?? '',
+      expected: content,
+      expectedReasoning: reasoning,
+    });
   };
   const out = await runTurn(opts(c, rec));
   assert.equal(out.status, 'done');
   assert.ok(seen.length >= 3, `expected several deltas, got ${seen.length}`);
-  assert.ok(seen.some((s) => s.expectedReasoning.length > 0 && s.expected === ''), 'reasoning arrives before the answer');
+  assert.ok(
+    seen.some((s) => s.expectedReasoning.length > 0 && s.expected === ''),
+    'reasoning arrives before the answer',
+  );
   for (const s of seen) {
     assert.equal(s.status, 'streaming');
     assert.equal(s.content, s.expected);

@@ -13,10 +13,17 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 // 60 ms steps leave a poll every 8 ms ample room to see each state even on a loaded machine.
 const gw = useGateway({ videoStepMs: 60, videoSteps: 4 });
-const auth = (): Record<string, string> => ({ authorization: `Bearer ${gw.keys.valid}`, 'content-type': 'application/json' });
+const auth = (): Record<string, string> => ({
+  authorization: `Bearer ${gw.keys.valid}`,
+  'content-type': 'application/json',
+});
 
 function post(base: string, path: string, body: unknown, headers = auth()): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function chat(body: Json): Promise<Response> {
@@ -48,7 +55,9 @@ function parseSse(text: string): { events: SseEvent[]; comments: string[] } {
   return { events, comments };
 }
 
-async function streamChat(body: Json): Promise<{ raw: string; chunks: Json[]; events: SseEvent[]; comments: string[] }> {
+async function streamChat(
+  body: Json,
+): Promise<{ raw: string; chunks: Json[]; events: SseEvent[]; comments: string[] }> {
   const res = await chat({ stream: true, ...body });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
@@ -64,7 +73,10 @@ async function readWhileOpen(res: Response, ms: number): Promise<string> {
   let text = '';
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now()))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<'idle'>((r) => setTimeout(() => r('idle'), deadline - Date.now())),
+    ]);
     if (next === 'idle') break;
     assert.ok(!next.done, 'the stream must not end');
     text += Buffer.from(next.value).toString('utf8');
@@ -104,7 +116,8 @@ function rawRequest(url: string, options: RequestOptions, body?: string): Promis
 }
 
 const rawGet = (url: string, headers: Record<string, string>): Promise<RawAnswer> => rawRequest(url, { headers });
-const rawPost = (url: string, body: unknown): Promise<RawAnswer> => rawRequest(url, { method: 'POST', headers: auth() }, JSON.stringify(body));
+const rawPost = (url: string, body: unknown): Promise<RawAnswer> =>
+  rawRequest(url, { method: 'POST', headers: auth() }, JSON.stringify(body));
 
 void describe('authentication and routing', () => {
   void test('the demo key is accepted and the key never appears in the recorded requests', async () => {
@@ -127,17 +140,30 @@ void describe('authentication and routing', () => {
       assert.equal(typeof body.error.message, 'string');
       assert.equal(body.error.param, null);
     }
-    assert.deepEqual(gw.requests().map((r) => r.auth), ['missing', 'wrong']);
-    assert.ok(!JSON.stringify(gw.requests()).includes('sk-not-a-real-key'), '!JSON.stringify(gw.requests()).includes("sk-not-a-real-key")');
+    assert.deepEqual(
+      gw.requests().map((r) => r.auth),
+      ['missing', 'wrong'],
+    );
+    assert.ok(
+      !JSON.stringify(gw.requests()).includes('sk-not-a-real-key'),
+      '!JSON.stringify(gw.requests()).includes("sk-not-a-real-key")',
+    );
   });
 
   void test('the no-permission key gets 403 permission_denied and the no-balance key 403 insufficient_quota', async () => {
-    const denied = await fetch(`${gw.videoUrl}/v1/models`, { headers: { authorization: `Bearer ${gw.keys.noPermission}` } });
+    const denied = await fetch(`${gw.videoUrl}/v1/models`, {
+      headers: { authorization: `Bearer ${gw.keys.noPermission}` },
+    });
     assert.equal(denied.status, 403);
     const d = (await denied.json()) as Json;
     assert.equal(d.error.code, 'permission_denied');
     assert.match(d.error.message, /model not allowed for this group/);
-    const broke = await post(gw.url, '/v1/chat/completions', { model: 'gw-chat', messages: [user('hi')] }, { authorization: `Bearer ${gw.keys.noBalance}` });
+    const broke = await post(
+      gw.url,
+      '/v1/chat/completions',
+      { model: 'gw-chat', messages: [user('hi')] },
+      { authorization: `Bearer ${gw.keys.noBalance}` },
+    );
     assert.equal(broke.status, 403);
     const b = (await broke.json()) as Json;
     assert.equal(b.error.code, 'insufficient_quota');
@@ -153,8 +179,14 @@ void describe('authentication and routing', () => {
   });
 
   void test('video routes are not served on the chat host and chat is not served on the video host', async () => {
-    assert.equal((await post(gw.url, '/v1/videos/generations', { model: 'vendor-image-video', prompt: 'x' })).status, 404);
-    assert.equal((await post(gw.videoUrl, '/v1/chat/completions', { model: 'gw-chat', messages: [user('x')] })).status, 404);
+    assert.equal(
+      (await post(gw.url, '/v1/videos/generations', { model: 'vendor-image-video', prompt: 'x' })).status,
+      404,
+    );
+    assert.equal(
+      (await post(gw.videoUrl, '/v1/chat/completions', { model: 'gw-chat', messages: [user('x')] })).status,
+      404,
+    );
   });
 
   void test('a malformed JSON body gets 400 with the error object and the gateway keeps serving', async () => {
@@ -198,13 +230,20 @@ void describe('models', () => {
     const body = (await (await fetch(`${gw.url}/v1/models`, { headers: auth() })).json()) as Json;
     assert.equal(body.object, 'list');
     const ids = (body.data as Json[]).map((m) => m.id);
-    for (const id of ['gw-chat', 'gw-vision', 'gw-reasoner', 'gw-latest', 'vendor-image-video', 'vendor-video-1.5']) assert.ok(ids.includes(id), id);
-    assert.ok((body.data as Json[]).every((m) => m.object === 'model'), '(body.data as Json[]).every((m) => m.object === "model")');
+    for (const id of ['gw-chat', 'gw-vision', 'gw-reasoner', 'gw-latest', 'vendor-image-video', 'vendor-video-1.5'])
+      assert.ok(ids.includes(id), id);
+    assert.ok(
+      (body.data as Json[]).every((m) => m.object === 'model'),
+      '(body.data as Json[]).every((m) => m.object === "model")',
+    );
   });
 
   void test('the video host lists only video models with video capability and modality', async () => {
     const body = (await (await fetch(`${gw.videoUrl}/v1/models`, { headers: auth() })).json()) as Json;
-    assert.deepEqual((body.data as Json[]).map((m) => m.id), ['vendor-image-video', 'vendor-video-1.5']);
+    assert.deepEqual(
+      (body.data as Json[]).map((m) => m.id),
+      ['vendor-image-video', 'vendor-video-1.5'],
+    );
     for (const m of body.data as Json[]) {
       assert.deepEqual(m.capabilities, ['video', 'image']);
       assert.deepEqual(m.modalities, ['video']);
@@ -240,24 +279,41 @@ void describe('chat answers', () => {
     const last = chunks.at(-1)!;
     assert.equal(last.choices[0].finish_reason, 'stop');
     assert.deepEqual(last.choices[0].delta, {});
-    assert.ok(chunks.every((c) => c.object === 'chat.completion.chunk' && c.id === chunks[0]!.id), 'chunks.every((c) => c.object === "chat.completion.chunk" && c.id === chunks[0]!.id)');
-    assert.ok(chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null), 'chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)');
+    assert.ok(
+      chunks.every((c) => c.object === 'chat.completion.chunk' && c.id === chunks[0]!.id),
+      'chunks.every((c) => c.object === "chat.completion.chunk" && c.id === chunks[0]!.id)',
+    );
+    assert.ok(
+      chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null),
+      'chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)',
+    );
     // Word by word: more than one content delta.
-    assert.ok(chunks.filter((c) => c.choices[0].delta.content).length >= 4, 'chunks.filter((c) => c.choices[0].delta.content).length >= 4');
+    assert.ok(
+      chunks.filter((c) => c.choices[0].delta.content).length >= 4,
+      'chunks.filter((c) => c.choices[0].delta.content).length >= 4',
+    );
     assert.equal(contentOf(chunks), 'Echo: one two three');
   });
 
   void test('include_usage adds a usage chunk with empty choices just before [DONE]', async () => {
-    const { chunks, events } = await streamChat({ stream_options: { include_usage: true }, messages: [user('count me')] });
+    const { chunks, events } = await streamChat({
+      stream_options: { include_usage: true },
+      messages: [user('count me')],
+    });
     const usage = chunks.at(-1)!;
     assert.deepEqual(usage.choices, []);
     assert.ok(usage.usage.completion_tokens > 0, 'usage.usage.completion_tokens > 0');
     assert.equal(events.at(-1)!.data, '[DONE]');
-    assert.ok(chunks.slice(0, -1).every((c) => c.usage === null), 'chunks.slice(0, -1).every((c) => c.usage === null)');
+    assert.ok(
+      chunks.slice(0, -1).every((c) => c.usage === null),
+      'chunks.slice(0, -1).every((c) => c.usage === null)',
+    );
   });
 
   void test('the echo keeps the user text as typed, line breaks included, minus the directives', async () => {
-    const body = (await (await chat({ messages: [user('#reasoning first line\n  second  line #finish length')] })).json()) as Json;
+    const body = (await (
+      await chat({ messages: [user('#reasoning first line\n  second  line #finish length')] })
+    ).json()) as Json;
     assert.equal(body.choices[0].message.content, 'Echo: first line\n  second  line');
     assert.equal(body.choices[0].finish_reason, 'length');
   });
@@ -277,8 +333,10 @@ void describe('chat answers', () => {
   });
 
   void test('#markdown answers a document with a table, an image and code in four languages', async () => {
-    const content: string = ((await (await chat({ messages: [user('#markdown')] })).json()) as Json).choices[0].message.content;
-    for (const needle of ['# ', '| name | value |', '![', '```ts', '```python', '```json', '```bash', '- ']) assert.ok(content.includes(needle), needle);
+    const content: string = ((await (await chat({ messages: [user('#markdown')] })).json()) as Json).choices[0].message
+      .content;
+    for (const needle of ['# ', '| name | value |', '![', '```ts', '```python', '```json', '```bash', '- '])
+      assert.ok(content.includes(needle), needle);
   });
 
   void test('#json and response_format json_object both answer a parseable JSON object', async () => {
@@ -320,9 +378,14 @@ void describe('chat answers', () => {
   });
 
   void test('#reasoning streams reasoning deltas before the content; gw-reasoner always does', async () => {
-    for (const [model, text] of [['gw-chat', '#reasoning hi'], ['gw-reasoner', 'hi']] as const) {
+    for (const [model, text] of [
+      ['gw-chat', '#reasoning hi'],
+      ['gw-reasoner', 'hi'],
+    ] as const) {
       const { chunks } = await streamChat({ model, messages: [user(text)] });
-      const kinds = chunks.map((c) => (c.choices[0]?.delta?.reasoning_content ? 'r' : c.choices[0]?.delta?.content ? 'c' : '-')).join('');
+      const kinds = chunks
+        .map((c) => (c.choices[0]?.delta?.reasoning_content ? 'r' : c.choices[0]?.delta?.content ? 'c' : '-'))
+        .join('');
       assert.match(kinds, /^-r+c+-$/, model);
     }
   });
@@ -334,7 +397,12 @@ void describe('tool scripts', () => {
     { type: 'function', function: { name: 'list_dir', parameters: { type: 'object' } } },
   ];
   const script = JSON.stringify([
-    { calls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }, { name: 'list_dir', arguments: { path: 'x'.repeat(120) } }] },
+    {
+      calls: [
+        { name: 'read_file', arguments: { path: 'src/a.ts' } },
+        { name: 'list_dir', arguments: { path: 'x'.repeat(120) } },
+      ],
+    },
     { text: 'Reading done.' },
   ]);
 
@@ -358,7 +426,14 @@ void describe('tool scripts', () => {
     return calls;
   }
 
-  for (const style of ['canonical', 'no-index', 'all-index-0', 'whole', 'multi-per-chunk', 'args-with-finish'] as const) {
+  for (const style of [
+    'canonical',
+    'no-index',
+    'all-index-0',
+    'whole',
+    'multi-per-chunk',
+    'args-with-finish',
+  ] as const) {
     void test(`toolStyle ${style} produces its deltas and the calls still rebuild to the script`, async () => {
       gw.fault({ toolStyle: style });
       const { chunks } = await streamChat({ tools, messages: [user(`#tools ${script}`)] });
@@ -366,7 +441,10 @@ void describe('tool scripts', () => {
       const finish = chunks.find((c) => c.choices[0]?.finish_reason);
       assert.equal(finish!.choices[0].finish_reason, 'tool_calls');
       const calls = rebuild(chunks);
-      assert.deepEqual(calls.map((c) => c.name), ['read_file', 'list_dir']);
+      assert.deepEqual(
+        calls.map((c) => c.name),
+        ['read_file', 'list_dir'],
+      );
       assert.deepEqual(JSON.parse(calls[0]!.args), { path: 'src/a.ts' });
       assert.deepEqual(JSON.parse(calls[1]!.args), { path: 'x'.repeat(120) });
       assert.notEqual(calls[0]!.id, calls[1]!.id);
@@ -374,14 +452,23 @@ void describe('tool scripts', () => {
       switch (style) {
         case 'canonical':
           assert.deepEqual([...new Set(deltas.map((d) => d.index))], [0, 1]);
-          assert.ok(deltas.filter((d) => !d.id).every((d) => Object.keys(d).sort().join() === 'function,index'), 'deltas.filter((d) => !d.id).every((d) => Object.keys(d).sort().join() === "function,ind...');
+          assert.ok(
+            deltas.filter((d) => !d.id).every((d) => Object.keys(d).sort().join() === 'function,index'),
+            'deltas.filter((d) => !d.id).every((d) => Object.keys(d).sort().join() === "function,ind...',
+          );
           assert.ok(Math.max(...perChunk) === 1, 'Math.max(...perChunk) === 1');
           break;
         case 'no-index':
-          assert.ok(deltas.every((d) => !('index' in d)), 'deltas.every((d) => !("index" in d))');
+          assert.ok(
+            deltas.every((d) => !('index' in d)),
+            'deltas.every((d) => !("index" in d))',
+          );
           break;
         case 'all-index-0':
-          assert.ok(deltas.every((d) => d.index === 0), 'deltas.every((d) => d.index === 0)');
+          assert.ok(
+            deltas.every((d) => d.index === 0),
+            'deltas.every((d) => d.index === 0)',
+          );
           break;
         case 'whole':
           assert.equal(deltas.length, 2);
@@ -391,7 +478,10 @@ void describe('tool scripts', () => {
           assert.ok(Math.max(...perChunk) >= 2, 'Math.max(...perChunk) >= 2');
           break;
         case 'args-with-finish':
-          assert.ok((finish!.choices[0].delta.tool_calls ?? []).length > 0, 'the finish chunk carries the last fragment');
+          assert.ok(
+            (finish!.choices[0].delta.tool_calls ?? []).length > 0,
+            'the finish chunk carries the last fragment',
+          );
           break;
       }
     });
@@ -417,13 +507,21 @@ void describe('tool scripts', () => {
     ];
     const second = (await (await chat({ tools, messages: history })).json()) as Json;
     assert.equal(second.choices[0].message.content, 'Reading done.');
-    const third = (await (await chat({ tools, messages: [...history, { role: 'assistant', content: 'Reading done.' }] })).json()) as Json;
-    assert.equal(third.choices[0].message.content, 'Done. Tool results: read_file=export const a = 1;, list_dir=a.ts b.ts');
+    const third = (await (
+      await chat({ tools, messages: [...history, { role: 'assistant', content: 'Reading done.' }] })
+    ).json()) as Json;
+    assert.equal(
+      third.choices[0].message.content,
+      'Done. Tool results: read_file=export const a = 1;, list_dir=a.ts b.ts',
+    );
   });
 
   void test('an unanswered tool call and an orphaned tool message are both rejected with 400', async () => {
     const calls = [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{}' } }];
-    const unanswered = await chat({ tools, messages: [user('x'), { role: 'assistant', content: null, tool_calls: calls }, user('y')] });
+    const unanswered = await chat({
+      tools,
+      messages: [user('x'), { role: 'assistant', content: null, tool_calls: calls }, user('y')],
+    });
     assert.equal(unanswered.status, 400);
     assert.match(((await unanswered.json()) as Json).error.message, /call_1/);
     const orphan = await chat({ tools, messages: [user('x'), { role: 'tool', tool_call_id: 'call_9', content: 'r' }] });
@@ -481,7 +579,14 @@ void describe('the official openai client as an oracle', () => {
   const client = (): OpenAI => new OpenAI({ apiKey: gw.keys.valid, baseURL: `${gw.url}/v1`, maxRetries: 0 });
 
   void test('it accumulates a canonical streamed tool-call answer with reasoning into the script calls', async () => {
-    const script = JSON.stringify([{ calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }, { name: 'read_file', arguments: { path: 'b.ts' } }] }]);
+    const script = JSON.stringify([
+      {
+        calls: [
+          { name: 'read_file', arguments: { path: 'a.ts' } },
+          { name: 'read_file', arguments: { path: 'b.ts' } },
+        ],
+      },
+    ]);
     const stream = client().chat.completions.stream({
       model: 'gw-chat',
       stream_options: { include_usage: true },
@@ -491,8 +596,13 @@ void describe('the official openai client as an oracle', () => {
     const done = await stream.finalChatCompletion();
     const choice = done.choices[0]!;
     assert.equal(choice.finish_reason, 'tool_calls');
-    const calls = (choice.message.tool_calls ?? []).map((c) => (c.type === 'function' ? [c.function.name, JSON.parse(c.function.arguments)] : []));
-    assert.deepEqual(calls, [['read_file', { path: 'a.ts' }], ['read_file', { path: 'b.ts' }]]);
+    const calls = (choice.message.tool_calls ?? []).map((c) =>
+      c.type === 'function' ? [c.function.name, JSON.parse(c.function.arguments)] : [],
+    );
+    assert.deepEqual(calls, [
+      ['read_file', { path: 'a.ts' }],
+      ['read_file', { path: 'b.ts' }],
+    ]);
     assert.ok((done.usage?.total_tokens ?? 0) > 0, 'the usage chunk reached the client');
   });
 
@@ -500,7 +610,8 @@ void describe('the official openai client as an oracle', () => {
     gw.fault({ status: 429 });
     await assert.rejects(
       client().chat.completions.create({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }),
-      (err: unknown) => err instanceof OpenAI.RateLimitError && err.code === 'rate_limit_exceeded' && err.type === 'rate_limit_error',
+      (err: unknown) =>
+        err instanceof OpenAI.RateLimitError && err.code === 'rate_limit_exceeded' && err.type === 'rate_limit_error',
     );
   });
 
@@ -565,7 +676,11 @@ void describe('faults', () => {
 
   void test('dropAfterBytes sends the headers and N bytes, then cuts the connection', async () => {
     gw.fault({ dropAfterBytes: 40 });
-    const r = await rawPost(`${gw.url}/v1/chat/completions`, { model: 'gw-chat', stream: true, messages: [user('a b c d e f')] });
+    const r = await rawPost(`${gw.url}/v1/chat/completions`, {
+      model: 'gw-chat',
+      stream: true,
+      messages: [user('a b c d e f')],
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.length, 40);
     assert.ok(r.error, 'the connection ends abnormally');
@@ -573,11 +688,17 @@ void describe('faults', () => {
 
   void test('split 1 delivers the stream byte by byte and it still parses', async () => {
     gw.fault({ split: 1 });
-    const r = await rawPost(`${gw.url}/v1/chat/completions`, { model: 'gw-chat', stream: true, messages: [user('tiny')] });
+    const r = await rawPost(`${gw.url}/v1/chat/completions`, {
+      model: 'gw-chat',
+      stream: true,
+      messages: [user('tiny')],
+    });
     const text = r.body.toString('utf8');
     // Unsplit, the stream arrives in about one read per event (6 here).
     assert.ok(r.reads > 20, `expected many small reads, got ${r.reads}`);
-    const chunks = parseSse(text).events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Json);
+    const chunks = parseSse(text)
+      .events.filter((e) => e.data !== '[DONE]')
+      .map((e) => JSON.parse(e.data) as Json);
     assert.equal(contentOf(chunks), 'Echo: tiny');
   });
 
@@ -587,12 +708,18 @@ void describe('faults', () => {
     assert.ok(raw.includes('\r\n\r\n'), 'events are separated by CRLF CRLF');
     assert.ok(!/[^\r]\n/.test(raw), 'every LF is preceded by CR');
     assert.ok(comments.includes(': PING'), 'comments.includes(": PING")');
-    assert.ok(events.every((e) => e.event === 'message'), 'events.every((e) => e.event === "message")');
+    assert.ok(
+      events.every((e) => e.event === 'message'),
+      'events.every((e) => e.event === "message")',
+    );
     assert.ok(raw.includes('data:{'), 'raw.includes("data:{")');
     assert.ok(!raw.includes('data: '), '!raw.includes("data: ")');
     assert.equal(contentOf(chunks), 'Echo: framing test');
     const plain = await streamChat({ messages: [user('framing test')] });
-    assert.ok(!plain.raw.includes('\r') && !plain.raw.includes('event:') && plain.comments.length === 0, 'without the fault: no CR, no event names, no comments');
+    assert.ok(
+      !plain.raw.includes('\r') && !plain.raw.includes('event:') && plain.comments.length === 0,
+      'without the fault: no CR, no event names, no comments',
+    );
   });
 
   void test('chunkDelayMs spaces the events out', async () => {
@@ -620,25 +747,38 @@ void describe('faults', () => {
   });
 
   void test('midStreamError sends an error event after N chunks and no [DONE]', async () => {
-    gw.fault({ midStreamError: { afterChunks: 2, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' } });
+    gw.fault({
+      midStreamError: { afterChunks: 2, message: 'upstream overloaded', type: 'server_error', code: 'overloaded' },
+    });
     const { events } = await streamChat({ messages: [user('a b c d')] });
     assert.equal(events.length, 3);
     const err = JSON.parse(events[2]!.data) as Json;
-    assert.deepEqual(err.error, { message: 'upstream overloaded', type: 'server_error', code: 'overloaded', param: null });
+    assert.deepEqual(err.error, {
+      message: 'upstream overloaded',
+      type: 'server_error',
+      code: 'overloaded',
+      param: null,
+    });
     assert.ok(!events.some((e) => e.data === '[DONE]'), '!events.some((e) => e.data === "[DONE]")');
   });
 
   void test('with eventNames a mid-stream error event is named error', async () => {
     gw.fault({ eventNames: true, midStreamError: { afterChunks: 1 } });
     const { events } = await streamChat({ messages: [user('a b')] });
-    assert.deepEqual(events.map((e) => e.event), ['message', 'error']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['message', 'error'],
+    );
     assert.equal((JSON.parse(events[1]!.data) as Json).error.type, 'server_error');
   });
 
   void test('noFinishReason leaves out every finish_reason but still sends [DONE]', async () => {
     gw.fault({ noFinishReason: true });
     const { chunks, events } = await streamChat({ messages: [user('a b')] });
-    assert.ok(chunks.every((c) => c.choices[0].finish_reason === null), 'chunks.every((c) => c.choices[0].finish_reason === null)');
+    assert.ok(
+      chunks.every((c) => c.choices[0].finish_reason === null),
+      'chunks.every((c) => c.choices[0].finish_reason === null)',
+    );
     assert.equal(events.at(-1)!.data, '[DONE]');
   });
 
@@ -658,7 +798,10 @@ void describe('faults', () => {
     assert.ok(last.usage.total_tokens > 0, 'last.usage.total_tokens > 0');
     gw.fault({ usage: 'none' });
     const b = await streamChat({ stream_options: { include_usage: true }, messages: [user('a')] });
-    assert.ok(b.chunks.every((c) => !c.usage), 'b.chunks.every((c) => !c.usage)');
+    assert.ok(
+      b.chunks.every((c) => !c.usage),
+      'b.chunks.every((c) => !c.usage)',
+    );
   });
 
   void test('rejectStreamOptions rejects only requests that carry stream_options', async () => {
@@ -667,7 +810,10 @@ void describe('faults', () => {
     const res = await chat({ stream: true, stream_options: { include_usage: true }, messages: [user('a')] });
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as Json).error.param, 'stream_options');
-    assert.equal((await chat({ stream: true, stream_options: { include_usage: true }, messages: [user('a')] })).status, 200);
+    assert.equal(
+      (await chat({ stream: true, stream_options: { include_usage: true }, messages: [user('a')] })).status,
+      200,
+    );
   });
 
   void test('firstDelta variants change only the first delta', async () => {
@@ -687,8 +833,14 @@ void describe('faults', () => {
   void test('reasoningField reasoning renames the reasoning delta', async () => {
     gw.fault({ reasoningField: 'reasoning' });
     const { chunks } = await streamChat({ model: 'gw-reasoner', messages: [user('a')] });
-    assert.ok(chunks.some((c) => c.choices[0]?.delta?.reasoning), 'chunks.some((c) => c.choices[0]?.delta?.reasoning)');
-    assert.ok(!chunks.some((c) => c.choices[0]?.delta?.reasoning_content), '!chunks.some((c) => c.choices[0]?.delta?.reasoning_content)');
+    assert.ok(
+      chunks.some((c) => c.choices[0]?.delta?.reasoning),
+      'chunks.some((c) => c.choices[0]?.delta?.reasoning)',
+    );
+    assert.ok(
+      !chunks.some((c) => c.choices[0]?.delta?.reasoning_content),
+      '!chunks.some((c) => c.choices[0]?.delta?.reasoning_content)',
+    );
   });
 
   void test('delayMs holds the answer back', async () => {
@@ -739,12 +891,22 @@ void describe('video', () => {
 
   void test('the current format goes queued, in_progress with rising progress, then completed with one relative content path', async () => {
     const id = await createVideo({ model: 'vendor-image-video', prompt: 'a red fox' });
-    const seen = await pollUntilFinal((i) => `/v1/videos/${i}`, id, (b) => b.status === 'completed');
+    const seen = await pollUntilFinal(
+      (i) => `/v1/videos/${i}`,
+      id,
+      (b) => b.status === 'completed',
+    );
     const statuses = [...new Set(seen.map((s) => s.status))];
     assert.deepEqual(statuses, ['queued', 'in_progress', 'completed']);
     const progress = seen.map((s) => s.progress as number);
-    assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
-    assert.ok(progress.some((p) => p > 0 && p < 100), 'progress.some((p) => p > 0 && p < 100)');
+    assert.deepEqual(
+      progress,
+      [...progress].sort((a, b) => a - b),
+    );
+    assert.ok(
+      progress.some((p) => p > 0 && p < 100),
+      'progress.some((p) => p > 0 && p < 100)',
+    );
     const done = seen.at(-1)!;
     const path = `/v1/videos/${id}/content`;
     assert.equal(done.url, path);
@@ -755,18 +917,35 @@ void describe('video', () => {
 
   void test('the legacy route goes QUEUED, IN_PROGRESS, SUCCESS with percent strings and a result_url', async () => {
     const id = await createVideo({ model: 'vendor-image-video', prompt: 'a red fox' });
-    const seen = await pollUntilFinal((i) => `/v1/video/generations/${i}`, id, (b) => b.data.status === 'SUCCESS');
+    const seen = await pollUntilFinal(
+      (i) => `/v1/video/generations/${i}`,
+      id,
+      (b) => b.data.status === 'SUCCESS',
+    );
     assert.deepEqual([...new Set(seen.map((s) => s.data.status))], ['QUEUED', 'IN_PROGRESS', 'SUCCESS']);
-    assert.ok(seen.every((s) => s.code === 'success' && /^\d+%$/.test(s.data.progress)), 'every legacy answer has code success and a percent-string progress');
-    assert.ok(seen.slice(0, -1).every((s) => s.data.result_url === ''), 'seen.slice(0, -1).every((s) => s.data.result_url === "")');
+    assert.ok(
+      seen.every((s) => s.code === 'success' && /^\d+%$/.test(s.data.progress)),
+      'every legacy answer has code success and a percent-string progress',
+    );
+    assert.ok(
+      seen.slice(0, -1).every((s) => s.data.result_url === ''),
+      'seen.slice(0, -1).every((s) => s.data.result_url === "")',
+    );
     assert.equal(seen.at(-1)!.data.result_url, `/v1/videos/${id}/content`);
   });
 
   void test('statusFormat legacy makes the current route answer in the legacy format', async () => {
     const id = await createVideo({ model: 'vendor-image-video', prompt: 'p' });
     gw.fault({ statusFormat: 'legacy', times: -1 });
-    const seen = await pollUntilFinal((i) => `/v1/videos/${i}`, id, (b) => b.data?.status === 'SUCCESS');
-    assert.ok(seen.every((s) => s.code === 'success' && s.status === undefined), 'seen.every((s) => s.code === "success" && s.status === undefined)');
+    const seen = await pollUntilFinal(
+      (i) => `/v1/videos/${i}`,
+      id,
+      (b) => b.data?.status === 'SUCCESS',
+    );
+    assert.ok(
+      seen.every((s) => s.code === 'success' && s.status === undefined),
+      'seen.every((s) => s.code === "success" && s.status === undefined)',
+    );
   });
 
   void test('content is the real sample MP4 with video/mp4, Content-Length and ftyp at byte 4', async () => {
@@ -786,7 +965,11 @@ void describe('video', () => {
     const early = await fetch(`${gw.videoUrl}/v1/videos/${id}/content`, { headers: auth() });
     assert.equal(early.status, 400);
     assert.equal(((await early.json()) as Json).error.code, 'video_not_ready');
-    for (const p of ['/v1/videos/video_svc_v1_nope', '/v1/videos/video_svc_v1_nope/content', '/v1/video/generations/nope']) {
+    for (const p of [
+      '/v1/videos/video_svc_v1_nope',
+      '/v1/videos/video_svc_v1_nope/content',
+      '/v1/video/generations/nope',
+    ]) {
       assert.equal((await fetch(`${gw.videoUrl}${p}`, { headers: auth() })).status, 404, p);
     }
   });
@@ -802,7 +985,10 @@ void describe('video', () => {
       [{ model: 'vendor-video-1.5', prompt: 'p', image_urls: [img, img] }, /only supports exactly one reference image/],
       [{ model: 'vendor-image-video', prompt: 'p', image_urls: Array(8).fill(img) }, /at most 7/],
       [{ model: 'vendor-image-video', prompt: 'p', image_urls: [img], images: [img] }, /must not be sent together/],
-      [{ model: 'vendor-image-video', prompt: 'p', input_reference: img, reference_images: [img] }, /must not be sent together/],
+      [
+        { model: 'vendor-image-video', prompt: 'p', input_reference: img, reference_images: [img] },
+        /must not be sent together/,
+      ],
       [{ model: 'vendor-image-video', prompt: 'p', seconds: 20 }, /seconds/],
       [{ model: 'vendor-video-1.5', prompt: 'p', image_urls: [img], aspect_ratio: '1:1' }, /aspect_ratio/],
       [{ model: 'vendor-image-video', prompt: 'p', image_urls: ['data:image/png;base64'] }, /data URL/],
@@ -813,37 +999,65 @@ void describe('video', () => {
       const e = ((await res.json()) as Json).error;
       assert.match(e.message, message, JSON.stringify(body));
     }
-    assert.match(await createVideo({ model: 'vendor-video-1.5', prompt: 'p', input_reference: { image_url: img } }), /^video_svc_v1_/);
+    assert.match(
+      await createVideo({ model: 'vendor-video-1.5', prompt: 'p', input_reference: { image_url: img } }),
+      /^video_svc_v1_/,
+    );
   });
 
   void test('an image host ending in .invalid gives 400 image_fetch_error; a fail-fetch host fails the task', async () => {
-    const res = await post(gw.videoUrl, '/v1/videos/generations', { model: 'vendor-image-video', prompt: 'p', image_urls: ['https://img.example.invalid/a.png'] });
+    const res = await post(gw.videoUrl, '/v1/videos/generations', {
+      model: 'vendor-image-video',
+      prompt: 'p',
+      image_urls: ['https://img.example.invalid/a.png'],
+    });
     assert.equal(res.status, 400);
     assert.equal(((await res.json()) as Json).error.code, 'image_fetch_error');
-    const id = await createVideo({ model: 'vendor-image-video', prompt: 'p', image_urls: ['https://fail-fetch.example.com/a.png'] });
-    const seen = await pollUntilFinal((i) => `/v1/videos/${i}`, id, (b) => b.status !== 'queued' && b.status !== 'in_progress');
+    const id = await createVideo({
+      model: 'vendor-image-video',
+      prompt: 'p',
+      image_urls: ['https://fail-fetch.example.com/a.png'],
+    });
+    const seen = await pollUntilFinal(
+      (i) => `/v1/videos/${i}`,
+      id,
+      (b) => b.status !== 'queued' && b.status !== 'in_progress',
+    );
     assert.equal(seen.at(-1)!.status, 'failed');
     assert.match(seen.at(-1)!.error.message, /fail-fetch/);
   });
 
   void test('#fail ends failed with progress 100, and progressOnFail reports "100%" in both formats', async () => {
     const id = await createVideo({ model: 'vendor-image-video', prompt: 'x #fail' });
-    const seen = await pollUntilFinal((i) => `/v1/videos/${i}`, id, (b) => b.status === 'failed');
+    const seen = await pollUntilFinal(
+      (i) => `/v1/videos/${i}`,
+      id,
+      (b) => b.status === 'failed',
+    );
     assert.equal(seen.at(-1)!.progress, 100);
     assert.equal(seen.at(-1)!.url, undefined);
     gw.fault({ progressOnFail: '100%', times: 2 });
     const cur = (await (await fetch(`${gw.videoUrl}/v1/videos/${id}`, { headers: auth() })).json()) as Json;
     assert.equal(cur.progress, '100%');
-    const legacy = (await (await fetch(`${gw.videoUrl}/v1/video/generations/${id}`, { headers: auth() })).json()) as Json;
+    const legacy = (await (
+      await fetch(`${gw.videoUrl}/v1/video/generations/${id}`, { headers: auth() })
+    ).json()) as Json;
     assert.equal(legacy.data.status, 'FAILURE');
     assert.equal(legacy.data.progress, '100%');
     assert.notEqual(legacy.data.fail_reason, '');
   });
 
   void test('#cancel and #expire end cancelled and expired', async () => {
-    for (const [directive, status] of [['#cancel', 'cancelled'], ['#expire', 'expired']]) {
+    for (const [directive, status] of [
+      ['#cancel', 'cancelled'],
+      ['#expire', 'expired'],
+    ]) {
       const id = await createVideo({ model: 'vendor-image-video', prompt: directive });
-      const seen = await pollUntilFinal((i) => `/v1/videos/${i}`, id, (b) => !['queued', 'in_progress'].includes(b.status));
+      const seen = await pollUntilFinal(
+        (i) => `/v1/videos/${i}`,
+        id,
+        (b) => !['queued', 'in_progress'].includes(b.status),
+      );
       assert.equal(seen.at(-1)!.status, status);
     }
   });
@@ -854,7 +1068,10 @@ void describe('video', () => {
     const mid = (await (await fetch(`${gw.videoUrl}/v1/videos/${a}`, { headers: auth() })).json()) as Json;
     assert.equal(mid.status, 'in_progress');
     gw.completeVideo(a);
-    assert.equal(((await (await fetch(`${gw.videoUrl}/v1/videos/${a}`, { headers: auth() })).json()) as Json).status, 'completed');
+    assert.equal(
+      ((await (await fetch(`${gw.videoUrl}/v1/videos/${a}`, { headers: auth() })).json()) as Json).status,
+      'completed',
+    );
     const b = await createVideo({ model: 'vendor-image-video', prompt: '#never' });
     gw.failVideo(b, 'moderation rejected the prompt');
     const st = (await (await fetch(`${gw.videoUrl}/v1/videos/${b}`, { headers: auth() })).json()) as Json;
@@ -865,7 +1082,9 @@ void describe('video', () => {
   void test('createOnly keeps one id field, and that id still finds the task', async () => {
     for (const only of ['request_id', 'task_id'] as const) {
       gw.fault({ createOnly: only });
-      const t = (await (await post(gw.videoUrl, '/v1/videos/generations', { model: 'vendor-image-video', prompt: 'p' })).json()) as Json;
+      const t = (await (
+        await post(gw.videoUrl, '/v1/videos/generations', { model: 'vendor-image-video', prompt: 'p' })
+      ).json()) as Json;
       const present = ['id', 'request_id', 'task_id'].filter((k) => k in t);
       assert.deepEqual(present, [only]);
       assert.equal((await fetch(`${gw.videoUrl}/v1/videos/${t[only]}`, { headers: auth() })).status, 200);
@@ -885,7 +1104,12 @@ void describe('video', () => {
     gw.fault({ contentType: 'application/octet-stream' });
     const o = await fetch(url, { headers: auth() });
     assert.equal(o.headers.get('content-type'), 'application/octet-stream');
-    assert.equal(Buffer.from(await o.arrayBuffer()).subarray(4, 8).toString('latin1'), 'ftyp');
+    assert.equal(
+      Buffer.from(await o.arrayBuffer())
+        .subarray(4, 8)
+        .toString('latin1'),
+      'ftyp',
+    );
 
     gw.fault({ contentTruncate: 1000 });
     const t = await rawGet(url, auth());
@@ -918,7 +1142,10 @@ void describe('controls and lifecycle', () => {
 
   void test('the HTTP controls queue faults, report counts, finish tasks and reset, without a key', async () => {
     const ctl = (path: string, body?: unknown): Promise<Response> =>
-      fetch(`${gw.url}/__control/${path}`, { method: body === undefined ? 'GET' : 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${gw.url}/__control/${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     assert.equal((await ctl('reset', {})).status, 200);
     assert.equal((await ctl('fault', { status: 418, times: 1 })).status, 200);
     assert.deepEqual(await (await ctl('faults')).json(), [{ status: 418, times: 1 }]);
@@ -928,7 +1155,15 @@ void describe('controls and lifecycle', () => {
     const requests = (await (await ctl('requests')).json()) as Json[];
     assert.equal(requests[0]!.auth, 'valid');
     const id = await createVideo({ model: 'vendor-image-video', prompt: '#never' });
-    assert.equal((await fetch(`${gw.videoUrl}/__control/videos/${id}/fail`, { method: 'POST', body: JSON.stringify({ reason: 'nope' }) })).status, 200);
+    assert.equal(
+      (
+        await fetch(`${gw.videoUrl}/__control/videos/${id}/fail`, {
+          method: 'POST',
+          body: JSON.stringify({ reason: 'nope' }),
+        })
+      ).status,
+      200,
+    );
     const st = (await (await fetch(`${gw.videoUrl}/v1/videos/${id}`, { headers: auth() })).json()) as Json;
     assert.equal(st.status, 'failed');
     assert.equal(st.fail_reason, 'nope');
@@ -947,8 +1182,16 @@ void describe('controls and lifecycle', () => {
   void test('close() ends a stalled stream and resolves once both hosts are closed', async () => {
     const own = await startGateway();
     own.fault({ stallAfterChunks: 1 });
-    const res = await post(own.url, '/v1/chat/completions', { model: 'gw-chat', stream: true, messages: [user('a b')] }, { authorization: `Bearer ${own.keys.valid}`, 'content-type': 'application/json' });
-    const reading = res.text().then(() => 'ended', () => 'errored');
+    const res = await post(
+      own.url,
+      '/v1/chat/completions',
+      { model: 'gw-chat', stream: true, messages: [user('a b')] },
+      { authorization: `Bearer ${own.keys.valid}`, 'content-type': 'application/json' },
+    );
+    const reading = res.text().then(
+      () => 'ended',
+      () => 'errored',
+    );
     await new Promise((r) => setTimeout(r, 50));
     await own.close();
     assert.equal(await reading, 'errored');

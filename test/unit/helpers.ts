@@ -51,7 +51,10 @@ export function useGateway(options: UseGatewayOptions = {}): Gateway {
     live?.resetCounts();
   });
   const current = (member: PropertyKey): Gateway => {
-    if (!live) throw new Error(`useGateway(): gw.${String(member)} was used while the gateway is not running (setup at a file's top level that needs it goes in useGateway's onStarted)`);
+    if (!live)
+      throw new Error(
+        `useGateway(): gw.${String(member)} was used while the gateway is not running (setup at a file's top level that needs it goes in useGateway's onStarted)`,
+      );
     return live;
   };
   // A proxy rather than a copy of the fields, so that members added to Gateway later work here
@@ -79,8 +82,15 @@ export async function gatewayFailure(p: Promise<unknown>): Promise<GatewayError>
 
 /** Chat parameters as settings give them when the user set none (streaming on). */
 export const UNSET_PARAMS: ChatParams = {
-  temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null,
-  response_format: 'text', user: '', stream: true,
+  temperature: null,
+  top_p: null,
+  max_tokens: null,
+  stop: [],
+  presence_penalty: null,
+  frequency_penalty: null,
+  response_format: 'text',
+  user: '',
+  stream: true,
 };
 
 /**
@@ -119,7 +129,8 @@ export function useTempDir(prefix: string, options: { onMade?: (dir: string) => 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   const root = (): string => {
-    if (!made) throw new Error(`useTempDir('${prefix}'): the folder was used while it does not exist (only in tests and hooks)`);
+    if (!made)
+      throw new Error(`useTempDir('${prefix}'): the folder was used while it does not exist (only in tests and hooks)`);
     return made;
   };
   return {

@@ -26,7 +26,9 @@ function holder(lockFile: string, log: string, holdMs: number): Promise<number> 
       release();
     })().catch((e) => { console.error(e); process.exit(3); });`;
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('error', rej);
     child.on('close', (code) => res(code ?? -1));
   });
@@ -68,7 +70,10 @@ void test('three runs that find the same dead owner take over one after the othe
   const lines = readFileSync(log, 'utf8').trim().split('\n');
   assert.equal(lines.length, 6, `log: ${lines.join(' | ')}`);
   for (let i = 0; i < lines.length; i += 2) {
-    assert.ok(lines[i]!.startsWith('start ') && lines[i + 1] === lines[i]!.replace('start', 'end'), `overlapping holders: ${lines.join(' | ')}`);
+    assert.ok(
+      lines[i]!.startsWith('start ') && lines[i + 1] === lines[i]!.replace('start', 'end'),
+      `overlapping holders: ${lines.join(' | ')}`,
+    );
   }
   assert.equal(existsSync(lockFile), false, 'the last holder removed the lock');
 });
@@ -90,7 +95,10 @@ void test('a lock held by a live process that never lets go ends in an error nam
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
   try {
     writeFileSync(lockFile, String(child.pid));
-    await assert.rejects(lockInstall(lockFile, 1000), (e: Error) => e.message.includes(String(child.pid)) && e.message.includes(lockFile));
+    await assert.rejects(
+      lockInstall(lockFile, 1000),
+      (e: Error) => e.message.includes(String(child.pid)) && e.message.includes(lockFile),
+    );
   } finally {
     child.kill();
   }

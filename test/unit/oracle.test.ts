@@ -17,25 +17,34 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { ChatResult, ToolCall } from '../../src/api/chat';
+import type { ChatResult, ToolCall } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
+import { int, pick, rng, type Rand } from '../faults/streamModel';
 
-/** mulberry32: small, fast, seedable; the corpus must be the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Rand = () => number;
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-
-const WORDS = ['the', 'gateway', 'streams', 'tokens', 'über', 'naïve', '你好', '世界', '🚀', 'emoji👍🏽', '"quoted"', 'back\\slash', 'tab\there', 'line\nbreak', '```ts\nconst x = 1;\n```', '- item', '**bold**', '<b>html</b>', '{"json": true}', 'data: fake', '[DONE]', '\r\n'];
+const WORDS = [
+  'the',
+  'gateway',
+  'streams',
+  'tokens',
+  'über',
+  'naïve',
+  '你好',
+  '世界',
+  '🚀',
+  'emoji👍🏽',
+  '"quoted"',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  '```ts\nconst x = 1;\n```',
+  '- item',
+  '**bold**',
+  '<b>html</b>',
+  '{"json": true}',
+  'data: fake',
+  '[DONE]',
+  '\r\n',
+];
 
 function text(r: Rand, n: number): string {
   const out: string[] = [];
@@ -47,7 +56,7 @@ function text(r: Rand, n: number): string {
 function fragments(r: Rand, s: string, maxLen: number): string[] {
   const chars = Array.from(s);
   const out: string[] = [];
-  for (let i = 0; i < chars.length; ) {
+  for (let i = 0; i < chars.length;) {
     const n = int(r, 1, maxLen);
     out.push(chars.slice(i, i + n).join(''));
     i += n;
@@ -83,12 +92,18 @@ function first(kind: 'empty' | 'null' | 'refusal-null'): object {
   return { role: 'assistant', content: '' };
 }
 
-function finishChunks(r: Rand, finish: string, usageMode: 'separate' | 'finish' | 'none', nullUsage: boolean): { chunks: object[]; usage?: Expected['usage'] } {
+function finishChunks(
+  r: Rand,
+  finish: string,
+  usageMode: 'separate' | 'finish' | 'none',
+  nullUsage: boolean,
+): { chunks: object[]; usage?: Expected['usage'] } {
   const prompt = int(r, 1, 5000);
   const completion = int(r, 1, 5000);
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   const extra = nullUsage ? { usage: null } : {};
-  if (usageMode === 'finish') return { chunks: [chunk([{ index: 0, delta: {}, finish_reason: finish }], { usage })], usage };
+  if (usageMode === 'finish')
+    return { chunks: [chunk([{ index: 0, delta: {}, finish_reason: finish }], { usage })], usage };
   const out = [chunk([{ index: 0, delta: {}, finish_reason: finish }], extra)];
   if (usageMode === 'separate') out.push(chunk([], { usage }));
   return { chunks: out, usage: usageMode === 'separate' ? usage : undefined };
@@ -100,15 +115,27 @@ function textCase(r: Rand, i: number): Case {
   const usageMode = pick(r, ['separate', 'finish', 'none'] as const);
   const nullUsage = usageMode === 'separate' && r() < 0.5;
   const full = text(r, int(r, 1, 120));
-  const chunks: object[] = [chunk([{ index: 0, delta: first(firstKind), finish_reason: null }], nullUsage ? { usage: null } : {})];
-  for (const f of fragments(r, full, 12)) chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }], nullUsage ? { usage: null } : {}));
+  const chunks: object[] = [
+    chunk([{ index: 0, delta: first(firstKind), finish_reason: null }], nullUsage ? { usage: null } : {}),
+  ];
+  for (const f of fragments(r, full, 12))
+    chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }], nullUsage ? { usage: null } : {}));
   const end = finishChunks(r, finish, usageMode, nullUsage);
   chunks.push(...end.chunks);
-  return { name: `text #${i} (${firstKind} first delta, ${finish}, usage ${usageMode})`, chunks, expected: { content: full, finish, usage: end.usage } };
+  return {
+    name: `text #${i} (${firstKind} first delta, ${finish}, usage ${usageMode})`,
+    chunks,
+    expected: { content: full, finish, usage: end.usage },
+  };
 }
 
 function argsFor(r: Rand): string {
-  const obj: Record<string, unknown> = { path: `src/${text(r, 2).replace(/\s/g, '_')}.ts`, n: int(r, 0, 1e6), flag: r() < 0.5, note: text(r, int(r, 0, 30)) };
+  const obj: Record<string, unknown> = {
+    path: `src/${text(r, 2).replace(/\s/g, '_')}.ts`,
+    n: int(r, 0, 1e6),
+    flag: r() < 0.5,
+    note: text(r, int(r, 0, 30)),
+  };
   if (r() < 0.3) obj.nested = { list: [1, 'two', { three: 3 }], empty: {} };
   return JSON.stringify(obj);
 }
@@ -118,18 +145,33 @@ type ToolStyle = 'canonical' | 'whole' | 'multi-per-chunk' | 'args-with-finish' 
 function toolCase(r: Rand, i: number, style: ToolStyle): Case {
   const n = style === 'all-index-0' || style === 'no-index' ? int(r, 2, 4) : int(r, 1, 4);
   const calls: ToolCall[] = [];
-  for (let k = 0; k < n; k++) calls.push({ id: `call_${i}_${k}_${int(r, 0, 1e9).toString(36)}`, type: 'function', function: { name: pick(r, ['read_file', 'list_dir', 'search', 'run_tests']), arguments: argsFor(r) } });
+  for (let k = 0; k < n; k++)
+    calls.push({
+      id: `call_${i}_${k}_${int(r, 0, 1e9).toString(36)}`,
+      type: 'function',
+      function: { name: pick(r, ['read_file', 'list_dir', 'search', 'run_tests']), arguments: argsFor(r) },
+    });
   const lead = r() < 0.4 ? text(r, int(r, 1, 20)) : '';
   const usageMode = pick(r, ['separate', 'finish', 'none'] as const);
   const chunks: object[] = [chunk([{ index: 0, delta: first('empty'), finish_reason: null }])];
-  for (const f of lead ? fragments(r, lead, 10) : []) chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }]));
+  for (const f of lead ? fragments(r, lead, 10) : [])
+    chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }]));
   const delta = (tc: object[]) => chunk([{ index: 0, delta: { tool_calls: tc }, finish_reason: null }]);
   const idx = (k: number) => (style === 'all-index-0' ? { index: 0 } : style === 'no-index' ? {} : { index: k });
   let heldForFinish: object[] | undefined;
   if (style === 'whole') {
     for (const [k, c] of calls.entries()) chunks.push(delta([{ index: k, ...c }]));
   } else if (style === 'multi-per-chunk') {
-    chunks.push(delta(calls.map((c, k) => ({ index: k, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }))));
+    chunks.push(
+      delta(
+        calls.map((c, k) => ({
+          index: k,
+          id: c.id,
+          type: 'function',
+          function: { name: c.function.name, arguments: '' },
+        })),
+      ),
+    );
     const pieces = calls.map((c) => fragments(r, c.function.arguments, 15));
     for (let step = 0; pieces.some((p) => step < p.length); step++) {
       const row = pieces.flatMap((p, k) => (step < p.length ? [{ index: k, function: { arguments: p[step] } }] : []));
@@ -137,7 +179,9 @@ function toolCase(r: Rand, i: number, style: ToolStyle): Case {
     }
   } else {
     for (const [k, c] of calls.entries()) {
-      chunks.push(delta([{ ...idx(k), id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }]));
+      chunks.push(
+        delta([{ ...idx(k), id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }]),
+      );
       const pieces = fragments(r, c.function.arguments, 9);
       if (style === 'args-with-finish' && k === calls.length - 1) {
         const last = pieces.pop()!;
@@ -153,7 +197,12 @@ function toolCase(r: Rand, i: number, style: ToolStyle): Case {
   }
   chunks.push(...end.chunks);
   const difference = style === 'all-index-0' ? 'index0-merge' : style === 'no-index' ? 'no-index' : undefined;
-  return { name: `tools #${i} (${style}, ${n} calls${lead ? ', with text' : ''})`, chunks, expected: { content: lead || null, toolCalls: calls, finish: 'tool_calls', usage: end.usage }, difference };
+  return {
+    name: `tools #${i} (${style}, ${n} calls${lead ? ', with text' : ''})`,
+    chunks,
+    expected: { content: lead || null, toolCalls: calls, finish: 'tool_calls', usage: end.usage },
+    difference,
+  };
 }
 
 function reasoningCase(r: Rand, i: number): Case {
@@ -161,10 +210,17 @@ function reasoningCase(r: Rand, i: number): Case {
   const thought = text(r, int(r, 5, 60));
   const answer = text(r, int(r, 1, 30));
   const chunks: object[] = [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }])];
-  for (const f of fragments(r, thought, 8)) chunks.push(chunk([{ index: 0, delta: { content: null, [field]: f }, finish_reason: null }]));
-  for (const f of fragments(r, answer, 8)) chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }]));
+  for (const f of fragments(r, thought, 8))
+    chunks.push(chunk([{ index: 0, delta: { content: null, [field]: f }, finish_reason: null }]));
+  for (const f of fragments(r, answer, 8))
+    chunks.push(chunk([{ index: 0, delta: { content: f }, finish_reason: null }]));
   chunks.push(...finishChunks(r, 'stop', 'separate', false).chunks);
-  return { name: `reasoning #${i} (delta.${field})`, chunks, expected: { content: answer, reasoning: thought, finish: 'stop' }, difference: 'reasoning-overwrite' };
+  return {
+    name: `reasoning #${i} (delta.${field})`,
+    chunks,
+    expected: { content: answer, reasoning: thought, finish: 'stop' },
+    difference: 'reasoning-overwrite',
+  };
 }
 
 interface Framing {
@@ -190,7 +246,7 @@ function pieces(r: Rand, bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   // Byte-by-byte feeding costs microseconds per byte in both parsers; keep it to the smaller streams.
   const maxPiece = pick(r, bytes.length < 6000 ? [1, 3, 17, 64, 512, 1 << 20] : [17, 64, 512, 4096, 1 << 20]);
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = int(r, 1, maxPiece);
     out.push(bytes.subarray(i, i + n));
     i += n;
@@ -210,7 +266,12 @@ function responseOf(parts: Uint8Array[]): Response {
 }
 
 async function ours(parts: Uint8Array[]): Promise<ChatResult> {
-  const c = new GatewayClient({ baseUrl: 'http://oracle.invalid', apiKey: 'k', fetch: () => Promise.resolve(responseOf(parts)), maxRetries: 0 });
+  const c = new GatewayClient({
+    baseUrl: 'http://oracle.invalid',
+    apiKey: 'k',
+    fetch: () => Promise.resolve(responseOf(parts)),
+    maxRetries: 0,
+  });
   return c.streamChat({ model: MODEL, messages: [{ role: 'user', content: 'x' }] });
 }
 
@@ -221,18 +282,38 @@ interface OracleMessage {
   tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
 }
 
-async function theirs(parts: Uint8Array[]): Promise<{ message: OracleMessage; finish: string | null; usage: unknown; model: string; id: string }> {
-  const oai = new OpenAI({ apiKey: 'sk-oracle', baseURL: 'http://oracle.invalid/v1', maxRetries: 0, fetch: () => Promise.resolve(responseOf(parts)) });
+async function theirs(
+  parts: Uint8Array[],
+): Promise<{ message: OracleMessage; finish: string | null; usage: unknown; model: string; id: string }> {
+  const oai = new OpenAI({
+    apiKey: 'sk-oracle',
+    baseURL: 'http://oracle.invalid/v1',
+    maxRetries: 0,
+    fetch: () => Promise.resolve(responseOf(parts)),
+  });
   const stream = oai.chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'x' }] });
   const done = await stream.finalChatCompletion();
   const ch = done.choices[0]!;
-  return { message: ch.message as OracleMessage, finish: ch.finish_reason, usage: done.usage, model: done.model, id: done.id };
+  return {
+    message: ch.message as OracleMessage,
+    finish: ch.finish_reason,
+    usage: done.usage,
+    model: done.model,
+    id: done.id,
+  };
 }
 
 function norm(m: { content?: string | null; tool_calls?: OracleMessage['tool_calls'] }) {
   return {
     content: m.content || null,
-    tool_calls: m.tool_calls && m.tool_calls.length > 0 ? m.tool_calls.map((t) => ({ id: t.id, type: t.type, function: { name: t.function.name, arguments: t.function.arguments } })) : undefined,
+    tool_calls:
+      m.tool_calls && m.tool_calls.length > 0
+        ? m.tool_calls.map((t) => ({
+            id: t.id,
+            type: t.type,
+            function: { name: t.function.name, arguments: t.function.arguments },
+          }))
+        : undefined,
   };
 }
 
@@ -245,7 +326,8 @@ function buildCorpus(): Array<Case & { framing: Framing; seed: number }> {
     out.push({ ...c, framing, seed: Math.floor(r() * 2 ** 31) });
   };
   for (let k = 0; k < 150; k++) add(textCase(r, i++));
-  for (const style of ['canonical', 'whole', 'multi-per-chunk', 'args-with-finish'] as const) for (let k = 0; k < 30; k++) add(toolCase(r, i++, style));
+  for (const style of ['canonical', 'whole', 'multi-per-chunk', 'args-with-finish'] as const)
+    for (let k = 0; k < 30; k++) add(toolCase(r, i++, style));
   for (let k = 0; k < 25; k++) add(reasoningCase(r, i++));
   for (let k = 0; k < 20; k++) add(toolCase(r, i++, 'all-index-0'));
   for (let k = 0; k < 20; k++) add(toolCase(r, i++, 'no-index'));
@@ -300,7 +382,10 @@ void describe('oracle: our accumulated message equals openai ChatCompletionStrea
       const [a, b] = await Promise.all([ours(parts), theirs(parts)]);
       assert.deepEqual(norm(a.message).tool_calls, c.expected.toolCalls, c.name);
       assert.equal(b.message.tool_calls?.length, 1, `${c.name}: openai merges every call into one`);
-      assert.equal(b.message.tool_calls?.[0]?.function.arguments, c.expected.toolCalls!.map((t) => t.function.arguments).join(''));
+      assert.equal(
+        b.message.tool_calls?.[0]?.function.arguments,
+        c.expected.toolCalls!.map((t) => t.function.arguments).join(''),
+      );
     }
   });
 

@@ -4,9 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { applyTextEdit } from '../../src/chat/core/toolEdit';
-import { findFilesForModel, compileGlob, listDirectoryForModel, readFileForModel, searchTextForModel } from '../../src/chat/core/toolFs';
+import { listDirectoryForModel, readFileForModel } from '../../src/chat/core/toolFs';
+import { compileGlob } from '../../src/chat/core/toolGlob';
 import { resolveWorkspacePath, type WorkspaceRoot } from '../../src/chat/core/toolPaths';
 import { ToolError } from '../../src/chat/core/toolRunner';
+import { findFilesForModel, searchTextForModel } from '../../src/chat/core/toolSearch';
 
 let ws: string;
 let roots: WorkspaceRoot[];
@@ -19,7 +21,10 @@ before(async () => {
   await fs.mkdir(path.join(tmp, 'elsewhere'));
   await fs.writeFile(path.join(tmp, 'elsewhere', 'hidden.ts'), 'const needle = 1;\n');
   await fs.symlink(path.join(tmp, 'elsewhere'), path.join(ws, 'linked'));
-  await fs.writeFile(path.join(ws, 'src', 'a.ts'), Array.from({ length: 30 }, (_, i) => `line ${i + 1} needle`).join('\n') + '\n');
+  await fs.writeFile(
+    path.join(ws, 'src', 'a.ts'),
+    Array.from({ length: 30 }, (_, i) => `line ${i + 1} needle`).join('\n') + '\n',
+  );
   await fs.writeFile(path.join(ws, 'src', 'deep', 'b.tsx'), 'const needle = 2;\n');
   await fs.writeFile(path.join(ws, '.git', 'HEAD'), 'needle\n');
   await fs.writeFile(path.join(ws, 'node_modules', 'pkg', 'index.ts'), 'needle\n');
@@ -49,7 +54,11 @@ void test('a glob built to backtrack is matched in linear-ish time, not hung on'
   const evil = compileGlob('**/*a*a*a*a*a*a*a*a*a*a*a*a*b');
   const path = `${'a/'.repeat(40)}${'a'.repeat(200)}`;
   assert.equal(evil.test(path), false, 'no b, no match');
-  assert.equal(compileGlob('**/**/**/**/**/**/**/*.ts').test(`${'d/'.repeat(100)}x.ts`), true, 'collapsed **/ runs still match');
+  assert.equal(
+    compileGlob('**/**/**/**/**/**/**/*.ts').test(`${'d/'.repeat(100)}x.ts`),
+    true,
+    'collapsed **/ runs still match',
+  );
 });
 
 void test('find_files skips .git, node_modules and symlinked folders unless node_modules is asked for', async () => {
@@ -60,7 +69,10 @@ void test('find_files skips .git, node_modules and symlinked folders unless node
 
 void test('read_file returns the asked line range and says where the file continues', async () => {
   const out = await readFileForModel(await at('src/a.ts'), { startLine: 5, endLine: 6 });
-  assert.equal(out, 'File src/a.ts, lines 5-6 of 30 (the file continues to line 30; read more with startLine 7):\nline 5 needle\nline 6 needle');
+  assert.equal(
+    out,
+    'File src/a.ts, lines 5-6 of 30 (the file continues to line 30; read more with startLine 7):\nline 5 needle\nline 6 needle',
+  );
   await assert.rejects(readFileForModel(await at('src/a.ts'), { startLine: 31 }), /past the end.*30 lines/);
   await assert.rejects(readFileForModel(await at('image.png')), /binary file/);
   await assert.rejects(readFileForModel(await at('src/none.ts')), /does not exist/);
@@ -92,9 +104,16 @@ void test('edit_file needs a unique match, keeps CRLF line ends, and explains a 
   assert.throws(() => applyTextEdit('x x', 'f', { oldText: 'x', newText: 'y' }), /occurs 2 times/);
   assert.equal(applyTextEdit('x x', 'f', { oldText: 'x', newText: 'y', replaceAll: true }), 'y y');
   assert.equal(applyTextEdit('one\r\ntwo\r\n', 'f', { oldText: 'one\ntwo', newText: 'uno\ndos' }), 'uno\r\ndos\r\n');
-  assert.throws(() => applyTextEdit('  indented', 'f', { oldText: 'indented ', newText: 'x' }), /not found.*whitespace/);
+  assert.throws(
+    () => applyTextEdit('  indented', 'f', { oldText: 'indented ', newText: 'x' }),
+    /not found.*whitespace/,
+  );
   assert.throws(() => applyTextEdit('abc', 'f', { oldText: '', newText: 'x' }), /oldText is empty/);
-  assert.equal(applyTextEdit('price: $1', 'f', { oldText: '$1', newText: '$$2' }), 'price: $$2', 'replacement text is literal, not a pattern');
+  assert.equal(
+    applyTextEdit('price: $1', 'f', { oldText: '$1', newText: '$$2' }),
+    'price: $$2',
+    'replacement text is literal, not a pattern',
+  );
 });
 
 void test('a catastrophic regex from the model stops at the time budget without freezing the event loop', async () => {
@@ -102,8 +121,16 @@ void test('a catastrophic regex from the model stops at the time budget without 
   let ticks = 0;
   const timer = setInterval(() => ticks++, 20);
   try {
-    const out = await searchTextForModel(roots, { query: '(a+)+$', isRegex: true, include: '**/evil.txt', budgetMs: 400 });
-    assert.match(out, /^No matches for \/\(a\+\)\+\$\/ in 1 file\(s\)\.\n… search stopped early \(time limit of 0.4 s reached/);
+    const out = await searchTextForModel(roots, {
+      query: '(a+)+$',
+      isRegex: true,
+      include: '**/evil.txt',
+      budgetMs: 400,
+    });
+    assert.match(
+      out,
+      /^No matches for \/\(a\+\)\+\$\/ in 1 file\(s\)\.\n… search stopped early \(time limit of 0.4 s reached/,
+    );
   } finally {
     clearInterval(timer);
     await fs.rm(path.join(ws, 'src', 'evil.txt'));
@@ -115,7 +142,10 @@ void test('a read stops at a whole line before the character budget and says whe
   const long = Array.from({ length: 1000 }, (_, i) => `${String(i + 1).padStart(4, '0')} ${'x'.repeat(95)}`).join('\n');
   const out = await readFileForModel(await at('src/a.ts'), { editorText: long });
   const header = out.split('\n')[0] ?? '';
-  const m = /^File src\/a\.ts, lines 1-(\d+) of 1000 \(the file continues to line 1000; read more with startLine (\d+)\):$/.exec(header);
+  const m =
+    /^File src\/a\.ts, lines 1-(\d+) of 1000 \(the file continues to line 1000; read more with startLine (\d+)\):$/.exec(
+      header,
+    );
   assert.ok(m, `header: ${header}`);
   const shown = out.split('\n').slice(1);
   assert.equal(shown.length, Number(m[1]), 'the header names the last line shown');

@@ -4,9 +4,15 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
-import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
-import type { ToolCall } from '../../src/chat/core/toolSeam';
+import { nodeToolHost } from './nodeToolHost';
+import {
+  DECLINED_MESSAGE,
+  ToolRunner,
+  type ApprovalRequest,
+  type Decision,
+  type ToolCardUpdate,
+} from '../../src/chat/core/toolRunner';
+import type { ToolCall } from '../../src/api/wire';
 
 let ws: string;
 before(async () => {
@@ -31,19 +37,29 @@ function setup(decide: (r: ApprovalRequest) => Decision | Promise<Decision>) {
   });
   return { runner, trusted, asked, cards };
 }
-const call = (id: string, name: string, args: unknown): ToolCall => ({ id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } });
+const call = (id: string, name: string, args: unknown): ToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+});
 const ctx = () => ({ signal: new AbortController().signal, conversationId: 'c1' });
 
 void test('an approved edit_file changes the file on disk and reports the diff to the model', async () => {
   const { runner, asked, cards } = setup(() => 'allow');
-  const [m] = await runner.execute([call('e1', 'edit_file', { path: 'src/x.ts', oldText: 'return a - b;', newText: 'return a + b;' })], ctx());
+  const [m] = await runner.execute(
+    [call('e1', 'edit_file', { path: 'src/x.ts', oldText: 'return a - b;', newText: 'return a + b;' })],
+    ctx(),
+  );
   assert.equal(m?.tool_call_id, 'e1');
   assert.match(m?.content ?? '', /Edited src\/x\.ts/);
   assert.match(m?.content ?? '', /\+ {2}return a \+ b;/);
   assert.match(await fs.readFile(path.join(ws, 'src', 'x.ts'), 'utf8'), /return a \+ b;/);
   assert.equal(asked.length, 1);
   assert.match(asked[0]?.summary ?? '', /- {2}return a - b;/);
-  assert.deepEqual(cards.map((c) => c.state), ['awaiting-approval', 'running', 'done']);
+  assert.deepEqual(
+    cards.map((c) => c.state),
+    ['awaiting-approval', 'running', 'done'],
+  );
 });
 
 void test('a denied write_file leaves the disk untouched and tells the model the user declined', async () => {
@@ -56,10 +72,19 @@ void test('a denied write_file leaves the disk untouched and tells the model the
 
 void test('"always allow" trusts a read-only tool for later calls but only allows a changing tool once', async () => {
   const { runner, asked, trusted } = setup(() => 'alwaysAllow');
-  await runner.execute([call('r1', 'read_file', { path: 'src/x.ts' }), call('r2', 'read_file', { path: 'src/x.ts' })], ctx());
+  await runner.execute(
+    [call('r1', 'read_file', { path: 'src/x.ts' }), call('r2', 'read_file', { path: 'src/x.ts' })],
+    ctx(),
+  );
   assert.equal(asked.length, 1);
   assert.equal(trusted.has('read_file'), true, 'read_file is trusted after always-allow');
-  await runner.execute([call('w1', 'write_file', { path: 'src/a.txt', content: '1' }), call('w2', 'write_file', { path: 'src/b.txt', content: '2' })], ctx());
+  await runner.execute(
+    [
+      call('w1', 'write_file', { path: 'src/a.txt', content: '1' }),
+      call('w2', 'write_file', { path: 'src/b.txt', content: '2' }),
+    ],
+    ctx(),
+  );
   assert.equal(asked.length, 3);
   assert.equal(trusted.has('write_file'), false, 'write_file is never trusted from a card');
 });
@@ -79,14 +104,23 @@ void test('an edit whose file changed while awaiting approval is not applied', a
     await fs.writeFile(file, 'changed by the user\n');
     return 'allow';
   });
-  const [m] = await runner.execute([call('r', 'edit_file', { path: 'src/race.ts', oldText: 'one', newText: 'two' })], ctx());
+  const [m] = await runner.execute(
+    [call('r', 'edit_file', { path: 'src/race.ts', oldText: 'one', newText: 'two' })],
+    ctx(),
+  );
   assert.match(m?.content ?? '', /changed while the edit waited for approval/);
   assert.equal(await fs.readFile(file, 'utf8'), 'changed by the user\n');
 });
 
 void test('run_command output is captured and a command past the time limit is stopped', async () => {
   const { runner } = setup(() => 'allow');
-  const [ok, slow] = await runner.execute([call('c1', 'run_command', { command: 'echo hello-from-shell; exit 3' }), call('c2', 'run_command', { command: 'sleep 10' })], ctx());
+  const [ok, slow] = await runner.execute(
+    [
+      call('c1', 'run_command', { command: 'echo hello-from-shell; exit 3' }),
+      call('c2', 'run_command', { command: 'sleep 10' }),
+    ],
+    ctx(),
+  );
   assert.match(ok?.content ?? '', /exited with code 3/);
   assert.match(ok?.content ?? '', /hello-from-shell/);
   assert.match(slow?.content ?? '', /stopped after the 2 s time limit/);
@@ -95,7 +129,10 @@ void test('run_command output is captured and a command past the time limit is s
 void test('stopping while a call awaits approval rejects the run and marks the card', async () => {
   const ac = new AbortController();
   const { runner, cards } = setup(() => new Promise<Decision>(() => undefined));
-  const p = runner.execute([call('s1', 'write_file', { path: 'src/s.txt', content: 'x' })], { signal: ac.signal, conversationId: 'c' });
+  const p = runner.execute([call('s1', 'write_file', { path: 'src/s.txt', content: 'x' })], {
+    signal: ac.signal,
+    conversationId: 'c',
+  });
   setTimeout(() => ac.abort(), 20);
   await assert.rejects(p, { name: 'AbortError' });
   assert.equal(cards.at(-1)?.state, 'denied');
@@ -113,14 +150,21 @@ void test('a denied read-only call reads nothing: its work waits for approval', 
   const [m] = await runner.execute([call('d1', 'read_file', { path: 'src/x.ts' })], ctx());
   assert.equal(m?.content, DECLINED_MESSAGE);
   assert.equal(reads, 0, 'the file was not read');
-  const allowed = new ToolRunner({ tools: () => builtinTools(host), approve: () => Promise.resolve('allow'), trust: { isTrusted: () => false, trust: () => undefined } });
+  const allowed = new ToolRunner({
+    tools: () => builtinTools(host),
+    approve: () => Promise.resolve('allow'),
+    trust: { isTrusted: () => false, trust: () => undefined },
+  });
   await allowed.execute([call('d2', 'read_file', { path: 'src/x.ts' })], ctx());
   assert.equal(reads, 1, 'an allowed call reads once');
 });
 
 void test('a broken regex or glob is refused before the user is asked', async () => {
   const { runner, asked } = setup(() => 'allow');
-  const [re, glob] = await runner.execute([call('g1', 'search_text', { query: 'a(', isRegex: true }), call('g2', 'find_files', { pattern: 'src/{a,b' })], ctx());
+  const [re, glob] = await runner.execute(
+    [call('g1', 'search_text', { query: 'a(', isRegex: true }), call('g2', 'find_files', { pattern: 'src/{a,b' })],
+    ctx(),
+  );
   assert.match(re?.content ?? '', /regular expression is invalid/);
   assert.match(glob?.content ?? '', /unclosed "\{"/);
   assert.equal(asked.length, 0, 'nobody was asked');

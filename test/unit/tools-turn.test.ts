@@ -3,13 +3,25 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { ChatCompletionCreateParams, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
 import { GatewayClient } from '../../src/api/client';
 import { buildChatRequest, type RequestDefaults } from '../../src/chat/core/request';
-import { ConversationStore, MemoryStorage } from '../../src/chat/core/store';
+import { ConversationStore } from '../../src/chat/core/store';
+import { MemoryStorage } from './memoryStorage';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
-import { DECLINED_MESSAGE, ToolRunner, type ApprovalRequest, type Decision, type ToolChoiceSetting } from '../../src/chat/core/toolRunner';
+import { nodeToolHost } from './nodeToolHost';
+import {
+  DECLINED_MESSAGE,
+  ToolRunner,
+  type ApprovalRequest,
+  type Decision,
+  type ToolChoiceSetting,
+} from '../../src/chat/core/toolRunner';
 import { runTurn, type TurnOutcome } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../src/shared/protocol';
 import { UNSET_PARAMS, useGateway, userConversation as conv } from './helpers';
@@ -55,7 +67,10 @@ interface Harness {
   trusted: Set<string>;
 }
 
-function harness(decide: (r: ApprovalRequest) => Decision = () => 'allow', choice: ToolChoiceSetting = 'auto'): Harness {
+function harness(
+  decide: (r: ApprovalRequest) => Decision = () => 'allow',
+  choice: ToolChoiceSetting = 'auto',
+): Harness {
   const asked: ApprovalRequest[] = [];
   const trusted = new Set<string>();
   const tools = builtinTools(nodeToolHost([{ name: 'ws', path: ws }]));
@@ -74,7 +89,11 @@ function harness(decide: (r: ApprovalRequest) => Decision = () => 'allow', choic
 const script = (turns: unknown[]) => `#tools ${JSON.stringify(turns)}`;
 const callsTurn = (...calls: { name: string; arguments: unknown }[]) => ({ calls });
 
-async function turn(c: Conversation, h: Harness, o: { maxRounds?: number; model?: string; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+async function turn(
+  c: Conversation,
+  h: Harness,
+  o: { maxRounds?: number; model?: string; signal?: AbortSignal } = {},
+): Promise<TurnOutcome> {
   return runTurn({
     backend: new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 }),
     conversation: c,
@@ -89,7 +108,24 @@ async function turn(c: Conversation, h: Harness, o: { maxRounds?: number; model?
 const answers = (c: Conversation) => c.messages.filter((m): m is AssistantMessage => m.role === 'assistant');
 const toolMsgs = (c: Conversation) => c.messages.filter((m): m is ToolResultMessage => m.role === 'tool');
 const finalText = (c: Conversation) => answers(c).at(-1)?.content ?? '';
-const chatBodies = () => gw.requests().filter((r) => r.route === '/v1/chat/completions').map((r) => r.body as { messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string; content?: unknown; reasoning_content?: string }[]; tools?: unknown[]; tool_choice?: unknown });
+const chatBodies = () =>
+  gw
+    .requests()
+    .filter((r) => r.route === '/v1/chat/completions')
+    .map(
+      (r) =>
+        r.body as {
+          messages: {
+            role: string;
+            tool_calls?: { id: string }[];
+            tool_call_id?: string;
+            content?: unknown;
+            reasoning_content?: string;
+          }[];
+          tools?: unknown[];
+          tool_choice?: unknown;
+        },
+    );
 
 void test('one call: the file is read, answered with its tool_call_id, and the model answers after it', async () => {
   gw.resetCounts();
@@ -116,13 +152,24 @@ void test('one call: the file is read, answered with its tool_call_id, and the m
 
 void test('parallel calls run in order and each gets its own tool message', async () => {
   const h = harness();
-  const c = conv(script([callsTurn({ name: 'read_file', arguments: { path: 'README.md' } }, { name: 'list_directory', arguments: { path: 'src' } }, { name: 'find_files', arguments: { pattern: '*.ts' } })]));
+  const c = conv(
+    script([
+      callsTurn(
+        { name: 'read_file', arguments: { path: 'README.md' } },
+        { name: 'list_directory', arguments: { path: 'src' } },
+        { name: 'find_files', arguments: { pattern: '*.ts' } },
+      ),
+    ]),
+  );
   const out = await turn(c, h);
   assert.equal(out.status, 'done');
   const calls = answers(c)[0]?.toolCalls ?? [];
   assert.equal(calls.length, 3);
   const tms = toolMsgs(c);
-  assert.deepEqual(tms.map((t) => t.toolCallId), calls.map((x) => x.id));
+  assert.deepEqual(
+    tms.map((t) => t.toolCallId),
+    calls.map((x) => x.id),
+  );
   assert.match(tms[0]?.content ?? '', /# demo/);
   assert.match(tms[1]?.content ?? '', /Folder src \(1 entries\):\nx\.ts/);
   assert.match(tms[2]?.content ?? '', /src\/x\.ts/);
@@ -137,14 +184,27 @@ for (const style of STYLES) {
     try {
       const h = harness();
       const longPath = 'src/x.ts';
-      const c = conv(script([callsTurn({ name: 'read_file', arguments: { path: longPath, startLine: 2, endLine: 2 } }, { name: 'search_text', arguments: { query: 'return a', include: '**/*.ts' } })]));
+      const c = conv(
+        script([
+          callsTurn(
+            { name: 'read_file', arguments: { path: longPath, startLine: 2, endLine: 2 } },
+            { name: 'search_text', arguments: { query: 'return a', include: '**/*.ts' } },
+          ),
+        ]),
+      );
       const out = await turn(c, h);
       assert.equal(out.status, 'done', JSON.stringify(answers(c).map((a) => a.error)));
       const calls = answers(c)[0]?.toolCalls ?? [];
-      assert.deepEqual(calls.map((x) => x.function.name), ['read_file', 'search_text']);
+      assert.deepEqual(
+        calls.map((x) => x.function.name),
+        ['read_file', 'search_text'],
+      );
       assert.equal(new Set(calls.map((x) => x.id)).size, 2);
       const [read, search] = toolMsgs(c);
-      assert.equal(read?.content, 'File src/x.ts, lines 2-2 of 3 (the file continues to line 3; read more with startLine 3):\n  return a - b;');
+      assert.equal(
+        read?.content,
+        'File src/x.ts, lines 2-2 of 3 (the file continues to line 3; read more with startLine 3):\n  return a - b;',
+      );
       assert.match(search?.content ?? '', /src\/x\.ts:2: return a - b;/);
     } finally {
       gw.clearFaults();
@@ -154,11 +214,19 @@ for (const style of STYLES) {
 
 void test('arguments that are not valid JSON are not run; the model is told what was wrong and can correct itself', async () => {
   const h = harness();
-  const c = conv(script([callsTurn({ name: 'read_file', arguments: '{"path": "src/x.ts", "startLine": }' }), callsTurn({ name: 'read_file', arguments: { path: 'src/x.ts' } })]));
+  const c = conv(
+    script([
+      callsTurn({ name: 'read_file', arguments: '{"path": "src/x.ts", "startLine": }' }),
+      callsTurn({ name: 'read_file', arguments: { path: 'src/x.ts' } }),
+    ]),
+  );
   const out = await turn(c, h);
   assert.equal(out.status, 'done');
   const [bad, good] = toolMsgs(c);
-  assert.match(bad?.content ?? '', /^Error: The arguments are not valid JSON .*At position 34 a value was expected\. Near position 34: `.*"startLine": \}`/);
+  assert.match(
+    bad?.content ?? '',
+    /^Error: The arguments are not valid JSON .*At position 34 a value was expected\. Near position 34: `.*"startLine": \}`/,
+  );
   assert.match(bad?.content ?? '', /The tool was not run\./);
   assert.match(good?.content ?? '', /return a - b;/);
   assert.equal(h.asked.length, 1, 'only the corrected call reached the approval step');
@@ -181,7 +249,10 @@ void test('an unknown tool is answered with the list of tools that exist', async
   const out = await turn(c, h);
   assert.equal(out.status, 'done');
   const [tm] = toolMsgs(c);
-  assert.match(tm?.content ?? '', /There is no tool named "delete_repository"\. Available tools: read_file, list_directory, find_files, search_text, get_selection, get_diagnostics, write_file, edit_file, run_command\./);
+  assert.match(
+    tm?.content ?? '',
+    /There is no tool named "delete_repository"\. Available tools: read_file, list_directory, find_files, search_text, get_selection, get_diagnostics, write_file, edit_file, run_command\./,
+  );
   assert.match(finalText(c), /delete_repository=|unknown=|Error: There is no tool/);
 });
 
@@ -203,7 +274,9 @@ void test('the round limit stops the loop with a notice, and the calls it did no
 
 void test('a denied edit leaves the file as it was and the model reads that the user declined', async () => {
   const h = harness((r) => (r.name === 'edit_file' ? 'deny' : 'allow'));
-  const c = conv(script([callsTurn({ name: 'edit_file', arguments: { path: 'src/x.ts', oldText: 'a - b', newText: 'a + b' } })]));
+  const c = conv(
+    script([callsTurn({ name: 'edit_file', arguments: { path: 'src/x.ts', oldText: 'a - b', newText: 'a + b' } })]),
+  );
   const out = await turn(c, h);
   assert.equal(out.status, 'done');
   assert.equal(await fs.readFile(path.join(ws, 'src', 'x.ts'), 'utf8'), X_TS);
@@ -216,7 +289,12 @@ void test('an approved edit is applied, and read back by the next call of the sa
   const file = path.join(ws, 'src', 'fixme.ts');
   await fs.writeFile(file, 'const n: number = "one";\n');
   const h = harness();
-  const c = conv(script([callsTurn({ name: 'edit_file', arguments: { path: 'src/fixme.ts', oldText: '"one"', newText: '1' } }), callsTurn({ name: 'read_file', arguments: { path: 'src/fixme.ts' } })]));
+  const c = conv(
+    script([
+      callsTurn({ name: 'edit_file', arguments: { path: 'src/fixme.ts', oldText: '"one"', newText: '1' } }),
+      callsTurn({ name: 'read_file', arguments: { path: 'src/fixme.ts' } }),
+    ]),
+  );
   const out = await turn(c, h);
   assert.equal(out.status, 'done');
   assert.equal(await fs.readFile(file, 'utf8'), 'const n: number = 1;\n');
@@ -283,7 +361,13 @@ void test('path escapes through ../, absolute paths, symlinks and .git are refus
 void test('a saved conversation stopped at the round limit resumes after its tool messages, with reasoning sent back', async () => {
   const storage = new MemoryStorage();
   const h = harness();
-  const c = conv(script([callsTurn({ name: 'list_directory', arguments: {} }), callsTurn({ name: 'read_file', arguments: { path: 'README.md' } }), callsTurn({ name: 'find_files', arguments: { pattern: '*.md' } })]));
+  const c = conv(
+    script([
+      callsTurn({ name: 'list_directory', arguments: {} }),
+      callsTurn({ name: 'read_file', arguments: { path: 'README.md' } }),
+      callsTurn({ name: 'find_files', arguments: { pattern: '*.md' } }),
+    ]),
+  );
   const first = await turn(c, h, { maxRounds: 1, model: 'gw-reasoner' });
   assert.equal(first.status, 'max-rounds');
   await new ConversationStore(storage).save(c);
@@ -299,23 +383,42 @@ void test('a saved conversation stopped at the round limit resumes after its too
   const body = chatBodies()[0];
   const assistants = body?.messages.filter((m) => m.role === 'assistant') ?? [];
   assert.equal(assistants.length, 2);
-  for (const a of assistants) assert.ok(a.reasoning_content && a.reasoning_content.length > 0, 'reasoning_content is sent back on tool-call turns');
+  for (const a of assistants)
+    assert.ok(
+      a.reasoning_content && a.reasoning_content.length > 0,
+      'reasoning_content is sent back on tool-call turns',
+    );
   // Round 1 ran, round 2 was cut by the limit (answered "not run"), round 3 ran after resuming.
-  assert.match(finalText(loaded), /^Done\. Tool results: list_directory=Folder \. .*read_file=Not run: the limit.*find_files=1 file\(s\) match/s);
+  assert.match(
+    finalText(loaded),
+    /^Done\. Tool results: list_directory=Folder \. .*read_file=Not run: the limit.*find_files=1 file\(s\) match/s,
+  );
 });
 
-void test('the request bodies we build type-check as the openai package\'s ChatCompletionCreateParams', async () => {
+void test("the request bodies we build type-check as the openai package's ChatCompletionCreateParams", async () => {
   const h = harness();
   const c = conv(script([callsTurn({ name: 'read_file', arguments: { path: 'src/x.ts' } })]));
   await turn(c, h);
-  const req = buildChatRequest(c, defaults(), { tools: h.runner.definitions(), toolChoice: { type: 'function', function: { name: 'read_file' } } });
+  const req = buildChatRequest(c, defaults(), {
+    tools: h.runner.definitions(),
+    toolChoice: { type: 'function', function: { name: 'read_file' } },
+  });
   // Compile-time: these assignments fail `tsc` if our wire types drift from the official ones.
   const messages: ChatCompletionMessageParam[] = req.messages;
   const tools: ChatCompletionTool[] = req.tools ?? [];
   const choice: ChatCompletionToolChoiceOption | undefined = req.tool_choice;
-  const params: ChatCompletionCreateParams = { model: req.model, messages, tools, ...(choice ? { tool_choice: choice } : {}), stream: true };
+  const params: ChatCompletionCreateParams = {
+    model: req.model,
+    messages,
+    tools,
+    ...(choice ? { tool_choice: choice } : {}),
+    stream: true,
+  };
   assert.equal(params.messages.filter((m) => m.role === 'tool').length, 1);
-  assert.equal(params.messages.filter((m) => m.role === 'assistant' && 'tool_calls' in m && m.tool_calls?.length).length, 1);
+  assert.equal(
+    params.messages.filter((m) => m.role === 'assistant' && 'tool_calls' in m && m.tool_calls?.length).length,
+    1,
+  );
 });
 
 void test('Stop while the second of two calls awaits approval: the first call, already applied, is answered with its real result', async () => {
@@ -332,12 +435,23 @@ void test('Stop while the second of two calls awaits approval: the first call, a
     },
     trust: { isTrusted: () => false, trust: () => undefined },
   });
-  const c = conv(script([callsTurn({ name: 'write_file', arguments: { path: 'src/made-before-stop.txt', content: 'written\n' } }, { name: 'read_file', arguments: { path: 'README.md' } })]));
+  const c = conv(
+    script([
+      callsTurn(
+        { name: 'write_file', arguments: { path: 'src/made-before-stop.txt', content: 'written\n' } },
+        { name: 'read_file', arguments: { path: 'README.md' } },
+      ),
+    ]),
+  );
   const out = await turn(c, { runner, asked: [], trusted: new Set() }, { signal: ctl.signal });
   assert.equal(out.status, 'stopped');
   assert.equal(await fs.readFile(file, 'utf8'), 'written\n', 'the approved write happened');
   const tms = toolMsgs(c);
   assert.equal(tms.length, 2, 'every call is still answered');
-  assert.match(tms[0]?.content ?? '', /^Created src\/made-before-stop\.txt/, 'the model is told the file was created, not that it was stopped');
+  assert.match(
+    tms[0]?.content ?? '',
+    /^Created src\/made-before-stop\.txt/,
+    'the model is told the file was created, not that it was stopped',
+  );
   assert.match(tms[1]?.content ?? '', /stopped/);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolCallValidator } from '../../src/chat/core/toolValidation';
-import type { ToolCall, ToolDefinition } from '../../src/chat/core/toolSeam';
+import type { ToolCall, ToolDefinition } from '../../src/api/wire';
 
 const readFile: ToolDefinition = {
   type: 'function',
@@ -16,8 +16,15 @@ const readFile: ToolDefinition = {
     },
   },
 };
-const noArgs: ToolDefinition = { type: 'function', function: { name: 'get_selection', parameters: { type: 'object', properties: {} } } };
-const call = (name: string, args: string, id = 'call_1'): ToolCall => ({ id, type: 'function', function: { name, arguments: args } });
+const noArgs: ToolDefinition = {
+  type: 'function',
+  function: { name: 'get_selection', parameters: { type: 'object', properties: {} } },
+};
+const call = (name: string, args: string, id = 'call_1'): ToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: args },
+});
 
 void test('well-formed arguments that match the schema are accepted with the parsed object', () => {
   const r = new ToolCallValidator([readFile]).check(call('read_file', '{"path":"src/a.ts","startLine":3}'));

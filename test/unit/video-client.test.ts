@@ -3,11 +3,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, existsSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatewayFailure as rejects, useGateway } from './helpers';
+import { gatewayFailure as rejects, useGateway, finishedVideo, useTempDir } from './helpers';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
-import { describeError } from '../../src/api/errors';
-import { normaliseVideoStatus, parseProgress, resolveResultUrl, assertVideoId, videoIdFromCreation } from '../../src/api/videoStatus';
+import { GatewayError } from '../../src/api/errors';
+import { describeError } from '../../src/api/describeError';
+import {
+  normaliseVideoStatus,
+  parseProgress,
+  resolveResultUrl,
+  assertVideoId,
+  videoIdFromCreation,
+} from '../../src/api/videoStatus';
+import { VideoJobManager } from '../../src/video/core/manager';
+import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
+import type { RecordedRequest } from '../gateway/server';
 
 const CREATE = 'POST /v1/videos/generations';
 
@@ -16,7 +26,9 @@ const gw = useGateway({ videoStepMs: 50, videoSteps: 3 });
 let dir: string;
 
 function client(key?: string, baseUrl?: string): VideoClient {
-  return new VideoClient(new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }));
+  return new VideoClient(
+    new HttpClient({ baseUrl: baseUrl ?? gw.videoUrl, apiKey: key ?? gw.keys.valid, maxRetries: 2, random: () => 0 }),
+  );
 }
 
 const fast = { intervalMs: 15, limit: 100 };
@@ -62,7 +74,13 @@ void describe('video client against the local gateway', () => {
   });
 
   void it('an unreachable reference image gives an image_fetch error with the spec advice', async () => {
-    const err = await rejects(client().create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://cdn.example.invalid/cat.png'] }));
+    const err = await rejects(
+      client().create({
+        model: 'vendor-image-video',
+        prompt: 'x',
+        image_urls: ['https://cdn.example.invalid/cat.png'],
+      }),
+    );
     assert.equal(err.kind, 'image_fetch');
     assert.match(describeError(err).detail, /direct HTTPS link|base64/);
   });
@@ -84,7 +102,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(r.status.outcome, 'completed');
     assert.equal(r.status.format, 'current');
     assert.equal(r.status.resultUrl, `/v1/videos/${id}/content`);
-    assert.ok(seen.some((s) => s.startsWith('in_progress:')), seen.join(','));
+    assert.ok(
+      seen.some((s) => s.startsWith('in_progress:')),
+      seen.join(','),
+    );
     const dest = join(dir, 'current.mp4');
     const d = await c.download(r.status.resultUrl!, dest);
     const bytes = readFileSync(dest);
@@ -111,7 +132,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(r.status.format, 'legacy');
     assert.equal(r.status.status, 'SUCCESS');
     assert.equal(r.status.outcome, 'completed');
-    assert.ok(progress.some((p) => p !== undefined && p > 0 && p < 100), String(progress));
+    assert.ok(
+      progress.some((p) => p !== undefined && p > 0 && p < 100),
+      String(progress),
+    );
     const d = await c.download(r.status.resultUrl!, join(dir, 'legacy.mp4'));
     assert.ok(d.bytes > 100);
   });
@@ -183,7 +207,11 @@ void describe('video client against the local gateway', () => {
 
   void it('a legacy FAILURE carries its fail_reason', async () => {
     const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'x', image_urls: ['https://fail-fetch.example.com/a.png'] });
+    const { id } = await c.create({
+      model: 'vendor-image-video',
+      prompt: 'x',
+      image_urls: ['https://fail-fetch.example.com/a.png'],
+    });
     gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
     const r = await c.poll(id, fast);
     assert.ok(r.kind === 'done');
@@ -194,7 +222,10 @@ void describe('video client against the local gateway', () => {
 
   void it('cancelled and expired tasks end polling with those outcomes', async () => {
     const c = client();
-    for (const [tag, outcome] of [['#cancel', 'cancelled'], ['#expire', 'expired']] as const) {
+    for (const [tag, outcome] of [
+      ['#cancel', 'cancelled'],
+      ['#expire', 'expired'],
+    ] as const) {
       const { id } = await c.create({ model: 'vendor-image-video', prompt: `x ${tag}` });
       const r = await c.poll(id, fast);
       assert.ok(r.kind === 'done');
@@ -259,14 +290,21 @@ void describe('video client against the local gateway', () => {
     assert.equal(err.kind, 'not_video');
     assert.match(err.message, /wrong path was called or the API key header was missing/);
     assert.equal(existsSync(dest), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('json')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('json')),
+      [],
+    );
   });
 
   void it('JSON served as application/octet-stream is still refused by the video signature check', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json octet' });
     await c.poll(id, fast);
-    gw.fault({ match: { path: '/content' }, contentJson: true, headers: { 'content-type': 'application/octet-stream' } });
+    gw.fault({
+      match: { path: '/content' },
+      contentJson: true,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     const err = await rejects(c.download(id, join(dir, 'octet.mp4')));
     assert.equal(err.kind, 'not_video');
   });
@@ -290,7 +328,10 @@ void describe('video client against the local gateway', () => {
     assert.equal(err.kind, 'truncated');
     assert.match(err.message, /stopped after \d+ of \d+ bytes/);
     assert.equal(existsSync(dest), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('cut')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('cut')),
+      [],
+    );
   });
 
   void it('a download never overwrites an existing file', async () => {
@@ -329,13 +370,20 @@ void describe('video status rules (pure)', () => {
 
   void it('unknown statuses mean keep polling, in both formats', () => {
     for (const status of ['NOT_START', 'UNKNOWN', 'unknown', 'SUBMITTED', 'processing']) {
-      assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't1', status, progress: '10%' } }, 't1').outcome, 'pending', status);
+      assert.equal(
+        normaliseVideoStatus({ code: 'success', data: { task_id: 't1', status, progress: '10%' } }, 't1').outcome,
+        'pending',
+        status,
+      );
       assert.equal(normaliseVideoStatus({ id: 'v1', status }, 'v1').outcome, 'pending', status);
     }
   });
 
   void it('legacy SUCCESS without a result_url keeps polling (spec 3 rule 2)', () => {
-    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '' } }, 't').outcome, 'pending');
+    assert.equal(
+      normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '' } }, 't').outcome,
+      'pending',
+    );
   });
 
   void it('progress 100 with status in_progress is not completion (spec 3 rule 3)', () => {
@@ -344,15 +392,34 @@ void describe('video status rules (pure)', () => {
 
   void it('the result URL is found in url, video_url, video.url, data.result_url or metadata.url', () => {
     assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video_url: '/v1/a' }, 'v').resultUrl, '/v1/a');
-    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', video: { url: '/v1/b' } }, 'v').resultUrl, '/v1/b');
-    assert.equal(normaliseVideoStatus({ id: 'v', status: 'completed', metadata: { url: 'https://cdn/x.mp4' } }, 'v').resultUrl, 'https://cdn/x.mp4');
-    assert.equal(normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '/v1/c' } }, 't').resultUrl, '/v1/c');
+    assert.equal(
+      normaliseVideoStatus({ id: 'v', status: 'completed', video: { url: '/v1/b' } }, 'v').resultUrl,
+      '/v1/b',
+    );
+    assert.equal(
+      normaliseVideoStatus({ id: 'v', status: 'completed', metadata: { url: 'https://cdn/x.mp4' } }, 'v').resultUrl,
+      'https://cdn/x.mp4',
+    );
+    assert.equal(
+      normaliseVideoStatus({ code: 'success', data: { task_id: 't', status: 'SUCCESS', result_url: '/v1/c' } }, 't')
+        .resultUrl,
+      '/v1/c',
+    );
   });
 
   void it('relative /v1 URLs are prefixed with the video host; only http(s) absolute URLs are allowed', () => {
-    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://video.example.com/v1').toString(), 'https://video.example.com/v1/videos/x/content');
-    assert.equal(resolveResultUrl('/v1/videos/x/content', 'https://h.example.com/gw/v1').toString(), 'https://h.example.com/gw/v1/videos/x/content');
-    assert.equal(resolveResultUrl('https://cdn.example.com/x.mp4', 'https://h/v1').toString(), 'https://cdn.example.com/x.mp4');
+    assert.equal(
+      resolveResultUrl('/v1/videos/x/content', 'https://video.example.com/v1').toString(),
+      'https://video.example.com/v1/videos/x/content',
+    );
+    assert.equal(
+      resolveResultUrl('/v1/videos/x/content', 'https://h.example.com/gw/v1').toString(),
+      'https://h.example.com/gw/v1/videos/x/content',
+    );
+    assert.equal(
+      resolveResultUrl('https://cdn.example.com/x.mp4', 'https://h/v1').toString(),
+      'https://cdn.example.com/x.mp4',
+    );
     assert.throws(() => resolveResultUrl('file:///etc/passwd', 'https://h/v1'), /only http/);
     assert.throws(() => resolveResultUrl('javascript:alert(1)', 'https://h/v1'), /only http/);
   });
@@ -369,5 +436,305 @@ void describe('video status rules (pure)', () => {
     assert.equal(assertVideoId(' video_svc_v1_abc '), 'video_svc_v1_abc');
     assert.throws(() => assertVideoId('a/../b'));
     assert.throws(() => assertVideoId('%2e%2e'));
+  });
+});
+
+void describe('download: the content route with the key, foreign links without it', () => {
+  /*
+   * Where a finished video is downloaded from, and who gets the key (spec 4 rules 2 and 6): the
+   * content route of the video host with the key whenever the id is known; a result link on another
+   * host only when that route answered 404 or JSON, and then without the key. The gateway's request
+   * log (auth judged per request, the key itself never recorded) is the proof.
+   */
+
+  const CONTENT_ROUTE = '/v1/videos/:id/content';
+  const FOREIGN_ROUTE = '/files/videos/:id.mp4';
+
+  // Faults and the request log are cleared before each test.
+  const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
+  const tmp = useTempDir('gs-video-host-');
+  let n = 0;
+
+  function client(key = gw.keys.valid): VideoClient {
+    return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: key, maxRetries: 0, random: () => 0 }));
+  }
+
+  /** Runs one task end to end through the manager (create, poll, download) into a fresh folder. */
+  async function runTask(
+    prompt: string,
+    o: { key?: string } = {},
+  ): Promise<{ record: VideoTaskRecord; end: string; dir: string }> {
+    const dir = join(tmp.path, `out-${++n}`);
+    const manager = new VideoJobManager({
+      api: client(o.key),
+      store: new MemoryTaskStore(),
+      pollIntervalMs: () => 10,
+      pollLimit: () => 200,
+      destination: () => Promise.resolve(dir),
+    });
+    const { record, done } = await manager.submit({ request: { model: 'vendor-image-video', prompt } });
+    const end = await done;
+    return { record: manager.get(record.key)!, end, dir };
+  }
+
+  const downloads = (): RecordedRequest[] =>
+    gw.requests().filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE);
+  const who = (rs: RecordedRequest[]) => rs.map((r) => `${r.host} ${r.route} ${r.auth}`);
+
+  function assertMp4(file: string | undefined): void {
+    assert.ok(file, 'a file was saved');
+    const head = readFileSync(file).subarray(4, 8).toString('latin1');
+    assert.equal(head, 'ftyp', 'the saved file is an MP4');
+  }
+
+  /** A finished task's id (its requests then dropped from the log) and a fresh folder to save it in. */
+  async function readyToDownload(c: VideoClient, prompt: string, label: string): Promise<{ id: string; dir: string }> {
+    const id = await finishedVideo(c, prompt);
+    gw.resetCounts();
+    return { id, dir: tmp.fresh(label) };
+  }
+
+  void describe('video download: content route with the key, foreign links without it', () => {
+    void it('a completed task with a relative result path is downloaded from the content route with the key', async () => {
+      const { record, end } = await runTask('relative path');
+      assert.equal(end, 'saved');
+      assert.match(record.resultUrl ?? '', /^\/v1\/videos\/.+\/content$/);
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+      assertMp4(record.file);
+    });
+
+    void it('with an absolute result URL on another host and a working content route, the other host is never contacted', async () => {
+      gw.fault({ contentUrl: 'other-host', times: -1 });
+      const { record, end } = await runTask('foreign link, route fine');
+      assert.equal(end, 'saved');
+      assert.ok(record.resultUrl?.startsWith(`${gw.url}/files/videos/`), `status gave ${record.resultUrl}`);
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+      assertMp4(record.file);
+    });
+
+    void it('when the content route answers 404, the foreign link is downloaded without the key', async () => {
+      gw.fault({ contentUrl: 'other-host', times: -1 });
+      gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
+      const { record, end } = await runTask('foreign link, route 404');
+      assert.equal(end, 'saved', JSON.stringify(record.error));
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
+      assertMp4(record.file);
+    });
+
+    void it('when the content route answers JSON instead of a video, the foreign link is downloaded without the key', async () => {
+      gw.fault({ contentUrl: 'other-host', times: -1 });
+      gw.fault({ match: { path: '/content' }, contentJson: true, times: -1 });
+      const { record, end } = await runTask('foreign link, route json');
+      assert.equal(end, 'saved', JSON.stringify(record.error));
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
+      assertMp4(record.file);
+    });
+
+    void it('legacy format: the temporary direct link in data.result_url still works when the relay has no content route', async () => {
+      gw.fault({ statusFormat: 'legacy', contentUrl: 'other-host', times: -1 });
+      gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
+      const { record, end } = await runTask('legacy direct link');
+      assert.equal(end, 'saved', JSON.stringify(record.error));
+      assert.equal(record.status, 'SUCCESS');
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
+      assertMp4(record.file);
+    });
+
+    void it('legacy format with a relative result_url: the content route with the key', async () => {
+      gw.fault({ statusFormat: 'legacy', times: -1 });
+      const { record, end } = await runTask('legacy relative');
+      assert.equal(end, 'saved', JSON.stringify(record.error));
+      assert.equal(record.status, 'SUCCESS');
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+    });
+
+    void it('a key the content route refuses (401) is reported, and the foreign link is not tried instead', async () => {
+      const dir = join(tmp.path, `out-${++n}`);
+      const id = await finishedVideo(client(), 'refused key');
+      gw.resetCounts();
+      gw.fault({ match: { path: '/content' }, status: 401, times: 1 });
+      const err = await client()
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=1`, join(dir, 'x.mp4'), { videoId: id })
+        .then(
+          () => assert.fail('expected a rejection'),
+          (e: unknown) => e,
+        );
+      assert.ok(err instanceof GatewayError);
+      assert.equal(err.kind, 'auth');
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+    });
+
+    void it('when the content route and the foreign link both fail, the error names both and says to resume; nothing is saved', async () => {
+      gw.fault({ contentUrl: 'other-host', times: -1 });
+      gw.fault({ match: { path: '/content' }, status: 404, times: -1 });
+      gw.fault({
+        match: { path: '/files/' },
+        status: 403,
+        body: { error: { message: 'Request has expired', type: 'AccessDenied', code: 'AccessDenied' } },
+        times: -1,
+      });
+      const { record, end, dir } = await runTask('both fail');
+      assert.equal(end, 'error');
+      // Each attempt tried the route (with the key) then the link (without it); a 403 is not retried.
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
+      assert.equal(record.error?.kind, 'invalid_response');
+      const host = new URL(gw.url).host;
+      assert.match(
+        record.error?.detail ?? '',
+        new RegExp(
+          `content route answered 404, and the result link on ${host.replace(/\./g, '\\.')} answered: .*Request has expired`,
+        ),
+      );
+      assert.match(record.error?.detail ?? '', /resume the task/i);
+      assert.doesNotMatch(
+        record.error?.detail ?? '',
+        /permission|balance/i,
+        'a link host 403 is not explained as a key or balance problem',
+      );
+      assert.deepEqual(readdirSync(dir), []);
+    });
+
+    void it('without an id, an absolute link on another host is fetched without the key', async () => {
+      const c = client();
+      const { id, dir } = await readyToDownload(c, 'no id given', 'noid');
+      const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'));
+      assert.ok(d.bytes > 0);
+      assert.deepEqual(who(downloads()), [`chat ${FOREIGN_ROUTE} missing`]);
+    });
+
+    void it('a relative result path is resolved against the video base URL and carries the key', async () => {
+      const c = client();
+      const { id, dir } = await readyToDownload(c, 'relative, no id', 'rel');
+      await c.download(`/v1/videos/${id}/content`, join(dir, 'v.mp4'));
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+    });
+
+    void it('an unusable result URL (file:) does not stop the download from the content route', async () => {
+      const c = client();
+      const { id, dir } = await readyToDownload(c, 'file url', 'file');
+      const d = await c.download('file:///etc/passwd', join(dir, 'v.mp4'), { videoId: id });
+      assert.ok(d.bytes > 0);
+      assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
+    });
+  });
+});
+
+// The download takes the spec's content route first, and the status's result link only as
+// a fallback. Before this session the result link was the only way, so a relay whose content route
+// is broken (5xx after retries) or refuses the id (400/405) but whose link works must still save the
+// video; the link on another host still gets no key. Also: a task stored by the previous version
+// (no saveDir) resumes its download and saves.
+void describe('download: the result link as the fallback', () => {
+  const gw = useGateway({ videoStepMs: 20, videoSteps: 3 });
+  const tmp = useTempDir('gs-video-fallback-');
+
+  const CONTENT_ROUTE = '/v1/videos/:id/content';
+  const FOREIGN_ROUTE = '/files/videos/:id.mp4';
+
+  const client = () =>
+    new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0, random: () => 0 }));
+  const downloads = () =>
+    gw
+      .requests()
+      .filter((r) => r.route === CONTENT_ROUTE || r.route === FOREIGN_ROUTE)
+      .map((r) => `${r.host} ${r.route} ${r.auth}`);
+
+  function assertMp4(file: string): void {
+    assert.equal(readFileSync(file).subarray(4, 8).toString('latin1'), 'ftyp', `${file} is an MP4`);
+  }
+
+  void describe('video download fallback and records of the previous version', () => {
+    for (const [label, status] of [
+      ['500', 500],
+      ['400', 400],
+      ['405', 405],
+    ] as const) {
+      void it(`a content route answering ${label} falls back to the result link on another host, without the key`, async () => {
+        const c = client();
+        const id = await finishedVideo(c, `route ${label}`);
+        const dir = tmp.fresh(`r${label}`);
+        gw.resetCounts();
+        gw.fault({ match: { path: '/content' }, status, times: -1 });
+        const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id });
+        assert.ok(d.bytes > 0);
+        assertMp4(d.file);
+        assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
+      });
+    }
+
+    void it('an absolute result link on the video host itself is the fallback too, and (same origin) carries the key', async () => {
+      const c = client();
+      const id = await finishedVideo(c, 'same origin link');
+      const dir = tmp.fresh('same');
+      gw.resetCounts();
+      gw.fault({ match: { path: '/content' }, contentJson: true, times: 1 });
+      const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, join(dir, 'v.mp4'), {
+        videoId: id,
+      });
+      assertMp4(d.file);
+      assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`, `video ${CONTENT_ROUTE} valid`]);
+    });
+
+    void it("when a 500 route and the link both fail, the error names the route's status and the link's answer", async () => {
+      const c = client();
+      const id = await finishedVideo(c, 'both broken');
+      const dir = tmp.fresh('both');
+      gw.fault({ match: { path: '/content' }, status: 500, times: -1 });
+      gw.fault({ match: { path: '/files/' }, status: 403, times: -1 });
+      const err = await c
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id })
+        .then(
+          () => assert.fail('expected a rejection'),
+          (e: unknown) => e as Error,
+        );
+      assert.match(err.message, /content route answered 500, and the result link on/);
+      assert.deepEqual(readdirSync(dir), [], 'nothing is left in the folder');
+    });
+
+    void it('a downloading task stored by the previous version (no saveDir, an absolute link on another host) resumes and saves from the content route', async () => {
+      const prompt = 'stored by the previous version';
+      const id = await finishedVideo(client(), prompt);
+      const dir = tmp.fresh('old');
+      const now = Date.now();
+      // Exactly the fields the previous version wrote: no saveDir.
+      const old: VideoTaskRecord = {
+        v: 1,
+        key: 'old-task',
+        state: 'downloading',
+        request: { model: 'vendor-image-video', prompt, images: [] },
+        warnings: [],
+        videoId: id,
+        polls: 3,
+        transientErrors: 0,
+        status: 'completed',
+        outcome: 'completed',
+        progress: 100,
+        resultUrl: `${gw.url}/files/videos/${id}.mp4?sig=old`,
+        createdAt: now - 60_000,
+        updatedAt: now - 30_000,
+      };
+      const store = new MemoryTaskStore();
+      await store.save(old);
+      gw.resetCounts();
+      const m = new VideoJobManager({
+        api: client(),
+        store,
+        pollIntervalMs: () => 10,
+        pollLimit: () => 200,
+        destination: () => Promise.resolve(dir),
+      });
+      const [done] = m.resumeUnfinished();
+      assert.ok(done, 'the stored task resumes');
+      assert.equal(await done, 'saved', JSON.stringify(m.get('old-task')?.error));
+      const rec = m.get('old-task')!;
+      assert.equal(rec.saveDir, dir);
+      assert.ok(rec.file && existsSync(rec.file));
+      assertMp4(rec.file);
+      assert.deepEqual(
+        downloads(),
+        [`video ${CONTENT_ROUTE} valid`],
+        'the content route with the key; the old link is not needed',
+      );
+    });
   });
 });

@@ -30,13 +30,21 @@ function videoClient(timeoutMs?: number): VideoClient {
   return new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, random: () => 0, timeoutMs }));
 }
 
-function setup(o: { store?: MemoryTaskStore; pollLimit?: number; dir?: string; intervalMs?: number; api?: VideoApi } = {}): Setup {
+function setup(
+  o: { store?: MemoryTaskStore; pollLimit?: number; dir?: string; intervalMs?: number; api?: VideoApi } = {},
+): Setup {
   const store = o.store ?? new MemoryTaskStore();
   const dir = o.dir ?? join(root, `out-${++n}`);
   const api = o.api ?? videoClient();
   const ends: Setup['ends'] = [];
   const manager = new VideoJobManager(
-    { api, store, pollIntervalMs: () => o.intervalMs ?? 15, pollLimit: () => o.pollLimit ?? 100, destination: () => Promise.resolve(dir) },
+    {
+      api,
+      store,
+      pollIntervalMs: () => o.intervalMs ?? 15,
+      pollLimit: () => o.pollLimit ?? 100,
+      destination: () => Promise.resolve(dir),
+    },
     { onEnd: (record, end) => ends.push({ record, end }) },
   );
   return { manager, store, dir, ends };
@@ -60,7 +68,15 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('the whole flow saves <slug>-<short-id>.mp4 with a JSON sidecar, after one creation', async () => {
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'A Red Fox, running!', seconds: 6, aspect_ratio: '9:16', resolution: '480p' } });
+    const { record, done } = await s.manager.submit({
+      request: {
+        model: 'vendor-image-video',
+        prompt: 'A Red Fox, running!',
+        seconds: 6,
+        aspect_ratio: '9:16',
+        resolution: '480p',
+      },
+    });
     assert.equal(record.state, 'creating');
     assert.equal(await done, 'saved');
     const r = s.manager.get(record.key)!;
@@ -94,7 +110,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('an absolute content URL is followed and saved', async () => {
     gw.fault({ match: { method: 'GET', path: '/v1/videos/video_svc' }, contentUrl: 'absolute', times: -1 });
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'absolute fox' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'absolute fox' },
+    });
     assert.equal(await done, 'saved');
     assert.ok(s.manager.get(record.key)!.resultUrl!.startsWith(gw.videoUrl));
     assert.equal(gw.counts()[CONTENT], 1);
@@ -103,7 +121,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('a failure with progress 100 is recorded as failed with its reason and nothing is downloaded', async () => {
     gw.fault({ match: { method: 'GET' }, progressOnFail: '100%', times: -1 });
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'doomed #fail' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'doomed #fail' },
+    });
     assert.equal(await done, 'failed');
     const r = s.manager.get(record.key)!;
     assert.equal(r.outcome, 'failed');
@@ -115,7 +135,9 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('an image that the service cannot fetch fails with the advice to use a direct link or base64', async () => {
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'x', image_urls: ['https://fail-fetch.example.com/a.png'] } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'x', image_urls: ['https://fail-fetch.example.com/a.png'] },
+    });
     assert.equal(await done, 'failed');
     const e = s.manager.get(record.key)!.error!;
     assert.equal(e.kind, 'image_fetch');
@@ -158,7 +180,9 @@ void describe('video job: validate → create → poll → download, resumable',
       },
     };
     const s = setup({ api });
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'expiring link' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'expiring link' },
+    });
     assert.equal(await done, 'error');
     assert.equal(s.manager.get(record.key)!.error!.kind, 'forbidden');
     assert.equal(await s.manager.resume(record.key), 'saved');
@@ -213,7 +237,9 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('the poll limit keeps the task as "still running" with its id; Resume polls again and saves, never re-creating', async () => {
     const s = setup({ pollLimit: 3 });
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'patient fox #never' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'patient fox #never' },
+    });
     assert.equal(await done, 'timed_out');
     const stuck = s.manager.get(record.key)!;
     assert.equal(stuck.state, 'timed_out');
@@ -228,7 +254,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('a task resumes from its persisted record in a fresh manager (a restart) without a second creation', async () => {
     const store = new MemoryTaskStore();
     const first = setup({ store });
-    const { record } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'restart fox #never' } });
+    const { record } = await first.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'restart fox #never' },
+    });
     await until(() => (first.store.load().find((r) => r.key === record.key)?.polls ?? 0) >= 1);
     first.manager.dispose(); // the window closes mid-poll: nothing more is written
     const stored = store.load().find((r) => r.key === record.key)!;
@@ -246,7 +274,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('a task that hit the poll limit gets a new round at the next start and is saved, never re-created', async () => {
     const store = new MemoryTaskStore();
     const first = setup({ store, pollLimit: 2 });
-    const { record, done } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'late fox #never' } });
+    const { record, done } = await first.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'late fox #never' },
+    });
     assert.equal(await done, 'timed_out');
     const stored = store.load().find((r) => r.key === record.key)!;
     assert.equal(stored.state, 'timed_out');
@@ -262,7 +292,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('a paused task stays paused at the next start (the user stopped watching it)', async () => {
     const store = new MemoryTaskStore();
     const first = setup({ store });
-    const { record } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'paused fox #never' } });
+    const { record } = await first.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'paused fox #never' },
+    });
     await until(() => (store.load().find((r) => r.key === record.key)?.polls ?? 0) >= 1);
     await first.manager.pause(record.key);
     assert.equal(store.load().find((r) => r.key === record.key)!.state, 'paused');
@@ -273,7 +305,17 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('a record left in "creating" by a crash is never sent again; it is reported as interrupted', async () => {
     const store = new MemoryTaskStore();
-    await store.save({ v: 1, key: 'k1', state: 'creating', request: { model: 'vendor-image-video', prompt: 'lost', images: [] }, warnings: [], polls: 0, transientErrors: 0, createdAt: Date.now(), updatedAt: Date.now() });
+    await store.save({
+      v: 1,
+      key: 'k1',
+      state: 'creating',
+      request: { model: 'vendor-image-video', prompt: 'lost', images: [] },
+      warnings: [],
+      polls: 0,
+      transientErrors: 0,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
     const s = setup({ store });
     const [end] = s.manager.resumeUnfinished();
     assert.equal(await end, 'error');
@@ -284,7 +326,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('a creation POST that gets no answer in time is not sent again, and the user is told the task may exist (billed), not to simply retry', async () => {
     gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 400 });
     const s = setup({ api: videoClient(100) });
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'slow gateway' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'slow gateway' },
+    });
     assert.equal(await done, 'error');
     const e = s.manager.get(record.key)!.error!;
     assert.equal(e.kind, 'interrupted');
@@ -299,7 +343,9 @@ void describe('video job: validate → create → poll → download, resumable',
     await closed.close();
     const api = new VideoClient(new HttpClient({ baseUrl: url, apiKey: gw.keys.valid, maxRetries: 0 }));
     const s = setup({ api });
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'nobody home' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'nobody home' },
+    });
     assert.equal(await done, 'error');
     assert.equal(s.manager.get(record.key)!.error!.kind, 'network');
   });
@@ -307,7 +353,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('stopping while the creation POST is in flight still keeps the id of the created task', async () => {
     gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 150 });
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'slow create' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'slow create' },
+    });
     await s.manager.pause(record.key);
     assert.equal(await done, 'paused');
     const r = s.manager.get(record.key)!;
@@ -320,7 +368,9 @@ void describe('video job: validate → create → poll → download, resumable',
     gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 150 });
     const store = new MemoryTaskStore();
     const first = setup({ store });
-    const { record } = await first.manager.submit({ request: { model: 'vendor-image-video', prompt: 'closing create' } });
+    const { record } = await first.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'closing create' },
+    });
     first.manager.dispose();
     await until(() => store.load()[0]?.videoId !== undefined);
     assert.equal(store.load()[0]!.state, 'polling');
@@ -333,7 +383,9 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('stop watching pauses without losing the id; resume finishes the task', async () => {
     const s = setup();
-    const { record, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'pause fox #never' } });
+    const { record, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'pause fox #never' },
+    });
     await until(() => s.manager.get(record.key)?.state === 'polling');
     await s.manager.pause(record.key);
     assert.equal(await done, 'paused');
@@ -346,7 +398,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('two tasks at once both finish, into two files, with two creations', async () => {
     const s = setup();
     const a = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'twin' } });
-    const b = await s.manager.submit({ request: { model: 'vendor-video-1.5', prompt: 'twin', image_urls: ['https://images.example.com/cat.png'] } });
+    const b = await s.manager.submit({
+      request: { model: 'vendor-video-1.5', prompt: 'twin', image_urls: ['https://images.example.com/cat.png'] },
+    });
     assert.deepEqual(await Promise.all([a.done, b.done]), ['saved', 'saved']);
     const files = [s.manager.get(a.record.key)!.file!, s.manager.get(b.record.key)!.file!];
     assert.notEqual(files[0], files[1]);
@@ -373,9 +427,23 @@ void describe('video job: validate → create → poll → download, resumable',
 
   void it('the list keeps at most 50 finished tasks but never drops an unfinished one', async () => {
     const store = new MemoryTaskStore();
-    const base = { request: { model: 'vendor-image-video', prompt: 'old', images: [] }, warnings: [], polls: 0, transientErrors: 0, updatedAt: 0 };
-    for (let i = 0; i < 55; i++) await store.save({ v: 1, key: `done-${i}`, state: 'saved', createdAt: 1000 + i, ...base });
-    await store.save({ v: 1, key: 'waiting', state: 'timed_out', videoId: 'video_svc_v1_keepme', createdAt: 1, ...base });
+    const base = {
+      request: { model: 'vendor-image-video', prompt: 'old', images: [] },
+      warnings: [],
+      polls: 0,
+      transientErrors: 0,
+      updatedAt: 0,
+    };
+    for (let i = 0; i < 55; i++)
+      await store.save({ v: 1, key: `done-${i}`, state: 'saved', createdAt: 1000 + i, ...base });
+    await store.save({
+      v: 1,
+      key: 'waiting',
+      state: 'timed_out',
+      videoId: 'video_svc_v1_keepme',
+      createdAt: 1,
+      ...base,
+    });
     const s = setup({ store });
     const { done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'new' } });
     const keys = s.manager.list().map((r) => r.key);
@@ -391,7 +459,10 @@ void describe('video job: validate → create → poll → download, resumable',
     const s = setup();
     await assert.rejects(
       s.manager.submit({ request: { model: 'vendor-video-1.5', prompt: 'no image' } }),
-      (e: unknown) => e instanceof GatewayError && e.kind === 'validation' && /only supports exactly one reference image/.test(e.message),
+      (e: unknown) =>
+        e instanceof GatewayError &&
+        e.kind === 'validation' &&
+        /only supports exactly one reference image/.test(e.message),
     );
     assert.deepEqual(s.manager.list(), []);
     assert.deepEqual(gw.requests(), []);
@@ -400,7 +471,9 @@ void describe('video job: validate → create → poll → download, resumable',
   void it('several references with 15 s are sent as 10 s and the warning is kept', async () => {
     const s = setup();
     const imgs = ['https://images.example.com/a.png', 'https://images.example.com/b.png'];
-    const { record, warnings, done } = await s.manager.submit({ request: { model: 'vendor-image-video', prompt: 'clamp', seconds: 15, image_urls: imgs } });
+    const { record, warnings, done } = await s.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'clamp', seconds: 15, image_urls: imgs },
+    });
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!, /10 s/);
     await done;

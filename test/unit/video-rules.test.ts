@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateVideoRequest, referenceImageProblem, secondsChoices, rulesFor, type VideoCreateRequest } from '../../src/api/videoRules';
+import {
+  validateVideoRequest,
+  referenceImageProblem,
+  secondsChoices,
+  rulesFor,
+  type VideoCreateRequest,
+} from '../../src/api/videoRules';
 
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const img = (n: number) => Array.from({ length: n }, (_, i) => `https://images.example.com/ref-${i}.png`);
 
 function rules(req: VideoCreateRequest) {
@@ -47,11 +54,18 @@ void test('vendor-video-1.5 refuses two reference images and accepts exactly one
 });
 
 void test('image_urls and images together are refused as a mutually exclusive pair', () => {
-  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', image_urls: img(1), images: img(1) }).errors, ['images-exclusive']);
+  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', image_urls: img(1), images: img(1) }).errors, [
+    'images-exclusive',
+  ]);
 });
 
 void test('input_reference and reference_images together are refused as a mutually exclusive pair', () => {
-  const r = rules({ model: 'vendor-image-video', prompt: 'x', input_reference: { image_url: img(1)[0]! }, reference_images: img(1) });
+  const r = rules({
+    model: 'vendor-image-video',
+    prompt: 'x',
+    input_reference: { image_url: img(1)[0]! },
+    reference_images: img(1),
+  });
   assert.deepEqual(r.errors, ['reference-exclusive']);
 });
 
@@ -95,29 +109,45 @@ void test('a duration outside the suggested list is sent with a warning', () => 
 });
 
 void test('vendor-video-1.5 allows only 16:9 and 9:16', () => {
-  assert.deepEqual(rules({ model: 'vendor-video-1.5', prompt: 'x', image_urls: img(1), aspect_ratio: '1:1' }).errors, ['aspect-ratio-model']);
-  assert.deepEqual(rules({ model: 'vendor-video-1.5', prompt: 'x', image_urls: img(1), aspect_ratio: '9:16' }).errors, []);
+  assert.deepEqual(rules({ model: 'vendor-video-1.5', prompt: 'x', image_urls: img(1), aspect_ratio: '1:1' }).errors, [
+    'aspect-ratio-model',
+  ]);
+  assert.deepEqual(
+    rules({ model: 'vendor-video-1.5', prompt: 'x', image_urls: img(1), aspect_ratio: '9:16' }).errors,
+    [],
+  );
 });
 
 void test('vendor-image-video allows the seven aspect ratios of the spec and refuses others', () => {
   for (const a of ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3']) {
     assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', aspect_ratio: a }).errors, [], a);
   }
-  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', aspect_ratio: '21:9' }).errors, ['aspect-ratio-model']);
-  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', aspect_ratio: 'wide' }).errors, ['aspect-ratio-format']);
+  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', aspect_ratio: '21:9' }).errors, [
+    'aspect-ratio-model',
+  ]);
+  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', aspect_ratio: 'wide' }).errors, [
+    'aspect-ratio-format',
+  ]);
 });
 
 void test('resolution 720p and 480p pass, 1080p warns, "big" is refused', () => {
   assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', resolution: '480p' }).warnings, []);
-  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', resolution: '1080p' }).warnings, ['resolution-common']);
-  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', resolution: 'big' }).errors, ['resolution-format']);
+  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', resolution: '1080p' }).warnings, [
+    'resolution-common',
+  ]);
+  assert.deepEqual(rules({ model: 'vendor-image-video', prompt: 'x', resolution: 'big' }).errors, [
+    'resolution-format',
+  ]);
 });
 
 void test('an unknown model gets only the general rules: no image count or aspect-ratio table', () => {
   assert.equal(rulesFor('acme-video').known, false);
   const r = rules({ model: 'acme-video', prompt: 'x', image_urls: img(9), aspect_ratio: '21:9' });
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(rules({ model: 'acme-video', prompt: '', image_urls: img(1), images: img(1) }).errors, ['prompt-required', 'images-exclusive']);
+  assert.deepEqual(rules({ model: 'acme-video', prompt: '', image_urls: img(1), images: img(1) }).errors, [
+    'prompt-required',
+    'images-exclusive',
+  ]);
 });
 
 void test('reference images must be HTTPS links or complete base64 data URLs', () => {

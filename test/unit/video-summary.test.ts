@@ -54,14 +54,20 @@ void describe('status-bar texts per state', () => {
 
   void it('the latest end shows saved or failed', () => {
     assert.equal(statusBarModel([rec({ state: 'saved' })], T0).text, '$(check) Video saved');
-    const failed = statusBarModel([rec({ state: 'failed', outcome: 'expired', createdAt: T0 + 1 }), rec({ state: 'saved' })], T0);
+    const failed = statusBarModel(
+      [rec({ state: 'failed', outcome: 'expired', createdAt: T0 + 1 }), rec({ state: 'saved' })],
+      T0,
+    );
     assert.equal(failed.text, '$(error) Video failed');
     assert.equal(failed.mood, 'failed');
   });
 
   void it('state labels name cancelled, expired and the error title', () => {
     assert.equal(stateLabel(rec({ state: 'failed', outcome: 'cancelled' })), 'cancelled');
-    assert.equal(stateLabel(rec({ state: 'error', error: { kind: 'not_found', title: 'Not found (404)', detail: '' } })), 'Not found (404)');
+    assert.equal(
+      stateLabel(rec({ state: 'error', error: { kind: 'not_found', title: 'Not found (404)', detail: '' } })),
+      'Not found (404)',
+    );
   });
 
   void it('a finished task stops its elapsed clock', () => {

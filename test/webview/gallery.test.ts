@@ -25,9 +25,30 @@ void test('the list shows every task; the filters and the search narrow it; a fa
   await h.send({
     type: 'gallery/state',
     tasks: [
-      task({ key: 'run', prompt: 'a running fox', state: 'polling', stateLabel: 'in_progress 50%', progress: 50, running: true, videoId: 'video_svc_v1_run' }),
-      task({ key: 'ok', prompt: 'a saved boat', file: 'videos/a-saved-boat.mp4', videoId: 'video_svc_v1_ok', poster: undefined }),
-      task({ key: 'bad', prompt: 'a failed comet', state: 'failed', stateLabel: 'failed', failure: 'failed: the gateway reports the task ended in failure (spec 3); reason: content policy', videoId: 'video_svc_v1_bad' }),
+      task({
+        key: 'run',
+        prompt: 'a running fox',
+        state: 'polling',
+        stateLabel: 'in_progress 50%',
+        progress: 50,
+        running: true,
+        videoId: 'video_svc_v1_run',
+      }),
+      task({
+        key: 'ok',
+        prompt: 'a saved boat',
+        file: 'videos/a-saved-boat.mp4',
+        videoId: 'video_svc_v1_ok',
+        poster: undefined,
+      }),
+      task({
+        key: 'bad',
+        prompt: 'a failed comet',
+        state: 'failed',
+        stateLabel: 'failed',
+        failure: 'failed: the gateway reports the task ended in failure (spec 3); reason: content policy',
+        videoId: 'video_svc_v1_bad',
+      }),
     ],
   });
   const keys = async () => h.page.locator('li.task').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
@@ -38,7 +59,12 @@ void test('the list shows every task; the filters and the search narrow it; a fa
   assert.match(await h.page.locator('li[data-key="ok"]').innerText(), /vendor-image-video · 4 s · 16:9 · 720p/);
   assert.match(await h.page.locator('li[data-key="ok"]').innerText(), /video_svc_v1_ok/);
 
-  for (const [filter, want] of [['running', ['run']], ['saved', ['ok']], ['failed', ['bad']], ['all', ['run', 'ok', 'bad']]] as const) {
+  for (const [filter, want] of [
+    ['running', ['run']],
+    ['saved', ['ok']],
+    ['failed', ['bad']],
+    ['all', ['run', 'ok', 'bad']],
+  ] as const) {
     await h.page.locator(`button[data-filter="${filter}"]`).click();
     assert.deepEqual(await keys(), [...want], `filter ${filter}`);
   }
@@ -65,7 +91,9 @@ void test('a saved video without a cached poster posts one drawn from the video,
   await h.page.locator('li[data-key="v1"] button[data-action="play"]').click();
   let current = 0;
   for (let i = 0; i < 100 && current <= 0.2; i++) {
-    current = await h.page.locator('li[data-key="v1"] video').evaluate((v) => (v as unknown as { currentTime: number }).currentTime);
+    current = await h.page
+      .locator('li[data-key="v1"] video')
+      .evaluate((v) => (v as unknown as { currentTime: number }).currentTime);
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.ok(current > 0.2, `currentTime stayed at ${current}`);
@@ -75,8 +103,15 @@ void test('a saved video without a cached poster posts one drawn from the video,
 
 void test('"use this frame" posts the current frame as a full-size PNG with its time; a cached poster is not captured again', async () => {
   const h = await openGallery(browser);
-  await h.send({ type: 'gallery/state', tasks: [task({ key: 'v2', src: VIDEO_URL, file: 'videos/v2.mp4', poster: `${VIDEO_URL}?poster` })] });
-  assert.equal(await h.page.locator('li[data-key="v2"] video').getAttribute('preload'), 'none', 'a card with a poster does not decode the video before play');
+  await h.send({
+    type: 'gallery/state',
+    tasks: [task({ key: 'v2', src: VIDEO_URL, file: 'videos/v2.mp4', poster: `${VIDEO_URL}?poster` })],
+  });
+  assert.equal(
+    await h.page.locator('li[data-key="v2"] video').getAttribute('preload'),
+    'none',
+    'a card with a poster does not decode the video before play',
+  );
   await h.page.locator('li[data-key="v2"] button[data-action="frame"]').click();
   const frame = (await h.until('gallery/frame')) as { key: string; time: number; dataUrl: string };
   assert.equal(frame.key, 'v2');
@@ -103,14 +138,31 @@ void test('a video the browser cannot decode says so and offers Open externally 
 
 void test('card buttons post their actions; the remix form posts the edited parameters', async () => {
   const h = await openGallery(browser);
-  await h.send({ type: 'gallery/state', tasks: [task({ key: 'v4', src: VIDEO_URL, file: 'videos/v4.mp4', poster: `${VIDEO_URL}?p`, videoId: 'video_svc_v1_v4' })] });
+  await h.send({
+    type: 'gallery/state',
+    tasks: [
+      task({ key: 'v4', src: VIDEO_URL, file: 'videos/v4.mp4', poster: `${VIDEO_URL}?p`, videoId: 'video_svc_v1_v4' }),
+    ],
+  });
   for (const action of ['rerun', 'copyId', 'open', 'reveal', 'deleteFile', 'remove', 'remix']) {
     await h.page.locator(`li[data-key="v4"] button[data-action="${action}"]`).click();
   }
   const actions = (await h.posted()).filter((m) => m.type === 'gallery/action').map((m) => m.action);
   assert.deepEqual(actions, ['rerun', 'copyId', 'open', 'reveal', 'deleteFile', 'remove', 'remix']);
 
-  await h.send({ type: 'gallery/form', form: { model: 'vendor-image-video', prompt: 'prompt of v4', seconds: 4, aspectRatio: '16:9', resolution: '720p', images: ['videos/frames/v4.png'], models: ['vendor-image-video', 'vendor-video-1.5'], from: 'v4' } });
+  await h.send({
+    type: 'gallery/form',
+    form: {
+      model: 'vendor-image-video',
+      prompt: 'prompt of v4',
+      seconds: 4,
+      aspectRatio: '16:9',
+      resolution: '720p',
+      images: ['videos/frames/v4.png'],
+      models: ['vendor-image-video', 'vendor-video-1.5'],
+      from: 'v4',
+    },
+  });
   const form = h.page.locator('form.remix');
   await form.locator('textarea[name="prompt"]').fill('prompt of v4, at night');
   await form.locator('select[name="resolution"]').selectOption('480p');
@@ -118,13 +170,34 @@ void test('card buttons post their actions; the remix form posts the edited para
   await form.locator('button[type="submit"]').click();
   const gen = (await h.until('gallery/generate')) as { form: Record<string, unknown> };
   assert.deepEqual(
-    { prompt: gen.form.prompt, resolution: gen.form.resolution, seconds: gen.form.seconds, images: gen.form.images, model: gen.form.model },
-    { prompt: 'prompt of v4, at night', resolution: '480p', seconds: 6, images: ['videos/frames/v4.png'], model: 'vendor-image-video' },
+    {
+      prompt: gen.form.prompt,
+      resolution: gen.form.resolution,
+      seconds: gen.form.seconds,
+      images: gen.form.images,
+      model: gen.form.model,
+    },
+    {
+      prompt: 'prompt of v4, at night',
+      resolution: '480p',
+      seconds: 6,
+      images: ['videos/frames/v4.png'],
+      model: 'vendor-image-video',
+    },
   );
-  await h.send({ type: 'gallery/notice', text: 'The video request was not sent: it breaks these rules\n- text-to-video (image_urls): …', error: true });
+  await h.send({
+    type: 'gallery/notice',
+    text: 'The video request was not sent: it breaks these rules\n- text-to-video (image_urls): …',
+    error: true,
+  });
   assert.match(await h.page.locator('.notice.error').innerText(), /- text-to-video/);
   assert.equal(await form.count(), 1, 'a refused request keeps the form for a fix');
-  await h.send({ type: 'gallery/notice', text: 'Started a new video task: prompt of v4, at night', error: false, closeForm: true });
+  await h.send({
+    type: 'gallery/notice',
+    text: 'Started a new video task: prompt of v4, at night',
+    error: false,
+    closeForm: true,
+  });
   assert.equal(await form.count(), 0, 'a started task closes the form');
   assert.deepEqual(await h.cspViolations(), []);
   await h.page.context().close();

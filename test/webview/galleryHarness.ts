@@ -46,15 +46,38 @@ export async function openGallery(browser: Browser): Promise<GalleryHarness> {
   const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
   const page = await context.newPage();
   const foreignRequests: string[] = [];
-  const html = webviewHtml({ cspSource: ORIGIN, nonce: 'galleryNonce123', scriptUri: `${ORIGIN}/dist/gallery.js`, styleUri: `${ORIGIN}/dist/gallery.css`, title: 'gallery', media: true });
+  const html = webviewHtml({
+    cspSource: ORIGIN,
+    nonce: 'galleryNonce123',
+    scriptUri: `${ORIGIN}/dist/gallery.js`,
+    styleUri: `${ORIGIN}/dist/gallery.css`,
+    title: 'gallery',
+    media: true,
+  });
   await context.route('**/*', async (route) => {
     const url = route.request().url().split('?')[0] ?? '';
     if (url === `${ORIGIN}/`) return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    if (url === VIDEO_URL) return route.fulfill({ status: 200, contentType: 'video/mp4', headers: { 'access-control-allow-origin': '*' }, body: SAMPLE_MP4 });
-    if (url === BROKEN_URL) return route.fulfill({ status: 200, contentType: 'video/mp4', headers: { 'access-control-allow-origin': '*' }, body: Buffer.from('not a video at all') });
+    if (url === VIDEO_URL)
+      return route.fulfill({
+        status: 200,
+        contentType: 'video/mp4',
+        headers: { 'access-control-allow-origin': '*' },
+        body: SAMPLE_MP4,
+      });
+    if (url === BROKEN_URL)
+      return route.fulfill({
+        status: 200,
+        contentType: 'video/mp4',
+        headers: { 'access-control-allow-origin': '*' },
+        body: Buffer.from('not a video at all'),
+      });
     const m = /^http:\/\/webview\.harness\/dist\/([\w.-]+)$/.exec(url);
     if (m?.[1] && existsSync(join(dist, m[1]))) {
-      return route.fulfill({ status: 200, contentType: m[1].endsWith('.js') ? 'text/javascript' : 'text/css', body: readFileSync(join(dist, m[1])) });
+      return route.fulfill({
+        status: 200,
+        contentType: m[1].endsWith('.js') ? 'text/javascript' : 'text/css',
+        body: readFileSync(join(dist, m[1])),
+      });
     }
     foreignRequests.push(url);
     return route.abort();
@@ -71,7 +94,10 @@ export async function openGallery(browser: Browser): Promise<GalleryHarness> {
     posted,
     send: async (msg) => {
       await page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), msg);
-      await page.evaluate(() => new Promise<void>((r) => (globalThis as unknown as PageGlobal).requestAnimationFrame(() => setTimeout(r, 0))));
+      await page.evaluate(
+        () =>
+          new Promise<void>((r) => (globalThis as unknown as PageGlobal).requestAnimationFrame(() => setTimeout(r, 0))),
+      );
     },
     cspViolations: () => page.evaluate(() => (globalThis as unknown as PageGlobal).__csp),
     until: async (type, timeoutMs = 10_000) => {
@@ -79,7 +105,10 @@ export async function openGallery(browser: Browser): Promise<GalleryHarness> {
       for (;;) {
         const hit = (await posted()).find((m) => m.type === type);
         if (hit) return hit;
-        if (Date.now() > deadline) throw new Error(`the gallery never posted ${type}; it posted ${JSON.stringify((await posted()).map((m) => m.type))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the gallery never posted ${type}; it posted ${JSON.stringify((await posted()).map((m) => m.type))}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },

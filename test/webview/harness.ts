@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import type { HostMessage } from '../../src/shared/protocol';
 import { WEBVIEW_STRINGS } from '../../src/shared/webviewStrings';
 import { webviewHtml } from '../../src/shared/webviewHtml';
@@ -40,11 +41,26 @@ export interface PageGlobal {
 const root = join(__dirname, '..', '..');
 const dist = join(root, 'dist');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's chromium, another Chrome/Chromium/Edge, or $GWS_BROWSER (see scripts/ensureSetup.mjs). */
+export function browserPath(stage = 'webview'): string {
+  const found = findBrowser();
+  if (found.path === undefined) throw new Error(noBrowserMessage([stage], found));
+  return found.path;
+}
 
 export async function launch(): Promise<Browser> {
   if (!existsSync(join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: browserPath(), args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface Harness {
@@ -91,7 +107,13 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
   const context = await browser.newContext({ viewport: { width: 420, height: 800 } });
   const page = await context.newPage();
   const foreignRequests: string[] = [];
-  const html = webviewHtml({ cspSource: ORIGIN, nonce: 'harnessNonce123', scriptUri: `${ORIGIN}/dist/webview.js`, styleUri: `${ORIGIN}/dist/webview.css`, title: 'harness' });
+  const html = webviewHtml({
+    cspSource: ORIGIN,
+    nonce: 'harnessNonce123',
+    scriptUri: `${ORIGIN}/dist/webview.js`,
+    styleUri: `${ORIGIN}/dist/webview.css`,
+    title: 'harness',
+  });
   const page0 = o.noCsp ? html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '') : html;
   await context.route('**/*', async (route) => {
     const url = route.request().url();
@@ -116,7 +138,9 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
   // Polled with evaluate, not waitForFunction: the latter compiles its predicate with eval,
   // which the page's CSP refuses (and reports as a violation).
   for (let i = 0; ; i++) {
-    const ready = await page.evaluate(() => (globalThis as unknown as PageGlobal).__posted.some((m) => m.type === 'webview/ready'));
+    const ready = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobal).__posted.some((m) => m.type === 'webview/ready'),
+    );
     if (ready) break;
     if (i > 200) throw new Error('the webview never posted webview/ready');
     await new Promise((r) => setTimeout(r, 25));
@@ -126,9 +150,17 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
     foreignRequests,
     posted: () => page.evaluate(() => (globalThis as unknown as PageGlobal).__posted),
     clearPosted: () => page.evaluate(() => void ((globalThis as unknown as PageGlobal).__posted.length = 0)),
-    send: (msg) => page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), msg).then(() => h.frames()),
+    send: (msg) =>
+      page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), msg).then(() => h.frames()),
     frames: () =>
-      page.evaluate(() => new Promise<void>((r) => (globalThis as unknown as PageGlobal).requestAnimationFrame(() => (globalThis as unknown as PageGlobal).requestAnimationFrame(() => setTimeout(r, 0))))),
+      page.evaluate(
+        () =>
+          new Promise<void>((r) =>
+            (globalThis as unknown as PageGlobal).requestAnimationFrame(() =>
+              (globalThis as unknown as PageGlobal).requestAnimationFrame(() => setTimeout(r, 0)),
+            ),
+          ),
+      ),
     xssCount: () => page.evaluate(() => (globalThis as unknown as PageGlobal).__xssHits),
     cspViolations: () => page.evaluate(() => (globalThis as unknown as PageGlobal).__csp),
   };
@@ -139,8 +171,15 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
 export const STRINGS = Object.fromEntries(WEBVIEW_STRINGS.map((k) => [k, k]));
 
 export const DEFAULT_PARAMS = {
-  temperature: null, top_p: null, max_tokens: null, stop: [], presence_penalty: null, frequency_penalty: null,
-  response_format: 'text' as const, user: '', stream: true,
+  temperature: null,
+  top_p: null,
+  max_tokens: null,
+  stop: [],
+  presence_penalty: null,
+  frequency_penalty: null,
+  response_format: 'text' as const,
+  user: '',
+  stream: true,
 };
 
 /** A `chat/snapshot` with an empty (or given) conversation. */

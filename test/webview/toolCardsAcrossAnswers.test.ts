@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/core/store';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { nodeToolHost } from '../../src/chat/core/toolNodeHost';
+import { nodeToolHost } from '../unit/nodeToolHost';
 import { ToolRunner } from '../../src/chat/core/toolRunner';
 import { runTurn } from '../../src/chat/core/turnRunner';
 import type { AssistantMessage, Conversation, HostMessage, ToolCallUpdate } from '../../src/shared/protocol';
@@ -26,7 +26,13 @@ before(async () => {
   browser = await launch();
   gw = await startGateway();
   ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gs-cards-')));
-  for (const [f, n] of [['a', 1], ['b', 2], ['c', 3], ['d', 4]] as const) await fs.writeFile(path.join(ws, `${f}.ts`), `export const ${f.toUpperCase()} = ${n};\n`);
+  for (const [f, n] of [
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+    ['d', 4],
+  ] as const)
+    await fs.writeFile(path.join(ws, `${f}.ts`), `export const ${f.toUpperCase()} = ${n};\n`);
 });
 after(async () => {
   await browser.close();
@@ -34,7 +40,8 @@ after(async () => {
   await fs.rm(ws, { recursive: true, force: true });
 });
 
-const script = (...files: string[]) => `#tools ${JSON.stringify([{ calls: files.map((p) => ({ name: 'read_file', arguments: { path: p } })) }])}`;
+const script = (...files: string[]) =>
+  `#tools ${JSON.stringify([{ calls: files.map((p) => ({ name: 'read_file', arguments: { path: p } })) }])}`;
 
 /** Every card under the answer `messageId`: its call id, and all its text (closed details too). */
 async function cardsOf(h: Harness, messageId: string): Promise<{ id: string; state: string; text: string }[]> {
@@ -42,7 +49,11 @@ async function cardsOf(h: Harness, messageId: string): Promise<{ id: string; sta
   const out: { id: string; state: string; text: string }[] = [];
   for (let i = 0; i < (await cards.count()); i++) {
     const card = cards.nth(i);
-    out.push({ id: (await card.getAttribute('data-call-id')) ?? '', state: (await card.getAttribute('class')) ?? '', text: (await card.textContent()) ?? '' });
+    out.push({
+      id: (await card.getAttribute('data-call-id')) ?? '',
+      state: (await card.getAttribute('class')) ?? '',
+      text: (await card.textContent()) ?? '',
+    });
   }
   return out;
 }
@@ -70,7 +81,10 @@ void test('two answers from a relay that restarts at call_0: every card sits und
       executor: runner,
       maxRounds: 5,
       signal: new AbortController().signal,
-      callbacks: { onMessage: (message) => posted.push({ type: 'chat/message', requestId, message }), onDelta: () => undefined },
+      callbacks: {
+        onMessage: (message) => posted.push({ type: 'chat/message', requestId, message }),
+        onDelta: () => undefined,
+      },
     });
     assert.equal(out.status, 'done', out.error?.detail);
     posted.push({ type: 'chat/done', requestId, message: out.last });
@@ -84,9 +98,20 @@ void test('two answers from a relay that restarts at call_0: every card sits und
 
   const first = await cardsOf(h, withCalls[0]!.id);
   const second = await cardsOf(h, withCalls[1]!.id);
-  assert.deepEqual(first.map((x) => x.id), ['call_0', 'call_1']);
-  assert.deepEqual(second.map((x) => x.id), ['call_0_2', 'call_1_2']);
-  for (const [card, file] of [[first[0], 'a'], [first[1], 'b'], [second[0], 'c'], [second[1], 'd']] as const) {
+  assert.deepEqual(
+    first.map((x) => x.id),
+    ['call_0', 'call_1'],
+  );
+  assert.deepEqual(
+    second.map((x) => x.id),
+    ['call_0_2', 'call_1_2'],
+  );
+  for (const [card, file] of [
+    [first[0], 'a'],
+    [first[1], 'b'],
+    [second[0], 'c'],
+    [second[1], 'd'],
+  ] as const) {
     assert.ok(card);
     assert.match(card.state, /state-done/);
     assert.match(card.text, new RegExp(`"path": "${file}\\.ts"`), `card ${card.id} shows its own arguments`);
@@ -101,19 +126,42 @@ const conversationWith = (id: string, file: string, result: string): Conversatio
   id,
   messages: [
     { id: `${id}-u`, role: 'user', text: 'read it', images: [], contexts: [], createdAt: 1 },
-    { id: `${id}-a`, role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 2, toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: file }) } }] },
+    {
+      id: `${id}-a`,
+      role: 'assistant',
+      content: '',
+      status: 'done',
+      requestedModel: 'gw-chat',
+      createdAt: 2,
+      toolCalls: [
+        { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: file }) } },
+      ],
+    },
     { id: `${id}-t`, role: 'tool', toolCallId: 'call_0', name: 'read_file', content: result, createdAt: 3 },
   ],
 });
 
-const open = (conversation: Conversation): HostMessage => ({ type: 'chat/conversation', conversation, defaults: DEFAULT_PARAMS, defaultModel: 'gw-chat', defaultSystemPrompt: '' });
+const open = (conversation: Conversation): HostMessage => ({
+  type: 'chat/conversation',
+  conversation,
+  defaults: DEFAULT_PARAMS,
+  defaultModel: 'gw-chat',
+  defaultSystemPrompt: '',
+});
 
 void test('another conversation with its own call_0 shows its own card, not the live state of the one before', async () => {
   const h = await openHarness(browser);
   const one = conversationWith('c-one', 'a.ts', 'export const A = 1;');
   const two = conversationWith('c-two', 'b.ts', 'export const B = 2;');
   await h.send(snapshot({ conversation: one }));
-  const live: ToolCallUpdate = { callId: 'call_0', name: 'read_file', argumentsJson: '{"path":"a.ts"}', state: 'done', readOnly: true, resultPreview: 'export const A = 1; (live)' };
+  const live: ToolCallUpdate = {
+    callId: 'call_0',
+    name: 'read_file',
+    argumentsJson: '{"path":"a.ts"}',
+    state: 'done',
+    readOnly: true,
+    resultPreview: 'export const A = 1; (live)',
+  };
   await h.send({ type: 'chat/toolCall', update: live });
   assert.match((await cardsOf(h, 'c-one-a'))[0]?.text ?? '', /\(live\)/);
 
@@ -125,7 +173,17 @@ void test('another conversation with its own call_0 shows its own card, not the 
   assert.doesNotMatch(card.text, /a\.ts|export const A/);
 
   // The same conversation sent again (regenerate, settings) keeps what its cards showed live.
-  await h.send({ type: 'chat/toolCall', update: { callId: 'call_0', name: 'read_file', argumentsJson: '{"path":"b.ts"}', state: 'error', readOnly: true, resultPreview: 'b.ts is locked' } });
+  await h.send({
+    type: 'chat/toolCall',
+    update: {
+      callId: 'call_0',
+      name: 'read_file',
+      argumentsJson: '{"path":"b.ts"}',
+      state: 'error',
+      readOnly: true,
+      resultPreview: 'b.ts is locked',
+    },
+  });
   await h.send(open(two));
   const [again] = await cardsOf(h, 'c-two-a');
   assert.match(again?.state ?? '', /state-error/);
@@ -139,7 +197,7 @@ void test('another conversation with its own call_0 shows its own card, not the 
   await h.page.context().close();
 });
 
-void test('a regenerated answer that gets the dropped answer\'s id shows its own call, not the dropped one\'s result', async () => {
+void test("a regenerated answer that gets the dropped answer's id shows its own call, not the dropped one's result", async () => {
   const h = await openHarness(browser);
   const base = conversationWith('c-re', 'a.ts', 'export const A = 1;');
   const q2 = { id: 'c-re-u2', role: 'user' as const, text: 'and b', images: [], contexts: [], createdAt: 4 };
@@ -148,18 +206,68 @@ void test('a regenerated answer that gets the dropped answer\'s id shows its own
     messages: [
       ...base.messages,
       q2,
-      { id: 'c-re-a2', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 5, toolCalls: [{ id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }] },
-      { id: 'c-re-t2', role: 'tool', toolCallId: 'call_0_2', name: 'read_file', content: 'export const B = 2;', createdAt: 6 },
+      {
+        id: 'c-re-a2',
+        role: 'assistant',
+        content: '',
+        status: 'done',
+        requestedModel: 'gw-chat',
+        createdAt: 5,
+        toolCalls: [
+          { id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } },
+        ],
+      },
+      {
+        id: 'c-re-t2',
+        role: 'tool',
+        toolCallId: 'call_0_2',
+        name: 'read_file',
+        content: 'export const B = 2;',
+        createdAt: 6,
+      },
     ],
   };
   await h.send(snapshot({ conversation: dropped }));
-  await h.send({ type: 'chat/toolCall', update: { callId: 'call_0_2', name: 'read_file', argumentsJson: '{"path":"b.ts"}', state: 'done', readOnly: true, resultPreview: 'export const B = 2;' } });
+  await h.send({
+    type: 'chat/toolCall',
+    update: {
+      callId: 'call_0_2',
+      name: 'read_file',
+      argumentsJson: '{"path":"b.ts"}',
+      state: 'done',
+      readOnly: true,
+      resultPreview: 'export const B = 2;',
+    },
+  });
   // Regenerate: the host drops the answer after the last question and sends the conversation again.
   await h.send(open({ ...base, messages: [...base.messages, q2] }));
   // The new answer reuses call_0 on the wire, so it is stored as call_0_2 again; here the round
   // limit answers it without running it, so no live card update ever comes for it.
-  await h.send({ type: 'chat/message', requestId: 'r9', message: { id: 'c-re-a3', role: 'assistant', content: '', status: 'done', requestedModel: 'gw-chat', createdAt: 7, toolCalls: [{ id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"c.ts"}' } }] } });
-  await h.send({ type: 'chat/message', requestId: 'r9', message: { id: 'c-re-t3', role: 'tool', toolCallId: 'call_0_2', name: 'read_file', content: 'Not run: the limit of tool-call rounds for this message was reached.', createdAt: 8 } });
+  await h.send({
+    type: 'chat/message',
+    requestId: 'r9',
+    message: {
+      id: 'c-re-a3',
+      role: 'assistant',
+      content: '',
+      status: 'done',
+      requestedModel: 'gw-chat',
+      createdAt: 7,
+      toolCalls: [{ id: 'call_0_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"c.ts"}' } }],
+    },
+  });
+  await h.send({
+    type: 'chat/message',
+    requestId: 'r9',
+    message: {
+      id: 'c-re-t3',
+      role: 'tool',
+      toolCallId: 'call_0_2',
+      name: 'read_file',
+      content: 'Not run: the limit of tool-call rounds for this message was reached.',
+      createdAt: 8,
+    },
+  });
   const [card] = await cardsOf(h, 'c-re-a3');
   assert.ok(card);
   assert.match(card.text, /"path": "c\.ts"/);

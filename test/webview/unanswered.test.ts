@@ -25,7 +25,14 @@ after(async () => {
   await gw.close();
 });
 
-const question = (id: string, text: string): UserMessage => ({ id, role: 'user', text, images: [], contexts: [], createdAt: 1 });
+const question = (id: string, text: string): UserMessage => ({
+  id,
+  role: 'user',
+  text,
+  images: [],
+  contexts: [],
+  createdAt: 1,
+});
 
 /** The labels of the buttons on one message, in order. */
 async function buttonsOn(h: Harness, messageId: string): Promise<string[]> {
@@ -49,7 +56,10 @@ void test('an unanswered last question offers Regenerate, which asks the host to
       defaults: { model: 'gw-chat', systemPrompt: '', params: DEFAULT_PARAMS },
       maxRounds: 1,
       signal: new AbortController().signal,
-      callbacks: { onMessage: (message) => into.push({ type: 'chat/message', requestId, message }), onDelta: () => undefined },
+      callbacks: {
+        onMessage: (message) => into.push({ type: 'chat/message', requestId, message }),
+        onDelta: () => undefined,
+      },
     });
   const first = await turn('r0', []);
   assert.equal(first.status, 'done', first.error?.detail);
@@ -57,8 +67,16 @@ void test('an unanswered last question offers Regenerate, which asks the host to
 
   const h = await openHarness(browser);
   await h.send(snapshot({ conversation: structuredClone(c) }));
-  assert.deepEqual(await buttonsOn(h, 'u2'), ['Regenerate', 'Edit and resend'], 'the unanswered question can be answered');
-  assert.deepEqual(await buttonsOn(h, first.last?.id ?? ''), ['Copy message'], 'the answer to the earlier question is not the one Regenerate replaces');
+  assert.deepEqual(
+    await buttonsOn(h, 'u2'),
+    ['Regenerate', 'Edit and resend'],
+    'the unanswered question can be answered',
+  );
+  assert.deepEqual(
+    await buttonsOn(h, first.last?.id ?? ''),
+    ['Copy message'],
+    'the answer to the earlier question is not the one Regenerate replaces',
+  );
   assert.deepEqual(await buttonsOn(h, 'u1'), [], 'an earlier question has no actions');
 
   await h.clearPosted();
@@ -80,7 +98,10 @@ void test('an unanswered last question offers Regenerate, which asks the host to
   for (const m of messages) await h.send(m);
   await h.send({ type: 'chat/done', requestId, message: answered.last });
   const answerId = answered.last?.id ?? '';
-  assert.match((await h.page.locator(`article[data-message-id="${answerId}"]`).textContent()) ?? '', /Echo: second question/);
+  assert.match(
+    (await h.page.locator(`article[data-message-id="${answerId}"]`).textContent()) ?? '',
+    /Echo: second question/,
+  );
   assert.deepEqual(await buttonsOn(h, answerId), ['Copy message', 'Regenerate'], 'the new answer carries Regenerate');
   assert.deepEqual(await buttonsOn(h, 'u2'), ['Edit and resend'], 'an answered question offers only Edit and resend');
   await h.page.context().close();

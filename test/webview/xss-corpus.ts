@@ -5,7 +5,33 @@
  * syntax, autolinks, reference definitions) that target renderers rather than browsers.
  */
 const JS = 'javascript:__xss()';
-const tags = ['script', 'img', 'svg', 'iframe', 'object', 'embed', 'video', 'audio', 'body', 'input', 'details', 'marquee', 'math', 'style', 'link', 'meta', 'base', 'form', 'isindex', 'frameset', 'template', 'noscript', 'select', 'textarea', 'xmp'];
+const tags = [
+  'script',
+  'img',
+  'svg',
+  'iframe',
+  'object',
+  'embed',
+  'video',
+  'audio',
+  'body',
+  'input',
+  'details',
+  'marquee',
+  'math',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'isindex',
+  'frameset',
+  'template',
+  'noscript',
+  'select',
+  'textarea',
+  'xmp',
+];
 
 export const XSS_PAYLOADS: string[] = [
   // Raw HTML (must be escaped because markdown-it runs with html: false)
@@ -119,7 +145,7 @@ export const XSS_PAYLOADS: string[] = [
   '<a href="java&Tab;script:__xss()">x</a>',
   '{{constructor.constructor("__xss()")()}}',
   '${__xss()}',
-  '<img src=x onerror="window[\'__x\'+\'ss\']()">',
+  "<img src=x onerror=\"window['__x'+'ss']()\">",
   '<style>*{background:url("http://exfil.example/css.png")}</style>',
   '<link rel=prefetch href=http://exfil.example/prefetch>',
   '<img srcset="http://exfil.example/a.png 1x">',

@@ -47,7 +47,11 @@ export function App({ store }: { store: GalleryStore }) {
       )}
       {store.form.value && <RemixForm store={store} form={store.form.value} />}
       {tasks.length === 0 ? (
-        <p class="empty">{store.tasks.value.length === 0 ? 'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.' : 'No task matches.'}</p>
+        <p class="empty">
+          {store.tasks.value.length === 0
+            ? 'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.'
+            : 'No task matches.'}
+        </p>
       ) : (
         <ul class="tasks">
           {tasks.map((t) => (

@@ -20,7 +20,10 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
   }
   const submit = (e: Event) => {
     e.preventDefault();
-    const list = images.split('\n').map((s) => s.trim()).filter(Boolean);
+    const list = images
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
     store.post({ type: 'gallery/generate', form: { ...f, images: list } });
   };
   return (
@@ -38,7 +41,12 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
       </label>
       <label>
         Prompt
-        <textarea name="prompt" rows={3} value={f.prompt} onInput={(e) => setF({ ...f, prompt: e.currentTarget.value })} />
+        <textarea
+          name="prompt"
+          rows={3}
+          value={f.prompt}
+          onInput={(e) => setF({ ...f, prompt: e.currentTarget.value })}
+        />
       </label>
       <div class="row">
         <label>
@@ -58,7 +66,11 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
         </label>
         <label>
           Aspect
-          <select name="aspectRatio" value={f.aspectRatio ?? '16:9'} onChange={(e) => setF({ ...f, aspectRatio: e.currentTarget.value })}>
+          <select
+            name="aspectRatio"
+            value={f.aspectRatio ?? '16:9'}
+            onChange={(e) => setF({ ...f, aspectRatio: e.currentTarget.value })}
+          >
             {ASPECTS.map((a) => (
               <option key={a} value={a}>
                 {a}
@@ -68,7 +80,11 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
         </label>
         <label>
           Resolution
-          <select name="resolution" value={f.resolution ?? '720p'} onChange={(e) => setF({ ...f, resolution: e.currentTarget.value })}>
+          <select
+            name="resolution"
+            value={f.resolution ?? '720p'}
+            onChange={(e) => setF({ ...f, resolution: e.currentTarget.value })}
+          >
             <option value="720p">720p</option>
             <option value="480p">480p</option>
           </select>

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../../src/shared/zod';
 import { render } from 'preact';
 import './styles.css';
 import { App } from './app';

@@ -1,5 +1,10 @@
 import { computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import { galleryHostMessageSchema, type GalleryForm, type GalleryTask, type GalleryWebviewMessage } from '../../src/shared/galleryProtocol';
+import {
+  galleryHostMessageSchema,
+  type GalleryForm,
+  type GalleryTask,
+  type GalleryWebviewMessage,
+} from '../../src/shared/galleryProtocol';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;

@@ -90,7 +90,9 @@ export function TaskCard({ task: t, store }: { task: GalleryTask; store: Gallery
             </button>
           </div>
         )}
-        {!t.src && t.state === 'saved' && <p class="gone">The file is no longer there{t.file ? ` (${t.file})` : ''}.</p>}
+        {!t.src && t.state === 'saved' && (
+          <p class="gone">The file is no longer there{t.file ? ` (${t.file})` : ''}.</p>
+        )}
         {kind === 'running' && (
           <div class="progress">
             <progress max={100} value={t.progress ?? 0} aria-label="Progress" />
@@ -129,7 +131,12 @@ export function TaskCard({ task: t, store }: { task: GalleryTask; store: Gallery
           </>
         )}
         {t.src && !unplayable && (
-          <button type="button" data-action="frame" title="Save this frame as a PNG and start an image-to-video task with it" onClick={() => void useFrame()}>
+          <button
+            type="button"
+            data-action="frame"
+            title="Save this frame as a PNG and start an image-to-video task with it"
+            onClick={() => void useFrame()}
+          >
             Use this frame
           </button>
         )}
@@ -138,7 +145,12 @@ export function TaskCard({ task: t, store }: { task: GalleryTask; store: Gallery
         </button>
         {t.model && (
           <>
-            <button type="button" data-action="rerun" title="A new, billed task with the same parameters" onClick={() => act('rerun')}>
+            <button
+              type="button"
+              data-action="rerun"
+              title="A new, billed task with the same parameters"
+              onClick={() => act('rerun')}
+            >
               Re-run
             </button>
             <button type="button" data-action="remix" onClick={() => act('remix')}>

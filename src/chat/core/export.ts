@@ -1,19 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import type { Conversation } from '../../shared/protocol';
 import { formatContext } from './request';
 import { titleFor } from './store';
-
-/** Labels used in the export, localised by the caller. */
-export interface ExportWords {
-  you: string;
-  assistant: string;
-  tool: string;
-  stopped: string;
-  failed: string;
-  reasoning: string;
-  untitled: string;
-}
-
-const ENGLISH: ExportWords = { you: 'You', assistant: 'Assistant', tool: 'Tool', stopped: '(stopped)', failed: '(failed)', reasoning: 'Reasoning', untitled: 'Conversation' };
 
 /** A fence that no run of backticks inside `text` can close. */
 function fenceFor(text: string): string {
@@ -25,7 +13,16 @@ function fenceFor(text: string): string {
  * The conversation as a Markdown document: every turn in order, with images listed by name (not
  * embedded: a data URL would make the file huge), tool calls and results fenced.
  */
-export function conversationToMarkdown(c: Conversation, words: ExportWords = ENGLISH): string {
+export function conversationToMarkdown(c: Conversation): string {
+  const words = {
+    you: l10n.t('You'),
+    assistant: l10n.t('Assistant'),
+    tool: l10n.t('Tool'),
+    stopped: l10n.t('(stopped)'),
+    failed: l10n.t('(failed)'),
+    reasoning: l10n.t('Reasoning'),
+    untitled: l10n.t('Conversation'),
+  };
   const out: string[] = [`# ${titleFor(c) || words.untitled}`, ''];
   const date = new Date(c.createdAt).toISOString().replace('T', ' ').slice(0, 16);
   out.push(`_${date} UTC${c.model ? ` · ${c.model}` : ''}_`, '');
@@ -60,5 +57,10 @@ export function conversationToMarkdown(c: Conversation, words: ExportWords = ENG
       out.push(`<details><summary>${words.tool} ${m.name}</summary>`, '', f, m.content, f, '', '</details>', '');
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -1,7 +1,12 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatMessage as WireMessage, ChatRequest, ContentPart } from '../../api/chat';
-import { chatParamsSchema, type ChatParams, type Conversation, type EditorContext, type UserMessage } from '../../shared/protocol';
-import type { ToolChoice, ToolDefinition } from './toolSeam';
+import type { ChatMessage as WireMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from '../../api/wire';
+import {
+  chatParamsSchema,
+  type ChatParams,
+  type Conversation,
+  type EditorContext,
+  type UserMessage,
+} from '../../shared/protocol';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {
@@ -41,8 +46,14 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
     const why = issue?.message ?? 'invalid';
     throw new RequestProblem(
       fromConversation
-        ? l10n.t('{0} in this conversation\'s settings is not valid: {1} (it is {2}).', field, why, value)
-        : l10n.t('{0} in the setting gatewayStudio.chat.{1} is not valid: {2} (it is {3}).', field, settingName(field), why, value),
+        ? l10n.t("{0} in this conversation's settings is not valid: {1} (it is {2}).", field, why, value)
+        : l10n.t(
+            '{0} in the setting gatewayStudio.chat.{1} is not valid: {2} (it is {3}).',
+            field,
+            settingName(field),
+            why,
+            value,
+          ),
       field,
     );
   }
@@ -66,7 +77,10 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
   const params = effectiveParams(c, defaults.params);
   const model = effectiveModel(c, defaults);
   if (!model) {
-    throw new RequestProblem(l10n.t('No chat model is chosen: pick one in the chat\'s model box or set gatewayStudio.chatModel.'), 'model');
+    throw new RequestProblem(
+      l10n.t("No chat model is chosen: pick one in the chat's model box or set gatewayStudio.chatModel."),
+      'model',
+    );
   }
   const messages: WireMessage[] = [];
   const system = (c.systemPrompt ?? defaults.systemPrompt).trim();
@@ -74,7 +88,8 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
 
   let open: string[] = [];
   const closeOpen = () => {
-    for (const id of open) messages.push({ role: 'tool', tool_call_id: id, content: 'The user stopped this tool call before it ran.' });
+    for (const id of open)
+      messages.push({ role: 'tool', tool_call_id: id, content: 'The user stopped this tool call before it ran.' });
     open = [];
   };
   for (const m of c.messages) {
@@ -144,7 +159,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 function settingName(field: string): string {
-  const map: Record<string, string> = { top_p: 'topP', max_tokens: 'maxTokens', presence_penalty: 'presencePenalty', frequency_penalty: 'frequencyPenalty', response_format: 'responseFormat' };
+  const map: Record<string, string> = {
+    top_p: 'topP',
+    max_tokens: 'maxTokens',
+    presence_penalty: 'presencePenalty',
+    frequency_penalty: 'frequencyPenalty',
+    response_format: 'responseFormat',
+  };
   const head = field.split('.')[0] ?? field;
   return map[head] ?? head;
 }

@@ -1,5 +1,11 @@
-import { z } from 'zod';
-import { conversationSchema, historyEntrySchema, newId, type Conversation, type HistoryEntry } from '../../shared/protocol';
+import * as z from '../../shared/zod';
+import {
+  conversationSchema,
+  historyEntrySchema,
+  newId,
+  type Conversation,
+  type HistoryEntry,
+} from '../../shared/protocol';
 import { repairToolCallIds } from './toolIds';
 
 /**
@@ -18,13 +24,13 @@ const INDEX_KEY = 'gatewayStudio.chat.index';
 const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
 
 const indexSchema = z.object({
-  version: z.number().int(),
-  activeId: z.string().optional(),
+  version: z.number().check(z.int()),
+  activeId: z.optional(z.string()),
   entries: z.array(historyEntrySchema),
 });
 type Index = z.infer<typeof indexSchema>;
 
-const recordSchema = z.object({ version: z.number().int(), conversation: z.unknown() });
+const recordSchema = z.object({ version: z.number().check(z.int()), conversation: z.unknown() });
 
 /** Why a stored conversation could not be read; the record itself is left untouched. */
 export interface StoreProblem {
@@ -41,7 +47,10 @@ export function newConversation(now = Date.now()): Conversation {
 export function titleFor(c: Conversation): string {
   if (c.title.trim()) return c.title;
   const first = c.messages.find((m) => m.role === 'user');
-  const text = first?.role === 'user' ? (first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '' : '';
+  const text =
+    first?.role === 'user'
+      ? ((first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '')
+      : '';
   const line = text.split('\n')[0]?.trim() ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
@@ -68,7 +77,11 @@ export class ConversationStore {
     if (parsed.success && parsed.data.version <= STORE_VERSION) {
       this.index = parsed.data;
     } else {
-      if (raw !== undefined) this.problems.push({ id: INDEX_KEY, problem: 'history index unreadable; rebuilt from the stored conversations' });
+      if (raw !== undefined)
+        this.problems.push({
+          id: INDEX_KEY,
+          problem: 'history index unreadable; rebuilt from the stored conversations',
+        });
       this.index = this.rebuildIndex();
     }
   }
@@ -165,23 +178,5 @@ export class ConversationStore {
       if (c) entries.push({ id: c.id, title: titleFor(c), updatedAt: c.updatedAt, messageCount: c.messages.length });
     }
     return { version: STORE_VERSION, entries };
-  }
-}
-
-/** An in-memory {@link KeyValueStorage} (tests, and a fallback when no workspace is open). */
-export class MemoryStorage implements KeyValueStorage {
-  readonly data = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    // Round-trip through JSON like a real Memento, so tests see what persistence would keep.
-    const v = this.data.get(key);
-    return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.parse(JSON.stringify(value)) as unknown);
-    return Promise.resolve();
-  }
-  keys(): readonly string[] {
-    return [...this.data.keys()];
   }
 }

@@ -1,10 +1,12 @@
 import { promises as fs } from 'node:fs';
-import type { CommandOptions, CommandResult } from './toolCommand';
 import { describeCommandResult } from './toolCommand';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import { compileGlob, findFilesForModel, listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel, searchPattern, searchTextForModel } from './toolFs';
-import { resolveWorkspacePath, type ResolvedPath, type WorkspaceRoot } from './toolPaths';
+import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
+import { compileGlob } from './toolGlob';
+import type { FileChange, ToolHost } from './toolHost';
+import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
+import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
 
 /**
  * The built-in tools, written against a small {@link ToolHost} so the same code runs in VS Code
@@ -16,68 +18,31 @@ import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from '.
  * re-check the file when applying, so what runs is what the user saw.
  */
 
-/** A proposed file change, shown before approval and applied after it. */
-export interface FileChange {
-  callId: string;
-  file: ResolvedPath;
-  /** `create` when the file does not exist yet. */
-  kind: 'create' | 'modify';
-  before: string;
-  after: string;
-}
-
-export interface SelectionInfo {
-  /** Workspace path of the file, or undefined for an untitled editor. */
-  absolute?: string;
-  label: string;
-  language: string;
-  text: string;
-  startLine: number;
-  endLine: number;
-}
-
-export interface DiagnosticInfo {
-  absolute: string;
-  line: number;
-  column: number;
-  severity: 'error' | 'warning' | 'information' | 'hint';
-  message: string;
-  source?: string;
-}
-
-/** What the built-in tools need from their environment. */
-export interface ToolHost {
-  roots(): WorkspaceRoot[];
-  /** Text of the file in an open editor (unsaved edits included), or undefined to read the disk. */
-  editorText(absolute: string): string | undefined;
-  /** Shows the proposed change (a diff) while the user decides. */
-  showChange?(change: FileChange): Promise<void>;
-  /** Closes what `showChange` opened. */
-  closeChange?(change: FileChange): void;
-  /**
-   * Applies an approved change (in VS Code: an undoable WorkspaceEdit, then save). May return a
-   * note for the model, such as "applied but not saved".
-   */
-  applyChange(change: FileChange): Promise<string | undefined | void>;
-  runCommand(command: string, opts: CommandOptions): Promise<CommandResult>;
-  commandTimeoutMs(): number;
-  selection?(): SelectionInfo | undefined;
-  diagnostics?(absolute?: string): DiagnosticInfo[];
-}
-
 /** Largest content write_file accepts (the diff view and the model both struggle beyond it). */
 export const MAX_WRITE_CHARS = 1_000_000;
 /** Command output kept for the model. */
 export const MAX_COMMAND_OUTPUT_BYTES = 64 * 1024;
 
-export const READ_ONLY_TOOL_NAMES = ['read_file', 'list_directory', 'find_files', 'search_text', 'get_selection', 'get_diagnostics'] as const;
+export const READ_ONLY_TOOL_NAMES = [
+  'read_file',
+  'list_directory',
+  'find_files',
+  'search_text',
+  'get_selection',
+  'get_diagnostics',
+] as const;
 export const CHANGING_TOOL_NAMES = ['write_file', 'edit_file', 'run_command'] as const;
 export type BuiltinToolName = (typeof READ_ONLY_TOOL_NAMES)[number] | (typeof CHANGING_TOOL_NAMES)[number];
 
 const str = (description: string) => ({ type: 'string', description });
 const int = (description: string, minimum = 1) => ({ type: 'integer', minimum, description });
 const bool = (description: string) => ({ type: 'boolean', description });
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 const def = (name: BuiltinToolName, description: string, parameters: Record<string, unknown>): Tool['definition'] => ({
   type: 'function',
   function: { name, description, parameters },
@@ -89,7 +54,9 @@ const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undef
  * A read-only call whose work happens when it runs, after approval: `prepare` only checks the
  * arguments, so nothing is read for a call the user then denies.
  */
-const later = (work: (ctx: ToolCallContext) => Promise<string>): PreparedCall => ({ run: async (ctx) => ({ content: await work(ctx) }) });
+const later = (work: (ctx: ToolCallContext) => Promise<string>): PreparedCall => ({
+  run: async (ctx) => ({ content: await work(ctx) }),
+});
 
 /** Every built-in tool over `host`. */
 export function builtinTools(host: ToolHost): Tool[] {
@@ -101,7 +68,10 @@ export function builtinTools(host: ToolHost): Tool[] {
     if (!file.exists) return undefined;
     const st = await fs.stat(file.absolute);
     if (st.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file.`);
-    if (st.size > MAX_READ_BYTES) throw new ToolError(`"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`);
+    if (st.size > MAX_READ_BYTES)
+      throw new ToolError(
+        `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`,
+      );
     const buf = await fs.readFile(file.absolute);
     if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
     return buf.toString('utf8');
@@ -120,11 +90,16 @@ export function builtinTools(host: ToolHost): Tool[] {
         const again = await resolve(change.file.absolute);
         const now = await readCurrent(again);
         if ((now ?? '') !== change.before || (now === undefined) !== (change.kind === 'create')) {
-          throw new ToolError(`"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`);
+          throw new ToolError(
+            `"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`,
+          );
         }
         const note = await host.applyChange(change);
         const verb = change.kind === 'create' ? 'Created' : 'Edited';
-        return { content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`, preview: diff };
+        return {
+          content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`,
+          preview: diff,
+        };
       },
     };
   };
@@ -138,14 +113,25 @@ export function builtinTools(host: ToolHost): Tool[] {
     // show; each file is checked once, however many problems it has.
     const relOf = new Map<string, string | undefined>();
     for (const abs of new Set(all.map((d) => d.absolute))) {
-      relOf.set(abs, await resolveWorkspacePath(abs, roots).then((r) => r.relative, () => undefined));
+      relOf.set(
+        abs,
+        await resolveWorkspacePath(abs, roots).then(
+          (r) => r.relative,
+          () => undefined,
+        ),
+      );
     }
     const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
     const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
     inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
     const where = file ? file.relative : 'the workspace';
     if (inside.length === 0) return `No errors or warnings in ${where}.`;
-    const lines = inside.slice(0, 200).map((d) => `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`);
+    const lines = inside
+      .slice(0, 200)
+      .map(
+        (d) =>
+          `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`,
+      );
     const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
     return `${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`;
   };
@@ -156,7 +142,14 @@ export function builtinTools(host: ToolHost): Tool[] {
       definition: def(
         'read_file',
         'Read a text file of the workspace. Returns up to 2000 lines; use startLine/endLine (1-based, inclusive) for other parts of long files.',
-        obj({ path: str('Path relative to the workspace folder, e.g. "src/index.ts".'), startLine: int('First line to read (1-based).'), endLine: int('Last line to read (inclusive).') }, ['path']),
+        obj(
+          {
+            path: str('Path relative to the workspace folder, e.g. "src/index.ts".'),
+            startLine: int('First line to read (1-based).'),
+            endLine: int('Last line to read (inclusive).'),
+          },
+          ['path'],
+        ),
       ),
       async prepare(a) {
         const file = await resolve(a['path']);
@@ -172,7 +165,11 @@ export function builtinTools(host: ToolHost): Tool[] {
     },
     {
       readOnly: true,
-      definition: def('list_directory', 'List the files and folders in a workspace folder (folders end with "/").', obj({ path: str('Folder relative to the workspace; "." or omitted for the top.') })),
+      definition: def(
+        'list_directory',
+        'List the files and folders in a workspace folder (folders end with "/").',
+        obj({ path: str('Folder relative to the workspace; "." or omitted for the top.') }),
+      ),
       async prepare(a) {
         const p = s(a['path']).trim();
         const dir = await resolve(p === '' ? '.' : p);
@@ -189,7 +186,11 @@ export function builtinTools(host: ToolHost): Tool[] {
       prepare(a) {
         const pattern = s(a['pattern']);
         compileGlob(pattern);
-        return Promise.resolve(later((ctx) => findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal)));
+        return Promise.resolve(
+          later((ctx) =>
+            findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal),
+          ),
+        );
       },
     },
     {
@@ -210,17 +211,32 @@ export function builtinTools(host: ToolHost): Tool[] {
       ),
       prepare(a) {
         const include = s(a['include']);
-        const query = { query: s(a['query']), isRegex: a['isRegex'] === true, caseSensitive: a['caseSensitive'] === true };
+        const query = {
+          query: s(a['query']),
+          isRegex: a['isRegex'] === true,
+          caseSensitive: a['caseSensitive'] === true,
+        };
         searchPattern(query);
         if (include) compileGlob(include);
         return Promise.resolve(
-          later((ctx) => searchTextForModel(host.roots(), { ...query, ...(include ? { include } : {}), maxResults: Math.min(n(a['maxResults']) ?? 100, 500), signal: ctx.signal })),
+          later((ctx) =>
+            searchTextForModel(host.roots(), {
+              ...query,
+              ...(include ? { include } : {}),
+              maxResults: Math.min(n(a['maxResults']) ?? 100, 500),
+              signal: ctx.signal,
+            }),
+          ),
         );
       },
     },
     {
       readOnly: true,
-      definition: def('get_selection', "Get the text selected in the user's active editor, with its file and line numbers.", obj({})),
+      definition: def(
+        'get_selection',
+        "Get the text selected in the user's active editor, with its file and line numbers.",
+        obj({}),
+      ),
       prepare() {
         // Read when it runs: the user may change the selection while deciding.
         return Promise.resolve(
@@ -228,7 +244,8 @@ export function builtinTools(host: ToolHost): Tool[] {
             const sel = host.selection?.();
             if (!sel) return 'No editor is active, so there is no selection.';
             if (sel.absolute !== undefined) await resolve(sel.absolute);
-            if (sel.text === '') return `The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`;
+            if (sel.text === '')
+              return `The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`;
             return `Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`;
           }),
         );
@@ -252,16 +269,27 @@ export function builtinTools(host: ToolHost): Tool[] {
       definition: def(
         'write_file',
         'Create a file, or replace the whole content of an existing one. The user sees the change as a diff and must approve it. Prefer edit_file for small changes to existing files.',
-        obj({ path: str('File relative to the workspace.'), content: str('The complete new content of the file.') }, ['path', 'content']),
+        obj({ path: str('File relative to the workspace.'), content: str('The complete new content of the file.') }, [
+          'path',
+          'content',
+        ]),
       ),
       async prepare(a, ctx) {
         const content = s(a['content']);
-        if (content.length > MAX_WRITE_CHARS) throw new ToolError(`The content is ${content.length} characters, more than the ${MAX_WRITE_CHARS} limit.`);
+        if (content.length > MAX_WRITE_CHARS)
+          throw new ToolError(`The content is ${content.length} characters, more than the ${MAX_WRITE_CHARS} limit.`);
         const file = await resolve(a['path']);
         if (file.relative === '') throw new ToolError('The path is the workspace folder itself; give a file path.');
         const before = await readCurrent(file);
-        if (before === content) throw new ToolError(`"${file.relative}" already has exactly this content; nothing to change.`);
-        return changeCall({ callId: ctx.callId, file, kind: before === undefined ? 'create' : 'modify', before: before ?? '', after: content });
+        if (before === content)
+          throw new ToolError(`"${file.relative}" already has exactly this content; nothing to change.`);
+        return changeCall({
+          callId: ctx.callId,
+          file,
+          kind: before === undefined ? 'create' : 'modify',
+          before: before ?? '',
+          after: content,
+        });
       },
     },
     {
@@ -272,7 +300,9 @@ export function builtinTools(host: ToolHost): Tool[] {
         obj(
           {
             path: str('File relative to the workspace.'),
-            oldText: str('The exact text to replace (copy it from read_file, with a few lines of context so it is unique).'),
+            oldText: str(
+              'The exact text to replace (copy it from read_file, with a few lines of context so it is unique).',
+            ),
             newText: str('The replacement text.'),
             replaceAll: bool('Replace every occurrence instead of requiring exactly one.'),
           },
@@ -282,8 +312,13 @@ export function builtinTools(host: ToolHost): Tool[] {
       async prepare(a, ctx) {
         const file = await resolve(a['path']);
         const before = await readCurrent(file);
-        if (before === undefined) throw new ToolError(`The file "${file.relative}" does not exist. Use write_file to create it.`);
-        const after = applyTextEdit(before, file.relative, { oldText: s(a['oldText']), newText: s(a['newText']), replaceAll: a['replaceAll'] === true });
+        if (before === undefined)
+          throw new ToolError(`The file "${file.relative}" does not exist. Use write_file to create it.`);
+        const after = applyTextEdit(before, file.relative, {
+          oldText: s(a['oldText']),
+          newText: s(a['newText']),
+          replaceAll: a['replaceAll'] === true,
+        });
         return changeCall({ callId: ctx.callId, file, kind: 'modify', before, after });
       },
     },
@@ -292,20 +327,35 @@ export function builtinTools(host: ToolHost): Tool[] {
       definition: def(
         'run_command',
         'Run a shell command in a workspace folder and return its output (cut at 64 KB) and exit code. The user sees the full command and must approve it. The command is stopped after the time limit.',
-        obj({ command: str('The command line, run by the system shell.'), cwd: str('Folder relative to the workspace to run in (default: the workspace folder).') }, ['command']),
+        obj(
+          {
+            command: str('The command line, run by the system shell.'),
+            cwd: str('Folder relative to the workspace to run in (default: the workspace folder).'),
+          },
+          ['command'],
+        ),
       ),
       async prepare(a) {
         const command = s(a['command']);
         if (command.trim() === '') throw new ToolError('The command is empty.');
         const cwdArg = s(a['cwd']).trim();
         const dir = await resolve(cwdArg === '' ? '.' : cwdArg);
-        if (!dir.exists || !(await fs.stat(dir.absolute)).isDirectory()) throw new ToolError(`The folder "${cwdArg}" does not exist.`);
+        if (!dir.exists || !(await fs.stat(dir.absolute)).isDirectory())
+          throw new ToolError(`The folder "${cwdArg}" does not exist.`);
         const timeoutMs = host.commandTimeoutMs();
         return {
           summary: `Run in ${dir.relative || dir.root.name}:\n${command}`,
           run: async (ctx) => {
-            const r = await host.runCommand(command, { cwd: dir.absolute, timeoutMs, maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES, signal: ctx.signal });
-            return { content: describeCommandResult(command, r, timeoutMs), preview: r.output.slice(-4000) || '(no output)' };
+            const r = await host.runCommand(command, {
+              cwd: dir.absolute,
+              timeoutMs,
+              maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES,
+              signal: ctx.signal,
+            });
+            return {
+              content: describeCommandResult(command, r, timeoutMs),
+              preview: r.output.slice(-4000) || '(no output)',
+            };
           },
         };
       },

@@ -105,7 +105,9 @@ export function describeCommandResult(command: string, r: CommandResult, timeout
       : r.exitCode !== null
         ? `exited with code ${r.exitCode}`
         : `was killed by signal ${r.signal ?? 'unknown'}`;
-  const cut = r.truncated ? `\n… [output cut: ${r.totalBytes} bytes in total, only the first ${Buffer.byteLength(r.output)} kept]` : '';
+  const cut = r.truncated
+    ? `\n… [output cut: ${r.totalBytes} bytes in total, only the first ${Buffer.byteLength(r.output)} kept]`
+    : '';
   const body = r.output.trim() === '' ? '(no output)' : r.output;
   return `Command \`${command}\` ${how} after ${(r.durationMs / 1000).toFixed(1)} s.\nOutput:\n${body}${cut}`;
 }

@@ -14,7 +14,9 @@ export interface EditRequest {
 /** Returns the new content, or throws a {@link ToolError} the model can act on. */
 export function applyTextEdit(current: string, relative: string, edit: EditRequest): string {
   if (edit.oldText === '') {
-    throw new ToolError('oldText is empty. To create a file or replace all of its content use write_file; to edit, give the exact text to replace.');
+    throw new ToolError(
+      'oldText is empty. To create a file or replace all of its content use write_file; to edit, give the exact text to replace.',
+    );
   }
   if (edit.oldText === edit.newText) throw new ToolError('oldText and newText are the same, so nothing would change.');
   // Files with CRLF line ends are matched with the model's LF text and keep their CRLF.
@@ -24,11 +26,18 @@ export function applyTextEdit(current: string, relative: string, edit: EditReque
   const newText = norm(edit.newText);
   const count = countOccurrences(current, oldText);
   if (count === 0) {
-    const hint = current.includes(oldText.trim()) && oldText.trim() !== oldText ? ' (it matches when leading/trailing whitespace is ignored: copy the whitespace exactly)' : '';
-    throw new ToolError(`oldText was not found in "${relative}"${hint}. Read the file again with read_file and copy the text exactly, including indentation.`);
+    const hint =
+      current.includes(oldText.trim()) && oldText.trim() !== oldText
+        ? ' (it matches when leading/trailing whitespace is ignored: copy the whitespace exactly)'
+        : '';
+    throw new ToolError(
+      `oldText was not found in "${relative}"${hint}. Read the file again with read_file and copy the text exactly, including indentation.`,
+    );
   }
   if (count > 1 && !edit.replaceAll) {
-    throw new ToolError(`oldText occurs ${count} times in "${relative}". Include more surrounding lines so it is unique, or set replaceAll to true to change every occurrence.`);
+    throw new ToolError(
+      `oldText occurs ${count} times in "${relative}". Include more surrounding lines so it is unique, or set replaceAll to true to change every occurrence.`,
+    );
   }
   return edit.replaceAll ? current.split(oldText).join(newText) : current.replace(oldText, () => newText);
 }
@@ -54,6 +63,7 @@ export function summarizeChange(before: string, after: string, maxLines = 40): s
   const out: string[] = [`@@ line ${start + 1} @@`];
   for (const l of a.slice(start, endA + 1)) out.push(`-${l}`);
   for (const l of b.slice(start, endB + 1)) out.push(`+${l}`);
-  if (out.length > maxLines) return [...out.slice(0, maxLines), `… ${out.length - maxLines} more changed lines`].join('\n');
+  if (out.length > maxLines)
+    return [...out.slice(0, maxLines), `… ${out.length - maxLines} more changed lines`].join('\n');
   return out.join('\n');
 }

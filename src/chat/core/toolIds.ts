@@ -1,5 +1,5 @@
 import type { ChatMessage, Conversation } from '../../shared/protocol';
-import type { ToolCall } from './toolSeam';
+import type { ToolCall } from '../../api/wire';
 
 import { uniqueToolCallIds as idsUniqueAcross } from '../../api/toolCallIds';
 
@@ -25,7 +25,10 @@ export function toolCallIdsOf(messages: readonly ChatMessage[]): Set<string> {
  */
 export function callsUniqueIn(conversation: Conversation, answerId: string, calls: readonly ToolCall[]): ToolCall[] {
   const taken = toolCallIdsOf(conversation.messages.filter((m) => m.id !== answerId));
-  const ids = idsUniqueAcross(calls.map((c) => c.id), taken);
+  const ids = idsUniqueAcross(
+    calls.map((c) => c.id),
+    taken,
+  );
   return calls.map((c, i) => (ids[i] === c.id ? c : { ...c, id: ids[i]! }));
 }
 
@@ -47,7 +50,10 @@ export function repairToolCallIds(c: Conversation): number {
       open = new Map();
       const calls = m.toolCalls ?? [];
       if (calls.length === 0) continue;
-      const ids = idsUniqueAcross(calls.map((x) => x.id), taken);
+      const ids = idsUniqueAcross(
+        calls.map((x) => x.id),
+        taken,
+      );
       m.toolCalls = calls.map((call, i) => {
         const id = ids[i]!;
         taken.add(id);

@@ -45,8 +45,14 @@ export class ToolPathError extends Error {
  * path exists only under another root.
  */
 export async function resolveWorkspacePath(requested: unknown, roots: readonly WorkspaceRoot[]): Promise<ResolvedPath> {
-  if (roots.length === 0) throw new ToolPathError('No folder is open in the editor, so no file can be accessed. Ask the user to open a folder.');
-  if (typeof requested !== 'string' || requested.trim() === '') throw new ToolPathError('The path is empty. Give a path relative to the workspace folder, for example "src/index.ts".');
+  if (roots.length === 0)
+    throw new ToolPathError(
+      'No folder is open in the editor, so no file can be accessed. Ask the user to open a folder.',
+    );
+  if (typeof requested !== 'string' || requested.trim() === '')
+    throw new ToolPathError(
+      'The path is empty. Give a path relative to the workspace folder, for example "src/index.ts".',
+    );
   if (requested.includes('\0')) throw new ToolPathError('The path contains a NUL character.');
   // Models trained on Windows output use backslashes; a file name with a backslash in it is rare
   // enough on POSIX that treating it as a separator is the safer reading.
@@ -55,7 +61,9 @@ export async function resolveWorkspacePath(requested: unknown, roots: readonly W
   const candidates = await candidatesFor(wanted, roots);
   const first = candidates[0];
   if (first === undefined) {
-    throw new ToolPathError(`"${requested}" is outside the workspace. Only files inside the workspace folders (${roots.map((r) => r.path).join(', ')}) can be used; use a path relative to the workspace.`);
+    throw new ToolPathError(
+      `"${requested}" is outside the workspace. Only files inside the workspace folders (${roots.map((r) => r.path).join(', ')}) can be used; use a path relative to the workspace.`,
+    );
   }
   let picked = first;
   if (candidates.length > 1) {
@@ -67,16 +75,6 @@ export async function resolveWorkspacePath(requested: unknown, roots: readonly W
     }
   }
   return check(requested, picked.absolute, picked.root);
-}
-
-/** Same as {@link resolveWorkspacePath} but turns refusals into `undefined` (for filtering lists). */
-export async function tryResolveWorkspacePath(requested: string, roots: readonly WorkspaceRoot[]): Promise<ResolvedPath | undefined> {
-  try {
-    return await resolveWorkspacePath(requested, roots);
-  } catch (e) {
-    if (e instanceof ToolPathError) return undefined;
-    throw e;
-  }
 }
 
 /** Whether a root-relative path goes into a protected folder (case-insensitive: macOS, Windows). */
@@ -94,7 +92,10 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-async function candidatesFor(wanted: string, roots: readonly WorkspaceRoot[]): Promise<{ absolute: string; root: WorkspaceRoot }[]> {
+async function candidatesFor(
+  wanted: string,
+  roots: readonly WorkspaceRoot[],
+): Promise<{ absolute: string; root: WorkspaceRoot }[]> {
   if (path.isAbsolute(wanted) || /^[a-zA-Z]:\//.test(wanted)) {
     const abs = path.resolve(wanted);
     const root = roots.find((r) => isInside(path.resolve(r.path), abs));
@@ -102,7 +103,8 @@ async function candidatesFor(wanted: string, roots: readonly WorkspaceRoot[]): P
     // An absolute path may also reach a root through a symlinked prefix (macOS /tmp -> /private/tmp).
     for (const r of roots) {
       const realRoot = await realpathOrSelf(r.path);
-      if (isInside(realRoot, abs)) return [{ absolute: path.join(path.resolve(r.path), path.relative(realRoot, abs)), root: r }];
+      if (isInside(realRoot, abs))
+        return [{ absolute: path.join(path.resolve(r.path), path.relative(realRoot, abs)), root: r }];
     }
     return [];
   }
@@ -119,7 +121,9 @@ async function candidatesFor(wanted: string, roots: readonly WorkspaceRoot[]): P
 async function check(requested: string, absolute: string, root: WorkspaceRoot): Promise<ResolvedPath> {
   const rootAbs = path.resolve(root.path);
   if (!isInside(rootAbs, absolute)) {
-    throw new ToolPathError(`"${requested}" leaves the workspace folder ("..") and is refused. Only files inside the workspace can be used.`);
+    throw new ToolPathError(
+      `"${requested}" leaves the workspace folder ("..") and is refused. Only files inside the workspace can be used.`,
+    );
   }
   const relative = path.relative(rootAbs, absolute).split(path.sep).join('/');
   const lexicalHit = protectedSegment(relative);
@@ -128,7 +132,9 @@ async function check(requested: string, absolute: string, root: WorkspaceRoot): 
   const realRoot = await realpathOrSelf(rootAbs);
   const { real, exists: found } = await realpathAllowMissing(absolute);
   if (!isInside(realRoot, real)) {
-    throw new ToolPathError(`"${requested}" goes through a symbolic link that points outside the workspace (to ${real}) and is refused.`);
+    throw new ToolPathError(
+      `"${requested}" goes through a symbolic link that points outside the workspace (to ${real}) and is refused.`,
+    );
   }
   const realHit = protectedSegment(path.relative(realRoot, real));
   if (realHit) throw protectedError(requested, realHit);
@@ -136,7 +142,9 @@ async function check(requested: string, absolute: string, root: WorkspaceRoot): 
 }
 
 function protectedError(requested: string, dir: string): ToolPathError {
-  return new ToolPathError(`"${requested}" is inside ${dir}/, which tools may not read or change (it holds version-control internals or editor settings that can run code).`);
+  return new ToolPathError(
+    `"${requested}" is inside ${dir}/, which tools may not read or change (it holds version-control internals or editor settings that can run code).`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
-import { ToolRunStopped, type ToolCall, type ToolChoice, type ToolDefinition, type ToolExecutionContext, type ToolExecutor, type ToolMessage } from './toolSeam';
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../api/wire';
+import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './toolSeam';
 import { ToolCallValidator } from './toolValidation';
 import { ToolPathError } from './toolPaths';
 
@@ -155,10 +156,28 @@ export class ToolRunner implements ToolExecutor {
     return out;
   }
 
-  private async one(call: ToolCall, tools: readonly Tool[], validator: ToolCallValidator, ctx: ToolExecutionContext): Promise<ToolMessage> {
+  private async one(
+    call: ToolCall,
+    tools: readonly Tool[],
+    validator: ToolCallValidator,
+    ctx: ToolExecutionContext,
+  ): Promise<ToolMessage> {
     const checked = validator.check(call);
-    const card = (state: ToolCardUpdate['state'], readOnly: boolean, resultPreview?: string, argumentsJson = prettyArgs(call.function.arguments)) =>
-      this.opts.onUpdate?.({ conversationId: ctx.conversationId, callId: call.id, name: call.function.name, argumentsJson, state, readOnly, ...(resultPreview !== undefined ? { resultPreview } : {}) });
+    const card = (
+      state: ToolCardUpdate['state'],
+      readOnly: boolean,
+      resultPreview?: string,
+      argumentsJson = prettyArgs(call.function.arguments),
+    ) =>
+      this.opts.onUpdate?.({
+        conversationId: ctx.conversationId,
+        callId: call.id,
+        name: call.function.name,
+        argumentsJson,
+        state,
+        readOnly,
+        ...(resultPreview !== undefined ? { resultPreview } : {}),
+      });
     if (!checked.ok) {
       const known = tools.find((t) => t.definition.function.name === call.function.name);
       card('error', known?.readOnly ?? false, checked.detail);
@@ -224,7 +243,12 @@ export class ToolRunner implements ToolExecutor {
         return answer(text);
       }
       const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
-      card('done', tool.readOnly, clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview'), argumentsJson);
+      card(
+        'done',
+        tool.readOnly,
+        clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview'),
+        argumentsJson,
+      );
       return answer(content);
     } finally {
       prepared.dispose?.();

@@ -5,40 +5,10 @@
  * hands them to {@link ToolExecutor.execute} and sends the returned tool messages back to the
  * model. Approval, trust and the webview cards live on the tools side.
  *
- * These types are the OpenAI-compatible wire shapes (spec 2.1), so they can be sent as they are.
+ * Definitions, calls and tool messages are the wire types of `src/api/wire.ts`, so they are sent
+ * as they are.
  */
-
-/** A tool the model may call: `{ type: 'function', function: { name, description, parameters } }`. */
-export interface ToolDefinition {
-  type: 'function';
-  function: {
-    name: string;
-    description?: string;
-    /** A JSON Schema object. */
-    parameters: Record<string, unknown>;
-  };
-}
-
-/** `auto` (the gateway's default), `none`, or one named tool. */
-export type ToolChoice = 'auto' | 'none' | { type: 'function'; function: { name: string } };
-
-/**
- * One call as accumulated from the stream. `arguments` is the raw string the model produced and
- * may be invalid JSON: the executor validates it and answers with a tool message saying what was
- * wrong rather than throwing.
- */
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-/** The answer to one call; `tool_call_id` must equal the `id` of exactly one call of the turn. */
-export interface ToolMessage {
-  role: 'tool';
-  tool_call_id: string;
-  content: string;
-}
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../api/wire';
 
 /** What `execute` gets besides the calls. */
 export interface ToolExecutionContext {

@@ -1,5 +1,6 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { ToolCall, ToolDefinition, ToolMessage } from './toolSeam';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ToolCall, ToolDefinition, ToolMessage } from '../../api/wire';
 
 /**
  * Checks model-made tool calls before anything runs. Every refusal is a `tool` message with the
@@ -30,6 +31,21 @@ export interface RefusedCall {
 
 export type CheckedCall = ValidCall | RefusedCall;
 
+/** The schema of a definition that leaves `parameters` out (spec 2.1: it takes none). */
+const NO_PARAMETERS = { type: 'object', properties: {} };
+
+/**
+ * ajv is about a third of the host bundle and is needed only once a model calls a tool, so it is
+ * required on first use: the production build ships it as dist/ajv.js (esbuild.js) and
+ * activation does not parse it.
+ */
+let ajvClass: typeof Ajv | undefined;
+function loadAjv(): typeof Ajv {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load is the point
+  ajvClass ??= (require('ajv') as { default: typeof Ajv }).default;
+  return ajvClass;
+}
+
 /** Longest excerpt of bad arguments quoted back to the model. */
 const EXCERPT = 60;
 
@@ -39,7 +55,7 @@ const EXCERPT = 60;
  * message instead of throwing.
  */
 export class ToolCallValidator {
-  private readonly ajv = new Ajv({
+  private readonly ajv = new (loadAjv())({
     allErrors: true,
     // Schemas from other extensions and MCP servers use keywords and formats we do not know
     // (`format: uri`, `x-*` annotations); unknown keywords must not make the tool unusable.
@@ -53,7 +69,7 @@ export class ToolCallValidator {
     this.names = definitions.map((d) => d.function.name);
     for (const d of definitions) {
       try {
-        this.validators.set(d.function.name, this.ajv.compile(d.function.parameters));
+        this.validators.set(d.function.name, this.ajv.compile(d.function.parameters ?? NO_PARAMETERS));
       } catch (e) {
         this.validators.set(d.function.name, e instanceof Error ? e : new Error(String(e)));
       }
@@ -71,7 +87,11 @@ export class ToolCallValidator {
     const parsed = parseArguments(call.function.arguments);
     if (!parsed.ok) return refuse(call, parsed.reason, parsed.detail);
     if (validator instanceof Error) {
-      return refuse(call, 'bad-schema', `The tool "${name}" cannot be used: its parameter schema is invalid (${validator.message}).`);
+      return refuse(
+        call,
+        'bad-schema',
+        `The tool "${name}" cannot be used: its parameter schema is invalid (${validator.message}).`,
+      );
     }
     if (!validator(parsed.value)) {
       const problems = describeSchemaErrors(validator.errors ?? []);

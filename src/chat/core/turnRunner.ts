@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatRequest, ChatResult } from '../../api/chat';
-import type { StreamOptions } from '../../api/client';
-import { describeError, isGatewayError } from '../../api/errors';
+import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../api/wire';
+import { isGatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 import {
   newId,
   type AssistantMessage,
@@ -13,13 +13,7 @@ import {
 } from '../../shared/protocol';
 import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
 import { callsUniqueIn } from './toolIds';
-import { ToolRunStopped, type ToolCall, type ToolExecutor, type ToolMessage } from './toolSeam';
-
-/** The part of `GatewayClient` a turn needs (tests may pass any object with these methods). */
-export interface ChatBackend {
-  streamChat(req: ChatRequest, o: StreamOptions): Promise<ChatResult>;
-  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
-}
+import { ToolRunStopped, type ToolExecutor } from './toolSeam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
 export interface TurnCallbacks {
@@ -28,23 +22,6 @@ export interface TurnCallbacks {
   /** Text or reasoning arrived for a streaming answer. */
   onDelta(messageId: string, d: { content?: string; reasoning?: string }): void;
 }
-
-/** Localised words the runner puts into notices (the core has no `vscode.l10n`). */
-export interface TurnWords {
-  maxRounds(rounds: number): string;
-  retried(attempt: number, seconds: number, why: string): string;
-  toolNotRunLimit: string;
-  toolStopped: string;
-  toolNoResult: string;
-}
-
-export const ENGLISH_WORDS: TurnWords = {
-  maxRounds: (n) => `Stopped after ${n} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.`,
-  retried: (a, s, why) => `Retried (attempt ${a}) after ${s.toFixed(1)} s: ${why}`,
-  toolNotRunLimit: 'Not run: the limit of tool-call rounds for this message was reached.',
-  toolStopped: 'The user stopped this tool call before it finished.',
-  toolNoResult: 'The tool gave no result.',
-};
 
 export interface TurnOptions {
   backend: ChatBackend;
@@ -56,9 +33,6 @@ export interface TurnOptions {
   maxRounds: number;
   signal: AbortSignal;
   callbacks: TurnCallbacks;
-  /** Error to user words; defaults to the client's `describeError`. */
-  describe?: (err: unknown) => ErrorView;
-  words?: TurnWords;
   now?: () => number;
 }
 
@@ -77,8 +51,6 @@ export interface TurnOutcome {
  * text kept) or `stopped` (the user's Stop, partial text kept).
  */
 export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
-  const words = o.words ?? ENGLISH_WORDS;
-  const describe = o.describe ?? defaultDescribe;
   const now = o.now ?? Date.now;
   const conv = o.conversation;
   let rounds = 0;
@@ -94,10 +66,14 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     };
     let req: ChatRequest;
     try {
-      req = buildChatRequest(conv, o.defaults, o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {});
+      req = buildChatRequest(
+        conv,
+        o.defaults,
+        o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {},
+      );
     } catch (err) {
       answer.status = 'error';
-      answer.error = err instanceof RequestProblem ? problemView(err) : describe(err);
+      answer.error = err instanceof RequestProblem ? problemView(err) : describeForView(err);
       push(o, answer, now);
       return { status: 'error', rounds, error: answer.error, last: answer };
     }
@@ -125,7 +101,10 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
           answer.finishReason = e.reason;
           return;
         case 'retry':
-          answer.notices = [...(answer.notices ?? []), words.retried(e.attempt, e.delayMs / 1000, e.message)];
+          answer.notices = [
+            ...(answer.notices ?? []),
+            l10n.t('Retried (attempt {0}) after {1} s: {2}', e.attempt, (e.delayMs / 1000).toFixed(1), e.message),
+          ];
           o.callbacks.onMessage({ ...answer });
           return;
         case 'tool_call':
@@ -147,11 +126,12 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       const partial = isGatewayError(err) ? err.partial : undefined;
       // Keep what the user saw; the partial result may know a little more (a last fragment).
       const partialText = partial?.message.content ?? '';
-      if (partialText.length > answer.content.length && partialText.startsWith(answer.content)) answer.content = partialText;
+      if (partialText.length > answer.content.length && partialText.startsWith(answer.content))
+        answer.content = partialText;
       if (partial?.usage) answer.usage = cleanUsage(partial.usage);
       if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
       answer.status = stopped ? 'stopped' : 'error';
-      if (!stopped) answer.error = describe(err);
+      if (!stopped) answer.error = describeForView(err);
       push(o, answer, now);
       return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
     }
@@ -174,9 +154,20 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       return { status: 'done', rounds, last: answer };
     }
     if (rounds >= o.maxRounds) {
-      answer.notices = [...(answer.notices ?? []), words.maxRounds(rounds)];
+      answer.notices = [
+        ...(answer.notices ?? []),
+        l10n.t(
+          'Stopped after {0} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.',
+          rounds,
+        ),
+      ];
       push(o, answer, now);
-      addToolResults(o, calls, calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: words.toolNotRunLimit })), now, words);
+      addToolResults(
+        o,
+        calls,
+        calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: TOOL_NOT_RUN_LIMIT() })),
+        now,
+      );
       return { status: 'max-rounds', rounds, last: answer };
     }
     push(o, answer, now);
@@ -187,19 +178,25 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     } catch (err) {
       // Calls that finished before Stop keep their real result: an applied edit stays applied.
       const finished = err instanceof ToolRunStopped ? err.results : [];
-      addToolResults(o, calls, finished, now, words, o.signal.aborted ? words.toolStopped : `${words.toolNoResult} ${describe(err).detail}`);
+      addToolResults(
+        o,
+        calls,
+        finished,
+        now,
+        o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${describeForView(err).detail}`,
+      );
       if (o.signal.aborted) {
         answer.status = 'stopped';
         push(o, answer, now);
         return { status: 'stopped', rounds, last: answer };
       }
-      const error = describe(err);
+      const error = describeForView(err);
       answer.error = error;
       answer.status = 'error';
       push(o, answer, now);
       return { status: 'error', rounds, error, last: answer };
     }
-    addToolResults(o, calls, results, now, words);
+    addToolResults(o, calls, results, now);
     rounds++;
     if (o.signal.aborted) {
       return { status: 'stopped', rounds, last: answer };
@@ -222,8 +219,19 @@ function stored(conv: Conversation, id: string): { content: string; reasoning?: 
   return { content: '' };
 }
 
+// What a tool message says when the tool gave nothing; the model reads these, in the user's language.
+const TOOL_NOT_RUN_LIMIT = () => l10n.t('Not run: the limit of tool-call rounds for this message was reached.');
+const TOOL_STOPPED = () => l10n.t('The user stopped this tool call before it finished.');
+const TOOL_NO_RESULT = () => l10n.t('The tool gave no result.');
+
 /** Appends exactly one tool message per call, in call order, filling gaps the executor left. */
-function addToolResults(o: TurnOptions, calls: ToolCall[], results: ToolMessage[], now: () => number, words: TurnWords, fallback?: string): void {
+function addToolResults(
+  o: TurnOptions,
+  calls: ToolCall[],
+  results: ToolMessage[],
+  now: () => number,
+  fallback?: string,
+): void {
   for (const call of calls) {
     const r = results.find((x) => x.tool_call_id === call.id);
     const msg: ToolResultMessage = {
@@ -231,7 +239,7 @@ function addToolResults(o: TurnOptions, calls: ToolCall[], results: ToolMessage[
       role: 'tool',
       toolCallId: call.id,
       name: call.function.name,
-      content: r?.content ?? fallback ?? words.toolNoResult,
+      content: r?.content ?? fallback ?? TOOL_NO_RESULT(),
       createdAt: now(),
     };
     push(o, msg, now);
@@ -256,10 +264,15 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
 }
 
 function problemView(p: RequestProblem): ErrorView {
-  return { title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'), detail: p.message, actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'] };
+  return {
+    title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'),
+    detail: p.message,
+    actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'],
+  };
 }
 
-function defaultDescribe(err: unknown): ErrorView {
+/** The client's `describeError` in the shape the webview shows (a mutable copy of its actions). */
+export function describeForView(err: unknown): ErrorView {
   const d = describeError(err);
   return { title: d.title, detail: d.detail, actions: [...d.actions] };
 }

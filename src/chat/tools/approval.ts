@@ -55,7 +55,9 @@ export class Approvals implements vscode.Disposable {
     if (req.readOnly || req.name === 'write_file' || req.name === 'edit_file') {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
       qp.title = title;
-      qp.placeholder = req.readOnly ? firstLines(req.argumentsJson, 6) : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
+      qp.placeholder = req.readOnly
+        ? firstLines(req.argumentsJson, 6)
+        : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
       qp.ignoreFocusOut = true;
       qp.items = [
         { label: `$(check) ${allow}`, d: 'allow', detail: firstLines(req.summary ?? req.argumentsJson, 3) },

@@ -16,7 +16,8 @@ export function featureTool(t: FeatureTool): Tool {
         const p = await t.prepare(args, { signal: ctx.signal, callId: ctx.callId });
         return {
           ...(p.summary !== undefined ? { summary: p.summary } : {}),
-          run: (c) => p.run({ signal: c.signal, callId: c.callId }).catch((e: unknown) => Promise.reject(asToolError(e))),
+          run: (c) =>
+            p.run({ signal: c.signal, callId: c.callId }).catch((e: unknown) => Promise.reject(asToolError(e))),
         };
       } catch (e) {
         throw asToolError(e);

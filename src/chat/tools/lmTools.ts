@@ -27,7 +27,9 @@ export function externalTools(taken: ReadonlySet<string>): ExternalTool[] {
     if (info.name.startsWith(OWN_PREFIX)) continue;
     const name = wireName(info.name, used);
     used.add(name);
-    const parameters = isObject(info.inputSchema) ? (info.inputSchema as Record<string, unknown>) : { type: 'object', properties: {} };
+    const parameters = isObject(info.inputSchema)
+      ? (info.inputSchema as Record<string, unknown>)
+      : { type: 'object', properties: {} };
     out.push({
       lmName: info.name,
       readOnly: false,
@@ -40,9 +42,19 @@ export function externalTools(taken: ReadonlySet<string>): ExternalTool[] {
             const onAbort = () => cts.cancel();
             ctx.signal.addEventListener('abort', onAbort, { once: true });
             try {
-              const result = await vscode.lm.invokeTool(info.name, { input: args, toolInvocationToken: undefined }, cts.token);
+              const result = await vscode.lm.invokeTool(
+                info.name,
+                { input: args, toolInvocationToken: undefined },
+                cts.token,
+              );
               const text = result.content
-                .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : p instanceof vscode.LanguageModelPromptTsxPart ? JSON.stringify(p.value) : '[a non-text part was left out]'))
+                .map((p) =>
+                  p instanceof vscode.LanguageModelTextPart
+                    ? p.value
+                    : p instanceof vscode.LanguageModelPromptTsxPart
+                      ? JSON.stringify(p.value)
+                      : '[a non-text part was left out]',
+                )
                 .join('\n');
               return { content: text === '' ? '(the tool returned nothing)' : text };
             } catch (e) {

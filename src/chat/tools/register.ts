@@ -1,38 +1,28 @@
 import * as vscode from 'vscode';
 import type { FeatureTool } from '../../api/featureTools';
 import type { Services } from '../../platform/services';
-import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ToolInfo } from '../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/toolBuiltins';
 import { ToolRunner, type Tool } from '../core/toolRunner';
-import type { ToolExecutor } from '../core/toolSeam';
+import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../view/api';
 import { Approvals } from './approval';
 import { featureTool } from './featureTools';
 import { externalTools } from './lmTools';
 import { ToolState } from './state';
 import { VscodeToolHost } from './vscodeHost';
 
-/** What the tools feature needs from the chat (`ChatPanelApi` of `registerChat` satisfies it). */
-export interface ToolsChatApi {
-  postToolCall(update: ToolCallUpdate): void;
-  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
-  setToolExecutor(executor: ToolExecutor | undefined): void;
-  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
-  onToolSettings(
-    listener: (e: { kind: 'enabled'; name: string; enabled: boolean } | { kind: 'trusted'; name: string; trusted: boolean } | { kind: 'choice'; choice: ToolChoiceSetting }) => void,
-  ): vscode.Disposable;
-  /** Optional: whether a chat view is on screen now (else approvals also ask outside the chat when unsure). */
-  isVisible?(): boolean;
-}
-
 const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
-const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
 
 /**
  * The tools feature: built-in tools and the tools of other extensions / MCP servers, the
  * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
  * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
  */
-export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromFeatures: readonly FeatureTool[] = []): ToolRunner {
+export function registerTools(
+  s: Services,
+  chat: ChatPanelApi | undefined,
+  fromFeatures: readonly FeatureTool[] = [],
+): ToolRunner {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
@@ -51,11 +41,18 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromF
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
     ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),
-    ...externalTools(taken).map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, false), lmName: tool.lmName })),
+    ...externalTools(taken).map((tool) => ({
+      tool,
+      enabled: state.isEnabled(tool.definition.function.name, false),
+      lmName: tool.lmName,
+    })),
   ];
 
   const runner = new ToolRunner({
-    tools: () => allTools().filter((t) => t.enabled).map((t) => t.tool),
+    tools: () =>
+      allTools()
+        .filter((t) => t.enabled)
+        .map((t) => t.tool),
     approve: (req) => approvals.approve(req),
     trust: state,
     choice: () => state.choice(),
@@ -63,7 +60,8 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromF
       const { conversationId: _c, ...update } = u;
       chat?.postToolCall(update);
     },
-    onUnexpectedError: (name, e) => log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    onUnexpectedError: (name, e) =>
+      log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   });
 
   const infos = (): ToolInfo[] =>
@@ -84,7 +82,13 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromF
       const yes = vscode.l10n.t('Trust {0}', name);
       const pick = await vscode.window.showWarningMessage(
         vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
-        { modal: true, detail: vscode.l10n.t('{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.', name) },
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            '{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.',
+            name,
+          ),
+        },
         yes,
       );
       if (pick !== yes) {
@@ -117,7 +121,15 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromF
     const items: Item[] = list.map(({ tool, enabled, lmName }) => ({
       name: tool.definition.function.name,
       label: tool.definition.function.name,
-      description: [tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'), lmName ? vscode.l10n.t('from {0}', lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName) : '']
+      description: [
+        tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
+        lmName
+          ? vscode.l10n.t(
+              'from {0}',
+              lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName,
+            )
+          : '',
+      ]
         .filter(Boolean)
         .join(' · '),
       detail: tool.definition.function.description,
@@ -153,5 +165,7 @@ export function registerTools(s: Services, chat: ToolsChatApi | undefined, fromF
 
 /** Whether the chat editor panel is the visible tab of some editor group. */
 function chatPanelOnScreen(): boolean {
-  return vscode.window.tabGroups.all.some((g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE));
+  return vscode.window.tabGroups.all.some(
+    (g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE),
+  );
 }

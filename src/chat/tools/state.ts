@@ -80,5 +80,9 @@ export class ToolState implements TrustStore, vscode.Disposable {
 }
 
 function isChoice(v: unknown): v is ToolChoiceSetting {
-  return v === 'auto' || v === 'none' || (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string');
+  return (
+    v === 'auto' ||
+    v === 'none' ||
+    (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string')
+  );
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiagnosticInfo, FileChange, SelectionInfo, ToolHost } from '../core/toolBuiltins';
+import type { DiagnosticInfo, FileChange, SelectionInfo, ToolHost } from '../core/toolHost';
 import { runShellCommand, type CommandOptions, type CommandResult } from '../core/toolCommand';
 import type { WorkspaceRoot } from '../core/toolPaths';
 import { ToolError } from '../core/toolRunner';
@@ -36,7 +36,9 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
   }
 
   roots(): WorkspaceRoot[] {
-    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => ({ name: f.name, path: f.uri.fsPath }));
   }
 
   editorText(absolute: string): string | undefined {
@@ -55,7 +57,9 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     const { left, right } = this.diffUris(change);
     this.proposals.delete(right.toString());
     this.proposals.delete(left.toString());
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right.toString());
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === right.toString());
     if (tabs.length) void vscode.window.tabGroups.close(tabs, true);
   }
 
@@ -74,14 +78,20 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
       edit.replace(uri, all, change.after, { label, needsConfirmation: false });
     }
     if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new ToolError(`VS Code could not apply the change to "${change.file.relative}" (the file may be read-only or was changed meanwhile).`);
+      throw new ToolError(
+        `VS Code could not apply the change to "${change.file.relative}" (the file may be read-only or was changed meanwhile).`,
+      );
     }
     // Saved so later tools (a build command) see the change; the edit stays on the editor's undo
     // stack. A document that already had the user's unsaved edits is left unsaved: saving would
     // write their work too, without asking.
     let note: string | undefined;
-    if (doc && wasDirty) note = 'The file had unsaved changes by the user, so it was left unsaved: commands see the old content on disk until the user saves.';
-    else if (doc && !(await doc.save())) note = 'VS Code could not save the file, so the change is only in the editor: commands see the old content on disk until the user saves.';
+    if (doc && wasDirty)
+      note =
+        'The file had unsaved changes by the user, so it was left unsaved: commands see the old content on disk until the user saves.';
+    else if (doc && !(await doc.save()))
+      note =
+        'VS Code could not save the file, so the change is only in the editor: commands see the old content on disk until the user saves.';
     await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
     return note;
   }
@@ -92,7 +102,11 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     const crlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
     out.write(`\x1b[1m$ ${crlf(command)}\x1b[0m  \x1b[2m(${opts.cwd})\x1b[0m\r\n`);
     const r = await runShellCommand(command, { ...opts, onOutput: (t) => out.write(crlf(t)) });
-    const end = r.timedOut ? vscode.l10n.t('stopped: time limit') : r.aborted ? vscode.l10n.t('stopped') : vscode.l10n.t('exit code {0}', String(r.exitCode ?? r.signal));
+    const end = r.timedOut
+      ? vscode.l10n.t('stopped: time limit')
+      : r.aborted
+        ? vscode.l10n.t('stopped')
+        : vscode.l10n.t('exit code {0}', String(r.exitCode ?? r.signal));
     out.write(`\r\n\x1b[2m[${end}]\x1b[0m\r\n\r\n`);
     return r;
   }
@@ -108,7 +122,13 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     const doc = ed.document;
     const sel = ed.selection;
     const base = { language: doc.languageId, startLine: sel.start.line + 1, endLine: sel.end.line + 1 };
-    if (doc.uri.scheme === 'file') return { ...base, absolute: doc.uri.fsPath, label: vscode.workspace.asRelativePath(doc.uri), text: doc.getText(sel) };
+    if (doc.uri.scheme === 'file')
+      return {
+        ...base,
+        absolute: doc.uri.fsPath,
+        label: vscode.workspace.asRelativePath(doc.uri),
+        text: doc.getText(sel),
+      };
     if (doc.uri.scheme === 'untitled') return { ...base, label: doc.uri.path, text: doc.getText(sel) };
     // Output channels, settings and other virtual documents are not workspace files.
     return { ...base, label: `${doc.uri.scheme} document (not a workspace file)`, text: '' };
@@ -139,15 +159,24 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
   }
 
   private openDocument(absolute: string): vscode.TextDocument | undefined {
-    const norm = (p: string) => (process.platform === 'win32' || process.platform === 'darwin' ? path.normalize(p).toLowerCase() : path.normalize(p));
+    const norm = (p: string) =>
+      process.platform === 'win32' || process.platform === 'darwin'
+        ? path.normalize(p).toLowerCase()
+        : path.normalize(p);
     const want = norm(absolute);
     return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && norm(d.uri.fsPath) === want);
   }
 
   private diffUris(change: FileChange): { left: vscode.Uri; right: vscode.Uri } {
     // The file name stays last so the diff tab shows it and picks the right language.
-    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${change.callId}/proposed/${change.file.relative}` });
-    const left = change.kind === 'create' ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${change.callId}/empty/${change.file.relative}` }) : vscode.Uri.file(change.file.absolute);
+    const right = vscode.Uri.from({
+      scheme: PROPOSAL_SCHEME,
+      path: `/${change.callId}/proposed/${change.file.relative}`,
+    });
+    const left =
+      change.kind === 'create'
+        ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${change.callId}/empty/${change.file.relative}` })
+        : vscode.Uri.file(change.file.absolute);
     return { left, right };
   }
 
@@ -155,7 +184,10 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
     if (this.terminal) return this.terminal;
     const emitter = new vscode.EventEmitter<string>();
     // A pseudoterminal drops writes made before `open`, so they wait in `early`.
-    let early: string[] | undefined = [vscode.l10n.t('Commands run by Gateway Studio tools appear here (their output is also sent to the model).') + '\r\n\r\n'];
+    let early: string[] | undefined = [
+      vscode.l10n.t('Commands run by Gateway Studio tools appear here (their output is also sent to the model).') +
+        '\r\n\r\n',
+    ];
     const pty: vscode.Pseudoterminal = {
       onDidWrite: emitter.event,
       open: () => {
@@ -164,7 +196,11 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
       },
       close: () => undefined,
     };
-    const term = vscode.window.createTerminal({ name: vscode.l10n.t('Gateway Studio: commands'), pty, isTransient: true });
+    const term = vscode.window.createTerminal({
+      name: vscode.l10n.t('Gateway Studio: commands'),
+      pty,
+      isTransient: true,
+    });
     const write = (text: string) => (early ? early.push(text) : emitter.fire(text));
     this.terminal = { term, emitter, write };
     return this.terminal;

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
+import { configureApiL10n } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { webviewHtml } from '../../shared/webviewHtml';
-import { ChatController, type ChatPanelApi } from './controller';
-
-/** Ids that package.json contributes; tests and other features refer to them. */
-export const CHAT_VIEW_ID = 'gatewayStudio.chatView';
-export const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, type ChatPanelApi } from './api';
+import { ChatController } from './controller';
 
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -39,6 +39,8 @@ function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri): void {
  */
 export function registerChat(s: Services): ChatPanelApi {
   const { context } = s;
+  // The chat core words its notices and exports with @vscode/l10n: give it VS Code's bundle.
+  configureApiL10n();
   const controller = new ChatController(s);
   context.subscriptions.push(controller);
   let panel: vscode.WebviewPanel | undefined;
@@ -60,7 +62,12 @@ export function registerChat(s: Services): ChatPanelApi {
       return;
     }
     adoptPanel(
-      vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, vscode.l10n.t('Gateway Studio Chat'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(context.extensionUri)),
+      vscode.window.createWebviewPanel(
+        CHAT_PANEL_TYPE,
+        vscode.l10n.t('Gateway Studio Chat'),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+        webviewOptions(context.extensionUri),
+      ),
     );
   };
 

@@ -1,13 +1,6 @@
 // One answer of the language-model provider, streamed or not, without `vscode`.
-import type { ChatStreamEvent } from '../../api/accumulator';
-import type { ChatRequest, ChatResult } from '../../api/chat';
 import { isGatewayError, type GatewayError } from '../../api/errors';
-
-/** The part of `GatewayClient` an answer needs (tests may pass any object with these methods). */
-export interface LmChatBackend {
-  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
-  streamChat(req: ChatRequest, o: { signal?: AbortSignal; onEvent?: (e: ChatStreamEvent) => void }): Promise<ChatResult>;
-}
+import type { ChatBackend, ChatRequest, ChatResult, ChatStreamEvent } from '../../api/wire';
 
 /** Options of {@link answerLmRequest}. */
 export interface LmAnswerOptions {
@@ -65,7 +58,11 @@ export class RequiredChoiceRefusals {
  * refusal is remembered, so later such requests to that model through the same client go out
  * with `"auto"` at once (the log line is written only when the refusal is learnt).
  */
-export async function answerLmRequest(backend: LmChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
+export async function answerLmRequest(
+  backend: ChatBackend,
+  request: ChatRequest,
+  o: LmAnswerOptions,
+): Promise<ChatResult> {
   if (request.tool_choice === 'required' && o.refusals?.has(backend, request.model)) {
     return send(backend, { ...request, tool_choice: 'auto' }, o);
   }
@@ -75,12 +72,14 @@ export async function answerLmRequest(backend: LmChatBackend, request: ChatReque
     if (request.tool_choice !== 'required' || !refusesToolChoice(e) || o.signal?.aborted) throw e;
     o.refusals?.add(backend, request.model);
     const later = o.refusals ? '; later requests to this model on this gateway use "auto" at once' : '';
-    o.log?.(`${request.model}: the gateway refused tool_choice "required" (${e.status ?? ''}: ${e.message}); sent once more with "auto"${later}`);
+    o.log?.(
+      `${request.model}: the gateway refused tool_choice "required" (${e.status ?? ''}: ${e.message}); sent once more with "auto"${later}`,
+    );
     return send(backend, { ...request, tool_choice: 'auto' }, o);
   }
 }
 
-async function send(backend: LmChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
+async function send(backend: ChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
   if (o.stream) return backend.streamChat(request, { signal: o.signal, onEvent: o.onEvent });
   const result = await backend.chat(request, o.signal);
   if (result.message.content) o.onEvent({ type: 'text', text: result.message.content });

@@ -1,6 +1,7 @@
 // What a failed vscode.lm request tells its caller, without `vscode`.
 import * as l10n from '@vscode/l10n';
-import { describeError, isGatewayError, notFoundCause, type GatewayError } from '../../api/errors';
+import { isGatewayError, notFoundCause, type GatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 
 /** The outcome of {@link lmFailure}. */
 export interface LmFailure {
@@ -21,17 +22,24 @@ export interface LmFailure {
 export function lmFailure(e: unknown, modelId: string): LmFailure {
   const d = describeError(e);
   if (!isGatewayError(e, 'not_found')) return { message: `${d.title}. ${d.detail}`, refreshModels: false };
-  const server = l10n.t('Server said: {0}', e.message) + (e.requestId ? ' ' + l10n.t('(request id {0})', e.requestId) : '');
+  const server =
+    l10n.t('Server said: {0}', e.message) + (e.requestId ? ' ' + l10n.t('(request id {0})', e.requestId) : '');
   return { message: `${d.title}. ${notFoundWords(e, modelId)} ${server}`, refreshModels: true };
 }
 
 function notFoundWords(e: GatewayError, modelId: string): string {
-  const baseUrlAdvice = l10n.t('If every model answers 404, the base URL (gatewayStudio.baseUrl) probably lacks /v1: it must end at /v1 and never include /chat/completions.');
+  const baseUrlAdvice = l10n.t(
+    'If every model answers 404, the base URL (gatewayStudio.baseUrl) probably lacks /v1: it must end at /v1 and never include /chat/completions.',
+  );
   switch (lmNotFoundCause(e, modelId)) {
     case 'model':
       return `${l10n.t('The gateway answers 404 for the model "{0}": it may no longer offer it, or not to this key. Gateway Studio refreshes its list of models, so the model picker drops a model that is gone; choose another model there.', modelId)} ${baseUrlAdvice}`;
     case 'baseUrl':
-      return l10n.t('The gateway has no {0} {1}: the base URL (gatewayStudio.baseUrl) probably lacks /v1 or points to the wrong host. It must end at /v1 and never include /chat/completions.', e.method ?? 'POST', e.path ?? '/chat/completions');
+      return l10n.t(
+        'The gateway has no {0} {1}: the base URL (gatewayStudio.baseUrl) probably lacks /v1 or points to the wrong host. It must end at /v1 and never include /chat/completions.',
+        e.method ?? 'POST',
+        e.path ?? '/chat/completions',
+      );
     default:
       return `${l10n.t('The gateway answers 404 for "{0}": either it no longer offers this model (the model list is refreshed, so the picker drops it if it is gone) or the base URL is wrong.', modelId)} ${baseUrlAdvice}`;
   }
@@ -42,7 +50,8 @@ function notFoundWords(e: GatewayError, modelId: string): string {
  * (param, code, or the id in the message), or the route as unknown (see notFoundCause), or neither.
  */
 function lmNotFoundCause(e: GatewayError, modelId: string): 'model' | 'baseUrl' | 'unsure' {
-  if (e.param === 'model' || /model/i.test(e.code ?? '') || (modelId !== '' && e.message.includes(modelId))) return 'model';
+  if (e.param === 'model' || /model/i.test(e.code ?? '') || (modelId !== '' && e.message.includes(modelId)))
+    return 'model';
   // notFoundCause recognises a route the server does not have ("Invalid URL", "Cannot POST").
   const guess = notFoundCause(e);
   return guess === 'baseUrl' ? 'baseUrl' : guess === 'model' && /\bmodel\b/i.test(e.message) ? 'model' : 'unsure';

@@ -24,7 +24,14 @@ export const DEFAULT_CONTEXT_TOKENS = 128_000;
 export const DEFAULT_OUTPUT_TOKENS = 16_384;
 
 /** Fields other gateways use for the context size and the answer size (OpenRouter, vLLM, LiteLLM, …). */
-const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'input_token_limit'];
+const CONTEXT_FIELDS = [
+  'context_length',
+  'context_window',
+  'max_context_length',
+  'max_model_len',
+  'max_input_tokens',
+  'input_token_limit',
+];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'output_token_limit'];
 
 function positiveInt(v: unknown): number | undefined {
@@ -42,11 +49,15 @@ function firstNumber(r: Record<string, unknown>, fields: readonly string[]): num
 /** Input and output token limits from the record when it states them, else the defaults. */
 export function tokenLimits(m: ModelRecord): { maxInputTokens: number; maxOutputTokens: number } {
   const r = m as Record<string, unknown>;
-  const top = typeof r.top_provider === 'object' && r.top_provider !== null ? (r.top_provider as Record<string, unknown>) : {};
+  const top =
+    typeof r.top_provider === 'object' && r.top_provider !== null ? (r.top_provider as Record<string, unknown>) : {};
   const context = firstNumber(r, CONTEXT_FIELDS) ?? firstNumber(top, ['context_length']);
   const statedOutput = firstNumber(r, OUTPUT_FIELDS) ?? firstNumber(top, ['max_completion_tokens']);
   if (context === undefined) {
-    return { maxInputTokens: DEFAULT_CONTEXT_TOKENS - (statedOutput ?? DEFAULT_OUTPUT_TOKENS), maxOutputTokens: statedOutput ?? DEFAULT_OUTPUT_TOKENS };
+    return {
+      maxInputTokens: DEFAULT_CONTEXT_TOKENS - (statedOutput ?? DEFAULT_OUTPUT_TOKENS),
+      maxOutputTokens: statedOutput ?? DEFAULT_OUTPUT_TOKENS,
+    };
   }
   // `max_input_tokens` already excludes the answer; a context window includes it.
   if (positiveInt(r.max_input_tokens) === context || positiveInt(r.input_token_limit) === context) {
@@ -63,7 +74,9 @@ export function toModelInfo(m: ModelRecord): LmModelInfo {
     l10n.t('{0} on your gateway', m.id),
     m.owned_by ? l10n.t('Provided by {0}.', m.owned_by) : '',
     caps.length > 0 ? l10n.t('Capabilities: {0}.', caps.join(', ')) : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     id: m.id,
     name: m.id,

@@ -11,8 +11,13 @@ import type { VideoTaskRecord } from './record';
 export function modelRulesText(): string {
   return KNOWN_VIDEO_MODELS.map((m) => {
     const r = rulesFor(m);
-    const refs = r.minImages === r.maxImages ? `exactly ${r.minImages} reference image` : `0 to ${r.maxImages} reference images`;
-    const secs = `seconds 1-${r.maxSeconds} (suggested ${r.suggestedSeconds.join(', ')})` + (r.maxSecondsMulti ? `; with several references at most ${r.maxSecondsMulti} (suggested ${r.suggestedSecondsMulti.join(', ')})` : '');
+    const refs =
+      r.minImages === r.maxImages ? `exactly ${r.minImages} reference image` : `0 to ${r.maxImages} reference images`;
+    const secs =
+      `seconds 1-${r.maxSeconds} (suggested ${r.suggestedSeconds.join(', ')})` +
+      (r.maxSecondsMulti
+        ? `; with several references at most ${r.maxSecondsMulti} (suggested ${r.suggestedSecondsMulti.join(', ')})`
+        : '');
     return `${m}: ${r.textToVideo ? 'text-to-video or image-to-video' : 'image-to-video only (no text-to-video)'}; ${refs}; ${secs}; aspect ratios ${r.aspectRatios.join(', ')}; resolutions ${r.resolutions.join(' or ')}.`;
   }).join(' ');
 }
@@ -24,7 +29,7 @@ export function generateToolDescription(): string {
     'It starts an asynchronous task and returns at once with the task id, its status and the workspace path the MP4 will be saved to; check it later with the video status tool.',
     'images are reference images: workspace-relative paths of PNG, JPEG, WebP, GIF or BMP files, or public HTTPS URLs.',
     `Model rules: ${modelRulesText()}`,
-    'Leave out model, seconds, aspectRatio and resolution to use the user\'s settings. A request that breaks a rule is not sent: the result names each broken rule so you can fix the input and call again.',
+    "Leave out model, seconds, aspectRatio and resolution to use the user's settings. A request that breaks a rule is not sent: the result names each broken rule so you can fix the input and call again.",
   ].join(' ');
 }
 
@@ -34,11 +39,17 @@ export function statusToolDescription(): string {
 
 /** The issues of a refused request, one line each with its rule, for a model to act on. */
 export function rulesResult(issues: readonly VideoRuleIssue[]): string {
-  return ['The video request was not sent: it breaks these rules (fix the input and call again).', ...issues.map((i) => `- ${i.rule} (${i.field}): ${i.message}`)].join('\n');
+  return [
+    'The video request was not sent: it breaks these rules (fix the input and call again).',
+    ...issues.map((i) => `- ${i.rule} (${i.field}): ${i.message}`),
+  ].join('\n');
 }
 
 /** The confirmation shown before a billed creation: model, duration, resolution, references. */
-export function confirmationText(req: VideoCreateRequest, imageLabels: readonly string[]): { title: string; message: string } {
+export function confirmationText(
+  req: VideoCreateRequest,
+  imageLabels: readonly string[],
+): { title: string; message: string } {
   const lines = [
     `Model: ${req.model}`,
     `Duration: ${req.seconds ?? 'model default'} s`,
@@ -49,7 +60,10 @@ export function confirmationText(req: VideoCreateRequest, imageLabels: readonly 
     '',
     'This is billed to your gateway account.',
   ];
-  return { title: `Generate a ${req.seconds ?? ''}${req.seconds ? ' s ' : ''}video with ${req.model}?`.replace(/\s+/g, ' '), message: lines.join('\n') };
+  return {
+    title: `Generate a ${req.seconds ?? ''}${req.seconds ? ' s ' : ''}video with ${req.model}?`.replace(/\s+/g, ' '),
+    message: lines.join('\n'),
+  };
 }
 
 /** Spec 3 and 7: what a failed end means. */
@@ -78,19 +92,26 @@ export function taskStatusText(r: VideoTaskRecord, relPath: (file: string) => st
   const why = failureMeaning(r);
   if (why) lines.push(`  failure: ${why}`);
   if (r.file && r.state === 'saved') lines.push(`  file: ${relPath(r.file)}`);
-  if (r.state === 'timed_out' || r.state === 'paused') lines.push('  the task may still be running on the gateway; it was not submitted again. Check again later.');
+  if (r.state === 'timed_out' || r.state === 'paused')
+    lines.push('  the task may still be running on the gateway; it was not submitted again. Check again later.');
   return lines.join('\n');
 }
 
 /** The generate tool's answer once the creation request went out (or failed). */
-export function startedText(r: VideoTaskRecord, landing: string | undefined, relPath: (file: string) => string): string {
+export function startedText(
+  r: VideoTaskRecord,
+  landing: string | undefined,
+  relPath: (file: string) => string,
+): string {
   if (r.state === 'error' || r.state === 'failed') {
     return `The video task could not be created. ${failureMeaning(r) ?? ''}`.trim();
   }
   const id = r.videoId ?? r.key;
   return [
     `Started video task ${id} (status: ${r.status ?? r.state}, progress ${Math.round(r.progress ?? 0)}%).`,
-    landing ? `When it completes the MP4 is saved to ${relPath(landing)}.` : 'When it completes the MP4 is saved to the workspace videos folder.',
+    landing
+      ? `When it completes the MP4 is saved to ${relPath(landing)}.`
+      : 'When it completes the MP4 is saved to the workspace videos folder.',
     `It runs in the background (shown in the status bar and the video gallery). Check it later with the video status tool and id "${id}"; do not start it again.`,
     ...(r.warnings.length ? [`Note: ${r.warnings.join(' ')}`] : []),
   ].join(' ');

@@ -6,8 +6,10 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { GatewayError, describeError, isGatewayError } from '../../api/errors';
-import type { VideoDownloadOptions, VideoPollOptions, VideoPollResult } from '../../api/video';
+import { GatewayError, isGatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
+import type { VideoPollOptions, VideoPollResult } from '../../api/video';
+import type { VideoDownloadOptions } from '../../api/videoDownload';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
@@ -165,7 +167,9 @@ export class VideoJob {
         error: {
           kind: 'interrupted',
           title: l10n.t('Interrupted while the task was being created'),
-          detail: l10n.t('VS Code stopped while the video request was being sent, so it is unknown whether the gateway created the task. It was not sent again (it would be billed twice); check the usage records in the console.'),
+          detail: l10n.t(
+            'VS Code stopped while the video request was being sent, so it is unknown whether the gateway created the task. It was not sent again (it would be billed twice); check the usage records in the console.',
+          ),
         },
       });
       return;
@@ -185,7 +189,10 @@ export class VideoJob {
         error: {
           kind: 'interrupted',
           title: l10n.t('No answer to the video request'),
-          detail: l10n.t('{0} The request may have reached the gateway and created a task (which is billed), so it was not sent again. Check the usage records in the console before generating it again.', err instanceof Error ? err.message : String(err)),
+          detail: l10n.t(
+            '{0} The request may have reached the gateway and created a task (which is billed), so it was not sent again. Check the usage records in the console before generating it again.',
+            err instanceof Error ? err.message : String(err),
+          ),
         },
       });
       return;
@@ -203,10 +210,14 @@ export class VideoJob {
       limit: Math.max(1, this.deps.pollLimit() - startPolls),
       signal,
       onStatus: (s, n) => {
-        pending = pending.then(() => this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: startPolls + n }));
+        pending = pending.then(() =>
+          this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: startPolls + n }),
+        );
       },
       onTransientError: (_e, n) => {
-        pending = pending.then(() => this.update({ polls: startPolls + n, transientErrors: this.rec.transientErrors + 1 }));
+        pending = pending.then(() =>
+          this.update({ polls: startPolls + n, transientErrors: this.rec.transientErrors + 1 }),
+        );
       },
     });
     await pending;
@@ -216,7 +227,13 @@ export class VideoJob {
     }
     const s = result.status;
     if (s.outcome === 'completed') {
-      await this.update({ state: 'downloading', outcome: 'completed', status: s.status, progress: 100, resultUrl: s.resultUrl });
+      await this.update({
+        state: 'downloading',
+        outcome: 'completed',
+        status: s.status,
+        progress: 100,
+        resultUrl: s.resultUrl,
+      });
       return;
     }
     await this.update({
@@ -237,7 +254,11 @@ export class VideoJob {
     if (dir === undefined) {
       await this.update({
         state: 'error',
-        error: { kind: 'no_folder', title: l10n.t('Not saved: no folder chosen'), detail: l10n.t('The video is ready on the gateway. Resume the task to choose a folder and save it.') },
+        error: {
+          kind: 'no_folder',
+          title: l10n.t('Not saved: no folder chosen'),
+          detail: l10n.t('The video is ready on the gateway. Resume the task to choose a folder and save it.'),
+        },
       });
       return;
     }
@@ -271,7 +292,12 @@ export class VideoJob {
     const meta = {
       prompt: this.rec.request.prompt,
       model: this.rec.request.model,
-      parameters: { seconds: this.rec.request.seconds, aspect_ratio: this.rec.request.aspect_ratio, resolution: this.rec.request.resolution, reference_images: this.rec.request.images },
+      parameters: {
+        seconds: this.rec.request.seconds,
+        aspect_ratio: this.rec.request.aspect_ratio,
+        resolution: this.rec.request.resolution,
+        reference_images: this.rec.request.images,
+      },
       id,
       status: this.rec.status,
       warnings: this.rec.warnings,
@@ -287,7 +313,14 @@ export class VideoJob {
       // The video matters more than its note: a sidecar that cannot be written is left out.
       sidecarPath = undefined;
     }
-    await this.update({ state: 'saved', file: result.file, sidecar: sidecarPath, bytes: result.bytes, finishedAt, error: undefined });
+    await this.update({
+      state: 'saved',
+      file: result.file,
+      sidecar: sidecarPath,
+      bytes: result.bytes,
+      finishedAt,
+      error: undefined,
+    });
   }
 }
 
@@ -335,10 +368,17 @@ async function exists(p: string): Promise<boolean> {
 function failureError(s: VideoStatus): VideoTaskError {
   const reason = s.failReason ?? l10n.t('the gateway gave no reason');
   const title =
-    s.outcome === 'cancelled' ? l10n.t('The video task was cancelled') : s.outcome === 'expired' ? l10n.t('The video task expired') : l10n.t('The video task failed');
+    s.outcome === 'cancelled'
+      ? l10n.t('The video task was cancelled')
+      : s.outcome === 'expired'
+        ? l10n.t('The video task expired')
+        : l10n.t('The video task failed');
   const imageFetch = /fetch|download|image/i.test(s.failReason ?? '');
   const detail = imageFetch
-    ? l10n.t('{0}. The service could not fetch a reference image: use a real direct HTTPS link to the image file or send it as base64.', reason)
+    ? l10n.t(
+        '{0}. The service could not fetch a reference image: use a real direct HTTPS link to the image file or send it as base64.',
+        reason,
+      )
     : l10n.t('Status {0}: {1}.', s.status, reason);
   return { kind: imageFetch ? 'image_fetch' : 'video_failed', title, detail };
 }

@@ -105,19 +105,30 @@ export class VideoJobManager {
    * Throws a `validation` {@link GatewayError} listing every broken rule. Resolves once the record
    * exists; `done` settles when the run ends.
    */
-  async submit(input: SubmitInput): Promise<{ record: VideoTaskRecord; warnings: string[]; done: Promise<VideoRunEnd> }> {
+  async submit(
+    input: SubmitInput,
+  ): Promise<{ record: VideoTaskRecord; warnings: string[]; done: Promise<VideoRunEnd> }> {
     const v = validateVideoRequest(input.request);
     if (v.errors.length > 0) {
       throw new GatewayError('validation', v.errors.map((e) => e.message).join('\n'), { field: v.errors[0]?.field });
     }
     const req = v.request;
     const now = this.now();
-    const labels = input.imageLabels ?? [...(req.image_urls ?? [])].map((u) => (u.startsWith('data:') ? l10n.t('(embedded image)') : u));
+    const labels =
+      input.imageLabels ??
+      [...(req.image_urls ?? [])].map((u) => (u.startsWith('data:') ? l10n.t('(embedded image)') : u));
     const record: VideoTaskRecord = {
       v: 1,
       key: randomUUID(),
       state: 'creating',
-      request: { model: req.model, prompt: req.prompt, seconds: req.seconds, aspect_ratio: req.aspect_ratio, resolution: req.resolution, images: labels },
+      request: {
+        model: req.model,
+        prompt: req.prompt,
+        seconds: req.seconds,
+        aspect_ratio: req.aspect_ratio,
+        resolution: req.resolution,
+        images: labels,
+      },
       warnings: v.warnings.map((w) => w.message),
       polls: 0,
       transientErrors: 0,

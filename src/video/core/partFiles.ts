@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { partFileTarget } from '../../api/video';
+import { partFileTarget } from '../../api/videoDownload';
 
 /** The idle timeout downloads run with when none is given: the HTTP client's default (120 s). */
 export const DEFAULT_DOWNLOAD_IDLE_MS = 120_000;
@@ -25,7 +25,10 @@ export const PART_STALE_MARGIN_MS = 30_000;
  * download. A value that is not a positive finite number falls back to {@link DEFAULT_DOWNLOAD_IDLE_MS}.
  */
 export function partStaleAfterMs(idleTimeoutMs: number | undefined): number {
-  const idle = idleTimeoutMs !== undefined && Number.isFinite(idleTimeoutMs) && idleTimeoutMs > 0 ? idleTimeoutMs : DEFAULT_DOWNLOAD_IDLE_MS;
+  const idle =
+    idleTimeoutMs !== undefined && Number.isFinite(idleTimeoutMs) && idleTimeoutMs > 0
+      ? idleTimeoutMs
+      : DEFAULT_DOWNLOAD_IDLE_MS;
   return idle + PART_STALE_MARGIN_MS;
 }
 
@@ -40,7 +43,11 @@ function escapeRegExp(s: string): string {
  * tasks' files, directories and links are never touched. Never throws (a missing folder or a file
  * that vanished meanwhile is no problem); resolves with the paths it removed.
  */
-export async function removeStalePartFiles(dir: string, stem: string, o: { olderThanMs: number; now?: number }): Promise<string[]> {
+export async function removeStalePartFiles(
+  dir: string,
+  stem: string,
+  o: { olderThanMs: number; now?: number },
+): Promise<string[]> {
   const target = new RegExp(`^${escapeRegExp(stem)}(?:-[1-9][0-9]{0,3})?\\.mp4$`);
   let names: string[];
   try {

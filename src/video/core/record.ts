@@ -17,7 +17,8 @@ import type { VideoOutcome } from '../../api/videoStatus';
  * - `error`: something on our side or the way went wrong (404 id, key refused, bad download);
  *   resumable when an id is known.
  */
-export type VideoTaskState = 'creating' | 'polling' | 'timed_out' | 'paused' | 'downloading' | 'saved' | 'failed' | 'error';
+export type VideoTaskState =
+  'creating' | 'polling' | 'timed_out' | 'paused' | 'downloading' | 'saved' | 'failed' | 'error';
 
 /** States in which a job is (or should be, after a restart) doing something. */
 export const ACTIVE_STATES: readonly VideoTaskState[] = ['creating', 'polling', 'downloading'];
@@ -103,7 +104,14 @@ export class MemoryTaskStore implements VideoTaskStore {
 export function isTaskRecord(v: unknown): v is VideoTaskRecord {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Partial<VideoTaskRecord>;
-  return r.v === 1 && typeof r.key === 'string' && typeof r.state === 'string' && typeof r.request === 'object' && r.request !== null && typeof r.createdAt === 'number';
+  return (
+    r.v === 1 &&
+    typeof r.key === 'string' &&
+    typeof r.state === 'string' &&
+    typeof r.request === 'object' &&
+    r.request !== null &&
+    typeof r.createdAt === 'number'
+  );
 }
 
 /** A file-name-safe slug of the prompt: lower-case ASCII words joined by `-`, at most 40 characters. */

@@ -34,7 +34,8 @@ export function stateLabel(r: VideoTaskRecord): string {
     paused: l10n.t('not watched (resume to continue)'),
     downloading: l10n.t('downloading'),
     saved: l10n.t('saved'),
-    failed: r.outcome === 'cancelled' ? l10n.t('cancelled') : r.outcome === 'expired' ? l10n.t('expired') : l10n.t('failed'),
+    failed:
+      r.outcome === 'cancelled' ? l10n.t('cancelled') : r.outcome === 'expired' ? l10n.t('expired') : l10n.t('failed'),
     error: r.error ? r.error.title : l10n.t('error'),
   };
   return labels[r.state];
@@ -71,27 +72,40 @@ export function taskTooltip(r: VideoTaskRecord, now: number): string {
 export function statusBarModel(records: readonly VideoTaskRecord[], now: number): StatusBarModel {
   if (records.length === 0) return { visible: false, text: '', tooltip: '', mood: 'idle' };
   const sorted = [...records].sort((a, b) => b.createdAt - a.createdAt);
-  const tooltip = sorted
-    .slice(0, 6)
-    .map((r) => taskTooltip(r, now))
-    .join('\n\n') + (sorted.length > 6 ? '\n\n' + l10n.t('…and {0} more', sorted.length - 6) : '');
+  const tooltip =
+    sorted
+      .slice(0, 6)
+      .map((r) => taskTooltip(r, now))
+      .join('\n\n') + (sorted.length > 6 ? '\n\n' + l10n.t('…and {0} more', sorted.length - 6) : '');
   const active = sorted.filter((r) => ACTIVE_STATES.includes(r.state));
   if (active.length === 1) {
     const r = active[0]!;
-    const tail = r.state === 'creating' ? l10n.t('sending') : r.state === 'downloading' ? l10n.t('saving') : `${Math.round(r.progress ?? 0)}%`;
+    const tail =
+      r.state === 'creating'
+        ? l10n.t('sending')
+        : r.state === 'downloading'
+          ? l10n.t('saving')
+          : `${Math.round(r.progress ?? 0)}%`;
     return { visible: true, text: `$(sync~spin) ${shortPrompt(r)} · ${tail}`, tooltip, mood: 'spinning' };
   }
   if (active.length > 1) {
     const mean = Math.round(active.reduce((sum, r) => sum + (r.progress ?? 0), 0) / active.length);
-    return { visible: true, text: `$(sync~spin) ${l10n.t('{0} videos · {1}%', active.length, mean)}`, tooltip, mood: 'spinning' };
+    return {
+      visible: true,
+      text: `$(sync~spin) ${l10n.t('{0} videos · {1}%', active.length, mean)}`,
+      tooltip,
+      mood: 'spinning',
+    };
   }
   const waiting = sorted.filter((r) => r.state === 'timed_out' || r.state === 'paused');
   if (waiting.length > 0) {
-    const text = waiting.length === 1 ? l10n.t('1 video · check later') : l10n.t('{0} videos · check later', waiting.length);
+    const text =
+      waiting.length === 1 ? l10n.t('1 video · check later') : l10n.t('{0} videos · check later', waiting.length);
     return { visible: true, text: `$(clock) ${text}`, tooltip, mood: 'waiting' };
   }
   const last = sorted[0]!;
-  if (last.state === 'saved') return { visible: true, text: `$(check) ${l10n.t('Video saved')}`, tooltip, mood: 'saved' };
+  if (last.state === 'saved')
+    return { visible: true, text: `$(check) ${l10n.t('Video saved')}`, tooltip, mood: 'saved' };
   return { visible: true, text: `$(error) ${l10n.t('Video failed')}`, tooltip, mood: 'failed' };
 }
 

@@ -10,7 +10,8 @@ import type { VideoFeature } from './feature';
 import { imageLabel, imageToDataUrl } from './images';
 
 /** A checked generate call: what will be sent, or why not. */
-export type VideoPlan = { ok: true; request: VideoCreateRequest; labels: string[] } | { ok: false; issues: VideoRuleIssue[] };
+export type VideoPlan =
+  { ok: true; request: VideoCreateRequest; labels: string[] } | { ok: false; issues: VideoRuleIssue[] };
 
 /** How long a tool waits for the creation response before answering with the local key. */
 const CREATE_WAIT_MS = 60_000;
@@ -52,7 +53,11 @@ export class VideoAgent {
         urls.push(await imageToDataUrl(uri));
         labels.push(imageLabel(uri));
       } catch (e) {
-        issues.push({ rule: 'reference-image-file', field: 'images', message: `${r}: ${e instanceof Error ? e.message : String(e)} (rule: reference-image-file)` });
+        issues.push({
+          rule: 'reference-image-file',
+          field: 'images',
+          message: `${r}: ${e instanceof Error ? e.message : String(e)} (rule: reference-image-file)`,
+        });
       }
     }
     if (urls.length) request.image_urls = urls;
@@ -66,7 +71,10 @@ export class VideoAgent {
    * Starts the planned task through the feature and waits for the creation response (a moment),
    * so the answer carries the gateway's id and status. Returns the text for the model.
    */
-  async start(plan: Extract<VideoPlan, { ok: true }>, signal?: AbortSignal): Promise<{ text: string; record?: VideoTaskRecord }> {
+  async start(
+    plan: Extract<VideoPlan, { ok: true }>,
+    signal?: AbortSignal,
+  ): Promise<{ text: string; record?: VideoTaskRecord }> {
     let record: VideoTaskRecord;
     try {
       record = await this.feature.start(plan.request, plan.labels);
@@ -90,12 +98,16 @@ export class VideoAgent {
     if (id && id.trim()) {
       const want = id.trim();
       const r = all.find((t) => t.videoId === want || t.key === want);
-      if (!r) return `No video task with id "${want}" in this workspace's list. Ids come from the generate tool's answer; the user can follow an outside id with "Gateway Studio: Check Video Task".`;
+      if (!r)
+        return `No video task with id "${want}" in this workspace's list. Ids come from the generate tool's answer; the user can follow an outside id with "Gateway Studio: Check Video Task".`;
       return taskStatusText(r, relPath);
     }
     if (all.length === 0) return 'There are no video tasks in this workspace yet.';
     const n = Math.min(20, Math.max(1, Math.floor(limit ?? 5)));
-    return [`The latest ${Math.min(n, all.length)} of ${all.length} video task(s), newest first:`, ...all.slice(0, n).map((r) => taskStatusText(r, relPath))].join('\n');
+    return [
+      `The latest ${Math.min(n, all.length)} of ${all.length} video task(s), newest first:`,
+      ...all.slice(0, n).map((r) => taskStatusText(r, relPath)),
+    ].join('\n');
   }
 
   private landing(r: VideoTaskRecord): string | undefined {

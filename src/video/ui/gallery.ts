@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { Services } from '../../platform/services';
-import { galleryWebviewMessageSchema, type GalleryHostMessage, type GalleryTask, type GalleryWebviewMessage } from '../../shared/galleryProtocol';
+import {
+  galleryWebviewMessageSchema,
+  type GalleryHostMessage,
+  type GalleryTask,
+  type GalleryWebviewMessage,
+} from '../../shared/galleryProtocol';
 import { webviewHtml } from '../../shared/webviewHtml';
 import { failureMeaning } from '../core/agentText';
 import type { VideoTaskRecord } from '../core/record';
@@ -20,7 +25,9 @@ export const GALLERY_DEBUG_COMMAND = 'gatewayStudio.video.debugGallery';
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 /**
@@ -74,7 +81,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
           this.s.log.warn(`gallery: dropped an invalid message (${m.error.issues[0]?.message ?? 'unknown shape'})`);
           return;
         }
-        void this.receive(m.data).catch((e: unknown) => this.s.log.error(`gallery: ${e instanceof Error ? e.message : String(e)}`));
+        void this.receive(m.data).catch((e: unknown) =>
+          this.s.log.error(`gallery: ${e instanceof Error ? e.message : String(e)}`),
+        );
       }),
       view.onDidChangeVisibility(() => view.visible && this.schedule()),
       view.onDidDispose(() => {
@@ -142,11 +151,17 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     const before = (view.webview.options.localResourceRoots ?? []).map(String).join('\n');
     if (before !== (opts.localResourceRoots ?? []).map(String).join('\n')) view.webview.options = opts;
     this.last = await Promise.all(this.feature.manager.list().map((r) => this.toTask(r, view.webview)));
-    if (this.ready) void view.webview.postMessage({ type: 'gallery/state', tasks: this.last } satisfies GalleryHostMessage);
+    if (this.ready)
+      void view.webview.postMessage({ type: 'gallery/state', tasks: this.last } satisfies GalleryHostMessage);
   }
 
   private async toTask(r: VideoTaskRecord, webview: vscode.Webview): Promise<GalleryTask> {
-    const exists = r.file ? await fs.stat(r.file).then((st) => st.isFile(), () => false) : false;
+    const exists = r.file
+      ? await fs.stat(r.file).then(
+          (st) => st.isFile(),
+          () => false,
+        )
+      : false;
     const poster = vscode.Uri.joinPath(this.posterDir, `${r.key}.png`);
     const posterStat = exists ? await fs.stat(poster.fsPath).catch(() => undefined) : undefined;
     const failure = failureMeaning(r);
@@ -168,7 +183,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       ...(r.file ? { file: relPath(r.file) } : {}),
       ...(exists && r.file ? { src: webview.asWebviewUri(vscode.Uri.file(r.file)).toString() } : {}),
       // The modification time busts the webview's cache when a poster is captured again.
-      ...(posterStat ? { poster: `${webview.asWebviewUri(poster).toString()}?v=${Math.round(posterStat.mtimeMs)}` } : {}),
+      ...(posterStat
+        ? { poster: `${webview.asWebviewUri(poster).toString()}?v=${Math.round(posterStat.mtimeMs)}` }
+        : {}),
       running: this.feature.manager.isRunning(r.key),
       canResume: canResume(r),
     };
@@ -183,7 +200,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
 
   /** Forgets a task's poster (its file was deleted or the task removed). */
   async dropPoster(key: string): Promise<void> {
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(this.posterDir, `${key}.png`)).then(undefined, () => undefined);
+    await vscode.workspace.fs
+      .delete(vscode.Uri.joinPath(this.posterDir, `${key}.png`))
+      .then(undefined, () => undefined);
   }
 
   /** For tests: the tasks last sent and whether the page said ready. */
@@ -201,7 +220,9 @@ export function registerVideoGallery(s: Services, feature: VideoFeature): VideoG
   const gallery = new VideoGallery(s, feature);
   s.context.subscriptions.push(
     gallery,
-    vscode.window.registerWebviewViewProvider(GALLERY_VIEW_ID, gallery, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(GALLERY_VIEW_ID, gallery, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
     vscode.commands.registerCommand(SHOW_TASKS_COMMAND, () => gallery.show()),
     vscode.commands.registerCommand(GALLERY_DEBUG_COMMAND, () => gallery.debug()),
   );

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { describeError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 import { KNOWN_VIDEO_MODELS } from '../../api/videoRules';
 import type { Services } from '../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../shared/galleryProtocol';
@@ -89,7 +89,12 @@ export class GalleryActions {
     if (pick !== go) return;
     try {
       const record = await this.feature.start(plan.request, plan.labels);
-      this.port.post({ type: 'gallery/notice', text: vscode.l10n.t('Started a new video task: {0}', record.request.prompt), error: false, closeForm: true });
+      this.port.post({
+        type: 'gallery/notice',
+        text: vscode.l10n.t('Started a new video task: {0}', record.request.prompt),
+        error: false,
+        closeForm: true,
+      });
     } catch (e) {
       const d = describeError(e);
       this.port.post({ type: 'gallery/notice', text: `${d.title}. ${d.detail}`, error: true });
@@ -104,7 +109,8 @@ export class GalleryActions {
     const framesDir = vscode.Uri.joinPath(vscode.Uri.file(dir), 'frames');
     await vscode.workspace.fs.createDirectory(framesDir);
     let file = vscode.Uri.joinPath(framesDir, `${stem}-${time.toFixed(2).replace('.', '_')}s.png`);
-    for (let i = 2; await exists(file); i++) file = vscode.Uri.joinPath(framesDir, `${stem}-${time.toFixed(2).replace('.', '_')}s-${i}.png`);
+    for (let i = 2; await exists(file); i++)
+      file = vscode.Uri.joinPath(framesDir, `${stem}-${time.toFixed(2).replace('.', '_')}s-${i}.png`);
     await vscode.workspace.fs.writeFile(file, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
     this.s.log.info(`gallery: frame at ${time.toFixed(2)} s of ${r.videoId ?? r.key} saved to ${file.fsPath}`);
     // One reference image: image-to-video, which both known models accept.
@@ -116,12 +122,19 @@ export class GalleryActions {
     const del = vscode.l10n.t('Delete');
     const pick = await vscode.window.showWarningMessage(
       vscode.l10n.t('Delete {0}?', path.basename(r.file)),
-      { modal: true, detail: vscode.l10n.t('The video file and its .json sidecar go to the trash where the system has one. The task stays in the list.') },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'The video file and its .json sidecar go to the trash where the system has one. The task stays in the list.',
+        ),
+      },
       del,
     );
     if (pick !== del) return;
     for (const f of [r.file, r.sidecar ?? r.file.replace(/\.mp4$/, '.json')]) {
-      await vscode.workspace.fs.delete(vscode.Uri.file(f), { useTrash: true }).then(undefined, () => vscode.workspace.fs.delete(vscode.Uri.file(f)).then(undefined, () => undefined));
+      await vscode.workspace.fs
+        .delete(vscode.Uri.file(f), { useTrash: true })
+        .then(undefined, () => vscode.workspace.fs.delete(vscode.Uri.file(f)).then(undefined, () => undefined));
     }
     await this.port.dropPoster(r.key);
     await this.port.refresh();
@@ -143,5 +156,8 @@ function formOf(r: VideoTaskRecord): GalleryForm {
 }
 
 function exists(u: vscode.Uri): Promise<boolean> {
-  return Promise.resolve(vscode.workspace.fs.stat(u)).then(() => true, () => false);
+  return Promise.resolve(vscode.workspace.fs.stat(u)).then(
+    () => true,
+    () => false,
+  );
 }

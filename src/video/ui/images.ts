@@ -32,7 +32,14 @@ export async function imageToDataUrl(uri: vscode.Uri): Promise<string> {
   if (!mime) throw new Error(vscode.l10n.t('{0} is not a PNG, JPEG, WebP, GIF or BMP image.', name));
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_REFERENCE_IMAGE_BYTES) {
-    throw new Error(vscode.l10n.t('{0} is {1} MB; reference images may be at most {2} MB. Use a smaller image or an HTTPS link.', name, (stat.size / 1048576).toFixed(1), MAX_REFERENCE_IMAGE_BYTES / 1048576));
+    throw new Error(
+      vscode.l10n.t(
+        '{0} is {1} MB; reference images may be at most {2} MB. Use a smaller image or an HTTPS link.',
+        name,
+        (stat.size / 1048576).toFixed(1),
+        MAX_REFERENCE_IMAGE_BYTES / 1048576,
+      ),
+    );
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
   return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;

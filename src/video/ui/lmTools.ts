@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool } from '../../api/featureTools';
-import { describeError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
 import type { Services } from '../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
@@ -21,7 +21,12 @@ const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>]/g;
 /** Plain lines as markdown: special characters escaped (a prompt is not markup), hard breaks. */
 function markdownLines(lines: string): vscode.MarkdownString {
   // Not appendText: it turns every space into &nbsp;, which the confirmation dialog shows as is.
-  return new vscode.MarkdownString(lines.split('\n').map((l) => l.replace(MD_SPECIAL, '\\$&')).join('  \n'));
+  return new vscode.MarkdownString(
+    lines
+      .split('\n')
+      .map((l) => l.replace(MD_SPECIAL, '\\$&'))
+      .join('  \n'),
+  );
 }
 
 /** Markdown made by {@link markdownLines} back as plain text. */
@@ -70,7 +75,11 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
     }),
     vscode.commands.registerCommand(PREPARE_DEBUG_COMMAND, async (input: unknown) => {
       const p = await prepare(input);
-      return { invocationMessage: plainText(p.invocationMessage), title: plainText(p.confirmationMessages?.title), message: plainText(p.confirmationMessages?.message) };
+      return {
+        invocationMessage: plainText(p.invocationMessage),
+        title: plainText(p.confirmationMessages?.title),
+        message: plainText(p.confirmationMessages?.message),
+      };
     }),
   );
 }

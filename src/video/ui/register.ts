@@ -73,7 +73,14 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     const repoValue = fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue;
     const escapes = (p: string) => path.isAbsolute(p) || path.normalize(p).split(path.sep).includes('..');
     if (repoValue !== undefined && escapes(repoValue.trim())) {
-      throw new GatewayError('config', vscode.l10n.t('The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.', repoValue), { field: 'gatewayStudio.video.outputFolder' });
+      throw new GatewayError(
+        'config',
+        vscode.l10n.t(
+          'The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.',
+          repoValue,
+        ),
+        { field: 'gatewayStudio.video.outputFolder' },
+      );
     }
     if (path.isAbsolute(out)) return out;
     if (folder) return path.join(folder.uri.fsPath, out);
@@ -105,7 +112,9 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     },
     {
       onChange: (r, removed) => {
-        s.log.debug(`video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`);
+        s.log.debug(
+          `video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`,
+        );
         bar.refresh();
         changed.fire({ record: r, removed });
       },
@@ -177,21 +186,32 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   };
 
   s.context.subscriptions.push(
-    vscode.commands.registerCommand(VIDEO_COMMANDS.generate, (args?: GenerateArgs) => generate(isGenerateArgs(args) ? args : undefined)),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.generateFromImages, (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
-      const uris = (selected && selected.length ? selected : clicked ? [clicked] : []).filter((u) => u instanceof vscode.Uri && isImageUri(u));
-      if (uris.length === 0) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Select one or more PNG, JPEG, WebP, GIF or BMP files in the explorer first.'));
-        return undefined;
-      }
-      return generate(undefined, uris);
-    }),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.generate, (args?: GenerateArgs) =>
+      generate(isGenerateArgs(args) ? args : undefined),
+    ),
+    vscode.commands.registerCommand(
+      VIDEO_COMMANDS.generateFromImages,
+      (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
+        const uris = (selected && selected.length ? selected : clicked ? [clicked] : []).filter(
+          (u) => u instanceof vscode.Uri && isImageUri(u),
+        );
+        if (uris.length === 0) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('Select one or more PNG, JPEG, WebP, GIF or BMP files in the explorer first.'),
+          );
+          return undefined;
+        }
+        return generate(undefined, uris);
+      },
+    ),
     vscode.commands.registerCommand(VIDEO_COMMANDS.checkTask, async (pasted?: string) => {
       let id = typeof pasted === 'string' ? pasted : undefined;
       if (id === undefined) {
         id = await vscode.window.showInputBox({
           title: vscode.l10n.t('Gateway Studio: Check Video Task'),
-          prompt: vscode.l10n.t('Paste the video id from the creation response (kept after a timeout). It is checked, and downloaded when completed; it is never submitted again.'),
+          prompt: vscode.l10n.t(
+            'Paste the video id from the creation response (kept after a timeout). It is checked, and downloaded when completed; it is never submitted again.',
+          ),
           placeHolder: 'video_svc_v1_…',
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -218,10 +238,15 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     vscode.commands.registerCommand(VIDEO_COMMANDS.pickTask, () => showTaskList(s, manager)),
     vscode.commands.registerCommand(VIDEO_COMMANDS.debugState, (): VideoDebugState => ({
       tasks: manager.list(),
-      running: manager.list().filter((r) => manager.isRunning(r.key)).map((r) => r.key),
+      running: manager
+        .list()
+        .filter((r) => manager.isRunning(r.key))
+        .map((r) => r.key),
       statusBar: bar.model,
     })),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) => runAction(s, manager, key, action)),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
+      runAction(s, manager, key, action),
+    ),
   );
 
   registerVideoGallery(s, feature);
@@ -231,7 +256,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   const resumed = manager.resumeUnfinished();
   if (resumed.length) s.log.info(`resuming ${resumed.length} unfinished video task(s)`);
   void manager.startupCleanup.then((removed) => {
-    if (removed.length) s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
+    if (removed.length)
+      s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
   return { manager, chatTools: videoChatTools(feature) };
@@ -246,4 +272,3 @@ function workspaceUri(rel: string): vscode.Uri {
   if (!folder) throw new Error(vscode.l10n.t('{0} is a relative path but no folder is open.', rel));
   return vscode.Uri.joinPath(folder.uri, rel);
 }
-

@@ -45,7 +45,8 @@ export class VideoStatusBar implements vscode.Disposable {
       md.appendMarkdown('\n---\n\n');
       md.appendText(vscode.l10n.t('Click for the list of video tasks.'));
       this.item.tooltip = md;
-      this.item.backgroundColor = m.mood === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+      this.item.backgroundColor =
+        m.mood === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
       this.item.accessibilityInformation = { label: m.text.replace(/\$\([^)]*\)\s*/g, '') };
       this.item.show();
     }

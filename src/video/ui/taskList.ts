@@ -37,11 +37,13 @@ export function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRec
       s.log.info(`video saved: ${r.file} (${r.bytes ?? 0} bytes)`);
       const open = vscode.l10n.t('Open');
       const reveal = vscode.l10n.t('Reveal in Explorer');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Video saved: {0}', path.basename(r.file)), open, reveal).then((pick) => {
-        if (pick === open) return openVideo(r.file!);
-        if (pick === reveal) return revealVideo(r.file!);
-        return undefined;
-      });
+      void vscode.window
+        .showInformationMessage(vscode.l10n.t('Video saved: {0}', path.basename(r.file)), open, reveal)
+        .then((pick) => {
+          if (pick === open) return openVideo(r.file!);
+          if (pick === reveal) return revealVideo(r.file!);
+          return undefined;
+        });
       return;
     }
     case 'timed_out': {
@@ -49,7 +51,12 @@ export function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRec
       const copy = vscode.l10n.t('Copy Id');
       void vscode.window
         .showInformationMessage(
-          vscode.l10n.t('"{0}" is still running on the gateway after {1} checks. It was not submitted again; its id {2} is kept, so check later with Resume or "Check Video Task".', name, r.polls, r.videoId ?? ''),
+          vscode.l10n.t(
+            '"{0}" is still running on the gateway after {1} checks. It was not submitted again; its id {2} is kept, so check later with Resume or "Check Video Task".',
+            name,
+            r.polls,
+            r.videoId ?? '',
+          ),
           resume,
           copy,
         )
@@ -71,12 +78,14 @@ export function notifyEnd(s: Services, manager: VideoJobManager, r: VideoTaskRec
       if (end === 'error' && canResume(r) && e?.kind !== 'not_found') buttons.push(resume);
       if (e?.kind === 'auth') buttons.push(setKey);
       buttons.push(log);
-      void vscode.window.showErrorMessage(`${e?.title ?? stateLabel(r)} — ${name}. ${e?.detail ?? ''}`, ...buttons).then((pick) => {
-        if (pick === resume) return runAction(s, manager, r.key, 'resume');
-        if (pick === setKey) return vscode.commands.executeCommand('gatewayStudio.setApiKey');
-        if (pick === log) s.log.show();
-        return undefined;
-      });
+      void vscode.window
+        .showErrorMessage(`${e?.title ?? stateLabel(r)} — ${name}. ${e?.detail ?? ''}`, ...buttons)
+        .then((pick) => {
+          if (pick === resume) return runAction(s, manager, r.key, 'resume');
+          if (pick === setKey) return vscode.commands.executeCommand('gatewayStudio.setApiKey');
+          if (pick === log) s.log.show();
+          return undefined;
+        });
       return;
     }
     case 'paused':
@@ -92,7 +101,10 @@ export async function runAction(s: Services, manager: VideoJobManager, key: stri
       if (r.file) await openVideo(r.file);
       return;
     case 'details': {
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(detailsOf(r), null, 2) });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'json',
+        content: JSON.stringify(detailsOf(r), null, 2),
+      });
       await vscode.window.showTextDocument(doc, { preview: true });
       return;
     }
@@ -121,7 +133,12 @@ function detailsOf(r: VideoTaskRecord): Record<string, unknown> {
     state: r.state,
     status: stateLabel(r),
     progress: r.progress ?? null,
-    parameters: { seconds: r.request.seconds, aspect_ratio: r.request.aspect_ratio, resolution: r.request.resolution, reference_images: r.request.images },
+    parameters: {
+      seconds: r.request.seconds,
+      aspect_ratio: r.request.aspect_ratio,
+      resolution: r.request.resolution,
+      reference_images: r.request.images,
+    },
     warnings: r.warnings,
     error: r.error ?? null,
     failReason: r.failReason ?? null,
@@ -166,10 +183,16 @@ export async function showTaskList(s: Services, manager: VideoJobManager): Promi
     records.map((r) => ({
       label: `${icon(r)} ${shortPrompt(r)}`,
       description: stateLabel(r),
-      detail: [r.request.model || undefined, r.videoId, formatElapsed((r.finishedAt ?? now) - r.createdAt)].filter(Boolean).join(' · '),
+      detail: [r.request.model || undefined, r.videoId, formatElapsed((r.finishedAt ?? now) - r.createdAt)]
+        .filter(Boolean)
+        .join(' · '),
       key: r.key,
     })),
-    { title: vscode.l10n.t('Gateway Studio: Video Tasks'), placeHolder: vscode.l10n.t('Choose a task for its actions'), matchOnDetail: true },
+    {
+      title: vscode.l10n.t('Gateway Studio: Video Tasks'),
+      placeHolder: vscode.l10n.t('Choose a task for its actions'),
+      matchOnDetail: true,
+    },
   );
   if (!chosen) return;
   const r = manager.get(chosen.key);
@@ -179,7 +202,8 @@ export async function showTaskList(s: Services, manager: VideoJobManager): Promi
   if (r.file) actions.push({ label: vscode.l10n.t('$(play) Open the video'), action: 'open' });
   actions.push({ label: vscode.l10n.t('$(info) Show details'), action: 'details' });
   if (r.videoId) actions.push({ label: vscode.l10n.t('$(copy) Copy the id'), action: 'copyId' });
-  if (!running && canResume(r)) actions.push({ label: vscode.l10n.t('$(debug-continue) Resume watching'), action: 'resume' });
+  if (!running && canResume(r))
+    actions.push({ label: vscode.l10n.t('$(debug-continue) Resume watching'), action: 'resume' });
   if (running) actions.push({ label: vscode.l10n.t('$(debug-pause) Stop watching'), action: 'stop' });
   actions.push({ label: vscode.l10n.t('$(trash) Remove from the list'), action: 'remove' });
   const act = await vscode.window.showQuickPick(actions, { title: shortPrompt(r), placeHolder: stateLabel(r) });

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { KNOWN_VIDEO_MODELS, RESOLUTION_ADVICE, referenceImageProblem, rulesFor, secondsChoices, type VideoCreateRequest } from '../../api/videoRules';
+import {
+  KNOWN_VIDEO_MODELS,
+  RESOLUTION_ADVICE,
+  referenceImageProblem,
+  rulesFor,
+  secondsChoices,
+  type VideoCreateRequest,
+} from '../../api/videoRules';
 import type { Settings } from '../../platform/settings';
 import { IMAGE_GLOB, imageLabel, imageToDataUrl } from './images';
 
@@ -55,7 +62,13 @@ function pick<T>(step: number, placeholder: string, items: PickItem<T>[], active
 }
 
 /** One input-box step with a Back button; `check` returns why a value is refused. */
-function input(step: number, prompt: string, value: string, check: (v: string) => string | undefined, placeholder?: string): Promise<Step<string>> {
+function input(
+  step: number,
+  prompt: string,
+  value: string,
+  check: (v: string) => string | undefined,
+  placeholder?: string,
+): Promise<Step<string>> {
   return new Promise((resolve) => {
     const box = vscode.window.createInputBox();
     box.title = title();
@@ -92,13 +105,22 @@ function input(step: number, prompt: string, value: string, check: (v: string) =
 function modelDetail(model: string): string {
   const r = rulesFor(model);
   if (!r.known) return vscode.l10n.t('Rules not described by the spec: only the general checks apply.');
-  if (!r.textToVideo) return vscode.l10n.t('Exactly one reference image · up to {0} s · {1}', r.maxSeconds, r.aspectRatios.join(', '));
-  return vscode.l10n.t('Text, one image or up to {0} images · up to {1} s ({2} s with several images)', r.maxImages, r.maxSeconds, r.maxSecondsMulti ?? r.maxSeconds);
+  if (!r.textToVideo)
+    return vscode.l10n.t('Exactly one reference image · up to {0} s · {1}', r.maxSeconds, r.aspectRatios.join(', '));
+  return vscode.l10n.t(
+    'Text, one image or up to {0} images · up to {1} s ({2} s with several images)',
+    r.maxImages,
+    r.maxSeconds,
+    r.maxSecondsMulti ?? r.maxSeconds,
+  );
 }
 
 /** Splits pasted URLs (spaces, commas or new lines) and names the first bad one. */
 export function parseUrlList(text: string): { urls: string[]; problem?: string } {
-  const urls = text.split(/[\s,]+/).map((u) => u.trim()).filter(Boolean);
+  const urls = text
+    .split(/[\s,]+/)
+    .map((u) => u.trim())
+    .filter(Boolean);
   if (urls.length === 0) return { urls, problem: vscode.l10n.t('Enter at least one HTTPS link.') };
   for (const u of urls) {
     const p = referenceImageProblem(u);
@@ -142,7 +164,7 @@ export async function runVideoWizard(
   let aspect = settings.video.aspectRatio;
   let resolution = settings.video.resolution;
 
-  for (let step = 1; step <= TOTAL; ) {
+  for (let step = 1; step <= TOTAL;) {
     let r: Step<unknown>;
     switch (step) {
       case 1: {
@@ -152,28 +174,50 @@ export async function runVideoWizard(
           detail: modelDetail(m),
           value: m,
         }));
-        const ph = fromGateway ? vscode.l10n.t('Video model (from the gateway\'s model list)') : vscode.l10n.t('Video model (the gateway\'s list was unavailable; these are the models the spec names)');
+        const ph = fromGateway
+          ? vscode.l10n.t("Video model (from the gateway's model list)")
+          : vscode.l10n.t("Video model (the gateway's list was unavailable; these are the models the spec names)");
         r = await pick(1, ph, items, model);
         if (typeof r === 'string') model = r;
         break;
       }
       case 2:
-        r = await input(2, vscode.l10n.t('Describe the video: subject, motion, camera, style.'), prompt, (v) => (v.trim() === '' ? vscode.l10n.t('The prompt is required.') : undefined));
+        r = await input(2, vscode.l10n.t('Describe the video: subject, motion, camera, style.'), prompt, (v) =>
+          v.trim() === '' ? vscode.l10n.t('The prompt is required.') : undefined,
+        );
         if (typeof r === 'string') prompt = r.trim();
         break;
       case 3: {
         const rules = rulesFor(model);
         const items: PickItem<string>[] = [];
         if (preselected.length) {
-          items.push({ label: vscode.l10n.t('$(file-media) The {0} selected image(s)', preselected.length), detail: preselected.map(imageLabel).join(', '), value: 'selected' });
+          items.push({
+            label: vscode.l10n.t('$(file-media) The {0} selected image(s)', preselected.length),
+            detail: preselected.map(imageLabel).join(', '),
+            value: 'selected',
+          });
         }
-        if (rules.textToVideo) items.push({ label: vscode.l10n.t('$(circle-slash) None (text to video)'), value: 'none' });
-        items.push({ label: vscode.l10n.t('$(files) Image files from the workspace…'), detail: vscode.l10n.t('Sent as complete base64 data URLs.'), value: 'files' });
-        items.push({ label: vscode.l10n.t('$(link) HTTPS links…'), detail: vscode.l10n.t('Public direct links to image files (not pages that show them).'), value: 'urls' });
+        if (rules.textToVideo)
+          items.push({ label: vscode.l10n.t('$(circle-slash) None (text to video)'), value: 'none' });
+        items.push({
+          label: vscode.l10n.t('$(files) Image files from the workspace…'),
+          detail: vscode.l10n.t('Sent as complete base64 data URLs.'),
+          value: 'files',
+        });
+        items.push({
+          label: vscode.l10n.t('$(link) HTTPS links…'),
+          detail: vscode.l10n.t('Public direct links to image files (not pages that show them).'),
+          value: 'urls',
+        });
         const limit = rules.known
           ? rules.minImages === rules.maxImages
             ? vscode.l10n.t('{0} needs exactly one reference image.', model)
-            : vscode.l10n.t('{0}: none, one or up to {1} images; with several images at most {2} s.', model, rules.maxImages, rules.maxSecondsMulti ?? rules.maxSeconds)
+            : vscode.l10n.t(
+                '{0}: none, one or up to {1} images; with several images at most {2} s.',
+                model,
+                rules.maxImages,
+                rules.maxSecondsMulti ?? rules.maxSeconds,
+              )
           : vscode.l10n.t('Reference images');
         r = await pick(3, limit, items, preselected.length ? 'selected' : rules.textToVideo ? 'none' : 'files');
         if (r === 'none') images = { kind: 'none' };
@@ -185,7 +229,12 @@ export async function runVideoWizard(
           images = { kind: 'files', uris: chosen };
         } else if (r === 'urls') {
           const prev = images.kind === 'urls' ? images.urls.join(' ') : '';
-          const t = await input(3, vscode.l10n.t('HTTPS links to the reference images, separated by spaces.'), prev, (v) => parseUrlList(v).problem);
+          const t = await input(
+            3,
+            vscode.l10n.t('HTTPS links to the reference images, separated by spaces.'),
+            prev,
+            (v) => parseUrlList(v).problem,
+          );
           if (typeof t !== 'string') continue;
           images = { kind: 'urls', urls: parseUrlList(t).urls };
         }
@@ -213,7 +262,11 @@ export async function runVideoWizard(
           value: s,
         }));
         const ph = multi
-          ? vscode.l10n.t('Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).', model, rules.maxSecondsMulti ?? 10)
+          ? vscode.l10n.t(
+              'Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).',
+              model,
+              rules.maxSecondsMulti ?? 10,
+            )
           : vscode.l10n.t('Duration (at most {0} s).', rules.maxSeconds);
         // A default the model does not offer here (15 s with several images) falls to the nearest below.
         const fallback = [...choices].reverse().find((c) => c <= seconds) ?? choices[0];
@@ -223,8 +276,15 @@ export async function runVideoWizard(
       }
       case 5: {
         const allowed = rulesFor(model).aspectRatios;
-        const items = allowed.map((a) => ({ label: a, description: a === settings.video.aspectRatio ? vscode.l10n.t('default') : undefined, value: a }));
-        const ph = model === 'vendor-video-1.5' ? vscode.l10n.t('Aspect ratio ({0} allows only 16:9 and 9:16)', model) : vscode.l10n.t('Aspect ratio');
+        const items = allowed.map((a) => ({
+          label: a,
+          description: a === settings.video.aspectRatio ? vscode.l10n.t('default') : undefined,
+          value: a,
+        }));
+        const ph =
+          model === 'vendor-video-1.5'
+            ? vscode.l10n.t('Aspect ratio ({0} allows only 16:9 and 9:16)', model)
+            : vscode.l10n.t('Aspect ratio');
         r = await pick(5, ph, items, allowed.includes(aspect) ? aspect : allowed[0]);
         if (typeof r === 'string') aspect = r;
         break;
@@ -236,7 +296,12 @@ export async function runVideoWizard(
           detail: RESOLUTION_ADVICE[res],
           value: res,
         }));
-        r = await pick(6, vscode.l10n.t('Resolution: 480p for bulk material, 720p for covers and key visuals'), items, resolution);
+        r = await pick(
+          6,
+          vscode.l10n.t('Resolution: 480p for bulk material, 720p for covers and key visuals'),
+          items,
+          resolution,
+        );
         if (typeof r === 'string') resolution = r;
         break;
       }
@@ -269,17 +334,19 @@ export async function runVideoWizard(
 async function pickWorkspaceImages(max: number): Promise<vscode.Uri[] | undefined> {
   const files = await vscode.workspace.findFiles(IMAGE_GLOB, '**/node_modules/**', 2000);
   if (files.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No PNG, JPEG, WebP, GIF or BMP files in the workspace. Use HTTPS links instead.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No PNG, JPEG, WebP, GIF or BMP files in the workspace. Use HTTPS links instead.'),
+    );
     return undefined;
   }
-  const items = files
-    .map((uri) => ({ label: imageLabel(uri), uri }))
-    .sort((a, b) => a.label.localeCompare(b.label));
+  const items = files.map((uri) => ({ label: imageLabel(uri), uri })).sort((a, b) => a.label.localeCompare(b.label));
   const chosen = await vscode.window.showQuickPick(items, {
     title: title(),
     canPickMany: true,
     ignoreFocusOut: true,
-    placeHolder: Number.isFinite(max) ? vscode.l10n.t('Reference images (at most {0})', max) : vscode.l10n.t('Reference images'),
+    placeHolder: Number.isFinite(max)
+      ? vscode.l10n.t('Reference images (at most {0})', max)
+      : vscode.l10n.t('Reference images'),
   });
   if (!chosen || chosen.length === 0) return undefined;
   return chosen.map((c) => c.uri);

@@ -1,0 +1,255 @@
+/**
+ * Cost of the chat webview's message log as it grows (the streaming fast path is measured by
+ * webview-render.bench.ts). Two figures, each printed with its goal; nothing about time is
+ * asserted:
+ *
+ * 1. Opening a stored 500-turn conversation: answers from the local gateway (through the real
+ *    client), saved and loaded back through the chat store, then sent to the real
+ *    `dist/webview.js` in headless Chromium as the host does (`chat/conversation`). Goal: ≤ 200 ms.
+ * 2. One message update (`chat/message` replacing a finished answer) in a 500-message log against
+ *    the same in a 5-message log, measured in the same run. Goal: ≤ 1.5x.
+ *
+ * Time counted: the message handler, the microtasks it queues, the animation-frame callbacks it
+ * schedules, and the style/layout it causes (forced, so it is counted).
+ */
+import { chromium } from 'playwright-core';
+import { GatewayClient } from '../src/api/client';
+import { ConversationStore, newConversation } from '../src/chat/core/store';
+import { MemoryStorage } from '../test/unit/memoryStorage';
+import type { AssistantMessage, ChatMessage, Conversation, HostMessage } from '../src/shared/protocol';
+import { startGateway } from '../test/gateway/server';
+import {
+  browserPath,
+  CHROMIUM_ARGS,
+  DEFAULT_PARAMS,
+  openHarness,
+  snapshot,
+  type Harness,
+  type PageGlobal,
+} from '../test/webview/harness';
+
+const TURNS = 500;
+const OPEN_RUNS = 9;
+const UPDATES = 60;
+
+/** Where one measured message's time went, in ms. */
+interface Phases {
+  handler: number;
+  microtasks: number;
+  layout: number;
+  frame: number;
+}
+interface BenchGlobal extends PageGlobal {
+  __measure(data: unknown): Promise<number>;
+  __phases: Phases[];
+}
+
+async function answers(): Promise<string[]> {
+  const gw = await startGateway();
+  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+  const prompts = [
+    '#markdown',
+    '#long 150',
+    'what does this function return?',
+    '#say Use `Array.prototype.at`:\n\n```ts\nconst last = xs.at(-1);\n```\n',
+  ];
+  const out: string[] = [];
+  for (const p of prompts) {
+    const r = await client.streamChat(
+      { model: 'gw-chat', messages: [{ role: 'user', content: p }] },
+      { onEvent: () => undefined },
+    );
+    out.push(r.message.content ?? '');
+  }
+  await gw.close();
+  return out;
+}
+
+function conversation(turns: number, texts: string[]): Conversation {
+  const c = newConversation(1);
+  c.title = `${turns} turns`;
+  for (let i = 0; i < turns; i++) {
+    c.messages.push({
+      id: `u${i}`,
+      role: 'user',
+      text: `question ${i}: explain the next part`,
+      images: [],
+      contexts: [],
+      createdAt: i,
+    });
+    c.messages.push({
+      id: `a${i}`,
+      role: 'assistant',
+      content: texts[i % texts.length] ?? '',
+      status: 'done',
+      requestedModel: 'gw-chat',
+      finishReason: 'stop',
+      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+      createdAt: i,
+    });
+  }
+  return c;
+}
+
+async function stored(c: Conversation): Promise<Conversation> {
+  const store = new ConversationStore(new MemoryStorage());
+  await store.save(c);
+  const back = store.load(c.id);
+  if (!back) throw new Error('the stored conversation did not load');
+  return back;
+}
+
+const open = (conversation: Conversation): HostMessage => ({
+  type: 'chat/conversation',
+  conversation,
+  defaults: DEFAULT_PARAMS,
+  defaultModel: 'gw-chat',
+  defaultSystemPrompt: '',
+});
+
+async function instrument(h: Harness): Promise<void> {
+  await h.page.evaluate(() => {
+    const g = globalThis as unknown as BenchGlobal & { dispatchEvent(e: unknown): boolean };
+    const raf = g.requestAnimationFrame.bind(g);
+    let rafMs = 0;
+    g.requestAnimationFrame = (cb: () => void) =>
+      raf(() => {
+        const s = performance.now();
+        cb();
+        rafMs += performance.now() - s;
+      });
+    const doc = g.document as unknown as { body: { offsetHeight: number } };
+    g.__phases = [];
+    g.__measure = async (data: unknown) => {
+      rafMs = 0;
+      const s = performance.now();
+      g.dispatchEvent(new MessageEvent('message', { data }));
+      const handler = performance.now() - s;
+      // A MessageChannel task runs right after the microtasks, without setTimeout's clamping.
+      // (Typed by hand: this file is type-checked with node's lib, not the DOM's.)
+      await new Promise<void>((r) => {
+        const ch = new MessageChannel() as unknown as {
+          port1: { onmessage: () => void };
+          port2: { postMessage(v: unknown): void };
+        };
+        ch.port1.onmessage = () => r();
+        ch.port2.postMessage(0);
+      });
+      const w = performance.now();
+      void doc.body.offsetHeight;
+      const layout = performance.now() - w;
+      // Frame callbacks it scheduled (scrolling), and the layout they cause.
+      await new Promise<void>((r) => raf(() => r()));
+      const l = performance.now();
+      void doc.body.offsetHeight;
+      const phases = { handler, microtasks: w - s - handler, layout, frame: rafMs + (performance.now() - l) };
+      g.__phases.push(phases);
+      return phases.handler + phases.microtasks + phases.layout + phases.frame;
+    };
+  });
+}
+
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const texts = await answers();
+  const big = await stored(conversation(TURNS, texts));
+  const browser = await chromium.launch({
+    executablePath: browserPath('bench'),
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  });
+
+  // 1. Open a stored 500-turn conversation (a fresh page each run: nothing is warm but the bundle).
+  const opens: number[] = [];
+  const complete: number[] = [];
+  for (let i = 0; i < OPEN_RUNS; i++) {
+    const h = await openHarness(browser);
+    await h.send(snapshot());
+    await instrument(h);
+    const [first, all] = await h.page.evaluate(
+      async ([m, expected]) => {
+        const g = globalThis as unknown as BenchGlobal;
+        const s = performance.now();
+        const firstScreen = await g.__measure(m);
+        // The later rows are mounted after the first screen, in slices; wall time until all are.
+        while (g.document.querySelectorAll('article.msg').length < expected) {
+          if (performance.now() - s > 30_000) throw new Error('the log never showed every message');
+          await new Promise((r) => setTimeout(r, 1));
+        }
+        return [firstScreen, performance.now() - s];
+      },
+      [open(big), TURNS * 2] as const,
+    );
+    opens.push(first);
+    complete.push(all);
+    await h.page.context().close();
+  }
+  console.log(
+    `open a stored ${TURNS}-turn conversation (${big.messages.length} messages, ${JSON.stringify(big).length} characters):`,
+  );
+  console.log(
+    `  first screen: median ${median(opens).toFixed(1)} ms of ${OPEN_RUNS} runs (${opens.map((x) => x.toFixed(1)).join(', ')}); goal ≤ 200 ms`,
+  );
+  console.log(
+    `  every message in the DOM (later rows mounted in slices after the first screen): median ${median(complete).toFixed(1)} ms wall`,
+  );
+
+  // 2. One message update in a 5-message log and in a 500-message log: two pages, updated in
+  // turn, so load from elsewhere on the machine falls on both alike.
+  const page = async (messages: number) => {
+    const c = conversation(Math.ceil(messages / 2), texts);
+    c.messages = c.messages.slice(0, messages);
+    const h = await openHarness(browser);
+    await h.send(snapshot());
+    await h.send(open(c));
+    // Every row mounted (a long log mounts its later rows after the first screen).
+    while ((await h.page.locator('.log > *').count()) < messages) await h.page.waitForTimeout(20);
+    await instrument(h);
+    const last = c.messages.filter((m): m is AssistantMessage => m.role === 'assistant').at(-1);
+    if (!last) throw new Error('no answer to update');
+    return { h, last };
+  };
+  const small = await page(5);
+  const large = await page(TURNS);
+  const times = { small: [] as number[], large: [] as number[] };
+  for (let i = 0; i < UPDATES; i++) {
+    for (const [name, p] of [
+      ['small', small],
+      ['large', large],
+    ] as const) {
+      const message: ChatMessage = { ...p.last, content: `${texts[i % texts.length] ?? ''}\n\nRevision ${i}.` };
+      times[name].push(
+        await p.h.page.evaluate((m) => (globalThis as unknown as BenchGlobal).__measure(m), {
+          type: 'chat/message',
+          requestId: 'r1',
+          message,
+        } satisfies HostMessage),
+      );
+    }
+  }
+  // The first updates warm the JIT; the median of the rest is the figure.
+  const [s5, s500] = [median(times.small.slice(10)), median(times.large.slice(10))];
+  console.log(
+    `one message update (chat/message replacing the last answer), median of ${UPDATES - 10}, the two logs updated in turn:`,
+  );
+  console.log(
+    `  5-message log ${s5.toFixed(2)} ms, ${TURNS}-message log ${s500.toFixed(2)} ms, ratio ${(s500 / s5).toFixed(2)}x; goal ≤ 1.5x`,
+  );
+  for (const [name, p] of [
+    ['5', small],
+    [String(TURNS), large],
+  ] as const) {
+    const phases = (await p.h.page.evaluate(() => (globalThis as unknown as BenchGlobal).__phases)).slice(10);
+    const part = (k: keyof Phases) => median(phases.map((x) => x[k])).toFixed(2);
+    console.log(
+      `    ${name.padStart(3)}-message log, medians: handler and render ${part('handler')} ms, microtasks ${part('microtasks')} ms, layout ${part('layout')} ms, frame ${part('frame')} ms`,
+    );
+  }
+  await browser.close();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+/**
+ * The gateway's wire vocabulary (spec 2.1, 2.2): the chat request, its messages and content
+ * parts, tools, tool calls and their answers, usage, the result of a call and the events of a
+ * streamed one. Every layer uses these names; this module imports nothing, so anything may
+ * import it without pulling in code.
+ */
+
+/** A text part of multimodal content (spec 2.1). */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image part: a public HTTPS URL or a complete `data:image/...;base64,` URL. */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+/**
+ * A tool call made by the assistant. `arguments` is JSON text as sent by the model, maybe
+ * invalid: the tool side validates it and answers with a tool message saying what was wrong.
+ */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface SystemMessage {
+  role: 'system';
+  content: string | TextPart[];
+  name?: string;
+}
+export interface UserMessage {
+  role: 'user';
+  content: string | ContentPart[];
+  name?: string;
+}
+/**
+ * `reasoning_content` must be sent back on tool-call turns: DeepSeek-style models reject the next
+ * request without it.
+ */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  reasoning_content?: string;
+}
+/** The answer to one call; `tool_call_id` must equal the `id` of exactly one call of the turn. */
+export interface ToolMessage {
+  role: 'tool';
+  content: string;
+  tool_call_id: string;
+  name?: string;
+}
+export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** A tool the model may call (spec 2.1: only `function` exists); `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+/** `auto` (the gateway's default), `none`, `required` (not in spec 2.1; some gateways refuse it), or one named tool. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
+export type ResponseFormat =
+  { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: Record<string, unknown> };
+
+/** The chat request body of spec 2.1. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  stop?: string | string[];
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  response_format?: ResponseFormat;
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  user?: string;
+}
+
+/** Token usage (spec 2.2); servers may add more fields, which are kept. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  [extra: string]: unknown;
+}
+
+/** The outcome of a chat call, streamed or not. */
+export interface ChatResult {
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string };
+  finishReason?: string;
+  usage?: Usage;
+  model?: string;
+  id?: string;
+}
+
+/**
+ * What a streaming chat call reports as it goes. `index` of a tool call is its position in the final
+ * `tool_calls`; its `id` is the wire id as sent (the result's id may differ: ids are made unique there).
+ */
+export type ChatStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'model'; model: string }
+  | { type: 'finish'; reason: string }
+  | { type: 'retry'; attempt: number; delayMs: number; message: string };
+
+/** Options of a streaming chat call. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: ChatStreamEvent) => void;
+}
+
+/**
+ * The part of `GatewayClient` that answers chat requests: what the chat's turns and the language
+ * model provider need (tests may pass any object with these methods).
+ */
+export interface ChatBackend {
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
+  streamChat(req: ChatRequest, o: StreamOptions): Promise<ChatResult>;
+}

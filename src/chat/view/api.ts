@@ -1,0 +1,38 @@
+import type * as vscode from 'vscode';
+import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ToolExecutor } from '../core/toolSeam';
+
+/** Ids that package.json contributes; tests and other features refer to them. */
+export const CHAT_VIEW_ID = 'gatewayStudio.chatView';
+export const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
+
+/** A tool-menu change made by the user in the chat. */
+export type ToolSettingChange =
+  | { kind: 'enabled'; name: string; enabled: boolean }
+  | { kind: 'trusted'; name: string; trusted: boolean }
+  | { kind: 'choice'; choice: ToolChoiceSetting };
+
+/**
+ * What the chat offers other features (the tools feature uses all of it). Obtained from
+ * `registerChat(services)`.
+ */
+export interface ChatPanelApi {
+  /** Shows or updates a tool card in every open chat (also replayed to a reloaded webview). */
+  postToolCall(update: ToolCallUpdate): void;
+  /** Allow / Deny / Always allow clicked on a card. */
+  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
+  /** The executor used for every later turn: its definitions are sent, its calls run. */
+  setToolExecutor(executor: ToolExecutor | undefined): void;
+  /** Feeds the tools menu (enabled / trusted toggles, tool_choice). */
+  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
+  /** A toggle or the tool_choice changed in the tools menu. */
+  onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable;
+  /** The conversation currently shown (for tools that need its id). */
+  readonly conversationId: string;
+  /**
+   * Whether a chat (view or panel) is on screen now, so a card there can be seen. Optional for
+   * other implementations: without it approvals look at the editor tabs, and ask outside the
+   * chat when unsure.
+   */
+  isVisible?(): boolean;
+}

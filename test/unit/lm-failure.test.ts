@@ -1,0 +1,159 @@
+// What a failed vscode.lm request tells its caller (src/lm/core/failure.ts), against the local gateway.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GatewayClient } from '../../src/api/client';
+import type { ChatRequest } from '../../src/api/wire';
+import { describeError } from '../../src/api/describeError';
+import { answerLmRequest } from '../../src/lm/core/answer';
+import { lmFailure } from '../../src/lm/core/failure';
+import { buildLmRequest } from '../../src/lm/core/messages';
+import { LM_ROLE, type LmMessageLike } from '../../src/lm/core/parts';
+import { LmModelCache } from '../../src/lm/core/models';
+import { CHAT_MODELS, VIDEO_MODELS } from '../gateway/models';
+import { gatewayFailure, useGateway } from './helpers';
+
+// A 404 gets words for VS Code's model picker and drops the cached model list.
+void describe('a 404', () => {
+  const gw = useGateway();
+
+  const READ_FILE = {
+    name: 'read_file',
+    description: 'Reads a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
+  const LIST_DIR = {
+    name: 'list_directory',
+    description: 'Lists a folder',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
+  const SCRIPT = '#tools [{"calls":[{"name":"list_directory","arguments":{"path":"src"}}]}]';
+
+  /** A text part as VS Code's `LanguageModelTextPart` is shaped. */
+  class TextPart {
+    constructor(readonly value: string) {}
+  }
+
+  /** The request the provider builds for toolMode Required (2) with two tools, so "required" goes out. */
+  function requiredRequest(modelId: string, text = SCRIPT): ChatRequest {
+    const turn: LmMessageLike = { role: LM_ROLE.user, content: [new TextPart(text)] };
+    return buildLmRequest([turn], {
+      modelId,
+      acceptsImages: modelId === 'gw-vision',
+      tools: [READ_FILE, LIST_DIR],
+      toolMode: 2,
+    }).request;
+  }
+
+  function newClient(baseUrl = gw.url): GatewayClient {
+    return new GatewayClient({ baseUrl, apiKey: gw.keys.valid, maxRetries: 0 });
+  }
+
+  function modelListings(): number {
+    return gw.requests().filter((r) => r.route === '/v1/models').length;
+  }
+
+  /** A `/v1/models` answer (status 200) with these records instead of the gateway's own. */
+  function listFault(data: unknown[]): void {
+    gw.fault({ match: { method: 'GET', path: '/v1/models' }, status: 200, body: { object: 'list', data } });
+  }
+
+  void describe('a 404 through vscode.lm', () => {
+    void it('a model the gateway stopped offering fails with words for the model picker, and the cached list is dropped so the next listing leaves it out', async () => {
+      const retired = {
+        id: 'gw-retired',
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'gateway-studio',
+        capabilities: ['streaming'],
+        modalities: ['text'],
+      };
+      listFault([...CHAT_MODELS, retired, ...VIDEO_MODELS]);
+      const client = newClient();
+      const cache = new LmModelCache(60_000);
+      const before = await cache.load(client);
+      assert.ok(
+        before.some((m) => m.id === 'gw-retired'),
+        'the first listing offers the model',
+      );
+      assert.equal(cache.cached(client), before, 'the list is reused');
+      assert.equal(modelListings(), 1);
+
+      const e = await gatewayFailure(
+        answerLmRequest(client, requiredRequest('gw-retired', 'hello'), { stream: true, onEvent: () => undefined }),
+      );
+      assert.equal(e.status, 404);
+      const f = lmFailure(e, 'gw-retired');
+      assert.equal(f.refreshModels, true);
+      assert.match(
+        f.message,
+        /^Not found \(404\)\. The gateway answers 404 for the model "gw-retired": it may no longer offer it/,
+      );
+      assert.match(f.message, /model picker drops a model that is gone; choose another model there/);
+      assert.match(f.message, /base URL \(gatewayStudio\.baseUrl\) probably lacks \/v1/);
+      assert.match(f.message, /Server said: .*The model `gw-retired` does not exist.*\(request id req_/);
+      assert.doesNotMatch(f.message, /Select Chat Model|model setting/, 'no chat-panel advice');
+
+      // What the provider does with refreshModels.
+      cache.invalidate();
+      assert.equal(cache.cached(client), undefined);
+      const after = await cache.load(client);
+      assert.deepEqual(after.map((m) => m.id).sort(), ['gw-chat', 'gw-latest', 'gw-reasoner', 'gw-vision']);
+      assert.equal(modelListings(), 2);
+    });
+
+    void it('a base URL that reaches the host but not its /v1 routes fails with words about /v1', async () => {
+      const client = newClient(`${gw.url}/wrong-prefix`);
+      const e = await gatewayFailure(
+        answerLmRequest(client, requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
+      assert.equal(e.status, 404);
+      const f = lmFailure(e, 'gw-chat');
+      assert.equal(f.refreshModels, true);
+      assert.match(
+        f.message,
+        /^Not found \(404\)\. The gateway has no POST \/wrong-prefix\/v1\/chat\/completions: the base URL \(gatewayStudio\.baseUrl\) probably lacks \/v1/,
+      );
+      assert.match(f.message, /never include \/chat\/completions/);
+      assert.doesNotMatch(f.message, /Select Chat Model|model picker/);
+    });
+
+    void it('a 404 that names neither the model nor the route says both causes', async () => {
+      gw.fault({
+        match: { path: '/v1/chat/completions' },
+        status: 404,
+        body: { error: { type: 'not_found', code: 'not_found', message: 'Not Found', param: null } },
+      });
+      const e = await gatewayFailure(
+        answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
+      const f = lmFailure(e, 'gw-chat');
+      assert.equal(f.refreshModels, true);
+      assert.match(
+        f.message,
+        /either it no longer offers this model .* or the base URL is wrong\. If every model answers 404/,
+      );
+    });
+
+    void it("other errors keep the product's words and leave the model list alone", async () => {
+      gw.fault({ match: { path: '/v1/chat/completions' }, status: 401 });
+      const e = await gatewayFailure(
+        answerLmRequest(newClient(), requiredRequest('gw-chat', 'hello'), { stream: false, onEvent: () => undefined }),
+      );
+      const f = lmFailure(e, 'gw-chat');
+      const d = describeError(e);
+      assert.equal(f.message, `${d.title}. ${d.detail}`);
+      assert.match(f.message, /The API key was refused \(401\).*Set API Key/);
+      assert.equal(f.refreshModels, false);
+    });
+
+    void it('a listing still under way when the list is dropped does not put the old list back', async () => {
+      gw.fault({ match: { path: '/v1/models' }, delayMs: 150 });
+      const client = newClient();
+      const cache = new LmModelCache(60_000);
+      const pending = cache.load(client);
+      cache.invalidate();
+      assert.equal((await pending).length, 4, 'the caller still gets its answer');
+      assert.equal(cache.cached(client), undefined);
+    });
+  });
+});

@@ -1,0 +1,27 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { FileChange, ToolHost } from '../../src/chat/core/toolHost';
+import { runShellCommand } from '../../src/chat/core/toolCommand';
+import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
+
+/**
+ * A {@link ToolHost} over plain node: reads and writes the disk, runs commands without a
+ * terminal, has no editor (no selection, no diagnostics, no diff view): the tools' host in unit
+ * and webview tests.
+ */
+export function nodeToolHost(
+  roots: readonly WorkspaceRoot[],
+  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {},
+): ToolHost {
+  return {
+    roots: () => [...roots],
+    editorText: () => undefined,
+    applyChange: async (c) => {
+      await fs.mkdir(path.dirname(c.file.absolute), { recursive: true });
+      await fs.writeFile(c.file.absolute, c.after, 'utf8');
+      opts.onChange?.(c);
+    },
+    runCommand: (command, o) => runShellCommand(command, o),
+    commandTimeoutMs: () => opts.commandTimeoutMs ?? 30_000,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * A chat session (src/chat/core/session.ts) as a window would run it, in plain node: over a
+ * storage that stands for the workspace state, asking the local gateway over real HTTP, with what
+ * it sends to the chat views recorded.
+ */
+import { GatewayClient } from '../../src/api/client';
+import { ChatSession } from '../../src/chat/core/session';
+import type { Question, SessionSettings } from '../../src/chat/core/sessionDeps';
+import type { HostMessage } from '../../src/shared/protocol';
+import type { Gateway } from '../gateway/server';
+import { MemoryStorage } from './memoryStorage';
+import { ConversationStore } from '../../src/chat/core/store';
+
+/** The settings as a fresh profile has them, with the gateway's chat model chosen. */
+export const SETTINGS: SessionSettings = {
+  chatModel: 'gw-chat',
+  systemPrompt: '',
+  params: {
+    temperature: null,
+    top_p: null,
+    max_tokens: null,
+    stop: [],
+    presence_penalty: null,
+    frequency_penalty: null,
+    response_format: 'text',
+    user: '',
+    stream: true,
+  },
+  maxRounds: 10,
+};
+
+/** A session over a storage, as {@link openSession} returns it. */
+export interface OpenSession {
+  readonly session: ChatSession;
+  readonly storage: MemoryStorage;
+  /** Every message the session sent to the views (deltas one by one), copied when sent. */
+  readonly received: HostMessage[];
+  /** Polls `pred` every 10 ms; past the timeout fails naming `what`, with the warnings logged. */
+  until(pred: () => boolean, what: string): Promise<void>;
+  /** The session's and its client's warn and error log lines. */
+  readonly logs: string[];
+}
+
+/**
+ * A session over `storage` (default: a new empty one), as a window that starts with it, whose
+ * client talks to `gw` with its valid key and without retries.
+ */
+export function openSession(
+  gw: Gateway,
+  storage = new MemoryStorage(),
+  options: { timeoutMs?: number } = {},
+): OpenSession {
+  const logs: string[] = [];
+  const received: HostMessage[] = [];
+  const client = new GatewayClient({
+    baseUrl: gw.url,
+    apiKey: gw.keys.valid,
+    maxRetries: 0,
+    log: (level, msg) => {
+      if (level === 'warn' || level === 'error') logs.push(msg);
+    },
+  });
+  const session = new ChatSession({
+    store: new ConversationStore(storage),
+    backend: () => Promise.resolve(client),
+    settings: () => SETTINGS,
+    sink: {
+      broadcast: (m) => received.push(structuredClone(m)),
+      delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),
+    },
+    log: { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+  });
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const until = async (pred: () => boolean, what: string) => {
+    const end = Date.now() + timeoutMs;
+    while (!pred()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs: ${logs.join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { session, storage, received, until, logs };
+}
+
+/** A copy of `storage` as it is now: what a window killed at this moment leaves behind. */
+export function copyStorage(storage: MemoryStorage): MemoryStorage {
+  const copy = new MemoryStorage();
+  for (const key of storage.keys()) void copy.update(key, storage.get(key));
+  return copy;
+}
+
+/** A question as the composer sends it: text, no images, no editor context. */
+export function question(text: string): Question {
+  return { text, images: [], contexts: [] };
+}

@@ -1,0 +1,84 @@
+/** The composer: edit banner, attachments, notes, the message box, attach, send and stop. */
+import type { JSX } from 'preact';
+import { addFiles, removeContext, removeImage, send, setEditing, stop } from '../composerActions';
+import { els, post } from '../runtime';
+import { busy, contexts, draft, editing, images, notes, t } from '../state';
+import { Icon, IconButton, TextButton } from './buttons';
+import { contextLabel } from './Message';
+
+export function Composer(): JSX.Element {
+  return (
+    <div class="composer">
+      <div class="edit-banner" hidden={!editing.value}>
+        <span>{t('Editing your last message: Send replaces it and asks again.')}</span>
+        <TextButton icon="close" label={t('Cancel edit')} onClick={() => setEditing(false)} />
+      </div>
+      <Attachments />
+      <div class="composer-notes" role="status">
+        {notes.value.map((n, i) => (
+          <p key={i} class={n.level}>
+            <Icon name={n.level === 'info' ? 'info' : n.level} /> {n.text}
+          </p>
+        ))}
+      </div>
+      <textarea
+        class="input"
+        rows={3}
+        aria-label={t('Message')}
+        placeholder={t('Ask about your code, or paste an image…')}
+        value={draft}
+        ref={(el) => {
+          els.textarea = el ?? undefined;
+        }}
+        onInput={(ev) => (draft.value = ev.currentTarget.value)}
+        onKeyDown={(ev) => {
+          if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
+            ev.preventDefault();
+            send();
+          }
+        }}
+        onPaste={(ev) => {
+          const files = [...(ev.clipboardData?.files ?? [])];
+          if (files.length) {
+            ev.preventDefault();
+            void addFiles(files);
+          }
+        }}
+      />
+      <div class="composer-actions">
+        <span class="attach-slot">
+          <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'chat/pickImages' })} />
+        </span>
+        <span class="spacer" />
+        <button type="button" class="secondary stop" hidden={!busy.value} aria-label={t('Stop')} onClick={stop}>
+          <Icon name="debug-stop" />
+          <span>{t('Stop')}</span>
+        </button>
+        <button type="button" class="primary send" hidden={busy.value} aria-label={t('Send')} onClick={send}>
+          <Icon name="send" />
+          <span>{t('Send')}</span>
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Attachments(): JSX.Element {
+  return (
+    <div class="attachments">
+      {images.value.map((img, i) => (
+        <span key={`i${i}`} class="attachment">
+          <img class="thumb" src={img.dataUrl} alt={t('Attached image: {0}', img.name)} />
+          <IconButton icon="close" label={`${t('Remove attachment')}: ${img.name}`} onClick={() => removeImage(i)} />
+        </span>
+      ))}
+      {contexts.value.map((ctx, i) => (
+        <span key={`c${i}`} class="chip">
+          <Icon name="file-code" />
+          <span>{contextLabel(ctx)}</span>
+          <IconButton icon="close" label={`${t('Remove context')}: ${ctx.fileName}`} onClick={() => removeContext(i)} />
+        </span>
+      ))}
+    </div>
+  );
+}

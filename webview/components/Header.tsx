@@ -1,0 +1,115 @@
+/** The toolbar (new chat, history, model, settings, tools, export) and the panel it opens. */
+import type { JSX } from 'preact';
+import { renderAttachments } from '../composerActions';
+import { els, post } from '../runtime';
+import {
+  conversation,
+  currentModel,
+  defaultModel,
+  models,
+  modelsLoading,
+  openPanel,
+  t,
+  totalTokens,
+  type PanelName,
+} from '../state';
+import { Icon, IconButton } from './buttons';
+import { HistoryPanel } from './HistoryPanel';
+import { togglePanel } from './PanelHead';
+import { SettingsPanel } from './SettingsPanel';
+import { ToolsPanel } from './ToolsPanel';
+
+function setModel(model: string): void {
+  const c = conversation.value;
+  if (c) conversation.value = { ...c, model: model === defaultModel.value ? '' : model };
+  renderAttachments();
+  post({ type: 'chat/setModel', model });
+}
+
+function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
+  return (
+    <IconButton
+      icon={icon}
+      label={label}
+      aria-expanded={openPanel.value === panel ? 'true' : 'false'}
+      data-panel={panel}
+      onClick={() => togglePanel(panel)}
+    />
+  );
+}
+
+export function Header(): JSX.Element {
+  const open = openPanel.value;
+  return (
+    <header class="header">
+      <div class="toolbar" role="toolbar" aria-label={t('Chat actions')}>
+        <IconButton icon="add" label={t('New chat')} onClick={() => post({ type: 'chat/new' })} />
+        <PanelButton icon="history" label={t('History')} panel="history" />
+        <span class="model-box">
+          <Icon name="hubot" />
+          <input
+            type="text"
+            id="model"
+            list="model-list"
+            spellcheck={false}
+            autocomplete="off"
+            aria-label={t('Model')}
+            ref={(el) => {
+              els.model = el ?? undefined;
+            }}
+            onChange={(ev) => setModel(ev.currentTarget.value.trim())}
+          />
+          <ModelList />
+        </span>
+        <IconButton icon="refresh" label={t('Refresh models')} onClick={() => post({ type: 'models/refresh' })} />
+        <PanelButton icon="settings" label={t('Conversation settings')} panel="settings" />
+        <PanelButton icon="tools" label={t('Tools')} panel="tools" />
+        <IconButton icon="export" label={t('Export to Markdown')} onClick={() => post({ type: 'chat/export' })} />
+        <span class="toolbar-info">
+          <ModelInfo />
+          <span class="usage-total">
+            {totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}
+          </span>
+        </span>
+      </div>
+      <div class="panel" hidden={!open}>
+        {open === 'history' ? (
+          <HistoryPanel />
+        ) : open === 'settings' ? (
+          <SettingsPanel />
+        ) : open === 'tools' ? (
+          <ToolsPanel />
+        ) : null}
+      </div>
+    </header>
+  );
+}
+
+function ModelList(): JSX.Element {
+  return (
+    <datalist id="model-list">
+      {models.value.map((m, i) => (
+        <option key={i} value={m.id}>
+          {m.capabilities.length ? `${m.id} — ${m.capabilities.join(', ')}` : m.id}
+        </option>
+      ))}
+    </datalist>
+  );
+}
+
+function ModelInfo(): JSX.Element {
+  const model = currentModel.value;
+  const info = models.value.find((m) => m.id === model);
+  let content: JSX.Element | string | null = null;
+  if (modelsLoading.value) content = t('Loading models…');
+  else if (info) {
+    content = (
+      <>
+        <Icon name={info.supportsImages ? 'file-media' : 'circle-slash'} />{' '}
+        {info.supportsImages ? t('Supports images') : t('No image input listed')}
+      </>
+    );
+  } else if (model && models.value.length)
+    content = t('Custom model id: not in the list from /v1/models, sent as typed.');
+  return <span class="model-info">{content}</span>;
+}

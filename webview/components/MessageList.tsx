@@ -1,0 +1,55 @@
+/**
+ * The log: one keyed row per message (plus loose cards and the standalone error). Adding a row
+ * diffs the keys only; the rows themselves do not render again. A long conversation mounts its
+ * first screen at once, then the rest in slices (state.unmounted).
+ */
+import type { JSX } from 'preact';
+import { useLayoutEffect } from 'preact/hooks';
+import { els } from '../runtime';
+import { conversationId, messages, rows, t, unmounted } from '../state';
+import { Row } from './Message';
+
+/** Rows mounted per slice while the earlier part of a long conversation comes in. */
+const SLICE_ROWS = 30;
+
+export function MessageList(): JSX.Element {
+  const ids = rows.value;
+  const empty = !ids.some((id) => messages.has(id));
+  return (
+    <div
+      class="log"
+      role="log"
+      aria-live="off"
+      tabIndex={0}
+      aria-label={t('Conversation')}
+      ref={(el) => {
+        els.log = el ?? undefined;
+      }}
+    >
+      {empty ? (
+        <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p>
+      ) : null}
+      {/* Another conversation is a new list, so no row of the last one is reused for it. */}
+      <Rows key={conversationId.value} ids={ids} gap={unmounted.value} />
+    </div>
+  );
+}
+
+function Rows({ ids, gap }: { ids: string[]; gap: { from: number; to: number } }): JSX.Element {
+  const pending = gap.from < gap.to;
+  useLayoutEffect(() => {
+    if (!pending) return undefined;
+    // The next slice once this one is on screen; appended below, it leaves the view where it is.
+    const timer = setTimeout(() => {
+      unmounted.value = { from: Math.min(gap.to, gap.from + SLICE_ROWS), to: gap.to };
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [gap]);
+  return (
+    <>
+      {(pending ? [...ids.slice(0, gap.from), ...ids.slice(gap.to)] : ids).map((id) => (
+        <Row key={id} id={id} />
+      ))}
+    </>
+  );
+}

@@ -1,6 +1,0 @@
-// Imported first by main.ts, before any schema exists. The webview's CSP forbids eval; without
-// `jitless` zod probes `new Function` and the browser reports a CSP violation on every load
-// (harmless, but noise that would hide a real violation).
-import { z } from 'zod';
-
-z.config({ jitless: true });
