@@ -47,6 +47,7 @@ import {
   tools,
   toolsVersion,
   toolUpdates,
+  videoTasks,
   unmounted,
 } from './state';
 
@@ -120,6 +121,9 @@ function handle(msg: HostMessage): void {
     case 'chat/toolCall':
       toolCard(msg.update);
       return;
+    case 'chat/videoTask':
+      keyed(videoTasks, msg.callId).value = msg.task;
+      return;
     case 'chat/tools':
       tools.value = msg.tools;
       toolChoice.value = msg.choice;
@@ -155,6 +159,7 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
     messages.clear();
     toolUpdates.clear();
     toolResults.clear();
+    videoTasks.clear();
   } else {
     const calls = callIdsOf(c.messages);
     for (const [id, s] of toolUpdates) if (!calls.has(id)) s.value = undefined;

@@ -3,6 +3,7 @@
  * here; components read it and re-render only what reads a changed signal. Each message has its
  * own signal, so an update to one answer renders that answer alone.
  */
+import type { GalleryTask } from '../src/shared/galleryProtocol';
 import { computed, signal, type Signal } from '@preact/signals';
 import type {
   ChatMessage,
@@ -93,6 +94,8 @@ export const FIRST_SCREEN_ROWS = 30;
 export const toolResults = new Map<string, Signal<ToolResultMessage | undefined>>();
 /** Live card states from the host (`chat/toolCall`), by call id. */
 export const toolUpdates = new Map<string, Signal<ToolCallUpdate | undefined>>();
+/** The video task a call started (`chat/videoTask`), by call id. */
+export const videoTasks = new Map<string, Signal<GalleryTask | undefined>>();
 export const looseCards = signal<LooseCard[]>([]);
 export const standaloneError = signal<{ error: ErrorView; requestId: string } | undefined>(undefined);
 

@@ -1,3 +1,6 @@
+import type { GalleryTask } from '../shared/galleryProtocol';
+import type { VideoCardAction } from '../shared/protocol';
+
 /**
  * A tool one feature offers to another feature's tool runner (the video feature's tools in the
  * chat panel), in a shape that belongs to neither: features may not import each other, so
@@ -23,7 +26,26 @@ export interface FeatureToolCall {
 export interface FeaturePreparedCall {
   /** What the approval shows besides the arguments (a billed action says so here). */
   summary?: string;
-  run(call: FeatureToolCall): Promise<{ content: string; preview?: string }>;
+  run(call: FeatureToolCall): Promise<FeatureToolResult>;
+}
+
+export interface FeatureToolResult {
+  content: string;
+  preview?: string;
+  /** Something the call started that its card keeps showing after the call ends (a video task). */
+  follow?: { kind: 'videoTask'; key: string };
+}
+
+/**
+ * The feature that owns followed tasks (video), as the chat sees it: change events, the task in
+ * the gallery's shape with local files as webview URIs, the folders those URIs lie in (the chat
+ * page's `localResourceRoots`), and the card's actions.
+ */
+export interface FeatureTaskSource {
+  watch(key: string, listener: () => void): { dispose(): void };
+  describe(key: string, asWebviewUri: (fsPath: string) => string): Promise<GalleryTask | undefined>;
+  resourceRoots(): string[];
+  act(key: string, action: VideoCardAction): Promise<void>;
 }
 
 export interface FeatureTool {
@@ -36,4 +58,6 @@ export interface FeatureTool {
   readOnly: boolean;
   /** Checks the arguments; throws {@link FeatureToolError} when the call cannot happen. */
   prepare(args: Record<string, unknown>, call: FeatureToolCall): Promise<FeaturePreparedCall>;
+  /** Set when a run's result may `follow` a task of this feature. */
+  tasks?: FeatureTaskSource;
 }

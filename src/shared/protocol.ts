@@ -9,6 +9,7 @@
  *
  * The API key never crosses this boundary: no message has a field for it.
  */
+import { galleryTaskSchema } from './galleryProtocol';
 import * as z from './zod';
 
 const id = z.string().check(z.minLength(1), z.maxLength(200));
@@ -263,6 +264,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), update: toolCallUpdateSchema }),
+  /** The video task a tool call started, sent on every change of it (and in the ready state). */
+  z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
 ]);
@@ -270,6 +273,10 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Webview -> host
+
+/** What a tool card may do with the video its call saved. */
+export const VIDEO_CARD_ACTIONS = ['open', 'reveal', 'openExternal'] as const;
+export type VideoCardAction = (typeof VIDEO_CARD_ACTIONS)[number];
 
 const requestId = z.string().check(z.minLength(1), z.maxLength(100));
 
@@ -317,6 +324,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     callId: z.string().check(z.minLength(1)),
     decision: toolDecisionSchema,
   }),
+  z.object({ type: z.literal('chat/videoAction'), callId: id, action: z.enum(VIDEO_CARD_ACTIONS) }),
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),

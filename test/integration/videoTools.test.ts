@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { FeatureTaskSource } from '../../src/api/featureTools';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/core/toolRunner';
@@ -199,8 +200,18 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       start: async (request, labels) => (await manager.submit({ request, imageLabels: labels })).record,
     };
     const approvals: ApprovalRequest[] = [];
+    const source: FeatureTaskSource = {
+      watch: () => ({ dispose: () => undefined }),
+      describe: () => Promise.resolve(undefined),
+      resourceRoots: () => [],
+      act: () => Promise.resolve(),
+    };
+    const follows: { callId: string; key: string; source: FeatureTaskSource }[] = [];
     const runner = new ToolRunner({
-      tools: () => videoChatTools(feature).map(featureTool),
+      tools: () =>
+        videoChatTools(feature, source).map((t) =>
+          featureTool(t, (callId, key, s) => follows.push({ callId, key, source: s })),
+        ),
       approve: (r) => {
         approvals.push(r);
         return Promise.resolve('allow');
@@ -229,6 +240,11 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
     const id = /Started video task (video_svc_v1_[0-9a-f]+)/.exec(started?.content ?? '')?.[1];
     assert.ok(id, started?.content);
     assert.equal((await creations()).count, 1);
+    // The card of the call that started the task follows that task (and only that call's card).
+    assert.deepEqual(
+      follows.map((f) => [f.callId, f.key, f.source === source]),
+      [['c1', manager.list().find((r) => r.videoId === id)?.key, true]],
+    );
     const [status] = await runner.execute([call('c2', 'video_status', { id })], ctx);
     assert.match(status?.content ?? '', new RegExp(`Task ${id}`));
     manager.dispose();

@@ -92,3 +92,14 @@ void test('the webview page denies everything by default and runs only the nonce
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.match(html, /&quot;&gt;&lt;script&gt;/);
 });
+
+void test("a video card's action is one of open, reveal and openExternal, for a call id; anything else is refused", () => {
+  const ok = parseWebviewMessage({ type: 'chat/videoAction', callId: 'call_0', action: 'reveal' });
+  assert.deepEqual(ok, { ok: true, message: { type: 'chat/videoAction', callId: 'call_0', action: 'reveal' } });
+  for (const bad of [
+    { type: 'chat/videoAction', callId: 'call_0', action: 'deleteFile' },
+    { type: 'chat/videoAction', callId: '', action: 'open' },
+    { type: 'chat/videoAction', action: 'open' },
+  ])
+    assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad));
+});

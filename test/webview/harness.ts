@@ -13,6 +13,8 @@ import { WEBVIEW_STRINGS } from '../../src/shared/webviewStrings';
 import { webviewHtml } from '../../src/shared/webviewHtml';
 
 export const ORIGIN = 'http://webview.harness';
+/** Answered with the local gateway's sample MP4, the way an `asWebviewUri` link is. */
+export const SAMPLE_VIDEO_URL = `${ORIGIN}/files/sample.mp4`;
 
 /**
  * The page's globals as seen from functions passed to `page.evaluate` (they run in the browser;
@@ -40,6 +42,7 @@ export interface PageGlobal {
 }
 const root = join(__dirname, '..', '..');
 const dist = join(root, 'dist');
+const SAMPLE_MP4_PATH = join(root, 'test', 'gateway', 'fixtures', 'sample.mp4');
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -113,12 +116,17 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
     scriptUri: `${ORIGIN}/dist/webview.js`,
     styleUri: `${ORIGIN}/dist/webview.css`,
     title: 'harness',
+    // As the extension serves the chat page: a video tool's card plays the saved file.
+    media: true,
   });
   const page0 = o.noCsp ? html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '') : html;
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (url === `${ORIGIN}/` || url === `${ORIGIN}/index.html`) {
       return route.fulfill({ status: 200, contentType: 'text/html', body: page0 });
+    }
+    if (url.split('?')[0] === SAMPLE_VIDEO_URL) {
+      return route.fulfill({ status: 200, contentType: 'video/mp4', body: readFileSync(SAMPLE_MP4_PATH) });
     }
     const m = /^http:\/\/webview\.harness\/dist\/([\w.-]+?)(\?.*)?$/.exec(url);
     if (m?.[1] && existsSync(join(dist, m[1]))) {

@@ -8,8 +8,9 @@ import type { ToolCallUpdate, ToolDecision } from '../../src/shared/protocol';
 import type { WebviewString } from '../../src/shared/webviewStrings';
 import { highlightCode } from '../markdown';
 import { cardEls, post } from '../runtime';
-import { keyed, t, toolResults, tools, toolUpdates } from '../state';
+import { keyed, t, toolResults, tools, toolUpdates, videoTasks } from '../state';
 import { Icon, TextButton } from './buttons';
+import { VideoTaskCard } from './VideoTaskCard';
 
 const STATE_LABEL: Record<ToolCallUpdate['state'], WebviewString> = {
   'awaiting-approval': 'Waiting for your approval',
@@ -41,6 +42,7 @@ function fromHistory(callId: string, name: string, args: string): ToolCallUpdate
 
 export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
   const liveUpdate = keyed(toolUpdates, callId).value;
+  const video = keyed(videoTasks, callId).value;
   let u: ToolCallUpdate | undefined = liveUpdate;
   if (u && u.resultPreview === undefined) {
     // The result was stored before the host's card said so.
@@ -113,6 +115,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           ) : null}
         </div>
       ) : null}
+      {video ? <VideoTaskCard callId={callId} task={video} /> : null}
       {update.resultPreview !== undefined ? (
         <details class="tc-result">
           <summary>{t('Result')}</summary>

@@ -37,7 +37,10 @@ export function registerTools(
   context.subscriptions.push(state, host, approvals);
 
   // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
-  const builtins = [...builtinTools(host), ...fromFeatures.map(featureTool)];
+  const builtins = [
+    ...builtinTools(host),
+    ...fromFeatures.map((t) => featureTool(t, (id, key, src) => chat?.followTask?.(id, key, src))),
+  ];
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
     ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { FeatureTaskSource } from '../../api/featureTools';
 import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
 import type { ToolExecutor } from '../core/toolSeam';
 
@@ -27,6 +28,11 @@ export interface ChatPanelApi {
   postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
   /** A toggle or the tool_choice changed in the tools menu. */
   onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable;
+  /**
+   * The card of `callId` shows the task `key` of another feature (a video) from now on: its
+   * progress, then the saved file with a preview. Optional for other implementations.
+   */
+  followTask?(callId: string, key: string, source: FeatureTaskSource): void;
   /** The conversation currently shown (for tools that need its id). */
   readonly conversationId: string;
   /**

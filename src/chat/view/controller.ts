@@ -21,6 +21,8 @@ import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
 import { EditorActions } from './editorActions';
+import type { FeatureTaskSource } from '../../api/featureTools';
+import { FollowedTasks } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
 
 /**
@@ -36,6 +38,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly decisionEmitter = new vscode.EventEmitter<{ callId: string; decision: ToolDecision }>();
   private readonly toolSettingsEmitter = new vscode.EventEmitter<ToolSettingChange>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly webviews = new Set<vscode.Webview>();
+  private readonly followed: FollowedTasks;
 
   constructor(private readonly s: Services) {
     this.session = new ChatSession({
@@ -46,6 +50,18 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       log: s.log,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
+    this.followed = new FollowedTasks({
+      // Every chat page maps a file to the same resource URI, so any open one can make the link.
+      asWebviewUri: (p) => {
+        const w = this.webviews.values().next().value;
+        return w ? w.asWebviewUri(vscode.Uri.file(p)).toString() : undefined;
+      },
+      rootsChanged: () => {
+        for (const w of this.webviews) this.updateRoots(w);
+      },
+      broadcast: (msg) => this.hub.broadcast(msg),
+      warn: (text) => s.log.warn(text),
+    });
     this.disposables.push(
       this.decisionEmitter,
       this.toolSettingsEmitter,
@@ -68,6 +84,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** Connects a webview (view or panel). Messages wait in a queue until it says `webview/ready`. */
   attach(webview: vscode.Webview, visible: () => boolean = () => true): vscode.Disposable {
     const surface = this.hub.add(webview, visible);
+    this.webviews.add(webview);
+    if (this.webviews.size === 1) void this.followed.refreshAll();
     const sub = webview.onDidReceiveMessage((raw: unknown) => {
       const parsed = parseWebviewMessage(raw);
       if (!parsed.ok) {
@@ -104,6 +122,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     });
     return new vscode.Disposable(() => {
       sub.dispose();
+      this.webviews.delete(webview);
       this.hub.remove(surface);
     });
   }
@@ -165,6 +184,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       // The tools feature
       case 'chat/toolDecision':
         return this.decisionEmitter.fire({ callId: m.callId, decision: m.decision });
+      case 'chat/videoAction':
+        return this.followed.act(m.callId, m.action);
       case 'tools/setEnabled':
         return this.toolSettingsEmitter.fire({ kind: 'enabled', name: m.name, enabled: m.enabled });
       case 'tools/setTrusted':
@@ -190,6 +211,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.session.models.message(),
       ...(this.toolsMessage ? [this.toolsMessage] : []),
       ...this.session.cardMessages(),
+      ...this.followed.messages(),
     ];
   }
 
@@ -209,8 +231,31 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.hub.broadcastOrKeep({ type: 'chat/context', context, prompt: vscode.l10n.t('Explain this code.') });
   }
 
+  /** What a chat page may load: the bundle, the icons and the folders of followed tasks' videos. */
+  webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+        ...this.followed.roots().map((p) => vscode.Uri.file(p)),
+      ],
+    };
+  }
+
+  private updateRoots(w: vscode.Webview): void {
+    const opts = this.webviewOptions(this.s.context.extensionUri);
+    const key = (o: vscode.WebviewOptions) => (o.localResourceRoots ?? []).map(String).join('\n');
+    if (key(w.options) !== key(opts)) w.options = opts;
+  }
+
   // -------------------------------------------------------------------------------------------
   // ChatPanelApi
+
+  followTask(callId: string, key: string, source: FeatureTaskSource): void {
+    this.followed.follow(callId, key, source);
+  }
 
   postToolCall(update: ToolCallUpdate): void {
     this.session.postToolCall(update);
@@ -238,6 +283,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   }
 
   dispose(): void {
+    this.followed.dispose();
     this.session.dispose();
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();

@@ -27,6 +27,7 @@ const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
   'chat/models',
   'chat/tools',
   'chat/toolCall',
+  'chat/videoTask',
 ]);
 
 /** Least time between two deltas posted for one answer. */

@@ -13,16 +13,8 @@ function nonce(): string {
     .replace(/[^A-Za-z0-9]/g, '');
 }
 
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    enableCommandUris: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
-
-function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri): void {
-  webview.options = webviewOptions(extensionUri);
+function setHtml(webview: vscode.Webview, controller: ChatController, extensionUri: vscode.Uri): void {
+  webview.options = controller.webviewOptions(extensionUri);
   webview.html = webviewHtml({
     cspSource: webview.cspSource,
     nonce: nonce(),
@@ -30,6 +22,8 @@ function setHtml(webview: vscode.Webview, extensionUri: vscode.Uri): void {
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css')).toString(),
     title: vscode.l10n.t('Gateway Studio Chat'),
     lang: vscode.env.language,
+    // A video tool's card plays the saved file.
+    media: true,
   });
 }
 
@@ -48,7 +42,7 @@ export function registerChat(s: Services): ChatPanelApi {
   const adoptPanel = (p: vscode.WebviewPanel) => {
     panel = p;
     p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'chat.svg');
-    setHtml(p.webview, context.extensionUri);
+    setHtml(p.webview, controller, context.extensionUri);
     const sub = controller.attach(p.webview, () => p.visible);
     p.onDidDispose(() => {
       sub.dispose();
@@ -66,7 +60,7 @@ export function registerChat(s: Services): ChatPanelApi {
         CHAT_PANEL_TYPE,
         vscode.l10n.t('Gateway Studio Chat'),
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-        webviewOptions(context.extensionUri),
+        controller.webviewOptions(context.extensionUri),
       ),
     );
   };
@@ -82,7 +76,7 @@ export function registerChat(s: Services): ChatPanelApi {
       CHAT_VIEW_ID,
       {
         resolveWebviewView(view) {
-          setHtml(view.webview, context.extensionUri);
+          setHtml(view.webview, controller, context.extensionUri);
           const sub = controller.attach(view.webview, () => view.visible);
           view.onDidDispose(() => sub.dispose());
         },

@@ -93,9 +93,14 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   private options(): vscode.WebviewOptions {
+    const roots = [vscode.Uri.joinPath(this.s.context.extensionUri, 'dist'), ...this.mediaRoots()];
+    return { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
+  }
+
+  /** The poster cache and every folder a video is (or will be) saved to: what a page showing them may load. */
+  mediaRoots(): vscode.Uri[] {
     const roots = new Map<string, vscode.Uri>();
     const add = (u: vscode.Uri) => roots.set(u.toString(), u);
-    add(vscode.Uri.joinPath(this.s.context.extensionUri, 'dist'));
     add(this.posterDir);
     const out = this.feature.outputDir();
     if (out) add(vscode.Uri.file(out));
@@ -103,7 +108,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       const dir = r.file ? path.dirname(r.file) : r.saveDir;
       if (dir) add(vscode.Uri.file(dir));
     }
-    return { enableScripts: true, enableCommandUris: false, localResourceRoots: [...roots.values()] };
+    return [...roots.values()];
   }
 
   private async receive(m: GalleryWebviewMessage): Promise<void> {
@@ -150,12 +155,15 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     const opts = this.options();
     const before = (view.webview.options.localResourceRoots ?? []).map(String).join('\n');
     if (before !== (opts.localResourceRoots ?? []).map(String).join('\n')) view.webview.options = opts;
-    this.last = await Promise.all(this.feature.manager.list().map((r) => this.toTask(r, view.webview)));
+    this.last = await Promise.all(
+      this.feature.manager.list().map((r) => this.toTask(r, (u) => view.webview.asWebviewUri(u).toString())),
+    );
     if (this.ready)
       void view.webview.postMessage({ type: 'gallery/state', tasks: this.last } satisfies GalleryHostMessage);
   }
 
-  private async toTask(r: VideoTaskRecord, webview: vscode.Webview): Promise<GalleryTask> {
+  /** A task as the gallery (and the chat's tool card) shows it; local files through `asUri`. */
+  async toTask(r: VideoTaskRecord, asUri: (u: vscode.Uri) => string): Promise<GalleryTask> {
     const exists = r.file
       ? await fs.stat(r.file).then(
           (st) => st.isFile(),
@@ -181,11 +189,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       createdAt: r.createdAt,
       ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
       ...(r.file ? { file: relPath(r.file) } : {}),
-      ...(exists && r.file ? { src: webview.asWebviewUri(vscode.Uri.file(r.file)).toString() } : {}),
+      ...(exists && r.file ? { src: asUri(vscode.Uri.file(r.file)) } : {}),
       // The modification time busts the webview's cache when a poster is captured again.
-      ...(posterStat
-        ? { poster: `${webview.asWebviewUri(poster).toString()}?v=${Math.round(posterStat.mtimeMs)}` }
-        : {}),
+      ...(posterStat ? { poster: `${asUri(poster)}?v=${Math.round(posterStat.mtimeMs)}` } : {}),
       running: this.feature.manager.isRunning(r.key),
       canResume: canResume(r),
     };

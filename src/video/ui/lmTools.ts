@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { FeatureToolError, type FeatureTool } from '../../api/featureTools';
+import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../api/featureTools';
 import { describeError } from '../../api/describeError';
 import type { Services } from '../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
@@ -85,7 +85,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
 }
 
 /** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
-export function videoChatTools(feature: VideoFeature): FeatureTool[] {
+export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource): FeatureTool[] {
   const agent = new VideoAgent(feature);
   return [
     {
@@ -93,6 +93,7 @@ export function videoChatTools(feature: VideoFeature): FeatureTool[] {
       description: generateToolDescription(),
       parameters: { ...GENERATE_VIDEO_JSON_SCHEMA },
       readOnly: false,
+      ...(tasks ? { tasks } : {}),
       prepare: async (args) => {
         const plan = await agent.plan(args);
         if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
@@ -101,7 +102,12 @@ export function videoChatTools(feature: VideoFeature): FeatureTool[] {
           summary: `${c.title}\n${c.message}`,
           run: async (call) => {
             try {
-              return { content: (await agent.start(plan, call.signal)).text };
+              const started = await agent.start(plan, call.signal);
+              return {
+                content: started.text,
+                // The card keeps showing the task (progress, then the saved file) after the call ends.
+                ...(started.record?.key ? { follow: { kind: 'videoTask' as const, key: started.record.key } } : {}),
+              };
             } catch (e) {
               const d = describeError(e);
               throw new FeatureToolError(`The video task was not started: ${d.title}. ${d.detail}`);

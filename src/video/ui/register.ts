@@ -11,13 +11,21 @@ import type { VideoApi } from '../core/job';
 import { VideoJobManager } from '../core/manager';
 import type { VideoTaskRecord } from '../core/record';
 import type { StatusBarModel } from '../core/summary';
-import type { FeatureTool } from '../../api/featureTools';
-import { registerVideoGallery } from './gallery';
+import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
+import { registerVideoGallery, type VideoGallery } from './gallery';
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from './lmTools';
 import { SHOW_TASKS_COMMAND, VideoStatusBar } from './statusBar';
 import { WorkspaceTaskStore } from './store';
-import { notifyEnd, PICK_TASK_COMMAND, runAction, showTaskList, type TaskAction } from './taskList';
+import {
+  notifyEnd,
+  openVideo,
+  PICK_TASK_COMMAND,
+  revealVideo,
+  runAction,
+  showTaskList,
+  type TaskAction,
+} from './taskList';
 import type { VideoFeature } from './feature';
 import { runVideoWizard } from './wizard';
 
@@ -249,7 +257,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     ),
   );
 
-  registerVideoGallery(s, feature);
+  const gallery = registerVideoGallery(s, feature);
   registerVideoLmTools(s, feature);
 
   // Tasks that were running when the window closed carry on (never re-created).
@@ -260,7 +268,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  return { manager, chatTools: videoChatTools(feature) };
+  return { manager, chatTools: videoChatTools(feature, videoTaskSource(feature, gallery)) };
 }
 
 function isGenerateArgs(v: unknown): v is GenerateArgs {
@@ -271,4 +279,26 @@ function workspaceUri(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error(vscode.l10n.t('{0} is a relative path but no folder is open.', rel));
   return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+/** The video tasks as the chat's tool cards follow them (shown like the gallery shows them). */
+function videoTaskSource(feature: VideoFeature, gallery: VideoGallery): FeatureTaskSource {
+  return {
+    watch: (key, listener) =>
+      feature.onDidChange((e) => {
+        if (e.record.key === key) listener();
+      }),
+    describe: async (key, asWebviewUri) => {
+      const r = feature.manager.get(key);
+      return r ? gallery.toTask(r, (u) => asWebviewUri(u.fsPath)) : undefined;
+    },
+    resourceRoots: () => gallery.mediaRoots().map((u) => u.fsPath),
+    act: async (key, action) => {
+      const file = feature.manager.get(key)?.file;
+      if (!file) return;
+      if (action === 'open') await openVideo(file);
+      else if (action === 'reveal') await revealVideo(file);
+      else await vscode.env.openExternal(vscode.Uri.file(file));
+    },
+  };
 }
