@@ -42,6 +42,8 @@ export interface FeatureToolResult {
  * page's `localResourceRoots`), and the card's actions.
  */
 export interface FeatureTaskSource {
+  /** What `follow.kind` names this source (stored with a followed call, to find it again after a restart). */
+  kind: 'videoTask';
   watch(key: string, listener: () => void): { dispose(): void };
   describe(key: string, asWebviewUri: (fsPath: string) => string): Promise<GalleryTask | undefined>;
   resourceRoots(): string[];

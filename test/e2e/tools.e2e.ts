@@ -43,4 +43,47 @@ export const journeys: Journey[] = [
       assert.match(text, /declined/i);
     },
   },
+  {
+    name: 'tools: the model calls generate_video, the user allows it in the card, and the card follows the task to saved with a preview that plays and an Open button',
+    settings: (gw) => ({
+      ...chatSettings(gw),
+      'gatewayStudio.videoBaseUrl': gw.videoUrl,
+      'gatewayStudio.video.pollIntervalSeconds': 0.3,
+    }),
+    async run({ wb, gw, page, shot }) {
+      await wb.setApiKey(gw.keys.valid);
+      const chat = await openChat(wb);
+      const video = JSON.stringify([
+        {
+          calls: [
+            { name: 'generate_video', arguments: { prompt: 'a kite over the dunes', model: 'vendor-image-video' } },
+          ],
+        },
+      ]);
+      await sendMessage(chat, `make a video #tools ${video}`);
+      const card = chat.locator('section.toolcard').first();
+      await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await card.innerText(), /generate_video/);
+      await card.locator('button', { hasText: /^\s*Allow\s*$/ }).click();
+      // The card follows the task: a progress state first, then saved with the file and a preview.
+      const part = card.locator('.tc-video');
+      await part.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const saved = card.locator('.tc-video.video-saved');
+      await saved.waitFor({ state: 'visible', timeout: 120_000 });
+      assert.match(await saved.innerText(), /videos\/a-kite-over-the-dunes.*\.mp4/);
+      const preview = saved.locator('video');
+      // The file loads through the chat page's localResourceRoots and media-src, not just an element.
+      const deadline = Date.now() + UI_TIMEOUT;
+      while ((await preview.evaluate((v) => (v as unknown as { readyState: number }).readyState)) < 1) {
+        if (Date.now() > deadline) throw new Error('the preview in the card never loaded the saved video');
+        await page.waitForTimeout(100);
+      }
+      await shot('e2e-tool-video-saved');
+      await saved.locator('button', { hasText: /^\s*Open\s*$/ }).click();
+      await page
+        .locator('.tabs-container .tab', { hasText: /a-kite-over-the-dunes.*\.mp4/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    },
+  },
 ];

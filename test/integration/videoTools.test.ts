@@ -201,16 +201,17 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
     };
     const approvals: ApprovalRequest[] = [];
     const source: FeatureTaskSource = {
+      kind: 'videoTask',
       watch: () => ({ dispose: () => undefined }),
       describe: () => Promise.resolve(undefined),
       resourceRoots: () => [],
       act: () => Promise.resolve(),
     };
-    const follows: { callId: string; key: string; source: FeatureTaskSource }[] = [];
+    const follows: { conversationId: string; callId: string; key: string; source: FeatureTaskSource }[] = [];
     const runner = new ToolRunner({
       tools: () =>
         videoChatTools(feature, source).map((t) =>
-          featureTool(t, (callId, key, s) => follows.push({ callId, key, source: s })),
+          featureTool(t, (conversationId, callId, key, s) => follows.push({ conversationId, callId, key, source: s })),
         ),
       approve: (r) => {
         approvals.push(r);
@@ -242,8 +243,8 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
     assert.equal((await creations()).count, 1);
     // The card of the call that started the task follows that task (and only that call's card).
     assert.deepEqual(
-      follows.map((f) => [f.callId, f.key, f.source === source]),
-      [['c1', manager.list().find((r) => r.videoId === id)?.key, true]],
+      follows.map((f) => [f.conversationId, f.callId, f.key, f.source === source]),
+      [['c', 'c1', manager.list().find((r) => r.videoId === id)?.key, true]],
     );
     const [status] = await runner.execute([call('c2', 'video_status', { id })], ctx);
     assert.match(status?.content ?? '', new RegExp(`Task ${id}`));

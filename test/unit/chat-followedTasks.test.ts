@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FeatureTaskSource } from '../../src/api/featureTools';
-import { FollowedTasks, type FollowPort } from '../../src/chat/view/followedTasks';
+import { FollowedTasks, type FollowedEntry, type FollowPort } from '../../src/chat/view/followedTasks';
 import { ChatHub } from '../../src/chat/view/hub';
 import type { GalleryTask } from '../../src/shared/galleryProtocol';
 import type { HostMessage, VideoCardAction } from '../../src/shared/protocol';
@@ -29,6 +29,7 @@ function source(delay: (key: string) => number = () => 0) {
   const listeners = new Map<string, Set<() => void>>();
   const acts: [string, VideoCardAction][] = [];
   const src: FeatureTaskSource = {
+    kind: 'videoTask',
     watch: (key, l) => {
       const set = listeners.get(key) ?? new Set();
       set.add(l);
@@ -54,14 +55,19 @@ function source(delay: (key: string) => number = () => 0) {
   return { src, set, acts, listeners };
 }
 
-function port(page = true) {
+function port(page = true, stored: FollowedEntry[] = []) {
   const sent: HostMessage[] = [];
   let rootsChanged = 0;
-  const p: FollowPort & { page: boolean } = {
+  const p: FollowPort & { page: boolean; shown: string; stored: FollowedEntry[] } = {
     page,
+    shown: 'conv1',
+    stored,
     asWebviewUri: (f) => (p.page ? `https://res${f}` : undefined),
     rootsChanged: () => void rootsChanged++,
     broadcast: (m) => void sent.push(m),
+    conversationId: () => p.shown,
+    load: () => p.stored,
+    save: (e) => void (p.stored = e),
     warn: () => undefined,
   };
   return { p, sent, rootsChanged: () => rootsChanged };
@@ -74,7 +80,7 @@ void test('a followed task goes to the pages on every change as chat/videoTask, 
   const { p, sent, rootsChanged } = port();
   const f = new FollowedTasks(p);
   s.set(galleryTask('k1'));
-  f.follow('call_1', 'k1', s.src);
+  f.follow('conv1', 'call_1', 'k1', s.src);
   await settle();
   s.set(galleryTask('k1', { stateLabel: 'in_progress 50%', progress: 50 }));
   await settle();
@@ -101,7 +107,7 @@ void test('a slow description never overwrites a newer one of the same card', as
   const { p, sent } = port();
   const f = new FollowedTasks(p);
   s.set(galleryTask('k1', { stateLabel: 'old' }));
-  f.follow('call_1', 'k1', s.src);
+  f.follow('conv1', 'call_1', 'k1', s.src);
   slow = false;
   s.set(galleryTask('k1', { stateLabel: 'new' }));
   await new Promise((r) => setTimeout(r, 150));
@@ -118,7 +124,7 @@ void test('without an open page a saved file cannot be linked: nothing is sent u
   const { p, sent } = port(false);
   const f = new FollowedTasks(p);
   s.set(galleryTask('k1', { state: 'saved', file: 'videos/a.mp4', running: false }));
-  f.follow('call_1', 'k1', s.src);
+  f.follow('conv1', 'call_1', 'k1', s.src);
   await settle();
   assert.equal(sent.length, 0);
   assert.deepEqual(f.messages(), []);
@@ -134,10 +140,10 @@ void test("a card's buttons act on the task its call started; an unknown call do
   const f = new FollowedTasks(port().p);
   s.set(galleryTask('k1'));
   s.set(galleryTask('k2'));
-  f.follow('call_1', 'k1', s.src);
+  f.follow('conv1', 'call_1', 'k1', s.src);
   await f.act('call_1', 'open');
   await f.act('call_9', 'reveal');
-  f.follow('call_1', 'k2', s.src);
+  f.follow('conv1', 'call_1', 'k2', s.src);
   await f.act('call_1', 'reveal');
   assert.deepEqual(s.acts, [
     ['k1', 'open'],
@@ -166,4 +172,40 @@ void test('a page that becomes ready gets the latest task state once, not an old
     ['saved'],
   );
   hub.dispose();
+});
+
+void test('call ids repeat across conversations: a card gets task states only in its own conversation, again when that one is shown, and after a restart from storage', async () => {
+  const s = source();
+  const { p, sent } = port();
+  const f = new FollowedTasks(p);
+  s.set(galleryTask('k1', { stateLabel: 'in conv1' }));
+  f.follow('conv1', 'call_0', 'k1', s.src);
+  await settle();
+  assert.deepEqual(p.stored, [{ kind: 'videoTask', conversationId: 'conv1', callId: 'call_0', key: 'k1' }]);
+  p.shown = 'conv2';
+  f.conversationShown();
+  s.set(galleryTask('k1', { stateLabel: 'saved while conv2 is shown' }));
+  await settle();
+  assert.deepEqual(f.messages(), [], "conv2's call_0 is another card");
+  await f.act('call_0', 'open');
+  assert.deepEqual(s.acts, [], "conv2's call_0 opens nothing of conv1");
+  sent.length = 0;
+  p.shown = 'conv1';
+  f.conversationShown();
+  assert.deepEqual(
+    sent.map((m) => m.type === 'chat/videoTask' && [m.callId, m.task.stateLabel]),
+    [['call_0', 'saved while conv2 is shown']],
+  );
+  f.dispose();
+
+  // A new window: the stored follow comes back when the video feature offers its tasks.
+  const again = port(true, p.stored);
+  const g = new FollowedTasks(again.p);
+  g.offer(s.src);
+  await settle();
+  assert.deepEqual(
+    again.sent.map((m) => m.type === 'chat/videoTask' && [m.callId, m.task.stateLabel]),
+    [['call_0', 'saved while conv2 is shown']],
+  );
+  g.dispose();
 });

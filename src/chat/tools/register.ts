@@ -39,8 +39,10 @@ export function registerTools(
   // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
   const builtins = [
     ...builtinTools(host),
-    ...fromFeatures.map((t) => featureTool(t, (id, key, src) => chat?.followTask?.(id, key, src))),
+    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat?.followTask?.(c, id, key, src))),
   ];
+  // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
+  for (const t of fromFeatures) if (t.tasks) chat?.offerTaskSource?.(t.tasks);
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
     ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),

@@ -29,10 +29,12 @@ export interface ChatPanelApi {
   /** A toggle or the tool_choice changed in the tools menu. */
   onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable;
   /**
-   * The card of `callId` shows the task `key` of another feature (a video) from now on: its
+   * The card of `callId` (in `conversationId`) shows the task `key` of another feature (a video) from now on: its
    * progress, then the saved file with a preview. Optional for other implementations.
    */
-  followTask?(callId: string, key: string, source: FeatureTaskSource): void;
+  followTask?(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void;
+  /** A feature's tasks can be described: stored cards of that kind follow their tasks again. */
+  offerTaskSource?(source: FeatureTaskSource): void;
   /** The conversation currently shown (for tools that need its id). */
   readonly conversationId: string;
   /**

@@ -22,7 +22,7 @@ import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
 import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
-import { FollowedTasks } from './followedTasks';
+import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
 
 /**
@@ -46,7 +46,14 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       store: new ConversationStore(s.context.workspaceState),
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),
-      sink: this.hub,
+      // A shown conversation's cards get the states of the tasks they follow.
+      sink: {
+        broadcast: (m) => {
+          this.hub.broadcast(m);
+          if (m.type === 'chat/conversation') this.followed.conversationShown();
+        },
+        delta: (r, id, d) => this.hub.delta(r, id, d),
+      },
       log: s.log,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
@@ -60,6 +67,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         for (const w of this.webviews) this.updateRoots(w);
       },
       broadcast: (msg) => this.hub.broadcast(msg),
+      conversationId: () => this.session.conversationId,
+      load: () => storedFollows(s.context.workspaceState.get<unknown>(FOLLOWED_KEY)),
+      save: (entries) => void s.context.workspaceState.update(FOLLOWED_KEY, entries),
       warn: (text) => s.log.warn(text),
     });
     this.disposables.push(
@@ -253,8 +263,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   // -------------------------------------------------------------------------------------------
   // ChatPanelApi
 
-  followTask(callId: string, key: string, source: FeatureTaskSource): void {
-    this.followed.follow(callId, key, source);
+  followTask(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void {
+    this.followed.follow(conversationId, callId, key, source);
+  }
+
+  offerTaskSource(source: FeatureTaskSource): void {
+    this.followed.offer(source);
   }
 
   postToolCall(update: ToolCallUpdate): void {
@@ -288,6 +302,23 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** Where the calls whose cards follow a task are kept (per workspace, like the conversations). */
+const FOLLOWED_KEY = 'gatewayStudio.chat.followedTasks';
+
+/** The stored follows that have the right shape (the store is ours, but may be of an older version). */
+function storedFollows(v: unknown): FollowedEntry[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(
+    (e): e is FollowedEntry =>
+      typeof e === 'object' &&
+      e !== null &&
+      (e as FollowedEntry).kind === 'videoTask' &&
+      typeof (e as FollowedEntry).conversationId === 'string' &&
+      typeof (e as FollowedEntry).callId === 'string' &&
+      typeof (e as FollowedEntry).key === 'string',
+  );
 }
 
 /** What the session reads of the settings. */

@@ -284,6 +284,7 @@ function workspaceUri(rel: string): vscode.Uri {
 /** The video tasks as the chat's tool cards follow them (shown like the gallery shows them). */
 function videoTaskSource(feature: VideoFeature, gallery: VideoGallery): FeatureTaskSource {
   return {
+    kind: 'videoTask',
     watch: (key, listener) =>
       feature.onDidChange((e) => {
         if (e.record.key === key) listener();
