@@ -65,18 +65,21 @@ export class Workbench {
 
   /** Runs a command by its palette title, as a user would (F1, type, Enter). */
   async runCommand(title: string): Promise<void> {
-    // A loaded machine can be slow to open or filter the palette: try again rather than fail.
-    let row: Locator | undefined;
-    for (let attempt = 1; !row; attempt++) {
+    // A loaded machine can be slow to open or filter the palette, and the list can re-render
+    // under the pointer while it filters (a click that then never finds the row stable timed out
+    // in "Export to Markdown"): try the whole step again rather than fail. A click that timed out
+    // ran nothing, so trying again cannot run the command twice.
+    for (let attempt = 1; ; attempt++) {
       try {
-        row = await this.typeInPalette(title);
+        const row: Locator = await this.typeInPalette(title);
+        // Enter runs the focused row; make sure it is ours by clicking it instead.
+        await row.click({ timeout: 15_000 });
+        return;
       } catch (e) {
-        if (attempt >= 3) throw new Error(`could not find "${title}" in the command palette`, { cause: e });
+        if (attempt >= 3) throw new Error(`could not run "${title}" from the command palette`, { cause: e });
         await this.page.keyboard.press('Escape');
       }
     }
-    // Enter runs the focused row; make sure it is ours by clicking it instead.
-    await row.click();
   }
 
   /** Waits for an input box (optionally one whose prompt contains `prompt`), types and submits. */

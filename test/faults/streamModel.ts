@@ -51,7 +51,7 @@ function words(r: Rand, n: number): string {
 }
 
 /** Cuts text into 1..maxLen code points (surrogate pairs stay whole, as servers send them). */
-function fragments(r: Rand, s: string, maxLen: number): string[] {
+export function fragments(r: Rand, s: string, maxLen: number): string[] {
   const cps = Array.from(s);
   const out: string[] = [];
   for (let i = 0; i < cps.length;) {

@@ -19,7 +19,7 @@ import { describe, it } from 'node:test';
 import OpenAI from 'openai';
 import type { ChatResult, ToolCall } from '../../src/api/wire';
 import { GatewayClient } from '../../src/api/client';
-import { int, pick, rng, type Rand } from '../faults/streamModel';
+import { fragments, int, pick, rng, type Rand } from '../faults/streamModel';
 
 const WORDS = [
   'the',
@@ -50,18 +50,6 @@ function text(r: Rand, n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(pick(r, WORDS));
   return out.join(' ');
-}
-
-/** Cuts a string into 1..maxLen-character pieces (code-unit safe: surrogate pairs are kept whole). */
-function fragments(r: Rand, s: string, maxLen: number): string[] {
-  const chars = Array.from(s);
-  const out: string[] = [];
-  for (let i = 0; i < chars.length;) {
-    const n = int(r, 1, maxLen);
-    out.push(chars.slice(i, i + n).join(''));
-    i += n;
-  }
-  return out;
 }
 
 interface Expected {
