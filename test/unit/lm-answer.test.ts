@@ -7,7 +7,7 @@ import type { ChatStreamEvent, ChatRequest, ChatResult } from '../../src/api/wir
 import { answerLmRequest, RequiredChoiceRefusals, type LmAnswerOptions } from '../../src/lm/core/answer';
 import { useGateway, gatewayFailure } from './helpers';
 import { buildLmRequest } from '../../src/lm/core/messages';
-import { LM_ROLE, type LmMessageLike } from '../../src/lm/core/parts';
+import { LIST_DIR, READ_FILE, requiredRequest as requiredRequestFor, userTurn } from './lmFixtures';
 
 void describe('streamed or not', () => {
   const gw = useGateway();
@@ -74,27 +74,6 @@ void describe('streamed or not', () => {
 // against the local gateway (its rejectRequiredToolChoice knob plays the strict upstream).
 void describe('toolMode Required', () => {
   const gw = useGateway();
-
-  const READ_FILE = {
-    name: 'read_file',
-    description: 'Reads a file',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-  const LIST_DIR = {
-    name: 'list_directory',
-    description: 'Lists a folder',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-
-  /** A text part as VS Code's `LanguageModelTextPart` is shaped. */
-  class TextPart {
-    constructor(readonly value: string) {}
-  }
-
-  /** A user turn as VS Code hands it to the provider. */
-  function userTurn(text: string): LmMessageLike {
-    return { role: LM_ROLE.user, content: [new TextPart(text)] };
-  }
 
   /** The request the provider builds for toolMode Required (2) with these tools. */
   function requiredRequest(text: string, tools: (typeof READ_FILE)[]): ChatRequest {
@@ -244,34 +223,7 @@ void describe('toolMode Required', () => {
 // A refused tool_choice "required" is remembered per client and model.
 void describe('refusals of "required"', () => {
   const gw = useGateway();
-
-  const READ_FILE = {
-    name: 'read_file',
-    description: 'Reads a file',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-  const LIST_DIR = {
-    name: 'list_directory',
-    description: 'Lists a folder',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-  const SCRIPT = '#tools [{"calls":[{"name":"list_directory","arguments":{"path":"src"}}]}]';
-
-  /** A text part as VS Code's `LanguageModelTextPart` is shaped. */
-  class TextPart {
-    constructor(readonly value: string) {}
-  }
-
-  /** The request the provider builds for toolMode Required (2) with two tools, so "required" goes out. */
-  function requiredRequest(modelId: string, text = SCRIPT): ChatRequest {
-    const turn: LmMessageLike = { role: LM_ROLE.user, content: [new TextPart(text)] };
-    return buildLmRequest([turn], {
-      modelId,
-      acceptsImages: modelId === 'gw-vision',
-      tools: [READ_FILE, LIST_DIR],
-      toolMode: 2,
-    }).request;
-  }
+  const requiredRequest = requiredRequestFor;
 
   function newClient(baseUrl = gw.url): GatewayClient {
     return new GatewayClient({ baseUrl, apiKey: gw.keys.valid, maxRetries: 0 });

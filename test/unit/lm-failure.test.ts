@@ -2,12 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import type { ChatRequest } from '../../src/api/wire';
 import { describeError } from '../../src/api/describeError';
 import { answerLmRequest } from '../../src/lm/core/answer';
 import { lmFailure } from '../../src/lm/core/failure';
-import { buildLmRequest } from '../../src/lm/core/messages';
-import { LM_ROLE, type LmMessageLike } from '../../src/lm/core/parts';
+import { requiredRequest } from './lmFixtures';
 import { LmModelCache } from '../../src/lm/core/models';
 import { CHAT_MODELS, VIDEO_MODELS } from '../gateway/models';
 import { gatewayFailure, useGateway } from './helpers';
@@ -15,34 +13,6 @@ import { gatewayFailure, useGateway } from './helpers';
 // A 404 gets words for VS Code's model picker and drops the cached model list.
 void describe('a 404', () => {
   const gw = useGateway();
-
-  const READ_FILE = {
-    name: 'read_file',
-    description: 'Reads a file',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-  const LIST_DIR = {
-    name: 'list_directory',
-    description: 'Lists a folder',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-  const SCRIPT = '#tools [{"calls":[{"name":"list_directory","arguments":{"path":"src"}}]}]';
-
-  /** A text part as VS Code's `LanguageModelTextPart` is shaped. */
-  class TextPart {
-    constructor(readonly value: string) {}
-  }
-
-  /** The request the provider builds for toolMode Required (2) with two tools, so "required" goes out. */
-  function requiredRequest(modelId: string, text = SCRIPT): ChatRequest {
-    const turn: LmMessageLike = { role: LM_ROLE.user, content: [new TextPart(text)] };
-    return buildLmRequest([turn], {
-      modelId,
-      acceptsImages: modelId === 'gw-vision',
-      tools: [READ_FILE, LIST_DIR],
-      toolMode: 2,
-    }).request;
-  }
 
   function newClient(baseUrl = gw.url): GatewayClient {
     return new GatewayClient({ baseUrl, apiKey: gw.keys.valid, maxRetries: 0 });
