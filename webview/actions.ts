@@ -83,14 +83,20 @@ function handle(msg: HostMessage): void {
       restoreUnconfirmed(msg.requestId);
       if (msg.message) upsertMessage(msg.message);
       if (busyRequestId.value === msg.requestId) busyRequestId.value = undefined;
-      afterRender(() => announce(msg.message?.status === 'stopped' ? t('Answer stopped.') : t('Answer finished.')));
+      afterRender(() => {
+        announceAnswer(msg.message);
+        keepFocus();
+      });
       return;
     case 'chat/error':
       restoreUnconfirmed(msg.requestId);
       if (msg.message) upsertMessage(msg.message);
       else showStandaloneError(msg.error, msg.requestId);
       if (busyRequestId.value === msg.requestId) busyRequestId.value = undefined;
-      afterRender(() => announce(`${msg.error.title}. ${msg.error.detail}`));
+      afterRender(() => {
+        announce(`${msg.error.title}. ${msg.error.detail}`);
+        keepFocus();
+      });
       return;
     case 'chat/busy':
       if (msg.requestId !== undefined && unconfirmedIs(msg.requestId)) confirm();
@@ -133,6 +139,30 @@ function handle(msg: HostMessage): void {
       afterRender(() => els.textarea?.focus());
       return;
   }
+}
+
+/** What the live region reads when an answer ends: the answer itself, cut if it is long. */
+function announceAnswer(m: ChatMessage | undefined): void {
+  if (m?.role === 'assistant' && m.status === 'stopped') return announce(t('Answer stopped.'));
+  const md = m ? document.querySelector(`article[data-message-id="${CSS.escape(m.id)}"] .md`) : null;
+  const text = (md?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return announce(t('Answer finished.'));
+  const cut =
+    text.length > ANNOUNCE_CHARS
+      ? t('{0} (the rest is in the conversation)', `${text.slice(0, ANNOUNCE_CHARS)}…`)
+      : text;
+  announce(t('Answer finished: {0}', cut));
+}
+/** Enough for a short answer whole and the start of a long one, without minutes of speech. */
+const ANNOUNCE_CHARS = 1000;
+
+/**
+ * The Stop button that had focus is hidden once the answer ends, and a hidden element loses
+ * focus to the page: focus goes back to the message box, where the next question is typed.
+ */
+function keepFocus(): void {
+  const a = document.activeElement;
+  if (!a || a === document.body || (a instanceof HTMLElement && a.offsetParent === null)) els.textarea?.focus();
 }
 
 export function note(text: string, level: 'info' | 'warning' | 'error'): void {

@@ -7,10 +7,11 @@ import { render, type JSX } from 'preact';
 import { onHostMessage } from './actions';
 import { addFiles, persistLocal, stop } from './composerActions';
 import { Composer } from './components/Composer';
+import { closePanel } from './components/PanelHead';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
 import { els, post, setApi } from './runtime';
-import { busy, busyRequestId, type VsCodeApi } from './state';
+import { busy, busyRequestId, t, type VsCodeApi } from './state';
 
 export type { VsCodeApi } from './state';
 
@@ -18,8 +19,11 @@ function App(): JSX.Element {
   return (
     <>
       <Header />
-      <MessageList />
-      <Composer />
+      <main class="chat-main">
+        <h1 class="sr-only">{t('Gateway Studio chat')}</h1>
+        <MessageList />
+        <Composer />
+      </main>
       <div
         class="sr-only"
         role="status"
@@ -44,10 +48,15 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
   });
   window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && busyRequestId.value) {
+    if (ev.key !== 'Escape' || ev.defaultPrevented) return;
+    // Escape inside an open panel closes it (focus goes back to the message box); anywhere
+    // else it stops a running answer first, and closes the panel when nothing runs.
+    const inPanel = (ev.target as Element | null)?.closest?.('.panel') != null;
+    if (inPanel && closePanel()) return ev.preventDefault();
+    if (busyRequestId.value) {
       ev.preventDefault();
       stop();
-    }
+    } else if (closePanel()) ev.preventDefault();
   });
   // Links never navigate the webview: the host checks them and opens them outside.
   document.addEventListener('click', (ev) => {

@@ -31,6 +31,8 @@ export function decorateCodeBlocks(root: HTMLElement): void {
       iconButton('go-to-file', t('Open in new editor'), () => codeAction('open', text(), lang)),
     );
     const wrap = h('div', { class: 'codeblock', role: 'group', 'aria-label': t('Code block') });
+    // Long lines scroll sideways: the block takes focus so the arrow keys can scroll it.
+    pre.tabIndex = 0;
     pre.replaceWith(wrap);
     wrap.append(bar, pre);
   }

@@ -91,6 +91,8 @@ export function send(): void {
     editing.value = false;
     renderAttachments();
   });
+  // Send from the button: the button hides while the answer runs; typing goes on in the box.
+  afterRender(() => els.textarea?.focus());
 }
 
 /** Puts back what a refused Send took out of the composer (keeping anything typed since). */

@@ -104,6 +104,10 @@ export const WEBVIEW_STRINGS = [
   'image: {0}',
   'Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.',
   'Answer not valid JSON; shown as text.',
+  // Accessibility: the page's heading for screen readers, and what the live region reads out.
+  'Gateway Studio chat',
+  'Answer finished: {0}',
+  '{0} (the rest is in the conversation)',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

@@ -47,10 +47,9 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
       if (streaming) return;
       const text = document.createTextNode(m.reasoning ?? '');
       pre.replaceChildren(text);
-      const renderer = new StreamRenderer(el, (block) => {
-        decorateCodeBlocks(block);
-        announce(block.textContent?.slice(0, 400) ?? '');
-      });
+      // Finished blocks are not read out one by one: the live region reads the whole answer once
+      // it is done (actions.ts), so a screen reader is not interrupted while the answer streams.
+      const renderer = new StreamRenderer(el, decorateCodeBlocks);
       renderer.append(m.content);
       live.set(m.id, { renderer, reasoning: text, details: det });
       shown.current = undefined;

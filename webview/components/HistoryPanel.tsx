@@ -4,6 +4,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryEntry } from '../../src/shared/protocol';
 import { post } from '../runtime';
 import { conversation, history, historyVersion, t } from '../state';
+import { rovingIndex } from '../roving';
 import { IconButton } from './buttons';
 import { PanelHead, togglePanel } from './PanelHead';
 
@@ -15,20 +16,50 @@ export function HistoryPanel(): JSX.Element {
 function HistoryBody(): JSX.Element {
   const entries = history.value;
   const active = conversation.value?.id;
+  // One row is in the Tab order at a time (roving tabindex): Tab enters the list at the open
+  // conversation and leaves it after that row's buttons; the arrow keys, Home and End move between
+  // rows. So a long history costs a keyboard user three Tab stops, not three per conversation.
+  const [current, setCurrent] = useState(() =>
+    Math.max(
+      0,
+      entries.findIndex((e) => e.id === active),
+    ),
+  );
+  const list = useRef<HTMLUListElement>(null);
+  const row = Math.min(current, Math.max(0, entries.length - 1));
+  const onKeyDown = (ev: KeyboardEvent) => {
+    if (!(ev.target instanceof HTMLButtonElement) || entries.length === 0) return;
+    const next = rovingIndex(ev.key, row, entries.length);
+    if (next === undefined) return;
+    ev.preventDefault();
+    setCurrent(next);
+    list.current?.querySelectorAll<HTMLElement>('.history-open')[next]?.focus();
+  };
   return (
     <section class="panel-body" aria-label={t('History')}>
       <PanelHead title={t('History')} />
-      <ul class="history-list">
+      <ul class="history-list" ref={list} onKeyDown={onKeyDown}>
         {entries.length === 0 ? <li class="empty">{t('No conversations yet.')}</li> : null}
-        {entries.map((e) => (
-          <HistoryRow key={e.id} e={e} active={e.id === active} />
+        {entries.map((e, i) => (
+          <HistoryRow key={e.id} e={e} active={e.id === active} current={i === row} onFocus={() => setCurrent(i)} />
         ))}
       </ul>
     </section>
   );
 }
 
-function HistoryRow({ e, active }: { e: HistoryEntry; active: boolean }): JSX.Element {
+function HistoryRow({
+  e,
+  active,
+  current,
+  onFocus,
+}: {
+  e: HistoryEntry;
+  active: boolean;
+  current: boolean;
+  onFocus: () => void;
+}): JSX.Element {
+  const tab = current ? 0 : -1;
   const title = e.title || e.id;
   const [renaming, setRenaming] = useState(false);
   const [armed, setArmed] = useState(false);
@@ -50,7 +81,7 @@ function HistoryRow({ e, active }: { e: HistoryEntry; active: boolean }): JSX.El
   };
   const deleteLabel = armed ? t('Delete "{0}"?', title) : `${t('Delete')}: ${title}`;
   return (
-    <li class={active ? 'active' : ''}>
+    <li class={active ? 'active' : ''} onFocusCapture={onFocus}>
       {renaming ? (
         <input
           ref={input}
@@ -71,6 +102,9 @@ function HistoryRow({ e, active }: { e: HistoryEntry; active: boolean }): JSX.El
         <button
           type="button"
           class="history-open"
+          tabIndex={tab}
+          data-autofocus={current ? '' : undefined}
+          aria-current={active ? 'true' : undefined}
           aria-label={`${t('Open')}: ${title}`}
           onClick={() => {
             post({ type: 'history/open', conversationId: e.id });
@@ -81,10 +115,11 @@ function HistoryRow({ e, active }: { e: HistoryEntry; active: boolean }): JSX.El
         </button>
       )}
       <span class="spacer" />
-      <IconButton icon="edit" label={`${t('Rename')}: ${title}`} onClick={() => setRenaming(true)} />
+      <IconButton icon="edit" label={`${t('Rename')}: ${title}`} tabIndex={tab} onClick={() => setRenaming(true)} />
       <IconButton
         icon="trash"
         label={deleteLabel}
+        tabIndex={tab}
         class={armed ? 'icon-btn armed' : 'icon-btn'}
         onClick={() => (armed ? post({ type: 'history/delete', conversationId: e.id }) : setArmed(true))}
       />

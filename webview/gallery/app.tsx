@@ -1,3 +1,5 @@
+import { useRef, useState } from 'preact/hooks';
+import { rovingIndex } from '../roving';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
 import { TaskCard } from './taskCard';
@@ -13,8 +15,26 @@ const FILTERS: { id: Filter; label: string }[] = [
 export function App({ store }: { store: GalleryStore }) {
   const tasks = store.visible.value;
   const notice = store.notice.value;
+  // Roving tabindex: one card is in the Tab order (the last one focused, else the first); the
+  // arrow keys, Home and End move between cards, Tab goes into the focused card's buttons.
+  const [current, setCurrent] = useState<string | undefined>(undefined);
+  const list = useRef<HTMLUListElement>(null);
+  const at = Math.max(
+    0,
+    tasks.findIndex((t) => t.key === current),
+  );
+  const onKeyDown = (ev: KeyboardEvent) => {
+    const card = ev.target instanceof HTMLElement && ev.target.matches('li.task') ? ev.target : undefined;
+    if (!card) return;
+    const next = rovingIndex(ev.key, at, tasks.length);
+    if (next === undefined) return;
+    ev.preventDefault();
+    setCurrent(tasks[next]?.key);
+    list.current?.querySelectorAll<HTMLElement>('li.task')[next]?.focus();
+  };
   return (
     <main class="gallery">
+      <h1 class="sr-only">Videos</h1>
       <div class="toolbar" role="toolbar" aria-label="Filter videos">
         {FILTERS.map((f) => (
           <button
@@ -53,9 +73,16 @@ export function App({ store }: { store: GalleryStore }) {
             : 'No task matches.'}
         </p>
       ) : (
-        <ul class="tasks">
-          {tasks.map((t) => (
-            <TaskCard key={t.key} task={t} store={store} />
+        <ul class="tasks" ref={list} onKeyDown={onKeyDown}>
+          {tasks.map((t, i) => (
+            <TaskCard
+              key={t.key}
+              task={t}
+              store={store}
+              index={i}
+              current={i === at}
+              onFocus={() => setCurrent(t.key)}
+            />
           ))}
         </ul>
       )}

@@ -23,7 +23,20 @@ async function loaded(v: HTMLVideoElement): Promise<void> {
 }
 
 /** One task: what was asked, where it stands, and for a saved one the player and its actions. */
-export function TaskCard({ task: t, store }: { task: GalleryTask; store: GalleryStore }) {
+export function TaskCard({
+  task: t,
+  store,
+  index,
+  current,
+  onFocus,
+}: {
+  task: GalleryTask;
+  store: GalleryStore;
+  index: number;
+  /** This card is the list's one Tab stop. */
+  current: boolean;
+  onFocus: () => void;
+}) {
   const video = useRef<HTMLVideoElement>(null);
   const posterSent = useRef(false);
   const [broken, setBroken] = useState<string | null>(null);
@@ -66,7 +79,21 @@ export function TaskCard({ task: t, store }: { task: GalleryTask; store: Gallery
   };
 
   return (
-    <li class={`task ${kind}`} data-key={t.key} data-state={t.state}>
+    <li
+      class={`task ${kind}`}
+      data-key={t.key}
+      data-state={t.state}
+      tabIndex={current ? 0 : -1}
+      aria-labelledby={`task-${index}-prompt task-${index}-state`}
+      onFocusCapture={onFocus}
+      onKeyDown={(ev) => {
+        // Enter or Space on the card itself opens its video; without a file, it goes to the buttons.
+        if (ev.target !== ev.currentTarget || (ev.key !== 'Enter' && ev.key !== ' ')) return;
+        ev.preventDefault();
+        if (t.src) act('open');
+        else ev.currentTarget.querySelector<HTMLElement>('.actions button')?.focus();
+      }}
+    >
       <div class="media">
         {t.src && !unplayable && (
           <video
@@ -100,9 +127,14 @@ export function TaskCard({ task: t, store }: { task: GalleryTask; store: Gallery
           </div>
         )}
       </div>
-      <p class="prompt">{t.prompt || '(no prompt: followed by id)'}</p>
+      <p class="prompt" id={`task-${index}-prompt`}>
+        {t.prompt || '(no prompt: followed by id)'}
+      </p>
       <p class="meta">
-        <span class={`badge ${kind}`}>{t.stateLabel}</span> {t.model || 'unknown model'}
+        <span class={`badge ${kind}`} id={`task-${index}-state`}>
+          {t.stateLabel}
+        </span>{' '}
+        {t.model || 'unknown model'}
         {t.seconds !== undefined && ` · ${t.seconds} s`}
         {t.aspectRatio && ` · ${t.aspectRatio}`}
         {t.resolution && ` · ${t.resolution}`}
