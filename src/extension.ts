@@ -8,9 +8,10 @@ import { registerVideo } from './video/ui/register';
 import { registerChat } from './chat/view/register';
 import { registerTools } from './chat/tools/register';
 import { registerLanguageModels } from './lm/provider';
+import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
-export function activate(context: vscode.ExtensionContext): Services {
+export function activate(context: vscode.ExtensionContext): Services & { walkthrough: WalkthroughApi } {
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
@@ -24,8 +25,10 @@ export function activate(context: vscode.ExtensionContext): Services {
   registerLanguageModels(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
+  const walkthrough = registerWalkthrough(services);
+
   log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
-  return services;
+  return { ...services, walkthrough };
 }
 
 export function deactivate(): void {

@@ -13,6 +13,7 @@ import {
 } from '../platform/gateway';
 import type { Services } from '../platform/services';
 import { readSettings, updateSetting } from '../platform/settings';
+import { setStepContext } from '../platform/walkthrough';
 
 /** What Check Connection found; returned by the command so integration tests can assert it. */
 export interface ConnectionCheckResult {
@@ -230,6 +231,8 @@ export function registerConnectionCommands(s: Services): void {
         () => checkConnection(s),
       );
       report(s, r);
+      // The walkthrough's "Check the connection" step completes on this key.
+      if (r.ok) setStepContext('connectionOk', true);
       return r;
     }),
     vscode.commands.registerCommand(

@@ -13,6 +13,8 @@ export const RESULT_PREFIX = 'GWS-INTEGRATION-RESULT ';
  */
 async function loadSuites(): Promise<void> {
   await import('./activation.test');
+  // Before the connection suite: its check must find the connection step not yet completed.
+  await import('./walkthrough.test');
   await import('./settings.test');
   await import('./apiKey.test');
   await import('./connection.test');

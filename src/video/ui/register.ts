@@ -7,6 +7,7 @@ import { assertVideoId } from '../../api/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
+import { setStepContext } from '../../platform/walkthrough';
 import type { VideoApi } from '../core/job';
 import { VideoJobManager } from '../core/manager';
 import type { VideoTaskRecord } from '../core/record';
@@ -125,6 +126,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         );
         bar.refresh();
         changed.fire({ record: r, removed });
+        // The walkthrough's "Generate a video" step completes once the gateway accepted a task.
+        if (!removed && r.videoId) setStepContext('videoStarted', true);
       },
       onEnd: (r, end) => notifyEnd(s, manager, r, end),
     },
