@@ -68,6 +68,11 @@ function handle(msg: HostMessage): void {
       busyRequestId.value = msg.busyRequestId;
       setConversation(msg.conversation, msg.defaults, msg.defaultModel, msg.defaultSystemPrompt);
       renderAttachments();
+      // A panel opened from the keyboard has focus before its page has content: the message box
+      // takes it once it exists.
+      afterRender(() => {
+        if (document.hasFocus()) keepFocus();
+      });
       return;
     case 'chat/conversation':
       setConversation(msg.conversation, msg.defaults, msg.defaultModel, msg.defaultSystemPrompt);

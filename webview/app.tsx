@@ -47,6 +47,12 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
     root.classList.toggle('busy', busy.value);
   });
   window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
+  // When VS Code moves focus into the panel (Open Chat, a keyboard shortcut, clicking its tab),
+  // the page itself gets it: the message box takes it, so typing goes straight into a question.
+  window.addEventListener('focus', () => {
+    const a = document.activeElement;
+    if (!a || a === document.body) els.textarea?.focus();
+  });
   document.addEventListener('keydown', (ev) => {
     if (ev.key !== 'Escape' || ev.defaultPrevented) return;
     // Escape inside an open panel closes it (focus goes back to the message box); anywhere
