@@ -110,6 +110,13 @@ function handle(msg: HostMessage): void {
     case 'chat/history':
       history.value = msg.entries;
       historyVersion.value++;
+      // The list comes after the panel opened (and every row is built anew): the keyboard goes
+      // to the open conversation's row, unless the user has moved on out of the panel.
+      afterRender(() => {
+        const a = document.activeElement;
+        if (a && a !== document.body && !a.closest('.panel')) return;
+        document.querySelector<HTMLElement>('.history-list [data-autofocus]')?.focus();
+      });
       return;
     case 'chat/models':
       models.value = msg.models;
