@@ -190,7 +190,13 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'link/open':
         return this.actions.openLink(m.href);
       case 'error/action':
+        if (m.action === 'compact' || m.action === 'toolsOff' || m.action === 'toolsReadOnly')
+          return session.contextAction(m.action);
         return this.actions.errorAction(m.action);
+      case 'chat/compact':
+        return session.contextAction('compact');
+      case 'chat/toolMode':
+        return session.setToolMode(m.mode);
       // The tools feature
       case 'chat/toolDecision':
         return this.decisionEmitter.fire({ callId: m.callId, decision: m.decision });
@@ -222,6 +228,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...(this.toolsMessage ? [this.toolsMessage] : []),
       ...this.session.cardMessages(),
       ...this.followed.messages(),
+      ...this.session.contextMessages(),
     ];
   }
 
