@@ -55,6 +55,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         delta: (r, id, d) => this.hub.delta(r, id, d),
       },
       log: s.log,
+      contextStorage: s.context.workspaceState,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
     this.followed = new FollowedTasks({
@@ -335,6 +336,7 @@ function sessionSettings(s: Settings): SessionSettings {
     systemPrompt: s.chat.systemPrompt,
     params: paramsFrom(s),
     maxRounds: s.tools.maxRounds,
+    modelOverrides: s.modelOverrides,
   };
 }
 
