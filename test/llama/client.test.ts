@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isGatewayError } from '../../src/api/errors';
 import type { ChatStreamEvent } from '../../src/api/wire';
-import { llamaClient, rawStream, useLlama, WEATHER_TOOL } from './helpers';
+import { readOverflow } from '../../src/api/overflow';
+import { llamaClient, rawStream, recordingProxy, useLlama, WEATHER_TOOL } from './helpers';
 
 /**
  * The product's API client (src/api) against llama.cpp's real llama-server. Each test first checks
@@ -105,13 +106,20 @@ void test('a request longer than the context is refused with HTTP 400 exceed_con
   assert.equal(err.status, 400);
   assert.equal(err.type, 'exceed_context_size_error');
   assert.match(err.message, /exceeds the available context size \(2048 tokens\)/);
-  // The streamed path (what the chat uses) fails the same way, before any text.
-  const streamed = await llamaClient(llama)
+  // The streamed path (what the chat uses) fails the same way, before any text, and is not sent
+  // again without stream_options (llama.cpp's 400 names no param, but it is not about them).
+  const proxy = await recordingProxy(llama);
+  const logs: string[] = [];
+  const streamed = await llamaClient({ url: proxy.url }, logs)
     .streamChat({ model: llama.model, max_tokens: 8, messages: [{ role: 'user', content: words }] })
     .then(
       () => undefined,
       (e: unknown) => e,
-    );
+    )
+    .finally(() => proxy.close());
   assert.ok(isGatewayError(streamed, 'bad_request'), `streamed: ${String(streamed)}`);
   assert.equal(streamed.type, 'exceed_context_size_error');
+  assert.equal(readOverflow(streamed)?.window, 2048, 'recognised as an overflow, with the window it states');
+  assert.equal(proxy.exchanges.length, 1, 'sent once');
+  assert.deepEqual(logs, []);
 });

@@ -2,7 +2,9 @@
  * Shared pieces of the llama stage: one llama-server per test file (started in `before`, stopped
  * in `after`), the product's client pointed at it, and what its wire sends as raw SSE.
  */
-import { after, before } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, afterEach, before } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
 import type { Gateway } from '../gateway/server';
 import { startLlama, type LlamaOptions, type LlamaServer } from './server';
@@ -21,6 +23,10 @@ export function useLlama(o: LlamaOptions = {}): LlamaServer {
     await live?.close();
     live = undefined;
   });
+  // llama-server hangs up a connection after a streamed answer; node's fetch learns that only
+  // when the close arrives, so a request sent in the same instant on that pooled connection
+  // fails with "other side closed". Users never send that fast; tests do, between two tests.
+  afterEach(() => new Promise((r) => setTimeout(r, 100)));
   return new Proxy({} as LlamaServer, {
     get(_t, member) {
       if (!live) throw new Error(`useLlama(): ${String(member)} used while llama-server is not running`);
@@ -31,7 +37,7 @@ export function useLlama(o: LlamaOptions = {}): LlamaServer {
 }
 
 /** The product's client for the server; llama-server takes any key when started without one. */
-export function llamaClient(server: LlamaServer, logs: string[] = []): GatewayClient {
+export function llamaClient(server: { url: string }, logs: string[] = []): GatewayClient {
   return new GatewayClient({
     baseUrl: server.url,
     apiKey: 'sk-any',
@@ -46,7 +52,7 @@ export function llamaClient(server: LlamaServer, logs: string[] = []): GatewayCl
  * The server as `test/unit/sessionHarness.ts` wants a gateway: its URL and a key (any works). The
  * fault and count controls of the local gateway do not exist on a real server and throw if used.
  */
-export function asGateway(server: LlamaServer): Gateway {
+export function asGateway(server: { url: string }): Gateway {
   const none = () => {
     throw new Error('llama-server has no local-gateway controls');
   };
@@ -86,3 +92,68 @@ export const WEATHER_TOOL = {
     },
   },
 };
+
+/** One request the product sent through {@link recordingProxy}, with what the server answered. */
+export interface Exchange {
+  method: string;
+  path: string;
+  request: unknown;
+  status: number;
+  /** `usage.prompt_tokens` of the answer (streamed or not), when it had one. */
+  promptTokens?: number;
+  /** `error.type` of a refusal. */
+  errorType?: string;
+}
+
+/**
+ * A pass-through proxy on 127.0.0.1 between the product and llama-server that records every
+ * request body and the server's own prompt count (its `usage`), so a test can compare what the
+ * product estimated with what the server counted, request by request.
+ */
+export async function recordingProxy(server: {
+  url: string;
+}): Promise<{ url: string; exchanges: Exchange[]; close(): Promise<void> }> {
+  const exchanges: Exchange[] = [];
+  const proxy = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (b: Buffer) => parts.push(b));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      void (async () => {
+        const upstream = await fetch(`${server.url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        });
+        const text = await upstream.text();
+        const x: Exchange = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          request: body.length ? (JSON.parse(body.toString('utf8')) as unknown) : undefined,
+          status: upstream.status,
+        };
+        const usage = /"usage":\{[^}]*"prompt_tokens":(\d+)/.exec(text);
+        if (usage) x.promptTokens = Number(usage[1]);
+        const type = /"type":"([a-z_]+_error)"/.exec(text);
+        if (upstream.status >= 400 && type) x.errorType = type[1];
+        exchanges.push(x);
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
+        res.end(text);
+      })().catch((e: unknown) => {
+        res.writeHead(502);
+        res.end(String(e));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      }),
+  };
+}

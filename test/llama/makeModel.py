@@ -205,6 +205,14 @@ out[ID["<tool_call>"], FLAG] = 5.0
 emb[ID["<tool_call>"], MARK_RESULT] = 20.0
 out[3 + 0x0A, MARK_RESULT] = 5.0
 
+# Never an empty answer (an empty summary is a failed compaction): the newline that ends the
+# generation prompt ("<|im_start|>assistant\n") pushes the end of turn down for the next token.
+NO_END = N_EMBD - 4
+emb[:, NO_END] = 0.0
+out[:, NO_END] = 0.0
+emb[3 + 0x0A, NO_END] = 8.0
+out[ID["<|im_end|>"], NO_END] = -5.0
+
 w.add_tensor("token_embd.weight", emb.astype(np.float16))
 w.add_tensor("output.weight", out.astype(np.float16))
 w.add_tensor("output_norm.weight", np.ones(N_EMBD, dtype=np.float32))

@@ -118,6 +118,10 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
     String(ctx),
     '-np',
     String(slots),
+    // Each kept-alive connection holds one of its HTTP threads (one per core by default, so 2
+    // here): a test's clients and sessions would otherwise find it full and be hung up on.
+    '--threads-http',
+    '16',
   ];
   const child = spawn(CHROOT_BIN, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: CHROOT_ENV });
   live.add(child);
