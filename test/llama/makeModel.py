@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a tiny llama-architecture GGUF model for the llama test stage (no download).
 
-Usage: python3 makeModel.py OUT.gguf [SEED]
+Usage: python3 makeModel.py OUT.gguf [SEED [EOS_BIAS OUT_STD QUOTE_BIAS]]
 
 Runs inside the sid chroot (python3-gguf, python3-numpy). What it makes:
 - a SentencePiece-style ("llama") vocabulary: the 256 byte tokens, the ChatML and tool tags, and
@@ -12,10 +12,16 @@ Runs inside the sid chroot (python3-gguf, python3-numpy). What it makes:
 - a ChatML chat template that renders `tools` in the Hermes / Qwen2.5 way (`<tools>` in the
   system turn, `<tool_call>` JSON in assistant turns, `<tool_response>` for results), which
   llama-server's `--jinja` recognises for tool calls;
-- random weights, 64 wide, 2 layers, f16 (well under 1 MB). The token embeddings share one
-  constant direction, and the end-of-turn token gets a little more of it, so answers end by
-  themselves after a few dozen tokens instead of running to the end of the context; the
-  `<tool_call>` tag gets less of it, so a plain answer does not open a tool call by chance.
+- random weights, 48 wide, 2 layers, f16 (about 0.8 MB), untied output. A constant dimension
+  of the embeddings carries per-token biases: the end of turn gets a little (answers end by
+  themselves after a few dozen tokens, never at the first one), the closing quote some (string
+  arguments end), the tags and byte tokens a negative one;
+- one hand-set attention circuit (see below) so that a request with tools and no tool call or
+  result yet answers with a tool call, and any other answers in text: one tool round per
+  conversation, decided by the prompt rather than by chance.
+
+Optional arguments after SEED tune the biases (EOS, output spread, quote); the defaults are the
+tuned ones.
 """
 import sys
 
