@@ -66,7 +66,7 @@ async function turn(s: ReturnType<typeof openSession>, text: string, id: string)
   );
 }
 
-test('a long tool session in an 8k window compacts and keeps answering, the stored conversation keeps everything', async () => {
+void test('a long tool session in an 8k window compacts and keeps answering, the stored conversation keeps everything', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-openai' } });
   s.session.setToolExecutor(reader(6000));
   // Each question carries ~200 tokens of its own, so eliding old results alone cannot keep up.
@@ -120,7 +120,7 @@ function toolConversation(results: number, chars: number): Conversation {
   return { id: 'c1', title: '', createdAt: 0, updatedAt: 0, model: 'm', params: {}, messages };
 }
 
-test('old tool results are elided oldest first, the two most recent never', async () => {
+void test('old tool results are elided oldest first, the two most recent never', async () => {
   const conv = toolConversation(6, 4000);
   const { buildChatRequest } = await import('../../src/chat/core/request');
   const req = buildChatRequest(conv, { model: 'm', systemPrompt: '', params: SETTINGS.params });
@@ -139,7 +139,7 @@ test('old tool results are elided oldest first, the two most recent never', asyn
   assert.match(after[0]!, /read_file \(4000 characters\).*again/);
 });
 
-test('the latest question and its tool calls with their results are never summarised or split', async () => {
+void test('the latest question and its tool calls with their results are never summarised or split', async () => {
   const conv = toolConversation(5, 3000);
   let summarised: ChatRequest | undefined;
   const fitted = await fitToWindow({
@@ -166,7 +166,7 @@ test('the latest question and its tool calls with their results are never summar
   assert.ok(!JSON.stringify(summarised.messages).includes('question 4'), 'the latest question is not in the summary');
 });
 
-test('a failed summary says so and leaves the conversation as it was', async () => {
+void test('a failed summary says so and leaves the conversation as it was', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-llama' } });
   s.session.setToolExecutor(reader(5000));
   await turn(s, READ_THEN_ANSWER, 'r1');
@@ -183,7 +183,7 @@ test('a failed summary says so and leaves the conversation as it was', async () 
   assert.deepEqual(s.session.shown.messages.slice(0, before.length), before);
 });
 
-test('a window the model does not list is learnt from the overflow error, compacted and retried once', async () => {
+void test('a window the model does not list is learnt from the overflow error, compacted and retried once', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-unlisted' } });
   s.session.setToolExecutor(reader(9000));
   await turn(s, READ_THEN_ANSWER, 'r1');
@@ -201,7 +201,7 @@ test('a window the model does not list is learnt from the overflow error, compac
   assert.ok(s.logs.some((l) => /context overflow \(llama\.cpp\): window 4096/.test(l)));
 });
 
-test('a server that keeps refusing is retried once, then its numbers and the actions are shown', async () => {
+void test('a server that keeps refusing is retried once, then its numbers and the actions are shown', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-chat' } });
   gw.fault({
     status: 400,
@@ -225,7 +225,7 @@ test('a server that keeps refusing is retried once, then its numbers and the act
   assert.deepEqual(err.error.actions, ['compact', 'toolsOff', 'toolsReadOnly', 'showLog']);
 });
 
-test('tools and system prompt past the window: said with figures; without tools it answers, remembered per model', async () => {
+void test('tools and system prompt past the window: said with figures; without tools it answers, remembered per model', async () => {
   gw.setContextWindow({ model: 'gw-window-llama', window: 700 });
   try {
     const big: ToolDefinition = {
@@ -270,7 +270,7 @@ test('tools and system prompt past the window: said with figures; without tools 
   }
 });
 
-test('max_tokens past the room left is clamped so prompt plus answer fits', async () => {
+void test('max_tokens past the room left is clamped so prompt plus answer fits', async () => {
   const s = openSession(gw, undefined, {
     settings: { chatModel: 'gw-window-vllm', params: { ...SETTINGS.params, max_tokens: 8000 } },
   });
@@ -284,7 +284,7 @@ test('max_tokens past the room left is clamped so prompt plus answer fits', asyn
   assert.ok(countPromptTokens(b.messages as never, b.tools) + b.max_tokens! <= 8192);
 });
 
-test('the meter states the window, its source and the parts, and follows the server count', async () => {
+void test('the meter states the window, its source and the parts, and follows the server count', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-openai', systemPrompt: 'S'.repeat(400) } });
   s.session.setToolExecutor(reader(2000));
   await turn(s, READ_THEN_ANSWER, 'r1');
@@ -299,7 +299,7 @@ test('the meter states the window, its source and the parts, and follows the ser
   assert.equal(m.lastPromptTokens, countPromptTokens(last.messages as never, last.tools));
 });
 
-test('Compact conversation summarises the turns before the latest question; export and history keep the originals', async () => {
+void test('Compact conversation summarises the turns before the latest question; export and history keep the originals', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-openai' } });
   await turn(s, 'first', 'r1');
   await turn(s, 'second', 'r2');
@@ -324,7 +324,7 @@ test('Compact conversation summarises the turns before the latest question; expo
   );
 });
 
-test('a failed manual compaction says so and changes nothing', async () => {
+void test('a failed manual compaction says so and changes nothing', async () => {
   const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-openai' } });
   await turn(s, 'first', 'r1');
   await turn(s, 'second', 'r2');

@@ -18,7 +18,7 @@ import { useGateway } from './helpers';
 const gw = useGateway({ contextModels: true });
 const client = () => new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
 
-test('the window is read from every field shape servers list it in', () => {
+void test('the window is read from every field shape servers list it in', () => {
   const cases: [Record<string, unknown>, number, string][] = [
     [{ context_length: 1000 }, 1000, 'context_length'],
     [{ context_window: 1001 }, 1001, 'context_window'],
@@ -39,7 +39,7 @@ test('the window is read from every field shape servers list it in', () => {
   assert.equal(readModelLimits({ id: 'm', top_provider: { max_completion_tokens: 256 } }).maxOutput, 256);
 });
 
-test('the window comes from an overflow error first, then the override, then the record, then the stated default', () => {
+void test('the window comes from an overflow error first, then the override, then the record, then the stated default', () => {
   const record = { id: 'm', context_length: 16_000, max_output_tokens: 1000 };
   assert.deepEqual(resolveModelLimits({}), { window: DEFAULT_CONTEXT_WINDOW, source: 'default' });
   assert.equal(resolveModelLimits({ record }).source, 'model');
@@ -58,7 +58,7 @@ test('the window comes from an overflow error first, then the override, then the
   );
 });
 
-test('the overrides setting keeps what is valid and drops the rest', () => {
+void test('the overrides setting keeps what is valid and drops the rest', () => {
   assert.deepEqual(
     readOverrides({ a: { contextWindow: 4096, maxOutputTokens: -1, images: true, tools: 'no' }, b: 3 }),
     {
@@ -68,7 +68,7 @@ test('the overrides setting keeps what is valid and drops the rest', () => {
   );
 });
 
-test('the estimate counts CJK characters one token each and calibrates to the server count', () => {
+void test('the estimate counts CJK characters one token each and calibrates to the server count', () => {
   assert.equal(rawTextTokens('abcdefgh'), 2);
   assert.equal(rawTextTokens('你好世界'), 4);
   const est = new TokenEstimator();
@@ -79,14 +79,14 @@ test('the estimate counts CJK characters one token each and calibrates to the se
   assert.equal(est.charsPerToken, 2);
 });
 
-test('the reserve is max_tokens, else the output limit, never over a quarter of the window', () => {
+void test('the reserve is max_tokens, else the output limit, never over a quarter of the window', () => {
   assert.equal(answerReserve(8192, 500, 4000), 500);
   assert.equal(answerReserve(8192, undefined, 1000), 1000);
   assert.equal(answerReserve(8192, undefined, undefined), 2048);
   assert.equal(answerReserve(8192, 100_000, undefined), 2048);
 });
 
-test('the gateway lists its windowed models in their fields, and the client reads each', async () => {
+void test('the gateway lists its windowed models in their fields, and the client reads each', async () => {
   const models = await client().listModels();
   const want: Record<string, number> = {
     'gw-window-openai': 8192,
@@ -121,7 +121,7 @@ async function overflowOf(model: string, maxTokens?: number) {
   return readOverflow(err);
 }
 
-test('an overflow is recognised in each server shape, with the window and the count it states', async () => {
+void test('an overflow is recognised in each server shape, with the window and the count it states', async () => {
   // The gateway's rule: 4 per message + ceil(chars / 4).
   const prompt = 4 + 50_000;
   assert.deepEqual(await overflowOf('gw-window-llama'), { shape: 'llama.cpp', window: 4096, promptTokens: prompt });
@@ -134,7 +134,7 @@ test('an overflow is recognised in each server shape, with the window and the co
   });
 });
 
-test("vLLM refusing prompt plus max_tokens (in OpenAI's words) is recognised with the prompt alone counted", async () => {
+void test("vLLM refusing prompt plus max_tokens (in OpenAI's words) is recognised with the prompt alone counted", async () => {
   gw.setContextWindow({ model: 'gw-window-vllm', window: 60_000 });
   try {
     assert.deepEqual(await overflowOf('gw-window-vllm', 20_000), {
@@ -147,7 +147,7 @@ test("vLLM refusing prompt plus max_tokens (in OpenAI's words) is recognised wit
   }
 });
 
-test('other 400s are not overflows', async () => {
+void test('other 400s are not overflows', async () => {
   const err = await client()
     .chat({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }], temperature: 5 })
     .catch((e: unknown) => e);

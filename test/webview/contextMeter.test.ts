@@ -128,7 +128,7 @@ void test('Compact conversation asks the host; the summarised block sits under t
   const block = h.page.locator('details.summary-block');
   assert.equal(await block.count(), 1);
   assert.match((await block.locator('summary').textContent()) ?? '', /Earlier conversation summarised \(4 messages\)/);
-  assert.equal(await block.evaluate((d) => (d as HTMLDetailsElement).open), false);
+  assert.equal(await block.evaluate((d) => (d as unknown as { open: boolean }).open), false);
   // Under the fourth message; the four messages above it are still shown.
   const through = s.session.shown.compaction!.throughId;
   const prev = await block.evaluate((d) => d.previousElementSibling?.getAttribute('data-message-id'));

@@ -17,6 +17,8 @@ import type { Conversation } from '../../shared/protocol';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
 import { buildChatRequest, formatContext, type BuildOptions, type RequestDefaults } from './request';
 
+/** Share of the window left unused for the estimate's error. */
+export const SAFETY_MARGIN = 0.03;
 /** Tool results never elided: the most recent ones are what the model is working with. */
 export const KEEP_RECENT_TOOL_RESULTS = 2;
 /** Tool results shorter than this are left alone: their note would save next to nothing. */
@@ -124,7 +126,8 @@ export async function fitToWindow(o: FitOptions): Promise<Fitted> {
   const asked = o.defaults.params.max_tokens ?? undefined;
   const maxTokens = o.conversation.params.max_tokens ?? asked ?? undefined;
   const reserve = answerReserve(window, maxTokens ?? undefined, o.limits.maxOutput);
-  const budget = window - reserve;
+  // A margin for the estimate's error (a few percent against the server's count, see the bench).
+  const budget = window - reserve - Math.ceil(window * SAFETY_MARGIN);
   let summarised = false;
 
   let req = buildFittedView(o.conversation, o.defaults, o.build);
@@ -143,6 +146,9 @@ export async function fitToWindow(o: FitOptions): Promise<Fitted> {
       throw new ContextTooSmall('fixed', { window, system: b.system, tools: b.tools, reserve, prompt: totalOf(b) });
     // Only the latest turn is left: its older tool results may go too, but never the last one.
     elided += elideToFit(req, o.estimator, budget, 1);
+    // A single result larger than the room (a 30,000-character read in an 8k window): its
+    // beginning is sent with a note of how much was cut, rather than no answer at all.
+    if (o.estimator.count(req) > budget) elided += cutToFit(req, o.estimator, budget);
     const prompt = o.estimator.count(req);
     if (prompt > budget)
       throw new ContextTooSmall('latest', { window, system: b.system, tools: b.tools, reserve, prompt });
@@ -180,6 +186,25 @@ export function elideToFit(req: ChatRequest, est: TokenEstimator, budget: number
     const before = est.text(m.content);
     m.content = elisionNote(names.get(m.tool_call_id) ?? 'tool', m.content.length);
     total -= before - est.text(m.content);
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Shortens the latest tool results, newest first, to their beginning plus a note, until the
+ * request fits. Returns how many were cut.
+ */
+function cutToFit(req: ChatRequest, est: TokenEstimator, budget: number): number {
+  let n = 0;
+  const tools = req.messages.filter((m): m is Extract<WireMessage, { role: 'tool' }> => m.role === 'tool').reverse();
+  for (const m of tools) {
+    const over = est.count(req) - budget;
+    if (over <= 0) break;
+    if (isElided(m.content)) continue;
+    const keep = Math.max(0, m.content.length - Math.ceil((over + 60) * est.charsPerToken * 1.1));
+    const left = m.content.length - keep;
+    m.content = `${m.content.slice(0, keep)}\n${ELIDED_MARK} ${l10n.t('{0} more characters of this result were left out to fit the context window. Read the rest in smaller parts if you need it.', left)}`;
     n++;
   }
   return n;

@@ -17,6 +17,7 @@ import {
   elideToFit,
   fitToWindow,
   KEEP_RECENT_TOOL_RESULTS,
+  SAFETY_MARGIN,
   summariseEarlier,
   type Fitted,
   type FitOptions,
@@ -211,7 +212,12 @@ export class ContextGuard {
     }
     const maxTokens = conversation.params.max_tokens ?? defaults.params.max_tokens ?? undefined;
     const reserve = answerReserve(limits.window, maxTokens ?? undefined, limits.maxOutput);
-    elideToFit(req, this.estimator, limits.window - reserve, KEEP_RECENT_TOOL_RESULTS);
+    elideToFit(
+      req,
+      this.estimator,
+      limits.window - reserve - Math.ceil(limits.window * SAFETY_MARGIN),
+      KEEP_RECENT_TOOL_RESULTS,
+    );
     const b = this.estimator.breakdown(req, attachmentTexts(conversation));
     return {
       model,
