@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
+import type { ToolExecutor } from '../../src/chat/core/toolSeam';
 import type { Gateway } from '../gateway/server';
 import { startLlama, type LlamaOptions, type LlamaServer } from './server';
 
@@ -156,4 +157,22 @@ export async function recordingProxy(server: {
         proxy.closeAllConnections();
       }),
   };
+}
+
+/** A tool host that answers every weather call with the same report, counting the calls. */
+export function weatherTools(): ToolExecutor & { calls: number; ids: string[] } {
+  const t = {
+    calls: 0,
+    ids: [] as string[],
+    definitions: () => [WEATHER_TOOL],
+    toolChoice: () => undefined,
+    execute: (calls: { id: string }[]) => {
+      t.calls += calls.length;
+      t.ids.push(...calls.map((c) => c.id));
+      return Promise.resolve(
+        calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: 'sunny, 21 degrees' })),
+      );
+    },
+  };
+  return t;
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolExecutor } from '../../src/chat/core/toolSeam';
 import type { HostMessage } from '../../src/shared/protocol';
 import { ConversationStore } from '../../src/chat/core/store';
 import { openSession, question, SETTINGS } from '../unit/sessionHarness';
-import { asGateway, useLlama, WEATHER_TOOL } from './helpers';
+import { asGateway, useLlama, weatherTools } from './helpers';
 
 /**
  * The chat session (src/chat/core/session.ts, as test/unit/sessionHarness.ts runs it in plain
@@ -16,24 +15,6 @@ const llama = useLlama({ ctx: 2048, slots: 1, alias: SETTINGS.chatModel });
 
 const ended = (requestId: string) => (m: HostMessage) =>
   (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId;
-
-/** A tool host that answers every weather call with the same report, counting the calls. */
-function weatherTools(): ToolExecutor & { calls: number; ids: string[] } {
-  const t = {
-    calls: 0,
-    ids: [] as string[],
-    definitions: () => [WEATHER_TOOL],
-    toolChoice: () => undefined,
-    execute: (calls: { id: string }[]) => {
-      t.calls += calls.length;
-      t.ids.push(...calls.map((c) => c.id));
-      return Promise.resolve(
-        calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: 'sunny, 21 degrees' })),
-      );
-    },
-  };
-  return t;
-}
 
 void test('a question in the chat streams an answer from llama-server, stored done, with no error', async () => {
   const h = openSession(asGateway(llama), undefined, { timeoutMs: 30_000 });
