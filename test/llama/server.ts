@@ -1,11 +1,12 @@
 /**
  * llama.cpp's `llama-server` for the `llama` test stage: the real third-party OpenAI-compatible
  * server, from Debian sid's `llama.cpp-tools`, run inside the chroot that `scripts/llamaChroot.sh`
- * builds under `.cache/llama/sid` (sid's libc is newer than the host's). It serves a tiny model
+ * builds under `.cache/llama/sid` (sid's libc is newer than the host's), chroot + exec of a small
+ * sh that runs it and stops it when this process goes away. It serves a tiny model
  * that `makeModel.py` writes for each run (no download). Only 127.0.0.1, a port the kernel picks.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -32,6 +33,10 @@ export interface LlamaServer {
   readonly nCtx: number;
   /** Milliseconds spent writing the model and starting the server until `/health` answered. */
   readonly startMs: number;
+  /** The process group it runs in (chroot's pid: the shell, the server and the stdin reader). */
+  readonly pid: number;
+  /** The model file as the host sees it (removed by `close`). */
+  readonly modelFile: string;
   /** What it printed so far (for failure messages). */
   log(): string;
   /** Stops it (its whole process group) and removes the model; resolves when it has exited. */
@@ -57,11 +62,19 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of live) killGroup(child, 'SIGKILL');
 });
+// A test process stopped by a signal (the runner's timeout, Ctrl+C) does not run 'exit' handlers
+// by itself.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    for (const child of live) killGroup(child, 'SIGKILL');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    // Negative pid: the group the detached child leads (chroot execs llama-server in place).
+    // Negative pid: the group the detached child leads (chroot execs the shell in place; the
+    // server and the stdin reader are in its group).
     process.kill(-child.pid, signal);
   } catch {
     // Already gone.
@@ -73,6 +86,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * it, and the host directory to remove afterwards.
  */
 export function makeModel(seed = 7): { inChroot: string; hostDir: string } {
+  // Models left by a test process that was killed (it could not remove them): older than an hour.
+  const tmp = join(CHROOT, 'tmp');
+  for (const name of readdirSync(tmp))
+    if (name.startsWith('gws-llama-') && Date.now() - statSync(join(tmp, name)).mtimeMs > 3_600_000)
+      rmSync(join(tmp, name), { recursive: true, force: true });
   const hostDir = mkdtempSync(join(CHROOT, 'tmp', 'gws-llama-'));
   const inChroot = `/tmp/${hostDir.slice(hostDir.lastIndexOf('/') + 1)}/model.gguf`;
   const r = spawnSync(CHROOT_BIN, [CHROOT, 'python3', '-', inChroot, String(seed)], {
@@ -102,7 +120,14 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
   const { inChroot, hostDir } = makeModel(o.seed);
   const args = [
     CHROOT,
-    '/usr/bin/llama-server',
+    // The server, and beside it a reader of our stdin that stops it at end of file: when this
+    // process dies in any way (even SIGKILL, which runs no handler), the pipe closes and the
+    // server goes with it.
+    '/bin/sh',
+    '-c',
+    // (fd 3: a background job's own stdin is /dev/null.)
+    'exec 3<&0; llama-server "$@" </dev/null & pid=$!; (read _ <&3; kill $pid 2>/dev/null) & wait $pid',
+    'llama-server',
     '-m',
     inChroot,
     '--alias',
@@ -123,7 +148,7 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
     '--threads-http',
     '16',
   ];
-  const child = spawn(CHROOT_BIN, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: CHROOT_ENV });
+  const child = spawn(CHROOT_BIN, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: CHROOT_ENV });
   live.add(child);
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -142,10 +167,16 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
     child.once('error', reject);
   });
   const close = async () => {
+    const group = child.pid;
     killGroup(child, 'SIGTERM');
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
+    // The shell is gone; wait for the rest of its group (the server ends its slots first).
+    for (let i = 0; group !== undefined && groupAlive(group); i++) {
+      if (i === 50) process.kill(-group, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     rmSync(hostDir, { recursive: true, force: true });
   };
   try {
@@ -162,10 +193,29 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
       }
     };
     await withTimeout(healthy(), 60_000, 'llama-server /health');
-    return { url, model, nCtx: Math.floor(ctx / slots), startMs: Date.now() - t0, log: () => output, close };
+    return {
+      url,
+      model,
+      nCtx: Math.floor(ctx / slots),
+      startMs: Date.now() - t0,
+      pid: child.pid ?? 0,
+      modelFile: join(hostDir, 'model.gguf'),
+      log: () => output,
+      close,
+    };
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/** True while any process of the group still exists (signal 0 only checks). */
+export function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
