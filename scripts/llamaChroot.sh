@@ -2,8 +2,10 @@
 # Builds (or reuses) the Debian sid chroot that runs llama.cpp's `llama-server` for the optional
 # `llama` test stage: Debian ships the server only in sid, which needs a newer libc than the host,
 # so it lives in its own root under .cache/llama/sid. Idempotent: a chroot whose marker file says
-# it is complete is reused (only /proc is mounted again when a reboot dropped it). Each step is
-# one line with its time. Exit codes:
+# it is complete is reused as it is. /proc is mounted only while apt runs inside it and unmounted
+# on the way out, whatever happens (llama-server and python do not need it), so nothing stays
+# mounted under .cache for a later `rm -rf` or `find` to walk into. Each step is one line with
+# its time. Exit codes:
 #   0  ready (built or reused)
 #   3  Debian sid could not be reached (one loud line; the llama suite is skipped)
 #   4  this machine cannot build it (not root, not Debian/Ubuntu, no debootstrap/chroot)
@@ -35,11 +37,10 @@ mount_proc() {
   proc_mounted || mount -t proc proc "$DIR/proc"
 }
 
+# Unmounts what this run mounted, on every way out.
+trap 'mountpoint -q "$DIR/proc" && umount "$DIR/proc"' EXIT
+
 if [[ -f "$READY" && -x "$DIR/usr/bin/llama-server" ]]; then
-  if ! mount_proc; then
-    loud "cannot mount proc in $DIR (exit 4)"
-    exit 4
-  fi
   say "reused $DIR ($(cat "$READY")) in $(elapsed "$START")"
   exit 0
 fi
@@ -124,6 +125,7 @@ if ! in_root apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >"$
 fi
 in_root apt-get clean >/dev/null 2>&1
 version=$(in_root dpkg-query -W -f '${Version}' llama.cpp-tools 2>/dev/null)
+umount "$DIR/proc"
 say "installed ${PACKAGES[*]} (llama.cpp-tools $version) in $(elapsed "$t")"
 
 if ! in_root llama-server --version >"$LOG" 2>&1; then

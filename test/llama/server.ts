@@ -111,7 +111,7 @@ export async function startLlama(o: LlamaOptions = {}): Promise<LlamaServer> {
   const why = llamaUnavailable();
   if (why) throw new Error(`llama-server unavailable: ${why}`);
   const t0 = Date.now();
-  // Reuses the chroot; mounts /proc again if a reboot dropped it (the script owns that mount).
+  // The script's reuse path: checks the chroot is complete (it mounts nothing then).
   const build = spawnSync('bash', [BUILD], { encoding: 'utf8', timeout: 120_000 });
   if (build.status !== 0) throw new Error(`scripts/llamaChroot.sh failed: ${build.stdout}${build.stderr}`);
   const ctx = o.ctx ?? 2048;
