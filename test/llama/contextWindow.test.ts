@@ -41,10 +41,10 @@ function prose(n: number, seed: number): string {
   return Array.from({ length: n }, (_, i) => WORDS[(i * 7 + seed * 3) % WORDS.length]).join(' ');
 }
 
-async function session(settings: Partial<typeof SETTINGS> = {}, withTools = false) {
+async function session(settings: Partial<typeof SETTINGS> = {}, toolReport?: string) {
   const proxy = await recordingProxy(llama);
   const h = openSession(asGateway(proxy), undefined, { timeoutMs: 60_000, settings });
-  if (withTools) h.session.setToolExecutor(weatherTools());
+  if (toolReport !== undefined) h.session.setToolExecutor(weatherTools(toolReport));
   const turn = async (id: string, text: string) => {
     void h.session.send(id, question(text));
     await h.until(() => h.received.some(ended(id)), `the answer to ${id}`);
@@ -80,7 +80,7 @@ void test("the window is read from llama-server's /v1/models (meta.n_ctx), and t
 void test("the meter follows the server's own usage: its last prompt count is llama-server's prompt_tokens", async () => {
   // With a tool: the first question gets a tool round, so tool definitions, a call and its
   // result are counted too.
-  const s = await session({}, true);
+  const s = await session({}, 'sunny, 21 degrees');
   assert.equal((await s.turn('r1', prose(120, 1)))?.type, 'chat/done');
   assert.equal((await s.turn('r2', prose(80, 2)))?.type, 'chat/done');
   const answered = s.proxy.exchanges.filter((x) => x.path.endsWith('/chat/completions') && x.promptTokens);
@@ -125,6 +125,24 @@ void test('a conversation that outgrows the 2,048-token window compacts and keep
   const users = saved?.messages.filter((m) => m.role === 'user').map((m) => (m.role === 'user' ? m.text : ''));
   assert.equal(users?.length, turns, 'the stored conversation keeps every message');
   assert.ok(users?.[0]?.endsWith('question 1'), 'including the first, summarised away on the wire');
+  await s.close();
+});
+
+void test('a tool result larger than the whole window is cut to fit, and the model answers after it with no error', async () => {
+  const s = await session({}, prose(3000, 9));
+  const end = await s.turn('r1', 'what is the weather in paris?');
+  assert.equal(end?.type, 'chat/done', `${JSON.stringify(end)} ${s.h.logs.join(' | ')}`);
+  const chats = s.proxy.exchanges.filter((x) => x.path.endsWith('/chat/completions'));
+  assert.deepEqual(
+    chats.map((x) => x.status),
+    [200, 200],
+    'the call, then the answer after the result: nothing refused',
+  );
+  assert.ok((chats[1]?.promptTokens ?? 0) <= llama.nCtx);
+  const sent = JSON.stringify((chats[1]?.request as ChatRequest).messages.find((m) => m.role === 'tool')?.content);
+  assert.ok(sent.length < prose(3000, 9).length, 'the result went out shortened');
+  const saved = new ConversationStore(s.h.storage).load(s.h.session.conversationId);
+  assert.ok(JSON.stringify(saved).includes(prose(3000, 9)), 'the stored conversation keeps the whole result');
   await s.close();
 });
 

@@ -159,8 +159,8 @@ export async function recordingProxy(server: {
   };
 }
 
-/** A tool host that answers every weather call with the same report, counting the calls. */
-export function weatherTools(): ToolExecutor & { calls: number; ids: string[] } {
+/** A tool host that answers every weather call with `report`, counting the calls. */
+export function weatherTools(report = 'sunny, 21 degrees'): ToolExecutor & { calls: number; ids: string[] } {
   const t = {
     calls: 0,
     ids: [] as string[],
@@ -169,9 +169,7 @@ export function weatherTools(): ToolExecutor & { calls: number; ids: string[] } 
     execute: (calls: { id: string }[]) => {
       t.calls += calls.length;
       t.ids.push(...calls.map((c) => c.id));
-      return Promise.resolve(
-        calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: 'sunny, 21 degrees' })),
-      );
+      return Promise.resolve(calls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: report })));
     },
   };
   return t;
