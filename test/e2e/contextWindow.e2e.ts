@@ -25,9 +25,9 @@ export const journeys: Journey[] = [
         await wb.setApiKey(gw.keys.valid);
         const chat = await openChat(wb);
         // The meter is there before anything is sent, with the window the model list states.
-        const meter = chat.locator('.context-meter .context-text');
+        // (The default's 32768 until the model list has come.)
+        const meter = chat.locator('.context-meter .context-text', { hasText: /of 8192 tokens/ });
         await meter.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-        assert.match(await meter.innerText(), /of 8192 tokens/);
         for (let n = 1; n <= TURNS; n++) {
           await sendMessage(
             chat,
@@ -38,8 +38,10 @@ export const journeys: Journey[] = [
             await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
             await card.locator('button', { hasText: /^\s*Always allow\s*$/ }).click();
           }
-          const answer = chat.locator('.msg.assistant .md', { hasText: `read_file=File ${n} marker.` }).last();
+          const answer = chat.locator('.msg.assistant .md', { hasText: `read_file=File src/file${n}.ts` }).last();
           await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+          // The answer shows before the turn ends; Enter is ignored until Send is back.
+          await chat.locator('button[aria-label="Send"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         }
         assert.equal(await chat.locator('.error').count(), 0, 'no error was shown');
         // Earlier turns were summarised; the block is collapsed and opens on a click.
@@ -51,7 +53,7 @@ export const journeys: Journey[] = [
         assert.equal(await chat.locator('section.toolcard').count(), TURNS);
         for (let n = 1; n <= TURNS; n++)
           assert.equal(
-            await chat.locator('.msg.assistant .md', { hasText: `read_file=File ${n} marker.` }).count(),
+            await chat.locator('.msg.assistant .md', { hasText: `read_file=File src/file${n}.ts` }).count(),
             1,
             `answer ${n}`,
           );
