@@ -8,6 +8,7 @@ import { onHostMessage } from './actions';
 import { addFiles, persistLocal, stop } from './composerActions';
 import { Composer } from './components/Composer';
 import { closePanel } from './components/PanelHead';
+import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
 import { els, post, setApi } from './runtime';
@@ -22,6 +23,7 @@ function App(): JSX.Element {
       <main class="chat-main">
         <h1 class="sr-only">{t('Gateway Studio chat')}</h1>
         <MessageList />
+        <ContextMeter />
         <Composer />
       </main>
       <div

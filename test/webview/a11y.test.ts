@@ -93,6 +93,26 @@ const TOOLS: HostMessage = {
     { name: 'write_file', description: 'Writes a file.', readOnly: false, enabled: true, trusted: false },
   ],
 };
+/** The context meter (merged from the window branch): filling, and too full to send with tools. */
+const meter = (fixedTooLarge: boolean): HostMessage => ({
+  type: 'chat/contextWindow',
+  meter: {
+    model: 'gw-chat',
+    window: 8000,
+    source: 'model',
+    field: 'context_length',
+    system: 300,
+    tools: fixedTooLarge ? 9000 : 900,
+    history: 2000,
+    attachments: 0,
+    reserve: 1000,
+    charsPerToken: 4,
+    lastPromptTokens: 3100,
+    toolMode: 'all',
+    fixedTooLarge,
+  },
+});
+
 const ERROR = {
   title: 'The gateway refused the key (401)',
   detail: 'The API key is missing or wrong. Run Set API Key.',
@@ -111,6 +131,8 @@ const CHAT_STATES: ChatState[] = [
     setUp: async (h) => {
       await h.send(conversation([user('u1', 'How do I read a file?'), answer('a1')]));
       await h.send(MODELS);
+      await h.send(meter(false));
+      assert.equal(await h.page.locator('.context-meter').count(), 1, 'the context meter is on screen');
     },
   },
   {
@@ -168,6 +190,8 @@ const CHAT_STATES: ChatState[] = [
       );
       await h.send({ type: 'chat/error', requestId: 'r2', error: { ...ERROR, actions: [...ERROR.actions] } });
       await h.send({ type: 'chat/notice', level: 'warning', text: 'The model list could not be loaded.' });
+      await h.send(meter(true));
+      assert.equal(await h.page.locator('.context-fixed').count(), 1, 'the too-large notice is on screen');
     },
   },
   {
