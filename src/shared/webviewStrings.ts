@@ -104,6 +104,22 @@ export const WEBVIEW_STRINGS = [
   'image: {0}',
   'Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.',
   'Answer not valid JSON; shown as text.',
+  // Checkpoints
+  'Restore files to before this answer',
+  'These changes will be reverted:',
+  'will be restored',
+  'will be deleted (the answer created it)',
+  'will be re-created (deleted since)',
+  'already as before',
+  'changed since the answer: skipped unless you tick it',
+  'Overwrite my changes to {0}',
+  'cannot be restored: its prior content was not recorded',
+  'Open diff',
+  'Also remove this answer and everything after it from the conversation',
+  'Restore',
+  'Cancel',
+  'Nothing to restore: every file is already as before this answer.',
+  "A command's effects are not recorded in checkpoints: Restore cannot undo them.",
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

@@ -66,7 +66,7 @@ function setup(opts: CheckpointStoreOptions = {}) {
 const read = (rel: string) => readDiskText(path.join(ws, rel));
 const write = (rel: string, text: string) => fs.writeFile(path.join(ws, rel), text);
 
-test('restoring an answer brings back edited and written files and deletes the file it created', async () => {
+void test('restoring an answer brings back edited and written files and deletes the file it created', async () => {
   const { checkpoints, answer } = setup();
   await answer(
     'a1',
@@ -105,7 +105,7 @@ test('restoring an answer brings back edited and written files and deletes the f
   );
 });
 
-test('a file the user changed since is listed as changed and skipped unless they choose to overwrite it', async () => {
+void test('a file the user changed since is listed as changed and skipped unless they choose to overwrite it', async () => {
   const { checkpoints, answer } = setup();
   await answer(
     'a1',
@@ -131,7 +131,7 @@ test('a file the user changed since is listed as changed and skipped unless they
   assert.equal(await read('src/b.ts'), 'export const b = 2;\n', 'overwritten when chosen');
 });
 
-test('a file the user deleted since is offered for re-creation as changed', async () => {
+void test('a file the user deleted since is offered for re-creation as changed', async () => {
   const { checkpoints, answer } = setup();
   await answer('a1', ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }]);
   await fs.rm(path.join(ws, 'src', 'a.ts'));
@@ -142,7 +142,7 @@ test('a file the user deleted since is offered for re-creation as changed', asyn
   );
 });
 
-test('restoring an earlier answer reverts the later ones too, each file to before the earliest', async () => {
+void test('restoring an earlier answer reverts the later ones too, each file to before the earliest', async () => {
   const { checkpoints, answer } = setup();
   await answer('a1', ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }]);
   await answer(
@@ -177,7 +177,7 @@ test('restoring an earlier answer reverts the later ones too, each file to befor
   assert.deepEqual(await fs.readdir(store), []);
 });
 
-test('checkpoints persist: a new store over the same folder plans the same restore', async () => {
+void test('checkpoints persist: a new store over the same folder plans the same restore', async () => {
   const { answer } = setup();
   await answer('a1', ['write_file', { path: 'src/a.ts', content: 'changed\n' }]);
   const reopened = new CheckpointStore(new FolderCheckpointStorage(store));
@@ -188,7 +188,7 @@ test('checkpoints persist: a new store over the same folder plans the same resto
   assert.equal(await reopened.totalBytes(), Buffer.byteLength('export const a = 1;\n'));
 });
 
-test("over the answer's limit a change is applied but not recorded, and its card says so", async () => {
+void test("over the answer's limit a change is applied but not recorded, and its card says so", async () => {
   const { checkpoints, answer, cards } = setup({ maxCheckpointBytes: 25 });
   await answer(
     'a1',
@@ -209,13 +209,10 @@ test("over the answer's limit a change is applied but not recorded, and its card
     ],
   );
   const { ops, skipped } = restoreOps(plan ?? { conversationId: '', answerId: '', files: [] }, new Set());
-  assert.deepEqual(
-    [ops.map((o) => o.relative), skipped.map((s) => s.relative)],
-    [['src/a.ts'], ['src/b.ts']],
-  );
+  assert.deepEqual([ops.map((o) => o.relative), skipped.map((s) => s.relative)], [['src/a.ts'], ['src/b.ts']]);
 });
 
-test('over the total limit nothing more is recorded, counted across conversations and after a reopen', async () => {
+void test('over the total limit nothing more is recorded, counted across conversations and after a reopen', async () => {
   const first = setup({ maxTotalBytes: 30 });
   await first.answer('a1', ['write_file', { path: 'src/a.ts', content: 'A\n' }]);
   // A new store over the same folder counts what is already stored.
@@ -228,7 +225,7 @@ test('over the total limit nothing more is recorded, counted across conversation
   assert.doesNotMatch(cards.at(-1)?.resultPreview ?? '', /checkpoint/);
 });
 
-test("deleting a conversation deletes its checkpoints; pruning removes those of conversations that are gone", async () => {
+void test('deleting a conversation deletes its checkpoints; pruning removes those of conversations that are gone', async () => {
   const { checkpoints, answer } = setup();
   await answer('a1', ['write_file', { path: 'src/a.ts', content: 'A\n' }]);
   assert.deepEqual(await fs.readdir(store), ['c1']);
@@ -241,7 +238,7 @@ test("deleting a conversation deletes its checkpoints; pruning removes those of 
   assert.equal(await checkpoints.totalBytes(), 0);
 });
 
-test('the run_command approval says that its effects cannot be restored', async () => {
+void test('the run_command approval says that its effects cannot be restored', async () => {
   const { checkpoints } = setup();
   const asked: string[] = [];
   const tools = builtinTools(nodeToolHost([{ name: 'ws', path: ws }]), { recorder: checkpoints });
@@ -260,7 +257,7 @@ test('the run_command approval says that its effects cannot be restored', async 
   assert.match(asked[0] ?? '', /not recorded in checkpoints/);
 });
 
-test('ids that would leave the storage folder are refused', async () => {
+void test('ids that would leave the storage folder are refused', async () => {
   const storage = new FolderCheckpointStorage(store);
   await assert.rejects(storage.writeIndex('../x', '{}'), /not a conversation id/);
   await assert.rejects(storage.readBlob('c1', '../../etc/passwd'), /not a blob name/);

@@ -365,7 +365,9 @@ export class CheckpointStore implements ChangeRecorder {
           mb(this.maxTotalBytes),
         );
       case 'failed':
-        return l10n.t('Not in a checkpoint: its prior content could not be stored. Restore cannot bring this file back.');
+        return l10n.t(
+          'Not in a checkpoint: its prior content could not be stored. Restore cannot bring this file back.',
+        );
     }
   }
 
