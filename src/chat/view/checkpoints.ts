@@ -35,10 +35,10 @@ export class ChatCheckpoints implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    context: vscode.ExtensionContext,
+    /** The folder that holds them ({@link checkpointFolder}). */
+    root: string,
     private readonly chat: CheckpointChat,
     log: { warn(msg: string): void },
-    root = checkpointFolder(context),
   ) {
     this.store = new CheckpointStore(new FolderCheckpointStorage(root), {
       onChange: (id) => {

@@ -20,7 +20,7 @@ import type { SessionSettings } from '../core/sessionDeps';
 import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
-import { ChatCheckpoints } from './checkpoints';
+import { ChatCheckpoints, checkpointFolder } from './checkpoints';
 import type { ChangeRecorder } from '../core/checkpoints';
 import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
@@ -65,7 +65,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
     this.checkpoints = new ChatCheckpoints(
-      s.context,
+      checkpointFolder(s.context),
       {
         conversationId: () => this.session.conversationId,
         conversationIds: () => new Set([this.session.conversationId, ...conversations.list().map((e) => e.id)]),
