@@ -115,6 +115,7 @@ export const WEBVIEW_STRINGS = [
   'Overwrite my changes to {0}',
   'cannot be restored: its prior content was not recorded',
   'Open diff',
+  'Show the change',
   'Also remove this answer and everything after it from the conversation',
   'Restore',
   'Cancel',

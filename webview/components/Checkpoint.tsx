@@ -83,7 +83,7 @@ function RestorePanel({ answerId, files }: { answerId: string; files: Checkpoint
             ) : null}
             {f.diff ? (
               <details class="restore-diff">
-                <summary>{t('These changes will be reverted:')}</summary>
+                <summary>{t('Show the change')}</summary>
                 <pre>{f.diff}</pre>
               </details>
             ) : null}
