@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { ToolRunner } from '../../src/chat/core/toolRunner';
 import { VscodeToolHost } from '../../src/chat/tools/vscodeHost';
-import { ChatCheckpoints, type CheckpointChat } from '../../src/chat/view/checkpoints';
+import { ChatCheckpoints, CHECKPOINT_SCHEME, type CheckpointChat } from '../../src/chat/view/checkpoints';
 import type { HostMessage } from '../../src/shared/protocol';
 import { extension, waitFor } from './env';
 
@@ -81,6 +81,17 @@ describe('checkpoints in VS Code', () => {
       ],
     );
     assert.match(plan.files[0]?.diff ?? '', /-export const a = 10;\n\+export const a = 1;/);
+    // Open diff: the file now on the left, what Restore makes of it on the right.
+    await first.openDiff('a_1', a);
+    const tab = await waitFor('the checkpoint diff tab', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === CHECKPOINT_SCHEME),
+    );
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.fsPath, a);
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'export const a = 1;\n');
+    await vscode.window.tabGroups.close(tab);
     first.dispose();
 
     // Persistence: a new store over the same folder (as after a window reload) does the restore.
