@@ -14,6 +14,7 @@ import type {
 } from '../src/shared/protocol';
 import { confirm, renderAttachments, restoreUnconfirmed, setEditing, unconfirmedIs } from './composerActions';
 import { setImageLabel } from './markdown';
+import { addMentions, pickerResults } from './mentionActions';
 import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollToEndSoon } from './runtime';
 import {
   busyRequestId,
@@ -130,6 +131,14 @@ function handle(msg: HostMessage): void {
       toolsVersion.value++;
       return;
     case 'chat/focus':
+      afterRender(() => els.textarea?.focus());
+      return;
+    case 'mentions/results':
+      pickerResults(msg.queryId, msg.items);
+      return;
+    case 'chat/mentions':
+      addMentions(msg.items);
+      for (const p of msg.problems) note(p, 'warning');
       afterRender(() => els.textarea?.focus());
       return;
   }

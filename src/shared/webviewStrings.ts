@@ -104,6 +104,21 @@ export const WEBVIEW_STRINGS = [
   'image: {0}',
   'Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.',
   'Answer not valid JSON; shown as text.',
+  // @-mentions
+  'Mention a file or context',
+  'Searching…',
+  'Nothing matches "{0}".',
+  'Remove mention',
+  'Attached: {0}',
+  'truncated',
+  'File',
+  'Folder',
+  'Open editor',
+  'Selection',
+  'Problems',
+  'Changes',
+  'Terminal',
+  'Image',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

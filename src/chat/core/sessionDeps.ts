@@ -2,7 +2,7 @@
 // and what the user sends it: the contract the host side implements.
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
-import type { ChatParams, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
+import type { ChatParams, ContextAttachment, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
 import type { ConversationStore } from './store';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
@@ -48,4 +48,6 @@ export interface Question {
   text: string;
   images: ImageAttachment[];
   contexts: EditorContext[];
+  /** Resolved @-mentions. */
+  attachments?: ContextAttachment[];
 }
