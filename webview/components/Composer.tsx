@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { addFiles, removeContext, removeImage, send, setEditing, stop } from '../composerActions';
 import { els, post } from '../runtime';
-import { closePicker, droppedUris, movePicker, pick, removeMention, updatePicker } from '../mentionActions';
+import { closePicker, movePicker, pick, removeMention, updatePicker } from '../mentionActions';
 import { busy, contexts, draft, editing, images, mentions, notes, picker, t } from '../state';
 import { Icon, IconButton, TextButton } from './buttons';
 import { MentionPicker, mentionIcon, mentionName, optionId, PICKER_ID } from './MentionPicker';
@@ -10,28 +10,7 @@ import { contextLabel } from './Message';
 
 export function Composer(): JSX.Element {
   return (
-    <div
-      class="composer"
-      onDragOver={(ev) => {
-        // Accepting the drag is what lets VS Code drop explorer files here (with Shift held).
-        if (ev.dataTransfer) {
-          ev.preventDefault();
-          ev.dataTransfer.dropEffect = 'copy';
-        }
-      }}
-      onDrop={(ev) => {
-        const dt = ev.dataTransfer;
-        if (!dt) return;
-        const uris = droppedUris(dt);
-        if (uris.length) {
-          ev.preventDefault();
-          post({ type: 'mentions/drop', uris });
-        } else if (dt.files.length) {
-          ev.preventDefault();
-          void addFiles([...dt.files]);
-        }
-      }}
-    >
+    <div class="composer">
       <div class="edit-banner" hidden={!editing.value}>
         <span>{t('Editing your last message: Send replaces it and asks again.')}</span>
         <TextButton icon="close" label={t('Cancel edit')} onClick={() => setEditing(false)} />
