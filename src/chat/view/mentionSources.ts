@@ -53,7 +53,12 @@ export async function gitChanges(): Promise<Outcome> {
       ok: false,
       note: vscode.l10n.t('Git is turned off in VS Code (setting git.enabled), so there are no changes to attach.'),
     };
-  const api = git.getAPI(1);
+  const api = await gitApi(git);
+  if (!api)
+    return {
+      ok: false,
+      note: vscode.l10n.t('The Git extension of VS Code is not ready, so there are no changes to attach.'),
+    };
   if (api.state !== 'initialized') await waitInitialized(api, 5000);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const repos: GitRepository[] = [];
@@ -87,6 +92,18 @@ export async function gitChanges(): Promise<Outcome> {
     parts.push(repos.length > 1 ? `## Repository ${name}\n${section.join('\n\n')}` : section.join('\n\n'));
   }
   return { ok: true, text: parts.join('\n\n') };
+}
+
+/** The API; right after git is turned on its model is still being made, and getAPI throws until then. */
+async function gitApi(git: GitExtension): Promise<GitApi | undefined> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      return git.getAPI(1);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return undefined;
 }
 
 function contains(parent: vscode.Uri, child: vscode.Uri): boolean {
