@@ -194,8 +194,8 @@ describe('@-mentions in VS Code', () => {
   });
 
   it('mention problems: the workspace diagnostics, or those of one file', async () => {
-    const one = await write('mention-problems/one.ts', 'x\n');
-    const two = await write('mention-problems/two.ts', 'y\n');
+    const one = await write('mention-problems/one.txt', 'x\n');
+    const two = await write('mention-problems/two.txt', 'y\n');
     const diags = vscode.languages.createDiagnosticCollection('mention-test');
     try {
       diags.set(one, [
@@ -205,14 +205,14 @@ describe('@-mentions in VS Code', () => {
         new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'two looks odd', vscode.DiagnosticSeverity.Warning),
       ]);
       const all = await send([{ kind: 'problems', label: 'Problems', ref: '' }]);
-      assert.match(all.attachments[0]!.text, /mention-problems\/one\.ts:1:1 error: one is broken/);
-      assert.match(all.attachments[0]!.text, /mention-problems\/two\.ts:1:1 warning: two looks odd/);
+      assert.match(all.attachments[0]!.text, /mention-problems\/one\.txt:1:1 error: one is broken/);
+      assert.match(all.attachments[0]!.text, /mention-problems\/two\.txt:1:1 warning: two looks odd/);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(two));
       const rows = await query('problems');
       const fileRow = rows.find((r) => r.kind === 'problems' && r.ref === two.toString());
       assert.ok(fileRow, rows.map((r) => r.label).join(', '));
       const only = await send([fileRow]);
-      assert.equal(only.attachments[0]!.text, 'mention-problems/two.ts:1:1 warning: two looks odd');
+      assert.equal(only.attachments[0]!.text, 'mention-problems/two.txt:1:1 warning: two looks odd');
     } finally {
       diags.dispose();
     }
@@ -267,6 +267,8 @@ describe('@-mentions in VS Code', () => {
       if (api.repositories.length > 0) {
         await vscode.commands.executeCommand('git.close');
         await waitFor('the repository to be closed', () => api.repositories.length === 0);
+        // Its last status and check-ignore runs finish before the folder goes.
+        await new Promise((r) => setTimeout(r, 1500));
       }
       await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Global);
       await fs.rm(repo, { recursive: true, force: true });
