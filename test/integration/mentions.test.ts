@@ -295,9 +295,13 @@ describe('@-mentions in VS Code', () => {
       });
       integration.executeCommand('echo mention-terminal-$((40+2))');
       await ended;
+      let seen = '';
       const sent = await waitFor('the command in the attachment', async () => {
         const s = await send([{ kind: 'terminal', label: 'Terminal', ref: '' }]);
+        seen = JSON.stringify(s.attachments[0]);
         return s.attachments[0]?.text.includes('mention-terminal-42') ? s : undefined;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}; last attachment: ${seen}`);
       });
       assert.match(sent.attachments[0]!.text, /^\$ echo mention-terminal-\$\(\(40\+2\)\) \(exit code 0\)\n/);
       assert.equal(sent.attachments[0]?.label, 'Terminal: mention-term');

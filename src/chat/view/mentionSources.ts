@@ -168,7 +168,11 @@ export class TerminalOutputs implements vscode.Disposable {
       // A terminal closed mid-command ends the stream; what was read is kept.
     }
     const exitCode = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000))]);
-    this.last.set(terminal, { commandLine: execution.commandLine.value, output, exitCode });
+    const commandLine = execution.commandLine.value.trim();
+    // Executions without a command line (a bare Enter, the shell's own start-up) are not what the
+    // user means by "the last command", and must not hide it.
+    if (commandLine === '' && output.trim() === '') return;
+    this.last.set(terminal, { commandLine, output, exitCode });
   }
 
   /** The active terminal's last command and output, or why there is none. */
