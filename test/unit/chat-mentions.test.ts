@@ -14,7 +14,7 @@ import {
   FOLDER_ENTRY_LIMIT,
 } from '../../src/chat/core/mentions';
 import { buildChatRequest, userContent } from '../../src/chat/core/request';
-import { ConversationStore, newConversation } from '../../src/chat/core/store';
+import { ConversationStore, newConversation, titleFor } from '../../src/chat/core/store';
 import type { ContextAttachment, UserMessage } from '../../src/shared/protocol';
 import { UNSET_PARAMS, useGateway } from './helpers';
 import { MemoryStorage } from './memoryStorage';
@@ -189,4 +189,10 @@ void test('the gateway receives the labelled attachment in the user message and 
   };
   const sent = body.messages.find((m) => m.role === 'user')?.content ?? '';
   assert.match(sent, /^\[Attached file: plan\.txt \(path: plan\.txt\)\]\n```\nship Friday\n```\n\n#say ok$/);
+});
+
+void test('a message of mentions alone is titled by its first mention', () => {
+  const c = newConversation(9);
+  c.messages.push(user('', [makeAttachment({ kind: 'changes', label: 'Changes' }, 'diff')]));
+  assert.equal(titleFor(c), 'Changes');
 });
