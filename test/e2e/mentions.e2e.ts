@@ -66,6 +66,28 @@ export const journeys: Journey[] = [
     },
   },
   {
+    name: 'mentions: Add File to Chat in the explorer context menu puts the file as a chip in the open chat',
+    settings: chatSettings,
+    files: { 'notes/todo.md': '- write the tests\n' },
+    async run({ wb, gw, page }) {
+      await wb.setApiKey(gw.keys.valid);
+      const chat = await openChat(wb);
+      await wb.runCommand('View: Show Explorer');
+      const folder = page.locator('.explorer-folders-view .monaco-list-row[aria-label^="notes"]').first();
+      await folder.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await folder.click();
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'todo.md' }).first();
+      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await row.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Add File to Chat' }).first();
+      await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await item.click();
+      await chat
+        .locator('.composer .mention-chip', { hasText: 'notes/todo.md' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    },
+  },
+  {
     name: 'mentions: "Make a 4-second clip of this diagram" with a mentioned image starts a video task whose request carries the image',
     settings: (gw) => ({
       ...chatSettings(gw),
