@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
+import { attachmentTexts } from '../../src/chat/core/compaction';
 import { conversationToMarkdown } from '../../src/chat/core/export';
 import {
   ATTACHMENT_CHAR_LIMIT,
@@ -195,4 +196,11 @@ void test('a message of mentions alone is titled by its first mention', () => {
   const c = newConversation(9);
   c.messages.push(user('', [makeAttachment({ kind: 'changes', label: 'Changes' }, 'diff')]));
   assert.equal(titleFor(c), 'Changes');
+});
+
+void test('the context meter counts a message’s mentions as attachments', () => {
+  const c = newConversation(10);
+  const a = makeAttachment({ kind: 'file', label: 'a.ts', path: 'a.ts' }, 'let a = 1;\n');
+  c.messages.push(user('why?', [a]));
+  assert.deepEqual(attachmentTexts(c), [formatAttachment(a)]);
 });
