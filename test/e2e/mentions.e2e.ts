@@ -79,9 +79,13 @@ export const journeys: Journey[] = [
       const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'todo.md' }).first();
       await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await row.click({ button: 'right' });
-      const item = page.locator('.monaco-menu .action-item', { hasText: 'Add File to Chat' }).first();
+      const item = page.locator('.monaco-menu .action-menu-item', { hasText: 'Add File to Chat' }).first();
       await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await item.hover();
       await item.click();
+      // A menu still settling can take the click as a hover only (seen once on a loaded machine);
+      // the hovered item is focused, and Enter runs it as a keyboard user would.
+      if (await item.isVisible()) await page.keyboard.press('Enter');
       await chat
         .locator('.composer .mention-chip', { hasText: 'notes/todo.md' })
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -293,7 +293,10 @@ describe('@-mentions in VS Code', () => {
           }
         });
       });
-      integration.executeCommand('echo mention-terminal-$((40+2))');
+      // Output that starts at once can outrun the reader shell integration hands out (VS Code
+      // gives a command's output only to a reader started while it runs); a user's commands
+      // mostly take longer than this pause.
+      integration.executeCommand('sleep 0.5; echo mention-terminal-$((40+2))');
       await ended;
       let seen = '';
       const sent = await waitFor('the command in the attachment', async () => {
@@ -303,7 +306,10 @@ describe('@-mentions in VS Code', () => {
       }).catch((err: Error) => {
         throw new Error(`${err.message}; last attachment: ${seen}`);
       });
-      assert.match(sent.attachments[0]!.text, /^\$ echo mention-terminal-\$\(\(40\+2\)\) \(exit code 0\)\n/);
+      assert.match(
+        sent.attachments[0]!.text,
+        /^\$ sleep 0\.5; echo mention-terminal-\$\(\(40\+2\)\) \(exit code 0\)\n/,
+      );
       assert.equal(sent.attachments[0]?.label, 'Terminal: mention-term');
     } finally {
       terminal.dispose();

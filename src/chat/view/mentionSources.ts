@@ -34,7 +34,7 @@ interface GitExtension {
 /** `Status.UNTRACKED` of the git extension's API. */
 const UNTRACKED = 7;
 
-export type Outcome = { ok: true; text: string } | { ok: false; note: string };
+export type Outcome = { ok: true; text: string; note?: string } | { ok: false; note: string };
 
 /**
  * The working-tree diff of every workspace folder's repository: staged, then unstaged changes,
@@ -182,6 +182,16 @@ export class TerminalOutputs implements vscode.Disposable {
       return { ok: false, note: vscode.l10n.t('There is no terminal open, so there is no output to attach.') };
     const found = this.last.get(terminal);
     if (found) {
+      if (found.output.trim() === '') {
+        return {
+          ok: true,
+          text: formatTerminalOutput(found.commandLine, '', found.exitCode),
+          note: vscode.l10n.t(
+            'No output of this command was captured: shell integration hands output only to a reader that starts while the command runs, which a very quick command can outrun.',
+          ),
+          label: terminal.name,
+        };
+      }
       return {
         ok: true,
         text: formatTerminalOutput(found.commandLine, found.output, found.exitCode),

@@ -297,7 +297,14 @@ export class MentionProvider implements vscode.Disposable {
       case 'terminal': {
         const r = this.terminals.lastOutput();
         return r.ok
-          ? makeAttachment({ kind: 'terminal', label: r.label ? `${item.label}: ${r.label}` : item.label }, r.text)
+          ? makeAttachment(
+              {
+                kind: 'terminal',
+                label: r.label ? `${item.label}: ${r.label}` : item.label,
+                ...(r.note ? { note: r.note } : {}),
+              },
+              r.text,
+            )
           : noContent(r.note);
       }
     }
