@@ -25,6 +25,11 @@ export interface HttpOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: GatewayError }) => void;
   /** Randomness for the backoff jitter; tests may pin it. */
   random?: () => number;
+  /**
+   * The HTTP proxy requests go through (VS Code's `http.proxy`; the host's fetch applies it), for
+   * error messages only: a connection failure then names the proxy, not just the gateway.
+   */
+  proxy?: string;
 }
 
 /** Per-request options. */
@@ -83,6 +88,25 @@ function describeNetworkError(err: unknown): string {
     cur = cur.cause;
   }
   return parts.join(': ') || String(err);
+}
+
+/** A connection failure through the proxy, naming it (without any user or password in its URL). */
+function proxyFailure(host: string, proxy: string, why: string): string {
+  let shown = proxy;
+  try {
+    const u = new URL(proxy);
+    shown = u.host;
+  } catch {
+    // not a URL: shown as set
+  }
+  if (/\b407\b/.test(why))
+    return l10n.t(
+      'The proxy {0} (http.proxy) refused to connect to {1}: it requires authentication (407 Proxy Authentication Required). Put the user name and password in http.proxy (http://user:password@host:port). {2}',
+      shown,
+      host,
+      why,
+    );
+  return l10n.t('Could not connect to {0} through the proxy {1} (http.proxy): {2}', host, shown, why);
 }
 
 /**
@@ -235,7 +259,9 @@ export class HttpClient {
       }
       throw new GatewayError(
         'network',
-        l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
+        this.o.proxy
+          ? proxyFailure(new URL(url).host, this.o.proxy, describeNetworkError(e))
+          : l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
         {
           retryable: true,
           method,

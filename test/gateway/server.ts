@@ -344,6 +344,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       sock.on('close', () => sockets.delete(sock));
     });
     s.on('clientError', (_err, sock) => sock.destroy());
+    // CONNECT is answered by tunnelling into this same host, whatever host the request names: a
+    // real proxy (tinyproxy's `Upstream`) can then route a made-up name to it, as proxy tests need.
+    s.on('connect', (_req: IncomingMessage, sock: Socket, head: Buffer) => {
+      sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) sock.unshift(head);
+      s.emit('connection', sock);
+    });
     return s;
   };
 
