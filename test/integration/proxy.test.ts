@@ -113,7 +113,10 @@ async function failure(p: Promise<unknown>, ms = 30_000): Promise<{ title: strin
   assert.notEqual(outcome, 'ok', 'expected a failure');
   assert.ok(outcome instanceof GatewayError, `expected a GatewayError, got ${String(outcome)}`);
   const d = describeError(outcome);
-  return { title: d.title, detail: d.detail, ms: Date.now() - t0 };
+  const took = Date.now() - t0;
+  // What the user reads, in the run's log (the README's proxy figures come from here).
+  console.log(`      shown after ${took} ms: ${d.title}. ${d.detail}`);
+  return { title: d.title, detail: d.detail, ms: took };
 }
 
 describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
