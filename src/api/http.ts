@@ -30,6 +30,8 @@ export interface HttpOptions {
    * error messages only: a connection failure then names the proxy, not just the gateway.
    */
   proxy?: string;
+  /** Hosts VS Code sends direct despite the proxy (`http.noProxy`); their errors do not name it. */
+  noProxy?: readonly string[];
 }
 
 /** Per-request options. */
@@ -88,6 +90,22 @@ function describeNetworkError(err: unknown): string {
     cur = cur.cause;
   }
   return parts.join(': ') || String(err);
+}
+
+/**
+ * Whether VS Code's proxy support sends a request for `host` through the proxy: not loopback
+ * names, and not a host `http.noProxy` lists (exactly, or as a parent domain).
+ */
+function viaProxy(host: string, noProxy: readonly string[]): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '127.0.0.1' || h === '::1') return false;
+  return !noProxy.some((n) => {
+    const d = n
+      .trim()
+      .toLowerCase()
+      .replace(/^\*?\./, '');
+    return d !== '' && (h === d || h.endsWith(`.${d}`));
+  });
 }
 
 /** A connection failure through the proxy, naming it (without any user or password in its URL). */
@@ -259,7 +277,7 @@ export class HttpClient {
       }
       throw new GatewayError(
         'network',
-        this.o.proxy
+        this.o.proxy && viaProxy(new URL(url).hostname, this.o.noProxy ?? [])
           ? proxyFailure(new URL(url).host, this.o.proxy, describeNetworkError(e))
           : l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
         {

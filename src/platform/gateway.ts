@@ -60,6 +60,7 @@ export async function gatewayHttpOptions(
     maxRetries: settings.network.maxRetries,
     log: logAdapter(s.log),
     proxy: proxySetting(),
+    noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
   };
 }
 
@@ -96,6 +97,7 @@ export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'):
     o.idleTimeoutMs,
     o.maxRetries,
     o.proxy ?? '',
+    o.noProxy ?? [],
     o.apiKey ? hash(o.apiKey) : '',
   ]);
   let perHost = cache.get(s);
