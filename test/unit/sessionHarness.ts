@@ -46,6 +46,8 @@ export interface OpenSession {
 export interface OpenSessionOptions {
   /** How long `until` waits (default 10 s). */
   timeoutMs?: number;
+  /** Settings over {@link SETTINGS}. */
+  settings?: Partial<SessionSettings>;
   /** Client options over the defaults (no retries), such as `maxRetries` or `idleTimeoutMs`. */
   client?: Partial<HttpOptions>;
   /**
@@ -82,7 +84,8 @@ export function openSession(gw: Gateway, storage = new MemoryStorage(), options:
   const session = new ChatSession({
     store: new ConversationStore(storage),
     backend,
-    settings: () => SETTINGS,
+    settings: () => ({ ...SETTINGS, ...options.settings }),
+    contextStorage: storage,
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),
