@@ -9,9 +9,11 @@ import { registerChat } from './chat/view/register';
 import { registerTools } from './chat/tools/register';
 import { registerLanguageModels } from './lm/provider';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
+import { activationLine, activationTiming } from './platform/activationTime';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services & { walkthrough: WalkthroughApi } {
+  const started = performance.now();
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
@@ -27,7 +29,9 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
 
   const walkthrough = registerWalkthrough(services);
 
-  log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
+  log.info(
+    `Gateway Studio ${String(context.extension.packageJSON.version)} activated; ${activationLine(activationTiming(context.extension.id, started))}`,
+  );
   return { ...services, walkthrough };
 }
 
