@@ -1,8 +1,10 @@
+import type { GalleryString } from '../../src/shared/galleryStrings';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
 import { TaskCard } from './taskCard';
+import { t } from './strings';
 
-const FILTERS: { id: Filter; label: string }[] = [
+const FILTERS: { id: Filter; label: GalleryString }[] = [
   { id: 'all', label: 'All' },
   { id: 'running', label: 'Running' },
   { id: 'saved', label: 'Saved' },
@@ -15,7 +17,7 @@ export function App({ store }: { store: GalleryStore }) {
   const notice = store.notice.value;
   return (
     <main class="gallery">
-      <div class="toolbar" role="toolbar" aria-label="Filter videos">
+      <div class="toolbar" role="toolbar" aria-label={t('Filter videos')}>
         {FILTERS.map((f) => (
           <button
             key={f.id}
@@ -25,14 +27,14 @@ export function App({ store }: { store: GalleryStore }) {
             data-filter={f.id}
             onClick={() => (store.filter.value = f.id)}
           >
-            {f.label}
+            {t(f.label)}
           </button>
         ))}
         <input
           class="search"
           type="search"
-          placeholder="Search prompt, model, id"
-          aria-label="Search videos"
+          placeholder={t('Search prompt, model, id')}
+          aria-label={t('Search videos')}
           value={store.search.value}
           onInput={(e) => (store.search.value = e.currentTarget.value)}
         />
@@ -41,7 +43,7 @@ export function App({ store }: { store: GalleryStore }) {
         <div class={`notice${notice.error ? ' error' : ''}`} role={notice.error ? 'alert' : 'status'}>
           <pre>{notice.text}</pre>
           <button type="button" class="link" onClick={() => (store.notice.value = null)}>
-            Dismiss
+            {t('Dismiss')}
           </button>
         </div>
       )}
@@ -49,8 +51,8 @@ export function App({ store }: { store: GalleryStore }) {
       {tasks.length === 0 ? (
         <p class="empty">
           {store.tasks.value.length === 0
-            ? 'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.'
-            : 'No task matches.'}
+            ? t('No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.')
+            : t('No task matches.')}
         </p>
       ) : (
         <ul class="tasks">

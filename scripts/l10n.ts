@@ -1,0 +1,31 @@
+// `npm run l10n`: after `vscode-l10n-dev export` has rewritten l10n/bundle.l10n.json from the
+// `l10n.t` calls in src/, adds the webview tables to it and lists what the zh-cn files lack, as
+// JSON ready to translate and paste. `--check` exits 1 when something is missing (CI, a hook).
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { extractBundle, gap, paths, readJson, ROOT, type Gap } from './l10nBundle';
+
+async function main(): Promise<void> {
+  const bundle = await extractBundle();
+  writeFileSync(paths.bundle, JSON.stringify(bundle, null, 2) + '\n');
+  console.log(`${relative(ROOT, paths.bundle)}: ${Object.keys(bundle).length} strings`);
+  const gaps: Gap[] = [
+    gap(relative(ROOT, paths.nlsZh), readJson(paths.nls), readJson(paths.nlsZh)),
+    gap(relative(ROOT, paths.bundleZh), bundle, readJson(paths.bundleZh)),
+  ];
+  let missing = 0;
+  for (const g of gaps) {
+    const n = Object.keys(g.missing).length;
+    missing += n;
+    if (n === 0) console.log(`${g.file}: complete`);
+    else
+      console.log(
+        `\n${g.file}: ${n} missing (translate the values, keep {0}, add to the file):\n${JSON.stringify(g.missing, null, 2)}`,
+      );
+    if (g.stale.length > 0)
+      console.log(`${g.file}: ${g.stale.length} no longer used (may be removed):\n  ${g.stale.join('\n  ')}`);
+  }
+  if (missing > 0 && process.argv.includes('--check')) process.exitCode = 1;
+}
+
+void main();

@@ -1,0 +1,58 @@
+/**
+ * Every user-facing string of the video gallery webview, in English. Like the chat's
+ * `WEBVIEW_STRINGS`: the host localises each one with `vscode.l10n.t` and sends the map in
+ * `gallery/strings`; the gallery looks strings up by this English text and falls back to it.
+ * `{0}` placeholders are filled in by the gallery. `npm run l10n` adds this table to the bundle.
+ */
+export const GALLERY_STRINGS = [
+  'All',
+  'Running',
+  'Saved',
+  'Failed',
+  'Filter videos',
+  'Search prompt, model, id',
+  'Search videos',
+  'Dismiss',
+  'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.',
+  'No task matches.',
+  'New video from this task',
+  'New video',
+  'Model',
+  'Prompt',
+  'Seconds',
+  'Aspect',
+  'Resolution',
+  'Reference images (workspace paths or HTTPS URLs, one a line)',
+  'Generating is billed to your gateway account; you confirm before it is sent.',
+  'Generate…',
+  'Cancel',
+  'This editor cannot decode H.264 (MP4) video.',
+  'This editor could not play the video ({0}).',
+  'This editor cannot play this video (its codec is not supported here).',
+  'Open externally',
+  'The file is no longer there.',
+  'The file is no longer there ({0}).',
+  'Progress',
+  '(no prompt: followed by id)',
+  'unknown model',
+  '1 reference image',
+  '{0} reference images',
+  'not created yet',
+  'created {0}',
+  'finished {0}',
+  'Play',
+  'Open',
+  'Reveal',
+  'Save this frame as a PNG and start an image-to-video task with it',
+  'Use this frame',
+  'Copy id',
+  'A new, billed task with the same parameters',
+  'Re-run',
+  'Remix',
+  'Resume',
+  'Stop watching',
+  'Delete file',
+  'Remove',
+] as const;
+
+export type GalleryString = (typeof GALLERY_STRINGS)[number];
