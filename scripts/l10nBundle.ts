@@ -54,3 +54,31 @@ export function gap(file: string, english: Strings, translated: Strings): Gap {
   for (const [k, v] of Object.entries(english)) if (!(k in translated)) missing[k] = v;
   return { file, missing, stale: Object.keys(translated).filter((k) => !(k in english)) };
 }
+
+/**
+ * Strings legitimately the same in Chinese as in English, each with the reason. Anything else
+ * equal to its English counts as untranslated.
+ */
+export const SAME_IN_CHINESE: Record<string, string> = {
+  'Gateway Studio': 'the product name (view container, language-model vendor name)',
+  'Gateway Studio: {0}': 'the product name as a prefix of a message that is itself translated',
+  '{0}{1}': 'only joins two translated parts',
+  '{0} {1}': 'only joins two translated parts',
+};
+
+/** What is wrong with `translated` against `english`: one line per problem, empty when complete. */
+export function problems(english: Strings, translated: Strings): string[] {
+  const out: string[] = [];
+  for (const [key, en] of Object.entries(english)) {
+    const zh = translated[key];
+    if (zh === undefined) out.push(`missing: ${JSON.stringify(key)}`);
+    else if (zh.trim() === '') out.push(`empty: ${JSON.stringify(key)}`);
+    else if (zh === en && !(en in SAME_IN_CHINESE))
+      out.push(`English copied (list it in SAME_IN_CHINESE with a reason if right): ${JSON.stringify(key)}`);
+    else if (placeholders(zh) !== placeholders(en))
+      out.push(
+        `placeholders ${placeholders(zh) || 'none'} instead of ${placeholders(en) || 'none'}: ${JSON.stringify(key)}`,
+      );
+  }
+  return out;
+}
