@@ -79,7 +79,17 @@ export const usageSchema = z.pipe(
 );
 export type Usage = z.output<typeof usageSchema>;
 
-export const errorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLog', 'selectModel']);
+export const errorActionSchema = z.enum([
+  'setApiKey',
+  'openSettings',
+  'retry',
+  'showLog',
+  'selectModel',
+  // The context window's: summarise now; send this model's requests without tools, or read-only ones only.
+  'compact',
+  'toolsOff',
+  'toolsReadOnly',
+]);
 export type ErrorAction = z.infer<typeof errorActionSchema>;
 
 /** A failure in user words (from `describeError`), with the buttons that act on it. */
@@ -143,6 +153,17 @@ export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
+/** Earlier turns summarised to fit the context window (see `chat/core/compaction.ts`). */
+export const compactionSchema = z.object({
+  summary: z.string(),
+  /** The last message the summary covers. */
+  throughId: z.string(),
+  /** How many messages it covers (the conversation's first through `throughId`). */
+  messageCount: z.number().check(z.int()),
+  createdAt: z.number(),
+});
+export type Compaction = z.infer<typeof compactionSchema>;
+
 export const conversationSchema = z.object({
   id,
   title: z.string(),
@@ -154,6 +175,8 @@ export const conversationSchema = z.object({
   systemPrompt: z.optional(z.string()),
   params: paramOverridesSchema,
   messages: z.array(chatMessageSchema),
+  /** The summary sent in place of the messages up to `throughId` (they stay stored and shown). */
+  compaction: z.optional(compactionSchema),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -206,6 +229,34 @@ export const toolChoiceSettingSchema = z.union([
   z.object({ name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
+
+/** Which tools a model's requests carry: chosen per model when the tools alone overflow its window. */
+export const toolModeSchema = z.enum(['all', 'readOnly', 'none']);
+export type ToolMode = z.infer<typeof toolModeSchema>;
+
+/** The context meter: the next request's estimated tokens by part, against the model's window. */
+export const contextMeterSchema = z.object({
+  model: z.string(),
+  window: z.number(),
+  /** Where the window came from: the model's record, the overrides setting, the default, an overflow error. */
+  source: z.enum(['model', 'override', 'default', 'error']),
+  /** The record's field, when `source` is `model`. */
+  field: z.optional(z.string()),
+  system: z.number(),
+  tools: z.number(),
+  history: z.number(),
+  attachments: z.number(),
+  /** Kept free for the answer. */
+  reserve: z.number(),
+  /** For the draft's estimate in the webview (calibrated against the server's counts). */
+  charsPerToken: z.number(),
+  /** The server's `prompt_tokens` of the last answer, when there is one. */
+  lastPromptTokens: z.optional(z.number()),
+  toolMode: toolModeSchema,
+  /** System prompt + tools + reserve alone exceed the window. */
+  fixedTooLarge: z.boolean(),
+});
+export type ContextMeter = z.infer<typeof contextMeterSchema>;
 
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */
 export const stringsSchema = z.record(z.string(), z.string());
@@ -268,6 +319,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
+  z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
+  z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -328,6 +381,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+  z.object({ type: z.literal('chat/compact') }),
+  z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

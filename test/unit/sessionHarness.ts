@@ -48,7 +48,7 @@ export interface OpenSession {
 export function openSession(
   gw: Gateway,
   storage = new MemoryStorage(),
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; settings?: Partial<SessionSettings> } = {},
 ): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
@@ -63,7 +63,8 @@ export function openSession(
   const session = new ChatSession({
     store: new ConversationStore(storage),
     backend: () => Promise.resolve(client),
-    settings: () => SETTINGS,
+    settings: () => ({ ...SETTINGS, ...options.settings }),
+    contextStorage: storage,
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

@@ -1,9 +1,10 @@
 // What a ChatSession needs from outside (the gateway client, the settings, the views, the log)
 // and what the user sends it: the contract the host side implements.
+import type { ModelOverride } from '../../api/modelLimits';
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
 import type { ChatParams, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
-import type { ConversationStore } from './store';
+import type { ConversationStore, KeyValueStorage } from './store';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -18,6 +19,8 @@ export interface SessionSettings {
   params: ChatParams;
   /** `gatewayStudio.tools.maxRounds`. */
   maxRounds: number;
+  /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools. */
+  modelOverrides?: Record<string, ModelOverride>;
 }
 
 /** Where the session's messages for the chat views go (the webview hub). */
@@ -41,6 +44,8 @@ export interface SessionDeps {
   sink: SessionSink;
   log: SessionLog;
   now?: () => number;
+  /** Where windows learnt from overflow errors and per-model tool modes are kept (workspace state). */
+  contextStorage?: KeyValueStorage;
 }
 
 /** What the user sends: the composer's text with its attachments. */
