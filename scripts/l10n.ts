@@ -30,7 +30,9 @@ async function main(): Promise<void> {
         `\n${g.file}: ${n} missing (translate the values, keep {0}, add to the file):\n${JSON.stringify(g.missing, null, 2)}`,
       );
     if (g.stale.length > 0)
-      console.log(`${g.file}: ${g.stale.length} no longer used (may be removed):\n  ${g.stale.join('\n  ')}`);
+      console.log(
+        `${g.file}: ${g.stale.length} not in the English (removed strings, or translated ahead for a branch not merged yet):\n  ${g.stale.join('\n  ')}`,
+      );
   }
   if (missing > 0 && process.argv.includes('--check')) process.exitCode = 1;
 }
