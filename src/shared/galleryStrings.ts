@@ -5,6 +5,7 @@
  * `{0}` placeholders are filled in by the gallery. `npm run l10n` adds this table to the bundle.
  */
 export const GALLERY_STRINGS = [
+  'Videos',
   'All',
   'Running',
   'Saved',
