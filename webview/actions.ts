@@ -14,11 +14,14 @@ import type {
 } from '../src/shared/protocol';
 import { confirm, renderAttachments, restoreUnconfirmed, setEditing, unconfirmedIs } from './composerActions';
 import { setImageLabel } from './markdown';
+import { addMentions, pickerResults } from './mentionActions';
 import { compaction, contextMeter } from './state';
 import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollToEndSoon } from './runtime';
 import {
   busyRequestId,
   CARD_ROW,
+  checkpoints,
+  restorePlan,
   contexts,
   conversation,
   conversationVersion,
@@ -133,6 +136,22 @@ function handle(msg: HostMessage): void {
     case 'chat/focus':
       afterRender(() => els.textarea?.focus());
       return;
+    case 'chat/checkpoints':
+      if (msg.conversationId === conversation.value?.id)
+        checkpoints.value = new Map(msg.answers.map((a) => [a.answerId, a]));
+      return;
+    case 'chat/checkpointPlan':
+      if (msg.files) restorePlan.value = { answerId: msg.answerId, files: msg.files };
+      else if (restorePlan.value?.answerId === msg.answerId) restorePlan.value = undefined;
+      return;
+    case 'mentions/results':
+      pickerResults(msg.queryId, msg.items);
+      return;
+    case 'chat/mentions':
+      addMentions(msg.items);
+      for (const p of msg.problems) note(p, 'warning');
+      afterRender(() => els.textarea?.focus());
+      return;
     case 'chat/contextWindow':
       contextMeter.value = msg.meter;
       return;
@@ -164,6 +183,8 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
   // Another conversation gets new message components (the log is keyed by conversation id);
   // the same one sent again keeps them, and each re-renders only if its message changed.
   if (previous?.id !== c.id) {
+    checkpoints.value = new Map();
+    restorePlan.value = undefined;
     messages.clear();
     toolUpdates.clear();
     toolResults.clear();

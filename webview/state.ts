@@ -7,12 +7,15 @@ import type { Compaction, ContextMeter } from '../src/shared/protocol';
 import type { GalleryTask } from '../src/shared/galleryProtocol';
 import { computed, signal, type Signal } from '@preact/signals';
 import type {
+  CheckpointFileView,
+  CheckpointSummaryView,
   ChatMessage,
   ChatParams,
   EditorContext,
   ErrorView,
   HistoryEntry,
   ImageAttachment,
+  MentionItem,
   ModelInfo,
   ParamOverrides,
   ToolCallUpdate,
@@ -34,7 +37,19 @@ export interface LocalState {
   draft: string;
   images: ImageAttachment[];
   contexts: EditorContext[];
+  mentions?: MentionItem[];
   editing: boolean;
+}
+
+/** The open @-picker: where its `@` is, the query, the host's rows and the ranked ones shown. */
+export interface PickerState {
+  start: number;
+  query: string;
+  queryId: string;
+  source: MentionItem[];
+  items: MentionItem[];
+  active: number;
+  loading: boolean;
 }
 
 /** The conversation without its messages (those live in `messages`, one signal each). */
@@ -121,6 +136,9 @@ export const openPanel = signal<PanelName | undefined>(undefined);
 export const draft = signal('');
 export const images = signal<ImageAttachment[]>([]);
 export const contexts = signal<EditorContext[]>([]);
+/** @-mention chips waiting in the composer. */
+export const mentions = signal<MentionItem[]>([]);
+export const picker = signal<PickerState | undefined>(undefined);
 export const editing = signal(false);
 export const notes = signal<Note[]>([]);
 
@@ -180,3 +198,8 @@ export const lastUserId = computed(() => positions.value.lastUser);
 export const lastAssistantId = computed(() => positions.value.lastAssistant);
 export const unanswered = computed(() => positions.value.unanswered);
 export const totalTokens = computed(() => positions.value.total);
+
+/** The shown conversation's answers that have a checkpoint (their Restore button), by answer id. */
+export const checkpoints = signal<ReadonlyMap<string, CheckpointSummaryView>>(new Map());
+/** The open restore panel: what Restore would do for one answer. */
+export const restorePlan = signal<{ answerId: string; files: CheckpointFileView[] } | undefined>(undefined);

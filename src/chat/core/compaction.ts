@@ -14,8 +14,9 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ChatMessage as WireMessage } from '../../api/wire';
 import type { Conversation } from '../../shared/protocol';
+import { formatAttachment } from './mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
-import { buildChatRequest, formatContext, type BuildOptions, type RequestDefaults } from './request';
+import { buildChatRequest, effectiveParams, formatContext, type BuildOptions, type RequestDefaults } from './request';
 
 /** Share of the window left unused for the estimate's error. */
 export const SAFETY_MARGIN = 0.03;
@@ -114,18 +115,21 @@ function injectSummary(req: ChatRequest, summary: string): void {
   else req.messages.unshift({ role: 'system', content: text });
 }
 
-/** Quoted texts of the user messages the request holds (editor context): attachments for the meter. */
+/** Quoted texts of the user messages the request holds (@-mentions, editor context): attachments for the meter. */
 export function attachmentTexts(c: Conversation): string[] {
   const cut = summaryCut(c);
-  return c.messages.slice(cut).flatMap((m) => (m.role === 'user' ? m.contexts.map(formatContext) : []));
+  return c.messages
+    .slice(cut)
+    .flatMap((m) =>
+      m.role === 'user' ? [...(m.attachments ?? []).map(formatAttachment), ...m.contexts.map(formatContext)] : [],
+    );
 }
 
 /** Builds the request and makes it fit (see the module comment). */
 export async function fitToWindow(o: FitOptions): Promise<Fitted> {
   const window = o.limits.window;
-  const asked = o.defaults.params.max_tokens ?? undefined;
-  const maxTokens = o.conversation.params.max_tokens ?? asked ?? undefined;
-  const reserve = answerReserve(window, maxTokens ?? undefined, o.limits.maxOutput);
+  const maxTokens = effectiveParams(o.conversation, o.defaults.params).max_tokens ?? undefined;
+  const reserve = answerReserve(window, maxTokens, o.limits.maxOutput);
   // A margin for the estimate's error (a few percent against the server's count, see the bench).
   const budget = window - reserve - Math.ceil(window * SAFETY_MARGIN);
   let summarised = false;
@@ -250,7 +254,10 @@ export async function summariseEarlier(o: FitOptions): Promise<void> {
   const budgetChars = Math.max(1000, Math.floor((window - answer - 300) * o.estimator.charsPerToken * 0.9));
   const lines: string[] = [];
   for (const m of covered) {
-    if (m.role === 'user') lines.push(`User: ${[m.text, ...m.contexts.map(formatContext)].join('\n\n')}`);
+    if (m.role === 'user')
+      lines.push(
+        `User: ${[...(m.attachments ?? []).map(formatAttachment), m.text, ...m.contexts.map(formatContext)].join('\n\n')}`,
+      );
     else if (m.role === 'assistant') {
       if (m.content) lines.push(`Assistant: ${m.content}`);
       for (const call of m.toolCalls ?? [])

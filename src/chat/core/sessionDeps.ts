@@ -3,7 +3,7 @@
 import type { ModelOverride } from '../../api/modelLimits';
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
-import type { ChatParams, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
+import type { ChatParams, ContextAttachment, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from './store';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
@@ -53,4 +53,6 @@ export interface Question {
   text: string;
   images: ImageAttachment[];
   contexts: EditorContext[];
+  /** Resolved @-mentions. */
+  attachments?: ContextAttachment[];
 }

@@ -20,10 +20,13 @@ import type { SessionSettings } from '../core/sessionDeps';
 import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
+import { ChatCheckpoints, checkpointFolder } from './checkpoints';
+import type { ChangeRecorder } from '../core/checkpoints';
 import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
+import { MentionProvider } from './mentions';
 
 /**
  * The chat's host side: validates what every open chat webview sends and routes it to the
@@ -40,17 +43,23 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly webviews = new Set<vscode.Webview>();
   private readonly followed: FollowedTasks;
+  private readonly checkpoints: ChatCheckpoints;
+  private readonly mentions = new MentionProvider();
 
   constructor(private readonly s: Services) {
+    const conversations = new ConversationStore(s.context.workspaceState);
     this.session = new ChatSession({
-      store: new ConversationStore(s.context.workspaceState),
+      store: conversations,
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),
       // A shown conversation's cards get the states of the tasks they follow.
       sink: {
         broadcast: (m) => {
           this.hub.broadcast(m);
-          if (m.type === 'chat/conversation') this.followed.conversationShown();
+          if (m.type === 'chat/conversation') {
+            this.followed.conversationShown();
+            void this.checkpoints.refresh();
+          }
         },
         delta: (r, id, d) => this.hub.delta(r, id, d),
       },
@@ -58,6 +67,17 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       contextStorage: s.context.workspaceState,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
+    this.checkpoints = new ChatCheckpoints(
+      checkpointFolder(s.context),
+      {
+        conversationId: () => this.session.conversationId,
+        conversationIds: () => new Set([this.session.conversationId, ...conversations.list().map((e) => e.id)]),
+        busy: () => this.session.busyRequestId !== undefined,
+        broadcast: (m) => this.hub.broadcast(m),
+        cutFrom: (id) => this.session.cutFrom(id),
+      },
+      s.log,
+    );
     this.followed = new FollowedTasks({
       // Every chat page maps a file to the same resource URI, so any open one can make the link.
       asWebviewUri: (p) => {
@@ -77,6 +97,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.decisionEmitter,
       this.toolSettingsEmitter,
       this.actions,
+      this.checkpoints,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -144,10 +165,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'webview/ready':
         this.hub.ready(surface, this.state());
         if (session.models.stale) void session.models.load();
-        return;
+        return this.checkpoints.refresh();
       // The conversation
       case 'chat/send':
-        return session.send(m.requestId, m);
+        return m.mentions?.length ? this.sendWithMentions(m) : session.send(m.requestId, m);
       case 'chat/cancel':
         return session.cancel(m.requestId);
       case 'chat/regenerate':
@@ -170,7 +191,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'history/rename':
         return session.rename(m.conversationId, m.title);
       case 'history/delete':
-        return session.delete(m.conversationId);
+        await session.delete(m.conversationId);
+        return this.checkpoints.forget(m.conversationId);
       case 'models/refresh':
         return session.models.load();
       // VS Code on the user's behalf
@@ -209,7 +231,47 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         return this.toolSettingsEmitter.fire({ kind: 'trusted', name: m.name, trusted: m.trusted });
       case 'tools/setChoice':
         return this.toolSettingsEmitter.fire({ kind: 'choice', choice: m.choice });
+      // Checkpoints
+      case 'checkpoint/preview':
+        return this.checkpoints.preview(m.answerId);
+      case 'checkpoint/diff':
+        return this.checkpoints.openDiff(m.answerId, m.path);
+      case 'checkpoint/cancel':
+        return this.hub.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId });
+      case 'checkpoint/restore':
+        return this.checkpoints.restore(m.answerId, m.overwrite, m.cut);
+      // @-mentions
+      case 'mentions/query':
+        return this.hub.send(surface, {
+          type: 'mentions/results',
+          queryId: m.queryId,
+          items: await this.mentions.query(m.query),
+        });
+      case 'mentions/drop':
+        return this.hub.send(surface, {
+          type: 'chat/mentions',
+          ...(await this.mentions.fromUris(droppedUris(m.uris))),
+        });
     }
+  }
+
+  /** A message with @-mentions: their content is read now and stored with the message. */
+  private async sendWithMentions(m: Extract<WebviewMessage, { type: 'chat/send' }>): Promise<void> {
+    const settings = readSettings();
+    const model = this.session.conversationMessage().conversation.model || settings.chatModel;
+    const list = this.session.models.message();
+    const info = list.type === 'chat/models' ? list.models.find((x) => x.id === model) : undefined;
+    const r = await this.mentions.resolve(m.mentions ?? [], {
+      acceptsImages: info?.supportsImages,
+      model,
+      maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
+    });
+    return this.session.send(m.requestId, { ...m, images: [...m.images, ...r.images], attachments: r.attachments });
+  }
+
+  /** "Add File to Chat": the files become chips in the composer of every chat. */
+  async addFiles(uris: vscode.Uri[]): Promise<void> {
+    this.hub.broadcastOrKeep({ type: 'chat/mentions', ...(await this.mentions.fromUris(uris)) });
   }
 
   /** The whole state a webview starts from when it is (re)loaded. */
@@ -279,6 +341,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.followed.offer(source);
   }
 
+  /** Records what restores a file before a tool changes it (the tools feature calls it). */
+  get checkpointRecorder(): ChangeRecorder {
+    return this.checkpoints.store;
+  }
+
   postToolCall(update: ToolCallUpdate): void {
     this.session.postToolCall(update);
   }
@@ -306,6 +373,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   dispose(): void {
     this.followed.dispose();
+    this.mentions.dispose();
     this.session.dispose();
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
@@ -327,6 +395,20 @@ function storedFollows(v: unknown): FollowedEntry[] {
       typeof (e as FollowedEntry).callId === 'string' &&
       typeof (e as FollowedEntry).key === 'string',
   );
+}
+
+/** The URIs of a drop that parse; the webview only passes on what the explorer put there. */
+function droppedUris(list: string[]): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const s of list) {
+    try {
+      const uri = vscode.Uri.parse(s.trim(), true);
+      if (uri.scheme === 'file' || uri.scheme === 'vscode-remote' || uri.scheme === 'vscode-userdata') out.push(uri);
+    } catch {
+      // Not a URI (a text drop): nothing to attach.
+    }
+  }
+  return out;
 }
 
 /** What the session reads of the settings. */

@@ -96,6 +96,20 @@ export function registerChat(s: Services): ChatPanelApi {
       await controller.newChatFromCommand();
     }),
     vscode.commands.registerCommand('gatewayStudio.exportChat', () => controller.exportMarkdown()),
+    // From the explorer: the clicked file, or all selected ones; from an editor tab: its file.
+    vscode.commands.registerCommand(
+      'gatewayStudio.addFileToChat',
+      async (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
+        const target = clicked instanceof vscode.Uri ? clicked : vscode.window.activeTextEditor?.document.uri;
+        const uris = Array.isArray(selected) && selected.length > 0 ? selected : target ? [target] : [];
+        if (uris.length === 0) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('Choose a file in the explorer or open one first.'));
+          return;
+        }
+        await reveal();
+        await controller.addFiles(uris);
+      },
+    ),
     vscode.commands.registerCommand('gatewayStudio.askAboutSelection', async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
