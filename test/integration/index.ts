@@ -23,6 +23,7 @@ async function loadSuites(): Promise<void> {
   await import('./tools.test');
   await import('./checkpoints.test');
   await import('./lm.test');
+  await import('./proxy.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
