@@ -59,6 +59,8 @@ export const galleryHostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('gallery/form'), form: galleryFormSchema }),
   /** A form submit or action ended; `error` says why nothing started; `closeForm` after a start. */
   z.object({ type: z.literal('gallery/notice'), text, error: z.boolean(), closeForm: z.optional(z.boolean()) }),
+  /** `GALLERY_STRINGS` in the display language, sent first on ready. */
+  z.object({ type: z.literal('gallery/strings'), strings: z.record(z.string(), z.string()) }),
 ]);
 export type GalleryHostMessage = z.infer<typeof galleryHostMessageSchema>;
 

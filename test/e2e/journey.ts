@@ -22,5 +22,9 @@ export interface Journey {
   settings?: (gw: HostGateway) => Record<string, unknown>;
   /** Files to create in the workspace before it opens (relative path -> contents). */
   files?: Record<string, string | Buffer>;
+  /** JSON files for the user data folder (e.g. `User/argv.json` with a display language). */
+  userData?: Record<string, unknown>;
+  /** The palette title that says the extension is up (default `Gateway Studio: Show Log`). */
+  readyCommand?: string;
   run(ctx: JourneyContext): Promise<void>;
 }

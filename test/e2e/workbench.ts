@@ -11,11 +11,11 @@ export class Workbench {
   constructor(readonly page: Page) {}
 
   /** Waits until the workbench is drawn and the extension's commands are in the palette. */
-  async ready(): Promise<void> {
+  async ready(command = 'Gateway Studio: Show Log'): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 180_000 });
     await this.page.locator('.statusbar').waitFor({ state: 'visible', timeout: 180_000 });
     // Activation is onStartupFinished: the command is only runnable once the host is up.
-    await this.waitForCommand('Gateway Studio: Show Log');
+    await this.waitForCommand(command);
     await this.page.keyboard.press('Escape');
   }
 

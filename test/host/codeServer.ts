@@ -5,7 +5,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { assertNotStopping, onCleanup } from './cleanup';
 import type { HostInstall } from './install';
 import { scanTree } from './keyScan';
@@ -41,6 +41,8 @@ export interface CodeServerOptions {
   port?: number;
   /** Open this folder instead of a fresh empty one in the run folder (it is not deleted). */
   workspace?: string;
+  /** JSON files written into the user data folder before start (path relative to it -> value). */
+  userData?: Record<string, unknown>;
 }
 
 /** A running code-server. */
@@ -154,6 +156,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const writeSettings = (s: Record<string, unknown>): void =>
     writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...s }, null, 2) + '\n');
   writeSettings(opts.settings ?? {});
+  for (const [rel, value] of Object.entries(opts.userData ?? {})) {
+    mkdirSync(dirname(join(userDataDir, rel)), { recursive: true });
+    writeFileSync(join(userDataDir, rel), JSON.stringify(value, null, 2) + '\n');
+  }
 
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   let child: ChildProcess | undefined;

@@ -91,6 +91,7 @@ async function runJourney(
       logFile: join(resultsDir, `${slug}-code-server.log`),
       label: 'e2e',
       settings: journey.settings?.(gw) ?? {},
+      ...(journey.userData ? { userData: journey.userData } : {}),
     });
     for (const [rel, contents] of Object.entries(journey.files ?? {})) {
       const p = join(cs.workspace, rel);
@@ -105,7 +106,7 @@ async function runJourney(
     p.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
     const wb = new Workbench(p);
     await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
-    await wb.ready();
+    await wb.ready(journey.readyCommand);
     await journey.run({ page: p, wb, gw, cs, shot: async (name) => void (await screenshot(p, name)) });
     process.stdout.write(`  ✔ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
     return undefined;

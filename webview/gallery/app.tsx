@@ -1,10 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
+import type { GalleryString } from '../../src/shared/galleryStrings';
 import { rovingIndex } from '../roving';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
 import { TaskCard } from './taskCard';
+import { t } from './strings';
 
-const FILTERS: { id: Filter; label: string }[] = [
+const FILTERS: { id: Filter; label: GalleryString }[] = [
   { id: 'all', label: 'All' },
   { id: 'running', label: 'Running' },
   { id: 'saved', label: 'Saved' },
@@ -34,8 +36,8 @@ export function App({ store }: { store: GalleryStore }) {
   };
   return (
     <main class="gallery">
-      <h1 class="sr-only">Videos</h1>
-      <div class="toolbar" role="toolbar" aria-label="Filter videos">
+      <h1 class="sr-only">{t('Videos')}</h1>
+      <div class="toolbar" role="toolbar" aria-label={t('Filter videos')}>
         {FILTERS.map((f) => (
           <button
             key={f.id}
@@ -45,14 +47,14 @@ export function App({ store }: { store: GalleryStore }) {
             data-filter={f.id}
             onClick={() => (store.filter.value = f.id)}
           >
-            {f.label}
+            {t(f.label)}
           </button>
         ))}
         <input
           class="search"
           type="search"
-          placeholder="Search prompt, model, id"
-          aria-label="Search videos"
+          placeholder={t('Search prompt, model, id')}
+          aria-label={t('Search videos')}
           value={store.search.value}
           onInput={(e) => (store.search.value = e.currentTarget.value)}
         />
@@ -61,7 +63,7 @@ export function App({ store }: { store: GalleryStore }) {
         <div class={`notice${notice.error ? ' error' : ''}`} role={notice.error ? 'alert' : 'status'}>
           <pre>{notice.text}</pre>
           <button type="button" class="link" onClick={() => (store.notice.value = null)}>
-            Dismiss
+            {t('Dismiss')}
           </button>
         </div>
       )}
@@ -69,8 +71,8 @@ export function App({ store }: { store: GalleryStore }) {
       {tasks.length === 0 ? (
         <p class="empty">
           {store.tasks.value.length === 0
-            ? 'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.'
-            : 'No task matches.'}
+            ? t('No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.')
+            : t('No task matches.')}
         </p>
       ) : (
         <ul class="tasks" ref={list} onKeyDown={onKeyDown}>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { GalleryForm } from '../../src/shared/galleryProtocol';
 import type { GalleryStore } from './state';
+import { t } from './strings';
 
 const ASPECTS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3'];
 
@@ -27,10 +28,10 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
     store.post({ type: 'gallery/generate', form: { ...f, images: list } });
   };
   return (
-    <form class="remix" onSubmit={submit} aria-label="New video from this task">
-      <h2>New video</h2>
+    <form class="remix" onSubmit={submit} aria-label={t('New video from this task')}>
+      <h2>{t('New video')}</h2>
       <label>
-        Model
+        {t('Model')}
         <select name="model" value={f.model} onChange={(e) => setF({ ...f, model: e.currentTarget.value })}>
           {f.models.map((m) => (
             <option key={m} value={m}>
@@ -40,7 +41,7 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
         </select>
       </label>
       <label>
-        Prompt
+        {t('Prompt')}
         <textarea
           name="prompt"
           rows={3}
@@ -50,7 +51,7 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
       </label>
       <div class="row">
         <label>
-          Seconds
+          {t('Seconds')}
           <input
             name="seconds"
             type="number"
@@ -65,7 +66,7 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
           />
         </label>
         <label>
-          Aspect
+          {t('Aspect')}
           <select
             name="aspectRatio"
             value={f.aspectRatio ?? '16:9'}
@@ -79,7 +80,7 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
           </select>
         </label>
         <label>
-          Resolution
+          {t('Resolution')}
           <select
             name="resolution"
             value={f.resolution ?? '720p'}
@@ -91,16 +92,16 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
         </label>
       </div>
       <label>
-        Reference images (workspace paths or HTTPS URLs, one a line)
+        {t('Reference images (workspace paths or HTTPS URLs, one a line)')}
         <textarea name="images" rows={2} value={images} onInput={(e) => setImages(e.currentTarget.value)} />
       </label>
-      <p class="hint">Generating is billed to your gateway account; you confirm before it is sent.</p>
+      <p class="hint">{t('Generating is billed to your gateway account; you confirm before it is sent.')}</p>
       <div class="row">
         <button type="submit" class="primary">
-          Generate…
+          {t('Generate…')}
         </button>
         <button type="button" onClick={() => (store.form.value = null)}>
-          Cancel
+          {t('Cancel')}
         </button>
       </div>
     </form>

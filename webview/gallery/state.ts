@@ -5,6 +5,7 @@ import {
   type GalleryTask,
   type GalleryWebviewMessage,
 } from '../../src/shared/galleryProtocol';
+import { strings } from './strings';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -60,6 +61,7 @@ export function connect(api: VsCodeApi): GalleryStore {
     if (!m.success) return;
     const msg = m.data;
     if (msg.type === 'gallery/state') tasks.value = msg.tasks;
+    else if (msg.type === 'gallery/strings') strings.value = msg.strings;
     else if (msg.type === 'gallery/form') {
       form.value = msg.form;
       notice.value = null;

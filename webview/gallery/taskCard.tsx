@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { GalleryAction, GalleryTask } from '../../src/shared/galleryProtocol';
 import { frameToPng, playsH264 } from './frames';
 import { bucket, type GalleryStore } from './state';
+import { t as tr } from './strings';
 
 const H264 = playsH264();
 /** Poster width: enough for the card, small enough to cache many. */
@@ -42,7 +43,7 @@ export function TaskCard({
   const [broken, setBroken] = useState<string | null>(null);
   const act = (action: GalleryAction) => store.post({ type: 'gallery/action', key: t.key, action });
   const kind = bucket(t);
-  const unplayable = !H264 ? 'This editor cannot decode H.264 (MP4) video.' : broken;
+  const unplayable = !H264 ? tr('This editor cannot decode H.264 (MP4) video.') : broken;
 
   /** First load without a cached poster: draw one from a quarter in (the first frame is often black). */
   const onLoaded = async () => {
@@ -74,7 +75,7 @@ export function TaskCard({
     try {
       await v.play();
     } catch (e) {
-      setBroken(`This editor could not play the video (${e instanceof Error ? e.name : 'error'}).`);
+      setBroken(tr('This editor could not play the video ({0}).', e instanceof Error ? e.name : 'error'));
     }
   };
 
@@ -105,7 +106,7 @@ export function TaskCard({
             controls
             playsInline
             onLoadedData={() => void onLoaded()}
-            onError={() => setBroken('This editor cannot play this video (its codec is not supported here).')}
+            onError={() => setBroken(tr('This editor cannot play this video (its codec is not supported here).'))}
           />
         )}
         {t.src && unplayable && (
@@ -113,52 +114,55 @@ export function TaskCard({
             {t.poster && <img src={t.poster} alt="" />}
             <p>{unplayable}</p>
             <button type="button" data-action="openExternal" onClick={() => act('openExternal')}>
-              Open externally
+              {tr('Open externally')}
             </button>
           </div>
         )}
         {!t.src && t.state === 'saved' && (
-          <p class="gone">The file is no longer there{t.file ? ` (${t.file})` : ''}.</p>
+          <p class="gone">
+            {t.file ? tr('The file is no longer there ({0}).', t.file) : tr('The file is no longer there.')}
+          </p>
         )}
         {kind === 'running' && (
           <div class="progress">
-            <progress max={100} value={t.progress ?? 0} aria-label="Progress" />
+            <progress max={100} value={t.progress ?? 0} aria-label={tr('Progress')} />
             <span>{t.stateLabel}</span>
           </div>
         )}
       </div>
       <p class="prompt" id={`task-${index}-prompt`}>
-        {t.prompt || '(no prompt: followed by id)'}
+        {t.prompt || tr('(no prompt: followed by id)')}
       </p>
       <p class="meta">
         <span class={`badge ${kind}`} id={`task-${index}-state`}>
           {t.stateLabel}
         </span>{' '}
-        {t.model || 'unknown model'}
+        {t.model || tr('unknown model')}
         {t.seconds !== undefined && ` · ${t.seconds} s`}
         {t.aspectRatio && ` · ${t.aspectRatio}`}
         {t.resolution && ` · ${t.resolution}`}
-        {t.images.length > 0 && ` · ${t.images.length} reference image${t.images.length > 1 ? 's' : ''}`}
+        {t.images.length > 0 &&
+          ` · ${t.images.length > 1 ? tr('{0} reference images', t.images.length) : tr('1 reference image')}`}
       </p>
       <p class="meta">
-        <span class="id">{t.videoId ?? 'not created yet'}</span> · created {time(t.createdAt)}
-        {t.finishedAt !== undefined && ` · finished ${time(t.finishedAt)}`}
+        <span class="id">{t.videoId ?? tr('not created yet')}</span> · {tr('created {0}', time(t.createdAt))}
+        {t.finishedAt !== undefined && ` · ${tr('finished {0}', time(t.finishedAt))}`}
       </p>
       {t.file && <p class="meta file">{t.file}</p>}
       {t.failure && <p class="failure">{t.failure}</p>}
       <div class="actions">
         {t.src && !unplayable && (
           <button type="button" data-action="play" onClick={() => void play()}>
-            Play
+            {tr('Play')}
           </button>
         )}
         {t.src && (
           <>
             <button type="button" data-action="open" onClick={() => act('open')}>
-              Open
+              {tr('Open')}
             </button>
             <button type="button" data-action="reveal" onClick={() => act('reveal')}>
-              Reveal
+              {tr('Reveal')}
             </button>
           </>
         )}
@@ -166,47 +170,47 @@ export function TaskCard({
           <button
             type="button"
             data-action="frame"
-            title="Save this frame as a PNG and start an image-to-video task with it"
+            title={tr('Save this frame as a PNG and start an image-to-video task with it')}
             onClick={() => void useFrame()}
           >
-            Use this frame
+            {tr('Use this frame')}
           </button>
         )}
         <button type="button" data-action="copyId" onClick={() => act('copyId')}>
-          Copy id
+          {tr('Copy id')}
         </button>
         {t.model && (
           <>
             <button
               type="button"
               data-action="rerun"
-              title="A new, billed task with the same parameters"
+              title={tr('A new, billed task with the same parameters')}
               onClick={() => act('rerun')}
             >
-              Re-run
+              {tr('Re-run')}
             </button>
             <button type="button" data-action="remix" onClick={() => act('remix')}>
-              Remix
+              {tr('Remix')}
             </button>
           </>
         )}
         {t.canResume && !t.running && (
           <button type="button" data-action="resume" onClick={() => act('resume')}>
-            Resume
+            {tr('Resume')}
           </button>
         )}
         {t.running && (
           <button type="button" data-action="stop" onClick={() => act('stop')}>
-            Stop watching
+            {tr('Stop watching')}
           </button>
         )}
         {t.src && (
           <button type="button" data-action="deleteFile" onClick={() => act('deleteFile')}>
-            Delete file
+            {tr('Delete file')}
           </button>
         )}
         <button type="button" data-action="remove" onClick={() => act('remove')}>
-          Remove
+          {tr('Remove')}
         </button>
       </div>
     </li>

@@ -9,6 +9,7 @@ import {
   type GalleryWebviewMessage,
 } from '../../shared/galleryProtocol';
 import { webviewHtml } from '../../shared/webviewHtml';
+import { GALLERY_STRINGS } from '../../shared/galleryStrings';
 import { failureMeaning } from '../core/agentText';
 import type { VideoTaskRecord } from '../core/record';
 import { canResume, stateLabel } from '../core/summary';
@@ -115,6 +116,10 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     switch (m.type) {
       case 'webview/ready':
         this.ready = true;
+        void this.view?.webview.postMessage({
+          type: 'gallery/strings',
+          strings: Object.fromEntries(GALLERY_STRINGS.map((k) => [k, vscode.l10n.t(k)])),
+        } satisfies GalleryHostMessage);
         await this.refresh();
         for (const q of this.queue.splice(0)) void this.view?.webview.postMessage(q);
         return;
