@@ -154,6 +154,8 @@ export const conversationSchema = z.object({
   systemPrompt: z.optional(z.string()),
   params: paramOverridesSchema,
   messages: z.array(chatMessageSchema),
+  /** Ids of the rules files switched off for this conversation (see `chat/rules`). */
+  disabledRules: z.optional(z.array(z.string())),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -206,6 +208,15 @@ export const toolChoiceSettingSchema = z.union([
   z.object({ name: z.string().check(z.minLength(1)) }),
 ]);
 export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
+
+/** One rules file as the chips above the composer show it. */
+export const ruleChipSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['agents', 'copilot', 'rules', 'nested']),
+  /** Cut to the size limit: the warning names the file. */
+  truncated: z.boolean(),
+});
+export type RuleChip = z.infer<typeof ruleChipSchema>;
 
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */
 export const stringsSchema = z.record(z.string(), z.string());
@@ -268,6 +279,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
+  /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
+  z.object({
+    type: z.literal('chat/rules'),
+    rules: z.array(ruleChipSchema),
+    blocked: z.boolean(),
+    warnings: z.array(z.string()),
+  }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -328,6 +346,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+  // The system prompt and rules (chips above the composer)
+  z.object({ type: z.literal('rules/setEnabled'), id: z.string().check(z.maxLength(2000)), enabled: z.boolean() }),
+  z.object({ type: z.literal('rules/open'), id: z.string().check(z.maxLength(2000)) }),
+  z.object({ type: z.literal('rules/allowUntrusted') }),
+  z.object({ type: z.literal('chat/showSystemPrompt') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

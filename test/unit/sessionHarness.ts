@@ -5,7 +5,7 @@
  */
 import { GatewayClient } from '../../src/api/client';
 import { ChatSession } from '../../src/chat/core/session';
-import type { Question, SessionSettings } from '../../src/chat/core/sessionDeps';
+import type { Question, SessionDeps, SessionSettings } from '../../src/chat/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { Gateway } from '../gateway/server';
 import { MemoryStorage } from './memoryStorage';
@@ -48,7 +48,7 @@ export interface OpenSession {
 export function openSession(
   gw: Gateway,
   storage = new MemoryStorage(),
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; prompt?: SessionDeps['prompt']; settings?: () => SessionSettings } = {},
 ): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
@@ -63,7 +63,8 @@ export function openSession(
   const session = new ChatSession({
     store: new ConversationStore(storage),
     backend: () => Promise.resolve(client),
-    settings: () => SETTINGS,
+    settings: options.settings ?? (() => SETTINGS),
+    ...(options.prompt ? { prompt: options.prompt } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

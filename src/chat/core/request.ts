@@ -21,6 +21,8 @@ export interface RequestDefaults {
 export interface BuildOptions {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** Builds the whole system message around the user's own prompt (see systemPrompt.ts). */
+  system?: (userPrompt: string) => string;
 }
 
 /** A setting or override out of range: named, so the user knows what to fix. */
@@ -83,7 +85,8 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
     );
   }
   const messages: WireMessage[] = [];
-  const system = (c.systemPrompt ?? defaults.systemPrompt).trim();
+  const own = (c.systemPrompt ?? defaults.systemPrompt).trim();
+  const system = o.system ? o.system(own) : own;
   if (system) messages.push({ role: 'system', content: system });
 
   let open: string[] = [];

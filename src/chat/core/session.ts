@@ -11,6 +11,7 @@ import {
 import { ModelList } from './modelList';
 import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
+import { systemPromptFor } from './systemPrompt';
 import type { Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from './store';
 import type { ToolExecutor } from './toolSeam';
@@ -182,6 +183,21 @@ export class ChatSession {
     if (!this.active) this.sink.broadcast(this.conversationMessage());
   }
 
+  /** Switches a rules file off (or on again) for the shown conversation. */
+  async setRuleEnabled(id: string, enabled: boolean): Promise<void> {
+    const off = new Set(this.conversation.disabledRules ?? []);
+    if (enabled) off.delete(id);
+    else off.add(id);
+    this.conversation.disabledRules = off.size ? [...off] : undefined;
+    await this.save();
+    if (!this.active) this.sink.broadcast(this.conversationMessage());
+  }
+
+  /** The exact system message the next request of the shown conversation would carry. */
+  nextSystemPrompt(): Promise<string> {
+    return systemPromptFor(this.conversation, this.deps.settings().systemPrompt, this.deps.prompt);
+  }
+
   async rename(id: string, title: string): Promise<void> {
     const renamed = await this.store.rename(id, title);
     if (renamed && renamed.id === this.conversation.id) this.conversation.title = renamed.title;
@@ -324,6 +340,7 @@ export class ChatSession {
         maxRounds: settings.maxRounds,
         signal: abort.signal,
         now: this.now,
+        prompt: this.deps.prompt,
         callbacks: {
           onMessage: (msg) => {
             if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);

@@ -4,6 +4,7 @@ import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
 import type { ChatParams, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
 import type { ConversationStore } from './store';
+import type { PromptSnapshot } from './systemPrompt';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -41,6 +42,11 @@ export interface SessionDeps {
   sink: SessionSink;
   log: SessionLog;
   now?: () => number;
+  /**
+   * The editor's state and the rules files for the system prompt, asked for every request
+   * (`chat/view/environment.ts` and `rules.ts`). Without it only the user's own prompt is sent.
+   */
+  prompt?: () => Promise<PromptSnapshot>;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -12,6 +12,7 @@ import {
   type Usage,
 } from '../../shared/protocol';
 import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
+import { assembleSystemPrompt, type PromptSnapshot } from './systemPrompt';
 import { callsUniqueIn } from './toolIds';
 import { ToolRunStopped, type ToolExecutor } from './toolSeam';
 
@@ -33,6 +34,8 @@ export interface TurnOptions {
   maxRounds: number;
   signal: AbortSignal;
   callbacks: TurnCallbacks;
+  /** The present state for the system prompt, taken again for every request of the turn. */
+  prompt?: () => Promise<PromptSnapshot>;
   now?: () => number;
 }
 
@@ -66,11 +69,11 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     };
     let req: ChatRequest;
     try {
-      req = buildChatRequest(
-        conv,
-        o.defaults,
-        o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {},
-      );
+      const snapshot = o.prompt ? await o.prompt() : undefined;
+      req = buildChatRequest(conv, o.defaults, {
+        ...(o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {}),
+        ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, conv, own) } : {}),
+      });
     } catch (err) {
       answer.status = 'error';
       answer.error = err instanceof RequestProblem ? problemView(err) : describeForView(err);
