@@ -52,7 +52,7 @@ function snapshot(o: Partial<PromptSnapshot> = {}): PromptSnapshot {
   };
 }
 
-test('the product part is at most 600 tokens (its measured size is printed)', () => {
+void test('the product part is at most 600 tokens (its measured size is printed)', () => {
   const tokens = estimateTokens(PRODUCT_PROMPT);
   const words = PRODUCT_PROMPT.split(/\s+/).length;
   console.log(
@@ -63,7 +63,7 @@ test('the product part is at most 600 tokens (its measured size is printed)', ()
     assert.ok(PRODUCT_PROMPT.includes(needle), `it says how to use ${needle}`);
 });
 
-test('sections come in order: product, environment, rules, then the user prompt', () => {
+void test('sections come in order: product, environment, rules, then the user prompt', () => {
   const s = assembleSystemPrompt(snapshot(), {}, 'Answer in French.');
   const at = (x: string) => {
     const i = s.indexOf(x);
@@ -77,7 +77,7 @@ test('sections come in order: product, environment, rules, then the user prompt'
   assert.ok(s.endsWith('Answer in French.'));
 });
 
-test('the environment names OS, shell, folders, date, active file, selection and open editors', () => {
+void test('the environment names OS, shell, folders, date, active file, selection and open editors', () => {
   const e = environmentSection(ENV);
   for (const x of [
     'Linux 6.1.0 (x64)',
@@ -97,21 +97,21 @@ test('the environment names OS, shell, folders, date, active file, selection and
   assert.match(environmentSection({ ...ENV, activeFile: undefined, folders: [] }), /Active file: none[\s\S]*/);
 });
 
-test('with the environment setting off there is no environment section', () => {
+void test('with the environment setting off there is no environment section', () => {
   const s = assembleSystemPrompt(snapshot({ environment: undefined }), {}, '');
   assert.ok(!s.includes('# Environment'));
   assert.ok(!s.includes('main.ts'));
   assert.ok(s.includes('# Project rules'));
 });
 
-test('rules of an untrusted workspace that the user has not allowed are left out', () => {
+void test('rules of an untrusted workspace that the user has not allowed are left out', () => {
   const s = assembleSystemPrompt(snapshot({ rulesBlocked: true }), {}, 'mine');
   assert.ok(!s.includes('Use tabs.'));
   assert.ok(!s.includes('# Project rules'));
   assert.ok(s.endsWith('mine'));
 });
 
-test('a rules file switched off for the conversation is left out, the others stay', () => {
+void test('a rules file switched off for the conversation is left out, the others stay', () => {
   const s = assembleSystemPrompt(snapshot(), { disabledRules: ['AGENTS.md'] }, '');
   assert.ok(!s.includes('Use tabs.'));
   assert.ok(s.includes('Write tests first.'));
@@ -123,7 +123,7 @@ test('a rules file switched off for the conversation is left out, the others sta
   assert.ok(!none.includes('# Project rules'));
 });
 
-test('a rule with fences inside keeps them inside a longer fence', () => {
+void test('a rule with fences inside keeps them inside a longer fence', () => {
   const s = assembleSystemPrompt(
     snapshot({ rules: limitRules([rule('AGENTS.md', 'x\n```ts\ny\n```')]).rules }),
     {},
@@ -132,7 +132,7 @@ test('a rule with fences inside keeps them inside a longer fence', () => {
   assert.ok(s.includes('````markdown\nx\n```ts\ny\n```\n````'), s);
 });
 
-test('a file over the per-file limit is cut, with a warning naming it', () => {
+void test('a file over the per-file limit is cut, with a warning naming it', () => {
   const { rules, warnings } = limitRules([
     rule('AGENTS.md', 'a'.repeat(RULE_LIMITS.perFile + 500)),
     rule('b.md', 'ok'),
@@ -146,7 +146,7 @@ test('a file over the per-file limit is cut, with a warning naming it', () => {
   assert.ok(s.includes(`(cut to ${RULE_LIMITS.perFile} of ${RULE_LIMITS.perFile + 500} characters)`));
 });
 
-test('files past the total limit are cut or sent empty (left out), each with a warning', () => {
+void test('files past the total limit are cut or sent empty (left out), each with a warning', () => {
   const { rules, warnings } = limitRules(
     [rule('a.md', 'a'.repeat(60)), rule('b.md', 'b'.repeat(60)), rule('c.md', 'c'.repeat(10))],
     { perFile: 100, total: 100 },
@@ -163,7 +163,7 @@ test('files past the total limit are cut or sent empty (left out), each with a w
   assert.ok(!s.includes('## c.md'), 'an empty rule is not sent');
 });
 
-test('no snapshot: only the user prompt, as before; an empty one sends the product part alone', async () => {
+void test('no snapshot: only the user prompt, as before; an empty one sends the product part alone', async () => {
   assert.equal(await systemPromptFor({ systemPrompt: ' mine ' }, 'setting', undefined), 'mine');
   assert.equal(await systemPromptFor({}, 'setting', undefined), 'setting');
   const s = await systemPromptFor({}, '', () =>
@@ -172,7 +172,7 @@ test('no snapshot: only the user prompt, as before; an empty one sends the produ
   assert.equal(s, PRODUCT_PROMPT);
 });
 
-test('nested AGENTS.md files apply to files under their folder, outermost first, root excluded', async () => {
+void test('nested AGENTS.md files apply to files under their folder, outermost first, root excluded', async () => {
   const present = new Set(['/w/app/AGENTS.md', '/w/app/src/AGENTS.md', '/w/lib/x/AGENTS.md', '/w/AGENTS.md']);
   const found = await nestedAgentsFor(
     ['/w/app/src/deep/a.ts', '/w/app/src/b.ts', '/w/other.ts', '/elsewhere/app/AGENTS.md'],
@@ -182,7 +182,7 @@ test('nested AGENTS.md files apply to files under their folder, outermost first,
   assert.deepEqual(found, ['/w/app/AGENTS.md', '/w/app/src/AGENTS.md']);
 });
 
-test('the session sends the assembled prompt on every request, taken afresh each time', async () => {
+void test('the session sends the assembled prompt on every request, taken afresh each time', async () => {
   let date = '2026-11-23';
   const s = openSession(gw, undefined, {
     prompt: () => Promise.resolve(snapshot({ environment: { ...ENV, date } })),
@@ -212,7 +212,7 @@ test('the session sends the assembled prompt on every request, taken afresh each
   assert.ok(!JSON.stringify(s.session.shown.messages).includes('Use tabs.'));
 });
 
-test('the #request echo of the gateway shows the system message the session sent', async () => {
+void test('the #request echo of the gateway shows the system message the session sent', async () => {
   const s = openSession(gw, undefined, { prompt: () => Promise.resolve(snapshot({ rulesBlocked: true })) });
   await s.session.send('r1', question('#request'));
   await s.until(() => s.received.some((m) => m.type === 'chat/done'), 'the answer');
