@@ -24,6 +24,7 @@ import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
+import { PromptContext } from './promptContext';
 
 /**
  * The chat's host side: validates what every open chat webview sends and routes it to the
@@ -40,9 +41,23 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly webviews = new Set<vscode.Webview>();
   private readonly followed: FollowedTasks;
+  private readonly prompt: PromptContext;
 
-  constructor(private readonly s: Services) {
+  /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
+  constructor(
+    private readonly s: Services,
+    opts: { isTrusted?: () => boolean } = {},
+  ) {
+    this.prompt = new PromptContext({
+      workspaceState: s.context.workspaceState,
+      warn: (m) => s.log.warn(m),
+      ...opts,
+      broadcast: (m) => this.hub.broadcast(m),
+      setRuleEnabled: (id, enabled) => this.session.setRuleEnabled(id, enabled),
+      nextSystemPrompt: () => this.session.nextSystemPrompt(),
+    });
     this.session = new ChatSession({
+      prompt: () => this.prompt.snapshot(),
       store: new ConversationStore(s.context.workspaceState),
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),
@@ -76,6 +91,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.decisionEmitter,
       this.toolSettingsEmitter,
       this.actions,
+      this.prompt,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -143,7 +159,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'webview/ready':
         this.hub.ready(surface, this.state());
         if (session.models.stale) void session.models.load();
-        return;
+        return this.prompt.post();
       // The conversation
       case 'chat/send':
         return session.send(m.requestId, m);
@@ -202,6 +218,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         return this.toolSettingsEmitter.fire({ kind: 'trusted', name: m.name, trusted: m.trusted });
       case 'tools/setChoice':
         return this.toolSettingsEmitter.fire({ kind: 'choice', choice: m.choice });
+      // The system prompt and the rules chips
+      case 'rules/setEnabled':
+      case 'rules/open':
+      case 'rules/allowUntrusted':
+      case 'chat/showSystemPrompt':
+        return this.prompt.handle(m);
     }
   }
 
@@ -228,6 +250,16 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** Export to Markdown (the command and the chat's menu). */
   exportMarkdown(): Promise<void> {
     return this.actions.exportMarkdown(this.session.shown);
+  }
+
+  /** "Show What Is Sent": the next request's system prompt in an untitled Markdown editor. */
+  showSystemPrompt(): Promise<vscode.TextDocument> {
+    return this.prompt.showSystemPrompt();
+  }
+
+  /** The nested `AGENTS.md` rules that apply to these files (for mentions of files). */
+  nestedRulesFor(files: vscode.Uri[]): ReturnType<PromptContext['rules']['nestedFor']> {
+    return this.prompt.rules.nestedFor(files);
   }
 
   /** The "New Chat" command. */

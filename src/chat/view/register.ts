@@ -96,6 +96,7 @@ export function registerChat(s: Services): ChatPanelApi {
       await controller.newChatFromCommand();
     }),
     vscode.commands.registerCommand('gatewayStudio.exportChat', () => controller.exportMarkdown()),
+    vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', () => controller.showSystemPrompt()),
     vscode.commands.registerCommand('gatewayStudio.askAboutSelection', async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
