@@ -38,6 +38,7 @@ import {
   modelsLoading,
   notes,
   rows,
+  rules,
   FIRST_SCREEN_ROWS,
   standaloneError,
   strings,
@@ -132,6 +133,9 @@ function handle(msg: HostMessage): void {
     case 'chat/focus':
       afterRender(() => els.textarea?.focus());
       return;
+    case 'chat/rules':
+      rules.value = { chips: msg.rules, blocked: msg.blocked, warnings: msg.warnings };
+      return;
   }
 }
 
@@ -171,7 +175,13 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
     messageSignal(m.id, m);
     if (m.role === 'tool') keyed(toolResults, m.toolCallId).value = m;
   }
-  conversation.value = { id: c.id, model: c.model, systemPrompt: c.systemPrompt, params: c.params };
+  conversation.value = {
+    id: c.id,
+    model: c.model,
+    systemPrompt: c.systemPrompt,
+    params: c.params,
+    disabledRules: c.disabledRules ?? [],
+  };
   defaults.value = d;
   defaultModel.value = model;
   defaultSystemPrompt.value = systemPrompt;

@@ -5,10 +5,12 @@ import { els, post } from '../runtime';
 import { busy, contexts, draft, editing, images, notes, t } from '../state';
 import { Icon, IconButton, TextButton } from './buttons';
 import { contextLabel } from './Message';
+import { RulesBar } from './RulesBar';
 
 export function Composer(): JSX.Element {
   return (
     <div class="composer">
+      <RulesBar />
       <div class="edit-banner" hidden={!editing.value}>
         <span>{t('Editing your last message: Send replaces it and asks again.')}</span>
         <TextButton icon="close" label={t('Cancel edit')} onClick={() => setEditing(false)} />
