@@ -21,6 +21,7 @@ async function loadSuites(): Promise<void> {
   await import('./chat.test');
   await import('./tools.test');
   await import('./lm.test');
+  await import('./systemPrompt.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
