@@ -58,6 +58,10 @@ void test('the product part is at most 600 tokens (its measured size is printed)
   console.log(
     `product system prompt: ${PRODUCT_PROMPT.length} characters, ${words} words, ~${tokens} tokens (chars/4)`,
   );
+  const env = environmentSection(ENV);
+  console.log(
+    `environment section (two folders, a selection, two editors): ${env.length} characters, ~${estimateTokens(env)} tokens`,
+  );
   assert.ok(tokens <= 600, `${tokens} tokens`);
   for (const needle of ['read_file', 'edit_file', 'ask'])
     assert.ok(PRODUCT_PROMPT.includes(needle), `it says how to use ${needle}`);
