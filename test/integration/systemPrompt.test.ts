@@ -218,6 +218,17 @@ describe('system prompt and rules', () => {
     system = await systemSent('third');
     assert.ok(!system.includes('limericks') && !system.includes('## AGENTS.md'), system);
     assert.ok(system.includes('Prefer tabs.'), system);
+
+    // Deleted on disk with no request in between: only the watcher can drop its chip.
+    await remove('.gatewaystudio/rules/style.md');
+    await waitFor(
+      "the watcher to drop the deleted file's chip",
+      () => {
+        const last = page.rules().at(-1);
+        return last?.rules.length === 1 && last.rules[0]?.id === 'AGENTS.md';
+      },
+      15_000,
+    );
   });
 
   it('rules: a rules file over the size limit is cut and the chips warn naming it', async () => {
