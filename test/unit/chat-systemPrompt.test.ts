@@ -15,6 +15,7 @@ import {
   type EnvironmentSnapshot,
   type PromptSnapshot,
 } from '../../src/chat/core/systemPrompt';
+import { newConversation } from '../../src/chat/core/store';
 import { SETTINGS, openSession, question } from './sessionHarness';
 import { useGateway } from './helpers';
 
@@ -168,9 +169,10 @@ void test('files past the total limit are cut or sent empty (left out), each wit
 });
 
 void test('no snapshot: only the user prompt, as before; an empty one sends the product part alone', async () => {
-  assert.equal(await systemPromptFor({ systemPrompt: ' mine ' }, 'setting', undefined), 'mine');
-  assert.equal(await systemPromptFor({}, 'setting', undefined), 'setting');
-  const s = await systemPromptFor({}, '', () =>
+  const c = newConversation(1);
+  assert.equal(await systemPromptFor({ ...c, systemPrompt: ' mine ' }, 'setting', undefined), 'mine');
+  assert.equal(await systemPromptFor(c, 'setting', undefined), 'setting');
+  const s = await systemPromptFor(c, '', () =>
     Promise.resolve({ environment: undefined, rules: [], rulesBlocked: false }),
   );
   assert.equal(s, PRODUCT_PROMPT);

@@ -2,7 +2,7 @@
 // and what the user sends it: the contract the host side implements.
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
-import type { ChatParams, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
+import type { ChatParams, Conversation, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
 import type { ConversationStore } from './store';
 import type { PromptSnapshot } from './systemPrompt';
 
@@ -45,8 +45,10 @@ export interface SessionDeps {
   /**
    * The editor's state and the rules files for the system prompt, asked for every request
    * (`chat/view/environment.ts` and `rules.ts`). Without it only the user's own prompt is sent.
+   * Given the conversation, so rules that depend on it (nested `AGENTS.md` of mentioned files)
+   * can be added.
    */
-  prompt?: () => Promise<PromptSnapshot>;
+  prompt?: (c: Conversation) => Promise<PromptSnapshot>;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -165,12 +165,12 @@ export function assembleSystemPrompt(
  * (for "Show what is sent"): the conversation's own prompt wins over the setting's.
  */
 export async function systemPromptFor(
-  c: Pick<Conversation, 'disabledRules' | 'systemPrompt'>,
+  c: Conversation,
   settingPrompt: string,
-  prompt: (() => Promise<PromptSnapshot>) | undefined,
+  prompt: ((c: Conversation) => Promise<PromptSnapshot>) | undefined,
 ): Promise<string> {
   const own = (c.systemPrompt ?? settingPrompt).trim();
-  return prompt ? assembleSystemPrompt(await prompt(), c, own) : own;
+  return prompt ? assembleSystemPrompt(await prompt(c), c, own) : own;
 }
 
 /** A rough token estimate (about 4 characters per token), the one the size report uses. */

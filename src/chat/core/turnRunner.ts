@@ -35,7 +35,7 @@ export interface TurnOptions {
   signal: AbortSignal;
   callbacks: TurnCallbacks;
   /** The present state for the system prompt, taken again for every request of the turn. */
-  prompt?: () => Promise<PromptSnapshot>;
+  prompt?: (c: Conversation) => Promise<PromptSnapshot>;
   now?: () => number;
 }
 
@@ -69,7 +69,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     };
     let req: ChatRequest;
     try {
-      const snapshot = o.prompt ? await o.prompt() : undefined;
+      const snapshot = o.prompt ? await o.prompt(conv) : undefined;
       req = buildChatRequest(conv, o.defaults, {
         ...(o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {}),
         ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, conv, own) } : {}),

@@ -57,7 +57,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
     this.session = new ChatSession({
-      prompt: () => this.prompt.snapshot(),
+      prompt: (c) => this.prompt.snapshot(c),
       store: new ConversationStore(s.context.workspaceState),
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),

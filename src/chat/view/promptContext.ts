@@ -2,7 +2,7 @@
 // rules files, the chips' messages, and "Show what is sent". The controller only routes to it.
 import * as vscode from 'vscode';
 import { readSettings } from '../../platform/settings';
-import type { HostMessage, WebviewMessage } from '../../shared/protocol';
+import type { Conversation, HostMessage, WebviewMessage } from '../../shared/protocol';
 import type { PromptSnapshot } from '../core/systemPrompt';
 import { EditorEnvironment } from './environment';
 import { RulesSource, type RulesOptions } from './rules';
@@ -30,8 +30,11 @@ export class PromptContext implements vscode.Disposable {
     this.disposables = [this.environment, this.rules, this.rules.onDidChange(() => void this.post())];
   }
 
-  /** The present state, for a request (asked again for every one). */
-  async snapshot(): Promise<PromptSnapshot> {
+  /**
+   * The present state, for a request of `_c` (asked again for every one). Nested `AGENTS.md`
+   * rules of files mentioned in `_c` would be added here ({@link RulesSource.nestedFor}).
+   */
+  async snapshot(_c?: Conversation): Promise<PromptSnapshot> {
     const { rules } = await this.rules.read();
     return {
       environment: readSettings().chat.environmentContext ? this.environment.snapshot() : undefined,
