@@ -14,6 +14,7 @@ import type {
 } from '../src/shared/protocol';
 import { confirm, renderAttachments, restoreUnconfirmed, setEditing, unconfirmedIs } from './composerActions';
 import { setImageLabel } from './markdown';
+import { compaction, contextMeter } from './state';
 import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollToEndSoon } from './runtime';
 import {
   busyRequestId,
@@ -133,6 +134,12 @@ function handle(msg: HostMessage): void {
     case 'chat/focus':
       afterRender(() => els.textarea?.focus());
       return;
+    case 'chat/contextWindow':
+      contextMeter.value = msg.meter;
+      return;
+    case 'chat/compacted':
+      if (msg.conversationId === conversation.value?.id) compaction.value = msg.compaction;
+      return;
     case 'chat/rules':
       rules.value = { chips: msg.rules, blocked: msg.blocked, warnings: msg.warnings };
       return;
@@ -150,6 +157,7 @@ function callIdsOf(list: readonly ChatMessage[]): Set<string> {
 
 function setConversation(c: Conversation, d: ChatParams, model: string, systemPrompt: string): void {
   const previous = conversation.value;
+  compaction.value = c.compaction;
   // An edit belongs to the conversation it started in: Send in another one (or a new chat)
   // would replace that one's last message, or send nothing at all. The typed text stays.
   if (previous && previous.id !== c.id) setEditing(false);

@@ -7,6 +7,7 @@ import { render, type JSX } from 'preact';
 import { onHostMessage } from './actions';
 import { addFiles, persistLocal, stop } from './composerActions';
 import { Composer } from './components/Composer';
+import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
 import { els, post, setApi } from './runtime';
@@ -19,6 +20,7 @@ function App(): JSX.Element {
     <>
       <Header />
       <MessageList />
+      <ContextMeter />
       <Composer />
       <div
         class="sr-only"

@@ -3,6 +3,7 @@
  * here; components read it and re-render only what reads a changed signal. Each message has its
  * own signal, so an update to one answer renders that answer alone.
  */
+import type { Compaction, ContextMeter } from '../src/shared/protocol';
 import type { GalleryTask } from '../src/shared/galleryProtocol';
 import { computed, signal, type Signal } from '@preact/signals';
 import type {
@@ -77,6 +78,10 @@ export function t(key: WebviewString, ...args: (string | number)[]): string {
 }
 
 export const conversation = signal<ConversationMeta | undefined>(undefined);
+/** The context meter of the shown conversation's next request (from the host). */
+export const contextMeter = signal<ContextMeter | undefined>(undefined);
+/** The summary that stands in for the shown conversation's earlier messages, if any. */
+export const compaction = signal<Compaction | undefined>(undefined);
 export const conversationId = computed(() => conversation.value?.id);
 export const defaults = signal<ChatParams | undefined>(undefined);
 export const defaultModel = signal('');

@@ -4,6 +4,7 @@ import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
 import { parseModelList, type ModelRecord } from './models';
+import { readOverflow } from './overflow';
 import { parseSse } from './sse';
 import { validateChatRequest } from './validation';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
@@ -67,6 +68,9 @@ export class GatewayClient {
         // A refusal that names another field (tool_choice, temperature…) is not about
         // stream_options: sending again without it would only fail the same way.
         if (e.param && !e.param.startsWith('stream_options')) throw e;
+        // Nor is a context overflow (llama.cpp's has no `param`): the same prompt would only be
+        // refused again, after the server read it all once more.
+        if (readOverflow(e)) throw e;
         this.http.log(
           'warn',
           `chat stream rejected with ${e.status} (${e.message}); retrying once without stream_options`,

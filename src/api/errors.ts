@@ -42,6 +42,8 @@ export interface GatewayErrorInit {
   videoId?: string;
   /** The failed response's headers (`retry-after` and the like), when there was a response. */
   headers?: Headers;
+  /** Numbers the error object stated beside its message (llama.cpp's `n_ctx`, `n_prompt_tokens`). */
+  details?: Record<string, number>;
   cause?: unknown;
 }
 
@@ -69,6 +71,7 @@ export class GatewayError extends Error {
   readonly field?: string;
   readonly videoId?: string;
   readonly headers?: Headers;
+  readonly details?: Record<string, number>;
 
   /** What it was made with, for {@link with}. */
   readonly #init: GatewayErrorInit;
@@ -90,6 +93,7 @@ export class GatewayError extends Error {
     this.field = init.field;
     this.videoId = init.videoId;
     this.headers = init.headers;
+    this.details = init.details;
     this.hint = init.hint ?? defaultHint(this);
   }
 
@@ -122,6 +126,14 @@ export interface WireError {
   type?: string;
   code?: string;
   param?: string | null;
+  /** Numeric fields of the error object besides `code` (llama.cpp: `n_ctx`, `n_prompt_tokens`). */
+  details?: Record<string, number>;
+}
+
+function numbersOf(e: Record<string, unknown>): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(e)) if (k !== 'code' && typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Reads the spec's error object out of a parsed body, or undefined when the body is not one. */
@@ -132,7 +144,14 @@ export function readWireError(body: unknown): WireError | undefined {
   if (typeof inner === 'string') return { message: inner };
   if (typeof inner === 'object' && inner !== null) {
     const e = inner as Record<string, unknown>;
-    return { message: field(e.message), type: field(e.type), code: field(e.code), param: field(e.param) ?? null };
+    const details = numbersOf(e);
+    return {
+      message: field(e.message),
+      type: field(e.type),
+      code: field(e.code),
+      param: field(e.param) ?? null,
+      ...(details ? { details } : {}),
+    };
   }
   // Some relays answer `{ "message": "...", "code": ... }` without the envelope.
   if (typeof rec.message === 'string' && rec.message !== '' && !('choices' in rec) && !('data' in rec)) {
@@ -199,6 +218,7 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
     method: ctx.method,
     path: ctx.path,
     headers: ctx.headers,
+    details: wire?.details,
   });
 }
 

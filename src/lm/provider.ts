@@ -45,6 +45,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       s.keys.onDidChange(() => this.invalidate('the API key changed')),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('gatewayStudio.baseUrl')) this.invalidate('the base URL changed');
+        if (e.affectsConfiguration('gatewayStudio.models.overrides')) this.invalidate('the model overrides changed');
       }),
     );
   }
@@ -93,7 +94,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      const models = await this.models.load(client, abort.signal);
+      const models = await this.models.load(client, abort.signal, readSettings().modelOverrides);
       this.notice(
         `Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`,
       );

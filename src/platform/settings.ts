@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readOverrides, type ModelOverride } from '../api/modelLimits';
 import { boundedNumber } from './settingValues';
 
 /** Every setting of `contributes.configuration`, typed, with the defaults of package.json. */
@@ -23,6 +24,8 @@ export interface Settings {
     maxImageMegabytes: number;
   };
   tools: { maxRounds: number };
+  /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools (checked). */
+  modelOverrides: Record<string, ModelOverride>;
   video: {
     seconds: number;
     aspectRatio: string;
@@ -67,6 +70,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       maxImageMegabytes: n('chat.maxImageMegabytes', 5, 0.1, 20),
     },
     tools: { maxRounds: n('tools.maxRounds', 10, 1, 100, true) },
+    modelOverrides: readOverrides(c.get<unknown>('models.overrides')),
     video: {
       seconds: g('video.seconds', 4),
       aspectRatio: g('video.aspectRatio', '16:9'),

@@ -79,7 +79,17 @@ export const usageSchema = z.pipe(
 );
 export type Usage = z.output<typeof usageSchema>;
 
-export const errorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLog', 'selectModel']);
+export const errorActionSchema = z.enum([
+  'setApiKey',
+  'openSettings',
+  'retry',
+  'showLog',
+  'selectModel',
+  // The context window's: summarise now; send this model's requests without tools, or read-only ones only.
+  'compact',
+  'toolsOff',
+  'toolsReadOnly',
+]);
 export type ErrorAction = z.infer<typeof errorActionSchema>;
 
 /** A failure in user words (from `describeError`), with the buttons that act on it. */
@@ -143,6 +153,17 @@ export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
+/** Earlier turns summarised to fit the context window (see `chat/core/compaction.ts`). */
+export const compactionSchema = z.object({
+  summary: z.string(),
+  /** The last message the summary covers. */
+  throughId: z.string(),
+  /** How many messages it covers (the conversation's first through `throughId`). */
+  messageCount: z.number().check(z.int()),
+  createdAt: z.number(),
+});
+export type Compaction = z.infer<typeof compactionSchema>;
+
 export const conversationSchema = z.object({
   id,
   title: z.string(),
@@ -154,6 +175,8 @@ export const conversationSchema = z.object({
   systemPrompt: z.optional(z.string()),
   params: paramOverridesSchema,
   messages: z.array(chatMessageSchema),
+  /** The summary sent in place of the messages up to `throughId` (they stay stored and shown). */
+  compaction: z.optional(compactionSchema),
   /** Ids of the rules files switched off for this conversation (see `chat/rules`). */
   disabledRules: z.optional(z.array(z.string())),
 });
@@ -209,6 +232,33 @@ export const toolChoiceSettingSchema = z.union([
 ]);
 export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
 
+/** Which tools a model's requests carry: chosen per model when the tools alone overflow its window. */
+export const toolModeSchema = z.enum(['all', 'readOnly', 'none']);
+export type ToolMode = z.infer<typeof toolModeSchema>;
+
+/** The context meter: the next request's estimated tokens by part, against the model's window. */
+export const contextMeterSchema = z.object({
+  model: z.string(),
+  window: z.number(),
+  /** Where the window came from: the model's record, the overrides setting, the default, an overflow error. */
+  source: z.enum(['model', 'override', 'default', 'error']),
+  /** The record's field, when `source` is `model`. */
+  field: z.optional(z.string()),
+  system: z.number(),
+  tools: z.number(),
+  history: z.number(),
+  attachments: z.number(),
+  /** Kept free for the answer. */
+  reserve: z.number(),
+  /** For the draft's estimate in the webview (calibrated against the server's counts). */
+  charsPerToken: z.number(),
+  /** The server's `prompt_tokens` of the last answer, when there is one. */
+  lastPromptTokens: z.optional(z.number()),
+  toolMode: toolModeSchema,
+  /** System prompt + tools + reserve alone exceed the window. */
+  fixedTooLarge: z.boolean(),
+});
+export type ContextMeter = z.infer<typeof contextMeterSchema>;
 /** One rules file as the chips above the composer show it. */
 export const ruleChipSchema = z.object({
   id: z.string(),
@@ -279,6 +329,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
+  z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
+  z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
   /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
   z.object({
     type: z.literal('chat/rules'),
@@ -346,6 +398,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+  z.object({ type: z.literal('chat/compact') }),
+  z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),
   // The system prompt and rules (chips above the composer)
   z.object({ type: z.literal('rules/setEnabled'), id: z.string().check(z.maxLength(2000)), enabled: z.boolean() }),
   z.object({ type: z.literal('rules/open'), id: z.string().check(z.maxLength(2000)) }),

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { MARKDOWN_DOC, fragments, longText, pieces, tokenCount } from './content';
 import type { FaultEffects, ToolStyle } from './faults';
 import { httpError, sendJson } from './http';
+import { checkWindow, countPromptTokens, type WindowRule } from './context';
 import { ALIGNED, CHAT_MODELS, VIDEO_MODELS, acceptsImages } from './models';
 import { SseWriter } from './sse';
 
@@ -284,13 +285,13 @@ function toolNames(tools: unknown): string[] {
 }
 
 /** Decide the answer. Throws HttpError for requests a real server rejects. */
-function plan(body: Json): Plan {
+function plan(body: Json, rule?: WindowRule): Plan {
   if (typeof body.model !== 'string' || body.model === '') bad('model is required', 'model');
   const model = body.model;
   if (VIDEO_MODELS.some((m) => m.id === model)) {
     bad(`model ${model} does not support chat completions`, 'model', 'model_not_supported');
   }
-  if (!CHAT_MODELS.some((m) => m.id === model)) {
+  if (!CHAT_MODELS.some((m) => m.id === model) && !rule) {
     throw httpError(
       404,
       'invalid_request_error',
@@ -359,6 +360,27 @@ function plan(body: Json): Plan {
         );
       }
     });
+  }
+
+  // A windowed model counts by the stated rule (context.ts) and refuses past its window.
+  const windowTokens = rule ? countPromptTokens(messages as unknown as Json[], body.tools) : undefined;
+  if (rule && windowTokens !== undefined)
+    checkWindow(rule, windowTokens, typeof maxTokens === 'number' ? maxTokens : undefined);
+  // A compaction request (chat/core/compaction.ts): answer with a short summary, never obey
+  // the directives quoted in the transcript.
+  const first = messages[0];
+  if (first?.role === 'system' && textOf(first.content).startsWith('Summarise the conversation')) {
+    const transcript = textOf(messages.at(-1)?.content ?? '');
+    const content = `Summary of ${transcript.length} characters: ${transcript.replace(/\s+/g, ' ').slice(0, 200)}`;
+    return {
+      model: ALIGNED[model] ?? model,
+      reasoning: '',
+      content,
+      contentPieces: pieces(content),
+      calls: [],
+      finish: 'stop',
+      promptTokens: windowTokens ?? tokenCount(JSON.stringify(messages)),
+    };
   }
 
   let lastUser = -1;
@@ -449,7 +471,7 @@ function plan(body: Json): Plan {
     contentPieces,
     calls,
     finish,
-    promptTokens: tokenCount(JSON.stringify(messages)),
+    promptTokens: windowTokens ?? tokenCount(JSON.stringify(messages)),
   };
 }
 
@@ -561,6 +583,7 @@ export async function handleChat(
   body: unknown,
   fx: FaultEffects,
   chunkDelayMs: number,
+  windowOf: (model: string) => WindowRule | undefined = () => undefined,
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -583,7 +606,7 @@ export async function handleChat(
     );
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
-  const p = plan(body);
+  const p = plan(body, typeof body.model === 'string' ? windowOf(body.model) : undefined);
   // Relays that number calls per answer or drop ids: the same id (or "") on every call of the
   // answer, or `call_<position>` restarting at 0 in every answer (so answers of one conversation collide).
   if (fx.toolIds === 'numbered') {

@@ -15,6 +15,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly error: ErrorObject,
+    /** The whole body, for servers whose error is not the spec's envelope (llama.cpp, vLLM). */
+    readonly raw?: unknown,
   ) {
     super(error.message);
   }
@@ -215,5 +217,5 @@ export async function sendJson(
 
 /** Send an error object answer. */
 export function sendError(res: ServerResponse, err: HttpError, fx: FaultEffects): Promise<void> {
-  return sendJson(res, err.status, { error: err.error }, fx);
+  return sendJson(res, err.status, err.raw ?? { error: err.error }, fx);
 }

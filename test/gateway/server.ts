@@ -19,9 +19,20 @@ import {
   sleep,
 } from './http';
 import { CHAT_MODELS, VIDEO_MODELS } from './models';
+import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
 
 export type { Fault, FaultEffects } from './faults';
+
+/** What `setContextWindow` and `POST /__control/context` take. */
+export interface ContextControl {
+  enabled?: boolean;
+  model?: string;
+  window?: number;
+  shape?: OverflowShape;
+  field?: string;
+  maxOutput?: number;
+}
 
 /** Options of {@link startGateway}; all optional. */
 export interface GatewayOptions {
@@ -35,6 +46,8 @@ export interface GatewayOptions {
   videoSteps?: number;
   /** Delay between streamed chat chunks (default 0). */
   chatChunkDelayMs?: number;
+  /** List and serve the windowed models of `context.ts` (default off; `/__control/context` turns it on). */
+  contextModels?: boolean;
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -72,6 +85,11 @@ export interface Gateway {
   completeVideo(id: string): void;
   /** Fail a task now with `reason`; throws when the id is unknown. */
   failVideo(id: string, reason: string): void;
+  /**
+   * The context-window knob: turns the windowed models on (listed and served) and, with `model`,
+   * sets that model's window, refusal shape or listed field (a new id becomes a windowed model).
+   */
+  setContextWindow(c: ContextControl): void;
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -170,7 +188,7 @@ function tryJson(raw: Buffer): unknown {
 
 /** Start both hosts on 127.0.0.1. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
-  const whole = (name: keyof GatewayOptions, min: number): void => {
+  const whole = (name: Exclude<keyof GatewayOptions, 'contextModels'>, min: number): void => {
     const v = opts[name];
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
@@ -181,6 +199,21 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   whole('videoSteps', 1);
   whole('chatChunkDelayMs', 0);
   const faults = new FaultQueue();
+  let contextOn = opts.contextModels ?? false;
+  const windows = new Map<string, WindowRule>(Object.entries(WINDOW_MODELS).map(([k, v]) => [k, { ...v }]));
+  const setContext = (c: ContextControl): void => {
+    contextOn = c.enabled ?? true;
+    if (c.model === undefined) return;
+    const old = windows.get(c.model) ?? { window: 8192, shape: 'openai', field: 'context_length' };
+    if (c.window !== undefined && (!Number.isInteger(c.window) || c.window < 1))
+      throw httpError(400, 'invalid_request_error', 'invalid_context', 'window must be a positive integer');
+    windows.set(c.model, {
+      window: c.window ?? old.window,
+      shape: c.shape ?? old.shape,
+      field: c.field ?? old.field,
+      ...((c.maxOutput ?? old.maxOutput) !== undefined ? { maxOutput: c.maxOutput ?? old.maxOutput } : {}),
+    });
+  };
   const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
@@ -200,6 +233,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       } catch (err) {
         throw httpError(400, 'invalid_request_error', 'invalid_fault', (err as Error).message);
       }
+      return ok();
+    }
+    if (method === 'POST' && path === '/__control/context') {
+      const parsed = tryJson(raw);
+      setContext(typeof parsed === 'object' && parsed !== null ? (parsed as ContextControl) : {});
       return ok();
     }
     if (method === 'POST' && path === '/__control/clear') {
@@ -308,11 +346,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       }
       switch (route.kind) {
         case 'models': {
-          const data = host === 'chat' ? [...CHAT_MODELS, ...VIDEO_MODELS] : [...VIDEO_MODELS];
+          const windowed = contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : [];
+          const data = host === 'chat' ? [...CHAT_MODELS, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
         }
         case 'chat':
-          return await handleChat(res, body, fx, chunkDelayMs);
+          return await handleChat(res, body, fx, chunkDelayMs, (id) => (contextOn ? windows.get(id) : undefined));
         case 'video-create':
           return await videos.create(res, body, fx);
         case 'video-status':
@@ -377,6 +416,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     keys: { ...KEYS },
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
+    setContextWindow: setContext,
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     resetCounts: () => {

@@ -377,7 +377,8 @@ void describe('multimodal content (spec 2.1)', () => {
 // The streamed chat's one retry without stream_options is for a refusal of stream_options only: a
 // 400 that names another field would fail the same way again, so it is not sent a second time.
 void describe('the retry without stream_options is for a refusal of stream_options only', () => {
-  const gw = useGateway();
+  // With the windowed models, for llama.cpp's overflow.
+  const gw = useGateway({ contextModels: true });
   const CHAT = 'POST /v1/chat/completions';
   const TOOL = {
     type: 'function' as const,
@@ -402,6 +403,15 @@ void describe('the retry without stream_options is for a refusal of stream_optio
     );
     assert.equal(err.status, 400);
     assert.equal(err.param, 'tool_choice');
+    assert.equal(gw.counts()[CHAT], 1, 'one request');
+  });
+
+  void it("llama.cpp's context overflow (a 400 naming no param) is reported after one request, not sent again without stream_options", async () => {
+    const err = await gatewayFailure(
+      client().streamChat({ model: 'gw-window-llama', messages: [{ role: 'user', content: 'word '.repeat(20_000) }] }),
+    );
+    assert.equal(err.type, 'exceed_context_size_error', err.message);
+    assert.ok(!err.param, 'llama.cpp names no param');
     assert.equal(gw.counts()[CHAT], 1, 'one request');
   });
 

@@ -16,7 +16,7 @@ import {
   type PromptSnapshot,
 } from '../../src/chat/core/systemPrompt';
 import { newConversation } from '../../src/chat/core/store';
-import { SETTINGS, openSession, question } from './sessionHarness';
+import { openSession, question } from './sessionHarness';
 import { useGateway } from './helpers';
 
 const gw = useGateway();
@@ -192,7 +192,7 @@ void test('the session sends the assembled prompt on every request, taken afresh
   let date = '2026-11-23';
   const s = openSession(gw, undefined, {
     prompt: () => Promise.resolve(snapshot({ environment: { ...ENV, date } })),
-    settings: () => ({ ...SETTINGS, systemPrompt: 'From the setting.' }),
+    settings: { systemPrompt: 'From the setting.' },
   });
   await s.session.send('r1', question('hello'));
   await s.until(() => s.received.some((m) => m.type === 'chat/done'), 'the first answer');
@@ -230,4 +230,21 @@ void test('the #request echo of the gateway shows the system message the session
   assert.equal(echoed.messages[0]!.role, 'system');
   assert.ok(echoed.messages[0]!.content.includes('# Environment'));
   assert.ok(!echoed.messages[0]!.content.includes('Use tabs.'), 'untrusted rules are not sent');
+});
+
+void test('the context meter counts the assembled system prompt (product part, environment, rules) as system', async () => {
+  const s = openSession(gw, undefined, { prompt: () => Promise.resolve(snapshot()) });
+  const meterOf = () =>
+    s.received.filter((m) => m.type === 'chat/contextWindow').at(-1) as
+      Extract<(typeof s.received)[number], { type: 'chat/contextWindow' }> | undefined;
+  await s.session.refreshPrompt();
+  const withRules = meterOf()?.meter.system ?? 0;
+  const assembled = assembleSystemPrompt(snapshot(), {}, '');
+  assert.ok(withRules >= estimateTokens(PRODUCT_PROMPT), `system ${withRules} tokens`);
+  assert.ok(withRules >= estimateTokens(assembled) * 0.5, `system ${withRules} vs ~${estimateTokens(assembled)}`);
+  // A rules file switched off: the meter follows at once.
+  const before = s.received.length;
+  await s.session.setRuleEnabled('.github/copilot-instructions.md', false);
+  await s.until(() => s.received.slice(before).some((m) => m.type === 'chat/contextWindow'), 'a new meter');
+  assert.ok((meterOf()?.meter.system ?? 0) < withRules, 'the switched-off rule is no longer counted');
 });

@@ -127,3 +127,32 @@ void describe('a 404', () => {
     });
   });
 });
+
+// A caller of the language-model provider gets the window's words, with the server's numbers.
+void describe('a context overflow', () => {
+  const gw = useGateway({ contextModels: true });
+
+  void it('says the request does not fit the model window, with the count and the window the server stated', async () => {
+    const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+    const err = await client
+      .chat({ model: 'gw-window-llama', messages: [{ role: 'user', content: 'word '.repeat(20_000) }] })
+      .catch((e: unknown) => e);
+    const f = lmFailure(err, 'gw-window-llama');
+    assert.match(f.message, /does not fit the context window of "gw-window-llama"/);
+    assert.match(f.message, /counted 25004 tokens for a window of 4096/);
+    assert.match(f.message, /gatewayStudio\.models\.overrides/);
+    assert.equal(f.refreshModels, false);
+  });
+
+  void it('the model entries carry the window the record states, and the overrides win', async () => {
+    const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
+    const models = await new LmModelCache(60_000).load(client, undefined, {
+      'gw-window-vllm': { contextWindow: 2000, tools: false },
+    });
+    const llama = models.find((m) => m.id === 'gw-window-llama')!;
+    assert.equal(llama.maxInputTokens + llama.maxOutputTokens, 4096);
+    const vllm = models.find((m) => m.id === 'gw-window-vllm')!;
+    assert.equal(vllm.maxInputTokens + vllm.maxOutputTokens, 2000);
+    assert.equal(vllm.capabilities.toolCalling, false);
+  });
+});

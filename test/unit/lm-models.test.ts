@@ -31,7 +31,7 @@ void test("the local gateway's list gives its four chat models, image input only
   }
 });
 
-void test('a record that states no limits gets a 128K context with 16K for the answer', () => {
+void test('a record that states no limits gets the stated default window (32K), half of it for the answer', () => {
   assert.deepEqual(tokenLimits({ id: 'm' }), {
     maxInputTokens: DEFAULT_CONTEXT_TOKENS - DEFAULT_OUTPUT_TOKENS,
     maxOutputTokens: DEFAULT_OUTPUT_TOKENS,

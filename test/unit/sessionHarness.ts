@@ -48,7 +48,7 @@ export interface OpenSession {
 export function openSession(
   gw: Gateway,
   storage = new MemoryStorage(),
-  options: { timeoutMs?: number; prompt?: SessionDeps['prompt']; settings?: () => SessionSettings } = {},
+  options: { timeoutMs?: number; settings?: Partial<SessionSettings>; prompt?: SessionDeps['prompt'] } = {},
 ): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
@@ -63,7 +63,8 @@ export function openSession(
   const session = new ChatSession({
     store: new ConversationStore(storage),
     backend: () => Promise.resolve(client),
-    settings: options.settings ?? (() => SETTINGS),
+    settings: () => ({ ...SETTINGS, ...options.settings }),
+    contextStorage: storage,
     ...(options.prompt ? { prompt: options.prompt } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),

@@ -13,6 +13,9 @@ const ACTION_LABEL: Record<ErrorAction, WebviewString> = {
   retry: 'Retry',
   showLog: 'Show Log',
   selectModel: 'Select Model',
+  compact: 'Compact conversation',
+  toolsOff: 'Send without tools',
+  toolsReadOnly: 'Read-only tools only',
 };
 const ACTION_ICON: Record<ErrorAction, string> = {
   setApiKey: 'key',
@@ -20,6 +23,9 @@ const ACTION_ICON: Record<ErrorAction, string> = {
   retry: 'refresh',
   showLog: 'output',
   selectModel: 'symbol-class',
+  compact: 'fold',
+  toolsOff: 'circle-slash',
+  toolsReadOnly: 'eye',
 };
 
 export function ErrorBox({
@@ -43,9 +49,12 @@ export function ErrorBox({
             key={a}
             icon={ACTION_ICON[a]}
             label={t(ACTION_LABEL[a])}
-            onClick={() =>
-              a === 'retry' ? retry() : post({ type: 'error/action', action: a, requestId: requestId ?? lastRequest() })
-            }
+            onClick={() => {
+              if (a === 'retry') return retry();
+              post({ type: 'error/action', action: a, requestId: requestId ?? lastRequest() });
+              // The tool mode is set (per model) before the question is asked again.
+              if (a === 'toolsOff' || a === 'toolsReadOnly') retry();
+            }}
           />
         ))}
       </div>

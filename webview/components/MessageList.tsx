@@ -6,8 +6,9 @@
 import type { JSX } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import { els } from '../runtime';
-import { conversationId, messages, rows, t, unmounted } from '../state';
+import { compaction, conversationId, messages, rows, t, unmounted } from '../state';
 import { Row } from './Message';
+import { SummaryBlock } from './SummaryBlock';
 
 /** Rows mounted per slice while the earlier part of a long conversation comes in. */
 const SLICE_ROWS = 30;
@@ -45,11 +46,15 @@ function Rows({ ids, gap }: { ids: string[]; gap: { from: number; to: number } }
     }, 0);
     return () => clearTimeout(timer);
   }, [gap]);
+  const summary = compaction.value;
   return (
     <>
-      {(pending ? [...ids.slice(0, gap.from), ...ids.slice(gap.to)] : ids).map((id) => (
-        <Row key={id} id={id} />
-      ))}
+      {(pending ? [...ids.slice(0, gap.from), ...ids.slice(gap.to)] : ids).flatMap((id) =>
+        // The summary sits under the last message it covers (those above stay as they were).
+        summary?.throughId === id
+          ? [<Row key={id} id={id} />, <SummaryBlock key={'\u0000summary'} c={summary} />]
+          : [<Row key={id} id={id} />],
+      )}
     </>
   );
 }

@@ -16,6 +16,11 @@ export interface RequestDefaults {
   systemPrompt: string;
   /** The chat parameters of the settings (spec 2.1). */
   params: ChatParams;
+  /**
+   * The system message around the user's prompt from the last snapshot taken, for estimates that
+   * cannot wait for a new one (the context meter); a request's own `BuildOptions.system` wins.
+   */
+  system?: (userPrompt: string) => string;
 }
 
 export interface BuildOptions {
@@ -86,7 +91,8 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
   }
   const messages: WireMessage[] = [];
   const own = (c.systemPrompt ?? defaults.systemPrompt).trim();
-  const system = o.system ? o.system(own) : own;
+  const compose = o.system ?? defaults.system;
+  const system = compose ? compose(own) : own;
   if (system) messages.push({ role: 'system', content: system });
 
   let open: string[] = [];

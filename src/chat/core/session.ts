@@ -6,12 +6,15 @@ import {
   type ErrorView,
   type HostMessage,
   type ToolCallUpdate,
+  type ToolMode,
   type UserMessage,
 } from '../../shared/protocol';
+import { CompactionFailed } from './compaction';
+import { ContextGuard } from './contextGuard';
 import { ModelList } from './modelList';
 import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
-import { systemPromptFor } from './systemPrompt';
+import { assembleSystemPrompt, systemPromptFor, type PromptSnapshot } from './systemPrompt';
 import type { Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from './store';
 import type { ToolExecutor } from './toolSeam';
@@ -34,19 +37,35 @@ export class ChatSession {
   /** The model picker's list, loaded through the same backend as the turns. */
   readonly models: ModelList;
   private executor: ToolExecutor | undefined;
+  /** The last prompt snapshot taken (for the meter between requests). */
+  private lastPrompt: PromptSnapshot | undefined;
   private readonly cards = new Map<string, ToolCallUpdate>();
   private saving: Promise<void> = Promise.resolve();
   private readonly store: ConversationStore;
   private readonly sink: SessionSink;
   private readonly now: () => number;
+  /** The context window: limits, counting, fitting, the meter (see `contextGuard.ts`). */
+  readonly context: ContextGuard;
 
   constructor(private readonly deps: SessionDeps) {
     this.store = deps.store;
     this.sink = deps.sink;
     this.now = deps.now ?? Date.now;
     for (const p of this.store.problems) deps.log.warn(`chat history: ${p.id}: ${p.problem}`);
+    this.context = new ContextGuard({
+      storage: deps.contextStorage,
+      overrides: () => deps.settings().modelOverrides ?? {},
+      now: this.now,
+      log: (m) => deps.log.warn(m),
+    });
     this.models = new ModelList(
-      async () => (await deps.backend()).listModels(),
+      async () => {
+        const records = await (await deps.backend()).listModels();
+        this.context.setRecords(records);
+        // The meter's window may come from the list.
+        queueMicrotask(() => this.broadcastMeter());
+        return records;
+      },
       (msg) => this.sink.broadcast(msg),
       (msg) => deps.log.warn(msg),
     );
@@ -145,6 +164,7 @@ export class ChatSession {
     void this.store.setActive(undefined);
     this.sink.broadcast(this.conversationMessage());
     this.sink.broadcast({ type: 'chat/focus' });
+    this.broadcastMeter();
   }
 
   open(id: string): void {
@@ -168,12 +188,14 @@ export class ChatSession {
     this.cards.clear();
     void this.store.setActive(c.id);
     this.sink.broadcast(this.conversationMessage());
+    this.broadcastMeter();
   }
 
   /** The conversation's own model; the default model is stored as "none" so it follows the setting. */
   async setModel(model: string): Promise<void> {
     this.conversation.model = model.trim() === this.deps.settings().chatModel ? '' : model.trim();
     await this.save();
+    this.broadcastMeter();
   }
 
   async setParams(params: Conversation['params'], systemPrompt: string | null | undefined): Promise<void> {
@@ -191,6 +213,7 @@ export class ChatSession {
     this.conversation.disabledRules = off.size ? [...off] : undefined;
     await this.save();
     if (!this.active) this.sink.broadcast(this.conversationMessage());
+    await this.refreshPrompt();
   }
 
   /** The exact system message the next request of the shown conversation would carry. */
@@ -214,6 +237,7 @@ export class ChatSession {
   settingsChanged(): void {
     if (!this.active) this.sink.broadcast(this.conversationMessage());
     this.models.invalidate();
+    this.broadcastMeter();
   }
 
   conversationMessage(): Extract<HostMessage, { type: 'chat/conversation' }> {
@@ -225,6 +249,118 @@ export class ChatSession {
       defaultModel: s.chatModel,
       defaultSystemPrompt: s.systemPrompt,
     };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The context window
+
+  /** The meter for the shown conversation (none without a model). */
+  contextMessages(): HostMessage[] {
+    const meter = this.context.meter(this.conversation, this.requestDefaults(), this.executor);
+    return meter ? [{ type: 'chat/contextWindow', meter }] : [];
+  }
+
+  private broadcastMeter(): void {
+    for (const m of this.contextMessages()) this.sink.broadcast(m);
+  }
+
+  private requestDefaults(): RequestDefaults {
+    const settings = this.deps.settings();
+    const snapshot = this.lastPrompt;
+    return {
+      model: settings.chatModel,
+      systemPrompt: settings.systemPrompt,
+      params: settings.params,
+      // The meter counts the system prompt as last assembled (see refreshPrompt).
+      ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, this.conversation, own) } : {}),
+    };
+  }
+
+  /** The editor's state or the rules changed: the meter counts the system prompt as it is now. */
+  async refreshPrompt(): Promise<void> {
+    if (!this.deps.prompt) return;
+    this.lastPrompt = await this.deps.prompt(this.conversation);
+    if (!this.active) this.broadcastMeter();
+  }
+
+  /** The snapshot for one request, kept for the meter. */
+  private readonly takePrompt = async (c: Conversation): Promise<PromptSnapshot> => {
+    const snapshot = await this.deps.prompt!(c);
+    this.lastPrompt = snapshot;
+    return snapshot;
+  };
+
+  /** Which tools the shown conversation's model gets from now on (remembered per model). */
+  setToolMode(mode: ToolMode): void {
+    const model = (this.conversation.model || this.deps.settings().chatModel).trim();
+    if (!model) return;
+    this.context.setToolMode(model, mode);
+    this.broadcastMeter();
+  }
+
+  /** The context window's error buttons and the Compact conversation action. */
+  async contextAction(action: 'compact' | 'toolsOff' | 'toolsReadOnly'): Promise<void> {
+    if (action === 'toolsOff') return this.setToolMode('none');
+    if (action === 'toolsReadOnly') return this.setToolMode('readOnly');
+    return this.compact();
+  }
+
+  /**
+   * Summarises the turns before the latest user message now. A failed summary says so and leaves
+   * the conversation as it was; the messages themselves are never changed.
+   */
+  async compact(): Promise<void> {
+    if (this.active) {
+      this.sink.broadcast({
+        type: 'chat/notice',
+        level: 'warning',
+        text: l10n.t('An answer is still streaming. Stop it first (Escape).'),
+      });
+      return;
+    }
+    const conversation = this.conversation;
+    const abort = new AbortController();
+    const requestId = newId('r');
+    this.active = { requestId, abort };
+    this.sink.broadcast({ type: 'chat/busy', requestId });
+    try {
+      const backend = await this.deps.backend();
+      const changed = await this.context.compact(conversation, this.requestDefaults(), backend, abort.signal);
+      if (changed) {
+        conversation.updatedAt = this.now();
+        await this.save(conversation);
+        this.sink.broadcast({
+          type: 'chat/compacted',
+          conversationId: conversation.id,
+          compaction: conversation.compaction,
+        });
+        this.sink.broadcast({
+          type: 'chat/notice',
+          level: 'info',
+          text: l10n.t(
+            'Earlier conversation summarised: {0} messages are sent as one summary from now on.',
+            conversation.compaction?.messageCount ?? 0,
+          ),
+        });
+      } else {
+        this.sink.broadcast({
+          type: 'chat/notice',
+          level: 'info',
+          text: l10n.t('Nothing to compact: only the latest message is left.'),
+        });
+      }
+    } catch (err) {
+      const detail = err instanceof CompactionFailed ? err.message : describeForView(err).detail;
+      this.sink.broadcast({
+        type: 'chat/notice',
+        level: 'error',
+        text: `${l10n.t('Compaction failed.')} ${detail} ${l10n.t('The conversation was left as it was.')}`,
+      });
+    } finally {
+      if (this.active?.requestId === requestId) this.active = undefined;
+      this.sink.broadcast({ type: 'chat/done', requestId });
+      this.broadcastMeter();
+    }
   }
 
   historyMessage(): HostMessage {
@@ -330,17 +466,20 @@ export class ChatSession {
     let status: string;
     let lastError: ErrorView | undefined;
     let last: AssistantMessage | undefined;
+    const compactedBefore = conversation.compaction;
     try {
       const backend = await this.deps.backend();
+      await this.context.ensureRecords(() => backend.listModels(abort.signal));
       const outcome = await runTurn({
         backend,
         conversation,
         defaults,
         executor: this.executor,
+        context: this.context.forTurn(conversation, defaults, backend),
         maxRounds: settings.maxRounds,
         signal: abort.signal,
         now: this.now,
-        prompt: this.deps.prompt,
+        ...(this.deps.prompt ? { prompt: this.takePrompt } : {}),
         callbacks: {
           onMessage: (msg) => {
             if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);
@@ -385,6 +524,13 @@ export class ChatSession {
       this.sink.broadcast({ type: 'chat/done', requestId });
     }
     this.sink.broadcast(this.historyMessage());
+    if (conversation.compaction !== compactedBefore && conversation === this.conversation)
+      this.sink.broadcast({
+        type: 'chat/compacted',
+        conversationId: conversation.id,
+        compaction: conversation.compaction,
+      });
+    if (conversation === this.conversation) this.broadcastMeter();
     if (lastError) this.deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
   }
 }

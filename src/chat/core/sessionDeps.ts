@@ -1,9 +1,10 @@
 // What a ChatSession needs from outside (the gateway client, the settings, the views, the log)
 // and what the user sends it: the contract the host side implements.
+import type { ModelOverride } from '../../api/modelLimits';
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
 import type { ChatParams, Conversation, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
-import type { ConversationStore } from './store';
+import type { ConversationStore, KeyValueStorage } from './store';
 import type { PromptSnapshot } from './systemPrompt';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
@@ -19,6 +20,8 @@ export interface SessionSettings {
   params: ChatParams;
   /** `gatewayStudio.tools.maxRounds`. */
   maxRounds: number;
+  /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools. */
+  modelOverrides?: Record<string, ModelOverride>;
 }
 
 /** Where the session's messages for the chat views go (the webview hub). */
@@ -42,6 +45,8 @@ export interface SessionDeps {
   sink: SessionSink;
   log: SessionLog;
   now?: () => number;
+  /** Where windows learnt from overflow errors and per-model tool modes are kept (workspace state). */
+  contextStorage?: KeyValueStorage;
   /**
    * The editor's state and the rules files for the system prompt, asked for every request
    * (`chat/view/environment.ts` and `rules.ts`). Without it only the user's own prompt is sent.

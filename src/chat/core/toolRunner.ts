@@ -122,6 +122,13 @@ export class ToolRunner implements ToolExecutor {
     return this.opts.tools().map((t) => t.definition);
   }
 
+  readOnlyDefinitions(): ToolDefinition[] {
+    return this.opts
+      .tools()
+      .filter((t) => t.readOnly)
+      .map((t) => t.definition);
+  }
+
   /**
    * A forced tool applies to the first request after the user's message only: once its calls are
    * answered the next request is `auto`, otherwise the model would be made to call the tool again

@@ -34,6 +34,8 @@ export class ToolRunStopped extends Error {
 export interface ToolExecutor {
   /** Tools sent with the next request (only the enabled ones); empty sends no `tools` field. */
   definitions(): ToolDefinition[];
+  /** The enabled tools that only read (for a model whose window holds no more); absent: none. */
+  readOnlyDefinitions?(): ToolDefinition[];
   /** `tool_choice` for the next request, or undefined to leave it out (gateway default auto). */
   toolChoice(): ToolChoice | undefined;
   /**

@@ -11,7 +11,8 @@ import {
   type ToolResultMessage,
   type Usage,
 } from '../../shared/protocol';
-import { buildChatRequest, effectiveModel, RequestProblem, type RequestDefaults } from './request';
+import type { TurnContext } from './contextGuard';
+import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
 import { assembleSystemPrompt, type PromptSnapshot } from './systemPrompt';
 import { callsUniqueIn } from './toolIds';
 import { ToolRunStopped, type ToolExecutor } from './toolSeam';
@@ -37,6 +38,12 @@ export interface TurnOptions {
   /** The present state for the system prompt, taken again for every request of the turn. */
   prompt?: (c: Conversation) => Promise<PromptSnapshot>;
   now?: () => number;
+  /**
+   * The context window: when given, each request is fitted to the window before it is sent
+   * (compacted, `max_tokens` clamped), and an overflow the server reports anyway is learnt from,
+   * compacted and retried once.
+   */
+  context?: TurnContext & { build(executor: ToolExecutor | undefined): BuildOptions };
 }
 
 export interface TurnOutcome {
@@ -68,15 +75,20 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       createdAt: now(),
     };
     let req: ChatRequest;
+    const build: BuildOptions = o.context
+      ? o.context.build(o.executor)
+      : o.executor
+        ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() }
+        : {};
     try {
+      // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.
       const snapshot = o.prompt ? await o.prompt(conv) : undefined;
-      req = buildChatRequest(conv, o.defaults, {
-        ...(o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() } : {}),
-        ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, conv, own) } : {}),
-      });
+      if (snapshot) build.system = (own: string) => assembleSystemPrompt(snapshot, conv, own);
+      req = o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
     } catch (err) {
       answer.status = 'error';
-      answer.error = err instanceof RequestProblem ? problemView(err) : describeForView(err);
+      answer.error =
+        err instanceof RequestProblem ? problemView(err) : (o.context?.describe(err) ?? describeForView(err));
       push(o, answer, now);
       return { status: 'error', rounds, error: answer.error, last: answer };
     }
@@ -115,15 +127,28 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       }
     };
 
+    const send = async (r: ChatRequest): Promise<ChatResult> => {
+      if (r.stream === false) {
+        const res = await o.backend.chat(r, o.signal);
+        if (res.message.reasoning_content) onEvent({ type: 'reasoning', text: res.message.reasoning_content });
+        if (res.message.content) onEvent({ type: 'text', text: res.message.content });
+        return res;
+      }
+      return o.backend.streamChat(r, { signal: o.signal, onEvent });
+    };
     let result: ChatResult;
     try {
-      if (req.stream === false) {
-        result = await o.backend.chat(req, o.signal);
-        if (result.message.reasoning_content) onEvent({ type: 'reasoning', text: result.message.reasoning_content });
-        if (result.message.content) onEvent({ type: 'text', text: result.message.content });
-      } else {
-        result = await o.backend.streamChat(req, { signal: o.signal, onEvent });
+      try {
+        result = await send(req);
+      } catch (first) {
+        // An overflow the server reports although the request was fitted: learn what it says
+        // (its window, its count), fit again and send once more. Nothing streamed yet, so no
+        // text is lost; a second overflow is shown with its numbers.
+        if (!o.context || o.signal.aborted || answer.content !== '' || !o.context.overflowed(first, req)) throw first;
+        req = (await o.context.prepare(build, o.signal)).req;
+        result = await send(req);
       }
+      o.context?.observe(req, result.usage);
     } catch (err) {
       const stopped = o.signal.aborted || isGatewayError(err, 'aborted');
       const partial = isGatewayError(err) ? err.partial : undefined;
@@ -134,7 +159,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       if (partial?.usage) answer.usage = cleanUsage(partial.usage);
       if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
       answer.status = stopped ? 'stopped' : 'error';
-      if (!stopped) answer.error = describeForView(err);
+      if (!stopped) answer.error = o.context?.describe(err) ?? describeForView(err);
       push(o, answer, now);
       return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
     }

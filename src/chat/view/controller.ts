@@ -54,6 +54,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...opts,
       broadcast: (m) => this.hub.broadcast(m),
       setRuleEnabled: (id, enabled) => this.session.setRuleEnabled(id, enabled),
+      promptChanged: () => this.session.refreshPrompt(),
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
     this.session = new ChatSession({
@@ -70,6 +71,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         delta: (r, id, d) => this.hub.delta(r, id, d),
       },
       log: s.log,
+      contextStorage: s.context.workspaceState,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
     this.followed = new FollowedTasks({
@@ -206,7 +208,13 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'link/open':
         return this.actions.openLink(m.href);
       case 'error/action':
+        if (m.action === 'compact' || m.action === 'toolsOff' || m.action === 'toolsReadOnly')
+          return session.contextAction(m.action);
         return this.actions.errorAction(m.action);
+      case 'chat/compact':
+        return session.contextAction('compact');
+      case 'chat/toolMode':
+        return session.setToolMode(m.mode);
       // The tools feature
       case 'chat/toolDecision':
         return this.decisionEmitter.fire({ callId: m.callId, decision: m.decision });
@@ -244,6 +252,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...(this.toolsMessage ? [this.toolsMessage] : []),
       ...this.session.cardMessages(),
       ...this.followed.messages(),
+      ...this.session.contextMessages(),
     ];
   }
 
@@ -360,6 +369,7 @@ function sessionSettings(s: Settings): SessionSettings {
     systemPrompt: s.chat.systemPrompt,
     params: paramsFrom(s),
     maxRounds: s.tools.maxRounds,
+    modelOverrides: s.modelOverrides,
   };
 }
 

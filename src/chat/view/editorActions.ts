@@ -83,7 +83,8 @@ export class EditorActions implements vscode.Disposable {
 
   async errorAction(a: ErrorAction): Promise<void> {
     // Retry arrives as `chat/retry` (it needs a request id); every other button is shared.
-    if (a === 'retry') return;
+    // The context window's buttons go to the session (controller).
+    if (a === 'retry' || a === 'compact' || a === 'toolsOff' || a === 'toolsReadOnly') return;
     await runErrorAction(a);
   }
 

@@ -14,6 +14,8 @@ export type RulesMessage = Extract<
 
 export interface PromptContextOptions extends RulesOptions {
   broadcast(msg: HostMessage): void;
+  /** The rules or the views changed: the session takes a new snapshot for its meter. */
+  promptChanged(): Promise<void>;
   /** A rules chip was switched: the session stores it with the conversation. */
   setRuleEnabled(id: string, enabled: boolean): Promise<void>;
   /** The system prompt of the shown conversation's next request. */
@@ -46,6 +48,7 @@ export class PromptContext implements vscode.Disposable {
   /** Sends the chips' state to every chat view. */
   async post(): Promise<void> {
     this.o.broadcast(await this.rules.message());
+    await this.o.promptChanged();
   }
 
   handle(m: RulesMessage): Promise<void> {

@@ -2,6 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { isGatewayError, notFoundCause, type GatewayError } from '../../api/errors';
 import { describeError } from '../../api/describeError';
+import { readOverflow } from '../../api/overflow';
 
 /** The outcome of {@link lmFailure}. */
 export interface LmFailure {
@@ -21,6 +22,19 @@ export interface LmFailure {
  */
 export function lmFailure(e: unknown, modelId: string): LmFailure {
   const d = describeError(e);
+  const overflow = readOverflow(e);
+  if (overflow) {
+    const figures =
+      overflow.window !== undefined && overflow.promptTokens !== undefined
+        ? l10n.t('the server counted {0} tokens for a window of {1}', overflow.promptTokens, overflow.window)
+        : overflow.window !== undefined
+          ? l10n.t('its window is {0} tokens', overflow.window)
+          : l10n.t('the server did not say its size');
+    return {
+      message: `${l10n.t('The request does not fit the context window of "{0}" ({1}). Send less (fewer or shorter messages, fewer tools), or set the model\'s window in gatewayStudio.models.overrides so that the right size is reported.', modelId, figures)} ${l10n.t('Server said: {0}', e instanceof Error ? e.message : String(e))}`,
+      refreshModels: false,
+    };
+  }
   if (!isGatewayError(e, 'not_found')) return { message: `${d.title}. ${d.detail}`, refreshModels: false };
   const server =
     l10n.t('Server said: {0}', e.message) + (e.requestId ? ' ' + l10n.t('(request id {0})', e.requestId) : '');

@@ -1,5 +1,6 @@
 // The gateway's model records (spec 2.3) as VS Code language-model entries, without `vscode`.
 import * as l10n from '@vscode/l10n';
+import { DEFAULT_CONTEXT_WINDOW, resolveLimits, type ModelOverride } from '../../api/modelLimits';
 import { acceptsImages, isVideoModel, type ModelRecord } from '../../api/models';
 
 /** The shape of `vscode.LanguageModelChatInformation` (1.104). */
@@ -16,59 +17,27 @@ export interface LmModelInfo {
 }
 
 /**
- * Limits used when a record does not state them (spec 2.3 has no such field, and section 8 says
- * only "set by the model"): a 128K context, of which 16K may be the answer. Most current chat
- * models have at least that; a smaller real context gives the gateway's own error, which names it.
+ * Limits used when neither the record nor the overrides state them: the chat's stated default
+ * window (see `api/modelLimits.ts`), of which at most 16K, and never more than half, may be the answer.
  */
-export const DEFAULT_CONTEXT_TOKENS = 128_000;
+export const DEFAULT_CONTEXT_TOKENS = DEFAULT_CONTEXT_WINDOW;
 export const DEFAULT_OUTPUT_TOKENS = 16_384;
 
-/** Fields other gateways use for the context size and the answer size (OpenRouter, vLLM, LiteLLM, …). */
-const CONTEXT_FIELDS = [
-  'context_length',
-  'context_window',
-  'max_context_length',
-  'max_model_len',
-  'max_input_tokens',
-  'input_token_limit',
-];
-const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'output_token_limit'];
-
-function positiveInt(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : undefined;
-}
-
-function firstNumber(r: Record<string, unknown>, fields: readonly string[]): number | undefined {
-  for (const f of fields) {
-    const n = positiveInt(r[f]);
-    if (n !== undefined) return n;
-  }
-  return undefined;
-}
-
-/** Input and output token limits from the record when it states them, else the defaults. */
-export function tokenLimits(m: ModelRecord): { maxInputTokens: number; maxOutputTokens: number } {
-  const r = m as Record<string, unknown>;
-  const top =
-    typeof r.top_provider === 'object' && r.top_provider !== null ? (r.top_provider as Record<string, unknown>) : {};
-  const context = firstNumber(r, CONTEXT_FIELDS) ?? firstNumber(top, ['context_length']);
-  const statedOutput = firstNumber(r, OUTPUT_FIELDS) ?? firstNumber(top, ['max_completion_tokens']);
-  if (context === undefined) {
-    return {
-      maxInputTokens: DEFAULT_CONTEXT_TOKENS - (statedOutput ?? DEFAULT_OUTPUT_TOKENS),
-      maxOutputTokens: statedOutput ?? DEFAULT_OUTPUT_TOKENS,
-    };
-  }
-  // `max_input_tokens` already excludes the answer; a context window includes it.
-  if (positiveInt(r.max_input_tokens) === context || positiveInt(r.input_token_limit) === context) {
-    return { maxInputTokens: context, maxOutputTokens: statedOutput ?? Math.min(DEFAULT_OUTPUT_TOKENS, context) };
-  }
-  const output = Math.min(statedOutput ?? DEFAULT_OUTPUT_TOKENS, Math.floor(context / 2));
-  return { maxInputTokens: context - output, maxOutputTokens: output };
+/**
+ * Input and output token limits: the same window the chat panel uses (record fields in every
+ * shape, then the user's override), split so that input plus output is the window.
+ */
+export function tokenLimits(
+  m: ModelRecord,
+  override?: ModelOverride,
+): { maxInputTokens: number; maxOutputTokens: number } {
+  const l = resolveLimits({ record: m, override });
+  const output = Math.min(l.maxOutput ?? DEFAULT_OUTPUT_TOKENS, Math.floor(l.window / 2));
+  return { maxInputTokens: l.window - output, maxOutputTokens: output };
 }
 
 /** One chat model as VS Code shows it: image input from its capabilities, tool calling always on. */
-export function toModelInfo(m: ModelRecord): LmModelInfo {
+export function toModelInfo(m: ModelRecord, override?: ModelOverride): LmModelInfo {
   const caps = [...new Set([...(m.capabilities ?? []), ...(m.modalities ?? [])])];
   const tooltip = [
     l10n.t('{0} on your gateway', m.id),
@@ -89,14 +58,21 @@ export function toModelInfo(m: ModelRecord): LmModelInfo {
     version: m.id,
     tooltip,
     ...(m.owned_by ? { detail: m.owned_by } : {}),
-    ...tokenLimits(m),
-    capabilities: { imageInput: acceptsImages(m), toolCalling: true },
+    ...tokenLimits(m, override),
+    capabilities: {
+      imageInput: override?.images ?? acceptsImages(m),
+      // A relay's model declared right: tools off when the overrides say so.
+      toolCalling: override?.tools ?? true,
+    },
   };
 }
 
 /** The chat models of a `/v1/models` answer: video models are left out (they cannot chat). */
-export function chatModelInfos(records: readonly ModelRecord[]): LmModelInfo[] {
-  return records.filter((m) => !isVideoModel(m)).map(toModelInfo);
+export function chatModelInfos(
+  records: readonly ModelRecord[],
+  overrides: Readonly<Record<string, ModelOverride>> = {},
+): LmModelInfo[] {
+  return records.filter((m) => !isVideoModel(m)).map((m) => toModelInfo(m, overrides[m.id]));
 }
 
 /** What {@link LmModelCache} lists from (a `GatewayClient`, or any object with this method). */
@@ -127,9 +103,13 @@ export class LmModelCache {
   }
 
   /** Lists the chat models of `source` (one `GET /v1/models`) and caches them. */
-  async load(source: ModelSource, signal?: AbortSignal): Promise<LmModelInfo[]> {
+  async load(
+    source: ModelSource,
+    signal?: AbortSignal,
+    overrides: Readonly<Record<string, ModelOverride>> = {},
+  ): Promise<LmModelInfo[]> {
     const generation = this.generation;
-    const models = chatModelInfos(await source.listModels(signal));
+    const models = chatModelInfos(await source.listModels(signal), overrides);
     if (generation === this.generation) this.entry = { source, at: this.now(), models };
     return models;
   }
