@@ -19,6 +19,8 @@ import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollTo
 import {
   busyRequestId,
   CARD_ROW,
+  checkpoints,
+  restorePlan,
   contexts,
   conversation,
   conversationVersion,
@@ -134,6 +136,14 @@ function handle(msg: HostMessage): void {
     case 'chat/focus':
       afterRender(() => els.textarea?.focus());
       return;
+    case 'chat/checkpoints':
+      if (msg.conversationId === conversation.value?.id)
+        checkpoints.value = new Map(msg.answers.map((a) => [a.answerId, a]));
+      return;
+    case 'chat/checkpointPlan':
+      if (msg.files) restorePlan.value = { answerId: msg.answerId, files: msg.files };
+      else if (restorePlan.value?.answerId === msg.answerId) restorePlan.value = undefined;
+      return;
     case 'chat/contextWindow':
       contextMeter.value = msg.meter;
       return;
@@ -168,6 +178,8 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
   // Another conversation gets new message components (the log is keyed by conversation id);
   // the same one sent again keeps them, and each re-renders only if its message changed.
   if (previous?.id !== c.id) {
+    checkpoints.value = new Map();
+    restorePlan.value = undefined;
     messages.clear();
     toolUpdates.clear();
     toolResults.clear();

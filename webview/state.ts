@@ -7,6 +7,8 @@ import type { Compaction, ContextMeter } from '../src/shared/protocol';
 import type { GalleryTask } from '../src/shared/galleryProtocol';
 import { computed, signal, type Signal } from '@preact/signals';
 import type {
+  CheckpointFileView,
+  CheckpointSummaryView,
   ChatMessage,
   ChatParams,
   EditorContext,
@@ -189,3 +191,8 @@ export const lastUserId = computed(() => positions.value.lastUser);
 export const lastAssistantId = computed(() => positions.value.lastAssistant);
 export const unanswered = computed(() => positions.value.unanswered);
 export const totalTokens = computed(() => positions.value.total);
+
+/** The shown conversation's answers that have a checkpoint (their Restore button), by answer id. */
+export const checkpoints = signal<ReadonlyMap<string, CheckpointSummaryView>>(new Map());
+/** The open restore panel: what Restore would do for one answer. */
+export const restorePlan = signal<{ answerId: string; files: CheckpointFileView[] } | undefined>(undefined);

@@ -232,6 +232,23 @@ export const toolChoiceSettingSchema = z.union([
 ]);
 export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
 
+// Checkpoints (restore the files an answer changed): the shapes of one block of messages below.
+/** An answer that has a checkpoint: the Restore button under it. */
+export const checkpointSummarySchema = z.object({
+  answerId: id,
+  files: z.number().check(z.int(), z.nonnegative()),
+  unrecorded: z.number().check(z.int(), z.nonnegative()),
+});
+export type CheckpointSummaryView = z.infer<typeof checkpointSummarySchema>;
+/** One file of a proposed restore (see `PlannedFile` in chat/core/checkpoints.ts). */
+export const checkpointFileSchema = z.object({
+  path: z.string(),
+  relative: z.string(),
+  status: z.enum(['ok', 'changed', 'same', 'unrecorded']),
+  action: z.enum(['restore', 'delete', 'recreate', 'none']),
+  diff: z.string(),
+});
+export type CheckpointFileView = z.infer<typeof checkpointFileSchema>;
 /** Which tools a model's requests carry: chosen per model when the tools alone overflow its window. */
 export const toolModeSchema = z.enum(['all', 'readOnly', 'none']);
 export type ToolMode = z.infer<typeof toolModeSchema>;
@@ -329,6 +346,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
+  /** The shown conversation's answers with checkpoints (sent on every change of them). */
+  z.object({ type: z.literal('chat/checkpoints'), conversationId: id, answers: z.array(checkpointSummarySchema) }),
+  /** What Restore would do for an answer (files undefined: the panel closes). */
+  z.object({ type: z.literal('chat/checkpointPlan'), answerId: id, files: z.optional(z.array(checkpointFileSchema)) }),
   z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
   z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
   /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
@@ -398,6 +419,17 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+  z.object({ type: z.literal('checkpoint/preview'), answerId: id }),
+  z.object({ type: z.literal('checkpoint/diff'), answerId: id, path: z.string().check(z.maxLength(4096)) }),
+  z.object({ type: z.literal('checkpoint/cancel'), answerId: id }),
+  z.object({
+    type: z.literal('checkpoint/restore'),
+    answerId: id,
+    /** Files changed since that the user chose to overwrite (absolute paths); others are skipped. */
+    overwrite: z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(10_000)),
+    /** Also remove this answer and everything after it from the conversation. */
+    cut: z.boolean(),
+  }),
   z.object({ type: z.literal('chat/compact') }),
   z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),
   // The system prompt and rules (chips above the composer)

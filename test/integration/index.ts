@@ -20,6 +20,7 @@ async function loadSuites(): Promise<void> {
   await import('./videoTools.test');
   await import('./chat.test');
   await import('./tools.test');
+  await import('./checkpoints.test');
   await import('./lm.test');
   await import('./systemPrompt.test');
 }

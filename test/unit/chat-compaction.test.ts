@@ -11,6 +11,7 @@ import { TokenEstimator, resolveModelLimits } from '../../src/chat/core/contextW
 import type { ToolExecutor } from '../../src/chat/core/toolSeam';
 import type { ChatRequest } from '../../src/api/wire';
 import type { Conversation, ContextMeter, HostMessage } from '../../src/shared/protocol';
+import { conversationToMarkdown } from '../../src/chat/core/export';
 import { useGateway } from './helpers';
 import { SETTINGS, openSession, question } from './sessionHarness';
 import { ConversationStore } from '../../src/chat/core/store';
@@ -311,6 +312,10 @@ void test('Compact conversation summarises the turns before the latest question;
   assert.match(c.compaction!.summary, /^Summary of/);
   assert.ok(s.received.some((m) => m.type === 'chat/notice' && /summarised/.test(m.text)));
   assert.equal(new ConversationStore(s.storage).load(c.id)!.messages.length, 6);
+  // The export has the original messages, not the summary.
+  const md = conversationToMarkdown(c);
+  for (const q of ['first', 'Echo: first', 'second', 'Echo: second', 'third']) assert.ok(md.includes(q), q);
+  assert.ok(!md.includes('Summary of'));
   // Nothing left to compact: says so.
   await s.session.compact();
   assert.ok(s.received.some((m) => m.type === 'chat/notice' && /Nothing to compact/.test(m.text)));

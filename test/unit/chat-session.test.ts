@@ -86,3 +86,23 @@ void test('an edited and resent question is stored as soon as it is sent, so a w
   await h.until(() => h.received.some((m) => m.type === 'chat/done' && m.requestId === 'r2'), 'the new answer to end');
   h.session.dispose();
 });
+
+void test('cutting the conversation back from an answer (Restore) removes it and what followed, and the store keeps the cut', async () => {
+  const h = harness();
+  await h.session.send('r1', question('first'));
+  await h.session.send('r2', question('second'));
+  const answers = h.session.shown.messages.filter((m) => m.role === 'assistant');
+  assert.equal(answers.length, 2);
+  const second = answers[1];
+  assert.ok(second);
+  assert.equal(await h.session.cutFrom(second.id), true);
+  assert.deepEqual(
+    h.session.shown.messages.map((m) => (m.role === 'user' ? m.text : m.role)),
+    ['first', 'assistant', 'second'],
+  );
+  assert.equal(await h.session.cutFrom('no-such-message'), false);
+  const stored = new ConversationStore(h.storage).load(h.session.conversationId);
+  assert.equal(stored?.messages.length, 3, 'the cut is saved');
+  assert.ok(h.received.some((m) => m.type === 'chat/conversation' && m.conversation.messages.length === 3));
+  h.session.dispose();
+});

@@ -29,6 +29,12 @@ export const SETTINGS: SessionSettings = {
   maxRounds: 10,
 };
 
+/**
+ * Where the session's client goes: the local gateway, or any OpenAI-compatible server (a
+ * llama-server, say) given as `{ url, keys: { valid } }` (the base URL with or without `/v1`).
+ */
+export type SessionTarget = Pick<Gateway, 'url'> & { keys: Pick<Gateway['keys'], 'valid'> };
+
 /** A session over a storage, as {@link openSession} returns it. */
 export interface OpenSession {
   readonly session: ChatSession;
@@ -46,7 +52,7 @@ export interface OpenSession {
  * client talks to `gw` with its valid key and without retries.
  */
 export function openSession(
-  gw: Gateway,
+  gw: SessionTarget,
   storage = new MemoryStorage(),
   options: { timeoutMs?: number; settings?: Partial<SessionSettings>; prompt?: SessionDeps['prompt'] } = {},
 ): OpenSession {

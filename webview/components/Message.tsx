@@ -11,6 +11,7 @@ import { beginEdit, continueAnswer, regenerate } from '../composerActions';
 import { post } from '../runtime';
 import { busy, CARD_ROW, ERROR_ROW, lastAssistantId, lastUserId, looseCards, messages, t, unanswered } from '../state';
 import { AnswerBody } from './AnswerBody';
+import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
 import { ErrorBox, StandaloneError } from './ErrorBox';
 import { ToolCard } from './ToolCard';
@@ -126,6 +127,7 @@ function Answer({ m, msg }: { m: AssistantMessage; msg: Signal<ChatMessage> }): 
       </div>
       <div class="msg-extras">
         <AnswerNotes m={m} />
+        <RestoreCheckpoint answerId={m.id} />
       </div>
     </article>
   );

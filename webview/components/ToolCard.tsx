@@ -95,6 +95,11 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
         </pre>
       </details>
+      {update.state === 'awaiting-approval' && update.name === 'run_command' ? (
+        <p class="tc-note">
+          <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
+        </p>
+      ) : null}
       {update.state === 'awaiting-approval' ? (
         <div class="tc-actions">
           <TextButton

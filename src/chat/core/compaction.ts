@@ -15,7 +15,7 @@ import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ChatMessage as WireMessage } from '../../api/wire';
 import type { Conversation } from '../../shared/protocol';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
-import { buildChatRequest, formatContext, type BuildOptions, type RequestDefaults } from './request';
+import { buildChatRequest, effectiveParams, formatContext, type BuildOptions, type RequestDefaults } from './request';
 
 /** Share of the window left unused for the estimate's error. */
 export const SAFETY_MARGIN = 0.03;
@@ -123,9 +123,8 @@ export function attachmentTexts(c: Conversation): string[] {
 /** Builds the request and makes it fit (see the module comment). */
 export async function fitToWindow(o: FitOptions): Promise<Fitted> {
   const window = o.limits.window;
-  const asked = o.defaults.params.max_tokens ?? undefined;
-  const maxTokens = o.conversation.params.max_tokens ?? asked ?? undefined;
-  const reserve = answerReserve(window, maxTokens ?? undefined, o.limits.maxOutput);
+  const maxTokens = effectiveParams(o.conversation, o.defaults.params).max_tokens ?? undefined;
+  const reserve = answerReserve(window, maxTokens, o.limits.maxOutput);
   // A margin for the estimate's error (a few percent against the server's count, see the bench).
   const budget = window - reserve - Math.ceil(window * SAFETY_MARGIN);
   let summarised = false;

@@ -30,7 +30,7 @@ import {
   type ModelLimits,
   type ModelOverride,
 } from './contextWindow';
-import { effectiveModel, type BuildOptions, type RequestDefaults } from './request';
+import { effectiveModel, effectiveParams, type BuildOptions, type RequestDefaults } from './request';
 import type { KeyValueStorage } from './store';
 import type { ToolExecutor } from './toolSeam';
 
@@ -205,13 +205,15 @@ export class ContextGuard {
     const limits = this.limits(model);
     const build = this.buildOptionsForMeter(model, executor);
     let req: ChatRequest;
+    let maxTokens: number | undefined;
     try {
       req = buildFittedView(conversation, defaults, build);
+      maxTokens = effectiveParams(conversation, defaults.params).max_tokens ?? undefined;
     } catch {
+      // No model or a setting out of range: the send says so; there is nothing to measure.
       return undefined;
     }
-    const maxTokens = conversation.params.max_tokens ?? defaults.params.max_tokens ?? undefined;
-    const reserve = answerReserve(limits.window, maxTokens ?? undefined, limits.maxOutput);
+    const reserve = answerReserve(limits.window, maxTokens, limits.maxOutput);
     elideToFit(
       req,
       this.estimator,

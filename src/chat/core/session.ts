@@ -380,6 +380,27 @@ export class ChatSession {
     return [...this.cards.values()].map((update) => ({ type: 'chat/toolCall', update }));
   }
 
+  /**
+   * Removes the message `messageId` and everything after it (Restore with "cut the conversation
+   * back"); false while an answer runs or when the message is not in the shown conversation.
+   */
+  async cutFrom(messageId: string): Promise<boolean> {
+    if (this.active) return false;
+    const i = this.conversation.messages.findIndex((m) => m.id === messageId);
+    // An answer always follows a question, so the conversation keeps at least that one.
+    if (i < 1) return false;
+    this.conversation.messages.splice(i);
+    for (const id of [...this.cards.keys()]) {
+      if (!this.conversation.messages.some((x) => x.role === 'assistant' && x.toolCalls?.some((c) => c.id === id)))
+        this.cards.delete(id);
+    }
+    this.conversation.updatedAt = this.now();
+    await this.save();
+    this.sink.broadcast(this.conversationMessage());
+    this.sink.broadcast(this.historyMessage());
+    return true;
+  }
+
   /** Stops the running answer, if any. */
   dispose(): void {
     this.stopActive();

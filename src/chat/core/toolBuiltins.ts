@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { describeCommandResult } from './toolCommand';
+import type { ChangeRecorder } from './checkpoints';
 import { applyTextEdit, summarizeChange } from './toolEdit';
 import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
 import { compileGlob } from './toolGlob';
@@ -58,8 +59,17 @@ const later = (work: (ctx: ToolCallContext) => Promise<string>): PreparedCall =>
   run: async (ctx) => ({ content: await work(ctx) }),
 });
 
+/** Line the run_command approval shows: checkpoints record file tools only (see ./checkpoints). */
+export const COMMAND_NOT_RESTORABLE =
+  'A command\'s effects are not recorded in checkpoints: "Restore files to before this answer" cannot undo them.';
+
+export interface BuiltinToolOptions {
+  /** Records each file's prior content before write_file or edit_file applies a change. */
+  recorder?: ChangeRecorder;
+}
+
 /** Every built-in tool over `host`. */
-export function builtinTools(host: ToolHost): Tool[] {
+export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {
   const resolve = (p: unknown) => resolveWorkspacePath(p, host.roots());
 
   const readCurrent = async (file: ResolvedPath): Promise<string | undefined> => {
@@ -85,7 +95,7 @@ export function builtinTools(host: ToolHost): Tool[] {
       summary: `${change.kind === 'create' ? 'Create' : 'Change'} ${change.file.relative} (${lines} lines)\n${diff}`,
       show: host.showChange ? () => host.showChange?.(change) ?? Promise.resolve() : undefined,
       dispose: () => host.closeChange?.(change),
-      run: async () => {
+      run: async (ctx) => {
         // The file may have changed while the user looked at the diff: never apply over that.
         const again = await resolve(change.file.absolute);
         const now = await readCurrent(again);
@@ -94,11 +104,23 @@ export function builtinTools(host: ToolHost): Tool[] {
             `"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`,
           );
         }
+        // Recorded before anything is written, so the checkpoint holds the content the user had.
+        const unrecorded = await opts.recorder?.record({
+          conversationId: ctx.conversationId,
+          answerId: ctx.answerId ?? ctx.callId,
+          callId: ctx.callId,
+          absolute: change.file.absolute,
+          relative: change.file.relative,
+          existed: change.kind === 'modify',
+          before: change.before,
+          after: change.after,
+        });
         const note = await host.applyChange(change);
         const verb = change.kind === 'create' ? 'Created' : 'Edited';
         return {
           content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`,
-          preview: diff,
+          // The card says when a change cannot be restored, rather than the Restore button failing later.
+          preview: unrecorded ? `${unrecorded}\n${diff}` : diff,
         };
       },
     };
@@ -344,7 +366,7 @@ export function builtinTools(host: ToolHost): Tool[] {
           throw new ToolError(`The folder "${cwdArg}" does not exist.`);
         const timeoutMs = host.commandTimeoutMs();
         return {
-          summary: `Run in ${dir.relative || dir.root.name}:\n${command}`,
+          summary: `Run in ${dir.relative || dir.root.name}:\n${command}\n\n${COMMAND_NOT_RESTORABLE}`,
           run: async (ctx) => {
             const r = await host.runCommand(command, {
               cwd: dir.absolute,

@@ -30,6 +30,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   conversationId: string;
   callId: string;
+  /** The assistant message that made the call, when the chat says (checkpoints group by it). */
+  answerId?: string;
 }
 
 /**
@@ -193,7 +195,12 @@ export class ToolRunner implements ToolExecutor {
     const tool = tools.find((t) => t.definition.function.name === checked.name);
     if (!tool) throw new Error(`validated tool ${checked.name} vanished`);
     const argumentsJson = JSON.stringify(checked.args, null, 2);
-    const callCtx: ToolCallContext = { signal: ctx.signal, conversationId: ctx.conversationId, callId: call.id };
+    const callCtx: ToolCallContext = {
+      signal: ctx.signal,
+      conversationId: ctx.conversationId,
+      callId: call.id,
+      ...(ctx.answerId !== undefined ? { answerId: ctx.answerId } : {}),
+    };
     const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
 
     let prepared: PreparedCall;

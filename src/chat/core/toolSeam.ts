@@ -16,6 +16,8 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
   /** The conversation the calls belong to (for per-conversation "always allow" and cards). */
   conversationId: string;
+  /** The assistant message whose calls these are (checkpoints group file changes by it). */
+  answerId?: string;
 }
 
 /**

@@ -202,7 +202,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
 
     let results: ToolMessage[];
     try {
-      results = await o.executor.execute(calls, { signal: o.signal, conversationId: conv.id });
+      results = await o.executor.execute(calls, { signal: o.signal, conversationId: conv.id, answerId: answer.id });
     } catch (err) {
       // Calls that finished before Stop keep their real result: an applied edit stays applied.
       const finished = err instanceof ToolRunStopped ? err.results : [];

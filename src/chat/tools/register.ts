@@ -38,7 +38,7 @@ export function registerTools(
 
   // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
   const builtins = [
-    ...builtinTools(host),
+    ...builtinTools(host, chat?.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
     ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat?.followTask?.(c, id, key, src))),
   ];
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ChangeRecorder } from '../core/checkpoints';
 import type { ToolExecutor } from '../core/toolSeam';
 
 /** Ids that package.json contributes; tests and other features refer to them. */
@@ -35,6 +36,8 @@ export interface ChatPanelApi {
   followTask?(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void;
   /** A feature's tasks can be described: stored cards of that kind follow their tasks again. */
   offerTaskSource?(source: FeatureTaskSource): void;
+  /** Records each file's prior content before a tool changes it (checkpoints). Optional for other implementations. */
+  readonly checkpointRecorder?: ChangeRecorder;
   /** The conversation currently shown (for tools that need its id). */
   readonly conversationId: string;
   /**

@@ -20,6 +20,8 @@ import type { SessionSettings } from '../core/sessionDeps';
 import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
+import { ChatCheckpoints, checkpointFolder } from './checkpoints';
+import type { ChangeRecorder } from '../core/checkpoints';
 import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
@@ -42,6 +44,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly webviews = new Set<vscode.Webview>();
   private readonly followed: FollowedTasks;
   private readonly prompt: PromptContext;
+  private readonly checkpoints: ChatCheckpoints;
 
   /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
   constructor(
@@ -57,16 +60,20 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       promptChanged: () => this.session.refreshPrompt(),
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
+    const conversations = new ConversationStore(s.context.workspaceState);
     this.session = new ChatSession({
       prompt: (c) => this.prompt.snapshot(c),
-      store: new ConversationStore(s.context.workspaceState),
+      store: conversations,
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),
       // A shown conversation's cards get the states of the tasks they follow.
       sink: {
         broadcast: (m) => {
           this.hub.broadcast(m);
-          if (m.type === 'chat/conversation') this.followed.conversationShown();
+          if (m.type === 'chat/conversation') {
+            this.followed.conversationShown();
+            void this.checkpoints.refresh();
+          }
         },
         delta: (r, id, d) => this.hub.delta(r, id, d),
       },
@@ -74,6 +81,17 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       contextStorage: s.context.workspaceState,
     });
     this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
+    this.checkpoints = new ChatCheckpoints(
+      checkpointFolder(s.context),
+      {
+        conversationId: () => this.session.conversationId,
+        conversationIds: () => new Set([this.session.conversationId, ...conversations.list().map((e) => e.id)]),
+        busy: () => this.session.busyRequestId !== undefined,
+        broadcast: (m) => this.hub.broadcast(m),
+        cutFrom: (id) => this.session.cutFrom(id),
+      },
+      s.log,
+    );
     this.followed = new FollowedTasks({
       // Every chat page maps a file to the same resource URI, so any open one can make the link.
       asWebviewUri: (p) => {
@@ -94,6 +112,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.toolSettingsEmitter,
       this.actions,
       this.prompt,
+      this.checkpoints,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -161,7 +180,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'webview/ready':
         this.hub.ready(surface, this.state());
         if (session.models.stale) void session.models.load();
-        return this.prompt.post();
+        await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
+        return;
       // The conversation
       case 'chat/send':
         return session.send(m.requestId, m);
@@ -187,7 +207,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'history/rename':
         return session.rename(m.conversationId, m.title);
       case 'history/delete':
-        return session.delete(m.conversationId);
+        await session.delete(m.conversationId);
+        return this.checkpoints.forget(m.conversationId);
       case 'models/refresh':
         return session.models.load();
       // VS Code on the user's behalf
@@ -226,6 +247,15 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         return this.toolSettingsEmitter.fire({ kind: 'trusted', name: m.name, trusted: m.trusted });
       case 'tools/setChoice':
         return this.toolSettingsEmitter.fire({ kind: 'choice', choice: m.choice });
+      // Checkpoints
+      case 'checkpoint/preview':
+        return this.checkpoints.preview(m.answerId);
+      case 'checkpoint/diff':
+        return this.checkpoints.openDiff(m.answerId, m.path);
+      case 'checkpoint/cancel':
+        return this.hub.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId });
+      case 'checkpoint/restore':
+        return this.checkpoints.restore(m.answerId, m.overwrite, m.cut);
       // The system prompt and the rules chips
       case 'rules/setEnabled':
       case 'rules/open':
@@ -310,6 +340,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   offerTaskSource(source: FeatureTaskSource): void {
     this.followed.offer(source);
+  }
+
+  /** Records what restores a file before a tool changes it (the tools feature calls it). */
+  get checkpointRecorder(): ChangeRecorder {
+    return this.checkpoints.store;
   }
 
   postToolCall(update: ToolCallUpdate): void {
