@@ -26,6 +26,7 @@ export declare function missingHostBuildPackages(
   exists?: (path: string) => boolean,
   has?: (cmd: string) => boolean,
 ): string[];
+export declare function missingHostTestPackages(has?: (cmd: string) => boolean): string[];
 export declare function packagePlan(
   missing: string[],
   info: SystemInfo,

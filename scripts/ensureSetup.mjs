@@ -205,6 +205,14 @@ export function missingHostBuildPackages(exists = existsSync, has = onPath) {
 }
 
 /**
+ * Debian packages the host stage's tests run (not the install): tinyproxy, the real HTTP proxy
+ * of the proxy suite (test/integration/proxy.test.ts).
+ */
+export function missingHostTestPackages(has = onPath) {
+  return has('tinyproxy') ? [] : ['tinyproxy'];
+}
+
+/**
  * How to get `missing` Debian packages: the apt-get commands to run here (root on Debian or
  * Ubuntu), or the message to stop with, naming the exact command.
  */

@@ -8,9 +8,11 @@ import { registerVideo } from './video/ui/register';
 import { registerChat } from './chat/view/register';
 import { registerTools } from './chat/tools/register';
 import { registerLanguageModels } from './lm/provider';
+import { activationLine, activationTiming } from './platform/activationTime';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services {
+  const started = performance.now();
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
@@ -24,7 +26,9 @@ export function activate(context: vscode.ExtensionContext): Services {
   registerLanguageModels(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
-  log.info(`Gateway Studio ${String(context.extension.packageJSON.version)} activated`);
+  log.info(
+    `Gateway Studio ${String(context.extension.packageJSON.version)} activated; ${activationLine(activationTiming(context.extension.id, started))}`,
+  );
   return services;
 }
 

@@ -14,6 +14,7 @@ import type {
 } from '../src/shared/protocol';
 import { confirm, renderAttachments, restoreUnconfirmed, setEditing, unconfirmedIs } from './composerActions';
 import { setImageLabel } from './markdown';
+import { addMentions, pickerResults } from './mentionActions';
 import { compaction, contextMeter } from './state';
 import { afterRender, announce, cardEls, els, flush, live, scrollToEnd, scrollToEndSoon } from './runtime';
 import {
@@ -143,6 +144,14 @@ function handle(msg: HostMessage): void {
     case 'chat/checkpointPlan':
       if (msg.files) restorePlan.value = { answerId: msg.answerId, files: msg.files };
       else if (restorePlan.value?.answerId === msg.answerId) restorePlan.value = undefined;
+      return;
+    case 'mentions/results':
+      pickerResults(msg.queryId, msg.items);
+      return;
+    case 'chat/mentions':
+      addMentions(msg.items);
+      for (const p of msg.problems) note(p, 'warning');
+      afterRender(() => els.textarea?.focus());
       return;
     case 'chat/contextWindow':
       contextMeter.value = msg.meter;

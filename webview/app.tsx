@@ -10,6 +10,7 @@ import { Composer } from './components/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
+import { droppedUris } from './mentionActions';
 import { els, post, setApi } from './runtime';
 import { busy, busyRequestId, type VsCodeApi } from './state';
 
@@ -60,13 +61,20 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
     if (href) post({ type: 'link/open', href });
   });
   root.addEventListener('dragover', (ev) => {
-    if (ev.dataTransfer?.types.includes('Files')) ev.preventDefault();
+    const types = ev.dataTransfer?.types ?? [];
+    // Files from the OS, or URIs from VS Code's explorer and editor tabs (dropped with Shift held).
+    if (types.includes('Files') || types.includes('application/vnd.code.uri-list') || types.includes('text/uri-list'))
+      ev.preventDefault();
   });
   root.addEventListener('drop', (ev) => {
     const files = [...(ev.dataTransfer?.files ?? [])];
+    const uris = ev.dataTransfer ? droppedUris(ev.dataTransfer) : [];
     if (files.length) {
       ev.preventDefault();
       void addFiles(files);
+    } else if (uris.length) {
+      ev.preventDefault();
+      post({ type: 'mentions/drop', uris });
     }
   });
   post({ type: 'webview/ready' });

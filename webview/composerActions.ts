@@ -1,7 +1,7 @@
 /** What the user does: send, stop, edit, attach, and the requests the message buttons make. */
 import { batch, effect } from '@preact/signals';
 import { newId } from '../src/shared/ids';
-import type { EditorContext, ImageAttachment, WebviewMessage } from '../src/shared/protocol';
+import type { EditorContext, ImageAttachment, MentionItem, WebviewMessage } from '../src/shared/protocol';
 import { afterRender, els, post } from './runtime';
 import {
   busyRequestId,
@@ -11,6 +11,7 @@ import {
   editing,
   images,
   maxImageBytes,
+  mentions,
   models,
   notes,
   t,
@@ -26,7 +27,14 @@ let lastRequestId: string | undefined;
  * either, and then the text and attachments go back into the composer instead of vanishing.
  */
 let unconfirmed:
-  | { requestId: string; text: string; images: ImageAttachment[]; contexts: EditorContext[]; editing: boolean }
+  | {
+      requestId: string;
+      text: string;
+      images: ImageAttachment[];
+      contexts: EditorContext[];
+      mentions: MentionItem[];
+      editing: boolean;
+    }
   | undefined;
 
 export function unconfirmedIs(requestId: string): boolean {
@@ -48,6 +56,7 @@ export function persistLocal(api: VsCodeApi): void {
     draft.value = typeof saved.draft === 'string' ? saved.draft : '';
     images.value = Array.isArray(saved.images) ? saved.images : [];
     contexts.value = Array.isArray(saved.contexts) ? saved.contexts : [];
+    mentions.value = Array.isArray(saved.mentions) ? saved.mentions : [];
     editing.value = saved.editing === true;
   }
   effect(() => {
@@ -55,6 +64,7 @@ export function persistLocal(api: VsCodeApi): void {
       draft: draft.value,
       images: images.value,
       contexts: contexts.value,
+      mentions: mentions.value,
       editing: editing.value,
     };
     api.setState(local);
@@ -76,16 +86,31 @@ export const retry = (): void => request({ type: 'chat/retry', requestId: newId(
 export function send(): void {
   if (busyRequestId.value) return;
   const text = els.textarea?.value ?? draft.value;
-  if (!text.trim() && images.value.length === 0 && contexts.value.length === 0) return;
+  if (!text.trim() && images.value.length === 0 && contexts.value.length === 0 && mentions.value.length === 0) return;
   const requestId = newId('r');
   batch(() => {
-    unconfirmed = { requestId, text, images: images.value, contexts: contexts.value, editing: editing.value };
+    unconfirmed = {
+      requestId,
+      text,
+      images: images.value,
+      contexts: contexts.value,
+      mentions: mentions.value,
+      editing: editing.value,
+    };
     if (editing.value) {
       request({ type: 'chat/editResend', requestId, text });
     } else {
-      request({ type: 'chat/send', requestId, text, images: images.value, contexts: contexts.value });
+      request({
+        type: 'chat/send',
+        requestId,
+        text,
+        images: images.value,
+        contexts: contexts.value,
+        ...(mentions.value.length ? { mentions: mentions.value } : {}),
+      });
       images.value = [];
       contexts.value = [];
+      mentions.value = [];
     }
     draft.value = '';
     editing.value = false;
@@ -102,6 +127,7 @@ export function restoreUnconfirmed(requestId: string): void {
   if (!u.editing) {
     images.value = [...u.images, ...images.value];
     contexts.value = [...u.contexts, ...contexts.value];
+    mentions.value = [...u.mentions, ...mentions.value];
   }
   if (u.editing && draft.value === u.text) editing.value = true;
   renderAttachments();

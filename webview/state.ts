@@ -15,6 +15,7 @@ import type {
   ErrorView,
   HistoryEntry,
   ImageAttachment,
+  MentionItem,
   ModelInfo,
   ParamOverrides,
   RuleChip,
@@ -37,7 +38,19 @@ export interface LocalState {
   draft: string;
   images: ImageAttachment[];
   contexts: EditorContext[];
+  mentions?: MentionItem[];
   editing: boolean;
+}
+
+/** The open @-picker: where its `@` is, the query, the host's rows and the ranked ones shown. */
+export interface PickerState {
+  start: number;
+  query: string;
+  queryId: string;
+  source: MentionItem[];
+  items: MentionItem[];
+  active: number;
+  loading: boolean;
 }
 
 /** The conversation without its messages (those live in `messages`, one signal each). */
@@ -132,6 +145,9 @@ export const openPanel = signal<PanelName | undefined>(undefined);
 export const draft = signal('');
 export const images = signal<ImageAttachment[]>([]);
 export const contexts = signal<EditorContext[]>([]);
+/** @-mention chips waiting in the composer. */
+export const mentions = signal<MentionItem[]>([]);
+export const picker = signal<PickerState | undefined>(undefined);
 export const editing = signal(false);
 export const notes = signal<Note[]>([]);
 

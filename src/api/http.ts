@@ -25,6 +25,13 @@ export interface HttpOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: GatewayError }) => void;
   /** Randomness for the backoff jitter; tests may pin it. */
   random?: () => number;
+  /**
+   * The HTTP proxy requests go through (VS Code's `http.proxy`; the host's fetch applies it), for
+   * error messages only: a connection failure then names the proxy, not just the gateway.
+   */
+  proxy?: string;
+  /** Hosts VS Code sends direct despite the proxy (`http.noProxy`); their errors do not name it. */
+  noProxy?: readonly string[];
 }
 
 /** Per-request options. */
@@ -83,6 +90,41 @@ function describeNetworkError(err: unknown): string {
     cur = cur.cause;
   }
   return parts.join(': ') || String(err);
+}
+
+/**
+ * Whether VS Code's proxy support sends a request for `host` through the proxy: not loopback
+ * names, and not a host `http.noProxy` lists (exactly, or as a parent domain).
+ */
+function viaProxy(host: string, noProxy: readonly string[]): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '127.0.0.1' || h === '::1') return false;
+  return !noProxy.some((n) => {
+    const d = n
+      .trim()
+      .toLowerCase()
+      .replace(/^\*?\./, '');
+    return d !== '' && (h === d || h.endsWith(`.${d}`));
+  });
+}
+
+/** A connection failure through the proxy, naming it (without any user or password in its URL). */
+function proxyFailure(host: string, proxy: string, why: string): string {
+  let shown = proxy;
+  try {
+    const u = new URL(proxy);
+    shown = u.host;
+  } catch {
+    // not a URL: shown as set
+  }
+  if (/\b407\b/.test(why))
+    return l10n.t(
+      'The proxy {0} (http.proxy) refused to connect to {1}: it requires authentication (407 Proxy Authentication Required). Put the user name and password in http.proxy (http://user:password@host:port). {2}',
+      shown,
+      host,
+      why,
+    );
+  return l10n.t('Could not connect to {0} through the proxy {1} (http.proxy): {2}', host, shown, why);
 }
 
 /**
@@ -235,7 +277,9 @@ export class HttpClient {
       }
       throw new GatewayError(
         'network',
-        l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
+        this.o.proxy && viaProxy(new URL(url).hostname, this.o.noProxy ?? [])
+          ? proxyFailure(new URL(url).host, this.o.proxy, describeNetworkError(e))
+          : l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
         {
           retryable: true,
           method,

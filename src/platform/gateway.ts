@@ -59,7 +59,22 @@ export async function gatewayHttpOptions(
     idleTimeoutMs: settings.network.streamIdleTimeoutSeconds * 1000,
     maxRetries: settings.network.maxRetries,
     log: logAdapter(s.log),
+    proxy: proxySetting(),
+    noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
   };
+}
+
+/** VS Code's `http.proxy` (or the environment's), which its fetch applies; for error messages. */
+function proxySetting(): string | undefined {
+  const set = vscode.workspace.getConfiguration('http').get<string>('proxy')?.trim();
+  return (
+    set ||
+    process.env.HTTPS_PROXY ||
+    process.env.https_proxy ||
+    process.env.HTTP_PROXY ||
+    process.env.http_proxy ||
+    undefined
+  );
 }
 
 interface CacheEntry {
@@ -81,6 +96,8 @@ export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'):
     o.timeoutMs,
     o.idleTimeoutMs,
     o.maxRetries,
+    o.proxy ?? '',
+    o.noProxy ?? [],
     o.apiKey ? hash(o.apiKey) : '',
   ]);
   let perHost = cache.get(s);

@@ -54,6 +54,54 @@ export const editorContextSchema = z.object({
 });
 export type EditorContext = z.infer<typeof editorContextSchema>;
 
+/** What an @-mention can name (`image` is a file mention of an image file). */
+export const MENTION_KINDS = [
+  'file',
+  'folder',
+  'editor',
+  'selection',
+  'problems',
+  'changes',
+  'terminal',
+  'image',
+] as const;
+export const mentionKindSchema = z.enum(MENTION_KINDS);
+export type MentionKind = z.infer<typeof mentionKindSchema>;
+
+/**
+ * One row of the @-picker and one chip in the composer. `ref` is what the host resolves on send:
+ * a file or folder URI, or empty for the kinds that mean "the current one" (selection, changes,
+ * terminal, problems of the workspace).
+ */
+export const mentionItemSchema = z.object({
+  kind: mentionKindSchema,
+  label: z.string().check(z.maxLength(500)),
+  detail: z.optional(z.string().check(z.maxLength(500))),
+  ref: z.string().check(z.maxLength(4000)),
+});
+export type MentionItem = z.infer<typeof mentionItemSchema>;
+
+/**
+ * A mention's content as the model saw it, stored with the user message so history and export
+ * show the same. `text` is already cut to the size limit; `truncated` and `originalChars` say so.
+ */
+export const contextAttachmentSchema = z.object({
+  kind: mentionKindSchema,
+  label: z.string().check(z.maxLength(500)),
+  /** Workspace-relative path of the file or folder, when there is one. */
+  path: z.optional(z.string().check(z.maxLength(2000))),
+  /** 1-based, inclusive. */
+  startLine: z.optional(z.number().check(z.int(), z.positive())),
+  endLine: z.optional(z.number().check(z.int(), z.positive())),
+  language: z.optional(z.string().check(z.maxLength(100))),
+  text: z.string(),
+  truncated: z.optional(z.boolean()),
+  originalChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /** Why there is no content, or what else the model should know (an image not sent). */
+  note: z.optional(z.string().check(z.maxLength(2000))),
+});
+export type ContextAttachment = z.infer<typeof contextAttachmentSchema>;
+
 const usageCounters = z.looseObject({
   prompt_tokens: z.nullish(z.number()),
   completion_tokens: z.nullish(z.number()),
@@ -115,6 +163,8 @@ export const userMessageSchema = z.object({
   text: z.string(),
   images: z.array(imageAttachmentSchema),
   contexts: z.array(editorContextSchema),
+  /** @-mentions resolved on send (absent in conversations stored before mentions existed). */
+  attachments: z.optional(z.array(contextAttachmentSchema)),
   createdAt: z.number(),
 });
 export const assistantMessageSchema = z.object({
@@ -350,6 +400,15 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/checkpoints'), conversationId: id, answers: z.array(checkpointSummarySchema) }),
   /** What Restore would do for an answer (files undefined: the panel closes). */
   z.object({ type: z.literal('chat/checkpointPlan'), answerId: id, files: z.optional(z.array(checkpointFileSchema)) }),
+  /** The picker's rows for one query (`queryId` echoes the webview's). */
+  z.object({
+    type: z.literal('mentions/results'),
+    queryId: id,
+    items: z.array(mentionItemSchema),
+    note: z.optional(z.string()),
+  }),
+  /** Chips to add to the composer (Add File to Chat, a drop from the explorer). */
+  z.object({ type: z.literal('chat/mentions'), items: z.array(mentionItemSchema), problems: z.array(z.string()) }),
   z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
   z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
   /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
@@ -379,6 +438,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     text: z.string().check(z.maxLength(1_000_000)),
     images: z.array(imageAttachmentSchema).check(z.maxLength(20)),
     contexts: z.array(editorContextSchema).check(z.maxLength(20)),
+    mentions: z.optional(z.array(mentionItemSchema).check(z.maxLength(50))),
   }),
   z.object({ type: z.literal('chat/cancel'), requestId }),
   z.object({ type: z.literal('chat/regenerate'), requestId }),
@@ -429,6 +489,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     overwrite: z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(10_000)),
     /** Also remove this answer and everything after it from the conversation. */
     cut: z.boolean(),
+  }),
+  z.object({ type: z.literal('mentions/query'), queryId: id, query: z.string().check(z.maxLength(500)) }),
+  /** Files dropped on the composer (VS Code's explorer gives URIs). */
+  z.object({
+    type: z.literal('mentions/drop'),
+    uris: z.array(z.string().check(z.maxLength(4000))).check(z.maxLength(50)),
   }),
   z.object({ type: z.literal('chat/compact') }),
   z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),

@@ -34,6 +34,8 @@ export interface FaultEffects {
   /** While stalled, send a `: PING` comment every N ms (a live but silent upstream, for idle watchdogs). */
   stallPingMs?: number;
   midStreamError?: MidStreamError;
+  /** After N chunks, one `data:` event whose JSON is cut off (a relay's garbled line); the stream then goes on. */
+  malformedChunk?: { afterChunks: number };
   noFinishReason?: boolean;
   usage?: 'finish' | 'separate' | 'none';
   rejectStreamOptions?: 400 | 422;
@@ -98,6 +100,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
     'stallAfterChunks',
     'stallPingMs',
     'midStreamError',
+    'malformedChunk',
     'noFinishReason',
     'usage',
     'rejectStreamOptions',
@@ -152,6 +155,7 @@ const STREAM_ONLY: readonly EffectKey[] = [
   'stallAfterChunks',
   'stallPingMs',
   'midStreamError',
+  'malformedChunk',
   'noFinishReason',
   'toolStyle',
   'firstDelta',

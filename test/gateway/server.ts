@@ -3,6 +3,7 @@
  * with fault knobs and HTTP controls. The contract is test/gateway/README.md.
  */
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat } from './chat';
@@ -94,11 +95,10 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** The demo key printed by `npm run gateway`; also `keys.valid`. */
-export const DEMO_KEY = 'sk-demo-gateway-studio';
+export { DEMO_KEY } from './keys';
 /** Requests kept by `requests()`; older ones are dropped (counts keep counting). */
 const MAX_RECORDED = 2000;
-const KEYS = { valid: DEMO_KEY, noPermission: 'sk-gw-no-permission', noBalance: 'sk-gw-no-balance' } as const;
+const KEYS = GATEWAY_KEYS;
 
 interface Route {
   kind: RouteKind;
@@ -383,6 +383,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       sock.on('close', () => sockets.delete(sock));
     });
     s.on('clientError', (_err, sock) => sock.destroy());
+    // CONNECT is answered by tunnelling into this same host, whatever host the request names: a
+    // real proxy (tinyproxy's `Upstream`) can then route a made-up name to it, as proxy tests need.
+    s.on('connect', (_req: IncomingMessage, sock: Socket, head: Buffer) => {
+      sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) sock.unshift(head);
+      s.emit('connection', sock);
+    });
     return s;
   };
 

@@ -5,7 +5,7 @@ import { BodyWriter, faultHeaders, sleep } from './http';
 
 /**
  * Writes `data:` events for a chat stream. Framing (`crlf`, `noSpace`, `eventNames`,
- * `keepAlive`), pacing (`chunkDelayMs`), `stallAfterChunks` and `midStreamError` are applied
+ * `keepAlive`), pacing (`chunkDelayMs`), `stallAfterChunks`, `midStreamError` and `malformedChunk` are applied
  * here so the chat logic only says what to send.
  */
 export class SseWriter {
@@ -71,6 +71,11 @@ export class SseWriter {
       if (this.fx.keepAlive) await this.body.write(`: PING${this.eol}${this.eol}`);
     }
     this.chunks += 1;
+    const bad = this.fx.malformedChunk;
+    if (bad && this.chunks === bad.afterChunks + 1) {
+      // A garbled line in the middle: JSON cut off halfway, then the stream carries on.
+      if (!(await this.event('message', '{"choices":[{"index":0,"delta":{"content":"garb'))) return false;
+    }
     return this.event('message', JSON.stringify(obj));
   }
 

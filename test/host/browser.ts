@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import { onCleanup } from './cleanup';
 import { projectRoot } from './install';
+import { watchMessages } from './keyScan';
 
 /** Failure screenshots and final states of the main journeys land here (git-ignored). */
 export const resultsDir = join(projectRoot, 'test-results');
@@ -49,6 +50,8 @@ export async function launchBrowser(stage?: string): Promise<Browser> {
 /** A fresh page in its own context (its own localStorage, so SecretStorage starts empty). */
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Every message a frame receives is checked for the API keys (the host stage's key scan).
+  await watchMessages(context);
   return context.newPage();
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertNotStopping, onCleanup } from './cleanup';
 import type { HostInstall } from './install';
+import { scanTree } from './keyScan';
 
 /** User settings that keep the workbench quiet and deterministic in tests (see the recipe). */
 export const QUIET_SETTINGS: Record<string, unknown> = {
@@ -161,6 +162,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const stop = onCleanup(`code-server ${runDir}`, async () => {
     if (child) await stopGroup(child);
     log.end();
+    // What the extension wrote (storage, logs, exports, videos) is checked for keys before it goes.
+    scanTree(runDir, `${opts.label ?? 'host'} run folder ${runDir}`);
     removeDir();
   });
 

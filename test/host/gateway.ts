@@ -13,13 +13,14 @@ export async function startHostGateway(opts: GatewayOptions = {}): Promise<HostG
   return gw;
 }
 
-/** The variables the extension host gets (`extensionEnvironment`): URLs and test keys. */
+/**
+ * The variables the extension host gets (`extensionEnvironment`): the URLs. Not the keys: the
+ * payload is part of the workbench URL, which code-server stores in its user data (coder.json),
+ * where the host stage's key scan would rightly find them; the suite imports them instead.
+ */
 export function gatewayEnvironment(gw: HostGateway): Record<string, string> {
   return {
     GWS_GATEWAY_URL: gw.url,
     GWS_GATEWAY_VIDEO_URL: gw.videoUrl,
-    GWS_KEY_VALID: gw.keys.valid,
-    GWS_KEY_NO_PERMISSION: gw.keys.noPermission,
-    GWS_KEY_NO_BALANCE: gw.keys.noBalance,
   };
 }

@@ -8,6 +8,9 @@ import { runE2e } from './e2e';
 import { startHostGateway } from './gateway';
 import { runIntegration, type StageResult } from './integration';
 import { ensureHost } from './install';
+import { ensureSystemPackages, missingHostTestPackages } from '../../scripts/ensureSetup.mjs';
+import { keyScanReport, scanForKeys, scanTree } from './keyScan';
+import { resultsDir } from './browser';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -27,9 +30,13 @@ async function main(): Promise<number> {
   const t0 = Date.now();
   const secs = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   const install = await ensureHost();
+  // The proxy suite's tinyproxy: apt-get as root on Debian/Ubuntu, else a stop with the command.
+  if (!only || only === 'integration') ensureSystemPackages(missingHostTestPackages(), 'host stage');
   process.stdout.write(`host: code-server ready (${secs()})\n`);
   // Fast video steps keep journeys short while still showing queued -> percent -> done.
   const gw = await startHostGateway({ videoSteps: 4, videoStepMs: 1500 });
+  // The key scan (keyScan.ts) looks for every key the gateway accepts or knows.
+  scanForKeys({ ...gw.keys });
   const browser = await launchBrowser();
   const results: [string, StageResult][] = [];
   if (!only || only === 'integration') {
@@ -42,6 +49,15 @@ async function main(): Promise<number> {
     results.push(['e2e', await runE2e(install, gw, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
     process.stdout.write(`host: e2e done (${secs()})\n`);
   }
+  // Every code-server folder was scanned when it stopped; the stage's own logs are scanned now.
+  scanTree(resultsDir, 'test-results');
+  const scan = keyScanReport();
+  if (scan.ran)
+    results.push([
+      'key scan',
+      scan.ok ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, failures: scan.lines.slice(0, -1) },
+    ]);
+  for (const l of scan.lines.slice(-1)) process.stdout.write(`host: ${l}\n`);
   let passed = 0;
   let failed = 0;
   for (const [name, r] of results) {

@@ -6,34 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/view/controller';
 import type { Services } from '../../src/platform/services';
-import type { HostMessage } from '../../src/shared/protocol';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
-
-/** A webview without a page: records what the host posts and lets the test post as the page. */
-class FakeWebview {
-  readonly posted: HostMessage[] = [];
-  private readonly emitter = new vscode.EventEmitter<unknown>();
-  readonly onDidReceiveMessage = this.emitter.event;
-  postMessage(m: unknown): Thenable<boolean> {
-    this.posted.push(m as HostMessage);
-    return Promise.resolve(true);
-  }
-  fromPage(m: unknown): void {
-    this.emitter.fire(m);
-  }
-  /** Content of the deltas of one request, joined. */
-  streamed(requestId: string): string {
-    return this.posted
-      .map((m) => (m.type === 'chat/delta' && m.requestId === requestId ? (m.content ?? '') : ''))
-      .join('');
-  }
-  end(requestId: string): Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> | undefined {
-    return this.posted.find(
-      (m): m is Extract<HostMessage, { type: 'chat/done' | 'chat/error' }> =>
-        (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId,
-    );
-  }
-}
+import { FakeWebview } from './fakeWebview';
 
 /** A folder `/read-only` whose files cannot be written, with the error a read-only disk folder gives. */
 class ReadOnlyFolder implements vscode.FileSystemProvider {

@@ -2,6 +2,7 @@
 // the suites share: the gateway's HTTP control routes, the extension's exports, polling.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { GATEWAY_KEYS } from '../gateway/keys';
 
 /** The extension's id (`publisher.name` of package.json). */
 export const EXTENSION_ID = 'gateway-studio.gateway-studio';
@@ -23,15 +24,10 @@ export const gateway = {
   get videoUrl(): string {
     return need('GWS_GATEWAY_VIDEO_URL');
   },
-  get validKey(): string {
-    return need('GWS_KEY_VALID');
-  },
-  get noPermissionKey(): string {
-    return need('GWS_KEY_NO_PERMISSION');
-  },
-  get noBalanceKey(): string {
-    return need('GWS_KEY_NO_BALANCE');
-  },
+  // Fixed keys of the local gateway (not passed in: see test/host/gateway.ts).
+  validKey: GATEWAY_KEYS.valid,
+  noPermissionKey: GATEWAY_KEYS.noPermission,
+  noBalanceKey: GATEWAY_KEYS.noBalance,
 };
 
 /** POSTs to the gateway's `/__control/*` routes (faults, reset) from the extension host. */

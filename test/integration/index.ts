@@ -19,9 +19,11 @@ async function loadSuites(): Promise<void> {
   await import('./video.test');
   await import('./videoTools.test');
   await import('./chat.test');
+  await import('./mentions.test');
   await import('./tools.test');
   await import('./checkpoints.test');
   await import('./lm.test');
+  await import('./proxy.test');
   await import('./systemPrompt.test');
 }
 

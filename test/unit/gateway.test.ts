@@ -785,6 +785,23 @@ void describe('faults', () => {
     assert.ok(!events.some((e) => e.data === '[DONE]'), '!events.some((e) => e.data === "[DONE]")');
   });
 
+  void test('malformedChunk sends one cut-off JSON event after N chunks, then the rest of the stream and [DONE]', async () => {
+    gw.fault({ malformedChunk: { afterChunks: 2 } });
+    const res = await chat({ stream: true, messages: [user('a b c d')] });
+    const { events } = parseSse(await res.text());
+    const bad = events.filter((e) => {
+      try {
+        JSON.parse(e.data);
+        return false;
+      } catch {
+        return e.data !== '[DONE]';
+      }
+    });
+    assert.equal(bad.length, 1);
+    assert.equal(events.indexOf(bad[0]!), 2);
+    assert.equal(events.at(-1)?.data, '[DONE]');
+  });
+
   void test('with eventNames a mid-stream error event is named error', async () => {
     gw.fault({ eventNames: true, midStreamError: { afterChunks: 1 } });
     const { events } = await streamChat({ messages: [user('a b')] });

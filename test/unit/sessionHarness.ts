@@ -4,6 +4,7 @@
  * it sends to the chat views recorded.
  */
 import { GatewayClient } from '../../src/api/client';
+import type { HttpOptions } from '../../src/api/http';
 import { ChatSession } from '../../src/chat/core/session';
 import type { Question, SessionDeps, SessionSettings } from '../../src/chat/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -47,6 +48,23 @@ export interface OpenSession {
   readonly logs: string[];
 }
 
+/** Options of {@link openSession}. */
+export interface OpenSessionOptions {
+  /** How long `until` waits (default 10 s). */
+  timeoutMs?: number;
+  /** Settings over {@link SETTINGS}. */
+  settings?: Partial<SessionSettings>;
+  /** Client options over the defaults (no retries), such as `maxRetries` or `idleTimeoutMs`. */
+  client?: Partial<HttpOptions>;
+  /**
+   * The key as SecretStorage holds it now, read before each turn as the extension's client
+   * factory does (a changed key gives a new client); default: the gateway's valid key, always.
+   */
+  apiKey?: () => string | undefined;
+  /** The system prompt's snapshot (environment, rules), as the chat view passes it. */
+  prompt?: SessionDeps['prompt'];
+}
+
 /**
  * A session over `storage` (default: a new empty one), as a window that starts with it, whose
  * client talks to `gw` with its valid key and without retries.
@@ -54,21 +72,30 @@ export interface OpenSession {
 export function openSession(
   gw: SessionTarget,
   storage = new MemoryStorage(),
-  options: { timeoutMs?: number; settings?: Partial<SessionSettings>; prompt?: SessionDeps['prompt'] } = {},
+  options: OpenSessionOptions = {},
 ): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
-  const client = new GatewayClient({
-    baseUrl: gw.url,
-    apiKey: gw.keys.valid,
-    maxRetries: 0,
-    log: (level, msg) => {
-      if (level === 'warn' || level === 'error') logs.push(msg);
-    },
-  });
+  const clientFor = (apiKey: string | undefined) =>
+    new GatewayClient({
+      baseUrl: gw.url,
+      apiKey,
+      maxRetries: 0,
+      log: (level, msg) => {
+        if (level === 'warn' || level === 'error') logs.push(msg);
+      },
+      ...options.client,
+    });
+  const key = options.apiKey ?? (() => gw.keys.valid);
+  let client = { key: key(), client: clientFor(key()) };
+  const backend = () => {
+    const now = key();
+    if (now !== client.key) client = { key: now, client: clientFor(now) };
+    return Promise.resolve(client.client);
+  };
   const session = new ChatSession({
     store: new ConversationStore(storage),
-    backend: () => Promise.resolve(client),
+    backend,
     settings: () => ({ ...SETTINGS, ...options.settings }),
     contextStorage: storage,
     ...(options.prompt ? { prompt: options.prompt } : {}),

@@ -12,6 +12,7 @@ import {
   ensureNode,
   findBrowser,
   missingHostBuildPackages,
+  missingHostTestPackages,
   noBrowserMessage,
   packagePlan,
 } from '../../scripts/ensureSetup.mjs';
@@ -217,6 +218,17 @@ void describe('system packages', () => {
         (c) => c !== 'g++',
       ),
       ['g++'],
+    );
+  });
+
+  void test('the host stage needs tinyproxy for the proxy suite', () => {
+    assert.deepEqual(
+      missingHostTestPackages(() => false),
+      ['tinyproxy'],
+    );
+    assert.deepEqual(
+      missingHostTestPackages((c) => c === 'tinyproxy'),
+      [],
     );
   });
 

@@ -2,8 +2,10 @@
 import type { JSX } from 'preact';
 import { addFiles, removeContext, removeImage, send, setEditing, stop } from '../composerActions';
 import { els, post } from '../runtime';
-import { busy, contexts, draft, editing, images, notes, t } from '../state';
+import { closePicker, movePicker, pick, removeMention, updatePicker } from '../mentionActions';
+import { busy, contexts, draft, editing, images, mentions, notes, picker, t } from '../state';
 import { Icon, IconButton, TextButton } from './buttons';
+import { MentionPicker, mentionIcon, mentionName, optionId, PICKER_ID } from './MentionPicker';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
 
@@ -23,17 +25,49 @@ export function Composer(): JSX.Element {
           </p>
         ))}
       </div>
+      <MentionPicker />
       <textarea
         class="input"
         rows={3}
+        aria-autocomplete="list"
+        aria-expanded={picker.value !== undefined}
+        aria-controls={PICKER_ID}
+        aria-activedescendant={picker.value?.items.length ? optionId(picker.value.active) : undefined}
         aria-label={t('Message')}
         placeholder={t('Ask about your code, or paste an image…')}
         value={draft}
         ref={(el) => {
           els.textarea = el ?? undefined;
+          // A textarea that controls a listbox is a combobox (ARIA 1.2); Preact's types allow only textbox.
+          el?.setAttribute('role', 'combobox');
         }}
-        onInput={(ev) => (draft.value = ev.currentTarget.value)}
+        onInput={(ev) => {
+          const ta = ev.currentTarget;
+          draft.value = ta.value;
+          updatePicker(ta.value, ta.selectionStart);
+        }}
+        onClick={(ev) => updatePicker(ev.currentTarget.value, ev.currentTarget.selectionStart)}
+        onBlur={() => closePicker()}
         onKeyDown={(ev) => {
+          if (picker.value && !ev.isComposing) {
+            const keys: Record<string, () => void> = {
+              ArrowDown: () => movePicker(1),
+              ArrowUp: () => movePicker(-1),
+              Enter: () => pick(),
+              Tab: () => pick(),
+              Escape: () => closePicker(),
+            };
+            const act = keys[ev.key];
+            if (act && !(ev.key === 'Enter' && ev.shiftKey)) {
+              // With no rows, Enter sends as usual; the other keys still belong to the picker.
+              if (!(picker.value.items.length === 0 && (ev.key === 'Enter' || ev.key === 'Tab'))) {
+                ev.preventDefault();
+                ev.stopPropagation();
+                act();
+                return;
+              }
+            }
+          }
           if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
             ev.preventDefault();
             send();
@@ -72,6 +106,17 @@ function Attachments(): JSX.Element {
         <span key={`i${i}`} class="attachment">
           <img class="thumb" src={img.dataUrl} alt={t('Attached image: {0}', img.name)} />
           <IconButton icon="close" label={`${t('Remove attachment')}: ${img.name}`} onClick={() => removeImage(i)} />
+        </span>
+      ))}
+      {mentions.value.map((m, i) => (
+        <span key={`m${i}`} class="chip mention-chip" title={m.detail ?? m.label}>
+          <Icon name={mentionIcon(m.kind)} />
+          <span>{m.label}</span>
+          <IconButton
+            icon="close"
+            label={`${t('Remove mention')}: ${mentionName(m)}`}
+            onClick={() => removeMention(i)}
+          />
         </span>
       ))}
       {contexts.value.map((ctx, i) => (

@@ -6,7 +6,13 @@
 import { useComputed } from '@preact/signals';
 import type { Signal } from '@preact/signals';
 import type { JSX } from 'preact';
-import type { AssistantMessage, ChatMessage, EditorContext, UserMessage } from '../../src/shared/protocol';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ContextAttachment,
+  EditorContext,
+  UserMessage,
+} from '../../src/shared/protocol';
 import { beginEdit, continueAnswer, regenerate } from '../composerActions';
 import { post } from '../runtime';
 import { busy, CARD_ROW, ERROR_ROW, lastAssistantId, lastUserId, looseCards, messages, t, unanswered } from '../state';
@@ -14,7 +20,14 @@ import { AnswerBody } from './AnswerBody';
 import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
 import { ErrorBox, StandaloneError } from './ErrorBox';
+import { mentionIcon, mentionName } from './MentionPicker';
 import { ToolCard } from './ToolCard';
+
+function lines(a: ContextAttachment): string {
+  if (a.startLine === undefined) return '';
+  const end = a.endLine ?? a.startLine;
+  return end === a.startLine ? `:${a.startLine}` : `:${a.startLine}-${end}`;
+}
 
 export function contextLabel(ctx: EditorContext): string {
   const name = ctx.fileName.split(/[\\/]/).pop() ?? ctx.fileName;
@@ -77,7 +90,8 @@ function Actions({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
 }
 
 function Question({ m, msg }: { m: UserMessage; msg: Signal<ChatMessage> }): JSX.Element {
-  const extras = m.images.length + m.contexts.length > 0;
+  const attached = m.attachments ?? [];
+  const extras = m.images.length + m.contexts.length + attached.length > 0;
   return (
     <article class="msg user" data-message-id={m.id} aria-label={t('You')}>
       <div class="msg-head">
@@ -90,6 +104,22 @@ function Question({ m, msg }: { m: UserMessage; msg: Signal<ChatMessage> }): JSX
         <div class="user-extras">
           {m.images.map((img, i) => (
             <img key={`i${i}`} class="thumb" src={img.dataUrl} alt={t('Attached image: {0}', img.name)} />
+          ))}
+          {attached.map((a, i) => (
+            <span
+              key={`a${i}`}
+              class={`chip mention-chip${a.note && !a.text ? ' empty' : ''}`}
+              title={[a.note, a.truncated ? t('truncated') : ''].filter(Boolean).join(' · ') || undefined}
+              aria-label={t(
+                'Attached: {0}',
+                `${mentionName(a)}${lines(a)}${a.truncated ? ` (${t('truncated')})` : ''}`,
+              )}
+            >
+              <Icon name={mentionIcon(a.kind)} />
+              {a.label}
+              {lines(a)}
+              {a.truncated ? <span class="truncated">…</span> : null}
+            </span>
           ))}
           {m.contexts.map((ctx, i) => (
             <span key={`c${i}`} class="chip">

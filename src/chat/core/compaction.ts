@@ -14,6 +14,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ChatMessage as WireMessage } from '../../api/wire';
 import type { Conversation } from '../../shared/protocol';
+import { formatAttachment } from './mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
 import { buildChatRequest, effectiveParams, formatContext, type BuildOptions, type RequestDefaults } from './request';
 
@@ -114,10 +115,14 @@ function injectSummary(req: ChatRequest, summary: string): void {
   else req.messages.unshift({ role: 'system', content: text });
 }
 
-/** Quoted texts of the user messages the request holds (editor context): attachments for the meter. */
+/** Quoted texts of the user messages the request holds (@-mentions, editor context): attachments for the meter. */
 export function attachmentTexts(c: Conversation): string[] {
   const cut = summaryCut(c);
-  return c.messages.slice(cut).flatMap((m) => (m.role === 'user' ? m.contexts.map(formatContext) : []));
+  return c.messages
+    .slice(cut)
+    .flatMap((m) =>
+      m.role === 'user' ? [...(m.attachments ?? []).map(formatAttachment), ...m.contexts.map(formatContext)] : [],
+    );
 }
 
 /** Builds the request and makes it fit (see the module comment). */
@@ -249,7 +254,10 @@ export async function summariseEarlier(o: FitOptions): Promise<void> {
   const budgetChars = Math.max(1000, Math.floor((window - answer - 300) * o.estimator.charsPerToken * 0.9));
   const lines: string[] = [];
   for (const m of covered) {
-    if (m.role === 'user') lines.push(`User: ${[m.text, ...m.contexts.map(formatContext)].join('\n\n')}`);
+    if (m.role === 'user')
+      lines.push(
+        `User: ${[...(m.attachments ?? []).map(formatAttachment), m.text, ...m.contexts.map(formatContext)].join('\n\n')}`,
+      );
     else if (m.role === 'assistant') {
       if (m.content) lines.push(`Assistant: ${m.content}`);
       for (const call of m.toolCalls ?? [])

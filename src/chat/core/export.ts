@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { Conversation } from '../../shared/protocol';
+import { attachmentLabel, formatAttachment } from './mentions';
 import { formatContext } from './request';
 import { titleFor } from './store';
 
@@ -29,7 +30,12 @@ export function conversationToMarkdown(c: Conversation): string {
   if (c.systemPrompt) out.push('> ' + c.systemPrompt.split('\n').join('\n> '), '');
   for (const m of c.messages) {
     if (m.role === 'user') {
-      out.push(`## ${words.you}`, '', m.text);
+      out.push(`## ${words.you}`, '');
+      // What the model saw of each @-mention, in a fold so the question stays readable.
+      for (const a of m.attachments ?? []) {
+        out.push(`<details><summary>📎 ${attachmentLabel(a)}</summary>`, '', formatAttachment(a), '', '</details>', '');
+      }
+      out.push(m.text);
       for (const ctx of m.contexts) out.push('', formatContext(ctx));
       for (const img of m.images) out.push('', `- 🖼 ${img.name} (${img.mime}, ${Math.round(img.bytes / 1024)} KB)`);
       out.push('');

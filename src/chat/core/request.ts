@@ -7,6 +7,7 @@ import {
   type EditorContext,
   type UserMessage,
 } from '../../shared/protocol';
+import { formatAttachment } from './mentions';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {
@@ -145,9 +146,14 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
   return req;
 }
 
-/** Text plus editor context; with images, an array of parts (text first, then each image). */
+/**
+ * Text plus editor context; with images, an array of parts (text first, then each image).
+ * @-mention attachments come before the user's words, each a labelled block, so the question is
+ * the last thing the model reads.
+ */
 export function userContent(m: UserMessage): string | ContentPart[] {
-  const text = [m.text, ...m.contexts.map(formatContext)].filter((s) => s.trim() !== '').join('\n\n');
+  const attached = (m.attachments ?? []).map(formatAttachment);
+  const text = [...attached, m.text, ...m.contexts.map(formatContext)].filter((s) => s.trim() !== '').join('\n\n');
   if (m.images.length === 0) return text;
   const parts: ContentPart[] = [];
   if (text) parts.push({ type: 'text', text });

@@ -103,6 +103,7 @@ export class ChatSession {
       text: q.text,
       images: q.images,
       contexts: q.contexts,
+      ...(q.attachments?.length ? { attachments: q.attachments } : {}),
       createdAt: this.now(),
     };
     this.conversation.messages.push(user);

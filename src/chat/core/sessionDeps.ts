@@ -3,7 +3,14 @@
 import type { ModelOverride } from '../../api/modelLimits';
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
-import type { ChatParams, Conversation, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
+import type {
+  ChatParams,
+  ContextAttachment,
+  Conversation,
+  EditorContext,
+  HostMessage,
+  ImageAttachment,
+} from '../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from './store';
 import type { PromptSnapshot } from './systemPrompt';
 
@@ -61,4 +68,6 @@ export interface Question {
   text: string;
   images: ImageAttachment[];
   contexts: EditorContext[];
+  /** Resolved @-mentions. */
+  attachments?: ContextAttachment[];
 }

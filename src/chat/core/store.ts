@@ -49,7 +49,11 @@ export function titleFor(c: Conversation): string {
   const first = c.messages.find((m) => m.role === 'user');
   const text =
     first?.role === 'user'
-      ? ((first.text.trim() || first.contexts[0]?.fileName || (first.images.length ? first.images[0]?.name : '')) ?? '')
+      ? ((first.text.trim() ||
+          first.contexts[0]?.fileName ||
+          first.attachments?.[0]?.label ||
+          (first.images.length ? first.images[0]?.name : '')) ??
+        '')
       : '';
   const line = text.split('\n')[0]?.trim() ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;

@@ -26,6 +26,7 @@ import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
+import { MentionProvider } from './mentions';
 import { PromptContext } from './promptContext';
 
 /**
@@ -45,6 +46,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly followed: FollowedTasks;
   private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
+  private readonly mentions = new MentionProvider();
 
   /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
   constructor(
@@ -184,7 +186,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         return;
       // The conversation
       case 'chat/send':
-        return session.send(m.requestId, m);
+        return m.mentions?.length ? this.sendWithMentions(m) : session.send(m.requestId, m);
       case 'chat/cancel':
         return session.cancel(m.requestId);
       case 'chat/regenerate':
@@ -256,6 +258,18 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         return this.hub.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId });
       case 'checkpoint/restore':
         return this.checkpoints.restore(m.answerId, m.overwrite, m.cut);
+      // @-mentions
+      case 'mentions/query':
+        return this.hub.send(surface, {
+          type: 'mentions/results',
+          queryId: m.queryId,
+          items: await this.mentions.query(m.query),
+        });
+      case 'mentions/drop':
+        return this.hub.send(surface, {
+          type: 'chat/mentions',
+          ...(await this.mentions.fromUris(droppedUris(m.uris))),
+        });
       // The system prompt and the rules chips
       case 'rules/setEnabled':
       case 'rules/open':
@@ -263,6 +277,25 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'chat/showSystemPrompt':
         return this.prompt.handle(m);
     }
+  }
+
+  /** A message with @-mentions: their content is read now and stored with the message. */
+  private async sendWithMentions(m: Extract<WebviewMessage, { type: 'chat/send' }>): Promise<void> {
+    const settings = readSettings();
+    const model = this.session.conversationMessage().conversation.model || settings.chatModel;
+    const list = this.session.models.message();
+    const info = list.type === 'chat/models' ? list.models.find((x) => x.id === model) : undefined;
+    const r = await this.mentions.resolve(m.mentions ?? [], {
+      acceptsImages: info?.supportsImages,
+      model,
+      maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
+    });
+    return this.session.send(m.requestId, { ...m, images: [...m.images, ...r.images], attachments: r.attachments });
+  }
+
+  /** "Add File to Chat": the files become chips in the composer of every chat. */
+  async addFiles(uris: vscode.Uri[]): Promise<void> {
+    this.hub.broadcastOrKeep({ type: 'chat/mentions', ...(await this.mentions.fromUris(uris)) });
   }
 
   /** The whole state a webview starts from when it is (re)loaded. */
@@ -374,6 +407,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   dispose(): void {
     this.followed.dispose();
+    this.mentions.dispose();
     this.session.dispose();
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
@@ -395,6 +429,20 @@ function storedFollows(v: unknown): FollowedEntry[] {
       typeof (e as FollowedEntry).callId === 'string' &&
       typeof (e as FollowedEntry).key === 'string',
   );
+}
+
+/** The URIs of a drop that parse; the webview only passes on what the explorer put there. */
+function droppedUris(list: string[]): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const s of list) {
+    try {
+      const uri = vscode.Uri.parse(s.trim(), true);
+      if (uri.scheme === 'file' || uri.scheme === 'vscode-remote' || uri.scheme === 'vscode-userdata') out.push(uri);
+    } catch {
+      // Not a URI (a text drop): nothing to attach.
+    }
+  }
+  return out;
 }
 
 /** What the session reads of the settings. */

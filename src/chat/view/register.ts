@@ -97,6 +97,20 @@ export function registerChat(s: Services): ChatPanelApi {
     }),
     vscode.commands.registerCommand('gatewayStudio.exportChat', () => controller.exportMarkdown()),
     vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', () => controller.showSystemPrompt()),
+    // From the explorer: the clicked file, or all selected ones; from an editor tab: its file.
+    vscode.commands.registerCommand(
+      'gatewayStudio.addFileToChat',
+      async (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
+        const target = clicked instanceof vscode.Uri ? clicked : vscode.window.activeTextEditor?.document.uri;
+        const uris = Array.isArray(selected) && selected.length > 0 ? selected : target ? [target] : [];
+        if (uris.length === 0) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('Choose a file in the explorer or open one first.'));
+          return;
+        }
+        await reveal();
+        await controller.addFiles(uris);
+      },
+    ),
     vscode.commands.registerCommand('gatewayStudio.askAboutSelection', async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {

@@ -13,6 +13,7 @@ import type { VideoDownloadOptions } from '../../api/videoDownload';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoStatus } from '../../api/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
+import { saveError } from './saveErrors';
 import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
 
 /** What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. */
@@ -151,7 +152,8 @@ export class VideoJob {
         await this.update({ state: 'paused' });
         return 'paused';
       }
-      await this.update({ state: 'error', error: toTaskError(err), finishedAt: this.now() });
+      const error = saveError(err, this.rec.saveDir) ?? toTaskError(err);
+      await this.update({ state: 'error', error, finishedAt: this.now() });
       return 'error';
     }
   }

@@ -1,0 +1,57 @@
+/**
+ * A compact fuzzy scorer for the @-picker, shared by the host (which filters thousands of paths)
+ * and the webview (which re-ranks the rows it has at every keystroke, before the host answers).
+ * Written here rather than taken from a library: the picker needs only subsequence matching with
+ * a few bonuses, and the webview bundle has a size budget.
+ *
+ * A query matches when its characters appear in order in the text (case-insensitive). Matches
+ * score higher at word starts (after `/`, `.`, `-`, `_`, space, or a lower-to-upper change),
+ * in a run of consecutive characters, and inside the last path segment (the file name).
+ */
+
+const SEPARATORS = new Set(['/', '\\', '.', '-', '_', ' ', ':']);
+
+/** The score of `query` against `text`, or -1 when it does not match. An empty query scores 0. */
+export function fuzzyScore(query: string, text: string): number {
+  const q = query.toLowerCase().replace(/\s+/g, '');
+  if (q === '') return 0;
+  const lower = text.toLowerCase();
+  const nameStart = Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\')) + 1;
+  // A plain substring of the file name beats any scattered match.
+  const inName = lower.indexOf(q, nameStart);
+  if (inName >= 0) return 1000 + (inName === nameStart ? 200 : 0) - (lower.length - nameStart);
+  let score = 0;
+  let ti = 0;
+  let run = 0;
+  for (let qi = 0; qi < q.length; qi++) {
+    const ch = q[qi];
+    let found = -1;
+    for (let k = ti; k < lower.length; k++) {
+      if (lower[k] === ch) {
+        found = k;
+        break;
+      }
+    }
+    if (found < 0) return -1;
+    run = found === ti && qi > 0 ? run + 1 : 0;
+    const prev = found > 0 ? text[found - 1] : '/';
+    const cur = text[found] ?? '';
+    const wordStart =
+      prev === undefined || SEPARATORS.has(prev) || (prev === prev.toLowerCase() && cur !== cur.toLowerCase());
+    score += 1 + run * 5 + (wordStart ? 8 : 0) + (found >= nameStart ? 3 : 0);
+    ti = found + 1;
+  }
+  // Shorter texts first among equal matches.
+  return score - lower.length / 100;
+}
+
+/** The items that match, best first; ties keep their order. */
+export function fuzzyFilter<T>(query: string, items: readonly T[], text: (item: T) => string, limit = 50): T[] {
+  const scored: { item: T; score: number; i: number }[] = [];
+  items.forEach((item, i) => {
+    const score = fuzzyScore(query, text(item));
+    if (score >= 0) scored.push({ item, score, i });
+  });
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  return scored.slice(0, limit).map((s) => s.item);
+}
