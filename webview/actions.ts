@@ -42,6 +42,7 @@ import {
   modelsLoading,
   notes,
   rows,
+  rules,
   FIRST_SCREEN_ROWS,
   standaloneError,
   strings,
@@ -176,6 +177,9 @@ function handle(msg: HostMessage): void {
     case 'chat/compacted':
       if (msg.conversationId === conversation.value?.id) compaction.value = msg.compaction;
       return;
+    case 'chat/rules':
+      rules.value = { chips: msg.rules, blocked: msg.blocked, warnings: msg.warnings };
+      return;
   }
 }
 
@@ -242,7 +246,13 @@ function setConversation(c: Conversation, d: ChatParams, model: string, systemPr
     messageSignal(m.id, m);
     if (m.role === 'tool') keyed(toolResults, m.toolCallId).value = m;
   }
-  conversation.value = { id: c.id, model: c.model, systemPrompt: c.systemPrompt, params: c.params };
+  conversation.value = {
+    id: c.id,
+    model: c.model,
+    systemPrompt: c.systemPrompt,
+    params: c.params,
+    disabledRules: c.disabledRules ?? [],
+  };
   defaults.value = d;
   defaultModel.value = model;
   defaultSystemPrompt.value = systemPrompt;

@@ -18,6 +18,7 @@ import type {
   MentionItem,
   ModelInfo,
   ParamOverrides,
+  RuleChip,
   ToolCallUpdate,
   ToolChoiceSetting,
   ToolInfo,
@@ -58,6 +59,8 @@ export interface ConversationMeta {
   model: string;
   systemPrompt: string | undefined;
   params: ParamOverrides;
+  /** Rules files switched off for this conversation. */
+  disabledRules: string[];
 }
 
 export interface Note {
@@ -98,6 +101,12 @@ export const conversationId = computed(() => conversation.value?.id);
 export const defaults = signal<ChatParams | undefined>(undefined);
 export const defaultModel = signal('');
 export const defaultSystemPrompt = signal('');
+/** The rules files found (chips above the composer); `blocked` in an untrusted workspace. */
+export const rules = signal<{ chips: RuleChip[]; blocked: boolean; warnings: string[] }>({
+  chips: [],
+  blocked: false,
+  warnings: [],
+});
 /** Bumped on every conversation the host sends: open panels built from it start over. */
 export const conversationVersion = signal(0);
 

@@ -10,6 +10,8 @@ export interface Settings {
   videoModel: string;
   chat: {
     systemPrompt: string;
+    /** `chat.environmentContext`: the environment section of the system prompt. */
+    environmentContext: boolean;
     stream: boolean;
     temperature: number | null;
     topP: number | null;
@@ -55,6 +57,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     videoModel: g('videoModel', 'vendor-image-video'),
     chat: {
       systemPrompt: g('chat.systemPrompt', ''),
+      environmentContext: g('chat.environmentContext', true),
       stream: g('chat.stream', true),
       temperature: g<number | null>('chat.temperature', null),
       topP: g<number | null>('chat.topP', null),

@@ -227,6 +227,8 @@ export const conversationSchema = z.object({
   messages: z.array(chatMessageSchema),
   /** The summary sent in place of the messages up to `throughId` (they stay stored and shown). */
   compaction: z.optional(compactionSchema),
+  /** Ids of the rules files switched off for this conversation (see `chat/rules`). */
+  disabledRules: z.optional(z.array(z.string())),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
@@ -324,6 +326,14 @@ export const contextMeterSchema = z.object({
   fixedTooLarge: z.boolean(),
 });
 export type ContextMeter = z.infer<typeof contextMeterSchema>;
+/** One rules file as the chips above the composer show it. */
+export const ruleChipSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['agents', 'copilot', 'rules', 'nested']),
+  /** Cut to the size limit: the warning names the file. */
+  truncated: z.boolean(),
+});
+export type RuleChip = z.infer<typeof ruleChipSchema>;
 
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */
 export const stringsSchema = z.record(z.string(), z.string());
@@ -401,6 +411,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/mentions'), items: z.array(mentionItemSchema), problems: z.array(z.string()) }),
   z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
   z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
+  /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
+  z.object({
+    type: z.literal('chat/rules'),
+    rules: z.array(ruleChipSchema),
+    blocked: z.boolean(),
+    warnings: z.array(z.string()),
+  }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -481,6 +498,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('chat/compact') }),
   z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),
+  // The system prompt and rules (chips above the composer)
+  z.object({ type: z.literal('rules/setEnabled'), id: z.string().check(z.maxLength(2000)), enabled: z.boolean() }),
+  z.object({ type: z.literal('rules/open'), id: z.string().check(z.maxLength(2000)) }),
+  z.object({ type: z.literal('rules/allowUntrusted') }),
+  z.object({ type: z.literal('chat/showSystemPrompt') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

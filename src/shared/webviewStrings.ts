@@ -166,6 +166,14 @@ export const WEBVIEW_STRINGS = [
   'Gateway Studio chat',
   'Answer finished: {0}',
   '{0} (the rest is in the conversation)',
+  // The rules chips and the system prompt
+  'Rules in effect',
+  'Rules file {0}: click to open',
+  'Send {0} with this conversation',
+  'Show what is sent',
+  'This workspace is not trusted (Restricted Mode), so its rules files are not sent: text in a repository can try to steer the assistant (prompt injection). Read them first, then allow them if you trust them.',
+  'Allow rules for this workspace',
+  'cut to the size limit',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

@@ -47,6 +47,8 @@ interface Directives {
   markdown: boolean;
   json: boolean;
   reasoning: boolean;
+  /** `#request`: answer with the whole request body as JSON (tests assert what was sent). */
+  request: boolean;
   finish?: string;
   /** The text with flag directives removed, for the echo. */
   rest: string;
@@ -200,7 +202,7 @@ function checkRange(body: Json, key: string, min: number, max: number): void {
 function parseDirectives(text: string): Directives {
   // `#say` and `#tools` take the rest of the text verbatim, so nothing after them is a directive.
   let head = text;
-  const d: Directives = { markdown: false, json: false, reasoning: false, rest: '' };
+  const d: Directives = { markdown: false, json: false, reasoning: false, request: false, rest: '' };
   const say = /(^|\s)#say /.exec(head);
   const tools = /(^|\s)#tools\s/.exec(head);
   if (say && (!tools || say.index < tools.index)) {
@@ -217,13 +219,14 @@ function parseDirectives(text: string): Directives {
   d.markdown = /(^|\s)#markdown(\s|$)/.test(head);
   d.json = /(^|\s)#json(\s|$)/.test(head);
   d.reasoning = /(^|\s)#reasoning(\s|$)/.test(head);
+  d.request = /(^|\s)#request(\s|$)/.test(head);
   const finish = /(^|\s)#finish\s+(\S+)/.exec(head);
   if (finish) d.finish = finish[2];
   // Only the directives go; the user's own line breaks and spacing are echoed as typed.
   d.rest = head
     .replace(/(^|[ \t])#long[ \t]+\d+[ \t]?/g, '$1')
     .replace(/(^|[ \t])#finish[ \t]+\S+[ \t]?/g, '$1')
-    .replace(/(^|[ \t])#(markdown|json|reasoning)(?=\s|$)[ \t]?/g, '$1')
+    .replace(/(^|[ \t])#(markdown|json|reasoning|request)(?=\s|$)[ \t]?/g, '$1')
     .trim();
   return d;
 }
@@ -396,6 +399,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
   let calls: PlannedCall[] = [];
   let json = false;
   let jsonAnswer = false;
+  let fragmentSize = 8;
   const rf = body.response_format;
   if (isObj(rf) && (rf.type === 'json_object' || rf.type === 'json_schema')) json = true;
 
@@ -424,6 +428,11 @@ function plan(body: Json, rule?: WindowRule): Plan {
     }
   } else if (required && !toolsOff) {
     calls = [{ id: callId(), name: names[0]!, args: '{}' }];
+  } else if (d.request) {
+    // The body exactly as parsed, so a test reads back the system message, tools and parameters.
+    content = JSON.stringify(body);
+    jsonAnswer = true;
+    fragmentSize = 256;
   } else if (d.say !== undefined) {
     content = d.say;
   } else if (d.long !== undefined) {
@@ -448,7 +457,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
       ? `The user wrote ${JSON.stringify(d.rest.slice(0, 60))}. I will answer plainly and check each step before replying.`
       : '';
   // Compact JSON has no spaces to cut at, so it streams in fixed-size fragments.
-  let contentPieces = jsonAnswer ? fragments(content, 8) : pieces(content);
+  let contentPieces = jsonAnswer ? fragments(content, fragmentSize) : pieces(content);
   let finish = calls.length ? 'tool_calls' : (d.finish ?? 'stop');
   if (!calls.length && typeof maxTokens === 'number' && contentPieces.length > maxTokens) {
     contentPieces = contentPieces.slice(0, maxTokens);

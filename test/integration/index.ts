@@ -26,6 +26,7 @@ async function loadSuites(): Promise<void> {
   await import('./checkpoints.test');
   await import('./lm.test');
   await import('./proxy.test');
+  await import('./systemPrompt.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -346,6 +346,29 @@ void describe('chat answers', () => {
     assert.equal(JSON.parse(contentOf(chunks)).answer, 'Echo: hi');
   });
 
+  void test('#request answers with the whole request body it received, streamed or not', async () => {
+    const sent = {
+      temperature: 0.3,
+      messages: [
+        { role: 'system', content: 'SYSTEM with ``` fences and "quotes"\nand lines' },
+        user('#request please'),
+      ],
+    };
+    const whole = (await (await chat(sent)).json()) as Json;
+    const echoed = JSON.parse(whole.choices[0].message.content) as Json;
+    assert.equal(echoed.messages[0].content, sent.messages[0]!.content);
+    assert.equal(echoed.temperature, 0.3);
+    assert.equal(echoed.model, 'gw-chat');
+    const { chunks } = await streamChat({
+      ...sent,
+      messages: [...sent.messages.slice(0, 1), user('x '.repeat(400) + '#request')],
+    });
+    assert.ok(chunks.length > 3, 'a long body is streamed in several pieces');
+    const streamed = JSON.parse(contentOf(chunks)) as Json;
+    assert.equal(streamed.stream, true);
+    assert.equal(streamed.messages[1].content, 'x '.repeat(400) + '#request');
+  });
+
   void test('#finish length and #finish content_filter set that finish_reason', async () => {
     for (const reason of ['length', 'content_filter']) {
       const { chunks } = await streamChat({ messages: [user(`#finish ${reason} hi`)] });

@@ -6,7 +6,7 @@
 import { GatewayClient } from '../../src/api/client';
 import type { HttpOptions } from '../../src/api/http';
 import { ChatSession } from '../../src/chat/core/session';
-import type { Question, SessionSettings } from '../../src/chat/core/sessionDeps';
+import type { Question, SessionDeps, SessionSettings } from '../../src/chat/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { Gateway } from '../gateway/server';
 import { MemoryStorage } from './memoryStorage';
@@ -61,13 +61,19 @@ export interface OpenSessionOptions {
    * factory does (a changed key gives a new client); default: the gateway's valid key, always.
    */
   apiKey?: () => string | undefined;
+  /** The system prompt's snapshot (environment, rules), as the chat view passes it. */
+  prompt?: SessionDeps['prompt'];
 }
 
 /**
  * A session over `storage` (default: a new empty one), as a window that starts with it, whose
  * client talks to `gw` with its valid key and without retries.
  */
-export function openSession(gw: SessionTarget, storage = new MemoryStorage(), options: OpenSessionOptions = {}): OpenSession {
+export function openSession(
+  gw: SessionTarget,
+  storage = new MemoryStorage(),
+  options: OpenSessionOptions = {},
+): OpenSession {
   const logs: string[] = [];
   const received: HostMessage[] = [];
   const clientFor = (apiKey: string | undefined) =>
@@ -92,6 +98,7 @@ export function openSession(gw: SessionTarget, storage = new MemoryStorage(), op
     backend,
     settings: () => ({ ...SETTINGS, ...options.settings }),
     contextStorage: storage,
+    ...(options.prompt ? { prompt: options.prompt } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

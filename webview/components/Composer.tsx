@@ -7,10 +7,12 @@ import { busy, contexts, draft, editing, images, mentions, notes, picker, t } fr
 import { Icon, IconButton, TextButton } from './buttons';
 import { MentionPicker, mentionIcon, mentionName, optionId, PICKER_ID } from './MentionPicker';
 import { contextLabel } from './Message';
+import { RulesBar } from './RulesBar';
 
 export function Composer(): JSX.Element {
   return (
     <div class="composer">
+      <RulesBar />
       <div class="edit-banner" hidden={!editing.value}>
         <span>{t('Editing your last message: Send replaces it and asks again.')}</span>
         <TextButton icon="close" label={t('Cancel edit')} onClick={() => setEditing(false)} />

@@ -17,11 +17,18 @@ export interface RequestDefaults {
   systemPrompt: string;
   /** The chat parameters of the settings (spec 2.1). */
   params: ChatParams;
+  /**
+   * The system message around the user's prompt from the last snapshot taken, for estimates that
+   * cannot wait for a new one (the context meter); a request's own `BuildOptions.system` wins.
+   */
+  system?: (userPrompt: string) => string;
 }
 
 export interface BuildOptions {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** Builds the whole system message around the user's own prompt (see systemPrompt.ts). */
+  system?: (userPrompt: string) => string;
 }
 
 /** A setting or override out of range: named, so the user knows what to fix. */
@@ -84,7 +91,9 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
     );
   }
   const messages: WireMessage[] = [];
-  const system = (c.systemPrompt ?? defaults.systemPrompt).trim();
+  const own = (c.systemPrompt ?? defaults.systemPrompt).trim();
+  const compose = o.system ?? defaults.system;
+  const system = compose ? compose(own) : own;
   if (system) messages.push({ role: 'system', content: system });
 
   let open: string[] = [];

@@ -14,6 +14,7 @@ import { ContextGuard } from './contextGuard';
 import { ModelList } from './modelList';
 import { PartialSaver } from './partialSave';
 import type { RequestDefaults } from './request';
+import { assembleSystemPrompt, systemPromptFor, type PromptSnapshot } from './systemPrompt';
 import type { Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from './store';
 import type { ToolExecutor } from './toolSeam';
@@ -36,6 +37,8 @@ export class ChatSession {
   /** The model picker's list, loaded through the same backend as the turns. */
   readonly models: ModelList;
   private executor: ToolExecutor | undefined;
+  /** The last prompt snapshot taken (for the meter between requests). */
+  private lastPrompt: PromptSnapshot | undefined;
   private readonly cards = new Map<string, ToolCallUpdate>();
   private saving: Promise<void> = Promise.resolve();
   private readonly store: ConversationStore;
@@ -203,6 +206,22 @@ export class ChatSession {
     if (!this.active) this.sink.broadcast(this.conversationMessage());
   }
 
+  /** Switches a rules file off (or on again) for the shown conversation. */
+  async setRuleEnabled(id: string, enabled: boolean): Promise<void> {
+    const off = new Set(this.conversation.disabledRules ?? []);
+    if (enabled) off.delete(id);
+    else off.add(id);
+    this.conversation.disabledRules = off.size ? [...off] : undefined;
+    await this.save();
+    if (!this.active) this.sink.broadcast(this.conversationMessage());
+    await this.refreshPrompt();
+  }
+
+  /** The exact system message the next request of the shown conversation would carry. */
+  nextSystemPrompt(): Promise<string> {
+    return systemPromptFor(this.conversation, this.deps.settings().systemPrompt, this.deps.prompt);
+  }
+
   async rename(id: string, title: string): Promise<void> {
     const renamed = await this.store.rename(id, title);
     if (renamed && renamed.id === this.conversation.id) this.conversation.title = renamed.title;
@@ -248,8 +267,29 @@ export class ChatSession {
 
   private requestDefaults(): RequestDefaults {
     const settings = this.deps.settings();
-    return { model: settings.chatModel, systemPrompt: settings.systemPrompt, params: settings.params };
+    const snapshot = this.lastPrompt;
+    return {
+      model: settings.chatModel,
+      systemPrompt: settings.systemPrompt,
+      params: settings.params,
+      // The meter counts the system prompt as last assembled (see refreshPrompt).
+      ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, this.conversation, own) } : {}),
+    };
   }
+
+  /** The editor's state or the rules changed: the meter counts the system prompt as it is now. */
+  async refreshPrompt(): Promise<void> {
+    if (!this.deps.prompt) return;
+    this.lastPrompt = await this.deps.prompt(this.conversation);
+    if (!this.active) this.broadcastMeter();
+  }
+
+  /** The snapshot for one request, kept for the meter. */
+  private readonly takePrompt = async (c: Conversation): Promise<PromptSnapshot> => {
+    const snapshot = await this.deps.prompt!(c);
+    this.lastPrompt = snapshot;
+    return snapshot;
+  };
 
   /** Which tools the shown conversation's model gets from now on (remembered per model). */
   setToolMode(mode: ToolMode): void {
@@ -461,6 +501,7 @@ export class ChatSession {
         maxRounds: settings.maxRounds,
         signal: abort.signal,
         now: this.now,
+        ...(this.deps.prompt ? { prompt: this.takePrompt } : {}),
         callbacks: {
           onMessage: (msg) => {
             if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);

@@ -3,8 +3,16 @@
 import type { ModelOverride } from '../../api/modelLimits';
 import type { ModelRecord } from '../../api/models';
 import type { ChatBackend } from '../../api/wire';
-import type { ChatParams, ContextAttachment, EditorContext, HostMessage, ImageAttachment } from '../../shared/protocol';
+import type {
+  ChatParams,
+  ContextAttachment,
+  Conversation,
+  EditorContext,
+  HostMessage,
+  ImageAttachment,
+} from '../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from './store';
+import type { PromptSnapshot } from './systemPrompt';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -46,6 +54,13 @@ export interface SessionDeps {
   now?: () => number;
   /** Where windows learnt from overflow errors and per-model tool modes are kept (workspace state). */
   contextStorage?: KeyValueStorage;
+  /**
+   * The editor's state and the rules files for the system prompt, asked for every request
+   * (`chat/view/environment.ts` and `rules.ts`). Without it only the user's own prompt is sent.
+   * Given the conversation, so rules that depend on it (nested `AGENTS.md` of mentioned files)
+   * can be added.
+   */
+  prompt?: (c: Conversation) => Promise<PromptSnapshot>;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -13,6 +13,7 @@ import {
 } from '../../shared/protocol';
 import type { TurnContext } from './contextGuard';
 import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
+import { assembleSystemPrompt, type PromptSnapshot } from './systemPrompt';
 import { callsUniqueIn } from './toolIds';
 import { ToolRunStopped, type ToolExecutor } from './toolSeam';
 
@@ -34,6 +35,8 @@ export interface TurnOptions {
   maxRounds: number;
   signal: AbortSignal;
   callbacks: TurnCallbacks;
+  /** The present state for the system prompt, taken again for every request of the turn. */
+  prompt?: (c: Conversation) => Promise<PromptSnapshot>;
   now?: () => number;
   /**
    * The context window: when given, each request is fitted to the window before it is sent
@@ -78,6 +81,9 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
         ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() }
         : {};
     try {
+      // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.
+      const snapshot = o.prompt ? await o.prompt(conv) : undefined;
+      if (snapshot) build.system = (own: string) => assembleSystemPrompt(snapshot, conv, own);
       req = o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
     } catch (err) {
       answer.status = 'error';

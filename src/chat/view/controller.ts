@@ -27,6 +27,7 @@ import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
 import { MentionProvider } from './mentions';
+import { PromptContext } from './promptContext';
 
 /**
  * The chat's host side: validates what every open chat webview sends and routes it to the
@@ -43,12 +44,27 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly webviews = new Set<vscode.Webview>();
   private readonly followed: FollowedTasks;
+  private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new MentionProvider();
 
-  constructor(private readonly s: Services) {
+  /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
+  constructor(
+    private readonly s: Services,
+    opts: { isTrusted?: () => boolean } = {},
+  ) {
+    this.prompt = new PromptContext({
+      workspaceState: s.context.workspaceState,
+      warn: (m) => s.log.warn(m),
+      ...opts,
+      broadcast: (m) => this.hub.broadcast(m),
+      setRuleEnabled: (id, enabled) => this.session.setRuleEnabled(id, enabled),
+      promptChanged: () => this.session.refreshPrompt(),
+      nextSystemPrompt: () => this.session.nextSystemPrompt(),
+    });
     const conversations = new ConversationStore(s.context.workspaceState);
     this.session = new ChatSession({
+      prompt: (c) => this.prompt.snapshot(c),
       store: conversations,
       backend: () => getGatewayClient(s, 'chat'),
       settings: () => sessionSettings(readSettings()),
@@ -97,6 +113,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.decisionEmitter,
       this.toolSettingsEmitter,
       this.actions,
+      this.prompt,
       this.checkpoints,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
@@ -165,7 +182,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       case 'webview/ready':
         this.hub.ready(surface, this.state());
         if (session.models.stale) void session.models.load();
-        return this.checkpoints.refresh();
+        await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
+        return;
       // The conversation
       case 'chat/send':
         return m.mentions?.length ? this.sendWithMentions(m) : session.send(m.requestId, m);
@@ -252,6 +270,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
           type: 'chat/mentions',
           ...(await this.mentions.fromUris(droppedUris(m.uris))),
         });
+      // The system prompt and the rules chips
+      case 'rules/setEnabled':
+      case 'rules/open':
+      case 'rules/allowUntrusted':
+      case 'chat/showSystemPrompt':
+        return this.prompt.handle(m);
     }
   }
 
@@ -298,6 +322,16 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** Export to Markdown (the command and the chat's menu). */
   exportMarkdown(): Promise<void> {
     return this.actions.exportMarkdown(this.session.shown);
+  }
+
+  /** "Show What Is Sent": the next request's system prompt in an untitled Markdown editor. */
+  showSystemPrompt(): Promise<vscode.TextDocument> {
+    return this.prompt.showSystemPrompt();
+  }
+
+  /** The nested `AGENTS.md` rules that apply to these files (for mentions of files). */
+  nestedRulesFor(files: vscode.Uri[]): ReturnType<PromptContext['rules']['nestedFor']> {
+    return this.prompt.rules.nestedFor(files);
   }
 
   /** The "New Chat" command. */

@@ -96,6 +96,7 @@ export function registerChat(s: Services): ChatPanelApi {
       await controller.newChatFromCommand();
     }),
     vscode.commands.registerCommand('gatewayStudio.exportChat', () => controller.exportMarkdown()),
+    vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', () => controller.showSystemPrompt()),
     // From the explorer: the clicked file, or all selected ones; from an editor tab: its file.
     vscode.commands.registerCommand(
       'gatewayStudio.addFileToChat',

@@ -1,0 +1,78 @@
+/**
+ * Above the composer: the rules files in effect as chips (each switched off or on for this
+ * conversation with its checkbox, opened with its name), the untrusted-workspace notice, the
+ * size warnings and "Show what is sent".
+ */
+import type { JSX } from 'preact';
+import { post } from '../runtime';
+import { conversation, rules, t } from '../state';
+import { Icon, TextButton } from './buttons';
+
+export function RulesBar(): JSX.Element {
+  const { chips, blocked, warnings } = rules.value;
+  const off = new Set(conversation.value?.disabledRules ?? []);
+  return (
+    <div class="rules-bar">
+      {chips.length > 0 && !blocked ? (
+        <div class="rules-chips" role="group" aria-label={t('Rules in effect')}>
+          {chips.map((r) => (
+            <span key={r.id} class={`chip rule-chip${off.has(r.id) ? ' off' : ''}`} data-rule={r.id}>
+              <input
+                type="checkbox"
+                checked={!off.has(r.id)}
+                aria-label={t('Send {0} with this conversation', r.id)}
+                title={t('Send {0} with this conversation', r.id)}
+                onChange={(ev) => post({ type: 'rules/setEnabled', id: r.id, enabled: ev.currentTarget.checked })}
+              />
+              <button
+                type="button"
+                class="rule-open"
+                title={t('Rules file {0}: click to open', r.id)}
+                onClick={() => post({ type: 'rules/open', id: r.id })}
+              >
+                <Icon name="book" />
+                <span>{r.id}</span>
+              </button>
+              {r.truncated ? <Icon name="warning" /> : null}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {blocked && chips.length > 0 ? (
+        <div class="rules-blocked" role="note">
+          <p>
+            <Icon name="shield" />{' '}
+            {t(
+              'This workspace is not trusted (Restricted Mode), so its rules files are not sent: text in a repository can try to steer the assistant (prompt injection). Read them first, then allow them if you trust them.',
+            )}
+          </p>
+          <div class="rules-blocked-files">
+            {chips.map((r) => (
+              <button key={r.id} type="button" class="rule-open" onClick={() => post({ type: 'rules/open', id: r.id })}>
+                <Icon name="book" />
+                <span>{r.id}</span>
+              </button>
+            ))}
+            <TextButton
+              icon="check"
+              class="text-btn allow-rules"
+              label={t('Allow rules for this workspace')}
+              onClick={() => post({ type: 'rules/allowUntrusted' })}
+            />
+          </div>
+        </div>
+      ) : null}
+      {warnings.map((w, i) => (
+        <p key={i} class="rules-warning warning">
+          <Icon name="warning" /> {w}
+        </p>
+      ))}
+      <TextButton
+        icon="eye"
+        class="text-btn show-prompt"
+        label={t('Show what is sent')}
+        onClick={() => post({ type: 'chat/showSystemPrompt' })}
+      />
+    </div>
+  );
+}
