@@ -9,10 +9,12 @@ const production = process.argv.includes('--production');
 
 // ajv is required lazily (src/chat/core/toolValidation.ts) from its own file beside the host
 // bundle, so activation does not parse it; the second entry below builds that file.
-const ajvBesideTheBundle = {
-  name: 'ajv-beside-the-bundle',
+const lazyBesideTheBundle = {
+  name: 'lazy-beside-the-bundle',
   setup(build) {
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
+    // The @-mention sources, loaded when first used (src/chat/view/controller.ts).
+    build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
   },
 };
 
@@ -30,6 +32,18 @@ const builds = [
     logLevel: 'warning',
   },
   {
+    entryPoints: { mentions: 'src/chat/view/mentions.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     bundle: true,
@@ -37,7 +51,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [ajvBesideTheBundle],
+    plugins: [lazyBesideTheBundle],
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
@@ -90,6 +104,17 @@ if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
+    // The tests' bundle carries the mention sources inline, as it does ajv.
+    plugins: [
+      {
+        name: 'mentions-inline',
+        setup(build) {
+          build.onResolve({ filter: /^gws-mentions$/ }, () => ({
+            path: path.join(__dirname, 'src', 'chat', 'view', 'mentions.ts'),
+          }));
+        },
+      },
+    ],
     sourcemap: true,
     logLevel: 'warning',
   });

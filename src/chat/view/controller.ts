@@ -26,7 +26,8 @@ import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
 import { FollowedTasks, type FollowedEntry } from './followedTasks';
 import { ChatHub, type Surface } from './hub';
-import { MentionProvider } from './mentions';
+import type * as Mentions from './mentions';
+import type { MentionProvider } from './mentions';
 import { PromptContext } from './promptContext';
 
 /**
@@ -46,7 +47,17 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly followed: FollowedTasks;
   private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
-  private readonly mentions = new MentionProvider();
+  private mentionProvider: MentionProvider | undefined;
+  /**
+   * The @-mention sources are loaded on first use from their own file beside the bundle
+   * (`dist/mentions.js`, see esbuild.js): most sessions never mention anything, and activation
+   * does not parse them.
+   */
+  private get mentions(): MentionProvider {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load is the point
+    const { MentionProvider: Provider } = require('gws-mentions') as typeof Mentions;
+    return (this.mentionProvider ??= new Provider());
+  }
 
   /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
   constructor(
@@ -407,7 +418,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   dispose(): void {
     this.followed.dispose();
-    this.mentions.dispose();
+    this.mentionProvider?.dispose();
     this.session.dispose();
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
