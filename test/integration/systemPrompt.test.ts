@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/view/controller';
 import type { Services } from '../../src/platform/services';
-import type { HostMessage } from '../../src/shared/protocol';
+import type { HostMessage, MentionItem } from '../../src/shared/protocol';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 /** A webview without a page: records what the host posts and lets the test post as the page. */
@@ -74,10 +74,10 @@ function close(): void {
 }
 
 /** Sends `text` and returns the system message of the request the gateway received for it. */
-async function systemSent(text = 'hello'): Promise<string> {
+async function systemSent(text = 'hello', mentions?: MentionItem[]): Promise<string> {
   const requestId = `sp${++n}`;
   const before = ((await control('requests')) as Recorded[]).length;
-  page.fromPage({ type: 'chat/send', requestId, text, images: [], contexts: [] });
+  page.fromPage({ type: 'chat/send', requestId, text, images: [], contexts: [], ...(mentions ? { mentions } : {}) });
   await waitFor(`the end of ${requestId}`, () => page.ended(requestId));
   const chats = ((await control('requests')) as Recorded[])
     .slice(before)
@@ -187,6 +187,14 @@ describe('system prompt and rules', () => {
     );
     // Not rules of every request: only the root's AGENTS.md is.
     assert.ok(!(await systemSent()).includes('package rules'));
+    // A message that mentions the file brings its folders' AGENTS.md into the system prompt,
+    // outermost first, for the rest of the conversation.
+    const withMention = await systemSent('#say ok', [
+      { kind: 'file', label: 'sp-nested/pkg/src/a.ts', ref: file.toString() },
+    ]);
+    assert.ok(withMention.indexOf('Outer package rules.') >= 0, withMention);
+    assert.ok(withMention.indexOf('Outer package rules.') < withMention.indexOf('Inner package rules.'), withMention);
+    assert.ok((await systemSent('and again')).includes('Inner package rules.'));
     await remove('sp-nested');
     await remove('sp-other.ts');
   });

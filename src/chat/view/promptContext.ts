@@ -33,14 +33,16 @@ export class PromptContext implements vscode.Disposable {
   }
 
   /**
-   * The present state, for a request of `_c` (asked again for every one). Nested `AGENTS.md`
-   * rules of files mentioned in `_c` would be added here ({@link RulesSource.nestedFor}).
+   * The present state, for a request of `c` (asked again for every one), with the nested
+   * `AGENTS.md` rules of the files and folders mentioned in `c` after the workspace's own.
    */
-  async snapshot(_c?: Conversation): Promise<PromptSnapshot> {
+  async snapshot(c?: Conversation): Promise<PromptSnapshot> {
     const { rules } = await this.rules.read();
+    const mentioned = c ? mentionedUris(c) : [];
+    const nested = mentioned.length > 0 ? await this.rules.nestedFor(mentioned) : [];
     return {
       environment: readSettings().chat.environmentContext ? this.environment.snapshot() : undefined,
-      rules,
+      rules: [...rules, ...nested.filter((r) => !rules.some((x) => x.id === r.id))],
       rulesBlocked: this.rules.blocked,
     };
   }
@@ -83,4 +85,26 @@ export class PromptContext implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * The workspace files and folders the conversation's messages mention. Attachment paths are
+ * workspace-relative, with the folder's name first in a multi-root workspace (as
+ * `asRelativePath` gives them).
+ */
+function mentionedUris(c: Conversation): vscode.Uri[] {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const out = new Map<string, vscode.Uri>();
+  for (const m of c.messages) {
+    if (m.role !== 'user') continue;
+    for (const a of m.attachments ?? []) {
+      if (!a.path) continue;
+      const folder = folders.length > 1 ? folders.find((f) => a.path!.startsWith(`${f.name}/`)) : folders[0];
+      if (!folder) continue;
+      const rel = folders.length > 1 ? a.path.slice(folder.name.length + 1) : a.path;
+      const uri = vscode.Uri.joinPath(folder.uri, rel);
+      out.set(uri.toString(), uri);
+    }
+  }
+  return [...out.values()];
 }
