@@ -128,6 +128,10 @@ export const journeys: Journey[] = [
           ],
         },
       ]);
+      // The gateway serves every journey of the run: only this journey's creation POSTs count
+      // (counts are kept whole; the request log keeps the last 2,000).
+      const CREATE = 'POST /v1/videos/generations';
+      const createdBefore = gw.counts()[CREATE] ?? 0;
       await box.fill(`Make a 4-second clip of this diagram #tools ${script}`);
       await box.press('Enter');
       const card = chat.locator('section.toolcard').first();
@@ -139,9 +143,9 @@ export const journeys: Journey[] = [
       assert.match(seen, /The image was not sent: the model gw-chat does not take images\./);
       await card.locator('button', { hasText: /^\s*Allow\s*$/ }).click();
       await card.locator('.tc-video').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal((gw.counts()[CREATE] ?? 0) - createdBefore, 1, 'exactly one creation POST');
       const created = gw.requests().filter((r) => r.route === '/v1/videos/generations');
-      assert.equal(created.length, 1, 'exactly one creation POST');
-      const body = created[0]!.body as { image_urls?: string[]; duration?: number; seconds?: number };
+      const body = created.at(-1)!.body as { image_urls?: string[]; duration?: number; seconds?: number };
       assert.deepEqual(body.image_urls, [`data:image/png;base64,${PNG.toString('base64')}`]);
       await card.locator('.tc-video.video-saved').waitFor({ state: 'visible', timeout: 120_000 });
       await shot('e2e-mentions-video');
