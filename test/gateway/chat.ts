@@ -523,13 +523,30 @@ function toolDeltas(calls: PlannedCall[], style: ToolStyle): Json[][] {
   return out;
 }
 
-async function stream(res: ServerResponse, p: Plan, body: Json, fx: FaultEffects, chunkDelayMs: number): Promise<void> {
+/** One content chunk as it left the gateway (the `stampChunks` knob). */
+export interface ChunkStamp {
+  /** Send time: ms since the epoch with a fraction (`performance.timeOrigin + performance.now()`). */
+  at: number;
+  content: string;
+}
+
+async function stream(
+  res: ServerResponse,
+  p: Plan,
+  body: Json,
+  fx: FaultEffects,
+  chunkDelayMs: number,
+  stamp?: (s: ChunkStamp) => void,
+): Promise<void> {
   const id = `chatcmpl-${randomBytes(12).toString('base64url')}`;
   const created = Math.floor(Date.now() / 1000);
   const so = body.stream_options;
   const includeUsage = isObj(so) && so.include_usage === true;
   const usageMode = fx.usage ?? (includeUsage ? 'separate' : 'none');
-  const sse = new SseWriter(res, fx, chunkDelayMs);
+  const sse = new SseWriter(res, fx, chunkDelayMs, (obj, at) => {
+    const content = (obj as { choices?: { delta?: { content?: unknown } }[] }).choices?.[0]?.delta?.content;
+    if (typeof content === 'string' && content !== '') stamp?.({ at, content });
+  });
   const chunk = (delta: Json, finish: string | null = null, extra: Json = {}): Promise<boolean> =>
     sse.chunk({
       id,
@@ -584,6 +601,7 @@ export async function handleChat(
   fx: FaultEffects,
   chunkDelayMs: number,
   windowOf: (model: string) => WindowRule | undefined = () => undefined,
+  stamp?: (s: ChunkStamp) => void,
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -616,7 +634,7 @@ export async function handleChat(
     p.calls = p.calls.map((c) => ({ ...c, id: same }));
   }
   if (body.stream === true) {
-    await stream(res, p, body, fx, chunkDelayMs);
+    await stream(res, p, body, fx, chunkDelayMs, stamp);
     return;
   }
   const rField = fx.reasoningField ?? 'reasoning_content';

@@ -30,6 +30,10 @@ export interface FaultEffects {
   eventNames?: boolean;
   noSpace?: boolean;
   chunkDelayMs?: number;
+  /** Chunks on a fixed schedule: chunk i leaves at start + i / N s (late ones go at once, so the rate holds). */
+  chunksPerSecond?: number;
+  /** Record each content chunk's send time and text (`stamps()`, `GET /__control/stamps`), for latency benches. */
+  stampChunks?: boolean;
   stallAfterChunks?: number;
   /** While stalled, send a `: PING` comment every N ms (a live but silent upstream, for idle watchdogs). */
   stallPingMs?: number;
@@ -97,6 +101,8 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
     'eventNames',
     'noSpace',
     'chunkDelayMs',
+    'chunksPerSecond',
+    'stampChunks',
     'stallAfterChunks',
     'stallPingMs',
     'midStreamError',
@@ -152,6 +158,8 @@ const STREAM_ONLY: readonly EffectKey[] = [
   'eventNames',
   'noSpace',
   'chunkDelayMs',
+  'chunksPerSecond',
+  'stampChunks',
   'stallAfterChunks',
   'stallPingMs',
   'midStreamError',

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { handleChat } from './chat';
+import { handleChat, type ChunkStamp } from './chat';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
   BodyWriter,
@@ -24,6 +24,7 @@ import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from
 import { VideoStore } from './video';
 
 export type { Fault, FaultEffects } from './faults';
+export type { ChunkStamp } from './chat';
 
 /** What `setContextWindow` and `POST /__control/context` take. */
 export interface ContextControl {
@@ -81,6 +82,8 @@ export interface Gateway {
   /** Requests per `METHOD /route/pattern`. */
   counts(): Record<string, number>;
   requests(): RecordedRequest[];
+  /** Content chunks sent under the `stampChunks` knob, with their send times (the last 50,000). */
+  stamps(): ChunkStamp[];
   resetCounts(): void;
   /** Finish a task now; throws when the id is unknown. */
   completeVideo(id: string): void;
@@ -98,6 +101,8 @@ export interface Gateway {
 export { DEMO_KEY } from './keys';
 /** Requests kept by `requests()`; older ones are dropped (counts keep counting). */
 const MAX_RECORDED = 2000;
+/** Chunk stamps kept (a latency bench streams a few thousand per run). */
+const MAX_STAMPS = 50_000;
 const KEYS = GATEWAY_KEYS;
 
 interface Route {
@@ -218,6 +223,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
   let requests: RecordedRequest[] = [];
+  let stamps: ChunkStamp[] = [];
+  const stamp = (st: ChunkStamp): void => {
+    stamps.push(st);
+    if (stamps.length > MAX_STAMPS) stamps.splice(0, stamps.length - MAX_STAMPS);
+  };
   const sockets = new Set<Socket>();
   let videoUrl = '';
 
@@ -248,11 +258,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       faults.clear();
       counts = {};
       requests = [];
+      stamps = [];
       videos.reset();
       return ok();
     }
     if (method === 'GET' && path === '/__control/counts') return ok(counts);
     if (method === 'GET' && path === '/__control/requests') return ok(requests);
+    if (method === 'GET' && path === '/__control/stamps') return ok(stamps);
     if (method === 'GET' && path === '/__control/faults') return ok(faults.list());
     const m = /^\/__control\/videos\/([^/]+)\/(complete|fail)$/.exec(path);
     if (method === 'POST' && m) {
@@ -351,7 +363,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
         }
         case 'chat':
-          return await handleChat(res, body, fx, chunkDelayMs, (id) => (contextOn ? windows.get(id) : undefined));
+          return await handleChat(
+            res,
+            body,
+            fx,
+            chunkDelayMs,
+            (id) => (contextOn ? windows.get(id) : undefined),
+            stamp,
+          );
         case 'video-create':
           return await videos.create(res, body, fx);
         case 'video-status':
@@ -426,9 +445,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     setContextWindow: setContext,
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
+    stamps: () => stamps.slice(),
     resetCounts: () => {
       counts = {};
       requests = [];
+      stamps = [];
     },
     completeVideo: (id) => {
       if (!videos.complete(id)) throw new Error(`no video task with id ${id}`);

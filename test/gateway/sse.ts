@@ -13,11 +13,14 @@ export class SseWriter {
   private readonly eol: string;
   private chunks = 0;
   private finished = false;
+  private readonly startedAt = performance.now();
 
   constructor(
     private readonly res: ServerResponse,
     private readonly fx: FaultEffects,
     private readonly delayMs: number,
+    /** Called with each chunk's object and its send time (ms since the epoch, sub-ms) when `stampChunks` is on. */
+    private readonly onSend?: (obj: unknown, at: number) => void,
   ) {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -65,17 +68,23 @@ export class SseWriter {
       if (this.fx.stallPingMs !== undefined && this.fx.stallPingMs > 0) this.pingWhileStalled(this.fx.stallPingMs);
       return false;
     }
-    if (this.chunks > 0) {
+    const rate = this.fx.chunksPerSecond;
+    if (rate !== undefined && rate > 0) {
+      // An absolute schedule: a timer that fires late does not slow the rest of the stream down.
+      const wait = this.startedAt + (this.chunks * 1000) / rate - performance.now();
+      if (wait >= 1) await sleep(Math.floor(wait));
+    } else if (this.chunks > 0) {
       const pause = this.fx.chunkDelayMs ?? this.delayMs;
       if (pause > 0) await sleep(pause);
-      if (this.fx.keepAlive) await this.body.write(`: PING${this.eol}${this.eol}`);
     }
+    if (this.chunks > 0 && this.fx.keepAlive) await this.body.write(`: PING${this.eol}${this.eol}`);
     this.chunks += 1;
     const bad = this.fx.malformedChunk;
     if (bad && this.chunks === bad.afterChunks + 1) {
       // A garbled line in the middle: JSON cut off halfway, then the stream carries on.
       if (!(await this.event('message', '{"choices":[{"index":0,"delta":{"content":"garb'))) return false;
     }
+    if (this.fx.stampChunks) this.onSend?.(obj, performance.timeOrigin + performance.now());
     return this.event('message', JSON.stringify(obj));
   }
 

@@ -753,6 +753,30 @@ void describe('faults', () => {
     assert.ok(Date.now() - t0 >= (chunks.length - 1) * 30 - 10, 'the events were spaced about 30 ms apart');
   });
 
+  void test('chunksPerSecond holds the rate, and stampChunks records each content chunk with its send time', async () => {
+    gw.resetCounts();
+    gw.fault({ chunksPerSecond: 50, stampChunks: true });
+    const t0 = performance.timeOrigin + performance.now();
+    const { chunks } = await streamChat({ messages: [user('#say one two three four five six')] });
+    const t1 = performance.timeOrigin + performance.now();
+    // Chunk i leaves at start + i * 20 ms: the last of them no sooner than that.
+    assert.ok(t1 - t0 >= (chunks.length - 1) * 20 - 5, `${chunks.length} chunks in ${(t1 - t0).toFixed(0)} ms`);
+    const stamps = gw.stamps();
+    assert.deepEqual(
+      stamps.map((s) => s.content),
+      ['one', ' two', ' three', ' four', ' five', ' six'],
+    );
+    for (const s of stamps) assert.ok(s.at >= t0 && s.at <= t1, 'a send time on the wall clock, within the request');
+    // On a fixed schedule a late chunk is followed by an early one, so the span, not each gap, is checked.
+    const span = stamps[stamps.length - 1]!.at - stamps[0]!.at;
+    assert.ok(span >= 5 * 20 - 5, `6 chunks at 50/s spanned ${span.toFixed(1)} ms`);
+    gw.resetCounts();
+    assert.equal(gw.stamps().length, 0);
+    // Without the knob nothing is recorded.
+    await streamChat({ messages: [user('#say a b')] });
+    assert.equal(gw.stamps().length, 0);
+  });
+
   void test('stallAfterChunks sends N events and then stays silent with the connection open', async () => {
     gw.fault({ stallAfterChunks: 2 });
     const res = await chat({ stream: true, messages: [user('a b c d')] });
