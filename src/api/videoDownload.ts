@@ -55,6 +55,8 @@ export async function fetchVideo(
   const res = await http.request('GET', url, {
     signal: o.signal,
     accept: 'video/mp4, video/*, application/octet-stream',
+    // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts).
+    followRedirects: true,
   });
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
   const lengthHeader = res.headers.get('content-length');

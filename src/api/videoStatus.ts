@@ -4,7 +4,9 @@
  * hostile server values out of URL paths. No I/O here, so every rule is testable in isolation.
  */
 import * as l10n from '@vscode/l10n';
+import { redact } from '../shared/redact';
 import { GatewayError } from './errors';
+import { checkServerGivenUrl } from './redirects';
 
 /** Where a task stands. `pending` covers every processing and every unknown status (keep polling). */
 export type VideoOutcome = 'pending' | 'completed' | 'failed' | 'cancelled' | 'expired';
@@ -47,6 +49,11 @@ export function assertVideoId(id: string): string {
     );
   }
   return s;
+}
+
+/** A server's failure text reaches the user, the log and the model: never with the key in it. */
+function reason(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : redact(text);
 }
 
 function str(v: unknown): string | undefined {
@@ -118,7 +125,7 @@ export function normaliseVideoStatus(body: unknown, fallbackId: string): VideoSt
       status,
       progress: parseProgress(data.progress),
       resultUrl,
-      failReason: str(data.fail_reason) ?? (outcome === 'failed' ? str(r.message) : undefined),
+      failReason: reason(str(data.fail_reason) ?? (outcome === 'failed' ? str(r.message) : undefined)),
       model: str(data.model),
       format: 'legacy',
     };
@@ -133,11 +140,12 @@ export function normaliseVideoStatus(body: unknown, fallbackId: string): VideoSt
     status,
     progress: parseProgress(r.progress),
     resultUrl: str(r.url) ?? str(r.video_url) ?? str(video?.url) ?? str(data?.result_url) ?? str(rec(r.metadata)?.url),
-    failReason:
+    failReason: reason(
       str(r.fail_reason) ??
-      str(err?.message) ??
-      (typeof r.error === 'string' ? str(r.error) : undefined) ??
-      str(r.reason),
+        str(err?.message) ??
+        (typeof r.error === 'string' ? str(r.error) : undefined) ??
+        str(r.reason),
+    ),
     model: str(r.model),
     format: 'current',
   };
@@ -167,6 +175,7 @@ export function resolveResultUrl(location: string, videoBaseUrl: string): URL {
         l10n.t('The video result URL uses {0}; only http(s) downloads are allowed.', u.protocol),
       );
     }
+    checkServerGivenUrl(u, videoBaseUrl);
     return u;
   }
   if (s.startsWith('//'))
