@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createLogger } from './platform/log';
 import { ApiKeyStore } from './platform/secrets';
+import { GatewayOrigins } from './platform/gatewayOrigins';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
 import { registerConnectionCommands } from './connection/commands';
@@ -17,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
-  const services: Services = { context, log, keys };
+  const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log) };
 
   registerKeyCommands(services);
   registerConnectionCommands(services);

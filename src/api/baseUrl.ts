@@ -22,12 +22,13 @@ export function isLoopbackHost(hostname: string): boolean {
  * Normalises a user-typed base URL to the `/v1` root (spec 4.7): trims whitespace, accepts a bare
  * host, a host with or without `/v1`, a trailing slash, or a full `/chat/completions` URL pasted by
  * mistake. Throws `GatewayError('config')` for an empty value, a non-http(s) scheme, credentials in
- * the URL or an unparsable address. Warnings say what was changed or is risky (plain `http://` to
- * a non-loopback host sends the key in clear).
+ * the URL, an unparsable address, or plain `http://` to a non-loopback host unless
+ * `allowInsecureHttp` (the user's own opt-in). Warnings say what was changed or is risky.
  */
 export function normaliseBaseUrl(
   input: string,
   settingName = 'gatewayStudio.baseUrl',
+  allowInsecureHttp = false,
 ): { url: string; warnings: string[] } {
   const warnings: string[] = [];
   const raw = (input ?? '').trim();
@@ -96,6 +97,17 @@ export function normaliseBaseUrl(
     path += '/v1';
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    // Anyone on the path would read the key; a warning in a log nobody opens protects no one.
+    if (!allowInsecureHttp) {
+      throw new GatewayError(
+        'config',
+        l10n.t(
+          'The base URL uses http:// to {0}: the API key would travel unencrypted, so it was not sent. Use https://, or allow plain http in your user settings (gatewayStudio.network.allowInsecureHttp).',
+          u.hostname,
+        ),
+        { field: settingName },
+      );
+    }
     warnings.push(
       l10n.t('The base URL uses http:// to {0}: the API key would travel unencrypted. Use https://.', u.hostname),
     );

@@ -2,9 +2,10 @@
 // idle timeout, aborts) shares its AbortControllers and timers; split, the halves would pass them around.
 import * as l10n from '@vscode/l10n';
 import type * as z from '../shared/zod';
-import { redact } from '../shared/redact';
+import { redact, rememberSecret } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
 import { GatewayError, errorFromHttp } from './errors';
+import { isRedirect, redirectTarget } from './redirects';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -32,6 +33,8 @@ export interface HttpOptions {
   proxy?: string;
   /** Hosts VS Code sends direct despite the proxy (`http.noProxy`); their errors do not name it. */
   noProxy?: readonly string[];
+  /** The user's opt-in to plain `http://` to a non-loopback host (refused otherwise). */
+  allowInsecureHttp?: boolean;
 }
 
 /** Per-request options. */
@@ -46,6 +49,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Called before each retry of this request, after the client-wide `onRetry`. */
   onRetry?: (info: { attempt: number; delayMs: number; error: GatewayError }) => void;
+  /** Follow redirects (downloads only; API calls never do, see redirects.ts). */
+  followRedirects?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -148,11 +153,12 @@ export class HttpClient {
   private readonly controllers = new WeakMap<Response, { ctrl: AbortController; unlink: () => void }>();
 
   constructor(private readonly o: HttpOptions) {
-    const n = normaliseBaseUrl(o.baseUrl);
+    const n = normaliseBaseUrl(o.baseUrl, undefined, o.allowInsecureHttp === true);
     this.baseUrl = n.url;
     this.warnings = n.warnings;
     this.origin = new URL(n.url).origin;
     this.apiKey = o.apiKey?.trim() || undefined;
+    rememberSecret(this.apiKey);
     // Looked up per call: VS Code may replace global fetch after we are constructed.
     this.fetchFn = o.fetch ?? ((input, init) => fetch(input, init));
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -232,6 +238,7 @@ export class HttpClient {
     shownPath: string,
     o: RequestOptions,
     attempt: number,
+    hops = 0,
   ): Promise<Response> {
     const ctrl = new AbortController();
     const user = o.signal;
@@ -259,7 +266,7 @@ export class HttpClient {
     this.log('debug', `${method} ${shownPath}${attempt ? ` (retry ${attempt})` : ''}`);
     let res: Response;
     try {
-      res = await this.fetchFn(url, { method, headers, body, signal: ctrl.signal });
+      res = await this.fetchFn(url, { method, headers, body, signal: ctrl.signal, redirect: 'manual' });
     } catch (e) {
       clearTimeout(timer);
       unlink();
@@ -298,6 +305,14 @@ export class HttpClient {
       this.controllers.set(res, { ctrl, unlink });
       return res;
     }
+    if (isRedirect(res.status)) {
+      clearTimeout(timer);
+      unlink();
+      void res.body?.cancel().catch(() => undefined);
+      const next = redirectTarget(res, url, this.baseUrl, { method, path: shownPath, follow: o.followRedirects, hops });
+      this.log('debug', `${method} ${shownPath} -> ${res.status}, following to ${new URL(next).host}`);
+      return this.once(method, next, shownPath, o, attempt, hops + 1);
+    }
     let text = '';
     try {
       text = await res.text();
@@ -307,8 +322,9 @@ export class HttpClient {
       clearTimeout(timer);
       unlink();
     }
-    // Servers sometimes echo the request back; the key must not survive into the message.
-    const safeText = redact(text, this.apiKey ? [this.apiKey] : []);
+    // Servers sometimes echo the request back; the key must not survive into the message. Another
+    // host's body (a CDN's error page) is not quoted at all: it would reach the model verbatim.
+    const safeText = new URL(url).origin === this.origin ? redact(text, this.apiKey ? [this.apiKey] : []) : '';
     throw errorFromHttp(res.status, safeText, { method, path: shownPath, requestId, headers: res.headers });
   }
 

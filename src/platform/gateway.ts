@@ -38,8 +38,9 @@ export async function gatewayHttpOptions(
   host: GatewayHost = 'chat',
   settings: Settings = readSettings(),
 ): Promise<HttpOptions> {
-  const useVideo = host === 'video' && settings.videoBaseUrl.trim() !== '';
-  const baseUrl = useVideo ? settings.videoBaseUrl : settings.baseUrl;
+  // Through the origin gate, not `settings.baseUrl`: a workspace's value needs the user's yes.
+  const video = host === 'video' ? await s.origins.address('videoBaseUrl') : '';
+  const baseUrl = video.trim() !== '' ? video : await s.origins.address('baseUrl');
   if (baseUrl.trim() === '') {
     throw new GatewayError(
       'config',
@@ -61,6 +62,10 @@ export async function gatewayHttpOptions(
     log: logAdapter(s.log),
     proxy: proxySetting(),
     noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
+    // Only the user's own settings may allow the key to travel in clear.
+    allowInsecureHttp:
+      vscode.workspace.getConfiguration('gatewayStudio').inspect<boolean>('network.allowInsecureHttp')?.globalValue ===
+      true,
   };
 }
 
@@ -98,6 +103,7 @@ export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'):
     o.maxRetries,
     o.proxy ?? '',
     o.noProxy ?? [],
+    o.allowInsecureHttp === true,
     o.apiKey ? hash(o.apiKey) : '',
   ]);
   let perHost = cache.get(s);

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { apiKeyProblem } from './secrets';
 import type { Services } from './services';
 
-/** Set API Key and Clear API Key: the only ways the key enters or leaves SecretStorage. */
+/**
+ * Set API Key and Clear API Key, the only ways the key enters or leaves SecretStorage, and Forget
+ * Workspace Gateway Choices, which undoes the answers about where the key may go.
+ */
 export function registerKeyCommands(s: Services): void {
   s.context.subscriptions.push(
     vscode.commands.registerCommand('gatewayStudio.setApiKey', async (): Promise<boolean> => {
@@ -34,6 +37,15 @@ export function registerKeyCommands(s: Services): void {
       await s.keys.clear();
       s.log.info('API key removed from secret storage');
       void vscode.window.showInformationMessage(vscode.l10n.t('Gateway Studio: API key removed.'));
+    }),
+    vscode.commands.registerCommand('gatewayStudio.forgetWorkspaceGateways', async (): Promise<void> => {
+      await s.origins.forget();
+      s.log.info('Forgot the answers about workspace-set gateway addresses');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Gateway Studio: a workspace that sets the gateway address will ask again before your key is sent.',
+        ),
+      );
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { GatewayOrigins } from './gatewayOrigins';
 import type { Logger } from './log';
 import type { ApiKeyStore } from './secrets';
 
@@ -10,4 +11,6 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly log: Logger;
   readonly keys: ApiKeyStore;
+  /** Whether the key may go to a workspace-set gateway address (asks once per origin). */
+  readonly origins: GatewayOrigins;
 }

@@ -4,8 +4,8 @@ import { boundedNumber } from './settingValues';
 
 /** Every setting of `contributes.configuration`, typed, with the defaults of package.json. */
 export interface Settings {
-  baseUrl: string;
-  videoBaseUrl: string;
+  // No baseUrl/videoBaseUrl: the gateway address is read only through `GatewayOrigins`, which
+  // asks before a workspace-set address gets the key.
   chatModel: string;
   videoModel: string;
   chat: {
@@ -51,8 +51,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const n = (key: string, fallback: number, min: number, max: number, integer = false): number =>
     boundedNumber(c.get<unknown>(key), fallback, min, max, integer);
   return {
-    baseUrl: g('baseUrl', ''),
-    videoBaseUrl: g('videoBaseUrl', ''),
     chatModel: g('chatModel', ''),
     videoModel: g('videoModel', 'vendor-image-video'),
     chat: {

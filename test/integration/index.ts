@@ -18,6 +18,7 @@ async function loadSuites(): Promise<void> {
   await import('./settings.test');
   await import('./apiKey.test');
   await import('./connection.test');
+  await import('./gatewayOrigin.test');
   await import('./video.test');
   await import('./videoTools.test');
   await import('./chat.test');

@@ -135,6 +135,8 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
     proxy = await startTinyproxy();
     await setHttp('proxy', proxy.url);
     await setHttp('noProxy', []);
+    // The made-up names are not loopback: plain http to them needs the user's opt-in.
+    await setSetting('network.allowInsecureHttp', true);
     await setSetting('baseUrl', chatUrl());
     await setSetting('videoBaseUrl', videoUrl());
     await setSetting('network.maxRetries', 0);
@@ -149,6 +151,7 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
     await setHttp('noProxy', undefined);
     await setSetting('baseUrl', gateway.url);
     await setSetting('videoBaseUrl', undefined);
+    await setSetting('network.allowInsecureHttp', undefined);
     await setSetting('network.maxRetries', undefined);
     await setSetting('network.requestTimeoutSeconds', undefined);
     await (await keyStore()).clear();

@@ -25,7 +25,7 @@ function run(chunks: unknown[]): { acc: ChatAccumulator; events: ChatStreamEvent
 
 function sseClient(body: string): GatewayClient {
   return new GatewayClient({
-    baseUrl: 'http://quirks.invalid',
+    baseUrl: 'https://quirks.invalid',
     apiKey: 'k',
     maxRetries: 0,
     fetch: () => Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } })),
@@ -180,7 +180,7 @@ void describe('stream-level quirks through an injected fetch', () => {
   void it('a data line that is not JSON is skipped and logged, the answer still completes', async () => {
     const lines: string[] = [];
     const c2 = new GatewayClient({
-      baseUrl: 'http://quirks.invalid',
+      baseUrl: 'https://quirks.invalid',
       log: (_l, m) => lines.push(m),
       fetch: () =>
         Promise.resolve(
@@ -203,7 +203,7 @@ void describe('stream-level quirks through an injected fetch', () => {
   void it('a gateway that ignores stream: true and answers JSON still gives the answer and the events', async () => {
     const events: ChatStreamEvent[] = [];
     const c3 = new GatewayClient({
-      baseUrl: 'http://quirks.invalid',
+      baseUrl: 'https://quirks.invalid',
       fetch: () =>
         Promise.resolve(
           Response.json({
@@ -220,7 +220,7 @@ void describe('stream-level quirks through an injected fetch', () => {
 
   void it('a non-streaming 200 that carries the error object is reported as that error, not as an empty answer', async () => {
     const c5 = new GatewayClient({
-      baseUrl: 'http://quirks.invalid',
+      baseUrl: 'https://quirks.invalid',
       fetch: () =>
         Promise.resolve(
           Response.json({ error: { message: 'upstream timed out', type: 'upstream_error', code: 'timeout' } }),
@@ -238,7 +238,7 @@ void describe('stream-level quirks through an injected fetch', () => {
 
   void it('non-streaming tool calls without index are kept separate', async () => {
     const c4 = new GatewayClient({
-      baseUrl: 'http://quirks.invalid',
+      baseUrl: 'https://quirks.invalid',
       fetch: () =>
         Promise.resolve(
           Response.json({

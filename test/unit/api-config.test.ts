@@ -69,8 +69,9 @@ void describe('base URL normalisation (spec 4.7)', () => {
     assert.match(configError('https://user:pw@gw.example.com').message, /Set API Key/);
   });
 
-  void it('http:// to a non-loopback host is flagged: the key would travel in clear', () => {
-    const r = normaliseBaseUrl('http://gw.example.com/v1');
+  void it('http:// to a non-loopback host is refused unless the user allowed it, then flagged', () => {
+    assert.match(configError('http://gw.example.com/v1').message, /unencrypted.*allowInsecureHttp/);
+    const r = normaliseBaseUrl('http://gw.example.com/v1', 'gatewayStudio.baseUrl', true);
     assert.equal(r.url, 'http://gw.example.com/v1');
     assert.match(r.warnings.join(' '), /unencrypted/);
     for (const local of ['http://127.0.0.1:9000', 'http://localhost', 'http://[::1]:8080']) {

@@ -14,6 +14,8 @@ const refused =
 const client = (baseUrl: string, o: { noProxy?: string[]; why?: string } = {}) =>
   new HttpClient({
     baseUrl,
+    // The made-up names of the proxy set-up are not loopback: plain http needs the opt-in.
+    allowInsecureHttp: true,
     maxRetries: 0,
     proxy: 'http://user:secret@127.0.0.1:3128',
     noProxy: o.noProxy,
