@@ -123,7 +123,7 @@ function response(parts: Uint8Array[]): Response {
 
 async function runOurs(parts: Uint8Array[]): Promise<{ ms: number; text: number; args: number }> {
   const c = new GatewayClient({
-    baseUrl: 'http://bench.invalid',
+    baseUrl: 'https://bench.invalid',
     apiKey: 'k',
     fetch: () => Promise.resolve(response(parts)),
   });

@@ -41,7 +41,7 @@ function responseOf(parts: Uint8Array[]): Response {
 /** What the client made of the bytes: its result, or the partial result of the error it threw. */
 async function ours(parts: Uint8Array[]): Promise<{ result: ChatResult; errorKind?: string }> {
   const c = new GatewayClient({
-    baseUrl: 'http://faults.invalid',
+    baseUrl: 'https://faults.invalid',
     apiKey: 'k',
     fetch: () => Promise.resolve(responseOf(parts)),
     maxRetries: 0,

@@ -255,7 +255,7 @@ function responseOf(parts: Uint8Array[]): Response {
 
 async function ours(parts: Uint8Array[]): Promise<ChatResult> {
   const c = new GatewayClient({
-    baseUrl: 'http://oracle.invalid',
+    baseUrl: 'https://oracle.invalid',
     apiKey: 'k',
     fetch: () => Promise.resolve(responseOf(parts)),
     maxRetries: 0,
