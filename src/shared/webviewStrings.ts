@@ -121,6 +121,8 @@ export const WEBVIEW_STRINGS = [
   'Cancel',
   'Nothing to restore: every file is already as before this answer.',
   "A command's effects are not recorded in checkpoints: Restore cannot undo them.",
+  'This command is long or has several lines: read all of it before you allow it.',
+  'This command contains invisible characters or long runs of spaces; they are shown as markers such as \\u202E and ␠×200.',
   // @-mentions
   'Mention a file or context',
   'Searching…',

@@ -130,6 +130,26 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     assert.equal((await creations()).count, 1, 'still one POST: status checks never create');
   });
 
+  it('invoke without its prepareInvocation (the confirmation) is refused and sends nothing; the real invokeTool path still starts one task', async () => {
+    await control('reset');
+    const input = { prompt: 'an unconfirmed comet', model: 'vendor-image-video', seconds: 4 };
+    const unprepared = async () =>
+      vscode.commands.executeCommand<string>('gatewayStudio.video.testInvokeUnprepared', input);
+    assert.match(await unprepared(), /not confirmed by the user/);
+    // Showing the confirmation's text (the debug prepare command) does not count as a confirmation.
+    await vscode.commands.executeCommand('gatewayStudio.video.debugPrepareTool', input);
+    assert.match(await unprepared(), /not confirmed by the user/);
+    assert.equal((await creations()).count, 0, 'no creation request was sent');
+
+    // vscode.lm.invokeTool calls prepareInvocation (the workbench shows and, in tests, accepts the
+    // confirmation) and then invoke with the same input: that path starts the task.
+    assert.match(await invoke(GENERATE, input), /Started video task/);
+    assert.equal((await creations()).count, 1);
+    // Its confirmation was used up: the same plan again, without a new confirmation, is refused.
+    assert.match(await unprepared(), /not confirmed by the user/);
+    assert.equal((await creations()).count, 1, 'still one POST');
+  });
+
   it('a workspace image becomes the one data URL of an image-to-video request', async () => {
     await control('reset');
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

@@ -6,10 +6,12 @@ import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallUpdate, ToolDecision } from '../../src/shared/protocol';
 import type { WebviewString } from '../../src/shared/webviewStrings';
+import { visibleText } from '../../src/shared/commandDisplay';
 import { highlightCode } from '../markdown';
 import { cardEls, post } from '../runtime';
 import { keyed, t, toolResults, tools, toolUpdates, videoTasks } from '../state';
 import { Icon, TextButton } from './buttons';
+import { CommandLine, commandOf } from './CommandLine';
 import { VideoTaskCard } from './VideoTaskCard';
 
 const STATE_LABEL: Record<ToolCallUpdate['state'], WebviewString> = {
@@ -69,6 +71,9 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   } catch {
     // Invalid JSON from the model is shown as it came; the tools side answers the model.
   }
+  // Blank runs and invisible characters in any argument are shown as markers, never hidden.
+  pretty = visibleText(pretty, { keepIndent: true });
+  const command = update.name === 'run_command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
     setDecided(liveUpdate);
@@ -89,6 +94,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <Icon name={STATE_ICON[update.state]} spin={update.state === 'running'} /> {t(STATE_LABEL[update.state])}
         </span>
       </div>
+      {command !== undefined ? <CommandLine command={command} /> : null}
       <details class="tc-args" open={update.state === 'awaiting-approval'}>
         <summary>{t('Arguments')}</summary>
         <pre>

@@ -54,6 +54,11 @@ export interface Tool {
   definition: ToolDefinition;
   /** Read-only tools may be allowed without asking; changing tools need explicit trust. */
   readOnly: boolean;
+  /**
+   * Where the tool's trust is kept, when that is not its wire name: an outside tool's wire name
+   * can depend on what else is listed, so its trust follows its own identity instead.
+   */
+  trustKey?: string;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
@@ -214,7 +219,8 @@ export class ToolRunner implements ToolExecutor {
     }
 
     try {
-      if (!this.opts.trust.isTrusted(checked.name)) {
+      const trustKey = tool.trustKey ?? checked.name;
+      if (!this.opts.trust.isTrusted(trustKey)) {
         // No preview yet: the card's preview area reads as the result, and nothing has run.
         card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
         if (prepared.show) await prepared.show().catch(() => undefined);
@@ -240,7 +246,7 @@ export class ToolRunner implements ToolExecutor {
         }
         // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
         // changes files or runs commands needs the explicit step in Manage Tools.
-        if (decision === 'alwaysAllow' && tool.readOnly) await this.opts.trust.trust(checked.name);
+        if (decision === 'alwaysAllow' && tool.readOnly) await this.opts.trust.trust(trustKey);
       }
       throwIfAborted(ctx.signal);
       card('running', tool.readOnly, undefined, argumentsJson);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { approvalDetail, firstLines } from '../core/approvalText';
 import type { ApprovalRequest, Decision } from '../core/toolRunner';
 
 /** Where the chat's cards are answered; `visible` says whether the user can see them now. */
@@ -47,7 +48,7 @@ export class Approvals implements vscode.Disposable {
     const title = req.readOnly
       ? vscode.l10n.t('Gateway Studio: the model wants to use {0}', req.name)
       : vscode.l10n.t('Gateway Studio: the model wants to run {0}, which can change your workspace', req.name);
-    const detail = req.summary ? `${req.summary}\n\n${req.argumentsJson}` : req.argumentsJson;
+    const detail = approvalDetail(req, (w) => vscode.l10n.t(w));
 
     // A modal blocks the window, which is right only where the full text matters more than the
     // editor: a command line, or a tool of another extension. Everything else gets a quick pick
@@ -96,8 +97,4 @@ export class Approvals implements vscode.Disposable {
     for (const settle of [...this.pending.values()]) settle('deny');
     this.sub.dispose();
   }
-}
-
-function firstLines(text: string, n: number): string {
-  return text.split('\n').slice(0, n).join(' · ');
 }

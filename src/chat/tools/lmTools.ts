@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
+import { nameExternalTools } from '../core/externalToolNames';
 import { ToolError, type Tool } from '../core/toolRunner';
-
-/** Wire names the gateway accepts for a function (the OpenAI rule). */
-const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Prefix of the tools this extension registers in `vscode.lm.tools`. */
 const OWN_PREFIX = 'gatewayStudio_';
@@ -11,6 +9,7 @@ const OWN_PREFIX = 'gatewayStudio_';
 export interface ExternalTool extends Tool {
   /** The name in `vscode.lm.tools` (may differ from the wire name). */
   lmName: string;
+  trustKey: string;
 }
 
 /**
@@ -20,18 +19,18 @@ export interface ExternalTool extends Tool {
  * `taken` holds the built-in names, which an external tool may not shadow.
  */
 export function externalTools(taken: ReadonlySet<string>): ExternalTool[] {
-  const used = new Set(taken);
+  // This extension's own tools (the video tools) are already in the set under their chat names.
+  const infos = vscode.lm.tools.filter((info) => !info.name.startsWith(OWN_PREFIX));
+  const names = nameExternalTools(infos, taken);
   const out: ExternalTool[] = [];
-  for (const info of vscode.lm.tools) {
-    // This extension's own tools (the video tools) are already in the set under their chat names.
-    if (info.name.startsWith(OWN_PREFIX)) continue;
-    const name = wireName(info.name, used);
-    used.add(name);
+  for (const [i, info] of infos.entries()) {
+    const { wireName: name, trustKey } = names[i]!;
     const parameters = isObject(info.inputSchema)
       ? (info.inputSchema as Record<string, unknown>)
       : { type: 'object', properties: {} };
     out.push({
       lmName: info.name,
+      trustKey,
       readOnly: false,
       definition: { type: 'function', function: { name, description: info.description.slice(0, 1024), parameters } },
       prepare(args) {
@@ -70,15 +69,6 @@ export function externalTools(taken: ReadonlySet<string>): ExternalTool[] {
     });
   }
   return out;
-}
-
-/** A unique wire name: the tool's own when valid and free, else a cleaned, prefixed one. */
-export function wireName(lmName: string, used: ReadonlySet<string>): string {
-  if (WIRE_NAME.test(lmName) && !used.has(lmName)) return lmName;
-  const base = `ext_${lmName.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 60);
-  let name = base;
-  for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
-  return name;
 }
 
 function isObject(v: unknown): boolean {

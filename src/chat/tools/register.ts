@@ -44,14 +44,23 @@ export function registerTools(
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
   for (const t of fromFeatures) if (t.tasks) chat?.offerTaskSource?.(t.tasks);
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
-  const allTools = (): { tool: Tool; enabled: boolean; lmName?: string }[] => [
-    ...builtins.map((tool) => ({ tool, enabled: state.isEnabled(tool.definition.function.name, true) })),
+  // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
+  // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
+  const allTools = (): { tool: Tool; key: string; enabled: boolean; lmName?: string }[] => [
+    ...builtins.map((tool) => {
+      const key = tool.definition.function.name;
+      return { tool, key, enabled: state.isEnabled(key, true) };
+    }),
     ...externalTools(taken).map((tool) => ({
       tool,
-      enabled: state.isEnabled(tool.definition.function.name, false),
+      key: tool.trustKey,
+      enabled: state.isEnabled(tool.trustKey, false),
       lmName: tool.lmName,
     })),
   ];
+  /** The key of the tool listed now under this wire name (the chat's toggles send wire names). */
+  const keyOf = (name: string): string | undefined =>
+    allTools().find((t) => t.tool.definition.function.name === name)?.key;
 
   const runner = new ToolRunner({
     tools: () =>
@@ -70,19 +79,20 @@ export function registerTools(
   });
 
   const infos = (): ToolInfo[] =>
-    allTools().map(({ tool, enabled }) => ({
+    allTools().map(({ tool, key, enabled }) => ({
       name: tool.definition.function.name,
       description: tool.definition.function.description ?? '',
       readOnly: tool.readOnly,
       enabled,
-      trusted: state.isTrusted(tool.definition.function.name),
+      trusted: state.isTrusted(key),
     }));
   const publish = () => chat?.postTools(infos(), state.choice());
 
   /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
-  const setTrusted = async (name: string, on: boolean): Promise<void> => {
-    const tool = allTools().find((t) => t.tool.definition.function.name === name)?.tool;
+  const setTrusted = async (key: string, on: boolean): Promise<void> => {
+    const tool = allTools().find((t) => t.key === key)?.tool;
     if (!tool) return;
+    const name = tool.definition.function.name;
     if (on && !tool.readOnly) {
       const yes = vscode.l10n.t('Trust {0}', name);
       const pick = await vscode.window.showWarningMessage(
@@ -101,16 +111,19 @@ export function registerTools(
         return;
       }
     }
-    await state.setTrusted(name, on);
+    await state.setTrusted(key, on);
   };
 
   if (chat) {
     chat.setToolExecutor(runner);
     context.subscriptions.push(
       chat.onToolSettings((e) => {
-        if (e.kind === 'enabled') void state.setEnabled(e.name, e.enabled);
-        else if (e.kind === 'trusted') void setTrusted(e.name, e.trusted);
-        else void state.setChoice(e.choice);
+        const key = e.kind === 'choice' ? undefined : keyOf(e.name);
+        if (e.kind === 'enabled') {
+          if (key !== undefined) void state.setEnabled(key, e.enabled);
+        } else if (e.kind === 'trusted') {
+          if (key !== undefined) void setTrusted(key, e.trusted);
+        } else void state.setChoice(e.choice);
       }),
     );
   }
@@ -121,10 +134,11 @@ export function registerTools(
   publish();
 
   async function manageTools(): Promise<void> {
-    type Item = vscode.QuickPickItem & { name: string };
+    // Items carry the key, so a list that changes while the picker is open cannot redirect a choice.
+    type Item = vscode.QuickPickItem & { key: string };
     const list = allTools();
-    const items: Item[] = list.map(({ tool, enabled, lmName }) => ({
-      name: tool.definition.function.name,
+    const items: Item[] = list.map(({ tool, key, enabled, lmName }) => ({
+      key,
       label: tool.definition.function.name,
       description: [
         tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
@@ -147,12 +161,12 @@ export function registerTools(
       ignoreFocusOut: true,
     });
     if (!enabled) return;
-    const on = new Set(enabled.map((i) => i.name));
-    for (const i of items) if ((i.picked ?? false) !== on.has(i.name)) await state.setEnabled(i.name, on.has(i.name));
+    const on = new Set(enabled.map((i) => i.key));
+    for (const i of items) if ((i.picked ?? false) !== on.has(i.key)) await state.setEnabled(i.key, on.has(i.key));
 
     const trustItems: Item[] = items
-      .filter((i) => on.has(i.name))
-      .map((i) => ({ ...i, picked: state.isTrusted(i.name), detail: undefined }));
+      .filter((i) => on.has(i.key))
+      .map((i) => ({ ...i, picked: state.isTrusted(i.key), detail: undefined }));
     if (trustItems.length === 0) return;
     const trusted = await vscode.window.showQuickPick(trustItems, {
       canPickMany: true,
@@ -161,8 +175,8 @@ export function registerTools(
       ignoreFocusOut: true,
     });
     if (!trusted) return;
-    const yes = new Set(trusted.map((i) => i.name));
-    for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.name)) await setTrusted(i.name, yes.has(i.name));
+    const yes = new Set(trusted.map((i) => i.key));
+    for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.key)) await setTrusted(i.key, yes.has(i.key));
   }
 
   return runner;

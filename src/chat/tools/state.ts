@@ -4,7 +4,10 @@ import type { ToolChoiceSetting, TrustStore } from '../core/toolRunner';
 const KEY = 'gatewayStudio.tools.state';
 
 interface Stored {
-  /** Explicit on/off per tool; built-in tools default to on, tools of other extensions to off. */
+  /**
+   * Explicit on/off per tool key (a built-in tool's name; `lm:…` for an outside tool, see
+   * core/externalToolNames); built-in tools default to on, tools of other extensions to off.
+   */
   enabled: Record<string, boolean>;
   trusted: string[];
   choice: ToolChoiceSetting;
