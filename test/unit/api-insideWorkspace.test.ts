@@ -27,7 +27,7 @@ after(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-test('isInside compares whole segments: a sibling with the same prefix is outside', () => {
+void test('isInside compares whole segments: a sibling with the same prefix is outside', () => {
   assert.equal(isInside('/a/ws', '/a/ws'), true);
   assert.equal(isInside('/a/ws', '/a/ws/x/y'), true);
   assert.equal(isInside('/a/ws', '/a/ws-evil/x'), false);
@@ -37,35 +37,35 @@ test('isInside compares whole segments: a sibling with the same prefix is outsid
   assert.equal(isInside('/a/ws', '/a/ws/..hidden'), true);
 });
 
-test('isInside ignores letter case where the file system usually does (Windows, macOS)', () => {
+void test('isInside ignores letter case where the file system usually does (Windows, macOS)', () => {
   const expected = process.platform === 'win32' || process.platform === 'darwin';
   assert.equal(isInside('/a/WS', '/a/ws/file'), expected);
 });
 
-test('linkLeadsOut: a workspace file that is a link to a file outside is caught, with its target', async () => {
+void test('linkLeadsOut: a workspace file that is a link to a file outside is caught, with its target', async () => {
   assert.equal(await linkLeadsOut(path.join(ws, 'AGENTS.md'), [ws]), path.join(outside, 'id_rsa'));
 });
 
-test('linkLeadsOut: a file under a linked folder, and a dangling link, are judged by their target', async () => {
+void test('linkLeadsOut: a file under a linked folder, and a dangling link, are judged by their target', async () => {
   assert.equal(await linkLeadsOut(path.join(ws, 'outdir', 'id_rsa'), [ws]), path.join(outside, 'id_rsa'));
   assert.equal(await linkLeadsOut(path.join(ws, 'dangling'), [ws]), path.join(outside, 'not-yet'));
 });
 
-test('linkLeadsOut: plain files and links that stay inside pass', async () => {
+void test('linkLeadsOut: plain files and links that stay inside pass', async () => {
   assert.equal(await linkLeadsOut(path.join(ws, 'docs', 'guide.md'), [ws]), undefined);
   assert.equal(await linkLeadsOut(path.join(ws, 'inner-link.md'), [ws]), undefined);
   assert.equal(await linkLeadsOut(path.join(ws, 'missing.md'), [ws]), undefined);
 });
 
-test('linkLeadsOut: a link into another workspace folder stays inside', async () => {
+void test('linkLeadsOut: a link into another workspace folder stays inside', async () => {
   assert.equal(await linkLeadsOut(path.join(ws, 'AGENTS.md'), [ws, outside]), undefined);
 });
 
-test('linkLeadsOut: a file named outside the workspace is the user choice and passes', async () => {
+void test('linkLeadsOut: a file named outside the workspace is the user choice and passes', async () => {
   assert.equal(await linkLeadsOut(path.join(outside, 'id_rsa'), [ws]), undefined);
 });
 
-test('checkInside: a workspace reached through a linked path still matches its real folder', async () => {
+void test('checkInside: a workspace reached through a linked path still matches its real folder', async () => {
   const alias = path.join(base, 'alias');
   await fs.symlink(ws, alias);
   const c = await checkInside(path.join(ws, 'docs', 'guide.md'), [alias]);

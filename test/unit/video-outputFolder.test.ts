@@ -24,14 +24,14 @@ after(async () => {
 
 const refused = (re: RegExp) => (e: unknown) => isGatewayError(e, 'config') && re.test(e.message);
 
-test('output folder: the default relative folder inside the workspace is used', async () => {
+void test('output folder: the default relative folder inside the workspace is used', async () => {
   assert.equal(
     await outputFolderFor({ value: '', repoValue: undefined, folder: ws, roots: [ws] }),
     path.join(ws, 'videos'),
   );
 });
 
-test('output folder: a repository link `videos -> outside` is refused, whoever set the value', async () => {
+void test('output folder: a repository link `videos -> outside` is refused, whoever set the value', async () => {
   const link = path.join(ws, 'clips');
   await fs.symlink(outside, link);
   try {
@@ -51,7 +51,7 @@ test('output folder: a repository link `videos -> outside` is refused, whoever s
   }
 });
 
-test('output folder: a workspace value that is absolute or climbs out is refused', async () => {
+void test('output folder: a workspace value that is absolute or climbs out is refused', async () => {
   for (const v of [outside, '../autostart']) {
     await assert.rejects(
       outputFolderFor({ value: v, repoValue: v, folder: ws, roots: [ws] }),
@@ -60,11 +60,11 @@ test('output folder: a workspace value that is absolute or climbs out is refused
   }
 });
 
-test('output folder: the user setting may name a folder outside the workspace', async () => {
+void test('output folder: the user setting may name a folder outside the workspace', async () => {
   assert.equal(await outputFolderFor({ value: outside, repoValue: undefined, folder: ws, roots: [ws] }), outside);
 });
 
-test('output folder: relative with no folder open is left to the caller (it asks)', async () => {
+void test('output folder: relative with no folder open is left to the caller (it asks)', async () => {
   assert.equal(
     await outputFolderFor({ value: 'videos', repoValue: undefined, folder: undefined, roots: [] }),
     undefined,
