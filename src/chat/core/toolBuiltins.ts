@@ -2,7 +2,14 @@ import { promises as fs } from 'node:fs';
 import { describeCommandResult } from './toolCommand';
 import type { ChangeRecorder } from './checkpoints';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
+import {
+  assertWritableFile,
+  listDirectoryForModel,
+  looksBinary,
+  MAX_READ_BYTES,
+  readFileForModel,
+  readRegularFile,
+} from './toolFs';
 import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
@@ -76,13 +83,11 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
     const open = host.editorText(file.absolute);
     if (open !== undefined) return open;
     if (!file.exists) return undefined;
-    const st = await fs.stat(file.absolute);
-    if (st.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file.`);
-    if (st.size > MAX_READ_BYTES)
-      throw new ToolError(
-        `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`,
-      );
-    const buf = await fs.readFile(file.absolute);
+    const buf = await readRegularFile(file, (size) =>
+      size > MAX_READ_BYTES
+        ? `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`
+        : undefined,
+    );
     if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
     return buf.toString('utf8');
   };
@@ -104,6 +109,8 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
             `"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`,
           );
         }
+        // Checked again at the last moment: a hard link made while the user looked at the diff.
+        await assertWritableFile(again);
         // Recorded before anything is written, so the checkpoint holds the content the user had.
         const unrecorded = await opts.recorder?.record({
           conversationId: ctx.conversationId,
@@ -174,8 +181,10 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         ),
       ),
       async prepare(a) {
-        const file = await resolve(a['path']);
-        return later(() => {
+        const checked = await resolve(a['path']);
+        return later(async () => {
+          // Checked again when it runs: the file may have become a link out while awaiting approval.
+          const file = await resolve(checked.absolute);
           const editorText = host.editorText(file.absolute);
           return readFileForModel(file, {
             ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
@@ -194,8 +203,8 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a) {
         const p = s(a['path']).trim();
-        const dir = await resolve(p === '' ? '.' : p);
-        return later(() => listDirectoryForModel(dir));
+        const checked = await resolve(p === '' ? '.' : p);
+        return later(async () => listDirectoryForModel(await resolve(checked.absolute)));
       },
     },
     {
@@ -302,6 +311,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
           throw new ToolError(`The content is ${content.length} characters, more than the ${MAX_WRITE_CHARS} limit.`);
         const file = await resolve(a['path']);
         if (file.relative === '') throw new ToolError('The path is the workspace folder itself; give a file path.');
+        await assertWritableFile(file);
         const before = await readCurrent(file);
         if (before === content)
           throw new ToolError(`"${file.relative}" already has exactly this content; nothing to change.`);
@@ -333,6 +343,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a, ctx) {
         const file = await resolve(a['path']);
+        await assertWritableFile(file);
         const before = await readCurrent(file);
         if (before === undefined)
           throw new ToolError(`The file "${file.relative}" does not exist. Use write_file to create it.`);
@@ -368,8 +379,10 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         return {
           summary: `Run in ${dir.relative || dir.root.name}:\n${command}\n\n${COMMAND_NOT_RESTORABLE}`,
           run: async (ctx) => {
+            // The folder may have become a link out of the workspace while awaiting approval.
+            const cwd = await resolve(dir.absolute);
             const r = await host.runCommand(command, {
-              cwd: dir.absolute,
+              cwd: cwd.absolute,
               timeoutMs,
               maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES,
               signal: ctx.signal,

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import { PROTECTED_DIRS, type ResolvedPath } from './toolPaths';
 import { ToolError } from './toolRunner';
 
@@ -31,15 +31,11 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
       throw new ToolError(
         `The file "${file.relative}" does not exist. Use list_directory or find_files to find the right path.`,
       );
-    const stat = await fs.stat(file.absolute);
-    if (stat.isDirectory())
-      throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
-    if (stat.size > MAX_READ_BYTES) {
-      throw new ToolError(
-        `"${file.relative}" is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`,
-      );
-    }
-    const buf = await fs.readFile(file.absolute);
+    const buf = await readRegularFile(file, (size) =>
+      size > MAX_READ_BYTES
+        ? `"${file.relative}" is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`
+        : undefined,
+    );
     if (looksBinary(buf))
       throw new ToolError(`"${file.relative}" is a binary file (${buf.length} bytes) and cannot be shown as text.`);
     text = buf.toString('utf8');
@@ -68,6 +64,61 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
   const body = lines.slice(start - 1, end).join('\n');
   const more = end < total ? ` (the file continues to line ${total}; read more with startLine ${end + 1})` : '';
   return `File ${file.relative}, lines ${start}-${end} of ${total}${more}:\n${body}`;
+}
+
+/** Non-blocking, so opening a FIFO returns at once instead of waiting for a writer. */
+const OPEN_READ = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file. A FIFO, socket or device is refused: reading a FIFO waits for a
+ * writer for ever (the tool would hang), and a device is no file of the project. The type is
+ * checked before opening and again on the open handle, so a swap in between is caught too.
+ * `tooBig` returns the refusal for a size over the caller's limit.
+ */
+export async function readRegularFile(
+  file: Pick<ResolvedPath, 'absolute' | 'relative'>,
+  tooBig: (size: number) => string | undefined,
+): Promise<Buffer> {
+  assertRegular(file, await fs.stat(file.absolute));
+  const handle = await fs.open(file.absolute, OPEN_READ);
+  try {
+    const st = await handle.stat();
+    assertRegular(file, st);
+    const refusal = tooBig(st.size);
+    if (refusal) throw new ToolError(refusal);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+function assertRegular(file: Pick<ResolvedPath, 'relative'>, st: Stats): void {
+  if (st.isDirectory())
+    throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
+  if (!st.isFile())
+    throw new ToolError(
+      `"${file.relative}" is not a regular file (a pipe, socket or device), so tools do not read or write it.`,
+    );
+}
+
+/**
+ * Refuses a write that would reach further than the file named: a pipe, socket or device, or a
+ * file with more than one hard link (another name of it may lie outside the workspace, and the
+ * realpath check cannot see hard links). Nothing to check for a file that does not exist yet.
+ */
+export async function assertWritableFile(file: Pick<ResolvedPath, 'absolute' | 'relative'>): Promise<void> {
+  let st: Stats;
+  try {
+    st = await fs.stat(file.absolute);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  assertRegular(file, st);
+  if (st.nlink > 1)
+    throw new ToolError(
+      `"${file.relative}" has ${st.nlink} hard links: writing it would also change the same file under its other names, which may lie outside the workspace. Refused.`,
+    );
 }
 
 /** A folder's entries, folders first with a trailing `/`. */

@@ -179,10 +179,15 @@ const re = new RegExp(j.source, j.flags);
 let hits = 0;
 for (const f of j.files) {
   let buf;
+  let fd;
   try {
-    if (fs.statSync(f.absolute).size > j.maxFileBytes) continue;
-    buf = fs.readFileSync(f.absolute);
-  } catch { continue; }
+    // The walk listed regular files only; one swapped since for a link, a FIFO (whose read would
+    // block this thread for good) or a device is skipped: no following, no waiting, type re-checked.
+    fd = fs.openSync(f.absolute, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > j.maxFileBytes) continue;
+    buf = fs.readFileSync(fd);
+  } catch { continue; } finally { if (fd !== undefined) fs.closeSync(fd); }
   let binary = false;
   for (let i = 0, n = Math.min(buf.length, 8192); i < n; i++) if (buf[i] === 0) { binary = true; break; }
   if (binary) continue;
