@@ -92,6 +92,23 @@ export function protectedSegment(relative: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The first segment of a root-relative path that Windows would read as a different name, or
+ * undefined. On NTFS `.git.` and `.git ` are `.git`, `GIT~1` is the 8.3 short name of `.git` (or of
+ * any long name), and `config:stream` is an alternate data stream of `config`: each gets past a
+ * check by name. Refused on every platform, so a repository behaves the same wherever it is opened.
+ */
+export function windowsAliasSegment(relative: string): string | undefined {
+  for (const seg of relative.split(/[\\/]/)) {
+    if (seg === '' || seg === '.' || seg === '..') continue;
+    if (/[. ]$/.test(seg) || seg.includes(':')) return seg;
+    const dot = seg.lastIndexOf('.');
+    const name = dot > 0 ? seg.slice(0, dot) : seg;
+    if (/~\d+$/.test(name)) return seg;
+  }
+  return undefined;
+}
+
 /** `child` equals `parent` or lies below it (the shared rule of ../../api/insideWorkspace). */
 export const isInside = sharedIsInside;
 
@@ -129,6 +146,12 @@ async function check(requested: string, absolute: string, root: WorkspaceRoot): 
     );
   }
   const relative = path.relative(rootAbs, absolute).split(path.sep).join('/');
+  const alias = windowsAliasSegment(relative);
+  if (alias !== undefined) {
+    throw new ToolPathError(
+      `"${requested}" has a path segment "${alias}" that Windows reads as another name (a trailing dot or space, an 8.3 short name such as PROGRA~1, or a ":" alternate data stream), so it is refused: it could reach a protected file such as .git. Use the plain name of the file.`,
+    );
+  }
   const lexicalHit = protectedSegment(relative);
   if (lexicalHit) throw protectedError(requested, lexicalHit);
 
