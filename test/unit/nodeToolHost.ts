@@ -11,11 +11,13 @@ import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
  */
 export function nodeToolHost(
   roots: readonly WorkspaceRoot[],
-  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {},
+  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void; excludes?: string[] } = {},
 ): ToolHost {
   return {
     roots: () => [...roots],
     editorText: () => undefined,
+    // What VS Code's `files.exclude` would give.
+    excludePatterns: () => opts.excludes ?? [],
     applyChange: async (c) => {
       await fs.mkdir(path.dirname(c.file.absolute), { recursive: true });
       await fs.writeFile(c.file.absolute, c.after, 'utf8');

@@ -14,6 +14,8 @@ import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
+import { diagnosticsText } from './toolDiagnostics';
+import { workspaceIgnore } from './toolIgnore';
 import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
 
 /**
@@ -78,6 +80,8 @@ export interface BuiltinToolOptions {
 /** Every built-in tool over `host`. */
 export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {
   const resolve = (p: unknown) => resolveWorkspacePath(p, host.roots());
+  /** Made per call: settings and `.gitignore` files may change between calls. */
+  const ignore = () => workspaceIgnore(host.roots(), (r) => host.excludePatterns?.(r) ?? []);
 
   const readCurrent = async (file: ResolvedPath): Promise<string | undefined> => {
     const open = host.editorText(file.absolute);
@@ -133,38 +137,6 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
     };
   };
 
-  /** get_diagnostics' answer, read when the call runs. */
-  const diagnosticsText = async (file: ResolvedPath | undefined): Promise<string> => {
-    if (!host.diagnostics) return 'Diagnostics are not available here.';
-    const roots = host.roots();
-    const all = host.diagnostics(file?.absolute);
-    // Diagnostics of files outside the workspace (libraries, other folders) are not ours to
-    // show; each file is checked once, however many problems it has.
-    const relOf = new Map<string, string | undefined>();
-    for (const abs of new Set(all.map((d) => d.absolute))) {
-      relOf.set(
-        abs,
-        await resolveWorkspacePath(abs, roots).then(
-          (r) => r.relative,
-          () => undefined,
-        ),
-      );
-    }
-    const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
-    const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
-    inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
-    const where = file ? file.relative : 'the workspace';
-    if (inside.length === 0) return `No errors or warnings in ${where}.`;
-    const lines = inside
-      .slice(0, 200)
-      .map(
-        (d) =>
-          `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`,
-      );
-    const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
-    return `${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`;
-  };
-
   const tools: Tool[] = [
     {
       readOnly: true,
@@ -204,14 +176,14 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       async prepare(a) {
         const p = s(a['path']).trim();
         const checked = await resolve(p === '' ? '.' : p);
-        return later(async () => listDirectoryForModel(await resolve(checked.absolute)));
+        return later(async () => listDirectoryForModel(await resolve(checked.absolute), 500, ignore()));
       },
     },
     {
       readOnly: true,
       definition: def(
         'find_files',
-        'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode and node_modules.',
+        'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode, node_modules and what .gitignore or files.exclude hide.',
         obj({ pattern: str('Glob pattern.'), maxResults: int('At most this many paths (default 200).') }, ['pattern']),
       ),
       prepare(a) {
@@ -219,7 +191,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         compileGlob(pattern);
         return Promise.resolve(
           later((ctx) =>
-            findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal),
+            findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal, ignore()),
           ),
         );
       },
@@ -228,7 +200,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       readOnly: true,
       definition: def(
         'search_text',
-        'Search the text of workspace files; returns "path:line: text" per matching line.',
+        'Search the text of workspace files (not those .gitignore or files.exclude hide); returns "path:line: text" per matching line.',
         obj(
           {
             query: str('Text to find (or a regular expression with isRegex).'),
@@ -256,6 +228,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
               ...(include ? { include } : {}),
               maxResults: Math.min(n(a['maxResults']) ?? 100, 500),
               signal: ctx.signal,
+              ignore: ignore(),
             }),
           ),
         );
@@ -292,7 +265,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       async prepare(a) {
         const p = s(a['path']).trim();
         const file = p ? await resolve(p) : undefined;
-        return later(() => diagnosticsText(file));
+        return later(() => diagnosticsText(host, file));
       },
     },
     {

@@ -1,4 +1,5 @@
-import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Dirent, type Stats } from 'node:fs';
+import type { IgnoreCheck } from './toolIgnore';
 import { PROTECTED_DIRS, type ResolvedPath } from './toolPaths';
 import { ToolError } from './toolRunner';
 
@@ -121,20 +122,36 @@ export async function assertWritableFile(file: Pick<ResolvedPath, 'absolute' | '
     );
 }
 
-/** A folder's entries, folders first with a trailing `/`. */
-export async function listDirectoryForModel(dir: ResolvedPath, maxEntries = 500): Promise<string> {
+/**
+ * A folder's entries, folders first with a trailing `/`. Entries the ignore check hides
+ * (`.gitignore`, `files.exclude`) are left out and counted, so the model knows they exist.
+ */
+export async function listDirectoryForModel(
+  dir: ResolvedPath,
+  maxEntries = 500,
+  ignore?: IgnoreCheck,
+): Promise<string> {
   if (!dir.exists) throw new ToolError(`The folder "${dir.relative || '.'}" does not exist.`);
   const stat = await fs.stat(dir.absolute);
   if (!stat.isDirectory()) throw new ToolError(`"${dir.relative}" is a file, not a folder. Use read_file to read it.`);
   const entries = await fs.readdir(dir.absolute, { withFileTypes: true });
-  const shown = entries
-    .filter((e) => !PROTECTED_DIRS.some((p) => p.toLowerCase() === e.name.toLowerCase()))
+  const visible: Dirent[] = [];
+  let hidden = 0;
+  for (const e of entries) {
+    if (PROTECTED_DIRS.some((p) => p.toLowerCase() === e.name.toLowerCase())) continue;
+    if (ignore && (await ignore(dir.root, dir.relative ? `${dir.relative}/${e.name}` : e.name))) hidden++;
+    else visible.push(e);
+  }
+  const shown = visible
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name} (symlink)` : e.name))
     .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
   const label = dir.relative || '.';
-  if (shown.length === 0) return `Folder ${label} is empty.`;
+  const hiddenNote = hidden
+    ? `${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden by .gitignore or files.exclude (read_file still opens one by path)`
+    : '';
+  if (shown.length === 0) return `Folder ${label} is empty${hiddenNote ? ` (${hiddenNote})` : ''}.`;
   const cut = shown.length > maxEntries ? `\n… and ${shown.length - maxEntries} more entries` : '';
-  return `Folder ${label} (${shown.length} entries):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
+  return `Folder ${label} (${shown.length} entries${hiddenNote ? `; ${hiddenNote}` : ''}):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
 }
 
 /** A NUL byte in the first 8 KB: how git and most editors decide a file is binary. */
