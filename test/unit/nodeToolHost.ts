@@ -14,7 +14,8 @@ export function nodeToolHost(
   opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void; excludes?: string[] } = {},
 ): ToolHost {
   return {
-    roots: () => [...roots],
+    // New objects per call, as VS Code's host gives: nothing may rely on their identity.
+    roots: () => roots.map((r) => ({ ...r })),
     editorText: () => undefined,
     // What VS Code's `files.exclude` would give.
     excludePatterns: () => opts.excludes ?? [],

@@ -26,9 +26,10 @@ export function workspaceIgnore(
   roots: readonly WorkspaceRoot[],
   excludes: (root: WorkspaceRoot) => readonly string[],
 ): IgnoreCheck {
-  const globs = new Map<WorkspaceRoot, Glob[]>();
+  // By path: hosts hand out new root objects on every roots() call.
+  const globs = new Map<string, Glob[]>();
   const gitignores = new Map<string, Promise<((rel: string) => boolean) | undefined>>();
-  for (const r of roots) globs.set(r, compileAll(excludes(r)));
+  for (const r of roots) globs.set(path.resolve(r.path), compileAll(excludes(r)));
 
   const gitignoreOf = (root: WorkspaceRoot, dirRel: string) => {
     const file = path.join(root.path, dirRel, '.gitignore');
@@ -48,7 +49,7 @@ export function workspaceIgnore(
   return async (root, relative) => {
     const rel = relative.replace(/\\/g, '/').replace(/^\/+/, '');
     if (rel === '') return false;
-    if ((globs.get(root) ?? []).some((g) => g.test(rel))) return true;
+    if ((globs.get(path.resolve(root.path)) ?? []).some((g) => g.test(rel))) return true;
     const parts = rel.split('/');
     for (let i = 0; i < parts.length; i++) {
       const dirRel = parts.slice(0, i).join('/');
