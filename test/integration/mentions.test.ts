@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/view/controller';
@@ -131,6 +132,33 @@ describe('@-mentions in VS Code', () => {
       );
     } finally {
       await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('mention file: a workspace file that is a symbolic link leading outside is refused with a note; a file the user chose outside is attached', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'gws-mention-out-'));
+    const secret = path.join(outside, 'id_rsa');
+    await fs.writeFile(secret, 'PRIVATE-KEY-BEHIND-A-LINK');
+    await fs.mkdir(path.join(root, 'mention-link'), { recursive: true });
+    await fs.symlink(secret, path.join(root, 'mention-link', 'notes.md'));
+    await fs.symlink(outside, path.join(root, 'mention-link', 'dir'));
+    try {
+      const sent = await send([
+        { kind: 'file', label: 'mention-link/notes.md', ref: ws('mention-link/notes.md').toString() },
+        { kind: 'folder', label: 'mention-link/dir/', ref: ws('mention-link/dir').toString() },
+      ]);
+      for (const a of sent.attachments) {
+        assert.equal(a.text, '', JSON.stringify(a));
+        assert.match(a.note ?? '', /symbolic link that leads outside the workspace/);
+      }
+      assert.ok(!JSON.stringify(sent.received).includes('PRIVATE-KEY'), textOf(sent.received));
+      assert.ok(!JSON.stringify(sent.received).includes('id_rsa'), 'the linked folder is not listed');
+
+      const chosen = await send([{ kind: 'file', label: 'id_rsa', ref: vscode.Uri.file(secret).toString() }]);
+      assert.equal(chosen.attachments[0]?.text, 'PRIVATE-KEY-BEHIND-A-LINK');
+    } finally {
+      await fs.rm(path.join(root, 'mention-link'), { recursive: true, force: true });
+      await fs.rm(outside, { recursive: true, force: true });
     }
   });
 

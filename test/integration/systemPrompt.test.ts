@@ -2,6 +2,9 @@
 // in-memory webview, a real editor and real rules files in the test workspace, and the local
 // gateway's recorded requests (or its `#request` echo) as the proof of what was sent.
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/view/controller';
 import type { Services } from '../../src/platform/services';
@@ -252,6 +255,26 @@ describe('system prompt and rules', () => {
     );
     const system = await systemSent();
     assert.ok(system.includes('x'.repeat(16_000)) && !system.includes('x'.repeat(16_001)));
+  });
+
+  it('rules: an AGENTS.md that is a symbolic link leading outside the workspace is not sent, and the chips say why', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'gws-rules-out-'));
+    const environ = path.join(outside, 'environ');
+    await fs.writeFile(environ, 'GATEWAY_KEY=leaked-through-a-link');
+    const link = path.join(folder().fsPath, 'AGENTS.md');
+    await fs.symlink(environ, link);
+    try {
+      open();
+      const msg = await waitFor('the link warning in the chips', () =>
+        page.rules().find((m) => m.warnings.some((w) => w.includes('AGENTS.md') && /symbolic link/.test(w))),
+      );
+      assert.ok(!msg.rules.some((r) => r.id === 'AGENTS.md'), JSON.stringify(msg.rules));
+      const system = await systemSent();
+      assert.ok(!system.includes('leaked-through-a-link'), system);
+    } finally {
+      await fs.unlink(link).catch(() => undefined);
+      await fs.rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('rules: in an untrusted workspace they are not sent until the user allows them in the panel', async () => {

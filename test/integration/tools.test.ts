@@ -99,6 +99,44 @@ describe('tools in VS Code', () => {
     host.dispose();
   });
 
+  it('find_files and list_directory leave out what files.exclude (from VS Code settings) and .gitignore hide', async () => {
+    await extension();
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = path.join(root, 'tools-ignore');
+    await fs.mkdir(path.join(dir, 'hidden-by-setting'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'hidden-by-setting', 'one.txt'), 'x');
+    await fs.writeFile(path.join(dir, '.gitignore'), 'ignored.txt\n');
+    await fs.writeFile(path.join(dir, 'ignored.txt'), 'x');
+    await fs.writeFile(path.join(dir, 'kept.txt'), 'x');
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('exclude', { '**/hidden-by-setting': true }, vscode.ConfigurationTarget.Global);
+    const host = new VscodeToolHost();
+    try {
+      const runner = new ToolRunner({
+        tools: () => builtinTools(host),
+        approve: () => Promise.resolve('allow'),
+        trust: { isTrusted: () => false, trust: () => undefined },
+      });
+      const run = async (name: string, args: unknown) =>
+        (
+          await runner.execute([{ id: name, type: 'function', function: { name, arguments: JSON.stringify(args) } }], {
+            signal: new AbortController().signal,
+            conversationId: 'x',
+          })
+        )[0]?.content ?? '';
+      const found = await run('find_files', { pattern: 'tools-ignore/**' });
+      assert.match(found, /tools-ignore\/kept\.txt/, found);
+      assert.ok(!found.includes('one.txt') && !found.includes('ignored.txt'), found);
+      const listed = await run('list_directory', { path: 'tools-ignore' });
+      assert.match(listed, /2 entries hidden by \.gitignore or files\.exclude/, listed);
+      assert.ok(!listed.includes('hidden-by-setting'), listed);
+    } finally {
+      host.dispose();
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Global);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('Manage Tools is registered', async () => {
     const cmds = await vscode.commands.getCommands(true);
     assert.ok(cmds.includes('gatewayStudio.manageTools'), 'manageTools registered');

@@ -168,6 +168,30 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     assert.equal(urls?.[0], `data:image/png;base64,${PNG_1x1.toString('base64')}`);
   });
 
+  it('a workspace image that is a symbolic link leading outside the workspace is refused and nothing is sent', async () => {
+    await control('reset');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'gws-ref-out-'));
+    const secret = path.join(outside, 'id_rsa');
+    await fs.writeFile(secret, 'PRIVATE KEY THAT MUST STAY HERE');
+    const link = path.join(folder, 'linked-ref.png');
+    await fs.symlink(secret, link);
+    try {
+      const text = await invoke(GENERATE, {
+        prompt: 'make a 4-second clip of this diagram',
+        model: 'vendor-video-1.5',
+        seconds: 4,
+        images: ['linked-ref.png'],
+      });
+      assert.match(text, /not sent/, text);
+      assert.match(text, /linked-ref\.png.*symbolic link that leads outside the workspace/, text);
+      assert.equal((await creations()).count, 0, 'no creation request was sent');
+    } finally {
+      await fs.unlink(link);
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('Show Video Tasks opens the gallery, which lists the saved video with a webview link to it', async () => {
     await vscode.commands.executeCommand('gatewayStudio.video.showTasks');
     const g = await waitFor('the gallery to be ready with a saved task', async () => {

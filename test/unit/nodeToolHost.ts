@@ -11,11 +11,14 @@ import type { WorkspaceRoot } from '../../src/chat/core/toolPaths';
  */
 export function nodeToolHost(
   roots: readonly WorkspaceRoot[],
-  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void } = {},
+  opts: { commandTimeoutMs?: number; onChange?: (c: FileChange) => void; excludes?: string[] } = {},
 ): ToolHost {
   return {
-    roots: () => [...roots],
+    // New objects per call, as VS Code's host gives: nothing may rely on their identity.
+    roots: () => roots.map((r) => ({ ...r })),
     editorText: () => undefined,
+    // What VS Code's `files.exclude` would give.
+    excludePatterns: () => opts.excludes ?? [],
     applyChange: async (c) => {
       await fs.mkdir(path.dirname(c.file.absolute), { recursive: true });
       await fs.writeFile(c.file.absolute, c.after, 'utf8');

@@ -111,3 +111,31 @@ void test('a loop of symbolic links is refused with a clear error instead of han
   await fs.symlink(path.join(ws, 'loop-a'), path.join(ws, 'loop-b'));
   await refused('loop-a/file.txt', /loop of symbolic links|too many symbolic links/);
 });
+
+void test('Windows name aliases are refused: trailing dot or space, 8.3 short names, ":" streams', async () => {
+  const alias = /Windows reads as another name/;
+  // Each reaches .git (or another protected or long-named file) on NTFS while passing a name check.
+  for (const p of [
+    '.git./config',
+    '.git /config',
+    '.vscode./settings.json',
+    'src/a.ts.',
+    'src /a.ts',
+    'GIT~1/config',
+    'PROGRA~1/x.txt',
+    'src/FILENA~1.TS',
+    'src/a.ts:hidden',
+    '.git::$INDEX_ALLOCATION/config',
+    'src\\GIT~12\\hooks',
+    path.join(ws, 'GIT~1', 'config'),
+  ]) {
+    await refused(p, alias);
+  }
+});
+
+void test('names that only look like aliases still resolve: tildes without digits, dots inside', async () => {
+  for (const p of ['src/a.ts~', 'src/v1.2.3/notes.md', 'src/~1x/readme', 'src/.eslintrc.json', 'src/foo~bar.ts']) {
+    const r = await resolveWorkspacePath(p, roots);
+    assert.equal(r.relative, p);
+  }
+});

@@ -2,11 +2,20 @@ import { promises as fs } from 'node:fs';
 import { describeCommandResult } from './toolCommand';
 import type { ChangeRecorder } from './checkpoints';
 import { applyTextEdit, summarizeChange } from './toolEdit';
-import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
+import {
+  assertWritableFile,
+  listDirectoryForModel,
+  looksBinary,
+  MAX_READ_BYTES,
+  readFileForModel,
+  readRegularFile,
+} from './toolFs';
 import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
+import { diagnosticsText } from './toolDiagnostics';
+import { workspaceIgnore } from './toolIgnore';
 import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
 
 /**
@@ -71,18 +80,18 @@ export interface BuiltinToolOptions {
 /** Every built-in tool over `host`. */
 export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {
   const resolve = (p: unknown) => resolveWorkspacePath(p, host.roots());
+  /** Made per call: settings and `.gitignore` files may change between calls. */
+  const ignore = () => workspaceIgnore(host.roots(), (r) => host.excludePatterns?.(r) ?? []);
 
   const readCurrent = async (file: ResolvedPath): Promise<string | undefined> => {
     const open = host.editorText(file.absolute);
     if (open !== undefined) return open;
     if (!file.exists) return undefined;
-    const st = await fs.stat(file.absolute);
-    if (st.isDirectory()) throw new ToolError(`"${file.relative}" is a folder, not a file.`);
-    if (st.size > MAX_READ_BYTES)
-      throw new ToolError(
-        `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`,
-      );
-    const buf = await fs.readFile(file.absolute);
+    const buf = await readRegularFile(file, (size) =>
+      size > MAX_READ_BYTES
+        ? `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`
+        : undefined,
+    );
     if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
     return buf.toString('utf8');
   };
@@ -104,6 +113,8 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
             `"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`,
           );
         }
+        // Checked again at the last moment: a hard link made while the user looked at the diff.
+        await assertWritableFile(again);
         // Recorded before anything is written, so the checkpoint holds the content the user had.
         const unrecorded = await opts.recorder?.record({
           conversationId: ctx.conversationId,
@@ -126,38 +137,6 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
     };
   };
 
-  /** get_diagnostics' answer, read when the call runs. */
-  const diagnosticsText = async (file: ResolvedPath | undefined): Promise<string> => {
-    if (!host.diagnostics) return 'Diagnostics are not available here.';
-    const roots = host.roots();
-    const all = host.diagnostics(file?.absolute);
-    // Diagnostics of files outside the workspace (libraries, other folders) are not ours to
-    // show; each file is checked once, however many problems it has.
-    const relOf = new Map<string, string | undefined>();
-    for (const abs of new Set(all.map((d) => d.absolute))) {
-      relOf.set(
-        abs,
-        await resolveWorkspacePath(abs, roots).then(
-          (r) => r.relative,
-          () => undefined,
-        ),
-      );
-    }
-    const inside = all.filter((d) => relOf.get(d.absolute) !== undefined);
-    const rank = { error: 0, warning: 1, information: 2, hint: 3 } as const;
-    inside.sort((x, y) => rank[x.severity] - rank[y.severity]);
-    const where = file ? file.relative : 'the workspace';
-    if (inside.length === 0) return `No errors or warnings in ${where}.`;
-    const lines = inside
-      .slice(0, 200)
-      .map(
-        (d) =>
-          `${relOf.get(d.absolute) ?? ''}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.source ? ` (${d.source})` : ''}`,
-      );
-    const more = inside.length > 200 ? `\n… and ${inside.length - 200} more` : '';
-    return `${inside.length} problem(s) in ${where}:\n${lines.join('\n')}${more}`;
-  };
-
   const tools: Tool[] = [
     {
       readOnly: true,
@@ -174,8 +153,10 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         ),
       ),
       async prepare(a) {
-        const file = await resolve(a['path']);
-        return later(() => {
+        const checked = await resolve(a['path']);
+        return later(async () => {
+          // Checked again when it runs: the file may have become a link out while awaiting approval.
+          const file = await resolve(checked.absolute);
           const editorText = host.editorText(file.absolute);
           return readFileForModel(file, {
             ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
@@ -194,15 +175,15 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a) {
         const p = s(a['path']).trim();
-        const dir = await resolve(p === '' ? '.' : p);
-        return later(() => listDirectoryForModel(dir));
+        const checked = await resolve(p === '' ? '.' : p);
+        return later(async () => listDirectoryForModel(await resolve(checked.absolute), 500, ignore()));
       },
     },
     {
       readOnly: true,
       definition: def(
         'find_files',
-        'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode and node_modules.',
+        'Find workspace files by glob, e.g. "src/**/*.ts" or "*.json" (a pattern without "/" matches at any depth). Skips .git, .vscode, node_modules and what .gitignore or files.exclude hide.',
         obj({ pattern: str('Glob pattern.'), maxResults: int('At most this many paths (default 200).') }, ['pattern']),
       ),
       prepare(a) {
@@ -210,7 +191,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         compileGlob(pattern);
         return Promise.resolve(
           later((ctx) =>
-            findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal),
+            findFilesForModel(host.roots(), pattern, Math.min(n(a['maxResults']) ?? 200, 1000), ctx.signal, ignore()),
           ),
         );
       },
@@ -219,7 +200,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       readOnly: true,
       definition: def(
         'search_text',
-        'Search the text of workspace files; returns "path:line: text" per matching line.',
+        'Search the text of workspace files (not those .gitignore or files.exclude hide); returns "path:line: text" per matching line.',
         obj(
           {
             query: str('Text to find (or a regular expression with isRegex).'),
@@ -247,6 +228,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
               ...(include ? { include } : {}),
               maxResults: Math.min(n(a['maxResults']) ?? 100, 500),
               signal: ctx.signal,
+              ignore: ignore(),
             }),
           ),
         );
@@ -283,7 +265,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       async prepare(a) {
         const p = s(a['path']).trim();
         const file = p ? await resolve(p) : undefined;
-        return later(() => diagnosticsText(file));
+        return later(() => diagnosticsText(host, file));
       },
     },
     {
@@ -302,6 +284,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
           throw new ToolError(`The content is ${content.length} characters, more than the ${MAX_WRITE_CHARS} limit.`);
         const file = await resolve(a['path']);
         if (file.relative === '') throw new ToolError('The path is the workspace folder itself; give a file path.');
+        await assertWritableFile(file);
         const before = await readCurrent(file);
         if (before === content)
           throw new ToolError(`"${file.relative}" already has exactly this content; nothing to change.`);
@@ -333,6 +316,7 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a, ctx) {
         const file = await resolve(a['path']);
+        await assertWritableFile(file);
         const before = await readCurrent(file);
         if (before === undefined)
           throw new ToolError(`The file "${file.relative}" does not exist. Use write_file to create it.`);
@@ -368,8 +352,10 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
         return {
           summary: `Run in ${dir.relative || dir.root.name}:\n${command}\n\n${COMMAND_NOT_RESTORABLE}`,
           run: async (ctx) => {
+            // The folder may have become a link out of the workspace while awaiting approval.
+            const cwd = await resolve(dir.absolute);
             const r = await host.runCommand(command, {
-              cwd: dir.absolute,
+              cwd: cwd.absolute,
               timeoutMs,
               maxOutputBytes: MAX_COMMAND_OUTPUT_BYTES,
               signal: ctx.signal,

@@ -1,4 +1,5 @@
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Dirent, type Stats } from 'node:fs';
+import type { IgnoreCheck } from './toolIgnore';
 import { PROTECTED_DIRS, type ResolvedPath } from './toolPaths';
 import { ToolError } from './toolRunner';
 
@@ -31,15 +32,11 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
       throw new ToolError(
         `The file "${file.relative}" does not exist. Use list_directory or find_files to find the right path.`,
       );
-    const stat = await fs.stat(file.absolute);
-    if (stat.isDirectory())
-      throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
-    if (stat.size > MAX_READ_BYTES) {
-      throw new ToolError(
-        `"${file.relative}" is ${(stat.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`,
-      );
-    }
-    const buf = await fs.readFile(file.absolute);
+    const buf = await readRegularFile(file, (size) =>
+      size > MAX_READ_BYTES
+        ? `"${file.relative}" is ${(size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_READ_BYTES / 1024 / 1024} MB read limit. Use search_text to find the part you need.`
+        : undefined,
+    );
     if (looksBinary(buf))
       throw new ToolError(`"${file.relative}" is a binary file (${buf.length} bytes) and cannot be shown as text.`);
     text = buf.toString('utf8');
@@ -70,20 +67,91 @@ export async function readFileForModel(file: ResolvedPath, opts: ReadOptions = {
   return `File ${file.relative}, lines ${start}-${end} of ${total}${more}:\n${body}`;
 }
 
-/** A folder's entries, folders first with a trailing `/`. */
-export async function listDirectoryForModel(dir: ResolvedPath, maxEntries = 500): Promise<string> {
+/** Non-blocking, so opening a FIFO returns at once instead of waiting for a writer. */
+const OPEN_READ = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file. A FIFO, socket or device is refused: reading a FIFO waits for a
+ * writer for ever (the tool would hang), and a device is no file of the project. The type is
+ * checked before opening and again on the open handle, so a swap in between is caught too.
+ * `tooBig` returns the refusal for a size over the caller's limit.
+ */
+export async function readRegularFile(
+  file: Pick<ResolvedPath, 'absolute' | 'relative'>,
+  tooBig: (size: number) => string | undefined,
+): Promise<Buffer> {
+  assertRegular(file, await fs.stat(file.absolute));
+  const handle = await fs.open(file.absolute, OPEN_READ);
+  try {
+    const st = await handle.stat();
+    assertRegular(file, st);
+    const refusal = tooBig(st.size);
+    if (refusal) throw new ToolError(refusal);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+function assertRegular(file: Pick<ResolvedPath, 'relative'>, st: Stats): void {
+  if (st.isDirectory())
+    throw new ToolError(`"${file.relative}" is a folder, not a file. Use list_directory to see what is inside.`);
+  if (!st.isFile())
+    throw new ToolError(
+      `"${file.relative}" is not a regular file (a pipe, socket or device), so tools do not read or write it.`,
+    );
+}
+
+/**
+ * Refuses a write that would reach further than the file named: a pipe, socket or device, or a
+ * file with more than one hard link (another name of it may lie outside the workspace, and the
+ * realpath check cannot see hard links). Nothing to check for a file that does not exist yet.
+ */
+export async function assertWritableFile(file: Pick<ResolvedPath, 'absolute' | 'relative'>): Promise<void> {
+  let st: Stats;
+  try {
+    st = await fs.stat(file.absolute);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  assertRegular(file, st);
+  if (st.nlink > 1)
+    throw new ToolError(
+      `"${file.relative}" has ${st.nlink} hard links: writing it would also change the same file under its other names, which may lie outside the workspace. Refused.`,
+    );
+}
+
+/**
+ * A folder's entries, folders first with a trailing `/`. Entries the ignore check hides
+ * (`.gitignore`, `files.exclude`) are left out and counted, so the model knows they exist.
+ */
+export async function listDirectoryForModel(
+  dir: ResolvedPath,
+  maxEntries = 500,
+  ignore?: IgnoreCheck,
+): Promise<string> {
   if (!dir.exists) throw new ToolError(`The folder "${dir.relative || '.'}" does not exist.`);
   const stat = await fs.stat(dir.absolute);
   if (!stat.isDirectory()) throw new ToolError(`"${dir.relative}" is a file, not a folder. Use read_file to read it.`);
   const entries = await fs.readdir(dir.absolute, { withFileTypes: true });
-  const shown = entries
-    .filter((e) => !PROTECTED_DIRS.some((p) => p.toLowerCase() === e.name.toLowerCase()))
+  const visible: Dirent[] = [];
+  let hidden = 0;
+  for (const e of entries) {
+    if (PROTECTED_DIRS.some((p) => p.toLowerCase() === e.name.toLowerCase())) continue;
+    if (ignore && (await ignore(dir.root, dir.relative ? `${dir.relative}/${e.name}` : e.name))) hidden++;
+    else visible.push(e);
+  }
+  const shown = visible
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name} (symlink)` : e.name))
     .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
   const label = dir.relative || '.';
-  if (shown.length === 0) return `Folder ${label} is empty.`;
+  const hiddenNote = hidden
+    ? `${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden by .gitignore or files.exclude (read_file still opens one by path)`
+    : '';
+  if (shown.length === 0) return `Folder ${label} is empty${hiddenNote ? ` (${hiddenNote})` : ''}.`;
   const cut = shown.length > maxEntries ? `\n… and ${shown.length - maxEntries} more entries` : '';
-  return `Folder ${label} (${shown.length} entries):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
+  return `Folder ${label} (${shown.length} entries${hiddenNote ? `; ${hiddenNote}` : ''}):\n${shown.slice(0, maxEntries).join('\n')}${cut}`;
 }
 
 /** A NUL byte in the first 8 KB: how git and most editors decide a file is binary. */

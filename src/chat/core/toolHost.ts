@@ -48,6 +48,11 @@ export interface ToolHost {
   applyChange(change: FileChange): Promise<string | undefined | void>;
   runCommand(command: string, opts: CommandOptions): Promise<CommandResult>;
   commandTimeoutMs(): number;
+  /**
+   * The `files.exclude` patterns that are on for `root` (VS Code settings); find_files,
+   * search_text and list_directory leave those files out, as they do `.gitignore`d ones.
+   */
+  excludePatterns?(root: WorkspaceRoot): string[];
   selection?(): SelectionInfo | undefined;
   diagnostics?(absolute?: string): DiagnosticInfo[];
 }

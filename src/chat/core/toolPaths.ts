@@ -1,5 +1,11 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import {
+  isInside as sharedIsInside,
+  LinkLoopError,
+  realpathAllowMissing as sharedRealpathAllowMissing,
+  realpathOrSelf,
+} from '../../api/insideWorkspace';
 
 /**
  * Turns a path the model asked for into a file inside the workspace, or refuses it. The model is
@@ -86,11 +92,25 @@ export function protectedSegment(relative: string): string | undefined {
   return undefined;
 }
 
-/** `child` equals `parent` or lies below it (`path.relative` handles Windows drive letters and case). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+/**
+ * The first segment of a root-relative path that Windows would read as a different name, or
+ * undefined. On NTFS `.git.` and `.git ` are `.git`, `GIT~1` is the 8.3 short name of `.git` (or of
+ * any long name), and `config:stream` is an alternate data stream of `config`: each gets past a
+ * check by name. Refused on every platform, so a repository behaves the same wherever it is opened.
+ */
+export function windowsAliasSegment(relative: string): string | undefined {
+  for (const seg of relative.split(/[\\/]/)) {
+    if (seg === '' || seg === '.' || seg === '..') continue;
+    if (/[. ]$/.test(seg) || seg.includes(':')) return seg;
+    const dot = seg.lastIndexOf('.');
+    const name = dot > 0 ? seg.slice(0, dot) : seg;
+    if (/~\d+$/.test(name)) return seg;
+  }
+  return undefined;
 }
+
+/** `child` equals `parent` or lies below it (the shared rule of ../../api/insideWorkspace). */
+export const isInside = sharedIsInside;
 
 async function candidatesFor(
   wanted: string,
@@ -126,6 +146,12 @@ async function check(requested: string, absolute: string, root: WorkspaceRoot): 
     );
   }
   const relative = path.relative(rootAbs, absolute).split(path.sep).join('/');
+  const alias = windowsAliasSegment(relative);
+  if (alias !== undefined) {
+    throw new ToolPathError(
+      `"${requested}" has a path segment "${alias}" that Windows reads as another name (a trailing dot or space, an 8.3 short name such as PROGRA~1, or a ":" alternate data stream), so it is refused: it could reach a protected file such as .git. Use the plain name of the file.`,
+    );
+  }
   const lexicalHit = protectedSegment(relative);
   if (lexicalHit) throw protectedError(requested, lexicalHit);
 
@@ -147,46 +173,13 @@ function protectedError(requested: string, dir: string): ToolPathError {
   );
 }
 
-/**
- * Follows symlinks as far as the path exists, then appends the missing rest. A not-yet-existing
- * file below a symlinked folder that points elsewhere is therefore still caught.
- */
-async function realpathAllowMissing(p: string, depth = 0): Promise<{ real: string; exists: boolean }> {
-  if (depth > 32) throw new ToolPathError(`"${p}" goes through too many symbolic links.`);
-  const missing: string[] = [];
-  let cur = p;
-  for (;;) {
-    try {
-      const real = await fs.realpath(cur);
-      return { real: missing.length ? path.join(real, ...missing.reverse()) : real, exists: missing.length === 0 };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        // A dangling symlink must not be treated as "missing, fine": its target is what a write
-        // would create.
-        const link = await fs.readlink(cur).catch(() => undefined);
-        if (link !== undefined) {
-          const target = path.resolve(path.dirname(cur), link);
-          const inner = await realpathAllowMissing(target, depth + 1);
-          return { real: missing.length ? path.join(inner.real, ...missing.reverse()) : inner.real, exists: false };
-        }
-        const parent = path.dirname(cur);
-        if (parent === cur) return { real: p, exists: false };
-        missing.push(path.basename(cur));
-        cur = parent;
-        continue;
-      }
-      if (code === 'ELOOP') throw new ToolPathError(`"${p}" goes through a loop of symbolic links.`);
-      throw e;
-    }
-  }
-}
-
-async function realpathOrSelf(p: string): Promise<string> {
+/** The shared rule's resolution, with its loop error worded for the model. */
+async function realpathAllowMissing(p: string): Promise<{ real: string; exists: boolean }> {
   try {
-    return await fs.realpath(p);
-  } catch {
-    return path.resolve(p);
+    return await sharedRealpathAllowMissing(p);
+  } catch (e) {
+    if (e instanceof LinkLoopError) throw new ToolPathError(`"${p}" goes through a loop of symbolic links.`);
+    throw e;
   }
 }
 

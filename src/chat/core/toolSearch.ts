@@ -2,12 +2,13 @@ import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { compileGlob } from './toolGlob';
+import type { IgnoreCheck } from './toolIgnore';
 import { PROTECTED_DIRS, type WorkspaceRoot } from './toolPaths';
 import { ToolError } from './toolRunner';
 
 /**
  * The walks of the read-only tools, without VS Code: find_files (glob) and search_text. Every walk
- * skips `.git`, `.vscode` and (unless asked for) `node_modules`, never follows a symlinked folder
+ * skips `.git`, `.vscode`, (unless asked for) `node_modules` and what the ignore check hides, never follows a symlinked folder
  * (it could lead out of the workspace or into a loop), and stops at fixed limits so a huge
  * repository cannot stall the chat.
  */
@@ -32,6 +33,8 @@ export interface WalkResult {
   files: WalkedFile[];
   /** Why the walk stopped early, if it did. */
   truncated?: string;
+  /** Entries left out by the ignore check (a hidden folder counts once). */
+  hidden: number;
 }
 
 /** Every file under the roots, breadth-first, with the skip rules and limits described above. */
@@ -42,15 +45,18 @@ export async function walkFiles(
     accept?: (rel: string) => boolean;
     maxFiles?: number;
     signal?: AbortSignal;
+    /** `.gitignore` and `files.exclude` (see ./toolIgnore). */
+    ignore?: IgnoreCheck;
   } = {},
 ): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const maxFiles = opts.maxFiles ?? Number.POSITIVE_INFINITY;
   let seen = 0;
+  let hidden = 0;
   for (const root of roots) {
     const queue: string[] = [''];
     while (queue.length) {
-      if (opts.signal?.aborted) return { files, truncated: 'stopped' };
+      if (opts.signal?.aborted) return { files, truncated: 'stopped', hidden };
       const rel = queue.shift() ?? '';
       let entries: Dirent[];
       try {
@@ -60,26 +66,34 @@ export async function walkFiles(
       }
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (++seen > MAX_WALK_ENTRIES) return { files, truncated: `looked at ${MAX_WALK_ENTRIES} entries` };
+        if (++seen > MAX_WALK_ENTRIES) return { files, truncated: `looked at ${MAX_WALK_ENTRIES} entries`, hidden };
         const childRel = rel ? `${rel}/${e.name}` : e.name;
         if (e.isDirectory()) {
           const lower = e.name.toLowerCase();
           if (SKIP_DIRS.has(lower) && !(lower === 'node_modules' && opts.includeNodeModules)) continue;
+          if (opts.ignore && (await opts.ignore(root, childRel))) {
+            hidden++;
+            continue;
+          }
           queue.push(childRel);
         } else if (e.isFile()) {
           // Symlinks are skipped (isFile is false for them): read_file can still open one after its own check.
           if (opts.accept && !opts.accept(childRel)) continue;
+          if (opts.ignore && (await opts.ignore(root, childRel))) {
+            hidden++;
+            continue;
+          }
           files.push({
             root,
             display: roots.length > 1 ? `${root.name}/${childRel}` : childRel,
             absolute: path.join(root.path, childRel),
           });
-          if (files.length >= maxFiles) return { files, truncated: `reached ${maxFiles} results` };
+          if (files.length >= maxFiles) return { files, truncated: `reached ${maxFiles} results`, hidden };
         }
       }
     }
   }
-  return { files };
+  return { files, hidden };
 }
 
 /** find_files: paths matching a glob. */
@@ -88,6 +102,7 @@ export async function findFilesForModel(
   pattern: string,
   maxResults = 200,
   signal?: AbortSignal,
+  ignore?: IgnoreCheck,
 ): Promise<string> {
   if (pattern.trim() === '') throw new ToolError('The glob pattern is empty. Example: "src/**/*.ts".');
   const re = compileGlob(pattern);
@@ -96,6 +111,7 @@ export async function findFilesForModel(
     maxFiles: maxResults,
     includeNodeModules: /node_modules/.test(pattern),
     ...(signal ? { signal } : {}),
+    ...(ignore ? { ignore } : {}),
   });
   if (r.files.length === 0)
     return `No files match "${pattern}"${r.truncated ? ` (search stopped early: ${r.truncated})` : ''}.`;
@@ -113,6 +129,8 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** Milliseconds after which the search stops and returns what it found (default 10 s). */
   budgetMs?: number;
+  /** `.gitignore` and `files.exclude` (see ./toolIgnore). */
+  ignore?: IgnoreCheck;
 }
 
 /** The search as a regular expression, or a {@link ToolError} saying why it is not one. */
@@ -135,6 +153,7 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   const walk = await walkFiles(roots, {
     ...(include ? { accept: (rel: string) => include.test(rel) } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.ignore ? { ignore: o.ignore } : {}),
   });
   const r = await matchInWorker(
     {
@@ -179,10 +198,15 @@ const re = new RegExp(j.source, j.flags);
 let hits = 0;
 for (const f of j.files) {
   let buf;
+  let fd;
   try {
-    if (fs.statSync(f.absolute).size > j.maxFileBytes) continue;
-    buf = fs.readFileSync(f.absolute);
-  } catch { continue; }
+    // The walk listed regular files only; one swapped since for a link, a FIFO (whose read would
+    // block this thread for good) or a device is skipped: no following, no waiting, type re-checked.
+    fd = fs.openSync(f.absolute, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > j.maxFileBytes) continue;
+    buf = fs.readFileSync(fd);
+  } catch { continue; } finally { if (fd !== undefined) fs.closeSync(fd); }
   let binary = false;
   for (let i = 0, n = Math.min(buf.length, 8192); i < n; i++) if (buf[i] === 0) { binary = true; break; }
   if (binary) continue;

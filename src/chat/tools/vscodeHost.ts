@@ -41,6 +41,17 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
       .map((f) => ({ name: f.name, path: f.uri.fsPath }));
   }
 
+  excludePatterns(root: WorkspaceRoot): string[] {
+    // Per folder: a multi-root workspace may hide different things in each. Only plain `true`
+    // entries; a `{ "when": … }` condition depends on sibling files and is left to VS Code.
+    const setting =
+      vscode.workspace.getConfiguration('files', vscode.Uri.file(root.path)).get<Record<string, unknown>>('exclude') ??
+      {};
+    return Object.entries(setting)
+      .filter(([, on]) => on === true)
+      .map(([pattern]) => pattern);
+  }
+
   editorText(absolute: string): string | undefined {
     return this.openDocument(absolute)?.getText();
   }

@@ -9,6 +9,7 @@ import type { ContextAttachment, ImageAttachment, MentionItem } from '../../shar
 import { fuzzyFilter } from '../../shared/fuzzy';
 import { gitignoreMatcher, ignoredFolderNames } from '../core/gitignore';
 import { formatFolderListing, formatProblems, makeAttachment, withinBudget, type ProblemEntry } from '../core/mentions';
+import { languageOf, linkOutNote } from './mentionFiles';
 import { gitChanges, TerminalOutputs } from './mentionSources';
 
 /** How long the workspace's file list is reused between keystrokes of one picker session. */
@@ -217,6 +218,10 @@ export class MentionProvider implements vscode.Disposable {
   ): Promise<ContextAttachment> {
     const noContent = (note: string, path?: string): ContextAttachment =>
       makeAttachment({ kind: item.kind, label: item.label, note, ...(path ? { path } : {}) }, '');
+    if (item.kind === 'file' || item.kind === 'editor' || item.kind === 'image' || item.kind === 'folder') {
+      const refused = await linkOutNote(vscode.Uri.parse(item.ref, true));
+      if (refused) return noContent(refused);
+    }
     switch (item.kind) {
       case 'file':
       case 'editor': {
@@ -374,34 +379,6 @@ function extension(uri: vscode.Uri): string {
 
 function isImage(uri: vscode.Uri): boolean {
   return extension(uri) in IMAGE_MIME;
-}
-
-const LANGUAGES: Record<string, string> = {
-  ts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  jsx: 'jsx',
-  mjs: 'javascript',
-  json: 'json',
-  md: 'markdown',
-  py: 'python',
-  rs: 'rust',
-  go: 'go',
-  java: 'java',
-  c: 'c',
-  h: 'c',
-  cpp: 'cpp',
-  cs: 'csharp',
-  sh: 'bash',
-  yml: 'yaml',
-  yaml: 'yaml',
-  html: 'html',
-  css: 'css',
-  txt: '',
-};
-
-function languageOf(uri: vscode.Uri): string {
-  return LANGUAGES[extension(uri)] ?? '';
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {

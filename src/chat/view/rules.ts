@@ -8,6 +8,7 @@
 // - nested `AGENTS.md` files apply only to files mentioned from their folder
 //   ({@link RulesSource.nestedFor}), so a monorepo's package rules do not fill every request.
 import * as vscode from 'vscode';
+import { linkLeadsOut } from '../../api/insideWorkspace';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../shared/protocol';
 
@@ -32,6 +33,8 @@ export class RulesSource implements vscode.Disposable {
   /** The warnings already logged, so a file over the limit is not logged on every request. */
   private readonly logged = new Set<string>();
   private last: { rules: RuleFile[]; warnings: RuleWarning[] } = { rules: [], warnings: [] };
+  /** Rules files of the last read that are links leading out of the workspace, and so skipped. */
+  private linkedOut: string[] = [];
 
   constructor(private readonly o: RulesOptions) {
     this.isTrusted = o.isTrusted ?? (() => vscode.workspace.isTrusted);
@@ -58,6 +61,7 @@ export class RulesSource implements vscode.Disposable {
   /** Reads every rules file now and applies the size limits. */
   async read(): Promise<{ rules: RuleFile[]; warnings: RuleWarning[] }> {
     const found: { id: string; path: string; kind: RuleFile['kind']; text: string }[] = [];
+    const linkedOut: string[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const candidates: { uri: vscode.Uri; kind: RuleFile['kind'] }[] = [
         { uri: vscode.Uri.joinPath(folder.uri, 'AGENTS.md'), kind: 'agents' },
@@ -72,10 +76,11 @@ export class RulesSource implements vscode.Disposable {
         if (type === vscode.FileType.File && name.toLowerCase().endsWith('.md'))
           candidates.push({ uri: vscode.Uri.joinPath(dir, name), kind: 'rules' });
       for (const c of candidates) {
-        const text = await readText(c.uri);
+        const text = await this.readRule(c.uri, linkedOut);
         if (text !== undefined) found.push({ id: ruleId(c.uri), path: c.uri.fsPath, kind: c.kind, text });
       }
     }
+    this.linkedOut = linkedOut;
     this.last = limitRules(found);
     for (const w of this.last.warnings) {
       const key = `${w.id}:${w.reason}`;
@@ -85,6 +90,30 @@ export class RulesSource implements vscode.Disposable {
     return this.last;
   }
 
+  /**
+   * A rules file's text, or undefined when there is none or it is a symbolic link leading out of
+   * the workspace: `AGENTS.md -> /proc/self/environ` would otherwise put the editor's environment
+   * (keys included) into every prompt. Such a file is logged once and named in `linkedOut`.
+   */
+  private async readRule(uri: vscode.Uri, linkedOut: string[]): Promise<string | undefined> {
+    if (uri.scheme === 'file') {
+      const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+      const out = await linkLeadsOut(
+        uri.fsPath,
+        roots.map((f) => f.uri.fsPath),
+      ).catch(() => uri.fsPath);
+      if (out !== undefined) {
+        const id = ruleId(uri);
+        linkedOut.push(id);
+        const key = `${id}:link:${out}`;
+        if (!this.logged.has(key)) this.o.warn(`rules: ${linkOutText(id)} (${uri.fsPath} -> ${out})`);
+        this.logged.add(key);
+        return undefined;
+      }
+    }
+    return readText(uri);
+  }
+
   /** The chips' message: the files found, whether they are blocked, the size warnings. */
   async message(): Promise<Extract<HostMessage, { type: 'chat/rules' }>> {
     const { rules, warnings } = await this.read();
@@ -92,7 +121,7 @@ export class RulesSource implements vscode.Disposable {
       type: 'chat/rules',
       rules: rules.map((r) => ({ id: r.id, kind: r.kind, truncated: r.truncated })),
       blocked: this.blocked,
-      warnings: warnings.map(warningText),
+      warnings: [...this.linkedOut.map(linkOutText), ...warnings.map(warningText)],
     };
   }
 
@@ -115,7 +144,7 @@ export class RulesSource implements vscode.Disposable {
       folders.map((f) => f.uri.path),
       async (p) => {
         const uri = uriOf(p);
-        const text = uri && (await readText(uri));
+        const text = uri && (await this.readRule(uri, []));
         if (text !== undefined) texts.set(p, text);
         return text !== undefined;
       },
@@ -156,6 +185,10 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+function linkOutText(id: string): string {
+  return vscode.l10n.t('Rules file {0} is a symbolic link that leads outside the workspace, so it is not sent.', id);
 }
 
 function warningText(w: RuleWarning): string {

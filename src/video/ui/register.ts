@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { GatewayError } from '../../api/errors';
 import { VideoClient } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import { assertVideoId } from '../../api/videoStatus';
@@ -10,6 +9,7 @@ import { readSettings } from '../../platform/settings';
 import { setStepContext } from '../../platform/walkthrough';
 import type { VideoApi } from '../core/job';
 import { VideoJobManager } from '../core/manager';
+import { outputFolderFor } from '../core/outputFolder';
 import type { VideoTaskRecord } from '../core/record';
 import type { StatusBarModel } from '../core/summary';
 import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
@@ -74,25 +74,15 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   };
   let chosenFolder: string | undefined;
   const destination = async (): Promise<string | undefined> => {
-    const out = readSettings().video.outputFolder.trim() || 'videos';
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    // A folder outside the workspace is the user's choice only: a repository's own settings
-    // (workspace or folder level) may not send downloads elsewhere on the machine.
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const fromRepo = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('video.outputFolder');
-    const repoValue = fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue;
-    const escapes = (p: string) => path.isAbsolute(p) || path.normalize(p).split(path.sep).includes('..');
-    if (repoValue !== undefined && escapes(repoValue.trim())) {
-      throw new GatewayError(
-        'config',
-        vscode.l10n.t(
-          'The workspace setting gatewayStudio.video.outputFolder ("{0}") points outside the workspace. Use a workspace-relative folder there, or set an outside folder in your user settings.',
-          repoValue,
-        ),
-        { field: 'gatewayStudio.video.outputFolder' },
-      );
-    }
-    if (path.isAbsolute(out)) return out;
-    if (folder) return path.join(folder.uri.fsPath, out);
+    const dir = await outputFolderFor({
+      value: readSettings().video.outputFolder,
+      repoValue: fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue,
+      folder: folders[0]?.uri.fsPath,
+      roots: folders.map((f) => f.uri.fsPath),
+    });
+    if (dir !== undefined) return dir;
     if (chosenFolder) return chosenFolder;
     const picked = await vscode.window.showOpenDialog({
       canSelectFiles: false,

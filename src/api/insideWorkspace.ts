@@ -1,0 +1,108 @@
+/**
+ * The one "does this path lead out of the workspace?" rule, shared by every reader and writer of
+ * workspace files: the chat tools, the rules files, @-mentions, video reference images and the
+ * video output folder. A hostile repository can commit `AGENTS.md -> /proc/self/environ` or
+ * `ref.png -> ~/.ssh/id_rsa`; comparing names is not enough, only the real (symlink-free) path of
+ * the target against the real paths of the workspace folders tells. Node built-ins only, so the
+ * cores and the VS Code side use the same code.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+/** Whether names that differ only in case are the same file here (Windows, macOS by default). */
+const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin';
+
+/**
+ * `child` equals `parent` or lies below it, compared by path segments (so `/ws-evil` is not inside
+ * `/ws`), case-insensitively where the file system usually is.
+ */
+export function isInside(parent: string, child: string): boolean {
+  const norm = (p: string) => {
+    const r = path.resolve(p);
+    return CASE_INSENSITIVE ? r.toLowerCase() : r;
+  };
+  const rel = path.relative(norm(parent), norm(child));
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** The real path of `p`, or `p` resolved when it does not exist (a missing folder is not an escape). */
+export async function realpathOrSelf(p: string): Promise<string> {
+  try {
+    return await fs.realpath(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * Follows symlinks as far as the path exists, then appends the missing rest, so a not-yet-existing
+ * file below a symlinked folder (or a dangling link) is judged by where it would be created.
+ */
+export async function realpathAllowMissing(p: string, depth = 0): Promise<{ real: string; exists: boolean }> {
+  if (depth > 32) throw new LinkLoopError(p);
+  const missing: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      const real = await fs.realpath(cur);
+      return { real: missing.length ? path.join(real, ...missing.reverse()) : real, exists: missing.length === 0 };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        // A dangling symlink is not "missing, fine": its target is what a write would create.
+        const link = await fs.readlink(cur).catch(() => undefined);
+        if (link !== undefined) {
+          const inner = await realpathAllowMissing(path.resolve(path.dirname(cur), link), depth + 1);
+          return { real: missing.length ? path.join(inner.real, ...missing.reverse()) : inner.real, exists: false };
+        }
+        const parent = path.dirname(cur);
+        if (parent === cur) return { real: path.resolve(p), exists: false };
+        missing.push(path.basename(cur));
+        cur = parent;
+        continue;
+      }
+      if (code === 'ELOOP') throw new LinkLoopError(p);
+      throw e;
+    }
+  }
+}
+
+/** A path whose symbolic links loop or nest too deep. */
+export class LinkLoopError extends Error {
+  constructor(readonly file: string) {
+    super(`"${file}" goes through a loop of symbolic links.`);
+    this.name = 'LinkLoopError';
+  }
+}
+
+export type InsideCheck =
+  { inside: true; real: string; root: string; exists: boolean } | { inside: false; real: string; exists: boolean };
+
+/**
+ * Where `target` really is, and whether that is inside one of `roots` (also compared by their
+ * real paths: the workspace itself may sit under a symlink such as macOS's /tmp).
+ */
+export async function checkInside(target: string, roots: readonly string[]): Promise<InsideCheck> {
+  const { real, exists } = await realpathAllowMissing(target);
+  for (const r of roots) {
+    if (isInside(await realpathOrSelf(r), real)) return { inside: true, real, root: r, exists };
+  }
+  return { inside: false, real, exists };
+}
+
+/** Whether `target` is named inside one of `roots` (symlinks not followed): a workspace file by its name. */
+export function namedInside(target: string, roots: readonly string[]): boolean {
+  return roots.some((r) => isInside(r, target));
+}
+
+/**
+ * The rule for readers of workspace files (rules, mentions, reference images): a file named inside
+ * the workspace must also really be inside it. A file the user chose outside the workspace (a
+ * dialog, a drop from the OS) is named outside and is the user's own choice, so it passes.
+ * Returns the real target when a link leads out, undefined when the file may be read.
+ */
+export async function linkLeadsOut(target: string, roots: readonly string[]): Promise<string | undefined> {
+  if (!namedInside(target, roots)) return undefined;
+  const c = await checkInside(target, roots);
+  return c.inside ? undefined : c.real;
+}
