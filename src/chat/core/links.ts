@@ -12,7 +12,7 @@ export function checkChatLink(href: string): LinkVerdict {
   const trimmed = href.trim();
   const schemeMatch = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(trimmed);
   if (!schemeMatch) return { ok: false, reason: 'invalid' };
-  const scheme = schemeMatch[1].toLowerCase();
+  const scheme = (schemeMatch[1] ?? '').toLowerCase();
   if (!OPENABLE_SCHEMES.includes(scheme)) return { ok: false, reason: 'scheme', scheme };
   if (scheme === 'mailto') return { ok: true };
   let url: URL;
@@ -24,7 +24,7 @@ export function checkChatLink(href: string): LinkVerdict {
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'userInfo' };
   // URL drops an empty user info ("https://@host"); the raw authority still had an '@'.
   const afterScheme = trimmed.slice(schemeMatch[0].length).replace(/^[\\/]*/, '');
-  const authority = afterScheme.split(/[/?#\\]/, 1)[0];
+  const authority = afterScheme.split(/[/?#\\]/, 1)[0] ?? '';
   if (authority.includes('@')) return { ok: false, reason: 'userInfo' };
   if (url.hostname === '') return { ok: false, reason: 'invalid' };
   return { ok: true };
