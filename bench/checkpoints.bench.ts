@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       }
       const recordMs = ms(t0);
       t0 = process.hrtime.bigint();
-      const plan = await store.plan('c_bench', 'a_1', readDiskText);
+      const plan = await store.plan('c_bench', 'a_1', readDiskText, [{ name: 'ws', path: ws }]);
       const planMs = ms(t0);
       const stored = await folderBytes(root);
       const prior = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);

@@ -22,6 +22,8 @@ export interface Settings {
     responseFormat: 'text' | 'json_object';
     user: string;
     maxImageMegabytes: number;
+    /** Megabytes all conversation images of the workspace may take on disk. */
+    imageStorageMegabytes: number;
   };
   tools: { maxRounds: number };
   /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools (checked). */
@@ -66,6 +68,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       responseFormat: g<'text' | 'json_object'>('chat.responseFormat', 'text'),
       user: g('chat.user', ''),
       maxImageMegabytes: n('chat.maxImageMegabytes', 5, 0.1, 20),
+      imageStorageMegabytes: n('chat.imageStorageMegabytes', 200, 1, 100_000),
     },
     tools: { maxRounds: n('tools.maxRounds', 10, 1, 100, true) },
     modelOverrides: readOverrides(c.get<unknown>('models.overrides')),

@@ -368,8 +368,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
     checkWindow(rule, windowTokens, typeof maxTokens === 'number' ? maxTokens : undefined);
   // A compaction request (chat/core/compaction.ts): answer with a short summary, never obey
   // the directives quoted in the transcript.
-  const first = messages[0];
-  if (first?.role === 'system' && textOf(first.content).startsWith('Summarise the conversation')) {
+  if (isSummaryRequest(body)) {
     const transcript = textOf(messages.at(-1)?.content ?? '');
     const content = `Summary of ${transcript.length} characters: ${transcript.replace(/\s+/g, ' ').slice(0, 200)}`;
     return {
@@ -633,6 +632,14 @@ export async function handleChat(
     const same = fx.toolIds === 'repeat' ? p.calls[0]!.id : '';
     p.calls = p.calls.map((c) => ({ ...c, id: same }));
   }
+  // A model that runs on past the summary's max_tokens (compaction must still fit what it gets).
+  if (fx.verboseSummary !== undefined) {
+    const head = 'Verbose summary: ';
+    const filler = 'the user asked and the assistant answered. ';
+    const n = Math.max(0, fx.verboseSummary - head.length);
+    p.content = head + filler.repeat(Math.ceil(n / filler.length)).slice(0, n);
+    p.contentPieces = pieces(p.content);
+  }
   if (body.stream === true) {
     await stream(res, p, body, fx, chunkDelayMs, stamp);
     return;
@@ -666,4 +673,11 @@ export async function handleChat(
     },
     fx,
   );
+}
+
+/** A compaction request (chat/core/compaction.ts): its first message is the summary instruction. */
+export function isSummaryRequest(body: unknown): boolean {
+  if (!isObj(body) || !Array.isArray(body.messages)) return false;
+  const first: unknown = body.messages[0];
+  return isObj(first) && first.role === 'system' && textOf(first.content).startsWith('Summarise the conversation');
 }

@@ -65,6 +65,8 @@ export interface FaultEffects {
   /** Send the headers and the first N bytes of the sample, then nothing, leaving the connection open. */
   contentStallAfterBytes?: number;
   createOnly?: 'id' | 'request_id' | 'task_id';
+  /** A compaction request's summary is this many characters, whatever its `max_tokens` (a verbose model). */
+  verboseSummary?: number;
 }
 
 /** How tool-call deltas are cut into chunks (see wire-quirks "Tool-call deltas"). */
@@ -115,6 +117,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
     'firstDelta',
     'reasoningField',
     'toolIds',
+    'verboseSummary',
   ],
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
@@ -149,6 +152,8 @@ export interface RequestInfo {
   toolChoiceRequired?: boolean;
   /** Chat requests only: whether the answer is streamed (SSE-only effects need it). */
   stream?: boolean;
+  /** Chat requests only: whether it is a compaction (summary) request (verboseSummary applies only then). */
+  summaryRequest?: boolean;
 }
 
 /** Effects that only mean something on a streamed chat answer. */
@@ -213,6 +218,7 @@ export class FaultQueue {
       if (!keys.every((k) => allowed.has(k))) continue;
       if (keys.includes('rejectStreamOptions') && !req.hasStreamOptions) continue;
       if (keys.includes('rejectRequiredToolChoice') && !req.toolChoiceRequired) continue;
+      if (keys.includes('verboseSummary') && !req.summaryRequest) continue;
       if (req.kind === 'chat' && !req.stream && keys.some((k) => STREAM_ONLY.includes(k))) continue;
       // Where usage goes only matters on a stream; "none" also drops it from a JSON answer.
       if (req.kind === 'chat' && !req.stream && (f.usage === 'finish' || f.usage === 'separate')) continue;

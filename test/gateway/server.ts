@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { handleChat, type ChunkStamp } from './chat';
+import { handleChat, isSummaryRequest, type ChunkStamp } from './chat';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
   BodyWriter,
@@ -331,6 +331,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         hasStreamOptions: b?.stream_options !== undefined,
         toolChoiceRequired: b?.tool_choice === 'required',
         stream: b?.stream === true,
+        summaryRequest: isSummaryRequest(b),
       });
       if (fx.delayMs) await sleep(fx.delayMs);
       if (fx.drop === 'before-headers') {

@@ -164,7 +164,9 @@ describe('@-mentions in VS Code', () => {
 
   it('mention file: a file over the limit is cut with a truncation note, and the stored message says so', async () => {
     const big = await write('mention-big/huge.txt', 'line of text that repeats\n'.repeat(2000)); // 52,000 chars
-    const sent = await send([{ kind: 'file', label: 'mention-big/huge.txt', ref: big.toString() }]);
+    const row = (await query('mention-big/huge')).find((r) => r.ref === big.toString());
+    assert.ok(row, 'the picker offers it');
+    const sent = await send([row]);
     const a = sent.attachments[0]!;
     assert.equal(a.truncated, true);
     assert.equal(a.originalChars, 52_000);
@@ -423,5 +425,52 @@ describe('@-mentions in VS Code', () => {
     page.fromPage({ type: 'mentions/drop', uris: [file.toString(), 'not a uri at all'] });
     const msg = await waitFor('the chips', () => page.posted.find((m) => m.type === 'chat/mentions'));
     assert.deepEqual(msg.type === 'chat/mentions' ? msg.items.map((i) => i.label) : [], ['mention-drop/y.md']);
+  });
+
+  it('a reference the host did not issue is refused and not read: outside the workspace, in it, as an image or a folder', async () => {
+    const outsideDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gs-outside-'));
+    try {
+      const secret = path.join(outsideDir, 'id_rsa');
+      await fs.writeFile(secret, 'OUTSIDE-SECRET-4711\n');
+      const inside = await write('mention-unoffered/plan.md', 'INSIDE-NOT-OFFERED-4712\n');
+      const sent = await send([
+        { kind: 'file', label: 'notes.txt', ref: vscode.Uri.file(secret).toString() },
+        { kind: 'image', label: 'diagram.png', ref: vscode.Uri.file(secret).toString() },
+        { kind: 'folder', label: 'docs/', ref: vscode.Uri.file(outsideDir).toString() },
+        { kind: 'file', label: 'plan.md', ref: inside.toString() },
+        { kind: 'file', label: 'share.txt', ref: 'file://evil-server/share/x.txt' },
+      ]);
+      assert.equal(sent.attachments.length, 5);
+      for (const a of sent.attachments) {
+        assert.equal(a.text, '', `${a.label} has no content`);
+        assert.match(a.note ?? '', /^Not read: this chat did not offer/, a.label);
+      }
+      assert.equal(sent.user.images.length, 0);
+      const received = textOf(sent.received);
+      assert.ok(!received.includes('OUTSIDE-SECRET-4711'), received);
+      assert.ok(!received.includes('INSIDE-NOT-OFFERED-4712'), received);
+      assert.ok(!received.includes('id_rsa'), 'the folder listing was not read either');
+    } finally {
+      await fs.rm(outsideDir, { recursive: true, force: true });
+    }
+  });
+
+  it("a repository's symbolic link that leads out of the workspace is offered by name but not read", async () => {
+    const outsideDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gs-outside-'));
+    try {
+      await fs.writeFile(path.join(outsideDir, 'credentials'), 'LINKED-SECRET-4713\n');
+      await fs.mkdir(path.join(root, 'mention-link'), { recursive: true });
+      await fs.rm(path.join(root, 'mention-link', 'notes.txt'), { force: true });
+      await fs.symlink(path.join(outsideDir, 'credentials'), path.join(root, 'mention-link', 'notes.txt'));
+      const row = (await query('mention-link/notes')).find((r) => r.label === 'mention-link/notes.txt');
+      assert.ok(row, 'listed by the picker');
+      const sent = await send([row]);
+      assert.equal(sent.attachments[0]?.text, '');
+      assert.match(sent.attachments[0]?.note ?? '', /outside the workspace/);
+      assert.ok(!textOf(sent.received).includes('LINKED-SECRET-4713'));
+    } finally {
+      await fs.rm(path.join(root, 'mention-link'), { recursive: true, force: true });
+      await fs.rm(outsideDir, { recursive: true, force: true });
+    }
   });
 });

@@ -192,6 +192,8 @@ describe('system prompt and rules', () => {
     assert.ok(!(await systemSent()).includes('package rules'));
     // A message that mentions the file brings its folders' AGENTS.md into the system prompt,
     // outermost first, for the rest of the conversation.
+    // The chip as Add File to Chat makes it: the host reads only references it issued.
+    await controller!.addFiles([file]);
     const withMention = await systemSent('#say ok', [
       { kind: 'file', label: 'sp-nested/pkg/src/a.ts', ref: file.toString() },
     ]);

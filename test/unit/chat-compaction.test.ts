@@ -340,3 +340,29 @@ void test('a failed manual compaction says so and changes nothing', async () => 
     s.received.some((m) => m.type === 'chat/notice' && m.level === 'error' && /Compaction failed/.test(m.text)),
   );
 });
+
+void test('a summary longer than its room is cut to fit and says so; the conversation goes on', async () => {
+  const s = openSession(gw, undefined, { settings: { chatModel: 'gw-window-llama' } });
+  s.session.setToolExecutor(reader(5000));
+  await turn(s, READ_THEN_ANSWER, 'r1');
+  await turn(s, READ_THEN_ANSWER, 'r2');
+  // The model answers the summary request with 60,000 characters whatever max_tokens said.
+  gw.fault({ verboseSummary: 60_000 });
+  await turn(s, `${'long question '.repeat(600)}`, 'r3');
+  assert.deepEqual(
+    s.received.filter((m) => m.type === 'chat/error'),
+    [],
+  );
+  const summary = s.session.shown.compaction?.summary ?? '';
+  assert.match(summary, /^Verbose summary: the user asked/);
+  assert.ok(summary.endsWith('[summary shortened to fit the context window]'), summary.slice(-80));
+  assert.ok(summary.length < 60_000 / 4, `cut to its room: ${summary.length} characters`);
+  // The next turn is still answered, its request within the gateway's own count of the window.
+  gw.resetCounts();
+  await turn(s, 'And now?', 'r4');
+  assert.ok(s.received.some((m) => m.type === 'chat/done' && m.requestId === 'r4'));
+  for (const b of chatBodies()) {
+    const window = 4096;
+    assert.ok(countPromptTokens(b.messages as never, b.tools) + (b.max_tokens ?? 0) <= window);
+  }
+});

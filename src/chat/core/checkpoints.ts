@@ -1,8 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { summarizeChange } from './toolEdit';
+import type { CheckpointStorage } from './checkpointStorage';
+import { CheckpointRefused, targetProblem, type PlannedFile, type RestorePlan } from './checkpointRestore';
+import type { WorkspaceRoot } from './toolPaths';
+
+export * from './checkpointStorage';
+export * from './checkpointRestore';
 
 /**
  * Checkpoints: what restores the files an answer changed. Before `write_file` or `edit_file`
@@ -27,19 +31,6 @@ export const MAX_CHECKPOINT_BYTES = 20 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
 /** Version of the stored index. */
 export const CHECKPOINT_VERSION = 1;
-
-/** Where checkpoints are kept: an index text and blobs, per conversation. */
-export interface CheckpointStorage {
-  /** Conversations that have anything stored. */
-  conversations(): Promise<string[]>;
-  readIndex(conversationId: string): Promise<string | undefined>;
-  writeIndex(conversationId: string, text: string): Promise<void>;
-  readBlob(conversationId: string, name: string): Promise<string | undefined>;
-  writeBlob(conversationId: string, name: string, text: string): Promise<void>;
-  removeBlob(conversationId: string, name: string): Promise<void>;
-  /** Removes everything of the conversation. */
-  remove(conversationId: string): Promise<void>;
-}
 
 /** One change a tool is about to apply (called after approval, before the file is written). */
 export interface RecordedChange {
@@ -97,36 +88,6 @@ export interface CheckpointSummary {
   /** Files whose prior content could not be recorded (limits). */
   unrecorded: number;
 }
-
-/**
- * One file of a restore: `ok` (as the tools left it), `changed` (changed since, by the user or
- * something else: restored only when the user says so), `same` (already as before: nothing to
- * do), `unrecorded` (over a limit when recorded: cannot be restored).
- */
-export interface PlannedFile {
-  absolute: string;
-  relative: string;
-  status: 'ok' | 'changed' | 'same' | 'unrecorded';
-  /** `restore` writes the prior content, `delete` removes a file the answer created, `recreate` writes a file deleted since. */
-  action: 'restore' | 'delete' | 'recreate' | 'none';
-  /** The content it gets back (undefined: the file did not exist). */
-  prior: string | undefined;
-  /** The content now (undefined: missing). */
-  current: string | undefined;
-  /** What will be reverted, `-`/`+` lines from now to the restored content. */
-  diff: string;
-}
-
-export interface RestorePlan {
-  conversationId: string;
-  answerId: string;
-  files: PlannedFile[];
-}
-
-/** One operation of a restore, applied together (in VS Code: one WorkspaceEdit). */
-export type RestoreOp =
-  | { kind: 'write'; absolute: string; relative: string; content: string; exists: boolean }
-  | { kind: 'delete'; absolute: string; relative: string };
 
 export interface CheckpointStoreOptions {
   maxCheckpointBytes?: number;
@@ -241,12 +202,15 @@ export class CheckpointStore implements ChangeRecorder {
   /**
    * What restoring to before `answerId` does: every file that answer or a later one changed, back
    * to its content before the earliest of them. `current` reads a file as it is now (an open
-   * editor's text wins over the disk in VS Code); undefined when it does not exist.
+   * editor's text wins over the disk in VS Code); undefined when it does not exist. Every target
+   * is checked again against `roots` and every blob against its sha256: any failure refuses the
+   * whole restore ({@link CheckpointRefused}), so nothing is ever partly restored.
    */
   plan(
     conversationId: string,
     answerId: string,
     current: (absolute: string) => Promise<string | undefined>,
+    roots: readonly WorkspaceRoot[],
   ): Promise<RestorePlan | undefined> {
     return this.serial(async () => {
       const index = await this.load(conversationId);
@@ -261,18 +225,34 @@ export class CheckpointStore implements ChangeRecorder {
           else byFile.set(f.absolute, { first: f, last: f });
         }
       const files: PlannedFile[] = [];
+      const problems: string[] = [];
       for (const { first, last } of byFile.values()) {
-        const now = await current(first.absolute);
-        const base = { absolute: first.absolute, relative: first.relative, current: now };
         if (first.prior.kind === 'unrecorded') {
+          const base = { absolute: first.absolute, relative: first.relative, current: undefined };
           files.push({ ...base, status: 'unrecorded', action: 'none', prior: undefined, diff: '' });
           continue;
         }
+        const problem = await targetProblem(first.absolute, first.relative, roots);
+        if (problem) {
+          problems.push(problem);
+          continue;
+        }
+        const now = await current(first.absolute);
+        const base = { absolute: first.absolute, relative: first.relative, current: now };
         let prior: string | undefined;
         if (first.prior.kind === 'content') {
           prior = await this.storage.readBlob(conversationId, first.prior.blob);
           if (prior === undefined) {
             files.push({ ...base, status: 'unrecorded', action: 'none', prior: undefined, diff: '' });
+            continue;
+          }
+          if (contentHash(prior) !== first.prior.blob) {
+            problems.push(
+              l10n.t(
+                'the stored content of {0} does not match its checksum (the checkpoint storage was changed)',
+                first.relative,
+              ),
+            );
             continue;
           }
         }
@@ -288,6 +268,7 @@ export class CheckpointStore implements ChangeRecorder {
           diff: status === 'same' ? '' : summarizeChange(now ?? '', prior ?? ''),
         });
       }
+      if (problems.length) throw new CheckpointRefused(problems);
       files.sort((a, b) => a.relative.localeCompare(b.relative));
       return { conversationId, answerId, files };
     });
@@ -399,118 +380,4 @@ export class CheckpointStore implements ChangeRecorder {
 
 function blobsOf(answers: StoredAnswer[]): string[] {
   return answers.flatMap((a) => a.files.flatMap((f) => (f.prior.kind === 'content' ? [f.prior.blob] : [])));
-}
-
-/**
- * The operations of a restore: files as the tools left them, files already as before (none),
- * and the changed files the user chose to overwrite (`overwrite`, by absolute path). Changed files
- * not chosen, and files that could not be recorded, are skipped and returned as such.
- */
-export function restoreOps(
-  plan: RestorePlan,
-  overwrite: ReadonlySet<string>,
-): { ops: RestoreOp[]; skipped: PlannedFile[] } {
-  const ops: RestoreOp[] = [];
-  const skipped: PlannedFile[] = [];
-  for (const f of plan.files) {
-    if (f.status === 'same' || f.action === 'none') {
-      if (f.status === 'unrecorded') skipped.push(f);
-      continue;
-    }
-    if (f.status === 'changed' && !overwrite.has(f.absolute)) {
-      skipped.push(f);
-      continue;
-    }
-    if (f.action === 'delete') ops.push({ kind: 'delete', absolute: f.absolute, relative: f.relative });
-    else
-      ops.push({
-        kind: 'write',
-        absolute: f.absolute,
-        relative: f.relative,
-        content: f.prior ?? '',
-        exists: f.action === 'restore',
-      });
-  }
-  return { ops, skipped };
-}
-
-/** Reads a file as text, or undefined when it does not exist (the disk reader of plans). */
-export async function readDiskText(absolute: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(absolute, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
-/** Applies restore operations to the disk (plain node; VS Code uses one WorkspaceEdit instead). */
-export async function applyOpsToDisk(ops: readonly RestoreOp[]): Promise<void> {
-  for (const op of ops) {
-    if (op.kind === 'delete') await fs.rm(op.absolute, { force: true });
-    else {
-      await fs.mkdir(path.dirname(op.absolute), { recursive: true });
-      await fs.writeFile(op.absolute, op.content, 'utf8');
-    }
-  }
-}
-
-const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
-/**
- * {@link CheckpointStorage} in a folder: `<root>/<conversationId>/index.json` and
- * `<root>/<conversationId>/blobs/<sha256>`. Ids that could leave the folder are refused.
- */
-export class FolderCheckpointStorage implements CheckpointStorage {
-  constructor(readonly root: string) {}
-
-  private dir(conversationId: string): string {
-    if (!SAFE_ID.test(conversationId)) throw new Error(`not a conversation id: ${conversationId.slice(0, 40)}`);
-    return path.join(this.root, conversationId);
-  }
-
-  private blob(conversationId: string, name: string): string {
-    if (!/^[a-f0-9]{64}$/.test(name)) throw new Error('not a blob name');
-    return path.join(this.dir(conversationId), 'blobs', name);
-  }
-
-  async conversations(): Promise<string[]> {
-    try {
-      const entries = await fs.readdir(this.root, { withFileTypes: true });
-      return entries.filter((e) => e.isDirectory() && SAFE_ID.test(e.name)).map((e) => e.name);
-    } catch {
-      return [];
-    }
-  }
-
-  async readIndex(conversationId: string): Promise<string | undefined> {
-    return readDiskText(path.join(this.dir(conversationId), 'index.json'));
-  }
-
-  async writeIndex(conversationId: string, text: string): Promise<void> {
-    const dir = this.dir(conversationId);
-    await fs.mkdir(dir, { recursive: true });
-    // Written beside and renamed, so a window that dies mid-write keeps the previous index.
-    const tmp = path.join(dir, `index.${process.pid}.tmp`);
-    await fs.writeFile(tmp, text, 'utf8');
-    await fs.rename(tmp, path.join(dir, 'index.json'));
-  }
-
-  async readBlob(conversationId: string, name: string): Promise<string | undefined> {
-    return readDiskText(this.blob(conversationId, name));
-  }
-
-  async writeBlob(conversationId: string, name: string, text: string): Promise<void> {
-    const file = this.blob(conversationId, name);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, text, 'utf8');
-  }
-
-  async removeBlob(conversationId: string, name: string): Promise<void> {
-    await fs.rm(this.blob(conversationId, name), { force: true });
-  }
-
-  async remove(conversationId: string): Promise<void> {
-    await fs.rm(this.dir(conversationId), { recursive: true, force: true });
-  }
 }

@@ -24,6 +24,8 @@ export const SAFETY_MARGIN = 0.03;
 export const KEEP_RECENT_TOOL_RESULTS = 2;
 /** Tool results shorter than this are left alone: their note would save next to nothing. */
 const ELIDE_MIN_CHARS = 400;
+/** A summary cut below this would say nothing; the request is then refused with its figures instead. */
+const MIN_SUMMARY_TOKENS = 64;
 
 /** The conversation's messages as the model sees them, fitted; the stored ones are unchanged. */
 export interface Fitted {
@@ -142,6 +144,18 @@ export async function fitToWindow(o: FitOptions): Promise<Fitted> {
       summarised = true;
       req = buildFittedView(o.conversation, o.defaults, o.build);
       elided = elideToFit(req, o.estimator, budget, KEEP_RECENT_TOOL_RESULTS);
+      // The summary within its own room can still crowd out a long latest message: it gives way
+      // to what is left (the latest message is never cut for it).
+      const over = o.estimator.count(req) - budget;
+      const made = o.conversation.compaction;
+      if (over > 0 && made) {
+        const room = o.estimator.text(made.summary) - over;
+        if (room >= MIN_SUMMARY_TOKENS) {
+          made.summary = fitSummary(made.summary, room, o.estimator);
+          req = buildFittedView(o.conversation, o.defaults, o.build);
+          elided = elideToFit(req, o.estimator, budget, KEEP_RECENT_TOOL_RESULTS);
+        }
+      }
     }
   }
   if (o.estimator.count(req) > budget) {
@@ -224,6 +238,22 @@ function isElided(s: string): boolean {
   return s.startsWith(ELIDED_MARK);
 }
 
+/** Said at the end of a summary that was cut to fit (in the summary itself, so the model knows too). */
+export const SUMMARY_SHORTENED_NOTE = '[summary shortened to fit the context window]';
+
+/** The summary within `roomTokens`, its beginning kept and {@link SUMMARY_SHORTENED_NOTE} added when cut. */
+export function fitSummary(summary: string, roomTokens: number, est: TokenEstimator): string {
+  if (est.text(summary) <= roomTokens) return summary;
+  const suffix = `\n${SUMMARY_SHORTENED_NOTE}`;
+  let keep = Math.floor((summary.length * roomTokens) / Math.max(1, est.text(summary)));
+  let cut = `${summary.slice(0, keep).trimEnd()}${suffix}`;
+  while (keep > 0 && est.text(cut) > roomTokens) {
+    keep = Math.floor(keep * 0.9);
+    cut = `${summary.slice(0, keep).trimEnd()}${suffix}`;
+  }
+  return cut;
+}
+
 /** Index of the latest user message: it and everything after it are never summarised. */
 function latestUserIndex(c: Conversation): number {
   for (let i = c.messages.length - 1; i >= 0; i--) if (c.messages[i]?.role === 'user') return i;
@@ -293,6 +323,9 @@ export async function summariseEarlier(o: FitOptions): Promise<void> {
     throw new CompactionFailed(err instanceof Error ? err.message : String(err));
   }
   if (!summary) throw new CompactionFailed(l10n.t('the model answered with an empty summary'));
+  // A model that runs on past max_tokens (or a relay that ignores it) must not leave a summary
+  // that itself overflows every later request: it is cut to the room it was given.
+  summary = fitSummary(summary, answer, o.estimator);
   const last = c.messages[end - 1];
   if (!last) return;
   c.compaction = { summary, throughId: last.id, messageCount: end, createdAt: o.now() };

@@ -7,6 +7,7 @@ import {
   type HistoryEntry,
 } from '../../shared/protocol';
 import { repairToolCallIds } from './toolIds';
+import { imageGoneNote, isStoredImage, type ConversationImageFiles, type StoredImage } from './conversationImages';
 
 /**
  * What the store needs from persistence; `vscode.Memento` (workspaceState) satisfies it as-is,
@@ -18,8 +19,14 @@ export interface KeyValueStorage {
   keys(): readonly string[];
 }
 
-/** Version of the stored format. Bump it with a migration in {@link readConversation}. */
-export const STORE_VERSION = 1;
+/**
+ * Version of the stored format. Bump it with a migration in {@link ConversationStore.read}.
+ * 1: images inline as data URLs; 2: images as files ({@link ConversationImageFiles}). A record
+ * without images is still written as 1, so a version that knows only 1 keeps reading it.
+ */
+export const STORE_VERSION = 2;
+/** The index did not change with the images: older versions keep reading it. */
+const INDEX_VERSION = 1;
 const INDEX_KEY = 'gatewayStudio.chat.index';
 const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
 
@@ -75,10 +82,14 @@ export class ConversationStore {
    */
   private readonly deleted = new Set<string>();
 
-  constructor(private readonly storage: KeyValueStorage) {
+  /** @param images where images go as files; without it they stay inline (tests, no storage folder). */
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly images?: ConversationImageFiles,
+  ) {
     const raw = storage.get<unknown>(INDEX_KEY);
     const parsed = indexSchema.safeParse(raw);
-    if (parsed.success && parsed.data.version <= STORE_VERSION) {
+    if (parsed.success && parsed.data.version <= INDEX_VERSION) {
       this.index = parsed.data;
     } else {
       if (raw !== undefined)
@@ -114,13 +125,58 @@ export class ConversationStore {
   async save(c: Conversation): Promise<void> {
     if (c.messages.length === 0 || this.deleted.has(c.id)) return;
     const title = titleFor(c);
-    const stored: Conversation = { ...c, title };
-    await this.storage.update(CONV_PREFIX + c.id, { version: STORE_VERSION, conversation: stored });
+    const { stored, files, added } = await this.withImageFiles({ ...c, title });
+    await this.storage.update(CONV_PREFIX + c.id, { version: files.size ? 2 : 1, conversation: stored });
     const entry: HistoryEntry = { id: c.id, title, updatedAt: c.updatedAt, messageCount: c.messages.length };
     const entries = this.index.entries.filter((e) => e.id !== c.id);
     entries.push(entry);
     this.index = { ...this.index, entries };
     await this.storage.update(INDEX_KEY, this.index);
+    if (added) await this.enforceImageLimit(files);
+  }
+
+  /** The record to store: each image written to a file (an image that cannot be stays inline). */
+  private async withImageFiles(c: Conversation): Promise<{ stored: unknown; files: Set<string>; added: boolean }> {
+    const files = new Set<string>();
+    let added = false;
+    const images = this.images;
+    if (!images) return { stored: c, files, added };
+    const messages: unknown[] = [];
+    for (const m of c.messages) {
+      if (m.role !== 'user' || m.images.length === 0) {
+        messages.push(m);
+        continue;
+      }
+      const out: unknown[] = [];
+      for (const img of m.images) {
+        try {
+          const put = await images.put(img.dataUrl);
+          files.add(put.file);
+          added ||= put.added;
+          out.push({ name: img.name, mime: img.mime, bytes: img.bytes, file: put.file } satisfies StoredImage);
+        } catch {
+          out.push(img);
+        }
+      }
+      messages.push({ ...m, images: out });
+    }
+    return { stored: { ...c, messages }, files, added };
+  }
+
+  /** Image files every stored record refers to (scanned without reading any image). */
+  private referencedImages(): Set<string> {
+    const out = new Set<string>();
+    for (const key of this.storage.keys()) {
+      if (!key.startsWith(CONV_PREFIX)) continue;
+      const rec = this.storage.get<{ conversation?: { messages?: { images?: unknown[] }[] } }>(key);
+      for (const m of rec?.conversation?.messages ?? [])
+        for (const img of m.images ?? []) if (isStoredImage(img)) out.add(img.file);
+    }
+    return out;
+  }
+
+  private async enforceImageLimit(keep: ReadonlySet<string>): Promise<void> {
+    await this.images?.enforce(this.referencedImages(), keep).catch(() => undefined);
   }
 
   async rename(id: string, title: string): Promise<Conversation | undefined> {
@@ -141,6 +197,8 @@ export class ConversationStore {
       entries: this.index.entries.filter((e) => e.id !== id),
     };
     await this.storage.update(INDEX_KEY, this.index);
+    // Its images go too, unless another conversation has the same image.
+    await this.enforceImageLimit(new Set());
   }
 
   private read(id: string): Conversation | undefined {
@@ -155,7 +213,9 @@ export class ConversationStore {
       this.report(id, `written by a newer version of Gateway Studio (format ${rec.data.version}); left as it is`);
       return undefined;
     }
-    const conv = conversationSchema.safeParse(rec.data.conversation);
+    const conv = conversationSchema.safeParse(
+      rec.data.version >= 2 ? this.withImageData(rec.data.conversation) : rec.data.conversation,
+    );
     if (!conv.success) {
       const issue = conv.error.issues[0];
       this.report(id, `invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
@@ -170,6 +230,33 @@ export class ConversationStore {
     return conv.data;
   }
 
+  /**
+   * A record's images back as data URLs (a new object: the stored one is not changed). An image
+   * whose file is gone becomes a note among the message's attachments, which the model sees too.
+   */
+  private withImageData(raw: unknown): unknown {
+    const c = raw as { messages?: unknown };
+    if (typeof raw !== 'object' || raw === null || !Array.isArray(c.messages)) return raw;
+    const messages = c.messages.map((m: unknown) => {
+      const user = m as { role?: unknown; images?: unknown; attachments?: unknown };
+      if (user.role !== 'user' || !Array.isArray(user.images)) return m;
+      const images: unknown[] = [];
+      const notes: unknown[] = [];
+      for (const img of user.images) {
+        if (!isStoredImage(img)) {
+          images.push(img);
+          continue;
+        }
+        const dataUrl = this.images?.read(img);
+        if (dataUrl) images.push({ name: img.name, mime: img.mime, bytes: img.bytes, dataUrl });
+        else notes.push({ kind: 'image', label: img.name, text: '', note: imageGoneNote(img.name) });
+      }
+      const attachments = Array.isArray(user.attachments) ? user.attachments : [];
+      return { ...user, images, ...(notes.length ? { attachments: [...attachments, ...notes] } : {}) };
+    });
+    return { ...c, messages };
+  }
+
   private report(id: string, problem: string): void {
     if (!this.problems.some((p) => p.id === id)) this.problems.push({ id, problem });
   }
@@ -181,6 +268,6 @@ export class ConversationStore {
       const c = this.read(key.slice(CONV_PREFIX.length));
       if (c) entries.push({ id: c.id, title: titleFor(c), updatedAt: c.updatedAt, messageCount: c.messages.length });
     }
-    return { version: STORE_VERSION, entries };
+    return { version: INDEX_VERSION, entries };
   }
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  CheckpointRefused,
   CheckpointStore,
   FolderCheckpointStorage,
   readDiskText,
@@ -68,13 +69,27 @@ export class ChatCheckpoints implements vscode.Disposable {
     return this.store.forget(conversationId);
   }
 
-  /** The plan of restoring to before `answerId`, as it stands now. */
+  /** The plan of restoring to before `answerId`, as it stands now (targets and blobs checked again). */
   plan(answerId: string): Promise<RestorePlan | undefined> {
-    return this.store.plan(this.chat.conversationId(), answerId, currentText);
+    return this.store.plan(this.chat.conversationId(), answerId, currentText, workspaceRoots());
+  }
+
+  /** `{ plan }` (undefined: no checkpoint), or undefined after saying why a check refused the restore. */
+  private async checkedPlan(answerId: string): Promise<{ plan: RestorePlan | undefined } | undefined> {
+    try {
+      return { plan: await this.plan(answerId) };
+    } catch (e) {
+      if (!(e instanceof CheckpointRefused)) throw e;
+      this.chat.broadcast({ type: 'chat/checkpointPlan', answerId });
+      this.notice('error', e.message);
+      return undefined;
+    }
   }
 
   async preview(answerId: string): Promise<void> {
-    const plan = await this.plan(answerId);
+    const checked = await this.checkedPlan(answerId);
+    if (!checked) return;
+    const plan = checked.plan;
     if (!plan) {
       this.notice('warning', vscode.l10n.t('This answer has no checkpoint (it changed no files, or it was removed).'));
       return;
@@ -94,7 +109,7 @@ export class ChatCheckpoints implements vscode.Disposable {
 
   /** Opens a diff editor: the file now on the left, what Restore would make of it on the right. */
   async openDiff(answerId: string, absolute: string): Promise<void> {
-    const file = (await this.plan(answerId))?.files.find((f) => f.absolute === absolute);
+    const file = (await this.checkedPlan(answerId))?.plan?.files.find((f) => f.absolute === absolute);
     if (!file) return;
     const tag = `${Date.now().toString(36)}`;
     const virtual = (kind: string, text: string) => {
@@ -122,7 +137,9 @@ export class ChatCheckpoints implements vscode.Disposable {
       this.notice('warning', vscode.l10n.t('An answer is still running. Stop it first, then restore.'));
       return;
     }
-    const plan = await this.plan(answerId);
+    const checked = await this.checkedPlan(answerId);
+    if (!checked) return;
+    const plan = checked.plan;
     if (!plan) return this.preview(answerId);
     const { ops, skipped } = restoreOps(plan, new Set(overwrite));
     if (ops.length > 0 && !(await applyRestore(ops))) {
@@ -161,6 +178,13 @@ function skipReason(status: string): string {
 /** Where checkpoints live: the workspace's storage folder, like the conversations' workspace state. */
 export function checkpointFolder(context: vscode.ExtensionContext): string {
   return path.join((context.storageUri ?? context.globalStorageUri).fsPath, 'checkpoints');
+}
+
+/** The workspace folders on disk, which every restore target must still be inside. */
+function workspaceRoots(): { name: string; path: string }[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => ({ name: f.name, path: f.uri.fsPath }));
 }
 
 /** A file as the user sees it: an open editor's text (unsaved edits included), else the disk. */

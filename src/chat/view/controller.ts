@@ -21,6 +21,7 @@ import { ConversationStore } from '../core/store';
 import type { ToolExecutor } from '../core/toolSeam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
 import { ChatCheckpoints, checkpointFolder } from './checkpoints';
+import { conversationImageFiles } from './imageStorage';
 import type { ChangeRecorder } from '../core/checkpoints';
 import { EditorActions } from './editorActions';
 import type { FeatureTaskSource } from '../../api/featureTools';
@@ -73,7 +74,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       promptChanged: () => this.session.refreshPrompt(),
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
-    const conversations = new ConversationStore(s.context.workspaceState);
+    const conversations = new ConversationStore(s.context.workspaceState, conversationImageFiles(s));
     this.session = new ChatSession({
       prompt: (c) => this.prompt.snapshot(c),
       store: conversations,

@@ -3,6 +3,7 @@ import { runErrorAction } from '../../platform/gateway';
 import { readSettings } from '../../platform/settings';
 import type { Conversation, ErrorAction, HostMessage, ImageAttachment } from '../../shared/protocol';
 import { conversationToMarkdown } from '../core/export';
+import { checkChatLink } from '../core/links';
 import { titleFor } from '../core/store';
 
 /**
@@ -55,26 +56,26 @@ export class EditorActions implements vscode.Disposable {
   }
 
   async openLink(href: string): Promise<void> {
-    let uri: vscode.Uri;
-    try {
-      uri = vscode.Uri.parse(href, true);
-    } catch {
-      this.notify({
-        type: 'chat/notice',
-        level: 'warning',
-        text: vscode.l10n.t('Not a valid link: {0}', href.slice(0, 200)),
-      });
+    const verdict = checkChatLink(href);
+    const shown = href.slice(0, 200);
+    if (!verdict.ok) {
+      const text =
+        verdict.reason === 'scheme'
+          ? vscode.l10n.t('Only http, https and mailto links are opened from the chat; "{0}" was not.', shown)
+          : verdict.reason === 'userInfo'
+            ? vscode.l10n.t(
+                'Links with a user name before the host are not opened from the chat (they hide the real host): {0}',
+                shown,
+              )
+            : vscode.l10n.t('Not a valid link: {0}', shown);
+      this.notify({ type: 'chat/notice', level: 'warning', text });
       return;
     }
-    if (!['http', 'https', 'mailto'].includes(uri.scheme)) {
-      this.notify({
-        type: 'chat/notice',
-        level: 'warning',
-        text: vscode.l10n.t(
-          'Only http, https and mailto links are opened from the chat; "{0}" was not.',
-          href.slice(0, 200),
-        ),
-      });
+    let uri: vscode.Uri;
+    try {
+      uri = vscode.Uri.parse(href.trim(), true);
+    } catch {
+      this.notify({ type: 'chat/notice', level: 'warning', text: vscode.l10n.t('Not a valid link: {0}', shown) });
       return;
     }
     // VS Code asks the user before opening a domain they have not trusted yet.

@@ -9,20 +9,14 @@ import type { ContextAttachment, ImageAttachment, MentionItem } from '../../shar
 import { fuzzyFilter } from '../../shared/fuzzy';
 import { gitignoreMatcher, ignoredFolderNames } from '../core/gitignore';
 import { formatFolderListing, formatProblems, makeAttachment, withinBudget, type ProblemEntry } from '../core/mentions';
-import { languageOf, linkOutNote } from './mentionFiles';
 import { gitChanges, TerminalOutputs } from './mentionSources';
+import { basename, extension, IMAGE_MIME, isImage, languageOf, linkOutNote, readText } from './mentionFiles';
+import { MentionGuard } from './mentionGuard';
 
 /** How long the workspace's file list is reused between keystrokes of one picker session. */
 const FILE_LIST_MS = 5000;
 const FILE_LIST_MAX = 20_000;
 const PICKER_ROWS = 50;
-const IMAGE_MIME: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
 
 export interface ResolveOptions {
   /** Whether the conversation's model takes images; undefined when the model list is unknown. */
@@ -39,6 +33,8 @@ export interface Resolved {
 export class MentionProvider implements vscode.Disposable {
   private files: { at: number; uris: vscode.Uri[] } | undefined;
   private readonly terminals = new TerminalOutputs();
+  /** The references handed to the page: only these are read on send. */
+  private readonly guard = new MentionGuard();
   /** The editor the user last worked in: the chat has the focus while the picker is open. */
   private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[] = [];
@@ -129,8 +125,17 @@ export class MentionProvider implements vscode.Disposable {
       label: `${rel}/`,
       ref: uri.toString(),
     }));
-    if (query.trim() === '') return [...fixed, ...editors, ...fileItems].slice(0, PICKER_ROWS);
-    return fuzzyFilter(query, [...fixed, ...editors, ...folderItems, ...fileItems], (i) => i.label, PICKER_ROWS);
+    const rows =
+      query.trim() === ''
+        ? [...fixed, ...editors, ...fileItems].slice(0, PICKER_ROWS)
+        : fuzzyFilter(query, [...fixed, ...editors, ...folderItems, ...fileItems], (i) => i.label, PICKER_ROWS);
+    // A tab outside every workspace folder is a file the user opened there themselves.
+    for (const r of rows)
+      this.guard.issue1(
+        r.ref,
+        r.ref && !vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(r.ref)) ? 'user' : 'listed',
+      );
+    return rows;
   }
 
   /** Files of the workspace, `files.exclude` applied by VS Code and root `.gitignore`s here. */
@@ -172,11 +177,16 @@ export class MentionProvider implements vscode.Disposable {
     return Promise.resolve(`{${patterns.join(',')}}`);
   }
 
-  /** Chips for files given by URI (a drop from the explorer, Add File to Chat). */
+  /**
+   * Chips for files given by URI (a drop from the explorer, Add File to Chat). A file outside the
+   * workspace becomes a chip only when the user says so (a drop arrives through the page, which
+   * could make one up).
+   */
   async fromUris(uris: vscode.Uri[]): Promise<{ items: MentionItem[]; problems: string[] }> {
     const items: MentionItem[] = [];
-    const problems: string[] = [];
-    for (const uri of uris) {
+    const { admitted, problems } = await this.guard.admit(uris);
+    for (const [uri, origin] of admitted) {
+      this.guard.issue1(uri.toString(), origin);
       let type: vscode.FileType;
       try {
         type = (await vscode.workspace.fs.stat(uri)).type;
@@ -197,6 +207,11 @@ export class MentionProvider implements vscode.Disposable {
     const images: ImageAttachment[] = [];
     for (const item of items) {
       try {
+        const refused = await this.guard.refusal(item);
+        if (refused) {
+          attachments.push({ kind: item.kind, label: item.label, text: '', note: refused });
+          continue;
+        }
         const a = await this.resolveOne(item, o, images);
         attachments.push(a);
       } catch (err) {
@@ -366,25 +381,3 @@ export class MentionProvider implements vscode.Disposable {
 }
 
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
-
-function basename(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
-}
-
-function extension(uri: vscode.Uri): string {
-  const b = basename(uri.path);
-  const dot = b.lastIndexOf('.');
-  return dot > 0 ? b.slice(dot + 1).toLowerCase() : '';
-}
-
-function isImage(uri: vscode.Uri): boolean {
-  return extension(uri) in IMAGE_MIME;
-}
-
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
-}

@@ -99,10 +99,17 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   const bar = new VideoStatusBar(() => manager.list());
   const changed = new vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>();
   s.context.subscriptions.push(changed);
+  const taskStore = new WorkspaceTaskStore(s.context.workspaceState);
+  const unreadable = taskStore.unreadable();
+  // Kept as they are (a newer version's records): said once so a missing task can be explained.
+  if (unreadable.length)
+    s.log.info(
+      `keeping ${unreadable.length} video task record(s) this version cannot read: ${unreadable.map((u) => u.key).join(', ')}`,
+    );
   const manager = new VideoJobManager(
     {
       api,
-      store: new WorkspaceTaskStore(s.context.workspaceState),
+      store: taskStore,
       pollIntervalMs: () => readSettings().video.pollIntervalSeconds * 1000,
       pollLimit: () => readSettings().video.pollLimit,
       // The watchdog's timeout of every download: a .part silent for longer is no live download.
