@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
@@ -97,6 +99,63 @@ describe('tools in VS Code', () => {
     });
     assert.match(d?.content ?? '', /problem|No errors/, d?.content);
     host.dispose();
+  });
+
+  it('a written JSON file naming a remote $schema is not opened, so VS Code fetches nothing', async function () {
+    this.timeout(60_000);
+    await extension();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a workspace folder is open');
+    // Stands in for the attacker's host: any request for the schema is recorded.
+    const fetched: string[] = [];
+    const server = http.createServer((req, res) => {
+      fetched.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end('{"type":"object"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const host = new VscodeToolHost();
+    try {
+      const call = (id: string, p: string, content: string) => ({
+        id,
+        type: 'function' as const,
+        function: { name: 'write_file', arguments: JSON.stringify({ path: p, content }) },
+      });
+      const run = (id: string, p: string, content: string) =>
+        new ToolRunner({
+          tools: () => builtinTools(host),
+          approve: () => Promise.resolve('allow'),
+          trust: { isTrusted: () => false, trust: () => undefined },
+        }).execute([call(id, p, content)], { signal: new AbortController().signal, conversationId: 'x' });
+      // The control first: a local schema is opened as before, and VS Code does fetch a remote
+      // one when such a document is open (otherwise this test would prove nothing).
+      await run('j0', 'conf/plain.json', '{ "a": 1 }\n');
+      await waitFor('plain.json shown', () =>
+        vscode.workspace.textDocuments.find((d) => d.uri.fsPath.endsWith('plain.json')),
+      );
+      const probe = vscode.Uri.joinPath(folder.uri, 'conf', 'probe.json');
+      await fs.writeFile(probe.fsPath, `{ "$schema": "${url}/probe.json" }\n`);
+      await vscode.window.showTextDocument(probe, { preview: true });
+      await waitFor('the probe schema to be fetched', () => fetched.includes('/probe.json'), 30_000);
+
+      const [m] = await run('j1', 'conf/evil.json', `{ "$schema": "${url}/evil.json", "a": 1 }\n`);
+      await new Promise((r) => setTimeout(r, 4000));
+      assert.deepEqual(
+        fetched.filter((u) => u === '/evil.json'),
+        [],
+        "no request for the written file's schema",
+      );
+      assert.ok(
+        !vscode.workspace.textDocuments.some((d) => d.uri.path.endsWith('/evil.json')),
+        'no document (not even the diff) holds the written file',
+      );
+      assert.match(m?.content ?? '', /Created conf\/evil\.json.*written without opening it/s, m?.content);
+      assert.match(await fs.readFile(path.join(folder.uri.fsPath, 'conf', 'evil.json'), 'utf8'), /evil\.json/);
+    } finally {
+      host.dispose();
+      server.close();
+    }
   });
 
   it('Manage Tools is registered', async () => {

@@ -5,6 +5,7 @@ import { applyTextEdit, summarizeChange } from './toolEdit';
 import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
 import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
+import { writeGuard } from './protectedFiles';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
 import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
@@ -91,7 +92,9 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
   const changeCall = (change: FileChange): PreparedCall => {
     const lines = change.after.split('\n').length;
     const diff = summarizeChange(change.before, change.after);
+    const guard = writeGuard(change.file.relative) ?? writeGuard(change.file.realRelative);
     return {
+      ...(guard ? { guard } : {}),
       summary: `${change.kind === 'create' ? 'Create' : 'Change'} ${change.file.relative} (${lines} lines)\n${diff}`,
       show: host.showChange ? () => host.showChange?.(change) ?? Promise.resolve() : undefined,
       dispose: () => host.closeChange?.(change),

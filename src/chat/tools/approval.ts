@@ -47,7 +47,7 @@ export class Approvals implements vscode.Disposable {
     const title = req.readOnly
       ? vscode.l10n.t('Gateway Studio: the model wants to use {0}', req.name)
       : vscode.l10n.t('Gateway Studio: the model wants to run {0}, which can change your workspace', req.name);
-    const detail = req.summary ? `${req.summary}\n\n${req.argumentsJson}` : req.argumentsJson;
+    const detail = [req.warning, req.summary, req.argumentsJson].filter(Boolean).join('\n\n');
 
     // A modal blocks the window, which is right only where the full text matters more than the
     // editor: a command line, or a tool of another extension. Everything else gets a quick pick
@@ -55,13 +55,15 @@ export class Approvals implements vscode.Disposable {
     if (req.readOnly || req.name === 'write_file' || req.name === 'edit_file') {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
       qp.title = title;
-      qp.placeholder = req.readOnly
-        ? firstLines(req.argumentsJson, 6)
-        : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
+      qp.placeholder = req.warning
+        ? firstLines(req.warning, 3)
+        : req.readOnly
+          ? firstLines(req.argumentsJson, 6)
+          : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
       qp.ignoreFocusOut = true;
       qp.items = [
         { label: `$(check) ${allow}`, d: 'allow', detail: firstLines(req.summary ?? req.argumentsJson, 3) },
-        ...(req.readOnly ? [{ label: `$(check-all) ${always}`, d: 'alwaysAllow' as const }] : []),
+        ...(req.readOnly && !req.askEveryTime ? [{ label: `$(check-all) ${always}`, d: 'alwaysAllow' as const }] : []),
         { label: `$(close) ${deny}`, d: 'deny' },
       ];
       let chosen = false;
