@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ToolCall } from '../../src/api/wire';
-import { hasRemoteSchema, writeGuard } from '../../src/chat/core/protectedFiles';
+import { hasRemoteSchema, isSecretFile, writeGuard } from '../../src/chat/core/protectedFiles';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../src/chat/core/toolRunner';
 import { nodeToolHost } from './nodeToolHost';
@@ -147,4 +147,109 @@ void test('hasRemoteSchema: a $schema on http(s) only', () => {
   assert.equal(hasRemoteSchema('{\n  // c\n  "$schema" :\n "http://x" }'), true);
   assert.equal(hasRemoteSchema('{ "$schema": "./local.schema.json" }'), false);
   assert.equal(hasRemoteSchema('{ "a": "https://x" }'), false);
+});
+
+// Secrets: reads of files that may hold keys or tokens ask every time, even for a trusted read
+// tool, and never turn into trust; search_text leaves them out and says how many.
+
+void test('isSecretFile: env files, keys, credentials, by name and case-insensitively', () => {
+  const yes = [
+    '.env',
+    'app/.env',
+    '.env.production',
+    '.ENV.local',
+    'certs/server.pem',
+    'tls.KEY',
+    'id_rsa',
+    'home/.ssh/config',
+    'id_ed25519',
+    '.npmrc',
+    '.netrc',
+    '.pypirc',
+    'store.p12',
+    'cert.pfx',
+    'credentials',
+    'credentials.json',
+    '.aws/config',
+    '.git-credentials',
+    'release.keystore',
+  ];
+  const no = ['src/env.ts', 'id_rsa.pub', 'environment.md', 'src/keys.ts', 'README.md', 'my.credentials.md'];
+  for (const p of yes) assert.equal(isSecretFile(p), true, p);
+  for (const p of no) assert.equal(isSecretFile(p), false, p);
+});
+
+void test('a trusted read_file asks for every secret file, with the warning, and "always allow" stays one-off', async () => {
+  const secrets = ['.env', 'config/.env.production', 'certs/server.pem', 'id_rsa', '.npmrc', 'credentials.json'];
+  for (const p of secrets) {
+    await fs.mkdir(path.dirname(path.join(ws, p)), { recursive: true });
+    await fs.writeFile(path.join(ws, p), 'TOKEN=sk-secret-123\n');
+  }
+  const { runner, asked, cards, trusted } = setup(() => 'alwaysAllow', { trusted: ['read_file'] });
+  for (const p of secrets) {
+    const [m] = await runner.execute([call('read_file', { path: p })], ctx());
+    assert.match(m?.content ?? '', /sk-secret-123/, `${p} was read once allowed`);
+  }
+  assert.deepEqual(
+    asked.map((r) => r.args['path']),
+    secrets,
+  );
+  assert.ok(asked.every((r) => r.askEveryTime && /may contain secrets/.test(r.warning ?? '')));
+  assert.ok(
+    cards.filter((c) => c.state === 'awaiting-approval').every((c) => c.askEveryTime && c.warning),
+    'the cards offer no "always allow"',
+  );
+  // Clicking "always allow" on a secret trusted nothing: the same file asks again.
+  const untrusting = setup(() => 'alwaysAllow');
+  await untrusting.runner.execute([call('read_file', { path: '.env' })], ctx());
+  await untrusting.runner.execute([call('read_file', { path: '.env' })], ctx());
+  assert.equal(untrusting.asked.length, 2);
+  assert.equal(untrusting.trusted.has('read_file'), false);
+  // An ordinary file stays silent for the trusted tool.
+  const before = asked.length;
+  await runner.execute([call('read_file', { path: 'src/x.ts' })], ctx());
+  assert.equal(asked.length, before);
+  assert.equal(trusted.has('read_file'), true);
+});
+
+void test('read_file through a symlink to a secret file asks as well', async () => {
+  await fs.writeFile(path.join(ws, '.env'), 'TOKEN=sk-secret-123\n');
+  await fs.symlink(path.join(ws, '.env'), path.join(ws, 'settings.txt'));
+  const { runner, asked } = setup(() => 'deny', { trusted: ['read_file'] });
+  const [m] = await runner.execute([call('read_file', { path: 'settings.txt' })], ctx());
+  assert.equal(asked.length, 1);
+  assert.doesNotMatch(m?.content ?? '', /sk-secret/);
+});
+
+void test('search_text skips files that may hold secrets and says how many it skipped', async () => {
+  await fs.writeFile(path.join(ws, '.env'), 'TOKEN=sk-secret-123\n');
+  await fs.writeFile(path.join(ws, 'src', 'uses.ts'), 'const TOKEN = process.env.TOKEN;\n');
+  const { runner, asked } = setup(() => 'allow', { trusted: ['search_text'] });
+  const [m] = await runner.execute([call('search_text', { query: 'TOKEN' })], ctx());
+  assert.equal(asked.length, 0);
+  assert.match(m?.content ?? '', /src\/uses\.ts:1:/);
+  assert.doesNotMatch(m?.content ?? '', /sk-secret/);
+  assert.match(m?.content ?? '', /\d+ file\(s\) that may hold secrets.*were not searched/);
+});
+
+void test('get_selection does not share a selection made in a secret file', async () => {
+  const host = {
+    ...nodeToolHost([{ name: 'ws', path: ws }]),
+    selection: () => ({
+      absolute: path.join(ws, '.env'),
+      label: '.env',
+      language: 'dotenv',
+      startLine: 1,
+      endLine: 1,
+      text: 'TOKEN=sk-secret-123',
+    }),
+  };
+  const runner = new ToolRunner({
+    tools: () => builtinTools(host),
+    approve: () => Promise.resolve('allow'),
+    trust: { isTrusted: () => true, trust: () => undefined },
+  });
+  const [m] = await runner.execute([call('get_selection', {})], ctx());
+  assert.doesNotMatch(m?.content ?? '', /sk-secret/);
+  assert.match(m?.content ?? '', /may hold secrets/);
 });

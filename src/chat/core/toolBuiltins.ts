@@ -5,7 +5,7 @@ import { applyTextEdit, summarizeChange } from './toolEdit';
 import { listDirectoryForModel, looksBinary, MAX_READ_BYTES, readFileForModel } from './toolFs';
 import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
-import { writeGuard } from './protectedFiles';
+import { isSecretFile, readGuard, writeGuard } from './protectedFiles';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
 import { findFilesForModel, searchPattern, searchTextForModel } from './toolSearch';
@@ -178,14 +178,19 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a) {
         const file = await resolve(a['path']);
-        return later(() => {
-          const editorText = host.editorText(file.absolute);
-          return readFileForModel(file, {
-            ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
-            ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
-            ...(editorText !== undefined ? { editorText } : {}),
-          });
-        });
+        // A secret file asks every time, even when read_file is trusted (./protectedFiles).
+        const guard = readGuard(file.relative) ?? readGuard(file.realRelative);
+        return {
+          ...(guard ? { guard } : {}),
+          ...later(() => {
+            const editorText = host.editorText(file.absolute);
+            return readFileForModel(file, {
+              ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
+              ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
+              ...(editorText !== undefined ? { editorText } : {}),
+            });
+          }),
+        };
       },
     },
     {
@@ -268,7 +273,12 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
           later(async () => {
             const sel = host.selection?.();
             if (!sel) return 'No editor is active, so there is no selection.';
-            if (sel.absolute !== undefined) await resolve(sel.absolute);
+            if (sel.absolute !== undefined) {
+              const file = await resolve(sel.absolute);
+              // get_selection may be trusted; a secret is shared only through read_file, which asks.
+              if (isSecretFile(file.relative) || isSecretFile(file.realRelative))
+                return `The active editor is ${sel.label}, a file that may hold secrets, so its selection is not shared. If it is needed, read_file asks the user for it.`;
+            }
             if (sel.text === '')
               return `The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`;
             return `Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`;
