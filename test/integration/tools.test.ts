@@ -6,7 +6,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/core/toolRunner';
+import { Approvals } from '../../src/chat/tools/approval';
 import { VscodeToolHost, PROPOSAL_SCHEME } from '../../src/chat/tools/vscodeHost';
+import { ChatController } from '../../src/chat/view/controller';
+import type { Services } from '../../src/platform/services';
+import type { HostMessage } from '../../src/shared/protocol';
+import { FakeWebview } from './fakeWebview';
 import { extension, waitFor } from './env';
 
 describe('tools in VS Code', () => {
@@ -155,6 +160,83 @@ describe('tools in VS Code', () => {
     } finally {
       host.dispose();
       server.close();
+    }
+  });
+
+  it('Restricted Mode: trusted tools ask again (a command in a modal), the card says why, and trust returns when granted', async function () {
+    this.timeout(60_000);
+    const services = (await extension()).exports as Services;
+    let workspaceTrusted = false;
+    // The chat's stand-in for vscode.workspace.isTrusted, as the tools feature reads it.
+    const controller = new ChatController(services, { isTrusted: () => workspaceTrusted });
+    const page = new FakeWebview();
+    const attached = controller.attach(page as unknown as vscode.Webview);
+    page.fromPage({ type: 'webview/ready' });
+    // The one thing a test cannot do is click a modal: this answers it with its first button.
+    const modals: { message: string; modal?: boolean; detail?: string }[] = [];
+    const dialogs = {
+      showWarningMessage: (message: string, options: vscode.MessageOptions, ...items: string[]) => {
+        modals.push({ message, ...options });
+        return Promise.resolve(items[0]);
+      },
+    } as unknown as Pick<typeof vscode.window, 'showWarningMessage'>;
+    const approvals = new Approvals(
+      { onToolDecision: (l) => controller.onToolDecision(l), chatVisible: () => true },
+      dialogs,
+    );
+    const host = new VscodeToolHost();
+    const runner = new ToolRunner({
+      tools: () => builtinTools(host),
+      approve: (r) => approvals.approve(r),
+      // Every tool was trusted in Manage Tools.
+      trust: { isTrusted: () => true, trust: () => undefined },
+      workspaceTrusted: () => controller.isWorkspaceTrusted(),
+      onUpdate: ({ conversationId: _c, ...u }) => controller.postToolCall(u),
+    });
+    const run = (id: string, name: string, args: unknown) =>
+      runner.execute([{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }], {
+        signal: new AbortController().signal,
+        conversationId: 'restricted',
+      });
+    const waiting = (id: string) =>
+      page.posted.find(
+        (m): m is Extract<HostMessage, { type: 'chat/toolCall' }> =>
+          m.type === 'chat/toolCall' && m.update.callId === id && m.update.state === 'awaiting-approval',
+      );
+    try {
+      const pending = run('rm1', 'write_file', { path: 'restricted/a.txt', content: 'a\n' });
+      const card = await waitFor('the write to wait for the card', () => waiting('rm1'));
+      assert.match(card.update.warning ?? '', /not trusted/);
+      page.fromPage({ type: 'chat/toolDecision', callId: 'rm1', decision: 'allow' });
+      const [w] = await pending;
+      assert.match(w?.content ?? '', /^Created restricted\/a\.txt/, w?.content);
+
+      // The chat is on screen, yet the command asks in a modal that names the folder's own configuration.
+      const [c] = await run('rm2', 'run_command', { command: 'echo from-restricted' });
+      assert.equal(modals.length, 1, 'one modal');
+      assert.equal(modals[0]?.modal, true);
+      assert.match(modals[0]?.detail ?? '', /\.git\/config[\s\S]*echo from-restricted/);
+      assert.match(waiting('rm2')?.update.warning ?? '', /not trusted/);
+      assert.match(c?.content ?? '', /from-restricted/, c?.content);
+
+      // Trust granted: the tools' own trust applies again, nothing asks.
+      workspaceTrusted = true;
+      const [w2] = await run('rm3', 'write_file', { path: 'restricted/b.txt', content: 'b\n' });
+      assert.match(w2?.content ?? '', /^Created restricted\/b\.txt/, w2?.content);
+      const [c2] = await run('rm4', 'run_command', { command: 'echo trusted-again' });
+      assert.match(c2?.content ?? '', /trusted-again/);
+      assert.equal(waiting('rm3'), undefined, 'no card waited');
+      assert.equal(waiting('rm4'), undefined, 'no card waited');
+      assert.equal(modals.length, 1, 'no further modal');
+    } finally {
+      approvals.dispose();
+      host.dispose();
+      attached.dispose();
+      controller.dispose();
+      await fs.rm(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '/nonexistent', 'restricted'), {
+        recursive: true,
+        force: true,
+      });
     }
   });
 

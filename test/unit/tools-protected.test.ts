@@ -253,3 +253,58 @@ void test('get_selection does not share a selection made in a secret file', asyn
   assert.doesNotMatch(m?.content ?? '', /sk-secret/);
   assert.match(m?.content ?? '', /may hold secrets/);
 });
+
+// Restricted Mode: the workspace is not trusted. Trust given to changing tools is ignored, the
+// card says why, "always allow" lasts for the conversation only, and all returns with trust.
+
+void test('in an untrusted workspace trusted changing tools ask, with the warning; with trust granted they do not', async () => {
+  let workspaceTrusted = false;
+  const { runner, asked, cards } = setup(() => 'allow', {
+    trusted: ['write_file', 'run_command', 'read_file'],
+    workspaceTrusted: () => workspaceTrusted,
+  });
+  await runner.execute(
+    [
+      call('write_file', { path: 'src/r1.txt', content: '1\n' }),
+      call('run_command', { command: 'echo restricted' }),
+      call('read_file', { path: 'src/x.ts' }),
+    ],
+    ctx(),
+  );
+  assert.deepEqual(
+    asked.map((r) => r.name),
+    ['write_file', 'run_command'],
+    'the changing tools asked; the trusted read-only tool did not',
+  );
+  assert.ok(
+    asked.every((r) => r.untrustedWorkspace === true && /not trusted \(Restricted Mode\)/.test(r.warning ?? '')),
+  );
+  assert.ok(
+    cards.filter((c) => c.state === 'awaiting-approval').every((c) => /not trusted/.test(c.warning ?? '')),
+    'the card says the workspace is untrusted',
+  );
+  assert.equal(cards.find((c) => c.state === 'awaiting-approval')?.askEveryTime, undefined);
+
+  workspaceTrusted = true; // onDidGrantWorkspaceTrust: the stored trust applies again
+  await runner.execute(
+    [call('write_file', { path: 'src/r2.txt', content: '2\n' }), call('run_command', { command: 'echo trusted' })],
+    ctx(),
+  );
+  assert.equal(asked.length, 2, 'nothing more was asked');
+  assert.equal(await fs.readFile(path.join(ws, 'src', 'r2.txt'), 'utf8'), '2\n');
+});
+
+void test('"always allow" in an untrusted workspace lasts for the conversation only and is not stored', async () => {
+  let workspaceTrusted = false;
+  const { runner, asked, trusted } = setup(() => 'alwaysAllow', { workspaceTrusted: () => workspaceTrusted });
+  await runner.execute([call('read_file', { path: 'src/x.ts' })], ctx('conv-a'));
+  await runner.execute([call('read_file', { path: 'src/x.ts' })], ctx('conv-a'));
+  assert.equal(asked.length, 1, 'the same conversation does not ask again');
+  assert.equal(trusted.has('read_file'), false, 'nothing went into the workspace trust store');
+  await runner.execute([call('read_file', { path: 'src/x.ts' })], ctx('conv-b'));
+  assert.equal(asked.length, 2, 'another conversation asks');
+  // Once trusted, "always allow" is stored as before.
+  workspaceTrusted = true;
+  await runner.execute([call('list_directory', { path: 'src' })], ctx('conv-c'));
+  assert.equal(trusted.has('list_directory'), true);
+});

@@ -250,22 +250,23 @@ export class ToolRunner implements ToolExecutor {
       if (askEveryTime || !this.trusted(tool, checked.name, ctx.conversationId, untrusted)) {
         // No preview yet: the card's preview area reads as the result, and nothing has run.
         card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+        // Asked before the diff opens: the card's buttons work at once, and a click made while
+        // the diff is still opening must find the approver listening.
+        const asked = this.opts.approve({
+          conversationId: ctx.conversationId,
+          callId: call.id,
+          name: checked.name,
+          args: checked.args,
+          argumentsJson,
+          readOnly: tool.readOnly,
+          ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
+          ...caution,
+          ...(untrusted ? { untrustedWorkspace: true } : {}),
+          signal: ctx.signal,
+        });
+        void asked.catch(() => undefined); // handled below, after the diff
         if (prepared.show) await prepared.show().catch(() => undefined);
-        const decision = await raceAbort(
-          this.opts.approve({
-            conversationId: ctx.conversationId,
-            callId: call.id,
-            name: checked.name,
-            args: checked.args,
-            argumentsJson,
-            readOnly: tool.readOnly,
-            ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
-            ...caution,
-            ...(untrusted ? { untrustedWorkspace: true } : {}),
-            signal: ctx.signal,
-          }),
-          ctx.signal,
-        ).catch((e: unknown) => {
+        const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
           if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
           throw e;
         });

@@ -69,6 +69,8 @@ export function registerTools(
     onUnexpectedError: (name, e) =>
       log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     warningText,
+    // Read on every call: granting trust brings the tools' trust back at once.
+    workspaceTrusted: () => chat?.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
   });
 
   const infos = (): ToolInfo[] =>
@@ -118,6 +120,7 @@ export function registerTools(
   }
   context.subscriptions.push(
     state.onDidChange(publish),
+    vscode.workspace.onDidGrantWorkspaceTrust(publish),
     vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),
   );
   publish();
