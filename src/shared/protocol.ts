@@ -259,6 +259,10 @@ export const toolCallUpdateSchema = z.object({
   state: toolCardStateSchema,
   readOnly: z.boolean(),
   resultPreview: z.optional(z.string()),
+  /** Why this call asks (a protected or secret file, Restricted Mode); shown on the card. */
+  warning: z.optional(z.string()),
+  /** The call asks every time: the card offers no "Always allow". */
+  askEveryTime: z.optional(z.boolean()),
 });
 export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
 

@@ -1,10 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { builtinTools } from '../../src/chat/core/toolBuiltins';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/core/toolRunner';
+import { Approvals } from '../../src/chat/tools/approval';
 import { VscodeToolHost, PROPOSAL_SCHEME } from '../../src/chat/tools/vscodeHost';
+import { ChatController } from '../../src/chat/view/controller';
+import type { Services } from '../../src/platform/services';
+import type { HostMessage } from '../../src/shared/protocol';
+import { FakeWebview } from './fakeWebview';
 import { extension, waitFor } from './env';
 
 describe('tools in VS Code', () => {
@@ -134,6 +141,140 @@ describe('tools in VS Code', () => {
       host.dispose();
       await files.update('exclude', undefined, vscode.ConfigurationTarget.Global);
       await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a written JSON file naming a remote $schema is not opened, so VS Code fetches nothing', async function () {
+    this.timeout(60_000);
+    await extension();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a workspace folder is open');
+    // Stands in for the attacker's host: any request for the schema is recorded.
+    const fetched: string[] = [];
+    const server = http.createServer((req, res) => {
+      fetched.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      res.end('{"type":"object"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const host = new VscodeToolHost();
+    try {
+      const call = (id: string, p: string, content: string) => ({
+        id,
+        type: 'function' as const,
+        function: { name: 'write_file', arguments: JSON.stringify({ path: p, content }) },
+      });
+      const run = (id: string, p: string, content: string) =>
+        new ToolRunner({
+          tools: () => builtinTools(host),
+          approve: () => Promise.resolve('allow'),
+          trust: { isTrusted: () => false, trust: () => undefined },
+        }).execute([call(id, p, content)], { signal: new AbortController().signal, conversationId: 'x' });
+      // The control first: a local schema is opened as before, and VS Code does fetch a remote
+      // one when such a document is open (otherwise this test would prove nothing).
+      await run('j0', 'conf/plain.json', '{ "a": 1 }\n');
+      await waitFor('plain.json shown', () =>
+        vscode.workspace.textDocuments.find((d) => d.uri.fsPath.endsWith('plain.json')),
+      );
+      const probe = vscode.Uri.joinPath(folder.uri, 'conf', 'probe.json');
+      await fs.writeFile(probe.fsPath, `{ "$schema": "${url}/probe.json" }\n`);
+      await vscode.window.showTextDocument(probe, { preview: true });
+      await waitFor('the probe schema to be fetched', () => fetched.includes('/probe.json'), 30_000);
+
+      const [m] = await run('j1', 'conf/evil.json', `{ "$schema": "${url}/evil.json", "a": 1 }\n`);
+      await new Promise((r) => setTimeout(r, 4000));
+      assert.deepEqual(
+        fetched.filter((u) => u === '/evil.json'),
+        [],
+        "no request for the written file's schema",
+      );
+      assert.ok(
+        !vscode.workspace.textDocuments.some((d) => d.uri.path.endsWith('/evil.json')),
+        'no document (not even the diff) holds the written file',
+      );
+      assert.match(m?.content ?? '', /Created conf\/evil\.json.*written without opening it/s, m?.content);
+      assert.match(await fs.readFile(path.join(folder.uri.fsPath, 'conf', 'evil.json'), 'utf8'), /evil\.json/);
+    } finally {
+      host.dispose();
+      server.close();
+    }
+  });
+
+  it('Restricted Mode: trusted tools ask again (a command in a modal), the card says why, and trust returns when granted', async function () {
+    this.timeout(60_000);
+    const services = (await extension()).exports as Services;
+    let workspaceTrusted = false;
+    // The chat's stand-in for vscode.workspace.isTrusted, as the tools feature reads it.
+    const controller = new ChatController(services, { isTrusted: () => workspaceTrusted });
+    const page = new FakeWebview();
+    const attached = controller.attach(page as unknown as vscode.Webview);
+    page.fromPage({ type: 'webview/ready' });
+    // The one thing a test cannot do is click a modal: this answers it with its first button.
+    const modals: { message: string; modal?: boolean; detail?: string }[] = [];
+    const dialogs = {
+      showWarningMessage: (message: string, options: vscode.MessageOptions, ...items: string[]) => {
+        modals.push({ message, ...options });
+        return Promise.resolve(items[0]);
+      },
+    } as unknown as Pick<typeof vscode.window, 'showWarningMessage'>;
+    const approvals = new Approvals(
+      { onToolDecision: (l) => controller.onToolDecision(l), chatVisible: () => true },
+      dialogs,
+    );
+    const host = new VscodeToolHost();
+    const runner = new ToolRunner({
+      tools: () => builtinTools(host),
+      approve: (r) => approvals.approve(r),
+      // Every tool was trusted in Manage Tools.
+      trust: { isTrusted: () => true, trust: () => undefined },
+      workspaceTrusted: () => controller.isWorkspaceTrusted(),
+      onUpdate: ({ conversationId: _c, ...u }) => controller.postToolCall(u),
+    });
+    const run = (id: string, name: string, args: unknown) =>
+      runner.execute([{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }], {
+        signal: new AbortController().signal,
+        conversationId: 'restricted',
+      });
+    const waiting = (id: string) =>
+      page.posted.find(
+        (m): m is Extract<HostMessage, { type: 'chat/toolCall' }> =>
+          m.type === 'chat/toolCall' && m.update.callId === id && m.update.state === 'awaiting-approval',
+      );
+    try {
+      const pending = run('rm1', 'write_file', { path: 'restricted/a.txt', content: 'a\n' });
+      const card = await waitFor('the write to wait for the card', () => waiting('rm1'));
+      assert.match(card.update.warning ?? '', /not trusted/);
+      page.fromPage({ type: 'chat/toolDecision', callId: 'rm1', decision: 'allow' });
+      const [w] = await pending;
+      assert.match(w?.content ?? '', /^Created restricted\/a\.txt/, w?.content);
+
+      // The chat is on screen, yet the command asks in a modal that names the folder's own configuration.
+      const [c] = await run('rm2', 'run_command', { command: 'echo from-restricted' });
+      assert.equal(modals.length, 1, 'one modal');
+      assert.equal(modals[0]?.modal, true);
+      assert.match(modals[0]?.detail ?? '', /\.git\/config[\s\S]*echo from-restricted/);
+      assert.match(waiting('rm2')?.update.warning ?? '', /not trusted/);
+      assert.match(c?.content ?? '', /from-restricted/, c?.content);
+
+      // Trust granted: the tools' own trust applies again, nothing asks.
+      workspaceTrusted = true;
+      const [w2] = await run('rm3', 'write_file', { path: 'restricted/b.txt', content: 'b\n' });
+      assert.match(w2?.content ?? '', /^Created restricted\/b\.txt/, w2?.content);
+      const [c2] = await run('rm4', 'run_command', { command: 'echo trusted-again' });
+      assert.match(c2?.content ?? '', /trusted-again/);
+      assert.equal(waiting('rm3'), undefined, 'no card waited');
+      assert.equal(waiting('rm4'), undefined, 'no card waited');
+      assert.equal(modals.length, 1, 'no further modal');
+    } finally {
+      approvals.dispose();
+      host.dispose();
+      attached.dispose();
+      controller.dispose();
+      await fs.rm(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '/nonexistent', 'restricted'), {
+        recursive: true,
+        force: true,
+      });
     }
   });
 

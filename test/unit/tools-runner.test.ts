@@ -169,3 +169,23 @@ void test('a broken regex or glob is refused before the user is asked', async ()
   assert.match(glob?.content ?? '', /unclosed "\{"/);
   assert.equal(asked.length, 0, 'nobody was asked');
 });
+
+void test('a card answered while the diff is still opening is not lost', async () => {
+  // The card's buttons work as soon as it shows; the approver must already be listening then,
+  // not only once the (slow) diff view has opened, or the click is dropped and the turn hangs.
+  const pending = new Map<string, (d: Decision) => void>();
+  const base = nodeToolHost([{ name: 'ws', path: ws }]);
+  const runner = new ToolRunner({
+    tools: () => builtinTools({ ...base, showChange: () => new Promise<void>((r) => setTimeout(r, 100)) }),
+    approve: (r) => new Promise<Decision>((resolve) => pending.set(r.callId, resolve)),
+    trust: { isTrusted: () => false, trust: () => undefined },
+    onUpdate: (u) => {
+      if (u.state === 'awaiting-approval') setTimeout(() => pending.get(u.callId)?.('allow'), 10);
+    },
+  });
+  const ran = runner.execute([call('q1', 'write_file', { path: 'src/quick.txt', content: 'q\n' })], ctx());
+  const timeout = new Promise<'hung'>((r) => setTimeout(() => r('hung'), 2000).unref());
+  const r = await Promise.race([ran, timeout]);
+  assert.notEqual(r, 'hung', 'the early answer was lost');
+  assert.match((r as { content: string }[])[0]?.content ?? '', /^Created src\/quick\.txt/);
+});

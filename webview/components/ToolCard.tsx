@@ -101,6 +101,11 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
         </pre>
       </details>
+      {update.warning && update.state === 'awaiting-approval' ? (
+        <p class="tc-note tc-warning" role="alert">
+          <Icon name="warning" /> {update.warning}
+        </p>
+      ) : null}
       {update.state === 'awaiting-approval' && update.name === 'run_command' ? (
         <p class="tc-note">
           <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
@@ -116,7 +121,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
             onClick={() => decide('allow')}
           />
           <TextButton icon="close" label={t('Deny')} disabled={disabled} onClick={() => decide('deny')} />
-          {update.readOnly ? (
+          {update.readOnly && !update.askEveryTime ? (
             <TextButton
               icon="check-all"
               label={t('Always allow')}

@@ -2,6 +2,7 @@
 // state (the editor, the rules files, the settings). Nothing here is stored with the
 // conversation: a reloaded or reopened conversation gets the environment of the moment it asks.
 import type { Conversation } from '../../shared/protocol';
+import { RULES_FILES } from './protectedFiles';
 
 /**
  * The product's part. English, like the tool descriptions: it is written for the model, not
@@ -206,7 +207,7 @@ export async function nestedAgentsFor(
     let dir = base;
     for (const part of rel) {
       dir = `${dir}/${part}`;
-      const candidate = `${dir}/AGENTS.md`;
+      const candidate = `${dir}/${RULES_FILES.agents}`;
       if (seen.has(candidate)) continue;
       seen.add(candidate);
       if (await exists(candidate)) found.push(candidate);

@@ -12,6 +12,7 @@ import {
 } from './toolFs';
 import { compileGlob } from './toolGlob';
 import type { FileChange, ToolHost } from './toolHost';
+import { isSecretFile, readGuard, writeGuard } from './protectedFiles';
 import { resolveWorkspacePath, type ResolvedPath } from './toolPaths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from './toolRunner';
 import { diagnosticsText } from './toolDiagnostics';
@@ -100,7 +101,9 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
   const changeCall = (change: FileChange): PreparedCall => {
     const lines = change.after.split('\n').length;
     const diff = summarizeChange(change.before, change.after);
+    const guard = writeGuard(change.file.relative) ?? writeGuard(change.file.realRelative);
     return {
+      ...(guard ? { guard } : {}),
       summary: `${change.kind === 'create' ? 'Create' : 'Change'} ${change.file.relative} (${lines} lines)\n${diff}`,
       show: host.showChange ? () => host.showChange?.(change) ?? Promise.resolve() : undefined,
       dispose: () => host.closeChange?.(change),
@@ -154,16 +157,21 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
       ),
       async prepare(a) {
         const checked = await resolve(a['path']);
-        return later(async () => {
-          // Checked again when it runs: the file may have become a link out while awaiting approval.
-          const file = await resolve(checked.absolute);
-          const editorText = host.editorText(file.absolute);
-          return readFileForModel(file, {
-            ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
-            ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
-            ...(editorText !== undefined ? { editorText } : {}),
-          });
-        });
+        // A secret file asks every time, even when read_file is trusted (./protectedFiles).
+        const guard = readGuard(checked.relative) ?? readGuard(checked.realRelative);
+        return {
+          ...(guard ? { guard } : {}),
+          ...later(async () => {
+            // Checked again when it runs: the file may have become a link out while awaiting approval.
+            const file = await resolve(checked.absolute);
+            const editorText = host.editorText(file.absolute);
+            return readFileForModel(file, {
+              ...(n(a['startLine']) !== undefined ? { startLine: n(a['startLine']) } : {}),
+              ...(n(a['endLine']) !== undefined ? { endLine: n(a['endLine']) } : {}),
+              ...(editorText !== undefined ? { editorText } : {}),
+            });
+          }),
+        };
       },
     },
     {
@@ -247,7 +255,12 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
           later(async () => {
             const sel = host.selection?.();
             if (!sel) return 'No editor is active, so there is no selection.';
-            if (sel.absolute !== undefined) await resolve(sel.absolute);
+            if (sel.absolute !== undefined) {
+              const file = await resolve(sel.absolute);
+              // get_selection may be trusted; a secret is shared only through read_file, which asks.
+              if (isSecretFile(file.relative) || isSecretFile(file.realRelative))
+                return `The active editor is ${sel.label}, a file that may hold secrets, so its selection is not shared. If it is needed, read_file asks the user for it.`;
+            }
             if (sel.text === '')
               return `The active editor is ${sel.label} (cursor on line ${sel.startLine}); nothing is selected.`;
             return `Selection in ${sel.label}, lines ${sel.startLine}-${sel.endLine} (${sel.language}):\n${sel.text}`;

@@ -32,6 +32,11 @@ export interface ResolvedPath {
   relative: string;
   /** Whether something exists at the path now. */
   exists: boolean;
+  /**
+   * `real` relative to the root's real path, `/`-separated: what a write through a symlink
+   * changes (a harmless name may link to a git hook), for the checks of ./protectedFiles.
+   */
+  realRelative: string;
 }
 
 /** Folders whose content can run code or hold secrets; never read or written by tools. */
@@ -164,7 +169,8 @@ async function check(requested: string, absolute: string, root: WorkspaceRoot): 
   }
   const realHit = protectedSegment(path.relative(realRoot, real));
   if (realHit) throw protectedError(requested, realHit);
-  return { absolute, real, root, relative, exists: found };
+  const realRelative = path.relative(realRoot, real).split(path.sep).join('/');
+  return { absolute, real, root, relative, exists: found, realRelative };
 }
 
 function protectedError(requested: string, dir: string): ToolPathError {

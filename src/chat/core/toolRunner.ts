@@ -2,6 +2,7 @@ import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../ap
 import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './toolSeam';
 import { ToolCallValidator } from './toolValidation';
 import { ToolPathError } from './toolPaths';
+import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
 
 /**
  * The tool-call executor without VS Code: validation, approval, trust, execution and result
@@ -47,6 +48,11 @@ export interface PreparedCall {
   run(ctx: ToolCallContext): Promise<ToolResult>;
   /** Closes what `show` opened; called whatever the outcome. */
   dispose?(): void;
+  /**
+   * Set when the call touches a protected or secret file (./protectedFiles): it then asks every
+   * time, whatever trust the tool has, and its card says why.
+   */
+  guard?: GuardKind;
 }
 
 /** One tool: its wire definition, whether it only reads, and how to prepare a call. */
@@ -74,6 +80,12 @@ export interface ApprovalRequest {
   argumentsJson: string;
   readOnly: boolean;
   summary?: string;
+  /** Why this call asks even though it might not otherwise (protected file, secrets, Restricted Mode). */
+  warning?: string;
+  /** The call asks every time: no "always allow" is offered or honoured. */
+  askEveryTime?: boolean;
+  /** The workspace is not trusted (Restricted Mode). */
+  untrustedWorkspace?: boolean;
   signal: AbortSignal;
 }
 
@@ -86,6 +98,8 @@ export interface ToolCardUpdate {
   state: 'awaiting-approval' | 'running' | 'done' | 'denied' | 'error';
   readOnly: boolean;
   resultPreview?: string;
+  warning?: string;
+  askEveryTime?: boolean;
 }
 
 /** Per-tool trust (workspace-scoped in VS Code). */
@@ -111,6 +125,13 @@ export interface ToolRunnerOptions {
   maxPreviewChars?: number;
   /** Where unexpected tool failures are reported (they still become tool messages). */
   onUnexpectedError?: (toolName: string, error: unknown) => void;
+  /**
+   * `vscode.workspace.isTrusted`, read on every call (default: trusted). In Restricted Mode the
+   * trust given to changing tools is ignored, and "always allow" lasts for the conversation only.
+   */
+  workspaceTrusted?: () => boolean;
+  /** The card's warning for a reason to ask (the host localises; default English). */
+  warningText?: (kind: GuardKind) => string;
 }
 
 export const DECLINED_MESSAGE =
@@ -122,6 +143,8 @@ export class ToolRunner implements ToolExecutor {
   /** Set when calls ran under a forced `tool_choice`; the next request then goes out as auto. */
   private forcedAnswered = false;
   private cachedValidator: ToolCallValidator | undefined;
+  /** "Always allow" given in an untrusted workspace: per conversation, in memory only. */
+  private readonly conversationTrust = new Map<string, Set<string>>();
 
   constructor(private readonly opts: ToolRunnerOptions) {}
 
@@ -177,6 +200,7 @@ export class ToolRunner implements ToolExecutor {
     ctx: ToolExecutionContext,
   ): Promise<ToolMessage> {
     const checked = validator.check(call);
+    let caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime'> = {};
     const card = (
       state: ToolCardUpdate['state'],
       readOnly: boolean,
@@ -191,6 +215,7 @@ export class ToolRunner implements ToolExecutor {
         state,
         readOnly,
         ...(resultPreview !== undefined ? { resultPreview } : {}),
+        ...caution,
       });
     if (!checked.ok) {
       const known = tools.find((t) => t.definition.function.name === call.function.name);
@@ -220,23 +245,34 @@ export class ToolRunner implements ToolExecutor {
 
     try {
       const trustKey = tool.trustKey ?? checked.name;
-      if (!this.opts.trust.isTrusted(trustKey)) {
+      const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
+      const kinds = [
+        ...(prepared.guard ? [prepared.guard] : []),
+        ...(untrusted ? ['untrustedWorkspace' as const] : []),
+      ];
+      const warning = kinds.map((k) => (this.opts.warningText ?? ((x) => GUARD_WARNINGS[x]))(k)).join('\n');
+      const askEveryTime = prepared.guard !== undefined;
+      caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
+      if (askEveryTime || !this.trusted(tool, trustKey, ctx.conversationId, untrusted)) {
         // No preview yet: the card's preview area reads as the result, and nothing has run.
         card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+        // Asked before the diff opens: the card's buttons work at once, and a click made while
+        // the diff is still opening must find the approver listening.
+        const asked = this.opts.approve({
+          conversationId: ctx.conversationId,
+          callId: call.id,
+          name: checked.name,
+          args: checked.args,
+          argumentsJson,
+          readOnly: tool.readOnly,
+          ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
+          ...caution,
+          ...(untrusted ? { untrustedWorkspace: true } : {}),
+          signal: ctx.signal,
+        });
+        void asked.catch(() => undefined); // handled below, after the diff
         if (prepared.show) await prepared.show().catch(() => undefined);
-        const decision = await raceAbort(
-          this.opts.approve({
-            conversationId: ctx.conversationId,
-            callId: call.id,
-            name: checked.name,
-            args: checked.args,
-            argumentsJson,
-            readOnly: tool.readOnly,
-            ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
-            signal: ctx.signal,
-          }),
-          ctx.signal,
-        ).catch((e: unknown) => {
+        const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
           if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
           throw e;
         });
@@ -245,8 +281,12 @@ export class ToolRunner implements ToolExecutor {
           return answer(DECLINED_MESSAGE);
         }
         // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
-        // changes files or runs commands needs the explicit step in Manage Tools.
-        if (decision === 'alwaysAllow' && tool.readOnly) await this.opts.trust.trust(trustKey);
+        // changes files or runs commands needs the explicit step in Manage Tools. A call that asks
+        // every time (a secret file) never turns into trust: the next secret would go unasked.
+        if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
+          if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
+          else await this.opts.trust.trust(trustKey);
+        }
       }
       throwIfAborted(ctx.signal);
       card('running', tool.readOnly, undefined, argumentsJson);
@@ -273,6 +313,23 @@ export class ToolRunner implements ToolExecutor {
     } finally {
       prepared.dispose?.();
     }
+  }
+
+  /**
+   * Whether `name` may run without asking. In Restricted Mode the stored trust of a tool that
+   * changes things is ignored (a hostile folder's tasks could otherwise ride on it); trust returns
+   * by itself once the user trusts the workspace, since this is read on every call.
+   */
+  private trusted(tool: Tool, name: string, conversationId: string, untrusted: boolean): boolean {
+    if (this.conversationTrust.get(conversationId)?.has(name)) return true;
+    if (untrusted && !tool.readOnly) return false;
+    return this.opts.trust.isTrusted(name);
+  }
+
+  private trustForConversation(conversationId: string, name: string): void {
+    const set = this.conversationTrust.get(conversationId) ?? new Set<string>();
+    set.add(name);
+    this.conversationTrust.set(conversationId, set);
   }
 
   private failureText(tool: Tool, e: unknown): string {

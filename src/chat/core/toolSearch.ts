@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { compileGlob } from './toolGlob';
 import type { IgnoreCheck } from './toolIgnore';
+import { isSecretFile } from './protectedFiles';
 import { PROTECTED_DIRS, type WorkspaceRoot } from './toolPaths';
 import { ToolError } from './toolRunner';
 
@@ -150,8 +151,17 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   const re = searchPattern(o);
   const include = o.include ? compileGlob(o.include) : undefined;
   const max = o.maxResults ?? 100;
+  // Files that may hold secrets are not searched: search_text is often trusted, and a match
+  // would put the secret's line into the result. The model is told how many were left out, and
+  // read_file (which asks the user every time for such files) remains the way to them.
+  let secrets = 0;
   const walk = await walkFiles(roots, {
-    ...(include ? { accept: (rel: string) => include.test(rel) } : {}),
+    accept: (rel: string) => {
+      if (include && !include.test(rel)) return false;
+      if (!isSecretFile(rel)) return true;
+      secrets++;
+      return false;
+    },
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.ignore ? { ignore: o.ignore } : {}),
   });
@@ -170,7 +180,11 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
   );
   const stopped = r.stopped ?? walk.truncated;
   const label = o.isRegex ? `/${o.query}/` : `"${o.query}"`;
-  const note = stopped ? `\n… search stopped early (${stopped}); narrow the query or the include glob.` : '';
+  const note =
+    (stopped ? `\n… search stopped early (${stopped}); narrow the query or the include glob.` : '') +
+    (secrets
+      ? `\n(${secrets} file(s) that may hold secrets, such as .env or key files, were not searched; read_file asks the user before reading one.)`
+      : '');
   if (r.hits.length === 0) return `No matches for ${label} in ${r.filesSearched} file(s).${note}`;
   return `${r.hits.length} match(es) for ${label}:\n${r.hits.join('\n')}${note}`;
 }

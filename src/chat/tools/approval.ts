@@ -19,7 +19,11 @@ export class Approvals implements vscode.Disposable {
   private readonly pending = new Map<string, (d: Decision) => void>();
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly source: DecisionSource | undefined) {
+  /** `dialogs` is VS Code's window; host tests pass one that answers the modal. */
+  constructor(
+    private readonly source: DecisionSource | undefined,
+    private readonly dialogs: Pick<typeof vscode.window, 'showWarningMessage'> = vscode.window,
+  ) {
     this.sub = source?.onToolDecision((e) => this.pending.get(e.callId)?.(e.decision)) ?? { dispose: () => undefined };
   }
 
@@ -36,8 +40,31 @@ export class Approvals implements vscode.Disposable {
       const onAbort = () => settle('deny');
       req.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => req.signal.removeEventListener('abort', onAbort));
-      if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
+      if (req.untrustedWorkspace && req.name === 'run_command') cleanups.push(this.untrustedCommand(req, settle));
+      else if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
     });
+  }
+
+  /**
+   * A command in Restricted Mode: always a modal, even with the chat on screen, since a harmless
+   * command line (`git status`, `npm test`) runs what the untrusted folder configured.
+   */
+  private untrustedCommand(req: ApprovalRequest, settle: (d: Decision) => void): () => void {
+    const allow = vscode.l10n.t('Allow');
+    const detail = [
+      vscode.l10n.t(
+        "This folder is not trusted. Its own configuration can run code when a command runs: .git/config (core.fsmonitor, hooks), npm scripts, Makefiles. Allow only if you trust this folder's content.",
+      ),
+      req.summary ?? req.argumentsJson,
+    ].join('\n\n');
+    void this.dialogs
+      .showWarningMessage(
+        vscode.l10n.t('Gateway Studio: run a command in an untrusted workspace?'),
+        { modal: true, detail },
+        allow,
+      )
+      .then((pick) => settle(pick === allow ? 'allow' : 'deny'));
+    return () => undefined;
   }
 
   /** Shows the fallback question; returns how to withdraw it. */
@@ -48,7 +75,7 @@ export class Approvals implements vscode.Disposable {
     const title = req.readOnly
       ? vscode.l10n.t('Gateway Studio: the model wants to use {0}', req.name)
       : vscode.l10n.t('Gateway Studio: the model wants to run {0}, which can change your workspace', req.name);
-    const detail = approvalDetail(req, (w) => vscode.l10n.t(w));
+    const detail = [req.warning, approvalDetail(req, (w) => vscode.l10n.t(w))].filter(Boolean).join('\n\n');
 
     // A modal blocks the window, which is right only where the full text matters more than the
     // editor: a command line, or a tool of another extension. Everything else gets a quick pick
@@ -56,13 +83,15 @@ export class Approvals implements vscode.Disposable {
     if (req.readOnly || req.name === 'write_file' || req.name === 'edit_file') {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
       qp.title = title;
-      qp.placeholder = req.readOnly
-        ? firstLines(req.argumentsJson, 6)
-        : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
+      qp.placeholder = req.warning
+        ? firstLines(req.warning, 3)
+        : req.readOnly
+          ? firstLines(req.argumentsJson, 6)
+          : vscode.l10n.t('Review the proposed change in the diff editor, then choose.');
       qp.ignoreFocusOut = true;
       qp.items = [
         { label: `$(check) ${allow}`, d: 'allow', detail: firstLines(req.summary ?? req.argumentsJson, 3) },
-        ...(req.readOnly ? [{ label: `$(check-all) ${always}`, d: 'alwaysAllow' as const }] : []),
+        ...(req.readOnly && !req.askEveryTime ? [{ label: `$(check-all) ${always}`, d: 'alwaysAllow' as const }] : []),
         { label: `$(close) ${deny}`, d: 'deny' },
       ];
       let chosen = false;
@@ -86,7 +115,7 @@ export class Approvals implements vscode.Disposable {
     }
 
     const buttons = [allow, deny];
-    void vscode.window.showWarningMessage(title, { modal: true, detail }, ...buttons).then((pick) => {
+    void this.dialogs.showWarningMessage(title, { modal: true, detail }, ...buttons).then((pick) => {
       settle(pick === allow ? 'allow' : pick === always ? 'alwaysAllow' : 'deny');
     });
     // A modal cannot be closed from code; its late answer is ignored once the card answered.

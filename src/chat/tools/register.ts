@@ -3,6 +3,7 @@ import type { FeatureTool } from '../../api/featureTools';
 import type { Services } from '../../platform/services';
 import type { ToolInfo } from '../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/toolBuiltins';
+import type { GuardKind } from '../core/protectedFiles';
 import { ToolRunner, type Tool } from '../core/toolRunner';
 import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../view/api';
 import { Approvals } from './approval';
@@ -76,6 +77,9 @@ export function registerTools(
     },
     onUnexpectedError: (name, e) =>
       log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    warningText,
+    // Read on every call: granting trust brings the tools' trust back at once.
+    workspaceTrusted: () => chat?.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
   });
 
   const infos = (): ToolInfo[] =>
@@ -129,6 +133,7 @@ export function registerTools(
   }
   context.subscriptions.push(
     state.onDidChange(publish),
+    vscode.workspace.onDidGrantWorkspaceTrust(publish),
     vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),
   );
   publish();
@@ -187,4 +192,26 @@ function chatPanelOnScreen(): boolean {
   return vscode.window.tabGroups.all.some(
     (g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE),
   );
+}
+
+/** The approval card's warning for why a call asks every time. */
+function warningText(kind: GuardKind): string {
+  switch (kind) {
+    case 'workspaceConfig':
+      return vscode.l10n.t('This file configures your workspace: its settings take effect as soon as it is written.');
+    case 'rules':
+      return vscode.l10n.t('This is a rules file: its text goes into the instructions of every later request.');
+    case 'runsCode':
+      return vscode.l10n.t(
+        'This file runs code: git hooks, dev containers, CI workflows or direnv execute what it says.',
+      );
+    case 'secrets':
+      return vscode.l10n.t(
+        'This file may contain secrets (keys, tokens, passwords); what is read is sent to the model.',
+      );
+    case 'untrustedWorkspace':
+      return vscode.l10n.t(
+        "This workspace is not trusted (Restricted Mode): tools ask every time, and the folder's own configuration (git config, npm scripts) can run code when a command runs.",
+      );
+  }
 }

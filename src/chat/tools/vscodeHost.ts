@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiagnosticInfo, FileChange, SelectionInfo, ToolHost } from '../core/toolHost';
 import { runShellCommand, type CommandOptions, type CommandResult } from '../core/toolCommand';
+import { hasRemoteSchema, isJsonName } from '../core/protectedFiles';
 import type { WorkspaceRoot } from '../core/toolPaths';
 import { ToolError } from '../core/toolRunner';
 
@@ -57,6 +58,8 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
   }
 
   async showChange(change: FileChange): Promise<void> {
+    // The approval card shows the change as text instead (see `applyChange`).
+    if (remoteSchemaJson(change)) return;
     const { left, right } = this.diffUris(change);
     this.proposals.set(right.toString(), change.after);
     if (change.kind === 'create') this.proposals.set(left.toString(), '');
@@ -76,6 +79,13 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
 
   async applyChange(change: FileChange): Promise<string | undefined> {
     const uri = vscode.Uri.file(change.file.absolute);
+    // VS Code downloads the `$schema` of an open JSON document at once: a file the model wrote
+    // would make the editor send a request to a host of the file author's choosing. Such a file
+    // is written to disk without opening a document (not even a hidden one) and not shown.
+    if (remoteSchemaJson(change) && !this.openDocument(change.file.absolute)) {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(change.after));
+      return 'The file names a remote JSON schema, so it was written without opening it in an editor (VS Code would download the schema).';
+    }
     const edit = new vscode.WorkspaceEdit();
     const label = vscode.l10n.t('Gateway Studio: {0}', change.file.relative);
     let doc: vscode.TextDocument | undefined;
@@ -222,4 +232,9 @@ interface MirrorTerminal {
   term: vscode.Terminal;
   emitter: vscode.EventEmitter<string>;
   write(text: string): void;
+}
+
+/** A JSON file whose new content names a schema on a web server. */
+function remoteSchemaJson(change: FileChange): boolean {
+  return isJsonName(change.file.relative) && hasRemoteSchema(change.after);
 }

@@ -46,4 +46,6 @@ export interface ChatPanelApi {
    * chat when unsure.
    */
   isVisible?(): boolean;
+  /** `vscode.workspace.isTrusted`, or the chat's stand-in for it (tests of Restricted Mode). */
+  isWorkspaceTrusted?(): boolean;
 }

@@ -63,7 +63,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
   constructor(
     private readonly s: Services,
-    opts: { isTrusted?: () => boolean } = {},
+    private readonly opts: { isTrusted?: () => boolean } = {},
   ) {
     this.prompt = new PromptContext({
       workspaceState: s.context.workspaceState,
@@ -402,6 +402,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   isVisible(): boolean {
     return this.hub.isVisible();
+  }
+
+  isWorkspaceTrusted(): boolean {
+    return this.opts.isTrusted?.() ?? vscode.workspace.isTrusted;
   }
 
   setToolExecutor(executor: ToolExecutor | undefined): void {

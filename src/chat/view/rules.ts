@@ -9,6 +9,7 @@
 //   ({@link RulesSource.nestedFor}), so a monorepo's package rules do not fill every request.
 import * as vscode from 'vscode';
 import { linkLeadsOut } from '../../api/insideWorkspace';
+import { RULES_FILES } from '../core/protectedFiles';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../shared/protocol';
 
@@ -64,10 +65,11 @@ export class RulesSource implements vscode.Disposable {
     const linkedOut: string[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const candidates: { uri: vscode.Uri; kind: RuleFile['kind'] }[] = [
-        { uri: vscode.Uri.joinPath(folder.uri, 'AGENTS.md'), kind: 'agents' },
-        { uri: vscode.Uri.joinPath(folder.uri, '.github', 'copilot-instructions.md'), kind: 'copilot' },
+        // The same list makes tool writes to these files ask every time (../core/protectedFiles).
+        { uri: vscode.Uri.joinPath(folder.uri, RULES_FILES.agents), kind: 'agents' },
+        { uri: vscode.Uri.joinPath(folder.uri, ...RULES_FILES.copilot), kind: 'copilot' },
       ];
-      const dir = vscode.Uri.joinPath(folder.uri, '.gatewaystudio', 'rules');
+      const dir = vscode.Uri.joinPath(folder.uri, ...RULES_FILES.rulesFolder);
       const entries = await vscode.workspace.fs.readDirectory(dir).then(
         (e) => e,
         () => [] as [string, vscode.FileType][],
@@ -161,9 +163,7 @@ export class RulesSource implements vscode.Disposable {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const w = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(folder, '{AGENTS.md,.github/copilot-instructions.md,.gatewaystudio/rules/*.md}'),
-      );
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, RULES_FILES.watchGlob));
       const fire = () => this.changed.fire();
       this.watchers.push(w, w.onDidCreate(fire), w.onDidChange(fire), w.onDidDelete(fire));
     }
