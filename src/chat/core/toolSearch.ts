@@ -79,11 +79,12 @@ export async function walkFiles(
           queue.push(childRel);
         } else if (e.isFile()) {
           // Symlinks are skipped (isFile is false for them): read_file can still open one after its own check.
-          if (opts.accept && !opts.accept(childRel)) continue;
+          // Ignored first: a gitignored .env is hidden, not counted among the skipped secret files.
           if (opts.ignore && (await opts.ignore(root, childRel))) {
             hidden++;
             continue;
           }
+          if (opts.accept && !opts.accept(childRel)) continue;
           files.push({
             root,
             display: roots.length > 1 ? `${root.name}/${childRel}` : childRel,
