@@ -86,6 +86,8 @@ export interface ApprovalRequest {
   askEveryTime?: boolean;
   /** The workspace is not trusted (Restricted Mode). */
   untrustedWorkspace?: boolean;
+  /** Settles once the call's preview (a diff) is open: where to ask depends on what is on screen then. */
+  shown?: Promise<unknown>;
   signal: AbortSignal;
 }
 
@@ -257,7 +259,9 @@ export class ToolRunner implements ToolExecutor {
         // No preview yet: the card's preview area reads as the result, and nothing has run.
         card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
         // Asked before the diff opens: the card's buttons work at once, and a click made while
-        // the diff is still opening must find the approver listening.
+        // the diff is still opening must find the approver listening. The approver gets the
+        // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
+        const shown = prepared.show ? prepared.show().catch(() => undefined) : undefined;
         const asked = this.opts.approve({
           conversationId: ctx.conversationId,
           callId: call.id,
@@ -268,10 +272,11 @@ export class ToolRunner implements ToolExecutor {
           ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
           ...caution,
           ...(untrusted ? { untrustedWorkspace: true } : {}),
+          ...(shown ? { shown } : {}),
           signal: ctx.signal,
         });
         void asked.catch(() => undefined); // handled below, after the diff
-        if (prepared.show) await prepared.show().catch(() => undefined);
+        await shown;
         const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
           if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
           throw e;

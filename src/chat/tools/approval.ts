@@ -41,7 +41,13 @@ export class Approvals implements vscode.Disposable {
       req.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => req.signal.removeEventListener('abort', onAbort));
       if (req.untrustedWorkspace && req.name === 'run_command') cleanups.push(this.untrustedCommand(req, settle));
-      else if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
+      else {
+        // Decided once the diff is open: it may have hidden the chat, whose card then cannot be seen.
+        void Promise.resolve(req.shown).then(() => {
+          if (!this.pending.has(req.callId)) return;
+          if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
+        });
+      }
     });
   }
 
@@ -55,7 +61,8 @@ export class Approvals implements vscode.Disposable {
       vscode.l10n.t(
         "This folder is not trusted. Its own configuration can run code when a command runs: .git/config (core.fsmonitor, hooks), npm scripts, Makefiles. Allow only if you trust this folder's content.",
       ),
-      req.summary ?? req.argumentsJson,
+      // Shown as the card shows it: blank runs and invisible characters made visible.
+      approvalDetail(req, (w) => vscode.l10n.t(w)),
     ].join('\n\n');
     void this.dialogs
       .showWarningMessage(
