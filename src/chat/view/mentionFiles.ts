@@ -1,6 +1,6 @@
 /** What the mentions read of a file: its name, extension, language, text, and whether it may be read at all. */
 import * as vscode from 'vscode';
-import { linkLeadsOut } from '../../api/insideWorkspace';
+import { linkOutOfWorkspace } from '../../platform/workspaceLinks';
 
 export const IMAGE_MIME: Record<string, string> = {
   png: 'image/png',
@@ -67,13 +67,8 @@ export async function readText(uri: vscode.Uri): Promise<string | undefined> {
  * OS, an editor they opened) and passes. Undefined when the entry may be read.
  */
 export async function linkOutNote(uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme !== 'file') return undefined;
-  const roots = (vscode.workspace.workspaceFolders ?? [])
-    .filter((f) => f.uri.scheme === 'file')
-    .map((f) => f.uri.fsPath);
   // The target is not named: the note reaches the model, and where the link points is not its business.
-  const out = await linkLeadsOut(uri.fsPath, roots).catch(() => uri.fsPath);
-  if (out === undefined) return undefined;
+  if ((await linkOutOfWorkspace(uri)) === undefined) return undefined;
   return vscode.l10n.t(
     '{0} is a symbolic link that leads outside the workspace, so its content is not attached. Attach the target itself if you mean to share it.',
     vscode.workspace.asRelativePath(uri, false),

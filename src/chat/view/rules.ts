@@ -8,7 +8,7 @@
 // - nested `AGENTS.md` files apply only to files mentioned from their folder
 //   ({@link RulesSource.nestedFor}), so a monorepo's package rules do not fill every request.
 import * as vscode from 'vscode';
-import { linkLeadsOut } from '../../api/insideWorkspace';
+import { linkOutOfWorkspace } from '../../platform/workspaceLinks';
 import { RULES_FILES } from '../core/protectedFiles';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../shared/protocol';
@@ -98,20 +98,14 @@ export class RulesSource implements vscode.Disposable {
    * (keys included) into every prompt. Such a file is logged once and named in `linkedOut`.
    */
   private async readRule(uri: vscode.Uri, linkedOut: string[]): Promise<string | undefined> {
-    if (uri.scheme === 'file') {
-      const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-      const out = await linkLeadsOut(
-        uri.fsPath,
-        roots.map((f) => f.uri.fsPath),
-      ).catch(() => uri.fsPath);
-      if (out !== undefined) {
-        const id = ruleId(uri);
-        linkedOut.push(id);
-        const key = `${id}:link:${out}`;
-        if (!this.logged.has(key)) this.o.warn(`rules: ${linkOutText(id)} (${uri.fsPath} -> ${out})`);
-        this.logged.add(key);
-        return undefined;
-      }
+    const out = await linkOutOfWorkspace(uri);
+    if (out !== undefined) {
+      const id = ruleId(uri);
+      linkedOut.push(id);
+      const key = `${id}:link:${out}`;
+      if (!this.logged.has(key)) this.o.warn(`rules: ${linkOutText(id)} (${uri.fsPath} -> ${out})`);
+      this.logged.add(key);
+      return undefined;
     }
     return readText(uri);
   }

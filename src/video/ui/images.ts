@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { linkLeadsOut } from '../../api/insideWorkspace';
+import { linkOutOfWorkspace } from '../../platform/workspaceLinks';
 
 /** Image types a reference image may have, by extension. */
 export const IMAGE_MIME: Readonly<Record<string, string>> = {
@@ -32,20 +32,13 @@ export async function imageToDataUrl(uri: vscode.Uri): Promise<string> {
   const mime = IMAGE_MIME[path.extname(uri.path).toLowerCase()];
   if (!mime) throw new Error(vscode.l10n.t('{0} is not a PNG, JPEG, WebP, GIF or BMP image.', name));
   // `ref.png -> ~/.ssh/id_rsa` in a cloned repository would otherwise be uploaded to the gateway.
-  if (uri.scheme === 'file') {
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-    const out = await linkLeadsOut(
-      uri.fsPath,
-      roots.map((f) => f.uri.fsPath),
-    ).catch(() => uri.fsPath);
-    if (out !== undefined)
-      throw new Error(
-        vscode.l10n.t(
-          '{0} is a symbolic link that leads outside the workspace; it is not sent as a reference image.',
-          name,
-        ),
-      );
-  }
+  if ((await linkOutOfWorkspace(uri)) !== undefined)
+    throw new Error(
+      vscode.l10n.t(
+        '{0} is a symbolic link that leads outside the workspace; it is not sent as a reference image.',
+        name,
+      ),
+    );
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_REFERENCE_IMAGE_BYTES) {
     throw new Error(
