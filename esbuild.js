@@ -7,13 +7,13 @@ const path = require('path');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-// ajv is required lazily (src/chat/core/toolValidation.ts) from its own file beside the host
+// ajv is required lazily (src/chat/tools/core/validation.ts) from its own file beside the host
 // bundle, so activation does not parse it; the second entry below builds that file.
 const lazyBesideTheBundle = {
   name: 'lazy-beside-the-bundle',
   setup(build) {
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
-    // The @-mention sources, loaded when first used (src/chat/view/controller.ts).
+    // The @-mention sources, loaded when first used (src/chat/panel/vscode/controller.ts).
     build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
   },
 };
@@ -32,7 +32,7 @@ const builds = [
     logLevel: 'warning',
   },
   {
-    entryPoints: { mentions: 'src/chat/view/mentions.ts' },
+    entryPoints: { mentions: 'src/chat/mentions/vscode/picker.ts' },
     outdir: 'dist',
     bundle: true,
     platform: 'node',
@@ -59,9 +59,9 @@ const builds = [
 ];
 
 // The webview bundle exists from the chat issue on.
-if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
+if (fs.existsSync(path.join(__dirname, 'webview', 'chat', 'main.ts'))) {
   builds.push({
-    entryPoints: { webview: 'webview/main.ts' },
+    entryPoints: { webview: 'webview/chat/main.ts' },
     outdir: 'dist',
     bundle: true,
     platform: 'browser',
@@ -70,7 +70,7 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'main.ts'))) {
     sourcemap: !production,
     minify: production,
     loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
-    // The chat UI is Preact components in .tsx (see webview/app.tsx).
+    // The chat UI is Preact components in .tsx (see webview/chat/app.tsx).
     jsx: 'automatic',
     jsxImportSource: 'preact',
     logLevel: 'warning',
@@ -110,7 +110,7 @@ if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
         name: 'mentions-inline',
         setup(build) {
           build.onResolve({ filter: /^gws-mentions$/ }, () => ({
-            path: path.join(__dirname, 'src', 'chat', 'view', 'mentions.ts'),
+            path: path.join(__dirname, 'src', 'chat', 'mentions', 'vscode', 'picker.ts'),
           }));
         },
       },

@@ -18,7 +18,7 @@ const restricted = (...paths) => ({ 'no-restricted-imports': ['error', { paths }
 const noVscode = restricted(vscodePath, ...zodPaths);
 
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
-const features = src('chat/view', 'chat/tools', 'video/ui', 'connection', 'lm/provider.ts');
+const features = src('chat/view', 'chat/tools', 'video/ui', 'connection', 'lm/vscode/provider.ts');
 const everythingRightOfApi = [...src('chat', 'video', 'lm', 'platform', 'connection', 'extension.ts')];
 
 /** Each zone: files under `target` may not import from `from` (docs/DEVELOPING.md, "Layers"). */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CheckpointStore, FolderCheckpointStorage, readDiskText } from '../src/chat/core/checkpoints';
+import { CheckpointStore, FolderCheckpointStorage, readDiskText } from '../src/chat/checkpoints/core/checkpoints';
 
 const FILES = 5000;
 

@@ -10,9 +10,9 @@
 // Asserts nothing about time.
 import { performance } from 'node:perf_hooks';
 import type { ChatRequest, ToolDefinition } from '../src/api/wire';
-import { fitToWindow, type Fitted } from '../src/chat/core/compaction';
-import { TokenEstimator, resolveModelLimits } from '../src/chat/core/contextWindow';
-import { buildChatRequest, type RequestDefaults } from '../src/chat/core/request';
+import { fitToWindow, type Fitted } from '../src/chat/context/core/compaction';
+import { TokenEstimator, resolveModelLimits } from '../src/chat/context/core/contextWindow';
+import { buildChatRequest, type RequestDefaults } from '../src/chat/session/core/request';
 import type { Conversation } from '../src/shared/protocol';
 import { countPromptTokens } from '../test/gateway/context';
 

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Frame, Page } from 'playwright-core';
 import { GatewayClient } from '../src/api/client';
-import { newConversation } from '../src/chat/core/store';
+import { newConversation } from '../src/chat/history/core/store';
 import type { Conversation } from '../src/shared/protocol';
 import { chatSettings, UI_TIMEOUT, Workbench } from '../test/e2e/workbench';
 import { launchBrowser, newPage } from '../test/host/browser';
@@ -450,7 +450,7 @@ async function main(): Promise<void> {
       `goal: painted p99 <= ${GOAL_MS} ms at 200 chunks/s: worst of prose and code ${goal.toFixed(1)} ms (${goal <= GOAL_MS ? 'met' : 'MISSED'})`,
     );
     console.log(
-      `(the host posts deltas at most every 16 ms per answer, src/chat/view/hub.ts; the webview renders in the next animation frame)`,
+      `(the host posts deltas at most every 16 ms per answer, src/chat/panel/core/hub.ts; the webview renders in the next animation frame)`,
     );
     console.log(`bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {

@@ -14,8 +14,8 @@
  */
 import { chromium } from 'playwright-core';
 import { GatewayClient } from '../src/api/client';
-import { ConversationStore, newConversation } from '../src/chat/core/store';
-import { MemoryStorage } from '../test/unit/memoryStorage';
+import { ConversationStore, newConversation } from '../src/chat/history/core/store';
+import { MemoryStorage } from '../test/support/memoryStorage';
 import type { AssistantMessage, ChatMessage, Conversation, HostMessage } from '../src/shared/protocol';
 import { startGateway } from '../test/gateway/server';
 import {

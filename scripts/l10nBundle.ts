@@ -1,7 +1,7 @@
 // What the Chinese files must cover, computed the way `npm run l10n` computes it: the official
 // extractor (@vscode/l10n-dev) over every source file of `src/`, plus the two webview string
 // tables (the host passes their entries to `vscode.l10n.t` as variables, which no extractor can
-// see). Shared by scripts/l10n.ts and test/unit/l10n-zh-cn.test.ts so both mean the same keys.
+// see). Shared by scripts/l10n.ts and test/unit/tooling/l10nZhCn.test.ts so both mean the same keys.
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';

@@ -1,10 +1,10 @@
 // Writes the video tools' model descriptions and input schemas into package.json
 // (`contributes.languageModelTools`) from src/video/core, where the chat's copies come from too:
-// `npx tsx scripts/video-tools-manifest.ts`. test/unit/video-agent-text.test.ts fails when they drift.
+// `npx tsx scripts/video-tools-manifest.ts`. test/unit/video/tools/core/agentText.test.ts fails when they drift.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateToolDescription, statusToolDescription } from '../src/video/core/agentText';
-import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../src/video/core/toolInput';
+import { generateToolDescription, statusToolDescription } from '../src/video/tools/core/agentText';
+import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../src/video/tools/core/toolInput';
 
 const file = join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(readFileSync(file, 'utf8')) as {

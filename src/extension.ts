@@ -4,11 +4,11 @@ import { ApiKeyStore } from './platform/secrets';
 import { GatewayOrigins } from './platform/gatewayOrigins';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
-import { registerConnectionCommands } from './connection/commands';
-import { registerVideo } from './video/ui/register';
-import { registerChat } from './chat/view/register';
-import { registerTools } from './chat/tools/register';
-import { registerLanguageModels } from './lm/provider';
+import { registerConnectionCommands } from './connection/check/vscode/commands';
+import { registerVideo } from './video/vscode/register';
+import { registerChat } from './chat/vscode/register';
+import { registerTools } from './chat/tools/vscode/register';
+import { registerLanguageModels } from './lm/vscode/provider';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { activationLine, activationTiming } from './platform/activationTime';
 

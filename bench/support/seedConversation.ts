@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { ConversationStore } from '../../src/chat/core/store';
+import { ConversationStore } from '../../src/chat/history/core/store';
 import type { Conversation } from '../../src/shared/protocol';
 import type { Services } from '../../src/platform/services';
 

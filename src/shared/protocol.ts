@@ -203,7 +203,7 @@ export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof toolMessageSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** Earlier turns summarised to fit the context window (see `chat/core/compaction.ts`). */
+/** Earlier turns summarised to fit the context window (see `chat/context/core/compaction.ts`). */
 export const compactionSchema = z.object({
   summary: z.string(),
   /** The last message the summary covers. */
@@ -294,7 +294,7 @@ export const checkpointSummarySchema = z.object({
   unrecorded: z.number().check(z.int(), z.nonnegative()),
 });
 export type CheckpointSummaryView = z.infer<typeof checkpointSummarySchema>;
-/** One file of a proposed restore (see `PlannedFile` in chat/core/checkpoints.ts). */
+/** One file of a proposed restore (see `PlannedFile` in chat/checkpoints/core/checkpoints.ts). */
 export const checkpointFileSchema = z.object({
   path: z.string(),
   relative: z.string(),

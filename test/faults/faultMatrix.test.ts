@@ -16,14 +16,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
-import type { VideoApi } from '../../src/video/core/job';
-import { VideoJobManager } from '../../src/video/core/manager';
-import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
-import { ConversationStore } from '../../src/chat/core/store';
+import type { VideoApi } from '../../src/video/jobs/core/job';
+import { VideoJobManager } from '../../src/video/jobs/core/manager';
+import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/jobs/core/record';
+import { ConversationStore } from '../../src/chat/history/core/store';
 import type { AssistantMessage, Conversation, ErrorView } from '../../src/shared/protocol';
 import type { Fault } from '../gateway/faults';
-import { useGateway, useTempDir } from '../unit/helpers';
-import { copyStorage, openSession, question, type OpenSessionOptions } from '../unit/sessionHarness';
+import { useGateway, useTempDir } from '../support/helpers';
+import { copyStorage, openSession, question, type OpenSessionOptions } from '../support/sessionHarness';
 
 const CHAT = 'POST /v1/chat/completions';
 const CREATE = 'POST /v1/videos/generations';
@@ -277,7 +277,7 @@ void describe('fault matrix', () => {
 
   /**
    * A manager as the extension builds it: the client is made per call with the key SecretStorage
-   * holds at that moment (src/video/ui/register.ts, getGatewayClient).
+   * holds at that moment (src/video/vscode/register.ts, getGatewayClient).
    */
   function video(dir: string, store = new MemoryTaskStore()): Video {
     const key = { value: gw.keys.valid as string | undefined };

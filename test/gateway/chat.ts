@@ -366,7 +366,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
   const windowTokens = rule ? countPromptTokens(messages as unknown as Json[], body.tools) : undefined;
   if (rule && windowTokens !== undefined)
     checkWindow(rule, windowTokens, typeof maxTokens === 'number' ? maxTokens : undefined);
-  // A compaction request (chat/core/compaction.ts): answer with a short summary, never obey
+  // A compaction request (chat/context/core/compaction.ts): answer with a short summary, never obey
   // the directives quoted in the transcript.
   if (isSummaryRequest(body)) {
     const transcript = textOf(messages.at(-1)?.content ?? '');
@@ -675,7 +675,7 @@ export async function handleChat(
   );
 }
 
-/** A compaction request (chat/core/compaction.ts): its first message is the summary instruction. */
+/** A compaction request (chat/context/core/compaction.ts): its first message is the summary instruction. */
 export function isSummaryRequest(body: unknown): boolean {
   if (!isObj(body) || !Array.isArray(body.messages)) return false;
   const first: unknown = body.messages[0];

@@ -3,10 +3,10 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { builtinTools } from '../../src/chat/core/toolBuiltins';
-import { ToolRunner } from '../../src/chat/core/toolRunner';
-import { VscodeToolHost } from '../../src/chat/tools/vscodeHost';
-import { ChatCheckpoints, CHECKPOINT_SCHEME, type CheckpointChat } from '../../src/chat/view/checkpoints';
+import { builtinTools } from '../../src/chat/tools/core/builtins';
+import { ToolRunner } from '../../src/chat/tools/core/runner';
+import { VscodeToolHost } from '../../src/chat/tools/vscode/host';
+import { ChatCheckpoints, CHECKPOINT_SCHEME, type CheckpointChat } from '../../src/chat/checkpoints/vscode/checkpoints';
 import type { HostMessage } from '../../src/shared/protocol';
 import { extension, waitFor } from './env';
 

@@ -9,12 +9,12 @@ import * as vscode from 'vscode';
 import type { FeatureTaskSource } from '../../src/api/featureTools';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
-import { ToolRunner, type ApprovalRequest } from '../../src/chat/core/toolRunner';
-import { featureTool } from '../../src/chat/tools/featureTools';
-import { VideoJobManager } from '../../src/video/core/manager';
-import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/core/record';
-import type { VideoFeature } from '../../src/video/ui/feature';
-import { videoChatTools } from '../../src/video/ui/lmTools';
+import { ToolRunner, type ApprovalRequest } from '../../src/chat/tools/core/runner';
+import { featureTool } from '../../src/chat/tools/vscode/featureTools';
+import { VideoJobManager } from '../../src/video/jobs/core/manager';
+import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/jobs/core/record';
+import type { VideoFeature } from '../../src/video/vscode/feature';
+import { videoChatTools } from '../../src/video/tools/vscode/lmTools';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 const GENERATE = 'gatewayStudio_generateVideo';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, test } from 'node:test';
 import type { ChatRequest } from '../../src/api/wire';
-import { readModelLimits, TokenEstimator } from '../../src/chat/core/contextWindow';
-import { ConversationStore } from '../../src/chat/core/store';
+import { readModelLimits, TokenEstimator } from '../../src/chat/context/core/contextWindow';
+import { ConversationStore } from '../../src/chat/history/core/store';
 import type { ContextMeter, HostMessage } from '../../src/shared/protocol';
-import { openSession, question, SETTINGS } from '../unit/sessionHarness';
+import { openSession, question, SETTINGS } from '../support/sessionHarness';
 import { asGateway, llamaClient, recordingProxy, useLlama, weatherTools, type Exchange } from './helpers';
 
 /**

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import type { ToolExecutor } from '../../src/chat/core/toolSeam';
+import type { ToolExecutor } from '../../src/chat/tools/core/seam';
 import type { Gateway } from '../gateway/server';
 import { startLlama, type LlamaOptions, type LlamaServer } from './server';
 
@@ -50,7 +50,7 @@ export function llamaClient(server: { url: string }, logs: string[] = []): Gatew
 }
 
 /**
- * The server as `test/unit/sessionHarness.ts` wants a gateway: its URL and a key (any works). The
+ * The server as `test/support/sessionHarness.ts` wants a gateway: its URL and a key (any works). The
  * fault and count controls of the local gateway do not exist on a real server and throw if used.
  */
 export function asGateway(server: { url: string }): Gateway {

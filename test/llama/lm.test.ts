@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lmFailure } from '../../src/lm/core/failure';
-import { toModelInfo } from '../../src/lm/core/models';
+import { lmFailure } from '../../src/lm/answer/core/failure';
+import { toModelInfo } from '../../src/lm/models/core/models';
 import { llamaClient, useLlama } from './helpers';
 
 /**

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ConversationStore } from '../../src/chat/core/store';
-import { openSession, question, SETTINGS } from '../unit/sessionHarness';
+import { ConversationStore } from '../../src/chat/history/core/store';
+import { openSession, question, SETTINGS } from '../support/sessionHarness';
 import { asGateway, useLlama, weatherTools } from './helpers';
 
 /**
- * The chat session (src/chat/core/session.ts, as test/unit/sessionHarness.ts runs it in plain
+ * The chat session (src/chat/session/core/session.ts, as test/support/sessionHarness.ts runs it in plain
  * node) against llama.cpp's real llama-server: what a user of the chat panel gets from it.
  */
 

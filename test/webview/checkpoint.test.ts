@@ -5,7 +5,7 @@ import type { Conversation } from '../../src/shared/protocol';
 import { launch, openHarness, snapshot } from './harness';
 
 /*
- * The Restore button and panel (webview/components/Checkpoint.tsx) in the real bundle: which
+ * The Restore button and panel (webview/chat/components/Checkpoint.tsx) in the real bundle: which
  * answers offer it, what the panel shows and what it posts to the host.
  */
 

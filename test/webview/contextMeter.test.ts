@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import type { ToolDefinition } from '../../src/api/wire';
 import type { ContextMeter, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { openSession, question } from '../unit/sessionHarness';
+import { openSession, question } from '../support/sessionHarness';
 import { launch, openHarness, snapshot } from './harness';
 
 /*

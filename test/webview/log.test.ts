@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
-import { newConversation } from '../../src/chat/core/store';
+import { newConversation } from '../../src/chat/history/core/store';
 import type { AssistantMessage, Conversation, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
 import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';

@@ -1,10 +1,10 @@
-// The rules chips above the composer (webview/components/RulesBar.tsx) in the real bundle: what
+// The rules chips above the composer (webview/chat/components/RulesBar.tsx) in the real bundle: what
 // they show for the host's `chat/rules`, what switching and opening one posts, the
 // untrusted-workspace notice with its Allow button, the size warning, and "Show what is sent".
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { newConversation } from '../../src/chat/core/store';
+import { newConversation } from '../../src/chat/history/core/store';
 import type { HostMessage } from '../../src/shared/protocol';
 import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
 

@@ -1,4 +1,4 @@
-// The approval card's warning (webview/components/ToolCard.tsx) in the real bundle: a call that
+// The approval card's warning (webview/chat/components/ToolCard.tsx) in the real bundle: a call that
 // asks every time (a protected or secret file) says why and offers no "Always allow"; a warning
 // alone (Restricted Mode) keeps "Always allow", which the host then keeps for the conversation.
 import assert from 'node:assert/strict';

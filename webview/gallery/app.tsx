@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { GalleryString } from '../../src/shared/galleryStrings';
-import { rovingIndex } from '../roving';
+import { rovingIndex } from '../common/roving';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
 import { TaskCard } from './taskCard';

@@ -1,0 +1,273 @@
+import * as z from '../../../shared/zod';
+import {
+  conversationSchema,
+  historyEntrySchema,
+  newId,
+  type Conversation,
+  type HistoryEntry,
+} from '../../../shared/protocol';
+import { repairToolCallIds } from '../../tools/core/ids';
+import { imageGoneNote, isStoredImage, type ConversationImageFiles, type StoredImage } from './conversationImages';
+
+/**
+ * What the store needs from persistence; `vscode.Memento` (workspaceState) satisfies it as-is,
+ * and tests pass an in-memory map. Per workspace, so conversations follow the project.
+ */
+export interface KeyValueStorage {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+  keys(): readonly string[];
+}
+
+/**
+ * Version of the stored format. Bump it with a migration in {@link ConversationStore.read}.
+ * 1: images inline as data URLs; 2: images as files ({@link ConversationImageFiles}). A record
+ * without images is still written as 1, so a version that knows only 1 keeps reading it.
+ */
+export const STORE_VERSION = 2;
+/** The index did not change with the images: older versions keep reading it. */
+const INDEX_VERSION = 1;
+const INDEX_KEY = 'gatewayStudio.chat.index';
+const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
+
+const indexSchema = z.object({
+  version: z.number().check(z.int()),
+  activeId: z.optional(z.string()),
+  entries: z.array(historyEntrySchema),
+});
+type Index = z.infer<typeof indexSchema>;
+
+const recordSchema = z.object({ version: z.number().check(z.int()), conversation: z.unknown() });
+
+/** Why a stored conversation could not be read; the record itself is left untouched. */
+export interface StoreProblem {
+  id: string;
+  problem: string;
+}
+
+/** A fresh, empty conversation (not stored until it has a message). */
+export function newConversation(now = Date.now()): Conversation {
+  return { id: newId('c'), title: '', createdAt: now, updatedAt: now, model: '', params: {}, messages: [] };
+}
+
+/** Title from the first user message: its first line, at most 60 characters. */
+export function titleFor(c: Conversation): string {
+  if (c.title.trim()) return c.title;
+  const first = c.messages.find((m) => m.role === 'user');
+  const text =
+    first?.role === 'user'
+      ? ((first.text.trim() ||
+          first.contexts[0]?.fileName ||
+          first.attachments?.[0]?.label ||
+          (first.images.length ? first.images[0]?.name : '')) ??
+        '')
+      : '';
+  const line = text.split('\n')[0]?.trim() ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/**
+ * Conversations persisted as versioned JSON: one record per conversation (so a save writes only
+ * what changed) plus an index for the history list. A record that does not parse (hand-edited,
+ * or written by a newer version) is reported and skipped, never overwritten or deleted, so
+ * nothing the user made is lost by a downgrade.
+ */
+export class ConversationStore {
+  private index: Index;
+  readonly problems: StoreProblem[] = [];
+  /**
+   * Ids deleted in this session. A turn that was running when its conversation was deleted (or a
+   * save already queued) still saves its final state afterwards; without this the deleted
+   * conversation would come back into the history.
+   */
+  private readonly deleted = new Set<string>();
+
+  /** @param images where images go as files; without it they stay inline (tests, no storage folder). */
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly images?: ConversationImageFiles,
+  ) {
+    const raw = storage.get<unknown>(INDEX_KEY);
+    const parsed = indexSchema.safeParse(raw);
+    if (parsed.success && parsed.data.version <= INDEX_VERSION) {
+      this.index = parsed.data;
+    } else {
+      if (raw !== undefined)
+        this.problems.push({
+          id: INDEX_KEY,
+          problem: 'history index unreadable; rebuilt from the stored conversations',
+        });
+      this.index = this.rebuildIndex();
+    }
+  }
+
+  /** History newest first. */
+  list(): HistoryEntry[] {
+    return [...this.index.entries].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  get activeId(): string | undefined {
+    return this.index.activeId;
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    if (id !== undefined && this.deleted.has(id)) return;
+    this.index = { ...this.index, activeId: id };
+    await this.storage.update(INDEX_KEY, this.index);
+  }
+
+  /** The conversation, or undefined when missing or unreadable (see {@link problems}). */
+  load(id: string): Conversation | undefined {
+    return this.read(id);
+  }
+
+  /** Writes the conversation and its history entry. Empty conversations are not stored. */
+  async save(c: Conversation): Promise<void> {
+    if (c.messages.length === 0 || this.deleted.has(c.id)) return;
+    const title = titleFor(c);
+    const { stored, files, added } = await this.withImageFiles({ ...c, title });
+    await this.storage.update(CONV_PREFIX + c.id, { version: files.size ? 2 : 1, conversation: stored });
+    const entry: HistoryEntry = { id: c.id, title, updatedAt: c.updatedAt, messageCount: c.messages.length };
+    const entries = this.index.entries.filter((e) => e.id !== c.id);
+    entries.push(entry);
+    this.index = { ...this.index, entries };
+    await this.storage.update(INDEX_KEY, this.index);
+    if (added) await this.enforceImageLimit(files);
+  }
+
+  /** The record to store: each image written to a file (an image that cannot be stays inline). */
+  private async withImageFiles(c: Conversation): Promise<{ stored: unknown; files: Set<string>; added: boolean }> {
+    const files = new Set<string>();
+    let added = false;
+    const images = this.images;
+    if (!images) return { stored: c, files, added };
+    const messages: unknown[] = [];
+    for (const m of c.messages) {
+      if (m.role !== 'user' || m.images.length === 0) {
+        messages.push(m);
+        continue;
+      }
+      const out: unknown[] = [];
+      for (const img of m.images) {
+        try {
+          const put = await images.put(img.dataUrl);
+          files.add(put.file);
+          added ||= put.added;
+          out.push({ name: img.name, mime: img.mime, bytes: img.bytes, file: put.file } satisfies StoredImage);
+        } catch {
+          out.push(img);
+        }
+      }
+      messages.push({ ...m, images: out });
+    }
+    return { stored: { ...c, messages }, files, added };
+  }
+
+  /** Image files every stored record refers to (scanned without reading any image). */
+  private referencedImages(): Set<string> {
+    const out = new Set<string>();
+    for (const key of this.storage.keys()) {
+      if (!key.startsWith(CONV_PREFIX)) continue;
+      const rec = this.storage.get<{ conversation?: { messages?: { images?: unknown[] }[] } }>(key);
+      for (const m of rec?.conversation?.messages ?? [])
+        for (const img of m.images ?? []) if (isStoredImage(img)) out.add(img.file);
+    }
+    return out;
+  }
+
+  private async enforceImageLimit(keep: ReadonlySet<string>): Promise<void> {
+    await this.images?.enforce(this.referencedImages(), keep).catch(() => undefined);
+  }
+
+  async rename(id: string, title: string): Promise<Conversation | undefined> {
+    const c = this.read(id);
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (!c || !clean) return undefined;
+    const next = { ...c, title: clean };
+    await this.save(next);
+    return next;
+  }
+
+  async delete(id: string): Promise<void> {
+    this.deleted.add(id);
+    await this.storage.update(CONV_PREFIX + id, undefined);
+    this.index = {
+      ...this.index,
+      activeId: this.index.activeId === id ? undefined : this.index.activeId,
+      entries: this.index.entries.filter((e) => e.id !== id),
+    };
+    await this.storage.update(INDEX_KEY, this.index);
+    // Its images go too, unless another conversation has the same image.
+    await this.enforceImageLimit(new Set());
+  }
+
+  private read(id: string): Conversation | undefined {
+    const raw = this.storage.get<unknown>(CONV_PREFIX + id);
+    if (raw === undefined) return undefined;
+    const rec = recordSchema.safeParse(raw);
+    if (!rec.success) {
+      this.report(id, 'not a conversation record');
+      return undefined;
+    }
+    if (rec.data.version > STORE_VERSION) {
+      this.report(id, `written by a newer version of Gateway Studio (format ${rec.data.version}); left as it is`);
+      return undefined;
+    }
+    const conv = conversationSchema.safeParse(
+      rec.data.version >= 2 ? this.withImageData(rec.data.conversation) : rec.data.conversation,
+    );
+    if (!conv.success) {
+      const issue = conv.error.issues[0];
+      this.report(id, `invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
+      return undefined;
+    }
+    // A record saved mid-answer (a setting changed while streaming, then the window closed): the
+    // stream that fed it is gone, so the answer is over; shown as stopped, its text kept.
+    for (const m of conv.data.messages) if (m.role === 'assistant' && m.status === 'streaming') m.status = 'stopped';
+    // Stored before ids were made unique across a conversation: a later answer may reuse `call_0`,
+    // which would send one id on two assistant messages and put results on the wrong card.
+    repairToolCallIds(conv.data);
+    return conv.data;
+  }
+
+  /**
+   * A record's images back as data URLs (a new object: the stored one is not changed). An image
+   * whose file is gone becomes a note among the message's attachments, which the model sees too.
+   */
+  private withImageData(raw: unknown): unknown {
+    const c = raw as { messages?: unknown };
+    if (typeof raw !== 'object' || raw === null || !Array.isArray(c.messages)) return raw;
+    const messages = c.messages.map((m: unknown) => {
+      const user = m as { role?: unknown; images?: unknown; attachments?: unknown };
+      if (user.role !== 'user' || !Array.isArray(user.images)) return m;
+      const images: unknown[] = [];
+      const notes: unknown[] = [];
+      for (const img of user.images) {
+        if (!isStoredImage(img)) {
+          images.push(img);
+          continue;
+        }
+        const dataUrl = this.images?.read(img);
+        if (dataUrl) images.push({ name: img.name, mime: img.mime, bytes: img.bytes, dataUrl });
+        else notes.push({ kind: 'image', label: img.name, text: '', note: imageGoneNote(img.name) });
+      }
+      const attachments = Array.isArray(user.attachments) ? user.attachments : [];
+      return { ...user, images, ...(notes.length ? { attachments: [...attachments, ...notes] } : {}) };
+    });
+    return { ...c, messages };
+  }
+
+  private report(id: string, problem: string): void {
+    if (!this.problems.some((p) => p.id === id)) this.problems.push({ id, problem });
+  }
+
+  private rebuildIndex(): Index {
+    const entries: HistoryEntry[] = [];
+    for (const key of this.storage.keys()) {
+      if (!key.startsWith(CONV_PREFIX)) continue;
+      const c = this.read(key.slice(CONV_PREFIX.length));
+      if (c) entries.push({ id: c.id, title: titleFor(c), updatedAt: c.updatedAt, messageCount: c.messages.length });
+    }
+    return { version: INDEX_VERSION, entries };
+  }
+}

@@ -1,0 +1,130 @@
+import type { HostMessage } from '../../../shared/protocol';
+import type { SessionSink } from '../../session/core/sessionDeps';
+
+/** The part of a `vscode.Webview` the hub posts to. */
+export interface PostTarget {
+  postMessage(message: unknown): Thenable<boolean>;
+}
+
+/** One open chat webview: the sidebar view or the editor panel. */
+export interface Surface {
+  readonly webview: PostTarget;
+  readonly visible: () => boolean;
+  ready: boolean;
+  queue: HostMessage[];
+}
+
+/** Messages whose content the snapshot already carries, so queued copies are dropped on ready. */
+const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
+  'chat/snapshot',
+  'chat/conversation',
+  'chat/message',
+  'chat/delta',
+  'chat/done',
+  'chat/error',
+  'chat/busy',
+  'chat/history',
+  'chat/models',
+  'chat/tools',
+  'chat/toolCall',
+  'chat/videoTask',
+]);
+
+/** Least time between two deltas posted for one answer. */
+const DELTA_MS = 16;
+
+/**
+ * Every open chat webview (the sidebar view and the editor panel show the same conversation):
+ * what is posted to a webview waits until it says `webview/ready`, and streamed text is batched.
+ * Needs nothing of VS Code but a webview's `postMessage`.
+ */
+export class ChatHub implements SessionSink {
+  private readonly surfaces = new Set<Surface>();
+  private pendingDeltas = new Map<string, { requestId: string; content: string; reasoning: string }>();
+  private deltaTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Selections added while no chat view existed yet; handed to the first one that is ready. */
+  private orphans: HostMessage[] = [];
+
+  /** A new webview; what is sent to it waits in its queue until {@link ready}. */
+  add(webview: PostTarget, visible: () => boolean): Surface {
+    const surface: Surface = { webview, visible, ready: false, queue: [] };
+    this.surfaces.add(surface);
+    return surface;
+  }
+
+  remove(surface: Surface): void {
+    this.surfaces.delete(surface);
+  }
+
+  get size(): number {
+    return this.surfaces.size;
+  }
+
+  /** Whether a chat (view or panel) is on screen now, so a card there can be seen. */
+  isVisible(): boolean {
+    return [...this.surfaces].some((s) => s.visible());
+  }
+
+  send(surface: Surface, msg: HostMessage): void {
+    if (!surface.ready) {
+      surface.queue.push(msg);
+      return;
+    }
+    void surface.webview.postMessage(msg).then(undefined, () => undefined);
+  }
+
+  broadcast(msg: HostMessage): void {
+    if (msg.type !== 'chat/delta') this.flushDeltas();
+    for (const s of this.surfaces) this.send(s, msg);
+  }
+
+  /** Like {@link broadcast}, but kept for the first view that is ready when none exists yet. */
+  broadcastOrKeep(msg: HostMessage): void {
+    // Revealing the view for the first time may resolve it only after this call.
+    if (this.surfaces.size === 0) this.orphans.push(msg);
+    else this.broadcast(msg);
+  }
+
+  /** Sends deltas at most every 16 ms per answer, so a fast stream is not one IPC per token. */
+  delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void {
+    const cur = this.pendingDeltas.get(messageId) ?? { requestId, content: '', reasoning: '' };
+    cur.content += d.content ?? '';
+    cur.reasoning += d.reasoning ?? '';
+    this.pendingDeltas.set(messageId, cur);
+    this.deltaTimer ??= setTimeout(() => this.flushDeltas(), DELTA_MS);
+  }
+
+  /**
+   * The webview is ready: it gets `state` (the snapshot and what else describes the whole state),
+   * then what was queued for it and is not already in that state, then any kept selection.
+   */
+  ready(surface: Surface, state: HostMessage[]): void {
+    this.flushDeltas();
+    const kept = surface.queue.filter((m) => !SUPERSEDED_BY_SNAPSHOT.has(m.type));
+    surface.queue = [];
+    surface.ready = true;
+    for (const m of state) this.send(surface, m);
+    for (const m of kept) this.send(surface, m);
+    for (const m of this.orphans) this.send(surface, m);
+    this.orphans = [];
+  }
+
+  dispose(): void {
+    if (this.deltaTimer) clearTimeout(this.deltaTimer);
+    this.deltaTimer = undefined;
+  }
+
+  private flushDeltas(): void {
+    if (this.deltaTimer) clearTimeout(this.deltaTimer);
+    this.deltaTimer = undefined;
+    const pending = this.pendingDeltas;
+    if (pending.size === 0) return;
+    this.pendingDeltas = new Map();
+    for (const [messageId, d] of pending) {
+      const msg: HostMessage = { type: 'chat/delta', requestId: d.requestId, messageId };
+      if (d.content) msg.content = d.content;
+      if (d.reasoning) msg.reasoning = d.reasoning;
+      for (const s of this.surfaces) this.send(s, msg);
+    }
+  }
+}

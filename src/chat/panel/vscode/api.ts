@@ -1,0 +1,51 @@
+import type * as vscode from 'vscode';
+import type { FeatureTaskSource } from '../../../api/featureTools';
+import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
+import type { ChangeRecorder } from '../../checkpoints/core/checkpoints';
+import type { ToolExecutor } from '../../tools/core/seam';
+
+/** Ids that package.json contributes; tests and other features refer to them. */
+export const CHAT_VIEW_ID = 'gatewayStudio.chatView';
+export const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
+
+/** A tool-menu change made by the user in the chat. */
+export type ToolSettingChange =
+  | { kind: 'enabled'; name: string; enabled: boolean }
+  | { kind: 'trusted'; name: string; trusted: boolean }
+  | { kind: 'choice'; choice: ToolChoiceSetting };
+
+/**
+ * What the chat offers other features (the tools feature uses all of it). Obtained from
+ * `registerChat(services)`.
+ */
+export interface ChatPanelApi {
+  /** Shows or updates a tool card in every open chat (also replayed to a reloaded webview). */
+  postToolCall(update: ToolCallUpdate): void;
+  /** Allow / Deny / Always allow clicked on a card. */
+  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
+  /** The executor used for every later turn: its definitions are sent, its calls run. */
+  setToolExecutor(executor: ToolExecutor | undefined): void;
+  /** Feeds the tools menu (enabled / trusted toggles, tool_choice). */
+  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void;
+  /** A toggle or the tool_choice changed in the tools menu. */
+  onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable;
+  /**
+   * The card of `callId` (in `conversationId`) shows the task `key` of another feature (a video) from now on: its
+   * progress, then the saved file with a preview. Optional for other implementations.
+   */
+  followTask?(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void;
+  /** A feature's tasks can be described: stored cards of that kind follow their tasks again. */
+  offerTaskSource?(source: FeatureTaskSource): void;
+  /** Records each file's prior content before a tool changes it (checkpoints). Optional for other implementations. */
+  readonly checkpointRecorder?: ChangeRecorder;
+  /** The conversation currently shown (for tools that need its id). */
+  readonly conversationId: string;
+  /**
+   * Whether a chat (view or panel) is on screen now, so a card there can be seen. Optional for
+   * other implementations: without it approvals look at the editor tabs, and ask outside the
+   * chat when unsure.
+   */
+  isVisible?(): boolean;
+  /** `vscode.workspace.isTrusted`, or the chat's stand-in for it (tests of Restricted Mode). */
+  isWorkspaceTrusted?(): boolean;
+}

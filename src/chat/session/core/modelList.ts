@@ -1,0 +1,63 @@
+import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models';
+import type { ErrorView, HostMessage, ModelInfo } from '../../../shared/protocol';
+import { describeForView } from './turnRunner';
+
+/**
+ * The chat models of the gateway as the model picker shows them (video models left out), with
+ * whether they are loading and why the last load failed. Loaded when a view first needs them and
+ * again after the settings or the key changed.
+ */
+export class ModelList {
+  private models: ModelInfo[] = [];
+  private error: ErrorView | undefined;
+  private loading = false;
+  private loaded = false;
+
+  /**
+   * @param list the gateway's model records; rejects when the gateway (or its client) fails.
+   * @param broadcast where `chat/models` goes when loading starts and ends.
+   */
+  constructor(
+    private readonly list: () => Promise<ModelRecord[]>,
+    private readonly broadcast: (msg: HostMessage) => void,
+    private readonly warn: (msg: string) => void,
+  ) {}
+
+  /** Never loaded, or its source changed, and not loading now. */
+  get stale(): boolean {
+    return !this.loaded && !this.loading;
+  }
+
+  /** The key or the settings changed: the next view that shows up (or a refresh) loads it again. */
+  invalidate(): void {
+    this.loaded = false;
+  }
+
+  message(): HostMessage {
+    return { type: 'chat/models', models: this.models, loading: this.loading, error: this.error };
+  }
+
+  async load(): Promise<void> {
+    this.loading = true;
+    this.broadcast({ type: 'chat/models', models: this.models, loading: true });
+    try {
+      const records = await this.list();
+      this.models = records
+        .filter((r) => !isVideoModel(r))
+        .map((r) => ({
+          id: r.id,
+          ownedBy: r.owned_by,
+          capabilities: r.capabilities ?? [],
+          supportsImages: acceptsImages(r),
+        }));
+      this.error = undefined;
+      this.loaded = true;
+    } catch (err) {
+      this.error = describeForView(err);
+      this.warn(`model list: ${this.error.title}: ${this.error.detail}`);
+    } finally {
+      this.loading = false;
+    }
+    this.broadcast({ type: 'chat/models', models: this.models, loading: false, error: this.error });
+  }
+}

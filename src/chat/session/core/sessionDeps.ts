@@ -1,0 +1,73 @@
+// What a ChatSession needs from outside (the gateway client, the settings, the views, the log)
+// and what the user sends it: the contract the host side implements.
+import type { ModelOverride } from '../../../api/modelLimits';
+import type { ModelRecord } from '../../../api/models';
+import type { ChatBackend } from '../../../api/wire';
+import type {
+  ChatParams,
+  ContextAttachment,
+  Conversation,
+  EditorContext,
+  HostMessage,
+  ImageAttachment,
+} from '../../../shared/protocol';
+import type { ConversationStore, KeyValueStorage } from '../../history/core/store';
+import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
+
+/** The gateway client as the session uses it: a turn's chat calls and the model list. */
+export interface SessionBackend extends ChatBackend {
+  listModels(signal?: AbortSignal): Promise<ModelRecord[]>;
+}
+
+/** The settings the session reads, as they are now; asked again on every use, never cached. */
+export interface SessionSettings {
+  chatModel: string;
+  systemPrompt: string;
+  /** The default chat parameters under their wire names. */
+  params: ChatParams;
+  /** `gatewayStudio.tools.maxRounds`. */
+  maxRounds: number;
+  /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools. */
+  modelOverrides?: Record<string, ModelOverride>;
+}
+
+/** Where the session's messages for the chat views go (the webview hub). */
+export interface SessionSink {
+  /** To every chat view; anything streamed before it is delivered first. */
+  broadcast(msg: HostMessage): void;
+  /** Text or reasoning that arrived for a streaming answer; the sink may batch it. */
+  delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void;
+}
+
+export interface SessionLog {
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface SessionDeps {
+  store: ConversationStore;
+  /** The gateway client for the current settings and key; rejects when none can be built (no base URL). */
+  backend: () => Promise<SessionBackend>;
+  settings: () => SessionSettings;
+  sink: SessionSink;
+  log: SessionLog;
+  now?: () => number;
+  /** Where windows learnt from overflow errors and per-model tool modes are kept (workspace state). */
+  contextStorage?: KeyValueStorage;
+  /**
+   * The editor's state and the rules files for the system prompt, asked for every request
+   * (`chat/prompt/vscode/environment.ts` and `rules.ts`). Without it only the user's own prompt is sent.
+   * Given the conversation, so rules that depend on it (nested `AGENTS.md` of mentioned files)
+   * can be added.
+   */
+  prompt?: (c: Conversation) => Promise<PromptSnapshot>;
+}
+
+/** What the user sends: the composer's text with its attachments. */
+export interface Question {
+  text: string;
+  images: ImageAttachment[];
+  contexts: EditorContext[];
+  /** Resolved @-mentions. */
+  attachments?: ContextAttachment[];
+}

@@ -1,0 +1,400 @@
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/wire';
+import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
+import { ToolCallValidator } from './validation';
+import { ToolPathError } from './paths';
+import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
+
+/**
+ * The tool-call executor without VS Code: validation, approval, trust, execution and result
+ * previews. The VS Code layer supplies the tools, the approver (panel cards or a modal) and the
+ * trust store; tests supply plain-node ones. Calls of one turn run one after the other, in the
+ * model's order, so the user decides on one proposed change at a time and two edits of the same
+ * file never race.
+ */
+
+/** A failure the model should read as the tool's result (not a crash of the tool). */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** What a tool returns: `content` goes to the model, `preview` (shorter) to the card. */
+export interface ToolResult {
+  content: string;
+  preview?: string;
+}
+
+/** Passed to every step of a tool. */
+export interface ToolCallContext {
+  signal: AbortSignal;
+  conversationId: string;
+  callId: string;
+  /** The assistant message that made the call, when the chat says (checkpoints group by it). */
+  answerId?: string;
+}
+
+/**
+ * A call that passed validation and the tool's own checks, ready to show and run. `prepare` does
+ * the work that can fail before the user is asked (path checks, computing an edit), so the user
+ * never approves something that cannot happen.
+ */
+export interface PreparedCall {
+  /** Extra text for the approval prompt (the full command line, the file and size of a change). */
+  summary?: string;
+  /** Shows the proposed change (a diff) before approval; optional. */
+  show?(): Promise<void>;
+  run(ctx: ToolCallContext): Promise<ToolResult>;
+  /** Closes what `show` opened; called whatever the outcome. */
+  dispose?(): void;
+  /**
+   * Set when the call touches a protected or secret file (./protectedFiles): it then asks every
+   * time, whatever trust the tool has, and its card says why.
+   */
+  guard?: GuardKind;
+}
+
+/** One tool: its wire definition, whether it only reads, and how to prepare a call. */
+export interface Tool {
+  definition: ToolDefinition;
+  /** Read-only tools may be allowed without asking; changing tools need explicit trust. */
+  readOnly: boolean;
+  /**
+   * Where the tool's trust is kept, when that is not its wire name: an outside tool's wire name
+   * can depend on what else is listed, so its trust follows its own identity instead.
+   */
+  trustKey?: string;
+  prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
+}
+
+export type Decision = 'allow' | 'deny' | 'alwaysAllow';
+
+/** What the approver shows. */
+export interface ApprovalRequest {
+  conversationId: string;
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Arguments pretty-printed, as the card shows them. */
+  argumentsJson: string;
+  readOnly: boolean;
+  summary?: string;
+  /** Why this call asks even though it might not otherwise (protected file, secrets, Restricted Mode). */
+  warning?: string;
+  /** The call asks every time: no "always allow" is offered or honoured. */
+  askEveryTime?: boolean;
+  /** The workspace is not trusted (Restricted Mode). */
+  untrustedWorkspace?: boolean;
+  /** Settles once the call's preview (a diff) is open: where to ask depends on what is on screen then. */
+  shown?: Promise<unknown>;
+  signal: AbortSignal;
+}
+
+/** Card state changes, in the shape of the protocol's `chat/toolCall` update plus the conversation. */
+export interface ToolCardUpdate {
+  conversationId: string;
+  callId: string;
+  name: string;
+  argumentsJson: string;
+  state: 'awaiting-approval' | 'running' | 'done' | 'denied' | 'error';
+  readOnly: boolean;
+  resultPreview?: string;
+  warning?: string;
+  askEveryTime?: boolean;
+}
+
+/** Per-tool trust (workspace-scoped in VS Code). */
+export interface TrustStore {
+  isTrusted(name: string): boolean;
+  trust(name: string): void | Promise<void>;
+}
+
+/** The user's `tool_choice` pick. */
+export type ToolChoiceSetting = 'auto' | 'none' | { name: string };
+
+export interface ToolRunnerOptions {
+  /** The tools offered now (only enabled ones); read on every request so toggles apply at once. */
+  tools: () => readonly Tool[];
+  /** Asks the user; must settle (deny or reject) when `req.signal` aborts. */
+  approve: (req: ApprovalRequest) => Promise<Decision>;
+  trust: TrustStore;
+  onUpdate?: (u: ToolCardUpdate) => void;
+  choice?: () => ToolChoiceSetting;
+  /** Largest tool message sent to the model, in characters (default 40 000). */
+  maxContentChars?: number;
+  /** Largest card preview, in characters (default 4 000). */
+  maxPreviewChars?: number;
+  /** Where unexpected tool failures are reported (they still become tool messages). */
+  onUnexpectedError?: (toolName: string, error: unknown) => void;
+  /**
+   * `vscode.workspace.isTrusted`, read on every call (default: trusted). In Restricted Mode the
+   * trust given to changing tools is ignored, and "always allow" lasts for the conversation only.
+   */
+  workspaceTrusted?: () => boolean;
+  /** The card's warning for a reason to ask (the host localises; default English). */
+  warningText?: (kind: GuardKind) => string;
+}
+
+export const DECLINED_MESSAGE =
+  'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it or ask the user what to do instead.';
+
+/** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
+export class ToolRunner implements ToolExecutor {
+  private cachedKey: string | undefined;
+  /** Set when calls ran under a forced `tool_choice`; the next request then goes out as auto. */
+  private forcedAnswered = false;
+  private cachedValidator: ToolCallValidator | undefined;
+  /** "Always allow" given in an untrusted workspace: per conversation, in memory only. */
+  private readonly conversationTrust = new Map<string, Set<string>>();
+
+  constructor(private readonly opts: ToolRunnerOptions) {}
+
+  definitions(): ToolDefinition[] {
+    return this.opts.tools().map((t) => t.definition);
+  }
+
+  readOnlyDefinitions(): ToolDefinition[] {
+    return this.opts
+      .tools()
+      .filter((t) => t.readOnly)
+      .map((t) => t.definition);
+  }
+
+  /**
+   * A forced tool applies to the first request after the user's message only: once its calls are
+   * answered the next request is `auto`, otherwise the model would be made to call the tool again
+   * and again until the round limit.
+   */
+  toolChoice(): ToolChoice | undefined {
+    const c = this.opts.choice?.() ?? 'auto';
+    const answered = this.forcedAnswered;
+    this.forcedAnswered = false;
+    if (c === 'auto') return undefined;
+    if (c === 'none') return 'none';
+    // A forced tool that is no longer enabled would make the gateway reject the request.
+    if (answered || !this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
+    return { type: 'function', function: { name: c.name } };
+  }
+
+  async execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]> {
+    const tools = this.opts.tools();
+    const validator = this.validatorFor(tools);
+    const choice = this.opts.choice?.();
+    if (typeof choice === 'object') this.forcedAnswered = true;
+    const out: ToolMessage[] = [];
+    for (const call of calls) {
+      try {
+        throwIfAborted(ctx.signal);
+        out.push(await this.one(call, tools, validator, ctx));
+      } catch (e) {
+        if (ctx.signal.aborted) throw new ToolRunStopped(out);
+        throw e;
+      }
+    }
+    return out;
+  }
+
+  private async one(
+    call: ToolCall,
+    tools: readonly Tool[],
+    validator: ToolCallValidator,
+    ctx: ToolExecutionContext,
+  ): Promise<ToolMessage> {
+    const checked = validator.check(call);
+    let caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime'> = {};
+    const card = (
+      state: ToolCardUpdate['state'],
+      readOnly: boolean,
+      resultPreview?: string,
+      argumentsJson = prettyArgs(call.function.arguments),
+    ) =>
+      this.opts.onUpdate?.({
+        conversationId: ctx.conversationId,
+        callId: call.id,
+        name: call.function.name,
+        argumentsJson,
+        state,
+        readOnly,
+        ...(resultPreview !== undefined ? { resultPreview } : {}),
+        ...caution,
+      });
+    if (!checked.ok) {
+      const known = tools.find((t) => t.definition.function.name === call.function.name);
+      card('error', known?.readOnly ?? false, checked.detail);
+      return checked.message;
+    }
+    const tool = tools.find((t) => t.definition.function.name === checked.name);
+    if (!tool) throw new Error(`validated tool ${checked.name} vanished`);
+    const argumentsJson = JSON.stringify(checked.args, null, 2);
+    const callCtx: ToolCallContext = {
+      signal: ctx.signal,
+      conversationId: ctx.conversationId,
+      callId: call.id,
+      ...(ctx.answerId !== undefined ? { answerId: ctx.answerId } : {}),
+    };
+    const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
+
+    let prepared: PreparedCall;
+    try {
+      prepared = await tool.prepare(checked.args, callCtx);
+    } catch (e) {
+      throwIfAborted(ctx.signal);
+      const text = this.failureText(tool, e);
+      card('error', tool.readOnly, text, argumentsJson);
+      return answer(text);
+    }
+
+    try {
+      const trustKey = tool.trustKey ?? checked.name;
+      const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
+      const kinds = [
+        ...(prepared.guard ? [prepared.guard] : []),
+        ...(untrusted ? ['untrustedWorkspace' as const] : []),
+      ];
+      const warning = kinds.map((k) => (this.opts.warningText ?? ((x) => GUARD_WARNINGS[x]))(k)).join('\n');
+      const askEveryTime = prepared.guard !== undefined;
+      caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
+      if (askEveryTime || !this.trusted(tool, trustKey, ctx.conversationId, untrusted)) {
+        // No preview yet: the card's preview area reads as the result, and nothing has run.
+        card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+        // Asked before the diff opens: the card's buttons work at once, and a click made while
+        // the diff is still opening must find the approver listening. The approver gets the
+        // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
+        const shown = prepared.show ? prepared.show().catch(() => undefined) : undefined;
+        const asked = this.opts.approve({
+          conversationId: ctx.conversationId,
+          callId: call.id,
+          name: checked.name,
+          args: checked.args,
+          argumentsJson,
+          readOnly: tool.readOnly,
+          ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
+          ...caution,
+          ...(untrusted ? { untrustedWorkspace: true } : {}),
+          ...(shown ? { shown } : {}),
+          signal: ctx.signal,
+        });
+        void asked.catch(() => undefined); // handled below, after the diff
+        await shown;
+        const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
+          if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
+          throw e;
+        });
+        if (decision === 'deny') {
+          card('denied', tool.readOnly, undefined, argumentsJson);
+          return answer(DECLINED_MESSAGE);
+        }
+        // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
+        // changes files or runs commands needs the explicit step in Manage Tools. A call that asks
+        // every time (a secret file) never turns into trust: the next secret would go unasked.
+        if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
+          if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
+          else await this.opts.trust.trust(trustKey);
+        }
+      }
+      throwIfAborted(ctx.signal);
+      card('running', tool.readOnly, undefined, argumentsJson);
+      let result: ToolResult;
+      try {
+        result = await prepared.run(callCtx);
+      } catch (e) {
+        if (ctx.signal.aborted) {
+          card('error', tool.readOnly, 'Stopped while running.', argumentsJson);
+          throw e;
+        }
+        const text = this.failureText(tool, e);
+        card('error', tool.readOnly, text, argumentsJson);
+        return answer(text);
+      }
+      const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
+      card(
+        'done',
+        tool.readOnly,
+        clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview'),
+        argumentsJson,
+      );
+      return answer(content);
+    } finally {
+      prepared.dispose?.();
+    }
+  }
+
+  /**
+   * Whether `name` may run without asking. In Restricted Mode the stored trust of a tool that
+   * changes things is ignored (a hostile folder's tasks could otherwise ride on it); trust returns
+   * by itself once the user trusts the workspace, since this is read on every call.
+   */
+  private trusted(tool: Tool, name: string, conversationId: string, untrusted: boolean): boolean {
+    if (this.conversationTrust.get(conversationId)?.has(name)) return true;
+    if (untrusted && !tool.readOnly) return false;
+    return this.opts.trust.isTrusted(name);
+  }
+
+  private trustForConversation(conversationId: string, name: string): void {
+    const set = this.conversationTrust.get(conversationId) ?? new Set<string>();
+    set.add(name);
+    this.conversationTrust.set(conversationId, set);
+  }
+
+  private failureText(tool: Tool, e: unknown): string {
+    if (e instanceof ToolError || e instanceof ToolPathError) return `Error: ${e.message}`;
+    this.opts.onUnexpectedError?.(tool.definition.function.name, e);
+    const msg = e instanceof Error ? e.message : String(e);
+    return `Error: the tool ${tool.definition.function.name} failed: ${msg}`;
+  }
+
+  private validatorFor(tools: readonly Tool[]): ToolCallValidator {
+    // Schemas compile once per set of definitions, not once per turn.
+    const defs = tools.map((t) => t.definition);
+    const key = JSON.stringify(defs);
+    if (this.cachedKey !== key || !this.cachedValidator) {
+      this.cachedValidator = new ToolCallValidator(defs);
+      this.cachedKey = key;
+    }
+    return this.cachedValidator;
+  }
+}
+
+/** Arguments for display: pretty JSON when they parse, else the raw text. */
+export function prettyArgs(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+/** Cuts long text and says so, so the model knows it did not see everything. */
+export function clip(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… [${what} was cut at ${max} of ${text.length} characters]`;
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}
+
+function abortError(): Error {
+  const e = new Error('The tool run was stopped.');
+  e.name = 'AbortError';
+  return e;
+}
+
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

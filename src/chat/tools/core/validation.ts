@@ -1,0 +1,301 @@
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ToolCall, ToolDefinition, ToolMessage } from '../../../api/wire';
+
+/**
+ * Checks model-made tool calls before anything runs. Every refusal is a `tool` message with the
+ * call's `tool_call_id` that says exactly what was wrong, because the model can only correct
+ * itself from what it reads in the next request.
+ */
+
+/** A call that may run: its tool exists and its arguments parsed and matched the schema. */
+export interface ValidCall {
+  ok: true;
+  call: ToolCall;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Why a call was refused before running. */
+export type RefusalReason = 'unknown-tool' | 'invalid-json' | 'not-an-object' | 'schema' | 'bad-schema';
+
+/** A call that must not run; `message` is the tool message to send back instead. */
+export interface RefusedCall {
+  ok: false;
+  call: ToolCall;
+  reason: RefusalReason;
+  /** What was wrong, in one or a few lines (also what `message.content` says). */
+  detail: string;
+  message: ToolMessage;
+}
+
+export type CheckedCall = ValidCall | RefusedCall;
+
+/** The schema of a definition that leaves `parameters` out (spec 2.1: it takes none). */
+const NO_PARAMETERS = { type: 'object', properties: {} };
+
+/**
+ * ajv is about a third of the host bundle and is needed only once a model calls a tool, so it is
+ * required on first use: the production build ships it as dist/ajv.js (esbuild.js) and
+ * activation does not parse it.
+ */
+let ajvClass: typeof Ajv | undefined;
+function loadAjv(): typeof Ajv {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load is the point
+  ajvClass ??= (require('ajv') as { default: typeof Ajv }).default;
+  return ajvClass;
+}
+
+/** Longest excerpt of bad arguments quoted back to the model. */
+const EXCERPT = 60;
+
+/**
+ * Validates calls against a fixed set of tool definitions. Schemas are compiled once; a schema
+ * that cannot be compiled (a broken one from another extension) refuses its calls with a clear
+ * message instead of throwing.
+ */
+export class ToolCallValidator {
+  private readonly ajv = new (loadAjv())({
+    allErrors: true,
+    // Schemas from other extensions and MCP servers use keywords and formats we do not know
+    // (`format: uri`, `x-*` annotations); unknown keywords must not make the tool unusable.
+    strict: false,
+    validateFormats: false,
+  });
+  private readonly validators = new Map<string, ValidateFunction | Error>();
+  private readonly names: string[];
+
+  constructor(definitions: readonly ToolDefinition[]) {
+    this.names = definitions.map((d) => d.function.name);
+    for (const d of definitions) {
+      try {
+        this.validators.set(d.function.name, this.ajv.compile(d.function.parameters ?? NO_PARAMETERS));
+      } catch (e) {
+        this.validators.set(d.function.name, e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+  }
+
+  /** Checks one call: tool name, JSON syntax, object shape, then the schema. */
+  check(call: ToolCall): CheckedCall {
+    const name = call.function.name;
+    const validator = this.validators.get(name);
+    if (validator === undefined) {
+      const known = this.names.length ? this.names.join(', ') : '(none: tools are not available in this chat)';
+      return refuse(call, 'unknown-tool', `There is no tool named "${name}". Available tools: ${known}.`);
+    }
+    const parsed = parseArguments(call.function.arguments);
+    if (!parsed.ok) return refuse(call, parsed.reason, parsed.detail);
+    if (validator instanceof Error) {
+      return refuse(
+        call,
+        'bad-schema',
+        `The tool "${name}" cannot be used: its parameter schema is invalid (${validator.message}).`,
+      );
+    }
+    if (!validator(parsed.value)) {
+      const problems = describeSchemaErrors(validator.errors ?? []);
+      return refuse(call, 'schema', `The arguments for "${name}" do not match its parameters: ${problems}`);
+    }
+    return { ok: true, call, name, args: parsed.value };
+  }
+}
+
+type Parsed =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; reason: 'invalid-json' | 'not-an-object'; detail: string };
+
+/**
+ * Parses raw arguments. An empty string counts as `{}`: several servers send nothing at all for
+ * a tool without parameters, and refusing that would make such tools uncallable.
+ */
+export function parseArguments(raw: string): Parsed {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, reason: 'invalid-json', detail: describeJsonError(raw, e) };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return {
+      ok: false,
+      reason: 'not-an-object',
+      detail: `The arguments must be a JSON object ({"name": value, ...}), but they are ${kind}: ${excerpt(raw)}`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function describeJsonError(raw: string, e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  // V8 does not always report a position ("Unexpected token '}', ... is not valid JSON"), so the
+  // first error is located here, to quote the text around it.
+  const at = locateJsonError(raw);
+  let around = '';
+  if (at && at.pos >= raw.length) {
+    around = ` The text ends early (${at.expected} expected; an unclosed string, object or array?): \`…${oneLine(raw.slice(-30))}\`.`;
+  } else if (at) {
+    const start = Math.max(0, at.pos - 20);
+    around = ` At position ${at.pos} ${at.expected} was expected. Near position ${at.pos}: \`${oneLine(raw.slice(start, at.pos + 20))}\`.`;
+  }
+  return `The arguments are not valid JSON (${msg}).${around} Send the arguments again as one complete JSON object.`;
+}
+
+/**
+ * Finds the first syntax error of a JSON text: its offset and what was expected there. A small
+ * recursive-descent reader over RFC 8259; undefined when the text is valid.
+ */
+export function locateJsonError(text: string): { pos: number; expected: string } | undefined {
+  let i = 0;
+  class Stop {
+    constructor(
+      readonly pos: number,
+      readonly expected: string,
+    ) {}
+  }
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+  };
+  const lit = (word: string) => {
+    for (const ch of word) {
+      if (text[i] !== ch) throw new Stop(i, `"${word}"`);
+      i++;
+    }
+  };
+  const str = () => {
+    i++;
+    for (;;) {
+      if (i >= text.length) throw new Stop(i, 'a closing quote');
+      const ch = text.charAt(i);
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch === '\\') {
+        const nx = text.charAt(i + 1);
+        if (nx === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Stop(i, 'a \\uXXXX escape');
+          i += 6;
+        } else if ('"\\/bfnrt'.includes(nx) && nx !== '') i += 2;
+        else throw new Stop(i, 'a valid escape');
+      } else if (ch < ' ') throw new Stop(i, 'no raw control character (use \\n) in a string');
+      else i++;
+    }
+  };
+  const num = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!m || m[0] === '' || m[0] === '-') throw new Stop(i, 'a value');
+    i += m[0].length;
+  };
+  const value = (): void => {
+    ws();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') throw new Stop(i, 'a property name in double quotes');
+        str();
+        ws();
+        if (text[i] !== ':') throw new Stop(i, '":"');
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        throw new Stop(i, '"," or "}"');
+      }
+    } else if (ch === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        throw new Stop(i, '"," or "]"');
+      }
+    } else if (ch === '"') str();
+    else if (ch === 't') lit('true');
+    else if (ch === 'f') lit('false');
+    else if (ch === 'n') lit('null');
+    else num();
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) return { pos: i, expected: 'the end of the text' };
+    return undefined;
+  } catch (e) {
+    if (e instanceof Stop) return { pos: e.pos, expected: e.expected };
+    throw e;
+  }
+}
+
+/** One line per problem, with the JSON pointer of the offending value. */
+export function describeSchemaErrors(errors: readonly ErrorObject[]): string {
+  const lines = new Set<string>();
+  for (const err of errors) {
+    const at = err.instancePath === '' ? 'the arguments' : `"${err.instancePath.slice(1).replace(/\//g, '.')}"`;
+    const p = err.params as Record<string, unknown>;
+    switch (err.keyword) {
+      case 'required':
+        lines.add(`missing required property "${String(p['missingProperty'])}" in ${at}`);
+        break;
+      case 'additionalProperties':
+        lines.add(`unknown property "${String(p['additionalProperty'])}" in ${at}`);
+        break;
+      case 'type':
+        lines.add(`${at} must be ${String(p['type'])}`);
+        break;
+      case 'enum':
+        lines.add(`${at} must be one of ${JSON.stringify(p['allowedValues'])}`);
+        break;
+      default:
+        lines.add(`${at} ${err.message ?? 'is invalid'}`);
+    }
+  }
+  return [...lines].join('; ') + '.';
+}
+
+function refuse(call: ToolCall, reason: RefusalReason, detail: string): RefusedCall {
+  return {
+    ok: false,
+    call,
+    reason,
+    detail,
+    message: { role: 'tool', tool_call_id: call.id, content: `Error: ${detail} The tool was not run.` },
+  };
+}
+
+/** Quoted text stays on one line so the model sees where it starts and ends. */
+function oneLine(s: string): string {
+  return s.replace(/\r?\n/g, '⏎');
+}
+
+function excerpt(raw: string): string {
+  return raw.length > EXCERPT ? `${raw.slice(0, EXCERPT)}…` : raw;
+}

@@ -1,0 +1,217 @@
+import * as vscode from 'vscode';
+import type { FeatureTool } from '../../../api/featureTools';
+import type { Services } from '../../../platform/services';
+import type { ToolInfo } from '../../../shared/protocol';
+import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';
+import type { GuardKind } from '../core/protectedFiles';
+import { ToolRunner, type Tool } from '../core/runner';
+import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../../panel/vscode/api';
+import { Approvals } from './approval';
+import { featureTool } from './featureTools';
+import { externalTools } from './lmTools';
+import { ToolState } from './state';
+import { VscodeToolHost } from './host';
+
+const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
+
+/**
+ * The tools feature: built-in tools and the tools of other extensions / MCP servers, the
+ * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
+ * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
+ */
+export function registerTools(
+  s: Services,
+  chat: ChatPanelApi | undefined,
+  fromFeatures: readonly FeatureTool[] = [],
+): ToolRunner {
+  const { context, log } = s;
+  const state = new ToolState(context.workspaceState);
+  const host = new VscodeToolHost();
+  const approvals = new Approvals(
+    chat
+      ? {
+          onToolDecision: (l) => chat.onToolDecision(l),
+          chatVisible: () => chat.isVisible?.() ?? (chatPanelOnScreen() || undefined),
+        }
+      : undefined,
+  );
+  context.subscriptions.push(state, host, approvals);
+
+  // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
+  const builtins = [
+    ...builtinTools(host, chat?.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat?.followTask?.(c, id, key, src))),
+  ];
+  // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
+  for (const t of fromFeatures) if (t.tasks) chat?.offerTaskSource?.(t.tasks);
+  const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
+  // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
+  // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
+  const allTools = (): { tool: Tool; key: string; enabled: boolean; lmName?: string }[] => [
+    ...builtins.map((tool) => {
+      const key = tool.definition.function.name;
+      return { tool, key, enabled: state.isEnabled(key, true) };
+    }),
+    ...externalTools(taken).map((tool) => ({
+      tool,
+      key: tool.trustKey,
+      enabled: state.isEnabled(tool.trustKey, false),
+      lmName: tool.lmName,
+    })),
+  ];
+  /** The key of the tool listed now under this wire name (the chat's toggles send wire names). */
+  const keyOf = (name: string): string | undefined =>
+    allTools().find((t) => t.tool.definition.function.name === name)?.key;
+
+  const runner = new ToolRunner({
+    tools: () =>
+      allTools()
+        .filter((t) => t.enabled)
+        .map((t) => t.tool),
+    approve: (req) => approvals.approve(req),
+    trust: state,
+    choice: () => state.choice(),
+    onUpdate: (u) => {
+      const { conversationId: _c, ...update } = u;
+      chat?.postToolCall(update);
+    },
+    onUnexpectedError: (name, e) =>
+      log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    warningText,
+    // Read on every call: granting trust brings the tools' trust back at once.
+    workspaceTrusted: () => chat?.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
+  });
+
+  const infos = (): ToolInfo[] =>
+    allTools().map(({ tool, key, enabled }) => ({
+      name: tool.definition.function.name,
+      description: tool.definition.function.description ?? '',
+      readOnly: tool.readOnly,
+      enabled,
+      trusted: state.isTrusted(key),
+    }));
+  const publish = () => chat?.postTools(infos(), state.choice());
+
+  /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
+  const setTrusted = async (key: string, on: boolean): Promise<void> => {
+    const tool = allTools().find((t) => t.key === key)?.tool;
+    if (!tool) return;
+    const name = tool.definition.function.name;
+    if (on && !tool.readOnly) {
+      const yes = vscode.l10n.t('Trust {0}', name);
+      const pick = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            '{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.',
+            name,
+          ),
+        },
+        yes,
+      );
+      if (pick !== yes) {
+        publish();
+        return;
+      }
+    }
+    await state.setTrusted(key, on);
+  };
+
+  if (chat) {
+    chat.setToolExecutor(runner);
+    context.subscriptions.push(
+      chat.onToolSettings((e) => {
+        const key = e.kind === 'choice' ? undefined : keyOf(e.name);
+        if (e.kind === 'enabled') {
+          if (key !== undefined) void state.setEnabled(key, e.enabled);
+        } else if (e.kind === 'trusted') {
+          if (key !== undefined) void setTrusted(key, e.trusted);
+        } else void state.setChoice(e.choice);
+      }),
+    );
+  }
+  context.subscriptions.push(
+    state.onDidChange(publish),
+    vscode.workspace.onDidGrantWorkspaceTrust(publish),
+    vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),
+  );
+  publish();
+
+  async function manageTools(): Promise<void> {
+    // Items carry the key, so a list that changes while the picker is open cannot redirect a choice.
+    type Item = vscode.QuickPickItem & { key: string };
+    const list = allTools();
+    const items: Item[] = list.map(({ tool, key, enabled, lmName }) => ({
+      key,
+      label: tool.definition.function.name,
+      description: [
+        tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
+        lmName
+          ? vscode.l10n.t(
+              'from {0}',
+              lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName,
+            )
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      detail: tool.definition.function.description,
+      picked: enabled,
+    }));
+    const enabled = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: vscode.l10n.t('Gateway Studio: tools the model may call (1/2)'),
+      placeHolder: vscode.l10n.t('Checked tools are offered to the model in this workspace.'),
+      ignoreFocusOut: true,
+    });
+    if (!enabled) return;
+    const on = new Set(enabled.map((i) => i.key));
+    for (const i of items) if ((i.picked ?? false) !== on.has(i.key)) await state.setEnabled(i.key, on.has(i.key));
+
+    const trustItems: Item[] = items
+      .filter((i) => on.has(i.key))
+      .map((i) => ({ ...i, picked: state.isTrusted(i.key), detail: undefined }));
+    if (trustItems.length === 0) return;
+    const trusted = await vscode.window.showQuickPick(trustItems, {
+      canPickMany: true,
+      title: vscode.l10n.t('Gateway Studio: tools that run without asking (2/2)'),
+      placeHolder: vscode.l10n.t('Checked tools run without asking in this workspace. Unchecked ones ask every time.'),
+      ignoreFocusOut: true,
+    });
+    if (!trusted) return;
+    const yes = new Set(trusted.map((i) => i.key));
+    for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.key)) await setTrusted(i.key, yes.has(i.key));
+  }
+
+  return runner;
+}
+
+/** Whether the chat editor panel is the visible tab of some editor group. */
+function chatPanelOnScreen(): boolean {
+  return vscode.window.tabGroups.all.some(
+    (g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith(CHAT_PANEL_TYPE),
+  );
+}
+
+/** The approval card's warning for why a call asks every time. */
+function warningText(kind: GuardKind): string {
+  switch (kind) {
+    case 'workspaceConfig':
+      return vscode.l10n.t('This file configures your workspace: its settings take effect as soon as it is written.');
+    case 'rules':
+      return vscode.l10n.t('This is a rules file: its text goes into the instructions of every later request.');
+    case 'runsCode':
+      return vscode.l10n.t(
+        'This file runs code: git hooks, dev containers, CI workflows or direnv execute what it says.',
+      );
+    case 'secrets':
+      return vscode.l10n.t(
+        'This file may contain secrets (keys, tokens, passwords); what is read is sent to the model.',
+      );
+    case 'untrustedWorkspace':
+      return vscode.l10n.t(
+        "This workspace is not trusted (Restricted Mode): tools ask every time, and the folder's own configuration (git config, npm scripts) can run code when a command runs.",
+      );
+  }
+}

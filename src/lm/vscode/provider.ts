@@ -1,0 +1,206 @@
+import * as vscode from 'vscode';
+import type { GatewayClient } from '../../api/client';
+import { GatewayError, isGatewayError } from '../../api/errors';
+import { describeError } from '../../api/describeError';
+import { configureApiL10n, getGatewayClient, showGatewayError } from '../../platform/gateway';
+import type { Services } from '../../platform/services';
+import { uniqueToolCallIds } from '../../api/toolCallIds';
+import { readSettings } from '../../platform/settings';
+import { answerLmRequest, RequiredChoiceRefusals } from '../answer/core/answer';
+import { lmFailure } from '../answer/core/failure';
+import { buildLmRequest, callIdsIn, parseToolArguments } from '../messages/core/messages';
+import { ReasoningMemory } from '../answer/core/reasoningMemory';
+import { estimateTokens } from '../messages/core/tokens';
+import { LmModelCache, type LmModelInfo } from '../models/core/models';
+
+/** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
+export const LM_VENDOR = 'gateway-studio';
+
+/** How long a model list is reused while neither the key nor the base URL changed. */
+const MODEL_LIST_TTL_MS = 5 * 60_000;
+
+/**
+ * The gateway's chat models in VS Code's language-model API (and so its model picker): listed
+ * from `GET /v1/models`, answered by streaming `/v1/chat/completions` through the product's
+ * client, so retries, the idle watchdog, proxy support and the error words are the chat panel's.
+ */
+export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<LmModelInfo>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly models = new LmModelCache(MODEL_LIST_TTL_MS);
+  /** Gateways (clients) that refused tool_choice "required", per model, for the session. */
+  private readonly refusals = new RequiredChoiceRefusals();
+  private readonly reasoning = new ReasoningMemory();
+  /** The last "why no models" line, so a picker that asks every few seconds does not flood the log. */
+  private lastNotice = '';
+  /**
+   * Whether VS Code ever asked for the list. VS Code re-reads the list as soon as the change event
+   * fires; firing it before anyone asked would only send a `GET /v1/models` nobody reads.
+   */
+  private asked = false;
+
+  constructor(private readonly s: Services) {
+    this.subs.push(
+      s.keys.onDidChange(() => this.invalidate('the API key changed')),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('gatewayStudio.baseUrl')) this.invalidate('the base URL changed');
+        if (e.affectsConfiguration('gatewayStudio.models.overrides')) this.invalidate('the model overrides changed');
+      }),
+    );
+  }
+
+  /** Drops the cached list and, if VS Code has asked for it before, tells VS Code to ask again. */
+  invalidate(why: string): void {
+    this.models.invalidate();
+    this.lastNotice = '';
+    if (!this.asked) return;
+    this.s.log.debug(`Language models: refreshing the list (${why})`);
+    this.changed.fire();
+  }
+
+  private notice(line: string): void {
+    if (line === this.lastNotice) return;
+    this.lastNotice = line;
+    this.s.log.info(line);
+  }
+
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<LmModelInfo[]> {
+    this.asked = true;
+    let key = await this.s.keys.get();
+    if (!key && !options.silent) {
+      // Asked from the "Manage Models" flow: the user expects to be asked for what is missing.
+      await vscode.commands.executeCommand('gatewayStudio.setApiKey');
+      key = await this.s.keys.get();
+    }
+    if (!key) {
+      this.notice(
+        'Language models: no API key is set, so VS Code is offered no gateway models (run "Gateway Studio: Set API Key").',
+      );
+      return [];
+    }
+    let client: GatewayClient;
+    try {
+      client = await getGatewayClient(this.s, 'chat');
+    } catch (e) {
+      this.notice(`Language models: none offered: ${describeError(e).detail}`);
+      return [];
+    }
+    const cached = this.models.cached(client);
+    if (cached) return cached;
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const models = await this.models.load(client, abort.signal, readSettings().modelOverrides);
+      this.notice(
+        `Language models: ${models.length} gateway chat model(s) offered to VS Code: ${models.map((m) => m.id).join(', ') || '(none)'}`,
+      );
+      return models;
+    } catch (e) {
+      if (token.isCancellationRequested) return [];
+      const d = describeError(e);
+      this.notice(`Language models: could not list the gateway's models, so none are offered. ${d.title}: ${d.detail}`);
+      if (!options.silent) showGatewayError(this.s, e);
+      return [];
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: LmModelInfo,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const client = await getGatewayClient(this.s, 'chat');
+      const { request, dropped } = buildLmRequest(messages, {
+        modelId: model.id,
+        acceptsImages: model.capabilities.imageInput === true,
+        reasoningFor: (_id, call) => this.reasoning.get(call),
+        tools: options.tools,
+        toolMode: options.toolMode,
+        modelOptions: options.modelOptions as Readonly<Record<string, unknown>> | undefined,
+      });
+      if (dropped.length > 0)
+        this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
+      const result = await answerLmRequest(client, request, {
+        // The chat panel's setting: a gateway that cannot stream cannot stream here either.
+        stream: readSettings().chat.stream,
+        signal: abort.signal,
+        log: (msg) => this.s.log.info(`Language models: ${msg}`),
+        refusals: this.refusals,
+        onEvent: (e) => {
+          if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
+          else if (e.type === 'retry')
+            this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
+        },
+      });
+      const calls = result.message.tool_calls ?? [];
+      // Relays that number calls per answer send `call_0` again in a later answer; VS Code and the
+      // caller tell results apart by id, so a reused id gets a suffix (the chat panel's scheme).
+      const ids = uniqueToolCallIds(
+        calls.map((c) => c.id),
+        callIdsIn(messages),
+      );
+      // Parsed before any is reported, so that a caller never runs half of a broken set of calls.
+      const parts = calls.map(
+        (c, i) =>
+          new vscode.LanguageModelToolCallPart(
+            ids[i] ?? c.id,
+            c.function.name,
+            parseToolArguments(c.function.name, c.function.arguments),
+          ),
+      );
+      this.reasoning.remember(parts, result.message.reasoning_content);
+      for (const p of parts) progress.report(p);
+      if (result.finishReason && result.finishReason !== 'stop' && result.finishReason !== 'tool_calls') {
+        this.s.log.info(`Language models: ${model.id} finished with "${result.finishReason}"`);
+      }
+    } catch (e) {
+      if (token.isCancellationRequested || isGatewayError(e, 'aborted')) throw new vscode.CancellationError();
+      const d = describeError(e);
+      this.s.log.error(`Language models: ${model.id}: ${d.title}: ${d.detail}`);
+      // The caller (Copilot Chat, another extension) shows only the message: it carries the
+      // product's words, which say what to do (set the key, pick another model, …).
+      const f = lmFailure(e, model.id);
+      // A model that answers 404 may have left the gateway: list again so the picker drops it.
+      if (f.refreshModels) this.invalidate(`${model.id} answered 404`);
+      throw new Error(f.message, { cause: e instanceof GatewayError ? e : undefined });
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  provideTokenCount(_model: LmModelInfo, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    // An estimate (characters / 4, images a flat amount): the gateway's tokenizers are unknown here.
+    return Promise.resolve(estimateTokens(text));
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Registers the provider for {@link LM_VENDOR}; VS Code versions without the API are skipped with a log line. */
+export function registerLanguageModels(s: Services): GatewayLanguageModels | undefined {
+  configureApiL10n();
+  const lm = vscode.lm as Partial<typeof vscode.lm>;
+  if (typeof lm.registerLanguageModelChatProvider !== 'function') {
+    s.log.info(
+      'Language models: this VS Code has no language-model provider API; the gateway models are not offered to its model picker.',
+    );
+    return undefined;
+  }
+  const provider = new GatewayLanguageModels(s);
+  s.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(LM_VENDOR, provider));
+  return provider;
+}

@@ -1,0 +1,241 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import type { Services } from '../../../platform/services';
+import {
+  galleryWebviewMessageSchema,
+  type GalleryHostMessage,
+  type GalleryTask,
+  type GalleryWebviewMessage,
+} from '../../../shared/galleryProtocol';
+import { webviewHtml } from '../../../shared/webviewHtml';
+import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
+import { failureMeaning } from '../../tools/core/agentText';
+import type { VideoTaskRecord } from '../../jobs/core/record';
+import { canResume, stateLabel } from '../../jobs/core/summary';
+import { GalleryActions } from './galleryActions';
+import type { VideoFeature } from '../../vscode/feature';
+import { relPath } from '../../tools/vscode/agent';
+import { SHOW_TASKS_COMMAND } from '../../jobs/vscode/statusBar';
+
+/** The gallery's view id (package.json `views`); `<id>.focus` reveals it. */
+export const GALLERY_VIEW_ID = 'gatewayStudio.videoGallery';
+/** Hidden: what the gallery was last sent and whether it is ready (integration and e2e tests). */
+export const GALLERY_DEBUG_COMMAND = 'gatewayStudio.video.debugGallery';
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
+}
+
+/**
+ * The video gallery: a webview view beside the chat listing every task with its player, poster
+ * and actions. Local files reach it only as `asWebviewUri` links under `localResourceRoots`
+ * limited to the bundle, the poster cache and the folders videos are saved to.
+ */
+export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private queue: GalleryHostMessage[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private last: GalleryTask[] = [];
+  private readonly subs: vscode.Disposable[] = [];
+  readonly posterDir: vscode.Uri;
+  private readonly actions: GalleryActions;
+
+  constructor(
+    private readonly s: Services,
+    private readonly feature: VideoFeature,
+  ) {
+    this.posterDir = vscode.Uri.joinPath(s.context.storageUri ?? s.context.globalStorageUri, 'video-posters');
+    this.actions = new GalleryActions(s, feature, this);
+    this.subs.push(
+      feature.onDidChange((e) => {
+        // Tasks leave the list by Remove or by the manager's pruning: their posters go with them.
+        if (e.removed) void this.dropPoster(e.record.key);
+        this.schedule();
+      }),
+    );
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const ext = this.s.context.extensionUri;
+    view.webview.options = this.options();
+    view.webview.html = webviewHtml({
+      cspSource: view.webview.cspSource,
+      nonce: nonce(),
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'gallery.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'gallery.css')).toString(),
+      title: vscode.l10n.t('Gateway Studio Videos'),
+      lang: vscode.env.language,
+      media: true,
+    });
+    this.subs.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => {
+        const m = galleryWebviewMessageSchema.safeParse(raw);
+        if (!m.success) {
+          this.s.log.warn(`gallery: dropped an invalid message (${m.error.issues[0]?.message ?? 'unknown shape'})`);
+          return;
+        }
+        void this.receive(m.data).catch((e: unknown) =>
+          this.s.log.error(`gallery: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      }),
+      view.onDidChangeVisibility(() => view.visible && this.schedule()),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  private options(): vscode.WebviewOptions {
+    const roots = [vscode.Uri.joinPath(this.s.context.extensionUri, 'dist'), ...this.mediaRoots()];
+    return { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
+  }
+
+  /** The poster cache and every folder a video is (or will be) saved to: what a page showing them may load. */
+  mediaRoots(): vscode.Uri[] {
+    const roots = new Map<string, vscode.Uri>();
+    const add = (u: vscode.Uri) => roots.set(u.toString(), u);
+    add(this.posterDir);
+    const out = this.feature.outputDir();
+    if (out) add(vscode.Uri.file(out));
+    for (const r of this.feature.manager.list()) {
+      const dir = r.file ? path.dirname(r.file) : r.saveDir;
+      if (dir) add(vscode.Uri.file(dir));
+    }
+    return [...roots.values()];
+  }
+
+  private async receive(m: GalleryWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'webview/ready':
+        this.ready = true;
+        void this.view?.webview.postMessage({
+          type: 'gallery/strings',
+          strings: Object.fromEntries(GALLERY_STRINGS.map((k) => [k, vscode.l10n.t(k)])),
+        } satisfies GalleryHostMessage);
+        await this.refresh();
+        for (const q of this.queue.splice(0)) void this.view?.webview.postMessage(q);
+        return;
+      case 'gallery/poster':
+        await this.savePoster(m.key, m.dataUrl);
+        this.schedule();
+        return;
+      default:
+        await this.actions.handle(m);
+    }
+  }
+
+  post(msg: GalleryHostMessage): void {
+    if (!this.view || !this.ready) {
+      if (msg.type !== 'gallery/state') this.queue.push(msg);
+      return;
+    }
+    void this.view.webview.postMessage(msg);
+  }
+
+  /** Reveals the gallery view (the status-bar item and Show Video Tasks). */
+  async show(): Promise<void> {
+    await vscode.commands.executeCommand(`${GALLERY_VIEW_ID}.focus`);
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, 100);
+  }
+
+  async refresh(): Promise<void> {
+    const view = this.view;
+    if (!view) return;
+    // New output folders (a changed setting, a first task) join the roots before their links go out.
+    const opts = this.options();
+    const before = (view.webview.options.localResourceRoots ?? []).map(String).join('\n');
+    if (before !== (opts.localResourceRoots ?? []).map(String).join('\n')) view.webview.options = opts;
+    this.last = await Promise.all(
+      this.feature.manager.list().map((r) => this.toTask(r, (u) => view.webview.asWebviewUri(u).toString())),
+    );
+    if (this.ready)
+      void view.webview.postMessage({ type: 'gallery/state', tasks: this.last } satisfies GalleryHostMessage);
+  }
+
+  /** A task as the gallery (and the chat's tool card) shows it; local files through `asUri`. */
+  async toTask(r: VideoTaskRecord, asUri: (u: vscode.Uri) => string): Promise<GalleryTask> {
+    const exists = r.file
+      ? await fs.stat(r.file).then(
+          (st) => st.isFile(),
+          () => false,
+        )
+      : false;
+    const poster = vscode.Uri.joinPath(this.posterDir, `${r.key}.png`);
+    const posterStat = exists ? await fs.stat(poster.fsPath).catch(() => undefined) : undefined;
+    const failure = failureMeaning(r);
+    return {
+      key: r.key,
+      ...(r.videoId ? { videoId: r.videoId } : {}),
+      prompt: r.request.prompt,
+      model: r.request.model,
+      ...(r.request.seconds !== undefined ? { seconds: r.request.seconds } : {}),
+      ...(r.request.aspect_ratio ? { aspectRatio: r.request.aspect_ratio } : {}),
+      ...(r.request.resolution ? { resolution: r.request.resolution } : {}),
+      images: r.request.images,
+      state: r.state,
+      stateLabel: stateLabel(r),
+      ...(r.progress !== undefined ? { progress: r.progress } : {}),
+      ...(failure ? { failure } : {}),
+      createdAt: r.createdAt,
+      ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
+      ...(r.file ? { file: relPath(r.file) } : {}),
+      ...(exists && r.file ? { src: asUri(vscode.Uri.file(r.file)) } : {}),
+      // The modification time busts the webview's cache when a poster is captured again.
+      ...(posterStat ? { poster: `${asUri(poster)}?v=${Math.round(posterStat.mtimeMs)}` } : {}),
+      running: this.feature.manager.isRunning(r.key),
+      canResume: canResume(r),
+    };
+  }
+
+  private async savePoster(key: string, dataUrl: string): Promise<void> {
+    if (!this.feature.manager.get(key)) return;
+    const b64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
+    await vscode.workspace.fs.createDirectory(this.posterDir);
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(this.posterDir, `${key}.png`), Buffer.from(b64, 'base64'));
+  }
+
+  /** Forgets a task's poster (its file was deleted or the task removed). */
+  async dropPoster(key: string): Promise<void> {
+    await vscode.workspace.fs
+      .delete(vscode.Uri.joinPath(this.posterDir, `${key}.png`))
+      .then(undefined, () => undefined);
+  }
+
+  /** For tests: the tasks last sent and whether the page said ready. */
+  debug(): { ready: boolean; visible: boolean; tasks: GalleryTask[] } {
+    return { ready: this.ready, visible: this.view?.visible ?? false, tasks: this.last };
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.subs) d.dispose();
+  }
+}
+
+export function registerVideoGallery(s: Services, feature: VideoFeature): VideoGallery {
+  const gallery = new VideoGallery(s, feature);
+  s.context.subscriptions.push(
+    gallery,
+    vscode.window.registerWebviewViewProvider(GALLERY_VIEW_ID, gallery, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
+    vscode.commands.registerCommand(SHOW_TASKS_COMMAND, () => gallery.show()),
+    vscode.commands.registerCommand(GALLERY_DEBUG_COMMAND, () => gallery.debug()),
+  );
+  return gallery;
+}

@@ -1,0 +1,151 @@
+import * as vscode from 'vscode';
+import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../api/featureTools';
+import { describeError } from '../../../api/describeError';
+import type { Services } from '../../../platform/services';
+import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
+import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';
+import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
+import { VideoAgent } from './agent';
+import type { VideoFeature } from '../../vscode/feature';
+
+/** Names in `vscode.lm.tools` (package.json `languageModelTools`). */
+export const LM_TOOL_NAMES = { generate: 'gatewayStudio_generateVideo', status: 'gatewayStudio_videoStatus' } as const;
+/** Names in the chat panel's tool set. */
+export const CHAT_TOOL_NAMES = { generate: 'generate_video', status: 'video_status' } as const;
+/** Hidden: what `prepareInvocation` of the generate tool returns, as text (integration tests). */
+export const PREPARE_DEBUG_COMMAND = 'gatewayStudio.video.debugPrepareTool';
+/**
+ * Hidden, registered only when the extension runs under its integration tests: calls the generate
+ * tool's `invoke` without a `prepareInvocation` (a path VS Code itself never takes), so the test
+ * can check that such a call is refused. In normal use there is no such path to a billed task.
+ */
+export const INVOKE_UNPREPARED_TEST_COMMAND = 'gatewayStudio.video.testInvokeUnprepared';
+
+const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
+
+const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>]/g;
+
+/** Plain lines as markdown: special characters escaped (a prompt is not markup), hard breaks. */
+function markdownLines(lines: string): vscode.MarkdownString {
+  // Not appendText: it turns every space into &nbsp;, which the confirmation dialog shows as is.
+  return new vscode.MarkdownString(
+    lines
+      .split('\n')
+      .map((l) => l.replace(MD_SPECIAL, '\\$&'))
+      .join('  \n'),
+  );
+}
+
+/** Markdown made by {@link markdownLines} back as plain text. */
+function plainText(m: string | vscode.MarkdownString | undefined): string | undefined {
+  return typeof m === 'string' ? m : m?.value.replace(/ {2}\n/g, '\n').replace(/\\(.)/g, '$1');
+}
+
+/**
+ * The two tools in `vscode.lm.tools`, for any chat that uses VS Code's tools (`#generateVideo`,
+ * `#videoStatus`). Generation asks for confirmation (a billed action); a request that breaks a
+ * rule asks nothing, since nothing will be sent, and its result names each rule.
+ */
+export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
+  const agent = new VideoAgent(feature);
+  // A billed task starts only for the exact plan whose confirmation VS Code showed (see ledger).
+  const confirmed = new ConfirmationLedger();
+  const prepare = async (input: unknown, record: boolean): Promise<vscode.PreparedToolInvocation> => {
+    const plan = await agent.plan(input);
+    if (!plan.ok) return { invocationMessage: vscode.l10n.t('Checking the video request') };
+    const c = confirmationText(plan.request, plan.labels);
+    if (record) confirmed.record(planKey(plan.request));
+    return {
+      invocationMessage: vscode.l10n.t('Starting a video task with {0}', plan.request.model),
+      confirmationMessages: { title: c.title, message: markdownLines(c.message) },
+    };
+  };
+  const invoke = async (input: unknown, token: vscode.CancellationToken) => {
+    const plan = await agent.plan(input);
+    if (!plan.ok) return text(rulesResult(plan.issues));
+    if (!confirmed.consume(planKey(plan.request))) {
+      s.log.warn('video tool: an invocation without a matching confirmation was refused; nothing was sent');
+      return text(NOT_CONFIRMED_TEXT);
+    }
+    const ac = new AbortController();
+    const sub = token.onCancellationRequested(() => ac.abort());
+    try {
+      return text((await agent.start(plan, ac.signal)).text);
+    } catch (e) {
+      s.log.error(`video tool: ${e instanceof Error ? e.message : String(e)}`);
+      const d = describeError(e);
+      return text(`The video task was not started: ${d.title}. ${d.detail}`);
+    } finally {
+      sub.dispose();
+    }
+  };
+  s.context.subscriptions.push(
+    vscode.lm.registerTool<unknown>(LM_TOOL_NAMES.generate, {
+      prepareInvocation: (options) => prepare(options.input, true),
+      invoke: (options, token) => invoke(options.input, token),
+    }),
+    vscode.lm.registerTool<unknown>(LM_TOOL_NAMES.status, {
+      prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Checking video tasks') }),
+      invoke: (options) => text(agent.status(options.input)),
+    }),
+    // Shows the confirmation's text only: it records nothing, so it can never stand for a confirmation.
+    vscode.commands.registerCommand(PREPARE_DEBUG_COMMAND, async (input: unknown) => {
+      const p = await prepare(input, false);
+      return {
+        invocationMessage: plainText(p.invocationMessage),
+        title: plainText(p.confirmationMessages?.title),
+        message: plainText(p.confirmationMessages?.message),
+      };
+    }),
+  );
+  if (s.context.extensionMode === vscode.ExtensionMode.Test) {
+    s.context.subscriptions.push(
+      vscode.commands.registerCommand(INVOKE_UNPREPARED_TEST_COMMAND, async (input: unknown) => {
+        const r = await invoke(input, new vscode.CancellationTokenSource().token);
+        return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      }),
+    );
+  }
+}
+
+/** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
+export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource): FeatureTool[] {
+  const agent = new VideoAgent(feature);
+  return [
+    {
+      name: CHAT_TOOL_NAMES.generate,
+      description: generateToolDescription(),
+      parameters: { ...GENERATE_VIDEO_JSON_SCHEMA },
+      readOnly: false,
+      ...(tasks ? { tasks } : {}),
+      prepare: async (args) => {
+        const plan = await agent.plan(args);
+        if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
+        const c = confirmationText(plan.request, plan.labels);
+        return {
+          summary: `${c.title}\n${c.message}`,
+          run: async (call) => {
+            try {
+              const started = await agent.start(plan, call.signal);
+              return {
+                content: started.text,
+                // The card keeps showing the task (progress, then the saved file) after the call ends.
+                ...(started.record?.key ? { follow: { kind: 'videoTask' as const, key: started.record.key } } : {}),
+              };
+            } catch (e) {
+              const d = describeError(e);
+              throw new FeatureToolError(`The video task was not started: ${d.title}. ${d.detail}`);
+            }
+          },
+        };
+      },
+    },
+    {
+      name: CHAT_TOOL_NAMES.status,
+      description: statusToolDescription(),
+      parameters: { ...VIDEO_STATUS_JSON_SCHEMA },
+      readOnly: true,
+      prepare: (args) => Promise.resolve({ run: () => Promise.resolve({ content: agent.status(args) }) }),
+    },
+  ];
+}

@@ -1,0 +1,22 @@
+import type * as vscode from 'vscode';
+import type { VideoCreateRequest } from '../../api/videoRules';
+import type { VideoJobManager } from '../jobs/core/manager';
+import type { VideoTaskRecord } from '../jobs/core/record';
+
+/**
+ * What the video feature's surfaces (commands, the gallery, the language-model and chat tools)
+ * share: the one job manager and the one way to start a task, so that every task is validated,
+ * persisted before its POST, shown in the status bar and never submitted twice.
+ */
+export interface VideoFeature {
+  readonly manager: VideoJobManager;
+  /** Any record changed or was removed (after it was stored). */
+  readonly onDidChange: vscode.Event<{ record: VideoTaskRecord; removed: boolean }>;
+  /** The folder videos are saved to now, without asking (undefined: no folder open, none chosen). */
+  outputDir(): string | undefined;
+  /**
+   * Validates and submits through the manager. Throws a `validation` GatewayError naming each
+   * broken rule (nothing sent), or a config error when no gateway is set up.
+   */
+  start(request: VideoCreateRequest, imageLabels: string[]): Promise<VideoTaskRecord>;
+}

@@ -1,0 +1,305 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { VideoClient } from '../../api/video';
+import type { VideoCreateRequest } from '../../api/videoRules';
+import { assertVideoId } from '../../api/videoStatus';
+import { getGatewayClient, showGatewayError } from '../../platform/gateway';
+import type { Services } from '../../platform/services';
+import { readSettings } from '../../platform/settings';
+import { setStepContext } from '../../platform/walkthrough';
+import type { VideoApi } from '../jobs/core/job';
+import { VideoJobManager } from '../jobs/core/manager';
+import { outputFolderFor } from '../jobs/core/outputFolder';
+import type { VideoTaskRecord } from '../jobs/core/record';
+import type { StatusBarModel } from '../jobs/core/summary';
+import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
+import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/gallery';
+import { imageLabel, imageToDataUrl, isImageUri } from '../wizard/vscode/images';
+import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
+import { SHOW_TASKS_COMMAND, VideoStatusBar } from '../jobs/vscode/statusBar';
+import { WorkspaceTaskStore } from '../jobs/vscode/store';
+import {
+  notifyEnd,
+  openVideo,
+  PICK_TASK_COMMAND,
+  revealVideo,
+  runAction,
+  showTaskList,
+  type TaskAction,
+} from '../jobs/vscode/taskList';
+import type { VideoFeature } from './feature';
+import { runVideoWizard } from '../wizard/vscode/wizard';
+
+/** Command ids of the video feature. */
+export const VIDEO_COMMANDS = {
+  generate: 'gatewayStudio.video.generate',
+  generateFromImages: 'gatewayStudio.video.generateFromImages',
+  checkTask: 'gatewayStudio.video.checkTask',
+  /** Opens the gallery (the status-bar item runs it too). */
+  showTasks: SHOW_TASKS_COMMAND,
+  /** The quick-pick task list, for keyboard users. */
+  pickTask: PICK_TASK_COMMAND,
+  /** Hidden: `{ tasks, statusBar }` for integration tests. */
+  debugState: 'gatewayStudio.video.debugState',
+  /** Hidden: `(key, action)` runs a task-list action without the quick pick (integration tests). */
+  taskAction: 'gatewayStudio.video.taskAction',
+} as const;
+
+/** What the debug-state command returns. */
+export interface VideoDebugState {
+  tasks: VideoTaskRecord[];
+  running: string[];
+  statusBar: StatusBarModel;
+}
+
+/** A request given to the Generate Video command directly (automation, tests): skips the quick input. */
+export interface GenerateArgs extends Partial<VideoCreateRequest> {
+  prompt: string;
+  /** Image files (absolute or workspace-relative paths), sent as base64 data URLs. */
+  imageFiles?: string[];
+}
+
+/**
+ * The video feature: commands, the status-bar item, the gallery, the language-model tools, and
+ * resumption of unfinished tasks. Every task, whoever starts it, goes through the one manager.
+ * Returns the tools the chat panel offers (handed over by `extension.ts`).
+ */
+export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
+  const videoClient = async () => new VideoClient((await getGatewayClient(s, 'video')).http);
+  // Built per call so a new key or base URL applies to the next request of a running task.
+  const api: VideoApi = {
+    create: async (req, signal) => (await videoClient()).create(req, signal),
+    poll: async (id, o) => (await videoClient()).poll(id, o),
+    download: async (src, dest, o) => (await videoClient()).download(src, dest, o),
+  };
+  let chosenFolder: string | undefined;
+  const destination = async (): Promise<string | undefined> => {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const fromRepo = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('video.outputFolder');
+    const dir = await outputFolderFor({
+      value: readSettings().video.outputFolder,
+      repoValue: fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue,
+      folder: folders[0]?.uri.fsPath,
+      roots: folders.map((f) => f.uri.fsPath),
+    });
+    if (dir !== undefined) return dir;
+    if (chosenFolder) return chosenFolder;
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFiles: false,
+      canSelectFolders: true,
+      canSelectMany: false,
+      openLabel: vscode.l10n.t('Save Videos Here'),
+      title: vscode.l10n.t('No folder is open: where should Gateway Studio save the video?'),
+    });
+    chosenFolder = picked?.[0]?.fsPath;
+    return chosenFolder;
+  };
+
+  // Reads the manager lazily: the item is built first so the manager's events can reach it.
+  const bar = new VideoStatusBar(() => manager.list());
+  const changed = new vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>();
+  s.context.subscriptions.push(changed);
+  const taskStore = new WorkspaceTaskStore(s.context.workspaceState);
+  const unreadable = taskStore.unreadable();
+  // Kept as they are (a newer version's records): said once so a missing task can be explained.
+  if (unreadable.length)
+    s.log.info(
+      `keeping ${unreadable.length} video task record(s) this version cannot read: ${unreadable.map((u) => u.key).join(', ')}`,
+    );
+  const manager = new VideoJobManager(
+    {
+      api,
+      store: taskStore,
+      pollIntervalMs: () => readSettings().video.pollIntervalSeconds * 1000,
+      pollLimit: () => readSettings().video.pollLimit,
+      // The watchdog's timeout of every download: a .part silent for longer is no live download.
+      idleTimeoutMs: () => readSettings().network.streamIdleTimeoutSeconds * 1000,
+      destination,
+    },
+    {
+      onChange: (r, removed) => {
+        s.log.debug(
+          `video task ${r.videoId ?? r.key}: ${removed ? 'removed' : `${r.state}${r.progress !== undefined ? ` ${r.progress}%` : ''}`}`,
+        );
+        bar.refresh();
+        changed.fire({ record: r, removed });
+        // The walkthrough's "Generate a video" step completes once the gateway accepted a task.
+        if (!removed && r.videoId) setStepContext('videoStarted', true);
+      },
+      onEnd: (r, end) => notifyEnd(s, manager, r, end),
+    },
+  );
+  s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
+
+  /** Where videos go now, without asking (undefined: no folder open and none chosen yet). */
+  const outputDir = (): string | undefined => {
+    const out = readSettings().video.outputFolder.trim() || 'videos';
+    if (path.isAbsolute(out)) return out;
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    return folder ? path.join(folder.uri.fsPath, out) : chosenFolder;
+  };
+  const feature: VideoFeature = {
+    manager,
+    onDidChange: changed.event,
+    outputDir,
+    start: async (request, imageLabels) => {
+      await videoClient(); // a missing base URL is reported before a task is recorded
+      const { record } = await manager.submit({ request, imageLabels });
+      s.log.info(`video task started: model ${request.model}, ${imageLabels.length} reference image(s)`);
+      return record;
+    },
+  };
+
+  const submit = async (request: VideoCreateRequest, imageLabels: string[]): Promise<string | undefined> => {
+    try {
+      const record = await feature.start(request, imageLabels);
+      if (record.warnings.length) void vscode.window.showWarningMessage(record.warnings.join(' '));
+      return record.key;
+    } catch (err) {
+      showGatewayError(s, err);
+      return undefined;
+    }
+  };
+
+  const generate = async (args?: GenerateArgs, preselected: vscode.Uri[] = []): Promise<string | undefined> => {
+    const settings = readSettings();
+    if (args && typeof args.prompt === 'string') {
+      const files = (args.imageFiles ?? []).map((f) => (path.isAbsolute(f) ? vscode.Uri.file(f) : workspaceUri(f)));
+      try {
+        const dataUrls = await Promise.all(files.map((u) => imageToDataUrl(u)));
+        const urls = [...(args.image_urls ?? []), ...dataUrls];
+        const request: VideoCreateRequest = {
+          model: args.model ?? settings.videoModel,
+          prompt: args.prompt,
+          seconds: args.seconds ?? settings.video.seconds,
+          aspect_ratio: args.aspect_ratio ?? settings.video.aspectRatio,
+          resolution: args.resolution ?? settings.video.resolution,
+        };
+        if (urls.length) request.image_urls = urls;
+        return await submit(request, [...(args.image_urls ?? []), ...files.map(imageLabel)]);
+      } catch (err) {
+        showGatewayError(s, err);
+        return undefined;
+      }
+    }
+    let result;
+    try {
+      result = await runVideoWizard(settings, async () => (await videoClient()).listVideoModels(), preselected);
+    } catch (err) {
+      showGatewayError(s, err);
+      return undefined;
+    }
+    if (!result) return undefined;
+    return submit(result.request, result.imageLabels);
+  };
+
+  s.context.subscriptions.push(
+    vscode.commands.registerCommand(VIDEO_COMMANDS.generate, (args?: GenerateArgs) =>
+      generate(isGenerateArgs(args) ? args : undefined),
+    ),
+    vscode.commands.registerCommand(
+      VIDEO_COMMANDS.generateFromImages,
+      (clicked?: vscode.Uri, selected?: vscode.Uri[]) => {
+        const uris = (selected && selected.length ? selected : clicked ? [clicked] : []).filter(
+          (u) => u instanceof vscode.Uri && isImageUri(u),
+        );
+        if (uris.length === 0) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('Select one or more PNG, JPEG, WebP, GIF or BMP files in the explorer first.'),
+          );
+          return undefined;
+        }
+        return generate(undefined, uris);
+      },
+    ),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.checkTask, async (pasted?: string) => {
+      let id = typeof pasted === 'string' ? pasted : undefined;
+      if (id === undefined) {
+        id = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Gateway Studio: Check Video Task'),
+          prompt: vscode.l10n.t(
+            'Paste the video id from the creation response (kept after a timeout). It is checked, and downloaded when completed; it is never submitted again.',
+          ),
+          placeHolder: 'video_svc_v1_…',
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            if (v.trim() === '') return undefined;
+            try {
+              assertVideoId(v);
+              return undefined;
+            } catch (e) {
+              return e instanceof Error ? e.message : String(e);
+            }
+          },
+        });
+        if (!id?.trim()) return undefined;
+      }
+      try {
+        await videoClient();
+        const { record } = await manager.track(id);
+        return record.key;
+      } catch (err) {
+        showGatewayError(s, err);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.pickTask, () => showTaskList(s, manager)),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.debugState, (): VideoDebugState => ({
+      tasks: manager.list(),
+      running: manager
+        .list()
+        .filter((r) => manager.isRunning(r.key))
+        .map((r) => r.key),
+      statusBar: bar.model,
+    })),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
+      runAction(s, manager, key, action),
+    ),
+  );
+
+  const gallery = registerVideoGallery(s, feature);
+  registerVideoLmTools(s, feature);
+
+  // Tasks that were running when the window closed carry on (never re-created).
+  const resumed = manager.resumeUnfinished();
+  if (resumed.length) s.log.info(`resuming ${resumed.length} unfinished video task(s)`);
+  void manager.startupCleanup.then((removed) => {
+    if (removed.length)
+      s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
+  });
+  bar.refresh();
+  return { manager, chatTools: videoChatTools(feature, videoTaskSource(feature, gallery)) };
+}
+
+function isGenerateArgs(v: unknown): v is GenerateArgs {
+  return typeof v === 'object' && v !== null && typeof (v as { prompt?: unknown }).prompt === 'string';
+}
+
+function workspaceUri(rel: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error(vscode.l10n.t('{0} is a relative path but no folder is open.', rel));
+  return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+/** The video tasks as the chat's tool cards follow them (shown like the gallery shows them). */
+function videoTaskSource(feature: VideoFeature, gallery: VideoGallery): FeatureTaskSource {
+  return {
+    kind: 'videoTask',
+    watch: (key, listener) =>
+      feature.onDidChange((e) => {
+        if (e.record.key === key) listener();
+      }),
+    describe: async (key, asWebviewUri) => {
+      const r = feature.manager.get(key);
+      return r ? gallery.toTask(r, (u) => asWebviewUri(u.fsPath)) : undefined;
+    },
+    resourceRoots: () => gallery.mediaRoots().map((u) => u.fsPath),
+    act: async (key, action) => {
+      const file = feature.manager.get(key)?.file;
+      if (!file) return;
+      if (action === 'open') await openVideo(file);
+      else if (action === 'reveal') await revealVideo(file);
+      else await vscode.env.openExternal(vscode.Uri.file(file));
+    },
+  };
+}

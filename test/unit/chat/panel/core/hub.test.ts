@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ChatHub } from '../../../../../src/chat/panel/core/hub';
+import type { HostMessage } from '../../../../../src/shared/protocol';
+
+/** The webview hub in plain node: it needs nothing of a webview but `postMessage`. */
+
+function view() {
+  const posted: HostMessage[] = [];
+  return {
+    posted,
+    postMessage: (m: unknown) => (posted.push(structuredClone(m as HostMessage)), Promise.resolve(true)),
+  };
+}
+
+const context: HostMessage = {
+  type: 'chat/context',
+  context: { fileName: 'a.ts', language: 'typescript', text: 'x', startLine: 0, endLine: 0 },
+  prompt: 'Explain this code.',
+};
+
+void test('a view gets nothing before it is ready; then the state first, what was queued and is not in the state, and a selection kept from before any view existed', () => {
+  const hub = new ChatHub();
+  hub.broadcastOrKeep(context);
+  const v = view();
+  const surface = hub.add(v, () => true);
+  hub.broadcast({ type: 'chat/busy', requestId: 'r1' });
+  hub.broadcast({ type: 'chat/notice', level: 'warning', text: 'queued' });
+  assert.equal(v.posted.length, 0, 'posted before webview/ready');
+
+  hub.ready(surface, [{ type: 'chat/focus' }]);
+  assert.deepEqual(
+    v.posted.map((m) => m.type),
+    ['chat/focus', 'chat/notice', 'chat/context'],
+    'the busy message is in the state, the notice is not, the selection comes last',
+  );
+  hub.broadcastOrKeep(context);
+  assert.equal(v.posted.at(-1)?.type, 'chat/context', 'with a view, a selection goes to it at once');
+  hub.dispose();
+});
+
+void test('text streamed within 16 ms reaches a view as one delta per answer, and any other message first delivers the deltas before it', async () => {
+  const hub = new ChatHub();
+  const v = view();
+  hub.ready(
+    hub.add(v, () => true),
+    [],
+  );
+  hub.delta('r1', 'a1', { content: 'Hel' });
+  hub.delta('r1', 'a1', { content: 'lo', reasoning: 'hm' });
+  assert.equal(v.posted.length, 0, 'a delta was posted at once');
+  await new Promise((r) => setTimeout(r, 40));
+  assert.deepEqual(v.posted, [
+    { type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Hello', reasoning: 'hm' },
+  ]);
+
+  hub.delta('r1', 'a1', { content: ' world' });
+  hub.broadcast({ type: 'chat/done', requestId: 'r1' });
+  assert.deepEqual(
+    v.posted.slice(1).map((m) => m.type),
+    ['chat/delta', 'chat/done'],
+    'the end overtook the text before it',
+  );
+  hub.dispose();
+});

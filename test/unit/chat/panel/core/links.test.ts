@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkChatLink } from '../../../../../src/chat/panel/core/links';
+
+void test('links that hide their host behind user info are refused', () => {
+  for (const href of [
+    'https://github.com@evil.example/login',
+    'https://user:pass@evil.example',
+    'http://user@evil.example:8080/x',
+    'https://@evil.example',
+    'HTTPS://GitHub.com%40x@evil.example',
+    'https://a:@evil.example',
+  ]) {
+    assert.deepEqual(checkChatLink(href), { ok: false, reason: 'userInfo' }, href);
+  }
+});
+
+void test('ordinary web and mail links are opened; an @ after the host is not user info', () => {
+  for (const href of [
+    'https://github.com/org/repo',
+    'http://example.com:8080/path?q=a@b#frag@x',
+    'https://example.com/users/@me',
+    'mailto:someone@example.com',
+  ]) {
+    assert.deepEqual(checkChatLink(href), { ok: true }, href);
+  }
+});
+
+void test('other schemes and non-links are refused with the reason', () => {
+  assert.deepEqual(checkChatLink('file:///etc/passwd'), { ok: false, reason: 'scheme', scheme: 'file' });
+  assert.deepEqual(checkChatLink('command:workbench.action.terminal.new'), {
+    ok: false,
+    reason: 'scheme',
+    scheme: 'command',
+  });
+  assert.equal(checkChatLink('not a link').ok, false);
+  assert.equal(checkChatLink('https://').ok, false);
+});

@@ -1,0 +1,136 @@
+// The video tools' words without VS Code: what package.json tells a model equals what the code
+// generates, the confirmation names model/duration/resolution/references, refusals name each rule,
+// and a failed task's reason comes with its spec meaning.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { validateVideoRequest } from '../../../../../src/api/videoRules';
+import {
+  confirmationText,
+  generateToolDescription,
+  rulesResult,
+  startedText,
+  statusToolDescription,
+  taskStatusText,
+} from '../../../../../src/video/tools/core/agentText';
+import type { VideoTaskRecord } from '../../../../../src/video/jobs/core/record';
+import {
+  GENERATE_VIDEO_JSON_SCHEMA,
+  generateVideoInputSchema,
+  parseToolInput,
+  VIDEO_STATUS_JSON_SCHEMA,
+} from '../../../../../src/video/tools/core/toolInput';
+
+const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+  contributes: {
+    languageModelTools: {
+      name: string;
+      toolReferenceName: string;
+      modelDescription: string;
+      inputSchema: unknown;
+      userDescription: string;
+      icon: string;
+      tags: string[];
+    }[];
+  };
+};
+
+function record(over: Partial<VideoTaskRecord>): VideoTaskRecord {
+  return {
+    v: 1,
+    key: 'k1',
+    state: 'polling',
+    request: { model: 'vendor-image-video', prompt: 'a fox', images: [] },
+    warnings: [],
+    polls: 0,
+    transientErrors: 0,
+    createdAt: 1,
+    updatedAt: 1,
+    ...over,
+  };
+}
+
+void describe('video tools: texts and input', () => {
+  void it('package.json declares both tools with the generated model descriptions and input schemas', () => {
+    const tools = pkg.contributes.languageModelTools;
+    const gen = tools.find((t) => t.name === 'gatewayStudio_generateVideo');
+    const st = tools.find((t) => t.name === 'gatewayStudio_videoStatus');
+    assert.ok(gen && st, 'both tools are contributed');
+    assert.equal(gen.toolReferenceName, 'generateVideo');
+    assert.equal(
+      gen.modelDescription,
+      generateToolDescription(),
+      'the description drifted from agentText.ts: run `npx tsx scripts/video-tools-manifest.ts`',
+    );
+    assert.equal(st.modelDescription, statusToolDescription());
+    assert.deepEqual(gen.inputSchema, JSON.parse(JSON.stringify(GENERATE_VIDEO_JSON_SCHEMA)));
+    assert.deepEqual(st.inputSchema, JSON.parse(JSON.stringify(VIDEO_STATUS_JSON_SCHEMA)));
+    for (const t of [gen, st])
+      assert.ok(t.userDescription && t.icon && t.tags.length > 0, `${t.name} has userDescription, icon and tags`);
+  });
+
+  void it('the model description gives the rules of each known model', () => {
+    const d = generateToolDescription();
+    assert.match(d, /vendor-image-video: text-to-video or image-to-video; 0 to 7 reference images/);
+    assert.match(d, /vendor-video-1\.5: image-to-video only \(no text-to-video\); exactly 1 reference image/);
+    assert.match(d, /with several references at most 10/);
+    assert.match(d, /aspect ratios 16:9, 9:16;/);
+  });
+
+  void it('the confirmation names the model, duration, resolution and references, and says it is billed', () => {
+    const c = confirmationText(
+      {
+        model: 'vendor-video-1.5',
+        prompt: 'a diagram comes alive',
+        seconds: 4,
+        resolution: '480p',
+        aspect_ratio: '16:9',
+      },
+      ['docs/diagram.png'],
+    );
+    assert.match(c.title, /vendor-video-1\.5/);
+    assert.match(c.title, /4 s/);
+    assert.match(c.message, /Resolution: 480p/);
+    assert.match(c.message, /Reference images: docs\/diagram\.png/);
+    assert.match(c.message, /billed/);
+  });
+
+  void it('a refused request lists every broken rule by name', () => {
+    const v = validateVideoRequest({ model: 'vendor-video-1.5', prompt: '', seconds: 20 });
+    const text = rulesResult(v.errors);
+    assert.match(text, /not sent/);
+    for (const rule of ['prompt-required', 'text-to-video', 'seconds-max'])
+      assert.match(text, new RegExp(`- ${rule} `));
+  });
+
+  void it('a wrong input shape becomes input-<field> rules, and a good one parses', () => {
+    const bad = parseToolInput(generateVideoInputSchema, { prompt: 3, images: 'x.png' });
+    assert.equal(bad.ok, false);
+    if (!bad.ok) assert.deepEqual(bad.issues.map((i) => i.rule).sort(), ['input-images', 'input-prompt']);
+    const good = parseToolInput(generateVideoInputSchema, { prompt: 'p', seconds: 4, images: ['a.png'] });
+    assert.ok(good.ok);
+  });
+
+  void it('status texts: running with progress, saved with its path, failed with reason and meaning', () => {
+    const rel = (f: string) => f.replace('/ws/', '');
+    assert.match(
+      taskStatusText(record({ videoId: 'video_svc_v1_x', status: 'in_progress', progress: 50 }), rel),
+      /status: polling \(gateway: in_progress\)\n {2}progress: 50%/,
+    );
+    assert.match(
+      taskStatusText(record({ state: 'saved', file: '/ws/videos/a-fox.mp4', progress: 100 }), rel),
+      /file: videos\/a-fox\.mp4/,
+    );
+    const failed = taskStatusText(record({ state: 'failed', outcome: 'failed', failReason: 'content policy' }), rel);
+    assert.match(failed, /failure: failed: .*spec 3.*reason: content policy/);
+    const started = startedText(
+      record({ videoId: 'video_svc_v1_y', status: 'queued', progress: 0 }),
+      '/ws/videos/a-fox-y.mp4',
+      rel,
+    );
+    assert.match(started, /Started video task video_svc_v1_y \(status: queued, progress 0%\)/);
+    assert.match(started, /saved to videos\/a-fox-y\.mp4/);
+    assert.match(started, /do not start it again/);
+  });
+});

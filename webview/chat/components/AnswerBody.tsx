@@ -1,0 +1,97 @@
+/**
+ * An answer's text and reasoning. Both are written imperatively: while the answer streams, the
+ * StreamRenderer owns the `.md` element and deltas reach it without a render (actions.ts); once it
+ * is finished, sanitised markdown is set once and set again only when the text changes.
+ */
+import type { JSX } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { AssistantMessage } from '../../../src/shared/protocol';
+import { decorateCodeBlocks } from '../codeBlocks';
+import { h } from '../../common/dom';
+import { highlightCode, renderMarkdown } from '../markdown';
+import { announce, live } from '../runtime';
+import { jsonMode, t } from '../state';
+import { StreamRenderer } from '../stream';
+import { Icon } from './buttons';
+
+function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean): void {
+  if (json) {
+    try {
+      const pretty = JSON.stringify(JSON.parse(m.content), null, 2);
+      body.innerHTML = `<pre><code class="hljs language-json">${highlightCode(pretty, 'json')}</code></pre>`;
+    } catch {
+      body.innerHTML = renderMarkdown(m.content, { highlight: true });
+      body.prepend(h('p', { class: 'notice' }, t('Answer not valid JSON; shown as text.')));
+    }
+  } else {
+    body.innerHTML = renderMarkdown(m.content, { highlight: true });
+  }
+  decorateCodeBlocks(body);
+}
+
+export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
+  const json = jsonMode.value && m.status === 'done' && m.content.trim() !== '';
+  const body = useRef<HTMLDivElement>(null);
+  const reasoning = useRef<HTMLPreElement>(null);
+  const details = useRef<HTMLDetailsElement>(null);
+  /** What `.md` shows now, so an unchanged answer is not rendered again. */
+  const shown = useRef<string | undefined>(undefined);
+
+  useLayoutEffect(() => {
+    const el = body.current;
+    const pre = reasoning.current;
+    const det = details.current;
+    if (!el || !pre || !det) return;
+    const streaming = live.get(m.id);
+    if (m.status === 'streaming') {
+      if (streaming) return;
+      const text = document.createTextNode(m.reasoning ?? '');
+      pre.replaceChildren(text);
+      // Finished blocks are not read out one by one: the live region reads the whole answer once
+      // it is done (actions.ts), so a screen reader is not interrupted while the answer streams.
+      const renderer = new StreamRenderer(el, decorateCodeBlocks);
+      renderer.append(m.content);
+      live.set(m.id, { renderer, reasoning: text, details: det });
+      shown.current = undefined;
+      announce(t('Answer started.'));
+      return;
+    }
+    const key = `${json ? 'json' : 'md'}\u0000${m.content}`;
+    if (streaming) {
+      // Keep the streamed DOM (no re-render of a long answer) unless the text differs from it.
+      streaming.renderer.finish();
+      live.delete(m.id);
+      if (streaming.renderer.content === m.content && !json) shown.current = key;
+    } else {
+      pre.textContent = m.reasoning ?? '';
+    }
+    if (shown.current !== key) {
+      fillBody(el, m, json);
+      shown.current = key;
+    }
+  }, [m, json]);
+
+  useLayoutEffect(() => {
+    const el = body.current;
+    return () => {
+      // A removed answer stops streaming into a detached element (a later one may reuse its id).
+      const streaming = live.get(m.id);
+      if (streaming && streaming.renderer.root === el) {
+        streaming.renderer.finish();
+        live.delete(m.id);
+      }
+    };
+  }, []);
+
+  return (
+    <>
+      <details ref={details} class="reasoning" hidden={!m.reasoning}>
+        <summary>
+          <Icon name="lightbulb" /> {t('Reasoning')}
+        </summary>
+        <pre ref={reasoning} class="reasoning-text" />
+      </details>
+      <div ref={body} class="md" />
+    </>
+  );
+}

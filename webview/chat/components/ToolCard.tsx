@@ -1,0 +1,143 @@
+/**
+ * One tool call: its arguments, the approval buttons while it waits, its result. The live state
+ * from the host (`chat/toolCall`) wins; without one the card is built from the conversation.
+ */
+import type { JSX } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ToolCallUpdate, ToolDecision } from '../../../src/shared/protocol';
+import type { WebviewString } from '../../../src/shared/webviewStrings';
+import { visibleText } from '../../../src/shared/commandDisplay';
+import { highlightCode } from '../markdown';
+import { cardEls, post } from '../runtime';
+import { keyed, t, toolResults, tools, toolUpdates, videoTasks } from '../state';
+import { Icon, TextButton } from './buttons';
+import { CommandLine, commandOf } from './CommandLine';
+import { VideoTaskCard } from './VideoTaskCard';
+
+const STATE_LABEL: Record<ToolCallUpdate['state'], WebviewString> = {
+  'awaiting-approval': 'Waiting for your approval',
+  running: 'Running',
+  done: 'Done',
+  denied: 'Denied',
+  error: 'Failed',
+};
+const STATE_ICON: Record<ToolCallUpdate['state'], string> = {
+  'awaiting-approval': 'question',
+  running: 'loading',
+  done: 'pass',
+  denied: 'circle-slash',
+  error: 'error',
+};
+
+/** A call as the conversation records it: done when a result is stored, else never run. */
+function fromHistory(callId: string, name: string, args: string): ToolCallUpdate {
+  const result = keyed(toolResults, callId).value;
+  return {
+    callId,
+    name,
+    argumentsJson: args,
+    state: result ? 'done' : 'denied',
+    readOnly: tools.value.find((x) => x.name === name)?.readOnly ?? false,
+    resultPreview: result?.content.slice(0, 2000),
+  };
+}
+
+export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
+  const liveUpdate = keyed(toolUpdates, callId).value;
+  const video = keyed(videoTasks, callId).value;
+  let u: ToolCallUpdate | undefined = liveUpdate;
+  if (u && u.resultPreview === undefined) {
+    // The result was stored before the host's card said so.
+    const result = keyed(toolResults, callId).value;
+    if (result) u = { ...u, resultPreview: result.content.slice(0, 2000) };
+  }
+  if (!u && name !== undefined) u = fromHistory(callId, name, args ?? '');
+  const ref = useRef<HTMLElement>(null);
+  // Buttons are disabled once a decision is sent, until the host's next update for the card.
+  const [decided, setDecided] = useState<ToolCallUpdate | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    cardEls.set(callId, el);
+    return () => {
+      if (cardEls.get(callId) === el) cardEls.delete(callId);
+    };
+  }, [callId, u === undefined]);
+  if (!u) return null;
+  const update = u;
+  let pretty = update.argumentsJson;
+  try {
+    pretty = JSON.stringify(JSON.parse(update.argumentsJson), null, 2);
+  } catch {
+    // Invalid JSON from the model is shown as it came; the tools side answers the model.
+  }
+  // Blank runs and invisible characters in any argument are shown as markers, never hidden.
+  pretty = visibleText(pretty, { keepIndent: true });
+  const command = update.name === 'run_command' ? commandOf(update.argumentsJson) : undefined;
+  const disabled = decided !== undefined && decided === liveUpdate;
+  const decide = (decision: ToolDecision) => {
+    setDecided(liveUpdate);
+    post({ type: 'chat/toolDecision', callId, decision });
+  };
+  return (
+    <section
+      ref={ref}
+      class={`toolcard state-${update.state}`}
+      data-call-id={callId}
+      aria-label={t('Tool call: {0}', update.name)}
+    >
+      <div class="tc-head">
+        <Icon name="tools" />
+        <strong class="tc-name">{update.name}</strong>
+        {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
+        <span class="tc-state" role="status">
+          <Icon name={STATE_ICON[update.state]} spin={update.state === 'running'} /> {t(STATE_LABEL[update.state])}
+        </span>
+      </div>
+      {command !== undefined ? <CommandLine command={command} /> : null}
+      <details class="tc-args" open={update.state === 'awaiting-approval'}>
+        <summary>{t('Arguments')}</summary>
+        <pre>
+          <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
+        </pre>
+      </details>
+      {update.warning && update.state === 'awaiting-approval' ? (
+        <p class="tc-note tc-warning" role="alert">
+          <Icon name="warning" /> {update.warning}
+        </p>
+      ) : null}
+      {update.state === 'awaiting-approval' && update.name === 'run_command' ? (
+        <p class="tc-note">
+          <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
+        </p>
+      ) : null}
+      {update.state === 'awaiting-approval' ? (
+        <div class="tc-actions">
+          <TextButton
+            icon="check"
+            label={t('Allow')}
+            class="text-btn primary"
+            disabled={disabled}
+            onClick={() => decide('allow')}
+          />
+          <TextButton icon="close" label={t('Deny')} disabled={disabled} onClick={() => decide('deny')} />
+          {update.readOnly && !update.askEveryTime ? (
+            <TextButton
+              icon="check-all"
+              label={t('Always allow')}
+              disabled={disabled}
+              onClick={() => decide('alwaysAllow')}
+            />
+          ) : null}
+        </div>
+      ) : null}
+      {video ? <VideoTaskCard callId={callId} task={video} /> : null}
+      {update.resultPreview !== undefined ? (
+        <details class="tc-result">
+          <summary>{t('Result')}</summary>
+          <pre>{update.resultPreview}</pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * The video task a tool call started, inside its card: progress while it runs, then the saved
+ * file (Open, Reveal, the default player) with a small preview. Local files come as webview URIs.
+ */
+import type { JSX } from 'preact';
+import type { GalleryTask } from '../../../src/shared/galleryProtocol';
+import type { VideoCardAction } from '../../../src/shared/protocol';
+import { post } from '../runtime';
+import { t } from '../state';
+import { TextButton } from './buttons';
+
+export function VideoTaskCard({ callId, task }: { callId: string; task: GalleryTask }): JSX.Element {
+  const act = (action: VideoCardAction) => post({ type: 'chat/videoAction', callId, action });
+  const saved = task.state === 'saved' && task.src !== undefined;
+  return (
+    <div class={`tc-video video-${task.state}`} aria-label={t('Video task')} data-video-key={task.key}>
+      <div class="tc-video-state" role="status">
+        {task.stateLabel}
+        {task.file ? <span class="tc-video-file"> · {task.file}</span> : null}
+      </div>
+      {task.running && task.state !== 'saved' ? (
+        <progress max={100} value={task.progress ?? 0} aria-label={task.stateLabel} />
+      ) : null}
+      {task.failure ? <div class="tc-video-failure">{task.failure}</div> : null}
+      {saved ? (
+        <>
+          <video class="tc-video-preview" src={task.src} poster={task.poster} controls preload="metadata" muted />
+          <div class="tc-actions">
+            <TextButton icon="go-to-file" label={t('Open')} onClick={() => act('open')} />
+            <TextButton icon="folder-opened" label={t('Reveal in Explorer')} onClick={() => act('reveal')} />
+            <TextButton icon="link-external" label={t('Open in Default Player')} onClick={() => act('openExternal')} />
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
