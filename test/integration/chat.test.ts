@@ -4,7 +4,7 @@
 // tests); here what needs VS Code: the webview's input checks, the export, the views' replay.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ChatController } from '../../src/chat/panel/vscode/controller';
+import { ChatController } from '../../src/chat/vscode/controller';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 import { FakeWebview } from './fakeWebview';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { ChatController } from '../../src/chat/panel/vscode/controller';
+import { ChatController } from '../../src/chat/vscode/controller';
 import type { OriginPrompt } from '../../src/platform/gatewayOrigins';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../src/chat/panel/vscode/controller';
+import { ChatController } from '../../src/chat/vscode/controller';
 import type { Services } from '../../src/platform/services';
 import type { HostMessage, MentionItem } from '../../src/shared/protocol';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';

@@ -8,7 +8,7 @@ import { builtinTools } from '../../src/chat/tools/core/builtins';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/tools/core/runner';
 import { Approvals } from '../../src/chat/tools/vscode/approval';
 import { VscodeToolHost, PROPOSAL_SCHEME } from '../../src/chat/tools/vscode/host';
-import { ChatController } from '../../src/chat/panel/vscode/controller';
+import { ChatController } from '../../src/chat/vscode/controller';
 import type { Services } from '../../src/platform/services';
 import type { HostMessage } from '../../src/shared/protocol';
 import { FakeWebview } from './fakeWebview';

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { configureApiL10n } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { webviewHtml } from '../../shared/webviewHtml';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, type ChatPanelApi } from '../panel/vscode/api';
-import { ChatController } from '../panel/vscode/controller';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, type ChatPanelApi } from './api';
+import { ChatController } from './controller';
 
 function nonce(): string {
   const bytes = new Uint8Array(18);

@@ -14,7 +14,7 @@ import type { VideoTaskRecord } from '../jobs/core/record';
 import type { StatusBarModel } from '../jobs/core/summary';
 import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
 import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/gallery';
-import { imageLabel, imageToDataUrl, isImageUri } from '../wizard/vscode/images';
+import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
 import { SHOW_TASKS_COMMAND, VideoStatusBar } from '../jobs/vscode/statusBar';
 import { WorkspaceTaskStore } from '../jobs/vscode/store';
@@ -26,7 +26,7 @@ import {
   runAction,
   showTaskList,
   type TaskAction,
-} from '../jobs/vscode/taskList';
+} from './taskList';
 import type { VideoFeature } from './feature';
 import { runVideoWizard } from '../wizard/vscode/wizard';
 

@@ -5,7 +5,7 @@ import type { ToolInfo } from '../../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';
 import type { GuardKind } from '../core/protectedFiles';
 import { ToolRunner, type Tool } from '../core/runner';
-import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../../panel/vscode/api';
+import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../../vscode/api';
 import { Approvals } from './approval';
 import { featureTool } from './featureTools';
 import { externalTools } from './lmTools';

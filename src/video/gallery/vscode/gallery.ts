@@ -15,7 +15,7 @@ import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
 import { GalleryActions } from './galleryActions';
 import type { VideoFeature } from '../../vscode/feature';
-import { relPath } from '../../tools/vscode/agent';
+import { relPath } from '../../vscode/agent';
 import { SHOW_TASKS_COMMAND } from '../../jobs/vscode/statusBar';
 
 /** The gallery's view id (package.json `views`); `<id>.focus` reveals it. */

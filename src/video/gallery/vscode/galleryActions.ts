@@ -6,9 +6,9 @@ import type { Services } from '../../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/galleryProtocol';
 import { confirmationText, rulesResult } from '../../tools/core/agentText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
-import { VideoAgent, relPath } from '../../tools/vscode/agent';
+import { VideoAgent, relPath } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
-import { openVideo, revealVideo, runAction } from '../../jobs/vscode/taskList';
+import { openVideo, revealVideo, runAction } from '../../vscode/taskList';
 
 /** What the actions need from the gallery view. */
 export interface GalleryPort {

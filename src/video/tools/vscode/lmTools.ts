@@ -5,7 +5,7 @@ import type { Services } from '../../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
-import { VideoAgent } from './agent';
+import { VideoAgent } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
 
 /** Names in `vscode.lm.tools` (package.json `languageModelTools`). */

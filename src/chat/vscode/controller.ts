@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { getGatewayClient } from '../../../platform/gateway';
-import { onDidChangeSettings, readSettings, type Settings } from '../../../platform/settings';
-import type { Services } from '../../../platform/services';
+import { getGatewayClient } from '../../platform/gateway';
+import { onDidChangeSettings, readSettings, type Settings } from '../../platform/settings';
+import type { Services } from '../../platform/services';
 import {
   parseWebviewMessage,
   type ChatParams,
@@ -12,24 +12,24 @@ import {
   type ToolDecision,
   type ToolInfo,
   type WebviewMessage,
-} from '../../../shared/protocol';
-import { redact } from '../../../shared/redact';
-import { WEBVIEW_STRINGS } from '../../../shared/webviewStrings';
-import { ChatSession } from '../../session/core/session';
-import type { SessionSettings } from '../../session/core/sessionDeps';
-import { ConversationStore } from '../../history/core/store';
-import type { ToolExecutor } from '../../tools/core/seam';
+} from '../../shared/protocol';
+import { redact } from '../../shared/redact';
+import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
+import { ChatSession } from '../session/core/session';
+import type { SessionSettings } from '../session/core/sessionDeps';
+import { ConversationStore } from '../history/core/store';
+import type { ToolExecutor } from '../tools/core/seam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
-import { ChatCheckpoints, checkpointFolder } from '../../checkpoints/vscode/checkpoints';
-import { conversationImageFiles } from '../../history/vscode/imageStorage';
-import type { ChangeRecorder } from '../../checkpoints/core/checkpoints';
-import { EditorActions } from './editorActions';
-import type { FeatureTaskSource } from '../../../api/featureTools';
-import { FollowedTasks, type FollowedEntry } from '../core/followedTasks';
-import { ChatHub, type Surface } from '../core/hub';
-import type * as Mentions from '../../mentions/vscode/picker';
-import type { MentionProvider } from '../../mentions/vscode/picker';
-import { PromptContext } from '../../prompt/vscode/promptContext';
+import { ChatCheckpoints, checkpointFolder } from '../checkpoints/vscode/checkpoints';
+import { conversationImageFiles } from '../history/vscode/imageStorage';
+import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
+import { EditorActions } from '../panel/vscode/editorActions';
+import type { FeatureTaskSource } from '../../api/featureTools';
+import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
+import { ChatHub, type Surface } from '../panel/core/hub';
+import type * as Mentions from '../mentions/vscode/picker';
+import type { MentionProvider } from '../mentions/vscode/picker';
+import { PromptContext } from '../prompt/vscode/promptContext';
 
 /**
  * The chat's host side: validates what every open chat webview sends and routes it to the

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../../api/featureTools';
-import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
-import type { ChangeRecorder } from '../../checkpoints/core/checkpoints';
-import type { ToolExecutor } from '../../tools/core/seam';
+import type { FeatureTaskSource } from '../../api/featureTools';
+import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
+import type { ToolExecutor } from '../tools/core/seam';
 
 /** Ids that package.json contributes; tests and other features refer to them. */
 export const CHAT_VIEW_ID = 'gatewayStudio.chatView';

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { GatewayError } from '../../../api/errors';
-import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../../api/videoRules';
-import { readSettings } from '../../../platform/settings';
-import { rulesResult, startedText, taskStatusText } from '../core/agentText';
-import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
-import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../core/toolInput';
-import type { VideoFeature } from '../../vscode/feature';
-import { imageLabel, imageToDataUrl } from '../../wizard/vscode/images';
+import { GatewayError } from '../../api/errors';
+import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../api/videoRules';
+import { readSettings } from '../../platform/settings';
+import { rulesResult, startedText, taskStatusText } from '../tools/core/agentText';
+import { fileStem, type VideoTaskRecord } from '../jobs/core/record';
+import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../tools/core/toolInput';
+import type { VideoFeature } from './feature';
+import { imageLabel, imageToDataUrl } from './images';
 
 /** A checked generate call: what will be sent, or why not. */
 export type VideoPlan =
