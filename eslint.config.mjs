@@ -7,8 +7,9 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import prettier from 'eslint-config-prettier/flat';
+import fs from 'node:fs';
 
-const vscodePath = { name: 'vscode', message: 'This layer must run without VS Code (see docs/DEVELOPING.md).' };
+const vscodePath = { name: 'vscode', message: 'A core/ folder runs without VS Code (see docs/DEVELOPING.md).' };
 // zod's own `z` object keeps all of zod in a bundle (~440 KB); src/shared/zod.ts is the one import.
 const zodPaths = ['zod', 'zod/mini'].map((name) => ({
   name,
@@ -17,59 +18,93 @@ const zodPaths = ['zod', 'zod/mini'].map((name) => ({
 const restricted = (...paths) => ({ 'no-restricted-imports': ['error', { paths }] });
 const noVscode = restricted(vscodePath, ...zodPaths);
 
-const src = (...dirs) => dirs.map((d) => `./src/${d}`);
-const features = src('chat/view', 'chat/tools', 'video/ui', 'connection', 'lm/vscode/provider.ts');
-const everythingRightOfApi = [...src('chat', 'video', 'lm', 'platform', 'connection', 'extension.ts')];
+// The map is read from the tree, so a new feature or capability folder is guarded the day it is
+// made: a feature is any folder of src/ that is not a shared layer, a capability any folder of a
+// feature except its composition point (`<feature>/vscode/`). scripts/checkLayout.mjs refuses a
+// source file outside these folders.
+const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
+const dirs = (d) =>
+  fs.existsSync(d)
+    ? fs
+        .readdirSync(d, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+    : [];
+const features = dirs('src').filter((d) => !SHARED_LAYERS.includes(d));
+const capabilities = (feature) => dirs(`src/${feature}`).filter((d) => d !== 'vscode');
+const everyFeature = features.map((f) => `./src/${f}/**`);
+// A glob, as every other `from` of a zone must be when one is.
+const EXTENSION = './src/extension.{ts,js}';
+const FEATURE_MESSAGE =
+  'Features do not import each other: move the shared part to src/api, src/shared or src/contracts.';
 
-/** Each zone: files under `target` may not import from `from` (docs/DEVELOPING.md, "Layers"). */
+/** Each zone: files matching `target` may not import files matching `from` (docs/DEVELOPING.md). */
 const zones = [
   {
-    target: './src/shared',
-    from: [...src('api'), ...everythingRightOfApi],
+    target: './src/shared/**',
+    from: ['./src/api/**', './src/platform/**', './src/contracts/**', ...everyFeature, EXTENSION],
     message: 'src/shared imports nothing of the extension.',
   },
   {
-    target: './src/api',
-    from: everythingRightOfApi,
-    message: 'The gateway client imports no feature, core or platform code.',
+    target: './src/contracts/**',
+    from: ['./src/api/**', './src/platform/**', ...everyFeature, EXTENSION],
+    message: 'src/contracts holds the vocabulary features share: it imports only src/shared.',
   },
   {
-    target: src('chat/core', 'video/core', 'lm/core'),
-    from: [...src('platform'), ...features, './src/extension.ts'],
-    message: 'Cores run in plain node: no platform adapters, no UI.',
-  },
-  // Features keep to their own internals; what two of them share belongs in api or shared.
-  {
-    target: './src/chat',
-    from: src('video', 'lm', 'connection'),
-    message: 'Features do not import each other: move the shared part to src/api or src/shared.',
+    target: './src/api/**',
+    from: ['./src/platform/**', ...everyFeature, EXTENSION],
+    message: 'The gateway client imports no feature and no platform code.',
   },
   {
-    target: './src/video',
-    from: src('chat', 'lm', 'connection'),
-    message: 'Features do not import each other: move the shared part to src/api or src/shared.',
-  },
-  {
-    target: './src/lm',
-    from: src('chat', 'video', 'connection'),
-    message: 'Features do not import each other: move the shared part to src/api or src/shared.',
-  },
-  {
-    target: './src/connection',
-    from: src('chat', 'video', 'lm'),
-    message: 'Features do not import each other: move the shared part to src/api or src/shared.',
-  },
-  {
-    target: './src/platform',
-    from: [...features, './src/extension.ts'],
+    target: './src/platform/**',
+    from: [...everyFeature, EXTENSION],
     message: 'Platform adapters import no feature.',
   },
   {
-    target: './webview',
-    from: [...src('api', 'chat', 'video', 'lm', 'platform', 'connection', 'extension.ts')],
-    message: 'The webview bundle imports only src/shared.',
+    target: './src/**/core/**',
+    from: ['./src/**/vscode/**', './src/platform/**', EXTENSION],
+    message: 'A core/ folder runs in plain node: no VS Code side, no platform adapter.',
   },
-];
+  ...features.map((f) => ({
+    target: `./src/${f}/**`,
+    from: [...features.filter((g) => g !== f).map((g) => `./src/${g}/**`), EXTENSION],
+    message: FEATURE_MESSAGE,
+  })),
+  // Inside a feature, one capability's VS Code side does not reach into another's: they meet in the
+  // feature's composition point (`src/<feature>/vscode/`), which wires them and holds what their
+  // VS Code sides share (no-cycle keeps that one-way).
+  ...features.flatMap((f) =>
+    capabilities(f).map((c) => ({
+      target: `./src/${f}/${c}/**`,
+      from: [
+        ...capabilities(f)
+          .filter((d) => d !== c)
+          .map((d) => `./src/${f}/${d}/vscode/**`),
+      ],
+      message: `src/${f}/${c} reaches another capability's VS Code side only through src/${f}/vscode/ (the composition point).`,
+    })),
+  ),
+  {
+    target: './webview/**',
+    from: ['./src/api/**', './src/platform/**', ...everyFeature, EXTENSION],
+    message: 'The webview bundles import only src/shared and src/contracts.',
+  },
+  {
+    target: './webview/common/**',
+    from: ['./webview/chat/**', './webview/gallery/**'],
+    message: 'webview/common is what both pages share: it imports neither page.',
+  },
+  {
+    target: './webview/chat/**',
+    from: ['./webview/gallery/**'],
+    message: 'The chat page does not import the gallery.',
+  },
+  {
+    target: './webview/gallery/**',
+    from: ['./webview/chat/**'],
+    message: 'The gallery does not import the chat page.',
+  },
+].filter((zone) => zone.from.length > 0); // a feature with one capability has no neighbour to refuse
 
 export default tseslint.config(
   {
@@ -120,7 +155,14 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones }], ...restricted(...zodPaths) },
   },
   {
-    files: ['src/api/**/*.ts', 'src/shared/**/*.ts', 'src/*/core/**/*.ts', 'webview/**/*.ts', 'webview/**/*.tsx'],
+    files: [
+      'src/api/**/*.ts',
+      'src/shared/**/*.ts',
+      'src/contracts/**/*.ts',
+      'src/**/core/**/*.ts',
+      'webview/**/*.ts',
+      'webview/**/*.tsx',
+    ],
     rules: noVscode,
   },
   { files: ['src/shared/zod.ts'], rules: restricted(vscodePath) },

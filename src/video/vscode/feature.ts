@@ -3,6 +3,9 @@ import type { VideoCreateRequest } from '../../api/videoRules';
 import type { VideoJobManager } from '../jobs/core/manager';
 import type { VideoTaskRecord } from '../jobs/core/record';
 
+/** Command the status-bar item runs: the task list (the gallery). */
+export const SHOW_TASKS_COMMAND = 'gatewayStudio.video.showTasks';
+
 /**
  * What the video feature's surfaces (commands, the gallery, the language-model and chat tools)
  * share: the one job manager and the one way to start a task, so that every task is validated,

@@ -16,7 +16,8 @@ import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
 import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/gallery';
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
-import { SHOW_TASKS_COMMAND, VideoStatusBar } from '../jobs/vscode/statusBar';
+import { VideoStatusBar } from '../jobs/vscode/statusBar';
+import { SHOW_TASKS_COMMAND } from './feature';
 import { WorkspaceTaskStore } from '../jobs/vscode/store';
 import {
   notifyEnd,

@@ -14,9 +14,8 @@ import { failureMeaning } from '../../tools/core/agentText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
 import { GalleryActions } from './galleryActions';
-import type { VideoFeature } from '../../vscode/feature';
+import { SHOW_TASKS_COMMAND, type VideoFeature } from '../../vscode/feature';
 import { relPath } from '../../vscode/agent';
-import { SHOW_TASKS_COMMAND } from '../../jobs/vscode/statusBar';
 
 /** The gallery's view id (package.json `views`); `<id>.focus` reveals it. */
 export const GALLERY_VIEW_ID = 'gatewayStudio.videoGallery';

@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
+import { SHOW_TASKS_COMMAND } from '../../vscode/feature';
 import { statusBarModel, type StatusBarModel } from '../core/summary';
 import type { VideoTaskRecord } from '../core/record';
-
-/** Command the item runs: the task list. */
-export const SHOW_TASKS_COMMAND = 'gatewayStudio.video.showTasks';
 
 /**
  * The video status-bar item (`gatewayStudio.videoStatus`). Its text comes from
