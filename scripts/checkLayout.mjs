@@ -1,0 +1,102 @@
+// What lint's import zones cannot see, checked over the tree (run by `npm run lint`; node built-ins
+// only). Each rule says where a new file belongs, so the map of docs/DEVELOPING.md stays true:
+// - every source file sits in a layer folder: src/{api,shared,platform,contracts}/, a feature's
+//   composition point src/<feature>/vscode/, or a capability's src/<feature>/<capability>/{core,vscode}/;
+//   the webview's in webview/{common,chat,gallery}/;
+// - no source file is over 400 lines;
+// - unit tests mirror src: test/unit/<path>.test.ts (or <path>.<aspect>.test.ts) names a source
+//   file, except the project's own tooling in test/unit/tooling/;
+// - every core unit (src/api, src/shared, src/contracts, src/**/core) has its test, or its gap is
+//   allowed with a reason in test/unit/untested.json (and an allowance whose test now exists fails,
+//   so the list only shrinks).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const MAX_LINES = 400;
+const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
+const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];
+const SOURCE = /\.(ts|tsx)$/;
+
+function walk(root, dir) {
+  const abs = path.join(root, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs, { withFileTypes: true }).flatMap((e) => {
+    const rel = path.posix.join(dir, e.name);
+    return e.isDirectory() ? walk(root, rel) : [rel];
+  });
+}
+
+/** Why `file` (a path under src/) is not in a layer folder, or undefined when it is. */
+function srcPlacement(file) {
+  const parts = file.split('/').slice(1);
+  if (parts.length === 1) return parts[0] === 'extension.ts' ? undefined : 'only extension.ts sits at the top of src/';
+  if (SHARED_LAYERS.includes(parts[0])) return undefined;
+  if (parts[1] === 'vscode') return undefined;
+  if (parts.length >= 4 && (parts[2] === 'core' || parts[2] === 'vscode')) return undefined;
+  return `a feature's files go in src/${parts[0]}/<capability>/core/ or /vscode/ (or its composition point src/${parts[0]}/vscode/)`;
+}
+
+/** The unit a core unit's tests are named after: `src/chat/tools/core/fs.ts` -> `chat/tools/core/fs`. */
+const unitName = (file) => file.replace(/^src\//, '').replace(SOURCE, '');
+const isCoreUnit = (file) =>
+  SOURCE.test(file) &&
+  (/^src\/(api|shared|contracts)\//.test(file) || /\/core\//.test(file)) &&
+  !file.endsWith('.d.ts');
+
+/** Every problem with the tree at `root`, as sentences naming the file. */
+export function layoutProblems(root) {
+  const problems = [];
+  const src = walk(root, 'src').filter((f) => SOURCE.test(f));
+  const webview = walk(root, 'webview').filter((f) => SOURCE.test(f));
+  for (const f of src) {
+    const why = srcPlacement(f);
+    if (why) problems.push(`${f}: outside a layer folder: ${why}`);
+  }
+  for (const f of webview) {
+    if (!WEBVIEW_PARTS.includes(f.split('/')[1]) || f.split('/').length < 3)
+      problems.push(`${f}: outside a layer folder: the webview's files go in webview/{${WEBVIEW_PARTS.join(',')}}/`);
+  }
+  for (const f of [...src, ...webview]) {
+    const lines = readFileSync(path.join(root, f), 'utf8').split('\n').length - 1;
+    if (lines > MAX_LINES) problems.push(`${f}: ${lines} lines, over the ${MAX_LINES}-line limit`);
+  }
+
+  const units = new Set(src.filter(isCoreUnit).map(unitName));
+  const sources = new Set(src.map(unitName));
+  const tests = walk(root, 'test/unit').filter((f) => f.endsWith('.test.ts') && !f.startsWith('test/unit/tooling/'));
+  const tested = new Set();
+  for (const t of tests) {
+    const name = t.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '');
+    // `<unit>.<aspect>`: the longest prefix (at a dot) that names a source file.
+    const candidates = name.split('.').map((_, i, all) => all.slice(0, all.length - i).join('.'));
+    const unit = candidates.find((c) => sources.has(c));
+    if (unit) tested.add(unit);
+    else problems.push(`${t}: names no source file (tests mirror src: test/unit/<path under src>.test.ts)`);
+  }
+  const allowFile = path.join(root, 'test/unit/untested.json');
+  const allowed = existsSync(allowFile) ? JSON.parse(readFileSync(allowFile, 'utf8')) : {};
+  for (const unit of [...units].sort()) {
+    if (!tested.has(unit) && !(unit in allowed))
+      problems.push(
+        `src/${unit}.ts: a core unit without test/unit/${unit}.test.ts (write one, or allow the gap with a reason in test/unit/untested.json)`,
+      );
+  }
+  for (const [unit, reason] of Object.entries(allowed)) {
+    if (!units.has(unit)) problems.push(`test/unit/untested.json: "${unit}" is not a core unit (moved or removed?)`);
+    else if (tested.has(unit)) problems.push(`test/unit/untested.json: "${unit}" has a test now: remove its allowance`);
+    else if (typeof reason !== 'string' || reason.trim().length < 10)
+      problems.push(`test/unit/untested.json: "${unit}" needs a reason`);
+  }
+  return problems;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const problems = layoutProblems(process.cwd());
+  for (const p of problems) console.error(p);
+  if (problems.length) {
+    console.error(`\n${problems.length} layout problem(s); the map is in docs/DEVELOPING.md.`);
+    process.exit(1);
+  }
+  console.log('layout: every file in its layer folder, under the line limit, and every core unit tested or allowed');
+}
