@@ -28,6 +28,11 @@ export interface AttachmentSource {
  * The attachment of `text`, cut at the last line break within `limit` characters (a whole line
  * reads better than half of one) when it is longer; `originalChars` keeps the full size.
  */
+/** A mention that attaches no content, only the note that says why. */
+export function noteOnly(item: { kind: MentionKind; label: string }, note: string, path?: string): ContextAttachment {
+  return makeAttachment({ kind: item.kind, label: item.label, note, ...(path ? { path } : {}) }, '');
+}
+
 export function makeAttachment(src: AttachmentSource, text: string, limit = ATTACHMENT_CHAR_LIMIT): ContextAttachment {
   const a: ContextAttachment = { ...stripUndefined(src), text };
   if (text.length <= limit) return a;
