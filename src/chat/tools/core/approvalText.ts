@@ -8,10 +8,10 @@ import type { ApprovalRequest } from './runner';
  * modal cannot show `npm test` while the rest of the line sits past 200 spaces.
  */
 export function approvalDetail(
-  req: Pick<ApprovalRequest, 'name' | 'args' | 'argumentsJson' | 'summary'>,
+  req: Pick<ApprovalRequest, 'preview' | 'args' | 'argumentsJson' | 'summary'>,
   translate: (w: CommandWarning) => string = (w) => w,
 ): string {
-  const command = req.name === 'run_command' ? req.args['command'] : undefined;
+  const command = req.preview === 'command' ? req.args['command'] : undefined;
   const warnings = typeof command === 'string' ? commandWarnings(commandDisplay(command)).map(translate) : [];
   return [
     ...warnings,

@@ -65,9 +65,13 @@ export interface Tool {
    * can depend on what else is listed, so its trust follows its own identity instead.
    */
   trustKey?: string;
+  /** How a call is shown for approval beyond its card (approvers read this, never the name). */
+  preview?: ToolPreview;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
+/** `diff`: the change opens in a diff editor; `command`: a command line, shown whole with its warnings. */
+export type ToolPreview = 'diff' | 'command';
 export type Decision = 'allow' | 'deny' | 'alwaysAllow';
 
 /** What the approver shows. */
@@ -79,6 +83,7 @@ export interface ApprovalRequest {
   /** Arguments pretty-printed, as the card shows them. */
   argumentsJson: string;
   readOnly: boolean;
+  preview?: ToolPreview;
   summary?: string;
   /** Why this call asks even though it might not otherwise (protected file, secrets, Restricted Mode). */
   warning?: string;
@@ -269,6 +274,7 @@ export class ToolRunner implements ToolExecutor {
           args: checked.args,
           argumentsJson,
           readOnly: tool.readOnly,
+          ...(tool.preview ? { preview: tool.preview } : {}),
           ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
           ...caution,
           ...(untrusted ? { untrustedWorkspace: true } : {}),

@@ -40,7 +40,7 @@ export class Approvals implements vscode.Disposable {
       const onAbort = () => settle('deny');
       req.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => req.signal.removeEventListener('abort', onAbort));
-      if (req.untrustedWorkspace && req.name === 'run_command') cleanups.push(this.untrustedCommand(req, settle));
+      if (req.untrustedWorkspace && req.preview === 'command') cleanups.push(this.untrustedCommand(req, settle));
       else {
         // Decided once the diff is open: it may have hidden the chat, whose card then cannot be seen.
         void Promise.resolve(req.shown).then(() => {
@@ -87,7 +87,7 @@ export class Approvals implements vscode.Disposable {
     // A modal blocks the window, which is right only where the full text matters more than the
     // editor: a command line, or a tool of another extension. Everything else gets a quick pick
     // that leaves the diff (or the file) usable while the user decides.
-    if (req.readOnly || req.name === 'write_file' || req.name === 'edit_file') {
+    if (req.readOnly || req.preview === 'diff') {
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
       qp.title = title;
       qp.placeholder = req.warning

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolCall } from '../../../../../src/api/wire';
-import { externalToolKey, nameExternalTools, type ExternalToolInfo } from '../../../../../src/chat/tools/core/externalToolNames';
+import {
+  externalToolKey,
+  nameExternalTools,
+  type ExternalToolInfo,
+} from '../../../../../src/chat/tools/core/externalToolNames';
 import { ToolRunner, type ApprovalRequest, type Tool } from '../../../../../src/chat/tools/core/runner';
 
 /*

@@ -11,7 +11,12 @@ import { idsUniqueAcross, repairToolCallIds } from '../../../../../src/chat/tool
 import { nodeToolHost } from '../../../../support/nodeToolHost';
 import { ToolRunner, type ToolCardUpdate } from '../../../../../src/chat/tools/core/runner';
 import { runTurn } from '../../../../../src/chat/session/core/turnRunner';
-import type { AssistantMessage, ChatMessage, Conversation, ToolResultMessage } from '../../../../../src/shared/protocol';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  Conversation,
+  ToolResultMessage,
+} from '../../../../../src/shared/protocol';
 import { UNSET_PARAMS, useGateway, useTempDir, userConversation } from '../../../../support/helpers';
 
 /*

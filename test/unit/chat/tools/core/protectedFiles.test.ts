@@ -6,7 +6,12 @@ import * as path from 'node:path';
 import type { ToolCall } from '../../../../../src/api/wire';
 import { hasRemoteSchema, isSecretFile, writeGuard } from '../../../../../src/chat/tools/core/protectedFiles';
 import { builtinTools } from '../../../../../src/chat/tools/core/builtins';
-import { ToolRunner, type ApprovalRequest, type Decision, type ToolCardUpdate } from '../../../../../src/chat/tools/core/runner';
+import {
+  ToolRunner,
+  type ApprovalRequest,
+  type Decision,
+  type ToolCardUpdate,
+} from '../../../../../src/chat/tools/core/runner';
 import { nodeToolHost } from '../../../../support/nodeToolHost';
 
 // Files a hostile prompt would have the model write to gain code execution or a lasting hold on
