@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../src/api/featureTools';
+import type { FeatureTaskSource } from '../../src/contracts/featureTools';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/tools/core/runner';

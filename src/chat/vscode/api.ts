@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../api/featureTools';
+import type { FeatureTaskSource } from '../../contracts/featureTools';
 import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
 import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import type { ToolExecutor } from '../tools/core/seam';

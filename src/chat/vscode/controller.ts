@@ -24,7 +24,7 @@ import { ChatCheckpoints, checkpointFolder } from '../checkpoints/vscode/checkpo
 import { conversationImageFiles } from '../history/vscode/imageStorage';
 import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import { EditorActions } from '../panel/vscode/editorActions';
-import type { FeatureTaskSource } from '../../api/featureTools';
+import type { FeatureTaskSource } from '../../contracts/featureTools';
 import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
 import { ChatHub, type Surface } from '../panel/core/hub';
 import type * as Mentions from '../mentions/vscode/picker';

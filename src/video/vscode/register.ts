@@ -12,7 +12,7 @@ import { VideoJobManager } from '../jobs/core/manager';
 import { outputFolderFor } from '../jobs/core/outputFolder';
 import type { VideoTaskRecord } from '../jobs/core/record';
 import type { StatusBarModel } from '../jobs/core/summary';
-import type { FeatureTaskSource, FeatureTool } from '../../api/featureTools';
+import type { FeatureTaskSource, FeatureTool } from '../../contracts/featureTools';
 import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/gallery';
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';

@@ -1,4 +1,4 @@
-import type { FeatureTaskSource } from '../../../api/featureTools';
+import type { FeatureTaskSource } from '../../../contracts/featureTools';
 import type { HostMessage, VideoCardAction } from '../../../shared/protocol';
 
 /** A call whose card follows a task, as stored (so history shows the card again after a restart). */

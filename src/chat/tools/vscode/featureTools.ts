@@ -1,11 +1,11 @@
-import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../api/featureTools';
+import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
 import { ToolError, type Tool } from '../core/runner';
 
 /** A run's result asks its card to keep following a task of the tool's feature. */
 export type FollowTask = (conversationId: string, callId: string, key: string, source: FeatureTaskSource) => void;
 
 /**
- * Another feature's tool (see `src/api/featureTools.ts`) as one of the chat's tools. Its
+ * Another feature's tool (see `src/contracts/featureTools.ts`) as one of the chat's tools. Its
  * refusals ({@link FeatureToolError}) become {@link ToolError}s, so the model reads them as the
  * tool's answer and the card shows them, like a built-in tool's. A result that names a task to
  * follow goes to `follow` (the chat's card then shows that task).

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FeatureTool } from '../../../api/featureTools';
+import type { FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
 import type { ToolInfo } from '../../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';

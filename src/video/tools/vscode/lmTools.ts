@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../api/featureTools';
+import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
 import { describeError } from '../../../api/describeError';
 import type { Services } from '../../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FeatureTaskSource } from '../../../../../src/api/featureTools';
+import type { FeatureTaskSource } from '../../../../../src/contracts/featureTools';
 import { FollowedTasks, type FollowedEntry, type FollowPort } from '../../../../../src/chat/panel/core/followedTasks';
 import { ChatHub } from '../../../../../src/chat/panel/core/hub';
 import type { GalleryTask } from '../../../../../src/shared/galleryProtocol';
