@@ -14,9 +14,20 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const MAX_LINES = 400;
+/**
+ * Files still over the limit, each with the split it waits for (issue 19). A listed file that
+ * has come under the limit fails too, so the list only shrinks.
+ */
+export const OVER_LIMIT = {
+  'src/chat/session/core/session.ts': 'split along turns vs history and save points, with the controller split',
+  'src/chat/vscode/controller.ts': 'a routing table over each capability adapter, with typed session events',
+  'src/shared/protocol.ts': 'one file of messages per capability, with the namespaced message types',
+  'src/api/http.ts': 'retries and timeouts apart from the request itself',
+};
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
 const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];
 const SOURCE = /\.(ts|tsx)$/;
+const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 function walk(root, dir) {
   const abs = path.join(root, dir);
@@ -59,7 +70,9 @@ export function layoutProblems(root) {
   }
   for (const f of [...src, ...webview]) {
     const lines = readFileSync(path.join(root, f), 'utf8').split('\n').length - 1;
-    if (lines > MAX_LINES) problems.push(`${f}: ${lines} lines, over the ${MAX_LINES}-line limit`);
+    const waiting = root === process.cwd() || root === REPO ? OVER_LIMIT[f] : undefined;
+    if (lines > MAX_LINES && !waiting) problems.push(`${f}: ${lines} lines, over the ${MAX_LINES}-line limit`);
+    if (lines <= MAX_LINES && waiting) problems.push(`${f}: under the limit now: remove it from OVER_LIMIT`);
   }
 
   const units = new Set(src.filter(isCoreUnit).map(unitName));

@@ -12,6 +12,9 @@ import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
  * file never race.
  */
 
+import type { ApprovalRequest, Decision, ToolPreview } from './approval';
+export type { ApprovalRequest, Decision, ToolPreview } from './approval';
+
 /** A failure the model should read as the tool's result (not a crash of the tool). */
 export class ToolError extends Error {
   constructor(message: string) {
@@ -68,32 +71,6 @@ export interface Tool {
   /** How a call is shown for approval beyond its card (approvers read this, never the name). */
   preview?: ToolPreview;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
-}
-
-/** `diff`: the change opens in a diff editor; `command`: a command line, shown whole with its warnings. */
-export type ToolPreview = 'diff' | 'command';
-export type Decision = 'allow' | 'deny' | 'alwaysAllow';
-
-/** What the approver shows. */
-export interface ApprovalRequest {
-  conversationId: string;
-  callId: string;
-  name: string;
-  args: Record<string, unknown>;
-  /** Arguments pretty-printed, as the card shows them. */
-  argumentsJson: string;
-  readOnly: boolean;
-  preview?: ToolPreview;
-  summary?: string;
-  /** Why this call asks even though it might not otherwise (protected file, secrets, Restricted Mode). */
-  warning?: string;
-  /** The call asks every time: no "always allow" is offered or honoured. */
-  askEveryTime?: boolean;
-  /** The workspace is not trusted (Restricted Mode). */
-  untrustedWorkspace?: boolean;
-  /** Settles once the call's preview (a diff) is open: where to ask depends on what is on screen then. */
-  shown?: Promise<unknown>;
-  signal: AbortSignal;
 }
 
 /** Card state changes, in the shape of the protocol's `chat/toolCall` update plus the conversation. */

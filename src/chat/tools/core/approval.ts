@@ -1,0 +1,27 @@
+// What a tool call that needs the user's yes asks with, and what it gets back: the approvers
+// (the chat card, VS Code's quick pick or modal) implement the other side.
+/** `diff`: the change opens in a diff editor; `command`: a command line, shown whole with its warnings. */
+export type ToolPreview = 'diff' | 'command';
+export type Decision = 'allow' | 'deny' | 'alwaysAllow';
+
+/** What the approver shows. */
+export interface ApprovalRequest {
+  conversationId: string;
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Arguments pretty-printed, as the card shows them. */
+  argumentsJson: string;
+  readOnly: boolean;
+  preview?: ToolPreview;
+  summary?: string;
+  /** Why this call asks even though it might not otherwise (protected file, secrets, Restricted Mode). */
+  warning?: string;
+  /** The call asks every time: no "always allow" is offered or honoured. */
+  askEveryTime?: boolean;
+  /** The workspace is not trusted (Restricted Mode). */
+  untrustedWorkspace?: boolean;
+  /** Settles once the call's preview (a diff) is open: where to ask depends on what is on screen then. */
+  shown?: Promise<unknown>;
+  signal: AbortSignal;
+}
