@@ -16,7 +16,13 @@ import type { ChatRequest, ChatMessage as WireMessage } from '../../../api/wire'
 import type { Conversation } from '../../../shared/protocol';
 import { formatAttachment } from '../../mentions/core/mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
-import { buildChatRequest, effectiveParams, formatContext, type BuildOptions, type RequestDefaults } from '../../session/core/request';
+import {
+  buildChatRequest,
+  effectiveParams,
+  formatContext,
+  type BuildOptions,
+  type RequestDefaults,
+} from '../../session/core/request';
 
 /** Share of the window left unused for the estimate's error. */
 export const SAFETY_MARGIN = 0.03;

@@ -1,5 +1,11 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatMessage as WireMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from '../../../api/wire';
+import type {
+  ChatMessage as WireMessage,
+  ChatRequest,
+  ContentPart,
+  ToolChoice,
+  ToolDefinition,
+} from '../../../api/wire';
 import {
   chatParamsSchema,
   type ChatParams,

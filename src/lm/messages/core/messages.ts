@@ -1,7 +1,14 @@
 // VS Code's language-model messages -> the gateway's chat request (spec 2.1), without `vscode`.
 // The parts are recognised in ./parts.
 import * as l10n from '@vscode/l10n';
-import type { AssistantMessage, ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition } from '../../../api/wire';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatRequest,
+  ContentPart,
+  ToolCall,
+  ToolDefinition,
+} from '../../../api/wire';
 import { GatewayError } from '../../../api/errors';
 import {
   classifyPart,

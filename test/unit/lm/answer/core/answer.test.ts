@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
 import type { ChatStreamEvent, ChatRequest, ChatResult } from '../../../../../src/api/wire';
-import { answerLmRequest, RequiredChoiceRefusals, type LmAnswerOptions } from '../../../../../src/lm/answer/core/answer';
+import {
+  answerLmRequest,
+  RequiredChoiceRefusals,
+  type LmAnswerOptions,
+} from '../../../../../src/lm/answer/core/answer';
 import { useGateway, gatewayFailure } from '../../../../support/helpers';
 import { buildLmRequest } from '../../../../../src/lm/messages/core/messages';
 import { LIST_DIR, READ_FILE, requiredRequest as requiredRequestFor, userTurn } from '../../../../support/lmFixtures';

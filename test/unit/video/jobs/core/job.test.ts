@@ -10,7 +10,12 @@ import { VideoClient } from '../../../../../src/api/video';
 import { GatewayError } from '../../../../../src/api/errors';
 import { VideoJobManager } from '../../../../../src/video/jobs/core/manager';
 import { freeName, type VideoApi } from '../../../../../src/video/jobs/core/job';
-import { MemoryTaskStore, shortId, slugOfPrompt, type VideoTaskRecord } from '../../../../../src/video/jobs/core/record';
+import {
+  MemoryTaskStore,
+  shortId,
+  slugOfPrompt,
+  type VideoTaskRecord,
+} from '../../../../../src/video/jobs/core/record';
 
 const CREATE = 'POST /v1/videos/generations';
 const CONTENT = 'GET /v1/videos/:id/content';

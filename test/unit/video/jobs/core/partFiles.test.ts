@@ -8,7 +8,11 @@ import { HttpClient } from '../../../../../src/api/http';
 import { VideoClient } from '../../../../../src/api/video';
 import { partFileName, partFileTarget, type VideoDownloadOptions } from '../../../../../src/api/videoDownload';
 import { VideoJobManager } from '../../../../../src/video/jobs/core/manager';
-import { partStaleAfterMs, removeStalePartFiles, PART_STALE_MARGIN_MS } from '../../../../../src/video/jobs/core/partFiles';
+import {
+  partStaleAfterMs,
+  removeStalePartFiles,
+  PART_STALE_MARGIN_MS,
+} from '../../../../../src/video/jobs/core/partFiles';
 import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../../../../src/video/jobs/core/record';
 import { finishedVideo, useGateway, useTempDir, gatewayFailure } from '../../../../support/helpers';
 import type { VideoApi } from '../../../../../src/video/jobs/core/job';

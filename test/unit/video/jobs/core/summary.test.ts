@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusBarModel, stateLabel, formatElapsed, canResume, taskTooltip } from '../../../../../src/video/jobs/core/summary';
+import {
+  statusBarModel,
+  stateLabel,
+  formatElapsed,
+  canResume,
+  taskTooltip,
+} from '../../../../../src/video/jobs/core/summary';
 import type { VideoTaskRecord } from '../../../../../src/video/jobs/core/record';
 
 const T0 = 1_700_000_000_000;
