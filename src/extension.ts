@@ -10,6 +10,7 @@ import { registerChat } from './chat/vscode/register';
 import { registerTools } from './chat/tools/vscode/register';
 import { registerLanguageModels } from './lm/vscode/provider';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
+import { logSettingProblems } from './platform/settings';
 import { activationLine, activationTiming } from './platform/activationTime';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
+  context.subscriptions.push(logSettingProblems(log));
   const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log) };
 
   registerKeyCommands(services);

@@ -1,91 +1,33 @@
 import * as vscode from 'vscode';
-import { readOverrides, type ModelOverride } from '../api/modelLimits';
-import { boundedNumber } from './settingValues';
+import type { Logger } from './log';
+import { settingsFrom, type Settings } from './settingValues';
 
-/** Every setting of `contributes.configuration`, typed, with the defaults of package.json. */
-export interface Settings {
-  // No baseUrl/videoBaseUrl: the gateway address is read only through `GatewayOrigins`, which
-  // asks before a workspace-set address gets the key.
-  chatModel: string;
-  videoModel: string;
-  chat: {
-    systemPrompt: string;
-    /** `chat.environmentContext`: the environment section of the system prompt. */
-    environmentContext: boolean;
-    stream: boolean;
-    temperature: number | null;
-    topP: number | null;
-    maxTokens: number | null;
-    stop: string[];
-    presencePenalty: number | null;
-    frequencyPenalty: number | null;
-    responseFormat: 'text' | 'json_object';
-    user: string;
-    maxImageMegabytes: number;
-    /** Megabytes all conversation images of the workspace may take on disk. */
-    imageStorageMegabytes: number;
-  };
-  tools: { maxRounds: number };
-  /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools (checked). */
-  modelOverrides: Record<string, ModelOverride>;
-  video: {
-    seconds: number;
-    aspectRatio: string;
-    resolution: string;
-    outputFolder: string;
-    pollIntervalSeconds: number;
-    pollLimit: number;
-  };
-  network: {
-    requestTimeoutSeconds: number;
-    streamIdleTimeoutSeconds: number;
-    maxRetries: number;
-  };
-}
+export type { Settings } from './settingValues';
 
 export const SECTION = 'gatewayStudio';
+
+/** Where a setting that had to be replaced by its default is reported (the extension's log). */
+let report: ((problem: string) => void) | undefined;
+/** Problems already logged: settings are read on every request, the log says each once. */
+const reported = new Set<string>();
+
+/** Sends the problems {@link readSettings} finds in hand-edited values to `log` (once each). */
+export function logSettingProblems(log: Logger): vscode.Disposable {
+  report = (problem) => {
+    if (reported.has(problem)) return;
+    reported.add(problem);
+    log.warn(problem);
+  };
+  return { dispose: () => (report = undefined) };
+}
 
 /** Reads the settings now; call again after `onDidChange` rather than caching a copy. */
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
-  const g = <T>(key: string, fallback: T): T => c.get<T>(key, fallback) ?? fallback;
-  // Ranges as in package.json; see settingValues.ts for why they are enforced here too.
-  const n = (key: string, fallback: number, min: number, max: number, integer = false): number =>
-    boundedNumber(c.get<unknown>(key), fallback, min, max, integer);
-  return {
-    chatModel: g('chatModel', ''),
-    videoModel: g('videoModel', 'vendor-image-video'),
-    chat: {
-      systemPrompt: g('chat.systemPrompt', ''),
-      environmentContext: g('chat.environmentContext', true),
-      stream: g('chat.stream', true),
-      temperature: g<number | null>('chat.temperature', null),
-      topP: g<number | null>('chat.topP', null),
-      maxTokens: g<number | null>('chat.maxTokens', null),
-      stop: g<string[]>('chat.stop', []),
-      presencePenalty: g<number | null>('chat.presencePenalty', null),
-      frequencyPenalty: g<number | null>('chat.frequencyPenalty', null),
-      responseFormat: g<'text' | 'json_object'>('chat.responseFormat', 'text'),
-      user: g('chat.user', ''),
-      maxImageMegabytes: n('chat.maxImageMegabytes', 5, 0.1, 20),
-      imageStorageMegabytes: n('chat.imageStorageMegabytes', 200, 1, 100_000),
-    },
-    tools: { maxRounds: n('tools.maxRounds', 10, 1, 100, true) },
-    modelOverrides: readOverrides(c.get<unknown>('models.overrides')),
-    video: {
-      seconds: g('video.seconds', 4),
-      aspectRatio: g('video.aspectRatio', '16:9'),
-      resolution: g('video.resolution', '720p'),
-      outputFolder: g('video.outputFolder', 'videos'),
-      pollIntervalSeconds: n('video.pollIntervalSeconds', 5, 0.1, 600),
-      pollLimit: n('video.pollLimit', 60, 1, 10000, true),
-    },
-    network: {
-      requestTimeoutSeconds: n('network.requestTimeoutSeconds', 60, 1, 600),
-      streamIdleTimeoutSeconds: n('network.streamIdleTimeoutSeconds', 120, 5, 3600),
-      maxRetries: n('network.maxRetries', 2, 0, 10, true),
-    },
-  };
+  return settingsFrom(
+    (key) => c.get<unknown>(key),
+    (problem) => report?.(problem),
+  );
 }
 
 /** Fires `listener` with fresh settings whenever any `gatewayStudio.*` setting changes. */

@@ -2,7 +2,7 @@
 // the settings editor, so readSettings() bounds them itself (src/platform/settingValues.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundedNumber } from '../../../src/platform/settingValues';
+import { boundedNumber, settingsFrom } from '../../../src/platform/settingValues';
 
 void test('a poll interval of 0 or below is raised to the minimum, so polling never runs in a tight loop', () => {
   assert.equal(boundedNumber(0, 5, 0.1, 600), 0.1);
@@ -26,4 +26,29 @@ void test('a quoted number is read as that number; integer settings are rounded'
   assert.equal(boundedNumber('30', 60, 1, 600), 30);
   assert.equal(boundedNumber(2.6, 2, 0, 10, true), 3);
   assert.equal(boundedNumber(7.5, 5, 0.1, 600), 7.5);
+});
+
+void test('a command time limit written as text gets the default of 120 s (not an instant kill), and the log is told', () => {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = { 'tools.commandTimeoutSeconds': 'two minutes' };
+  const s = settingsFrom(
+    (key) => values[key],
+    (p) => problems.push(p),
+  );
+  assert.equal(s.tools.commandTimeoutSeconds, 120);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0] ?? '', /gatewayStudio\.tools\.commandTimeoutSeconds.*"two minutes".*default 120/);
+});
+
+void test('settings left unset or holding numbers are read without a problem', () => {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = { 'tools.commandTimeoutSeconds': '30', 'network.maxRetries': 4 };
+  const s = settingsFrom(
+    (key) => values[key],
+    (p) => problems.push(p),
+  );
+  assert.equal(s.tools.commandTimeoutSeconds, 30);
+  assert.equal(s.network.maxRetries, 4);
+  assert.equal(s.network.requestTimeoutSeconds, 60);
+  assert.deepEqual(problems, []);
 });

@@ -5,6 +5,7 @@ import { runShellCommand, type CommandOptions, type CommandResult } from '../cor
 import { hasRemoteSchema, isJsonName } from '../core/protectedFiles';
 import type { WorkspaceRoot } from '../core/paths';
 import { ToolError } from '../core/runner';
+import { readSettings } from '../../../platform/settings';
 
 /** URI scheme of the read-only "proposed change" documents shown on the right of the diff. */
 export const PROPOSAL_SCHEME = 'gateway-studio-proposal';
@@ -133,8 +134,8 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
   }
 
   commandTimeoutMs(): number {
-    const s = vscode.workspace.getConfiguration('gatewayStudio').get<number>('tools.commandTimeoutSeconds', 120);
-    return Math.max(1, s) * 1000;
+    // Read through the settings so a value that is not a number gets the default (and a log line).
+    return readSettings().tools.commandTimeoutSeconds * 1000;
   }
 
   selection(): SelectionInfo | undefined {
