@@ -21,7 +21,14 @@ export interface ApprovalRequest {
   askEveryTime?: boolean;
   /** The workspace is not trusted (Restricted Mode). */
   untrustedWorkspace?: boolean;
-  /** Settles once the call's preview (a diff) is open: where to ask depends on what is on screen then. */
-  shown?: Promise<unknown>;
+  /**
+   * Settles once the call's preview (a diff) is open: where to ask depends on what is on screen
+   * then. It settles with a warning when the preview could not be opened (add it to `warning`).
+   */
+  shown?: Promise<string | undefined>;
   signal: AbortSignal;
 }
+
+/** The card's warning when a change's diff could not be opened (the host localises it). */
+export const PREVIEW_FAILED_WARNING =
+  'The diff view of this change could not be opened: review the change in the text of this request before allowing it.';

@@ -12,8 +12,12 @@ import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
  * file never race.
  */
 
-import type { ApprovalRequest, Decision, ToolPreview } from './approval';
+import { PREVIEW_FAILED_WARNING, type ApprovalRequest, type Decision, type ToolPreview } from './approval';
 export type { ApprovalRequest, Decision, ToolPreview } from './approval';
+
+/** Why a card warns: a reason the call asks every time, or a diff that could not be opened. */
+export type CardWarning = GuardKind | 'previewFailed';
+const CARD_WARNINGS: Record<CardWarning, string> = { ...GUARD_WARNINGS, previewFailed: PREVIEW_FAILED_WARNING };
 
 /** A failure the model should read as the tool's result (not a crash of the tool). */
 export class ToolError extends Error {
@@ -115,7 +119,7 @@ export interface ToolRunnerOptions {
    */
   workspaceTrusted?: () => boolean;
   /** The card's warning for a reason to ask (the host localises; default English). */
-  warningText?: (kind: GuardKind) => string;
+  warningText?: (kind: CardWarning) => string;
 }
 
 export const DECLINED_MESSAGE =
@@ -234,7 +238,8 @@ export class ToolRunner implements ToolExecutor {
         ...(prepared.guard ? [prepared.guard] : []),
         ...(untrusted ? ['untrustedWorkspace' as const] : []),
       ];
-      const warning = kinds.map((k) => (this.opts.warningText ?? ((x) => GUARD_WARNINGS[x]))(k)).join('\n');
+      const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
+      const warning = kinds.map(warningText).join('\n');
       const askEveryTime = prepared.guard !== undefined;
       caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
       if (askEveryTime || !this.trusted(tool, trustKey, ctx.conversationId, untrusted)) {
@@ -243,7 +248,13 @@ export class ToolRunner implements ToolExecutor {
         // Asked before the diff opens: the card's buttons work at once, and a click made while
         // the diff is still opening must find the approver listening. The approver gets the
         // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
-        const shown = prepared.show ? prepared.show().catch(() => undefined) : undefined;
+        // A diff that fails to open is said on the card (the user was about to look for it there).
+        const shown = prepared.show
+          ? prepared.show().then(
+              () => undefined,
+              () => warningText('previewFailed'),
+            )
+          : undefined;
         const asked = this.opts.approve({
           conversationId: ctx.conversationId,
           callId: call.id,
@@ -259,7 +270,11 @@ export class ToolRunner implements ToolExecutor {
           signal: ctx.signal,
         });
         void asked.catch(() => undefined); // handled below, after the diff
-        await shown;
+        const previewFailed = await shown;
+        if (previewFailed) {
+          caution = { ...caution, warning: [caution.warning, previewFailed].filter(Boolean).join('\n') };
+          card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+        }
         const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
           if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
           throw e;

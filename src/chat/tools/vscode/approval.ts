@@ -43,9 +43,13 @@ export class Approvals implements vscode.Disposable {
       if (req.untrustedWorkspace && req.preview === 'command') cleanups.push(this.untrustedCommand(req, settle));
       else {
         // Decided once the diff is open: it may have hidden the chat, whose card then cannot be seen.
-        void Promise.resolve(req.shown).then(() => {
+        void Promise.resolve(req.shown).then((previewFailed) => {
           if (!this.pending.has(req.callId)) return;
-          if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(req, settle));
+          // A diff that failed to open is said first (it replaces "review it in the diff editor").
+          const asked = previewFailed
+            ? { ...req, warning: [req.warning, previewFailed].filter(Boolean).join('\n') }
+            : req;
+          if (!this.source || this.source.chatVisible?.() !== true) cleanups.push(this.fallback(asked, settle));
         });
       }
     });

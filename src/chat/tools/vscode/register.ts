@@ -3,8 +3,7 @@ import type { FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
 import type { ToolInfo } from '../../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';
-import type { GuardKind } from '../core/protectedFiles';
-import { ToolRunner, type Tool } from '../core/runner';
+import { ToolRunner, type CardWarning, type Tool } from '../core/runner';
 import { CHAT_PANEL_TYPE, type ChatPanelApi } from '../../vscode/api';
 import { Approvals } from './approval';
 import { featureTool } from './featureTools';
@@ -194,9 +193,13 @@ function chatPanelOnScreen(): boolean {
   );
 }
 
-/** The approval card's warning for why a call asks every time. */
-function warningText(kind: GuardKind): string {
+/** The approval card's warning: why a call asks every time, or that its diff could not be opened. */
+function warningText(kind: CardWarning): string {
   switch (kind) {
+    case 'previewFailed':
+      return vscode.l10n.t(
+        'The diff view of this change could not be opened: review the change in the text of this request before allowing it.',
+      );
     case 'workspaceConfig':
       return vscode.l10n.t('This file configures your workspace: its settings take effect as soon as it is written.');
     case 'rules':

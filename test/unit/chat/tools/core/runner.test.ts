@@ -189,3 +189,26 @@ void test('a card answered while the diff is still opening is not lost', async (
   assert.notEqual(r, 'hung', 'the early answer was lost');
   assert.match((r as { content: string }[])[0]?.content ?? '', /^Created src\/quick\.txt/);
 });
+
+void test('a diff that fails to open is said on the card and to the approver, not swallowed', async () => {
+  // The approval text tells the user to review the change in the diff: when the diff could not
+  // be opened, the card (and the fallback question) must say so instead of pointing at nothing.
+  const base = nodeToolHost([{ name: 'ws', path: ws }]);
+  const cards: ToolCardUpdate[] = [];
+  let previewFailed: string | undefined;
+  const runner = new ToolRunner({
+    tools: () => builtinTools({ ...base, showChange: () => Promise.reject(new Error('no diff editor')) }),
+    approve: async (r) => {
+      previewFailed = await r.shown;
+      return 'deny';
+    },
+    trust: { isTrusted: () => false, trust: () => undefined },
+    onUpdate: (u) => cards.push(u),
+  });
+  await runner.execute([call('d1', 'write_file', { path: 'src/nodiff.txt', content: 'n\n' })], ctx());
+  assert.match(previewFailed ?? '', /diff view of this change could not be opened/);
+  const waiting = cards.filter((c) => c.state === 'awaiting-approval').at(-1);
+  assert.match(waiting?.warning ?? '', /diff view of this change could not be opened/);
+  assert.equal(cards.at(-1)?.state, 'denied');
+  assert.match(cards.at(-1)?.warning ?? '', /could not be opened/, 'the warning stays on the settled card');
+});
