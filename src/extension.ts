@@ -11,6 +11,7 @@ import { registerTools } from './chat/tools/vscode/register';
 import { registerLanguageModels } from './lm/vscode/provider';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { logSettingProblems } from './platform/settings';
+import { trackActiveEditor } from './platform/activeEditor';
 import { activationLine, activationTiming } from './platform/activationTime';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
@@ -19,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);
-  context.subscriptions.push(logSettingProblems(log));
+  context.subscriptions.push(logSettingProblems(log), trackActiveEditor());
   const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log) };
 
   registerKeyCommands(services);

@@ -106,6 +106,39 @@ describe('tools in VS Code', () => {
     host.dispose();
   });
 
+  it('get_selection reads the editor the user last worked in while the chat has the focus, as @selection does', async () => {
+    await extension();
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const file = path.join(root, 'tools-sel', 'picked.ts');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, 'const a = 1;\nconst b = 2;\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    editor.selection = new vscode.Selection(1, 0, 1, 12);
+    // A webview panel takes the focus as the chat's editor panel does: no active text editor then.
+    const panel = vscode.window.createWebviewPanel('gatewayStudio.testFocus', 'focus', vscode.ViewColumn.Active, {});
+    const host = new VscodeToolHost();
+    try {
+      await waitFor('the text editor to lose the focus', () => vscode.window.activeTextEditor === undefined);
+      const runner = new ToolRunner({
+        tools: () => builtinTools(host),
+        approve: () => Promise.resolve('allow'),
+        trust: { isTrusted: () => false, trust: () => undefined },
+      });
+      const [sel] = await runner.execute(
+        [{ id: 's1', type: 'function', function: { name: 'get_selection', arguments: '{}' } }],
+        { signal: new AbortController().signal, conversationId: 'x' },
+      );
+      assert.match(
+        sel?.content ?? '',
+        /^Selection in tools-sel\/picked\.ts, lines 2-2 \(typescript\):\nconst b = 2;/,
+        sel?.content,
+      );
+    } finally {
+      panel.dispose();
+      host.dispose();
+    }
+  });
+
   it('find_files and list_directory leave out what files.exclude (from VS Code settings) and .gitignore hide', async () => {
     await extension();
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ContextAttachment, ImageAttachment, MentionItem } from '../../../shared/protocol';
 import { fuzzyFilter } from '../../../shared/fuzzy';
+import { activeEditors } from '../../../platform/activeEditor';
 import { gitignoreMatcher, ignoredFolderNames } from '../../tools/core/gitignore';
 import { noteOnly, withinBudget } from '../core/mentions';
 import { changesRow, resolveChanges } from './kinds/changes';
@@ -37,22 +38,15 @@ export class MentionProvider implements vscode.Disposable {
   private readonly terminals = new TerminalOutputs();
   /** The references handed to the page: only these are read on send. */
   private readonly guard = new MentionGuard();
-  /** The editor the user last worked in: the chat has the focus while the picker is open. */
-  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor() {
-    this.disposables.push(
-      this.terminals,
-      vscode.window.onDidChangeActiveTextEditor((e) => {
-        if (e) this.lastEditor = e;
-      }),
-    );
+    this.disposables.push(this.terminals);
   }
 
+  /** The editor the user last worked in: the chat has the focus while the picker is open. */
   private editor(): vscode.TextEditor | undefined {
-    const e = vscode.window.activeTextEditor ?? this.lastEditor;
-    return e && !e.document.isClosed ? e : undefined;
+    return activeEditors().current();
   }
 
   /** The picker's rows for `query`: the fixed kinds, open editors, then files and folders. */

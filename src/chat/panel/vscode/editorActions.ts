@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { runErrorAction } from '../../../platform/gateway';
+import { activeEditors } from '../../../platform/activeEditor';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, ErrorAction, HostMessage, ImageAttachment } from '../../../shared/protocol';
 import { conversationToMarkdown } from '../../history/core/export';
@@ -12,17 +13,8 @@ import { titleFor } from '../../history/core/store';
  * conversation.
  */
 export class EditorActions implements vscode.Disposable {
-  /** The editor the user last worked in: the chat has focus when Insert is clicked. */
-  private lastEditor: vscode.TextEditor | undefined;
-  private readonly subscription: vscode.Disposable;
-
   /** @param notify shows a notice in every chat view (a link that is not opened). */
-  constructor(private readonly notify: (msg: HostMessage) => void) {
-    this.lastEditor = vscode.window.activeTextEditor;
-    this.subscription = vscode.window.onDidChangeActiveTextEditor((e) => {
-      if (e) this.lastEditor = e;
-    });
-  }
+  constructor(private readonly notify: (msg: HostMessage) => void) {}
 
   copy(text: string): Thenable<void> {
     return vscode.env.clipboard.writeText(text);
@@ -36,7 +28,8 @@ export class EditorActions implements vscode.Disposable {
   }
 
   async insertAtCursor(code: string): Promise<void> {
-    const editor = vscode.window.activeTextEditor ?? this.lastEditor ?? vscode.window.visibleTextEditors[0];
+    // The editor the user last worked in: the chat has focus when Insert is clicked.
+    const editor = activeEditors().current() ?? vscode.window.visibleTextEditors[0];
     if (!editor || editor.document.isClosed) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Open a file and place the cursor where the code should go, then try again.'),
@@ -157,7 +150,7 @@ export class EditorActions implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    // Nothing held: the editor tracker is the extension's (platform/activeEditor.ts).
   }
 }
 

@@ -2,42 +2,28 @@
 // is built (src/chat/prompt/core/systemPrompt.ts turns it into text).
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { activeEditors } from '../../../platform/activeEditor';
 import type { EnvironmentSnapshot } from '../core/systemPrompt';
 
 /** Open editors named at most; a workspace with a hundred tabs should not fill the prompt. */
 const MAX_OPEN_EDITORS = 30;
 
 /**
- * Remembers the last text editor the user worked in. When the chat is an editor panel, focusing it
- * leaves VS Code without an active text editor; the file the user was in is still the subject.
+ * The editor state for the prompt. The file the user works in comes from the extension's one
+ * editor tracker (platform/activeEditor.ts): when the chat has the focus, VS Code has no active
+ * text editor, yet the file the user was in is still the subject.
  */
 export class EditorEnvironment implements vscode.Disposable {
-  private last: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  /** Documents the chat opened itself (the "Show what is sent" preview): never the subject. */
-  private readonly own = new WeakSet<vscode.TextDocument>();
-  private readonly sub: vscode.Disposable;
-
-  constructor() {
-    this.sub = vscode.window.onDidChangeActiveTextEditor((e) => {
-      if (e && !this.own.has(e.document)) this.last = e;
-    });
-  }
-
-  /** Leaves `doc` out of the active file and the open editors. */
+  /** Leaves `doc` (a document the chat opened itself) out of the active file and the open editors. */
   ignore(doc: vscode.TextDocument): void {
-    this.own.add(doc);
+    activeEditors().ignore(doc);
   }
 
   snapshot(now = new Date()): EnvironmentSnapshot {
-    const active = vscode.window.activeTextEditor;
-    const editor =
-      active && !this.own.has(active.document)
-        ? active
-        : this.last && !this.last.document.isClosed
-          ? this.last
-          : undefined;
+    const tracker = activeEditors();
+    const editor = tracker.current();
     const owned = new Set<string>();
-    for (const d of vscode.workspace.textDocuments) if (this.own.has(d)) owned.add(d.uri.toString());
+    for (const d of vscode.workspace.textDocuments) if (tracker.ignores(d)) owned.add(d.uri.toString());
     const open: string[] = [];
     for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
       if (!(tab.input instanceof vscode.TabInputText) || owned.has(tab.input.uri.toString())) continue;
@@ -70,6 +56,6 @@ export class EditorEnvironment implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.sub.dispose();
+    // Nothing held: the tracker is the extension's.
   }
 }

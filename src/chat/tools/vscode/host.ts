@@ -5,6 +5,7 @@ import { runShellCommand, type CommandOptions, type CommandResult } from '../cor
 import { hasRemoteSchema, isJsonName } from '../core/protectedFiles';
 import type { WorkspaceRoot } from '../core/paths';
 import { ToolError } from '../core/runner';
+import { activeEditors } from '../../../platform/activeEditor';
 import { readSettings } from '../../../platform/settings';
 
 /** URI scheme of the read-only "proposed change" documents shown on the right of the diff. */
@@ -139,7 +140,8 @@ export class VscodeToolHost implements ToolHost, vscode.Disposable {
   }
 
   selection(): SelectionInfo | undefined {
-    const ed = vscode.window.activeTextEditor;
+    // The editor the user last worked in, as for @selection: the chat may have the focus now.
+    const ed = activeEditors().current();
     if (!ed) return undefined;
     const doc = ed.document;
     const sel = ed.selection;
