@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { createLogger } from './platform/log';
+import { configureCoreL10n } from './platform/l10n';
 import { ApiKeyStore } from './platform/secrets';
 import { GatewayOrigins } from './platform/gatewayOrigins';
 import type { Services } from './platform/services';
@@ -17,6 +18,7 @@ import { activationLine, activationTiming } from './platform/activationTime';
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services & { walkthrough: WalkthroughApi } {
   const started = performance.now();
+  configureCoreL10n();
   const log = createLogger(context);
   const keys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(keys);

@@ -1,4 +1,3 @@
-import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
 import { GatewayError } from '../api/errors';
@@ -10,19 +9,6 @@ import { readSettings, type Settings } from './settings';
 
 /** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
 export type GatewayHost = 'chat' | 'video';
-
-let l10nConfigured = false;
-
-/**
- * Gives `src/api` (which translates with `@vscode/l10n`, having no `vscode`) the same bundle as
- * `vscode.l10n`, so its messages follow the display language. Idempotent.
- */
-export function configureApiL10n(): void {
-  if (l10nConfigured) return;
-  l10nConfigured = true;
-  const bundle = vscode.l10n.bundle;
-  if (bundle) l10n.config({ contents: bundle });
-}
 
 /** Adapts the extension's {@link Logger} to the client's `log` callback. */
 export function logAdapter(log: Logger): (level: LogLevel, msg: string) => void {

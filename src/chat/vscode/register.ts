@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { configureApiL10n } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { webviewHtml } from '../../shared/webviewHtml';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, type ChatPanelApi } from './api';
@@ -33,8 +32,6 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
  */
 export function registerChat(s: Services): ChatPanelApi {
   const { context } = s;
-  // The chat core words its notices and exports with @vscode/l10n: give it VS Code's bundle.
-  configureApiL10n();
   const controller = new ChatController(s);
   context.subscriptions.push(controller);
   let panel: vscode.WebviewPanel | undefined;

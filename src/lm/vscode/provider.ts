@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { GatewayClient } from '../../api/client';
 import { GatewayError, isGatewayError } from '../../api/errors';
 import { describeError } from '../../api/describeError';
-import { configureApiL10n, getGatewayClient, showGatewayError } from '../../platform/gateway';
+import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { uniqueToolCallIds } from '../../api/toolCallIds';
 import { readSettings } from '../../platform/settings';
@@ -192,7 +192,6 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
 
 /** Registers the provider for {@link LM_VENDOR}; VS Code versions without the API are skipped with a log line. */
 export function registerLanguageModels(s: Services): GatewayLanguageModels | undefined {
-  configureApiL10n();
   const lm = vscode.lm as Partial<typeof vscode.lm>;
   if (typeof lm.registerLanguageModelChatProvider !== 'function') {
     s.log.info(

@@ -5,7 +5,6 @@ import { describeError, type ErrorAction } from '../../../api/describeError';
 import { isVideoModel, type ModelRecord } from '../../../api/models';
 import {
   actionLabel,
-  configureApiL10n,
   gatewayHttpOptions,
   getGatewayClient,
   runErrorAction,
@@ -223,7 +222,6 @@ function report(s: Services, r: ConnectionCheckResult): void {
 
 /** Registers Check Connection and Select Chat Model. */
 export function registerConnectionCommands(s: Services): void {
-  configureApiL10n();
   s.context.subscriptions.push(
     vscode.commands.registerCommand('gatewayStudio.checkConnection', async (): Promise<ConnectionCheckResult> => {
       const r = await vscode.window.withProgress(
