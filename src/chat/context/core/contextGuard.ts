@@ -26,7 +26,6 @@ import {
   answerReserve,
   resolveModelLimits,
   TokenEstimator,
-  totalOf,
   type ModelLimits,
   type ModelOverride,
 } from './contextWindow';
@@ -288,5 +287,3 @@ export class ContextGuard {
     return undefined;
   }
 }
-
-export { totalOf };
