@@ -1,26 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { redact } from '../shared/redact';
+import type { ErrorAdvice, GatewayErrorFacts, GatewayErrorKind } from '../contracts/gatewayError';
 import type { ChatResult } from './wire';
 
-/** Every way a gateway call can fail, as one closed set so callers can `switch` exhaustively. */
-export type GatewayErrorKind =
-  | 'config'
-  | 'validation'
-  | 'auth'
-  | 'forbidden'
-  | 'not_found'
-  | 'rate_limit'
-  | 'bad_request'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'stream'
-  | 'truncated'
-  | 'invalid_response'
-  | 'image_fetch'
-  | 'video_failed'
-  | 'not_video';
+export type { ErrorAdvice, GatewayErrorKind } from '../contracts/gatewayError';
+export { notFoundCause } from '../contracts/gatewayError';
 
 /** Optional facts a {@link GatewayError} can carry. */
 export interface GatewayErrorInit {
@@ -30,7 +14,8 @@ export interface GatewayErrorInit {
   param?: string | null;
   requestId?: string;
   retryable?: boolean;
-  hint?: string;
+  /** What the user can do beyond what the kind says (worded by contracts/errorWords.ts). */
+  advice?: ErrorAdvice;
   retries?: number;
   partial?: ChatResult;
   /** HTTP method and URL path (never the query, never a key) of the failed request. */
@@ -48,10 +33,12 @@ export interface GatewayErrorInit {
 }
 
 /**
- * The one error type of the gateway client. The message is always passed through `redact`, so a
- * key echoed back by a server never reaches a log or a notification.
+ * The one error type of the gateway client: facts (kind, status, the wire's type, code and param,
+ * the request id), never advice in words; contracts/errorWords.ts says what they mean to the user.
+ * The message is always passed through `redact`, so a key echoed back by a server never reaches a
+ * log or a notification.
  */
-export class GatewayError extends Error {
+export class GatewayError extends Error implements GatewayErrorFacts {
   override readonly name = 'GatewayError';
   readonly kind: GatewayErrorKind;
   readonly status?: number;
@@ -60,8 +47,7 @@ export class GatewayError extends Error {
   readonly param?: string | null;
   readonly requestId?: string;
   readonly retryable: boolean;
-  /** One line: what the user can do about it. */
-  readonly hint: string;
+  readonly advice?: ErrorAdvice;
   /** How many retries were made before giving up. */
   readonly retries: number;
   /** The text kept when a stream broke or was stopped. */
@@ -86,6 +72,7 @@ export class GatewayError extends Error {
     this.param = init.param;
     this.requestId = init.requestId;
     this.retryable = init.retryable ?? false;
+    this.advice = init.advice;
     this.retries = init.retries ?? 0;
     this.partial = init.partial;
     this.method = init.method;
@@ -94,7 +81,6 @@ export class GatewayError extends Error {
     this.videoId = init.videoId;
     this.headers = init.headers;
     this.details = init.details;
-    this.hint = init.hint ?? defaultHint(this);
   }
 
   /**
@@ -220,76 +206,4 @@ export function errorFromHttp(status: number, bodyText: string, ctx: HttpErrorCo
     headers: ctx.headers,
     details: wire?.details,
   });
-}
-
-/** A 404 means a base URL without `/v1` or a wrong model ID; this guesses which from the evidence. */
-export function notFoundCause(err: GatewayError): 'model' | 'baseUrl' | 'id' {
-  const text = `${err.code ?? ''} ${err.type ?? ''} ${err.message}`.toLowerCase();
-  const path = err.path ?? '';
-  if (/\/videos?\/[^/]+/.test(path) && !path.endsWith('/generations')) return 'id';
-  if (
-    text.includes('model_not_found') ||
-    /\bmodel\b/.test(err.code ?? '') ||
-    /model .*(not|does not|doesn't) exist|unknown model|no such model|model.*not found/.test(text)
-  ) {
-    return 'model';
-  }
-  // GET /models does not depend on any model id, so a 404 there is the address.
-  if (path.endsWith('/models')) return 'baseUrl';
-  // Servers that answer an unknown route with their error object still say so in the message
-  // (OpenAI-style "Invalid URL (POST /…)", Express's "Cannot POST /…").
-  if (/\binvalid url\b|\bno route\b|\bcannot (post|get)\b|\bunknown (route|endpoint|path)\b/i.test(err.message))
-    return 'baseUrl';
-  // A gateway that knows the route answers with its error object; a bare 404 page means the route
-  // itself does not exist there.
-  if (!err.type && !err.code) return 'baseUrl';
-  return 'model';
-}
-
-function defaultHint(e: GatewayError): string {
-  switch (e.kind) {
-    case 'config':
-      return l10n.t('Check the Gateway Studio settings.');
-    case 'validation':
-      return l10n.t('Correct {0} and send again.', e.field ?? l10n.t('the request'));
-    case 'auth':
-      return l10n.t('Set a valid API key from the console (API Keys page); a web-login password is not a key.');
-    case 'forbidden':
-      return l10n.t('The key lacks permission, balance or group access for this; check the console.');
-    case 'not_found':
-      switch (notFoundCause(e)) {
-        case 'model':
-          return l10n.t('The model ID is probably wrong: pick one from the model list.');
-        case 'id':
-          return l10n.t('Use the id from the creation response.');
-        default:
-          return l10n.t('The base URL probably lacks /v1 or points to the wrong host.');
-      }
-    case 'rate_limit':
-      return l10n.t('Wait a moment and try again.');
-    case 'bad_request':
-      return l10n.t('The gateway rejected the request; see the message for the field.');
-    case 'server':
-      return l10n.t('The gateway had a problem; try again later.');
-    case 'network':
-      return l10n.t('Check the base URL, your network and the proxy settings.');
-    case 'timeout':
-      return l10n.t('Try again, or raise the timeout in the settings.');
-    case 'aborted':
-      return l10n.t('Stopped on request.');
-    case 'stream':
-      return l10n.t('The gateway reported an error during the answer; try again.');
-    case 'truncated':
-      return l10n.t('The answer was cut off; the text received so far is kept. Try again.');
-    case 'invalid_response':
-      return l10n.t('The gateway answered in an unexpected format; check the base URL.');
-    case 'image_fetch':
-      return l10n.t('Use a public direct HTTPS link to the image or a complete base64 data URL.');
-    case 'video_failed':
-      return l10n.t('Change the prompt or the reference images and try again.');
-    case 'not_video':
-      return l10n.t(
-        'The content was not a video: check the path and the API key, or wait until the task is completed.',
-      );
-  }
 }

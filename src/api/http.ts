@@ -212,14 +212,7 @@ export class HttpClient {
       }
       if (!error.retryable || attempt >= maxRetries || o.signal?.aborted) {
         const stillLimited = error.kind === 'rate_limit' && attempt > 0;
-        throw error.with(
-          stillLimited
-            ? {
-                retries: attempt,
-                hint: l10n.t('Still rate limited after {0} retries; wait a moment and try again.', attempt),
-              }
-            : { retries: attempt },
-        );
+        throw error.with(stillLimited ? { retries: attempt, advice: 'stillRateLimited' } : { retries: attempt });
       }
       const delayMs = retryDelayMs(attempt, error.headers, this.random);
       this.log(
@@ -398,7 +391,7 @@ export class HttpClient {
       l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path),
       {
         path,
-        hint: l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.'),
+        advice: 'raiseIdleTimeout',
       },
     );
   }

@@ -255,9 +255,7 @@ export class VideoClient {
             path: link.pathname,
             status: second.status,
             cause: second,
-            hint: l10n.t(
-              'A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.',
-            ),
+            advice: 'freshResultLink',
           },
         );
       }

@@ -143,7 +143,7 @@ function notVideo(p: string, body: string): GatewayError {
       p,
       snippet ? `"${snippet}"` : l10n.t('an empty body'),
     ),
-    { path: p, hint: l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.') },
+    { path: p, advice: 'checkVideoAddress' },
   );
 }
 
@@ -165,7 +165,7 @@ function partFileGone(p: string, partName: string, received: number, cause: unkn
       path: p,
       retryable: true,
       cause,
-      hint: l10n.t('Resume the task to download the video again. Nothing was saved.'),
+      advice: 'resumeDownload',
     },
   );
 }
@@ -179,6 +179,6 @@ function truncated(p: string, received: number, total: number | undefined, cause
     path: p,
     retryable: true,
     cause,
-    hint: l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.'),
+    advice: 'proxyCutDownload',
   });
 }

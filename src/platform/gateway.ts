@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../api/client';
 import { GatewayError } from '../api/errors';
-import { describeError, type ErrorAction, type ErrorDescription } from '../api/describeError';
+import { describeError, type ErrorDescription, type GatewayErrorAction } from '../contracts/errorWords';
 import type { HttpOptions, LogLevel } from '../api/http';
 import type { Logger } from './log';
 import type { Services } from './services';
@@ -116,7 +116,7 @@ function hash(text: string): string {
 }
 
 /** Button labels for the actions of `describeError`, in the user's language. */
-export function actionLabel(a: ErrorAction): string {
+export function actionLabel(a: GatewayErrorAction): string {
   switch (a) {
     case 'setApiKey':
       return vscode.l10n.t('Set API Key');
@@ -133,7 +133,7 @@ export function actionLabel(a: ErrorAction): string {
  * Runs one of `describeError`'s actions (plus the chat's Select Model): the one place an error
  * button becomes a command, for notifications, Check Connection and the chat panel alike.
  */
-export async function runErrorAction(a: ErrorAction | 'selectModel', retry?: () => unknown): Promise<void> {
+export async function runErrorAction(a: GatewayErrorAction | 'selectModel', retry?: () => unknown): Promise<void> {
   switch (a) {
     case 'selectModel':
       await vscode.commands.executeCommand('gatewayStudio.selectChatModel');

@@ -12,7 +12,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { describeError } from '../../src/api/describeError';
+import { describeError } from '../../src/contracts/errorWords';
 import { GatewayError } from '../../src/api/errors';
 import { VideoClient } from '../../src/api/video';
 import { getGatewayClient } from '../../src/platform/gateway';

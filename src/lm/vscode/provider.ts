@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../api/client';
 import { GatewayError, isGatewayError } from '../../api/errors';
-import { describeError } from '../../api/describeError';
+import { describeError } from '../../contracts/errorWords';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { uniqueToolCallIds } from '../../api/toolCallIds';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
 import { notFoundCause } from '../../../src/api/errors';
-import { describeError } from '../../../src/api/describeError';
+import { describeError } from '../../../src/contracts/errorWords';
 import { gatewayFailure, useGateway, finishedVideo, useTempDir } from '../../support/helpers';
 import { join } from 'node:path';
 import { HttpClient } from '../../../src/api/http';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
 import { GatewayError, notFoundCause } from '../../../src/api/errors';
-import { describeError } from '../../../src/api/describeError';
+import { describeError } from '../../../src/contracts/errorWords';
 import { HttpClient, retryDelayMs } from '../../../src/api/http';
 import { gatewayFailure as failure, useGateway } from '../../support/helpers';
 
@@ -351,19 +351,5 @@ void describe('the key never leaks', () => {
     const res = await http.request('GET', `${gw.videoUrl}/v1/models`).catch((e: unknown) => e);
     assert.ok(res instanceof GatewayError);
     assert.equal(res.status, 401, 'the other host saw no key');
-  });
-});
-
-void describe('describeError is the one place errors become user text', () => {
-  void it('image-fetch errors say to use a direct link or base64', () => {
-    const d = describeError(new GatewayError('image_fetch', 'cannot fetch https://x.invalid/a.png'));
-    assert.match(d.detail, /direct HTTPS link/);
-    assert.match(d.detail, /base64/);
-  });
-
-  void it('a non-gateway error is shown redacted with Show Log', () => {
-    const d = describeError(new Error('boom Bearer sk-abcdefghijklmnop'));
-    assert.ok(!d.detail.includes('sk-abcdefghijklmnop'));
-    assert.deepEqual(d.actions, ['showLog']);
   });
 });

@@ -6,7 +6,7 @@ import { validateChatRequest } from '../../../src/api/validation';
 import type { ChatRequest } from '../../../src/api/wire';
 import { GatewayClient } from '../../../src/api/client';
 import { GatewayError } from '../../../src/api/errors';
-import { describeError } from '../../../src/api/describeError';
+import { describeError } from '../../../src/contracts/errorWords';
 import { useGateway } from '../../support/helpers';
 
 const gw = useGateway();

@@ -7,7 +7,7 @@ import { gatewayFailure as rejects, useGateway, finishedVideo, useTempDir } from
 import { HttpClient } from '../../../src/api/http';
 import { VideoClient } from '../../../src/api/video';
 import { GatewayError } from '../../../src/api/errors';
-import { describeError } from '../../../src/api/describeError';
+import { describeError } from '../../../src/contracts/errorWords';
 import {
   normaliseVideoStatus,
   parseProgress,

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../../api/wire';
 import { isGatewayError } from '../../../api/errors';
-import { describeError } from '../../../api/describeError';
+import { describeError } from '../../../contracts/errorWords';
 import {
   newId,
   type AssistantMessage,

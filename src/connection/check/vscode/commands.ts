@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../../../api/client';
 import { isGatewayError, type GatewayErrorKind } from '../../../api/errors';
-import { describeError, type ErrorAction } from '../../../api/describeError';
+import { describeError, type GatewayErrorAction } from '../../../contracts/errorWords';
 import { isVideoModel, type ModelRecord } from '../../../api/models';
 import {
   actionLabel,
@@ -31,7 +31,7 @@ export interface ConnectionCheckResult {
   /** The text shown to the user. */
   title: string;
   detail: string;
-  actions: ErrorAction[];
+  actions: GatewayErrorAction[];
 }
 
 /**

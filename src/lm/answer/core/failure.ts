@@ -1,7 +1,7 @@
 // What a failed vscode.lm request tells its caller, without `vscode`.
 import * as l10n from '@vscode/l10n';
 import { isGatewayError, notFoundCause, type GatewayError } from '../../../api/errors';
-import { describeError } from '../../../api/describeError';
+import { describeError } from '../../../contracts/errorWords';
 import { readOverflow } from '../../../api/overflow';
 
 /** The outcome of {@link lmFailure}. */

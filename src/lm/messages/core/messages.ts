@@ -332,7 +332,6 @@ export function buildLmRequest(
  */
 export function parseToolArguments(name: string, args: string): object {
   if (args.trim() === '') return {};
-  const hint = l10n.t('The model produced a broken tool call; send the request again.');
   let v: unknown;
   try {
     v = JSON.parse(args);
@@ -345,7 +344,7 @@ export function parseToolArguments(name: string, args: string): object {
         e instanceof Error ? e.message : String(e),
         JSON.stringify(args.slice(0, 200)),
       ),
-      { hint },
+      { advice: 'brokenToolCall' },
     );
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
@@ -356,7 +355,7 @@ export function parseToolArguments(name: string, args: string): object {
         name,
         JSON.stringify(args.slice(0, 200)),
       ),
-      { hint },
+      { advice: 'brokenToolCall' },
     );
   }
   return v;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { describeError } from '../../../api/describeError';
+import { describeError } from '../../../contracts/errorWords';
 import { KNOWN_VIDEO_MODELS } from '../../../api/videoRules';
 import type { Services } from '../../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/galleryProtocol';

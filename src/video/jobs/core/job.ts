@@ -7,7 +7,7 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from '../../../api/errors';
-import { describeError } from '../../../api/describeError';
+import { describeError } from '../../../contracts/errorWords';
 import type { VideoPollOptions, VideoPollResult } from '../../../api/video';
 import type { VideoDownloadOptions } from '../../../api/videoDownload';
 import type { VideoCreateRequest } from '../../../api/videoRules';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
-import { describeError } from '../../../api/describeError';
+import { describeError } from '../../../contracts/errorWords';
 import type { Services } from '../../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
-import { describeError } from '../../../../../src/api/describeError';
+import { describeError } from '../../../../../src/contracts/errorWords';
 import { answerLmRequest } from '../../../../../src/lm/answer/core/answer';
 import { lmFailure } from '../../../../../src/lm/answer/core/failure';
 import { requiredRequest } from '../../../../support/lmFixtures';

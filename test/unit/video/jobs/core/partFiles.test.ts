@@ -14,6 +14,7 @@ import {
   PART_STALE_MARGIN_MS,
 } from '../../../../../src/video/jobs/core/partFiles';
 import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../../../../src/video/jobs/core/record';
+import { errorHint } from '../../../../../src/contracts/errorWords';
 import { finishedVideo, useGateway, useTempDir, gatewayFailure } from '../../../../support/helpers';
 import type { VideoApi } from '../../../../../src/video/jobs/core/job';
 
@@ -402,8 +403,8 @@ void describe('stale and vanished .part files', () => {
       assert.equal(err.retryable, true);
       assert.match(err.message, /interrupted/);
       assert.match(err.message, /temporary file \.vanishing\.mp4\.[0-9a-f]{8}\.part was removed/);
-      assert.match(err.hint, /Resume the task/);
-      assert.doesNotMatch(`${err.message} ${err.hint}`, /ENOENT|no such file/i);
+      assert.match(errorHint(err), /Resume the task/);
+      assert.doesNotMatch(`${err.message} ${errorHint(err)}`, /ENOENT|no such file/i);
       assert.equal((err.cause as { code?: string } | undefined)?.code, 'ENOENT', 'the raw cause is kept for the log');
       assert.deepEqual(readdirSync(dir), [], 'no video and no temporary file');
     });

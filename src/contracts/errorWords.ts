@@ -1,17 +1,20 @@
-// The user-facing words for an error: the one place a failure becomes a title, a detail and the
-// actions worth offering. The error itself is in ./errors.
+// The user-facing words for a gateway failure: the one place its facts (./gatewayError) become a
+// title, a detail, the advice and the actions worth offering. The chat view, the language-model
+// provider, the video feature and the notifications each shape these words for their audience.
 import * as l10n from '@vscode/l10n';
 import { redact } from '../shared/redact';
-import { GatewayError, notFoundCause } from './errors';
+import type { ErrorAction, ErrorView } from '../shared/protocol';
+import { isGatewayFailure, notFoundCause, type GatewayErrorFacts } from './gatewayError';
 
-/** Actions a UI can offer for an error. */
-export type ErrorAction = 'setApiKey' | 'openSettings' | 'retry' | 'showLog';
+/**
+ * The buttons worth offering for a gateway failure: a part of the protocol's one `ErrorAction`
+ * (the chat adds Select Model and its context-window buttons to it).
+ */
+export type GatewayErrorAction = Extract<ErrorAction, 'setApiKey' | 'openSettings' | 'retry' | 'showLog'>;
 
-/** User-facing text for an error. */
-export interface ErrorDescription {
-  title: string;
-  detail: string;
-  actions: ErrorAction[];
+/** User-facing text for an error, in the shape of the protocol's error view. */
+export interface ErrorDescription extends ErrorView {
+  actions: GatewayErrorAction[];
 }
 
 /**
@@ -19,7 +22,7 @@ export interface ErrorDescription {
  * spec says the status means and what to do, and the actions worth offering.
  */
 export function describeError(err: unknown): ErrorDescription {
-  if (!(err instanceof GatewayError)) {
+  if (!isGatewayFailure(err)) {
     const msg = err instanceof Error ? err.message : String(err);
     return { title: l10n.t('Unexpected error'), detail: redact(msg), actions: ['showLog'] };
   }
@@ -118,7 +121,7 @@ export function describeError(err: unknown): ErrorDescription {
     case 'config':
       return {
         title: l10n.t('Configuration problem'),
-        detail: `${server} ${err.hint}`,
+        detail: `${server} ${errorHint(err)}`,
         actions: err.field === 'apiKey' ? ['setApiKey'] : ['openSettings'],
       };
     case 'validation':
@@ -133,7 +136,7 @@ export function describeError(err: unknown): ErrorDescription {
           err.partial !== undefined || !err.path || err.path.endsWith('/chat/completions')
             ? l10n.t('The answer was cut off')
             : l10n.t('The download was cut off'),
-        detail: `${server} ${err.hint}`,
+        detail: `${server} ${errorHint(err)}`,
         actions: ['retry', 'showLog'],
       };
     case 'stream':
@@ -157,16 +160,92 @@ export function describeError(err: unknown): ErrorDescription {
     case 'invalid_response':
       return {
         title: l10n.t('Unexpected answer from the gateway'),
-        detail: `${server} ${err.hint}`,
+        detail: `${server} ${errorHint(err)}`,
         actions: ['openSettings', 'showLog'],
       };
     case 'video_failed':
-      return { title: l10n.t('The video task failed'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
+      return { title: l10n.t('The video task failed'), detail: `${server} ${errorHint(err)}`, actions: ['showLog'] };
     case 'not_video':
-      return { title: l10n.t('The download was not a video'), detail: `${server} ${err.hint}`, actions: ['showLog'] };
+      return {
+        title: l10n.t('The download was not a video'),
+        detail: `${server} ${errorHint(err)}`,
+        actions: ['showLog'],
+      };
   }
 }
 
-function retriesNote(err: GatewayError): string {
+function retriesNote(err: GatewayErrorFacts): string {
   return err.retries > 0 ? ' ' + l10n.t('({0} automatic retries were made.)', err.retries) : '';
+}
+
+/** One line: what the user can do about `e` (its thrower's advice, else what its kind calls for). */
+export function errorHint(e: GatewayErrorFacts): string {
+  switch (e.advice) {
+    case 'checkVideoAddress':
+      return l10n.t('Check the video base URL and the API key, then resume the task; nothing was saved.');
+    case 'resumeDownload':
+      return l10n.t('Resume the task to download the video again. Nothing was saved.');
+    case 'proxyCutDownload':
+      return l10n.t('A proxy may cut long transfers; resume the task to download again. Nothing was saved.');
+    case 'freshResultLink':
+      return l10n.t(
+        'A temporary result link may have expired: resume the task to ask for its status and a fresh link. Nothing was saved.',
+      );
+    case 'stillRateLimited':
+      return l10n.t('Still rate limited after {0} retries; wait a moment and try again.', e.retries);
+    case 'raiseIdleTimeout':
+      return l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.');
+    case 'brokenToolCall':
+      return l10n.t('The model produced a broken tool call; send the request again.');
+    case undefined:
+      return kindHint(e);
+  }
+}
+
+function kindHint(e: GatewayErrorFacts): string {
+  switch (e.kind) {
+    case 'config':
+      return l10n.t('Check the Gateway Studio settings.');
+    case 'validation':
+      return l10n.t('Correct {0} and send again.', e.field ?? l10n.t('the request'));
+    case 'auth':
+      return l10n.t('Set a valid API key from the console (API Keys page); a web-login password is not a key.');
+    case 'forbidden':
+      return l10n.t('The key lacks permission, balance or group access for this; check the console.');
+    case 'not_found':
+      switch (notFoundCause(e)) {
+        case 'model':
+          return l10n.t('The model ID is probably wrong: pick one from the model list.');
+        case 'id':
+          return l10n.t('Use the id from the creation response.');
+        default:
+          return l10n.t('The base URL probably lacks /v1 or points to the wrong host.');
+      }
+    case 'rate_limit':
+      return l10n.t('Wait a moment and try again.');
+    case 'bad_request':
+      return l10n.t('The gateway rejected the request; see the message for the field.');
+    case 'server':
+      return l10n.t('The gateway had a problem; try again later.');
+    case 'network':
+      return l10n.t('Check the base URL, your network and the proxy settings.');
+    case 'timeout':
+      return l10n.t('Try again, or raise the timeout in the settings.');
+    case 'aborted':
+      return l10n.t('Stopped on request.');
+    case 'stream':
+      return l10n.t('The gateway reported an error during the answer; try again.');
+    case 'truncated':
+      return l10n.t('The answer was cut off; the text received so far is kept. Try again.');
+    case 'invalid_response':
+      return l10n.t('The gateway answered in an unexpected format; check the base URL.');
+    case 'image_fetch':
+      return l10n.t('Use a public direct HTTPS link to the image or a complete base64 data URL.');
+    case 'video_failed':
+      return l10n.t('Change the prompt or the reference images and try again.');
+    case 'not_video':
+      return l10n.t(
+        'The content was not a video: check the path and the API key, or wait until the task is completed.',
+      );
+  }
 }
