@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../api/client';
 import { GatewayError, isGatewayError } from '../../api/errors';
-import { describeError } from '../../contracts/errorWords';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { uniqueToolCallIds } from '../../api/toolCallIds';
 import { readSettings } from '../../platform/settings';
 import { answerLmRequest, RequiredChoiceRefusals } from '../answer/core/answer';
-import { lmFailure } from '../answer/core/failure';
+import { lmFailure, lmLogText } from '../answer/core/failure';
 import { buildLmRequest, callIdsIn, parseToolArguments } from '../messages/core/messages';
 import { ReasoningMemory } from '../answer/core/reasoningMemory';
 import { estimateTokens } from '../messages/core/tokens';
@@ -86,7 +85,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     try {
       client = await getGatewayClient(this.s, 'chat');
     } catch (e) {
-      this.notice(`Language models: none offered: ${describeError(e).detail}`);
+      this.notice(`Language models: none offered: ${lmLogText(e)}`);
       return [];
     }
     const cached = this.models.cached(client);
@@ -101,8 +100,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       return models;
     } catch (e) {
       if (token.isCancellationRequested) return [];
-      const d = describeError(e);
-      this.notice(`Language models: could not list the gateway's models, so none are offered. ${d.title}: ${d.detail}`);
+      this.notice(`Language models: could not list the gateway's models, so none are offered. ${lmLogText(e)}`);
       if (!options.silent) showGatewayError(this.s, e);
       return [];
     } finally {
@@ -166,8 +164,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       }
     } catch (e) {
       if (token.isCancellationRequested || isGatewayError(e, 'aborted')) throw new vscode.CancellationError();
-      const d = describeError(e);
-      this.s.log.error(`Language models: ${model.id}: ${d.title}: ${d.detail}`);
+      this.s.log.error(`Language models: ${model.id}: ${lmLogText(e)}`);
       // The caller (Copilot Chat, another extension) shows only the message: it carries the
       // product's words, which say what to do (set the key, pick another model, …).
       const f = lmFailure(e, model.id);

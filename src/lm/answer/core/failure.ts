@@ -1,4 +1,5 @@
-// What a failed vscode.lm request tells its caller, without `vscode`.
+// What a failure of the language-model provider says, to its caller and to the log, without
+// `vscode`: the provider words every error through here.
 import * as l10n from '@vscode/l10n';
 import { isGatewayError, notFoundCause, type GatewayError } from '../../../api/errors';
 import { describeError } from '../../../contracts/errorWords';
@@ -10,6 +11,12 @@ export interface LmFailure {
   message: string;
   /** Whether the cached model list should be dropped, so VS Code lists the models again. */
   refreshModels: boolean;
+}
+
+/** The log's words for a failure of the provider (listing the models, answering): title and detail. */
+export function lmLogText(e: unknown): string {
+  const d = describeError(e);
+  return `${d.title}: ${d.detail}`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { describeError } from '../../../contracts/errorWords';
 import { KNOWN_VIDEO_MODELS } from '../../../api/videoRules';
 import type { Services } from '../../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/galleryProtocol';
 import { confirmationText, rulesResult } from '../../tools/core/agentText';
+import { failureText } from '../../jobs/core/errorText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
 import { VideoAgent, relPath } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
@@ -96,8 +96,7 @@ export class GalleryActions {
         closeForm: true,
       });
     } catch (e) {
-      const d = describeError(e);
-      this.port.post({ type: 'gallery/notice', text: `${d.title}. ${d.detail}`, error: true });
+      this.port.post({ type: 'gallery/notice', text: failureText(e), error: true });
     }
   }
 

@@ -7,13 +7,13 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from '../../../api/errors';
-import { describeError } from '../../../contracts/errorWords';
 import type { VideoPollOptions, VideoPollResult } from '../../../api/video';
 import type { VideoDownloadOptions } from '../../../api/videoDownload';
 import type { VideoCreateRequest } from '../../../api/videoRules';
 import type { VideoStatus } from '../../../api/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
 import { saveError } from './saveErrors';
+import { taskError } from './errorText';
 import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
 
 /** What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. */
@@ -152,7 +152,7 @@ export class VideoJob {
         await this.update({ state: 'paused' });
         return 'paused';
       }
-      const error = saveError(err, this.rec.saveDir) ?? toTaskError(err);
+      const error = saveError(err, this.rec.saveDir) ?? taskError(err);
       await this.update({ state: 'error', error, finishedAt: this.now() });
       return 'error';
     }
@@ -383,11 +383,4 @@ function failureError(s: VideoStatus): VideoTaskError {
       )
     : l10n.t('Status {0}: {1}.', s.status, reason);
   return { kind: imageFetch ? 'image_fetch' : 'video_failed', title, detail };
-}
-
-function toTaskError(err: unknown): VideoTaskError {
-  const d = describeError(err);
-  const kind = isGatewayError(err) ? err.kind : 'unexpected';
-  const status = isGatewayError(err) ? err.status : undefined;
-  return { kind, title: d.title, detail: d.detail, status };
 }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
-import { describeError } from '../../../contracts/errorWords';
 import type { Services } from '../../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
+import { notStartedText } from '../../jobs/core/errorText';
 import { VideoAgent } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
 
@@ -73,8 +73,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
       return text((await agent.start(plan, ac.signal)).text);
     } catch (e) {
       s.log.error(`video tool: ${e instanceof Error ? e.message : String(e)}`);
-      const d = describeError(e);
-      return text(`The video task was not started: ${d.title}. ${d.detail}`);
+      return text(notStartedText(e));
     } finally {
       sub.dispose();
     }
@@ -133,8 +132,7 @@ export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource)
                 ...(started.record?.key ? { follow: { kind: 'videoTask' as const, key: started.record.key } } : {}),
               };
             } catch (e) {
-              const d = describeError(e);
-              throw new FeatureToolError(`The video task was not started: ${d.title}. ${d.detail}`);
+              throw new FeatureToolError(notStartedText(e));
             }
           },
         };
