@@ -1,8 +1,8 @@
 // What a tool call that needs the user's yes asks with, and what it gets back: the approvers
-// (the chat card, VS Code's quick pick or modal) implement the other side.
+// (the chat card, VS Code's quick pick or modal) implement the other side. The answer is the
+// protocol's ToolDecision, the one name the card, the host and the runner use.
 /** `diff`: the change opens in a diff editor; `command`: a command line, shown whole with its warnings. */
 export type ToolPreview = 'diff' | 'command';
-export type Decision = 'allow' | 'deny' | 'alwaysAllow';
 
 /** What the approver shows. */
 export interface ApprovalRequest {

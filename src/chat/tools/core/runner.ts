@@ -12,8 +12,10 @@ import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
  * file never race.
  */
 
-import { PREVIEW_FAILED_WARNING, type ApprovalRequest, type Decision, type ToolPreview } from './approval';
-export type { ApprovalRequest, Decision, ToolPreview } from './approval';
+import type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
+import { PREVIEW_FAILED_WARNING, type ApprovalRequest, type ToolPreview } from './approval';
+export type { ApprovalRequest, ToolPreview } from './approval';
+export type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
 
 /** Why a card warns: a reason the call asks every time, or a diff that could not be opened. */
 export type CardWarning = GuardKind | 'previewFailed';
@@ -96,14 +98,11 @@ export interface TrustStore {
   trust(name: string): void | Promise<void>;
 }
 
-/** The user's `tool_choice` pick. */
-export type ToolChoiceSetting = 'auto' | 'none' | { name: string };
-
 export interface ToolRunnerOptions {
   /** The tools offered now (only enabled ones); read on every request so toggles apply at once. */
   tools: () => readonly Tool[];
   /** Asks the user; must settle (deny or reject) when `req.signal` aborts. */
-  approve: (req: ApprovalRequest) => Promise<Decision>;
+  approve: (req: ApprovalRequest) => Promise<ToolDecision>;
   trust: TrustStore;
   onUpdate?: (u: ToolCardUpdate) => void;
   choice?: () => ToolChoiceSetting;

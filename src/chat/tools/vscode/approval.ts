@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { approvalDetail, firstLines } from '../core/approvalText';
-import type { ApprovalRequest, Decision } from '../core/runner';
+import type { ApprovalRequest, ToolDecision } from '../core/runner';
 
 /** Where the chat's cards are answered; `visible` says whether the user can see them now. */
 export interface DecisionSource {
-  onToolDecision(listener: (e: { callId: string; decision: Decision }) => void): vscode.Disposable;
+  onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
   /** True/false when the chat knows whether a chat view is on screen; undefined when it cannot tell. */
   chatVisible?(): boolean | undefined;
 }
@@ -16,7 +16,7 @@ export interface DecisionSource {
  * commands and other extensions' tools (it shows the full text). Stop settles it as a denial.
  */
 export class Approvals implements vscode.Disposable {
-  private readonly pending = new Map<string, (d: Decision) => void>();
+  private readonly pending = new Map<string, (d: ToolDecision) => void>();
   private readonly sub: vscode.Disposable;
 
   /** `dialogs` is VS Code's window; host tests pass one that answers the modal. */
@@ -27,10 +27,10 @@ export class Approvals implements vscode.Disposable {
     this.sub = source?.onToolDecision((e) => this.pending.get(e.callId)?.(e.decision)) ?? { dispose: () => undefined };
   }
 
-  approve(req: ApprovalRequest): Promise<Decision> {
-    return new Promise<Decision>((resolve) => {
+  approve(req: ApprovalRequest): Promise<ToolDecision> {
+    return new Promise<ToolDecision>((resolve) => {
       const cleanups: (() => void)[] = [];
-      const settle = (d: Decision) => {
+      const settle = (d: ToolDecision) => {
         if (!this.pending.has(req.callId)) return;
         this.pending.delete(req.callId);
         for (const c of cleanups) c();
@@ -59,7 +59,7 @@ export class Approvals implements vscode.Disposable {
    * A command in Restricted Mode: always a modal, even with the chat on screen, since a harmless
    * command line (`git status`, `npm test`) runs what the untrusted folder configured.
    */
-  private untrustedCommand(req: ApprovalRequest, settle: (d: Decision) => void): () => void {
+  private untrustedCommand(req: ApprovalRequest, settle: (d: ToolDecision) => void): () => void {
     const allow = vscode.l10n.t('Allow');
     const detail = [
       vscode.l10n.t(
@@ -79,7 +79,7 @@ export class Approvals implements vscode.Disposable {
   }
 
   /** Shows the fallback question; returns how to withdraw it. */
-  private fallback(req: ApprovalRequest, settle: (d: Decision) => void): () => void {
+  private fallback(req: ApprovalRequest, settle: (d: ToolDecision) => void): () => void {
     const allow = vscode.l10n.t('Allow');
     const deny = vscode.l10n.t('Deny');
     const always = vscode.l10n.t('Always allow {0} in this workspace', req.name);
@@ -92,7 +92,7 @@ export class Approvals implements vscode.Disposable {
     // editor: a command line, or a tool of another extension. Everything else gets a quick pick
     // that leaves the diff (or the file) usable while the user decides.
     if (req.readOnly || req.preview === 'diff') {
-      const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: Decision }>();
+      const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { d: ToolDecision }>();
       qp.title = title;
       qp.placeholder = req.warning
         ? firstLines(req.warning, 3)

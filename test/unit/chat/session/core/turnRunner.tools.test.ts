@@ -19,7 +19,7 @@ import {
   DECLINED_MESSAGE,
   ToolRunner,
   type ApprovalRequest,
-  type Decision,
+  type ToolDecision,
   type ToolChoiceSetting,
 } from '../../../../../src/chat/tools/core/runner';
 import { runTurn, type TurnOutcome } from '../../../../../src/chat/session/core/turnRunner';
@@ -68,7 +68,7 @@ interface Harness {
 }
 
 function harness(
-  decide: (r: ApprovalRequest) => Decision = () => 'allow',
+  decide: (r: ApprovalRequest) => ToolDecision = () => 'allow',
   choice: ToolChoiceSetting = 'auto',
 ): Harness {
   const asked: ApprovalRequest[] = [];
@@ -431,7 +431,7 @@ void test('Stop while the second of two calls awaits approval: the first call, a
       if (r.name === 'write_file') return Promise.resolve('allow');
       // The user presses Stop instead of answering the second card.
       setTimeout(() => ctl.abort(), 10);
-      return new Promise<Decision>(() => undefined);
+      return new Promise<ToolDecision>(() => undefined);
     },
     trust: { isTrusted: () => false, trust: () => undefined },
   });

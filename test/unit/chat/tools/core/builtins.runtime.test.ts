@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ToolCall } from '../../../../../src/api/wire';
 import { builtinTools } from '../../../../../src/chat/tools/core/builtins';
-import { ToolRunner, type Decision } from '../../../../../src/chat/tools/core/runner';
+import { ToolRunner, type ToolDecision } from '../../../../../src/chat/tools/core/runner';
 import { nodeToolHost } from '../../../../support/nodeToolHost';
 
 const posix = process.platform !== 'win32';
@@ -31,7 +31,7 @@ after(async () => fs.rm(base, { recursive: true, force: true }));
 function runner(meanwhile: () => Promise<void> = async () => undefined) {
   return new ToolRunner({
     tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }], { commandTimeoutMs: 2000 })),
-    approve: async (): Promise<Decision> => {
+    approve: async (): Promise<ToolDecision> => {
       await meanwhile();
       return 'allow';
     },

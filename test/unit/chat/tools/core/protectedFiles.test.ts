@@ -9,7 +9,7 @@ import { builtinTools } from '../../../../../src/chat/tools/core/builtins';
 import {
   ToolRunner,
   type ApprovalRequest,
-  type Decision,
+  type ToolDecision,
   type ToolCardUpdate,
 } from '../../../../../src/chat/tools/core/runner';
 import { nodeToolHost } from '../../../../support/nodeToolHost';
@@ -26,7 +26,7 @@ before(async () => {
 after(async () => fs.rm(ws, { recursive: true, force: true }));
 
 function setup(
-  decide: (r: ApprovalRequest) => Decision = () => 'allow',
+  decide: (r: ApprovalRequest) => ToolDecision = () => 'allow',
   opts: { trusted?: string[]; workspaceTrusted?: () => boolean } = {},
 ) {
   const trusted = new Set<string>(opts.trusted ?? []);

@@ -9,7 +9,7 @@ import {
   DECLINED_MESSAGE,
   ToolRunner,
   type ApprovalRequest,
-  type Decision,
+  type ToolDecision,
   type ToolCardUpdate,
 } from '../../../../../src/chat/tools/core/runner';
 import type { ToolCall } from '../../../../../src/api/wire';
@@ -22,7 +22,7 @@ before(async () => {
 });
 after(async () => fs.rm(ws, { recursive: true, force: true }));
 
-function setup(decide: (r: ApprovalRequest) => Decision | Promise<Decision>) {
+function setup(decide: (r: ApprovalRequest) => ToolDecision | Promise<ToolDecision>) {
   const trusted = new Set<string>();
   const asked: ApprovalRequest[] = [];
   const cards: ToolCardUpdate[] = [];
@@ -100,7 +100,7 @@ void test('a path escape is refused before the user is asked', async () => {
 void test('an edit whose file changed while awaiting approval is not applied', async () => {
   const file = path.join(ws, 'src', 'race.ts');
   await fs.writeFile(file, 'one\n');
-  const { runner } = setup(async (): Promise<Decision> => {
+  const { runner } = setup(async (): Promise<ToolDecision> => {
     await fs.writeFile(file, 'changed by the user\n');
     return 'allow';
   });
@@ -128,7 +128,7 @@ void test('run_command output is captured and a command past the time limit is s
 
 void test('stopping while a call awaits approval rejects the run and marks the card', async () => {
   const ac = new AbortController();
-  const { runner, cards } = setup(() => new Promise<Decision>(() => undefined));
+  const { runner, cards } = setup(() => new Promise<ToolDecision>(() => undefined));
   const p = runner.execute([call('s1', 'write_file', { path: 'src/s.txt', content: 'x' })], {
     signal: ac.signal,
     conversationId: 'c',
@@ -173,11 +173,11 @@ void test('a broken regex or glob is refused before the user is asked', async ()
 void test('a card answered while the diff is still opening is not lost', async () => {
   // The card's buttons work as soon as it shows; the approver must already be listening then,
   // not only once the (slow) diff view has opened, or the click is dropped and the turn hangs.
-  const pending = new Map<string, (d: Decision) => void>();
+  const pending = new Map<string, (d: ToolDecision) => void>();
   const base = nodeToolHost([{ name: 'ws', path: ws }]);
   const runner = new ToolRunner({
     tools: () => builtinTools({ ...base, showChange: () => new Promise<void>((r) => setTimeout(r, 100)) }),
-    approve: (r) => new Promise<Decision>((resolve) => pending.set(r.callId, resolve)),
+    approve: (r) => new Promise<ToolDecision>((resolve) => pending.set(r.callId, resolve)),
     trust: { isTrusted: () => false, trust: () => undefined },
     onUpdate: (u) => {
       if (u.state === 'awaiting-approval') setTimeout(() => pending.get(u.callId)?.('allow'), 10);
