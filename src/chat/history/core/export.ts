@@ -1,14 +1,9 @@
 import * as l10n from '@vscode/l10n';
+import { fenceFor } from '../../../shared/fence';
 import type { Conversation } from '../../../shared/protocol';
 import { attachmentLabel, formatAttachment } from '../../mentions/core/mentions';
 import { formatContext } from '../../session/core/request';
 import { titleFor } from './store';
-
-/** A fence that no run of backticks inside `text` can close. */
-function fenceFor(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
 
 /**
  * The conversation as a Markdown document: every turn in order, with images listed by name (not

@@ -3,6 +3,7 @@
  * the model see, and the text of the kinds built from lists (problems, folder listings). The view
  * side (`chat/view/mentions*.ts`) reads the workspace and hands the raw content here.
  */
+import { fenced } from '../../../shared/fence';
 import type { ContextAttachment, MentionKind } from '../../../shared/protocol';
 
 /** At most this many characters of one attachment reach the model. */
@@ -92,9 +93,7 @@ export function formatAttachment(a: ContextAttachment): string {
   const out = [head];
   if (a.note) out.push(a.note);
   if (a.text !== '') {
-    const longest = Math.max(2, ...[...a.text.matchAll(/`+/g)].map((x) => x[0].length));
-    const fence = '`'.repeat(longest + 1);
-    out.push(`${fence}${a.language ?? ''}\n${a.text.replace(/\n$/, '')}\n${fence}`);
+    out.push(fenced(a.text, a.language ?? ''));
   }
   if (a.truncated) out.push(truncationNote(a));
   return out.join('\n');
