@@ -1,4 +1,5 @@
 import { readOverrides, type ModelOverride } from '../api/modelLimits';
+import { DEFAULT_CHAT_PARAMS as unset } from '../shared/chatParams';
 
 /**
  * Pure helpers for reading settings (no `vscode` here, so they are testable in plain node).
@@ -84,15 +85,15 @@ export function settingsFrom(get: (key: string) => unknown, report: (problem: st
     chat: {
       systemPrompt: g('chat.systemPrompt', ''),
       environmentContext: g('chat.environmentContext', true),
-      stream: g('chat.stream', true),
-      temperature: g<number | null>('chat.temperature', null),
-      topP: g<number | null>('chat.topP', null),
-      maxTokens: g<number | null>('chat.maxTokens', null),
-      stop: g<string[]>('chat.stop', []),
-      presencePenalty: g<number | null>('chat.presencePenalty', null),
-      frequencyPenalty: g<number | null>('chat.frequencyPenalty', null),
-      responseFormat: g<'text' | 'json_object'>('chat.responseFormat', 'text'),
-      user: g('chat.user', ''),
+      stream: g('chat.stream', unset.stream),
+      temperature: g('chat.temperature', unset.temperature),
+      topP: g('chat.topP', unset.top_p),
+      maxTokens: g('chat.maxTokens', unset.max_tokens),
+      stop: g('chat.stop', [...unset.stop]),
+      presencePenalty: g('chat.presencePenalty', unset.presence_penalty),
+      frequencyPenalty: g('chat.frequencyPenalty', unset.frequency_penalty),
+      responseFormat: g('chat.responseFormat', unset.response_format),
+      user: g('chat.user', unset.user),
       maxImageMegabytes: n('chat.maxImageMegabytes', 5, 0.1, 20),
       imageStorageMegabytes: n('chat.imageStorageMegabytes', 200, 1, 100_000),
     },

@@ -11,6 +11,7 @@ import { GatewayError } from '../../src/api/errors';
 import type { VideoClient } from '../../src/api/video';
 import { newConversation } from '../../src/chat/history/core/store';
 import type { ChatParams, Conversation } from '../../src/shared/protocol';
+import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
 import { startGateway, type Gateway, type GatewayOptions } from '../gateway/server';
 
 /** Options of {@link useGateway}: those of {@link startGateway}, and setup that needs the gateway. */
@@ -81,17 +82,7 @@ export async function gatewayFailure(p: Promise<unknown>): Promise<GatewayError>
 }
 
 /** Chat parameters as settings give them when the user set none (streaming on). */
-export const UNSET_PARAMS: ChatParams = {
-  temperature: null,
-  top_p: null,
-  max_tokens: null,
-  stop: [],
-  presence_penalty: null,
-  frequency_penalty: null,
-  response_format: 'text',
-  user: '',
-  stream: true,
-};
+export const UNSET_PARAMS: ChatParams = { ...DEFAULT_CHAT_PARAMS, stop: [] };
 
 /**
  * A new conversation (created at time 1) holding one user message with `text` (id `u1`, no

@@ -8,6 +8,7 @@ import type { HttpOptions } from '../../src/api/http';
 import { ChatSession } from '../../src/chat/session/core/session';
 import type { Question, SessionDeps, SessionSettings } from '../../src/chat/session/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';
+import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
 import type { Gateway } from '../gateway/server';
 import { MemoryStorage } from './memoryStorage';
 import { ConversationStore } from '../../src/chat/history/core/store';
@@ -16,17 +17,7 @@ import { ConversationStore } from '../../src/chat/history/core/store';
 export const SETTINGS: SessionSettings = {
   chatModel: 'gw-chat',
   systemPrompt: '',
-  params: {
-    temperature: null,
-    top_p: null,
-    max_tokens: null,
-    stop: [],
-    presence_penalty: null,
-    frequency_penalty: null,
-    response_format: 'text',
-    user: '',
-    stream: true,
-  },
+  params: { ...DEFAULT_CHAT_PARAMS, stop: [] },
   maxRounds: 10,
 };
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import type { HostMessage } from '../../src/shared/protocol';
+import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
 import { WEBVIEW_STRINGS } from '../../src/shared/webviewStrings';
 import { webviewHtml } from '../../src/shared/webviewHtml';
 
@@ -178,17 +179,7 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
 /** Localised strings as the host would send them (here: English identity). */
 export const STRINGS = Object.fromEntries(WEBVIEW_STRINGS.map((k) => [k, k]));
 
-export const DEFAULT_PARAMS = {
-  temperature: null,
-  top_p: null,
-  max_tokens: null,
-  stop: [],
-  presence_penalty: null,
-  frequency_penalty: null,
-  response_format: 'text' as const,
-  user: '',
-  stream: true,
-};
+export const DEFAULT_PARAMS = { ...DEFAULT_CHAT_PARAMS, stop: [] };
 
 /** A `chat/snapshot` with an empty (or given) conversation. */
 export function snapshot(extra: Partial<Extract<HostMessage, { type: 'chat/snapshot' }>> = {}): HostMessage {
