@@ -22,7 +22,6 @@ export const OVER_LIMIT = {
   'src/chat/session/core/session.ts': 'split along turns vs history and save points, with the controller split',
   'src/chat/vscode/controller.ts': 'a routing table over each capability adapter, with typed session events',
   'src/shared/protocol.ts': 'one file of messages per capability, with the namespaced message types',
-  'src/api/http.ts': 'retries and timeouts apart from the request itself',
 };
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
 const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];

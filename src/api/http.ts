@@ -1,11 +1,15 @@
-// Over 400 lines on purpose: one request's life (key, deadline, retries with backoff, the body's
-// idle timeout, aborts) shares its AbortControllers and timers; split, the halves would pass them around.
+// One request's life: the key, the header deadline, redirects and the retry loop around one
+// attempt. The wait between retries is ./retry's, the streamed body's idle timeout ./idleBody's,
+// and the words for a failed connection ./connectFailure's.
 import * as l10n from '@vscode/l10n';
 import type * as z from '../shared/zod';
 import { redact, rememberSecret } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
 import { GatewayError, errorFromHttp } from './errors';
+import { connectFailure } from './connectFailure';
+import { idleBody, type RequestLink } from './idleBody';
 import { isRedirect, redirectTarget } from './redirects';
+import { abortedError, retryDelayMs, sleep } from './retry';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -57,79 +61,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_IDLE_MS = 120_000;
 const DEFAULT_RETRIES = 2;
 
-/**
- * The wait before retry number `attempt` (0-based): `retry-after-ms`, else `retry-after` (seconds
- * or an HTTP date) when between 0 and 60 s, else 0.5 s doubling up to 8 s, minus up to 25% jitter.
- */
-export function retryDelayMs(
-  attempt: number,
-  headers: Headers | undefined,
-  random: () => number = Math.random,
-): number {
-  const ms = headers?.get('retry-after-ms');
-  if (ms) {
-    const v = Number.parseFloat(ms);
-    if (Number.isFinite(v) && v >= 0 && v <= 60_000) return v;
-  }
-  const ra = headers?.get('retry-after');
-  if (ra) {
-    let v = Number.parseFloat(ra) * 1000;
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(ra)) v = Date.parse(ra) - Date.now();
-    if (Number.isFinite(v) && v >= 0 && v <= 60_000) return v;
-  }
-  const base = Math.min(0.5 * 2 ** attempt, 8) * 1000;
-  return base * (1 - 0.25 * random());
-}
-
 function requestIdOf(h: Headers): string | undefined {
   return h.get('x-request-id') ?? h.get('request-id') ?? h.get('x-oneapi-request-id') ?? undefined;
-}
-
-/** Node's fetch reports connection failures as `TypeError: fetch failed` with the real cause inside. */
-function describeNetworkError(err: unknown): string {
-  const parts: string[] = [];
-  let cur: unknown = err;
-  for (let i = 0; i < 4 && cur instanceof Error; i++) {
-    const code = (cur as { code?: unknown }).code;
-    parts.push(typeof code === 'string' ? `${cur.message} (${code})` : cur.message);
-    cur = cur.cause;
-  }
-  return parts.join(': ') || String(err);
-}
-
-/**
- * Whether VS Code's proxy support sends a request for `host` through the proxy: not loopback
- * names, and not a host `http.noProxy` lists (exactly, or as a parent domain).
- */
-function viaProxy(host: string, noProxy: readonly string[]): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '127.0.0.1' || h === '::1') return false;
-  return !noProxy.some((n) => {
-    const d = n
-      .trim()
-      .toLowerCase()
-      .replace(/^\*?\./, '');
-    return d !== '' && (h === d || h.endsWith(`.${d}`));
-  });
-}
-
-/** A connection failure through the proxy, naming it (without any user or password in its URL). */
-function proxyFailure(host: string, proxy: string, why: string): string {
-  let shown = proxy;
-  try {
-    const u = new URL(proxy);
-    shown = u.host;
-  } catch {
-    // not a URL: shown as set
-  }
-  if (/\b407\b/.test(why))
-    return l10n.t(
-      'The proxy {0} (http.proxy) refused to connect to {1}: it requires authentication (407 Proxy Authentication Required). Put the user name and password in http.proxy (http://user:password@host:port). {2}',
-      shown,
-      host,
-      why,
-    );
-  return l10n.t('Could not connect to {0} through the proxy {1} (http.proxy): {2}', host, shown, why);
 }
 
 /**
@@ -150,7 +83,7 @@ export class HttpClient {
   private readonly apiKey: string | undefined;
   private readonly fetchFn: typeof fetch;
   private readonly random: () => number;
-  private readonly controllers = new WeakMap<Response, { ctrl: AbortController; unlink: () => void }>();
+  private readonly controllers = new WeakMap<Response, RequestLink>();
 
   constructor(private readonly o: HttpOptions) {
     const n = normaliseBaseUrl(o.baseUrl, undefined, o.allowInsecureHttp === true);
@@ -275,18 +208,12 @@ export class HttpClient {
           },
         );
       }
-      throw new GatewayError(
-        'network',
-        this.o.proxy && viaProxy(new URL(url).hostname, this.o.noProxy ?? [])
-          ? proxyFailure(new URL(url).host, this.o.proxy, describeNetworkError(e))
-          : l10n.t('Could not connect to {0}: {1}', new URL(url).host, describeNetworkError(e)),
-        {
-          retryable: true,
-          method,
-          path: shownPath,
-          cause: e,
-        },
-      );
+      throw new GatewayError('network', connectFailure(url, e, this.o.proxy, this.o.noProxy ?? []), {
+        retryable: true,
+        method,
+        path: shownPath,
+        cause: e,
+      });
     }
     const requestId = requestIdOf(res.headers);
     this.log(
@@ -322,78 +249,14 @@ export class HttpClient {
   }
 
   /**
-   * Yields a response body's chunks with the idle watchdog: when no byte (not even a keep-alive)
-   * arrives for `idleTimeoutMs`, the request is aborted and a `timeout` error thrown. A dropped
-   * connection becomes a `network` error, a stop through the signal an `aborted` error.
+   * Yields a response body's chunks under the idle watchdog (./idleBody): silence for
+   * `idleTimeoutMs` is a `timeout`, a dropped connection `network`, a stop `aborted`.
    */
   async *body(res: Response, o: { signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<Uint8Array> {
     const link = this.controllers.get(res);
-    const idleMs = o.idleTimeoutMs ?? this.idleTimeoutMs;
-    if (!res.body) return;
-    const reader = res.body.getReader();
+    this.controllers.delete(res);
     const path = new URL(res.url || this.baseUrl).pathname;
-    // One re-arming timer per stream rather than a timer and a promise race per read: streams
-    // arrive in thousands of small reads and the per-read cost dominated parsing.
-    let last = Date.now();
-    let timedOut = false;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (ms: number) => {
-      timer = setTimeout(() => {
-        const quiet = Date.now() - last;
-        if (quiet < idleMs) return arm(idleMs - quiet);
-        timedOut = true;
-        reader.cancel().catch(() => undefined);
-        link?.ctrl.abort();
-      }, ms);
-    };
-    const onAbort = () => {
-      stopped = true;
-      reader.cancel().catch(() => undefined);
-    };
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    arm(idleMs);
-    try {
-      for (;;) {
-        if (o.signal?.aborted) stopped = true;
-        if (stopped) throw abortedError('GET', path);
-        last = Date.now();
-        let r: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          r = await reader.read();
-        } catch (e) {
-          if (timedOut) throw this.idleError(idleMs, path);
-          if (stopped || o.signal?.aborted || link?.ctrl.signal.aborted) throw abortedError('GET', path);
-          throw new GatewayError(
-            'network',
-            l10n.t('The connection closed while receiving {0}: {1}', path, describeNetworkError(e)),
-            { cause: e, path },
-          );
-        }
-        if (timedOut) throw this.idleError(idleMs, path);
-        if (stopped || o.signal?.aborted) throw abortedError('GET', path);
-        if (r.done) return;
-        if (r.value.byteLength > 0) yield r.value;
-      }
-    } finally {
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      link?.unlink();
-      link?.ctrl.abort();
-      reader.releaseLock();
-      this.controllers.delete(res);
-    }
-  }
-
-  private idleError(idleMs: number, path: string): GatewayError {
-    return new GatewayError(
-      'timeout',
-      l10n.t('The gateway sent nothing for {0} s while streaming {1}.', Math.round(idleMs / 1000), path),
-      {
-        path,
-        advice: 'raiseIdleTimeout',
-      },
-    );
+    yield* idleBody(res, link, { idleMs: o.idleTimeoutMs ?? this.idleTimeoutMs, path, signal: o.signal });
   }
 
   /** Reads a whole body as text under the idle watchdog. */
@@ -435,24 +298,4 @@ export function parseJson<T>(text: string, schema: z.ZodMiniType<T>, method: str
     );
   }
   return r.data;
-}
-
-function abortedError(method: string, path: string): GatewayError {
-  return new GatewayError('aborted', l10n.t('{0} {1} was stopped.', method, path), { method, path });
-}
-
-/** Waits, or rejects with an `aborted` error as soon as the signal fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortedError('', ''));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new GatewayError('aborted', l10n.t('Stopped while waiting to retry.')));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -6,7 +6,8 @@
 import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
 import { GatewayError, isGatewayError } from './errors';
-import { sleep, type HttpClient } from './http';
+import type { HttpClient } from './http';
+import { sleep } from './retry';
 import { parseModelList, type ModelRecord } from './models';
 import type { VideoCreateRequest } from './videoRules';
 import {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
 import { GatewayError, notFoundCause } from '../../../src/api/errors';
 import { describeError } from '../../../src/contracts/errorWords';
-import { HttpClient, retryDelayMs } from '../../../src/api/http';
+import { HttpClient } from '../../../src/api/http';
 import { gatewayFailure as failure, useGateway } from '../../support/helpers';
 
 const gw = useGateway();
@@ -185,43 +185,6 @@ void describe('retries (design.md 3, wire-quirks "Retries and timeouts")', () =>
     assert.deepEqual(delays, [500, 1000]);
     assert.ok(Date.now() - t0 >= 1400);
     assert.equal(modelsCount(), 3);
-  });
-
-  void it('the backoff is 0.5 s doubling to at most 8 s, minus at most 25% jitter', () => {
-    assert.equal(
-      retryDelayMs(0, undefined, () => 0),
-      500,
-    );
-    assert.equal(
-      retryDelayMs(3, undefined, () => 0),
-      4000,
-    );
-    assert.equal(
-      retryDelayMs(10, undefined, () => 0),
-      8000,
-    );
-    assert.equal(
-      retryDelayMs(10, undefined, () => 1),
-      6000,
-    );
-    for (let i = 0; i < 50; i++) {
-      const d = retryDelayMs(1, undefined);
-      assert.ok(d > 750 && d <= 1000, String(d));
-    }
-  });
-
-  void it('retry-after as an HTTP date is honoured; beyond 60 s it is ignored in favour of backoff', () => {
-    const soon = new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() });
-    const d = retryDelayMs(0, soon, () => 0);
-    assert.ok(d > 3000 && d <= 5000, String(d));
-    assert.equal(
-      retryDelayMs(0, new Headers({ 'retry-after': '120' }), () => 0),
-      500,
-    );
-    assert.equal(
-      retryDelayMs(0, new Headers({ 'retry-after-ms': '-5' }), () => 0),
-      500,
-    );
   });
 
   void it('x-should-retry: false stops the retry of a 503', async () => {
