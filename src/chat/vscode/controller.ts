@@ -7,7 +7,6 @@ import {
   type ChatParams,
   type EditorContext,
   type HostMessage,
-  type ToolCallUpdate,
   type ToolChoiceSetting,
   type ToolDecision,
   type ToolInfo,
@@ -16,7 +15,7 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { ChatSession } from '../session/core/session';
-import type { SessionSettings } from '../session/core/sessionDeps';
+import type { ConversationToolCall, SessionSettings } from '../session/core/sessionDeps';
 import { ConversationStore } from '../history/core/store';
 import type { ToolExecutor } from '../tools/core/seam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
@@ -392,7 +391,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return this.checkpoints.store;
   }
 
-  postToolCall(update: ToolCallUpdate): void {
+  postToolCall(update: ConversationToolCall): void {
     this.session.postToolCall(update);
   }
 

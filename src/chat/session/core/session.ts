@@ -15,7 +15,7 @@ import { ModelList } from './modelList';
 import { PartialSaver } from '../../history/core/partialSave';
 import type { RequestDefaults } from './request';
 import { assembleSystemPrompt, systemPromptFor, type PromptSnapshot } from '../../prompt/core/systemPrompt';
-import type { Question, SessionDeps, SessionSink } from './sessionDeps';
+import type { ConversationToolCall, Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from '../../history/core/store';
 import type { ToolExecutor } from '../../tools/core/seam';
 import { describeForView, runTurn } from './turnRunner';
@@ -371,8 +371,15 @@ export class ChatSession {
   // -------------------------------------------------------------------------------------------
   // Tool cards
 
-  /** Shows or updates a tool card; kept so that a reloaded view gets it again ({@link cardMessages}). */
-  postToolCall(update: ToolCallUpdate): void {
+  /**
+   * Shows or updates a tool card; kept so that a reloaded view gets it again ({@link cardMessages}).
+   * A card of another conversation (a turn stopped when the user left it) is dropped: the cards
+   * shown are the shown conversation's, and the call's outcome is in its own conversation's
+   * messages, from which its card is drawn when that conversation is opened again.
+   */
+  postToolCall(posted: ConversationToolCall): void {
+    const { conversationId, ...update } = posted;
+    if (conversationId !== this.conversation.id) return;
     this.cards.set(update.callId, update);
     this.sink.broadcast({ type: 'chat/toolCall', update });
   }

@@ -10,6 +10,7 @@ import type {
   EditorContext,
   HostMessage,
   ImageAttachment,
+  ToolCallUpdate,
 } from '../../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from '../../history/core/store';
 import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
@@ -71,3 +72,9 @@ export interface Question {
   /** Resolved @-mentions. */
   attachments?: ContextAttachment[];
 }
+
+/**
+ * A tool card's new state, with the conversation whose turn made the call: call ids (`call_0`)
+ * repeat across conversations, and a stopped turn reports its calls after the user has left it.
+ */
+export type ConversationToolCall = ToolCallUpdate & { conversationId: string };

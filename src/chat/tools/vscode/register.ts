@@ -71,10 +71,7 @@ export function registerTools(
     approve: (req) => approvals.approve(req),
     trust: state,
     choice: () => state.choice(),
-    onUpdate: (u) => {
-      const { conversationId: _c, ...update } = u;
-      chat?.postToolCall(update);
-    },
+    onUpdate: (u) => chat?.postToolCall(u),
     onUnexpectedError: (name, e) =>
       log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     warningText,
