@@ -16,7 +16,14 @@ import type { ChatRequest, ChatMessage as WireMessage } from '../../../api/wire'
 import type { Conversation } from '../../../shared/protocol';
 import { formatAttachment } from '../../mentions/core/mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
-import { buildChatRequest, effectiveParams, formatContext, type BuildOptions, type RequestDefaults } from '../../session/core/request';
+import {
+  buildChatRequest,
+  effectiveModel,
+  effectiveParams,
+  formatContext,
+  type BuildOptions,
+  type RequestDefaults,
+} from '../../session/core/request';
 
 /** Share of the window left unused for the estimate's error. */
 export const SAFETY_MARGIN = 0.03;
@@ -302,7 +309,7 @@ export async function summariseEarlier(o: FitOptions): Promise<void> {
   const previous = c.compaction && start > 0 ? `Earlier summary:\n${c.compaction.summary}\n\n` : '';
   const room = budgetChars - previous.length;
   if (transcript.length > room) transcript = `…${transcript.slice(transcript.length - Math.max(0, room))}`;
-  const model = (c.model || o.defaults.model).trim();
+  const model = effectiveModel(c, o.defaults);
   const req: ChatRequest = {
     model,
     stream: false,

@@ -5,6 +5,7 @@ import {
   type Conversation,
   type ErrorView,
   type HostMessage,
+  type ModelInfo,
   type ToolCallUpdate,
   type ToolMode,
   type UserMessage,
@@ -13,7 +14,7 @@ import { CompactionFailed } from '../../context/core/compaction';
 import { ContextGuard } from '../../context/core/contextGuard';
 import { ModelList } from './modelList';
 import { PartialSaver } from '../../history/core/partialSave';
-import type { RequestDefaults } from './request';
+import { effectiveModel, type RequestDefaults } from './request';
 import { assembleSystemPrompt, systemPromptFor, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import type { ConversationToolCall, Question, SessionDeps, SessionSink } from './sessionDeps';
 import { newConversation, type ConversationStore } from '../../history/core/store';
@@ -160,10 +161,8 @@ export class ChatSession {
 
   newChat(): void {
     this.stopActive();
-    this.conversation = newConversation(this.now());
-    this.cards.clear();
     void this.store.setActive(undefined);
-    this.sink.broadcast(this.conversationMessage());
+    this.show(newConversation(this.now()));
     this.sink.broadcast({ type: 'chat/focus' });
     this.broadcastMeter();
   }
@@ -185,11 +184,23 @@ export class ChatSession {
       return;
     }
     this.stopActive();
+    void this.store.setActive(c.id);
+    this.show(c);
+    this.broadcastMeter();
+  }
+
+  /** `c` is the conversation shown from now on: the views get it, then the host side hears of it. */
+  private show(c: Conversation): void {
     this.conversation = c;
     this.cards.clear();
-    void this.store.setActive(c.id);
     this.sink.broadcast(this.conversationMessage());
-    this.broadcastMeter();
+    this.deps.events?.conversationShown(c.id);
+  }
+
+  /** The model the shown conversation's next request goes to, and what the model list says of it. */
+  currentModel(): { id: string; info: ModelInfo | undefined } {
+    const id = effectiveModel(this.conversation, { model: this.deps.settings().chatModel });
+    return { id, info: this.models.info(id) };
   }
 
   /** The conversation's own model; the default model is stored as "none" so it follows the setting. */
@@ -293,7 +304,7 @@ export class ChatSession {
 
   /** Which tools the shown conversation's model gets from now on (remembered per model). */
   setToolMode(mode: ToolMode): void {
-    const model = (this.conversation.model || this.deps.settings().chatModel).trim();
+    const model = this.currentModel().id;
     if (!model) return;
     this.context.setToolMode(model, mode);
     this.broadcastMeter();
@@ -533,7 +544,7 @@ export class ChatSession {
         role: 'assistant',
         content: '',
         status: 'error',
-        requestedModel: conversation.model || defaults.model,
+        requestedModel: effectiveModel(conversation, defaults),
         createdAt: this.now(),
         error: lastError,
       };
