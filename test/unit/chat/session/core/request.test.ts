@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
 import type { ChatRequest } from '../../../../../src/api/wire';
-import { buildChatRequest, formatContext, RequestProblem, type RequestDefaults } from '../../../../../src/chat/session/core/request';
+import {
+  buildChatRequest,
+  formatContext,
+  RequestProblem,
+  type RequestDefaults,
+} from '../../../../../src/chat/session/core/request';
 import { newConversation } from '../../../../../src/chat/history/core/store';
 import { UNSET_PARAMS, useGateway, userConversation as conv } from '../../../../support/helpers';
 

@@ -4,9 +4,9 @@ import type { HostMessage, ToolCallUpdate } from '../../../../../src/shared/prot
 import { openSession } from '../../../../support/sessionHarness';
 
 /**
- * Tool cards and the conversation shown (src/chat/session/core/session.ts): a card update names
- * its conversation, and one for a conversation the user has left reaches no view. No request is
- * made, so the gateway address is never used.
+ * Tool cards and the conversation shown (src/chat/session/core/toolCards.ts, through the session):
+ * a card update names its conversation, and one for a conversation the user has left reaches no
+ * view. No request is made, so the gateway address is never used.
  */
 
 const nowhere = { url: 'http://127.0.0.1:9', keys: { valid: 'unused' } };
