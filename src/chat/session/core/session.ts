@@ -50,7 +50,7 @@ export class ChatSession {
     this.now = deps.now ?? Date.now;
     this.slot = new RequestSlot(deps.sink);
     this.cards = new ToolCards((m) => deps.sink.broadcast(m));
-    this.saver = new ConversationSaver(deps.store, deps.log);
+    this.saver = new ConversationSaver(deps.store, deps.log, (m) => deps.sink.broadcast(m));
     for (const p of this.store.problems) deps.log.warn(`chat history: ${p.id}: ${p.problem}`);
     this.window = new SessionContext({
       deps,
