@@ -189,3 +189,15 @@ void test('a card answered while the diff is still opening is not lost', async (
   assert.notEqual(r, 'hung', 'the early answer was lost');
   assert.match((r as { content: string }[])[0]?.content ?? '', /^Created src\/quick\.txt/);
 });
+
+void test('reading the tool choice changes nothing: after calls ran under a forced tool, two reads give the same answer', async () => {
+  const runner = new ToolRunner({
+    tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }])),
+    approve: () => Promise.resolve('allow'),
+    trust: { isTrusted: () => true, trust: () => undefined },
+    choice: () => ({ name: 'list_directory' }),
+  });
+  await runner.execute([call('l1', 'list_directory', { path: '.' })], ctx());
+  const first = runner.toolChoice();
+  assert.deepEqual(runner.toolChoice(), first, 'the first read changed what the second one gives');
+});
