@@ -177,22 +177,27 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         }
         return;
       }
-      const m = parsed.message;
       const reply = (msg: HostMessage) => this.hub.send(surface, msg);
-      void Promise.resolve()
-        .then(() => (m.type === 'webview/ready' ? this.ready(surface) : route(this.routes, m, reply)))
-        .catch((err: unknown) => {
-          this.s.log.error(err instanceof Error ? err : String(err));
-          // An action the user asked for (export, attach, insert) must not fail silently.
-          const why = redact(err instanceof Error ? err.message : String(err));
-          reply({ type: 'chat/notice', level: 'error', text: vscode.l10n.t('That did not work: {0}', why) });
-        });
+      void this.handle(surface, parsed.message, reply).catch((err: unknown) => {
+        this.s.log.error(err instanceof Error ? err : String(err));
+        // An action the user asked for (export, attach, insert) must not fail silently.
+        const why = redact(err instanceof Error ? err.message : String(err));
+        reply({ type: 'chat/notice', level: 'error', text: vscode.l10n.t('That did not work: {0}', why) });
+      });
     });
     return new vscode.Disposable(() => {
       sub.dispose();
       this.webviews.delete(webview);
       this.hub.remove(surface);
     });
+  }
+
+  /**
+   * Hands a message to its handler at once, before the next message is even looked at (the
+   * webview's order is the order of effects); async so that a handler's throw becomes a rejection.
+   */
+  private async handle(surface: Surface, m: WebviewMessage, reply: (msg: HostMessage) => void): Promise<void> {
+    return m.type === 'webview/ready' ? this.ready(surface) : route(this.routes, m, reply);
   }
 
   /** A webview (re)loaded: it gets the whole state, then the checkpoints and the rules chips. */
