@@ -13,7 +13,7 @@ const lazyBesideTheBundle = {
   name: 'lazy-beside-the-bundle',
   setup(build) {
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
-    // The @-mention sources, loaded when first used (src/chat/vscode/controller.ts).
+    // The @-mention sources, loaded when first used (src/chat/mentions/vscode/chatMentions.ts).
     build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
   },
 };

@@ -19,8 +19,6 @@ export const MAX_LINES = 400;
  * has come under the limit fails too, so the list only shrinks.
  */
 export const OVER_LIMIT = {
-  'src/chat/session/core/session.ts': 'split along turns vs history and save points, with the controller split',
-  'src/chat/vscode/controller.ts': 'a routing table over each capability adapter, with typed session events',
   'src/shared/protocol.ts': 'one file of messages per capability, with the namespaced message types',
 };
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { type ModelOverride } from '../api/modelLimits';
+import type { ChatParams } from '../shared/protocol';
 import type { Logger } from './log';
 import { settingsFrom, type Settings } from './settingValues';
 
@@ -28,6 +30,43 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     (key) => c.get<unknown>(key),
     (problem) => report?.(problem),
   );
+}
+
+/**
+ * What the chat session reads of the settings (its `SessionSettings`, which this layer may not
+ * import): the default model, system prompt and parameters, the tool rounds, the model overrides.
+ */
+export interface ChatSessionSettings {
+  chatModel: string;
+  systemPrompt: string;
+  params: ChatParams;
+  maxRounds: number;
+  modelOverrides: Record<string, ModelOverride>;
+}
+
+export function chatSessionSettings(s: Settings = readSettings()): ChatSessionSettings {
+  return {
+    chatModel: s.chatModel,
+    systemPrompt: s.chat.systemPrompt,
+    params: chatParams(s),
+    maxRounds: s.tools.maxRounds,
+    modelOverrides: s.modelOverrides,
+  };
+}
+
+/** The settings' chat parameters under their wire names. */
+export function chatParams(s: Settings): ChatParams {
+  return {
+    temperature: s.chat.temperature,
+    top_p: s.chat.topP,
+    max_tokens: s.chat.maxTokens,
+    stop: s.chat.stop.filter((x) => typeof x === 'string' && x !== ''),
+    presence_penalty: s.chat.presencePenalty,
+    frequency_penalty: s.chat.frequencyPenalty,
+    response_format: s.chat.responseFormat === 'json_object' ? 'json_object' : 'text',
+    user: s.chat.user,
+    stream: s.chat.stream,
+  };
 }
 
 /** Fires `listener` with fresh settings whenever any `gatewayStudio.*` setting changes. */

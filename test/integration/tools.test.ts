@@ -262,12 +262,13 @@ describe('tools in VS Code', () => {
       // Every tool was trusted in Manage Tools.
       trust: { isTrusted: () => true, trust: () => undefined },
       workspaceTrusted: () => controller.isWorkspaceTrusted(),
-      onUpdate: ({ conversationId: _c, ...u }) => controller.postToolCall(u),
+      onUpdate: (u) => controller.postToolCall(u),
     });
     const run = (id: string, name: string, args: unknown) =>
       runner.execute([{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }], {
         signal: new AbortController().signal,
-        conversationId: 'restricted',
+        // The shown conversation's: a card of another one is not shown.
+        conversationId: controller.conversationId,
       });
     const waiting = (id: string) =>
       page.posted.find(

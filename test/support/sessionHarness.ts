@@ -54,6 +54,8 @@ export interface OpenSessionOptions {
   apiKey?: () => string | undefined;
   /** The system prompt's snapshot (environment, rules), as the chat view passes it. */
   prompt?: SessionDeps['prompt'];
+  /** What the host side hears of the session besides its messages to the views. */
+  events?: SessionDeps['events'];
 }
 
 /**
@@ -90,6 +92,7 @@ export function openSession(
     settings: () => ({ ...SETTINGS, ...options.settings }),
     contextStorage: storage,
     ...(options.prompt ? { prompt: options.prompt } : {}),
+    ...(options.events ? { events: options.events } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

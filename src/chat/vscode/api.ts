@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { FeatureTaskSource } from '../../contracts/featureTools';
-import type { ToolCallUpdate, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { ConversationToolCall } from '../session/core/sessionDeps';
 import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import type { ToolExecutor } from '../tools/core/seam';
 
@@ -19,8 +20,11 @@ export type ToolSettingChange =
  * `registerChat(services)`.
  */
 export interface ChatPanelApi {
-  /** Shows or updates a tool card in every open chat (also replayed to a reloaded webview). */
-  postToolCall(update: ToolCallUpdate): void;
+  /**
+   * Shows or updates a tool card in every open chat (also replayed to a reloaded webview), if its
+   * conversation is the one shown; a card of another conversation is dropped.
+   */
+  postToolCall(update: ConversationToolCall): void;
   /** Allow / Deny / Always allow clicked on a card. */
   onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
   /** The executor used for every later turn: its definitions are sent, its calls run. */

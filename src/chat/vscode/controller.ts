@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
 import { getGatewayClient } from '../../platform/gateway';
-import { onDidChangeSettings, readSettings, type Settings } from '../../platform/settings';
+import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
 import {
   parseWebviewMessage,
-  type ChatParams,
   type EditorContext,
   type HostMessage,
-  type ToolCallUpdate,
   type ToolChoiceSetting,
   type ToolDecision,
   type ToolInfo,
@@ -16,7 +14,7 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { ChatSession } from '../session/core/session';
-import type { SessionSettings } from '../session/core/sessionDeps';
+import type { ConversationToolCall } from '../session/core/sessionDeps';
 import { ConversationStore } from '../history/core/store';
 import type { ToolExecutor } from '../tools/core/seam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
@@ -26,39 +24,32 @@ import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import { EditorActions } from '../panel/vscode/editorActions';
 import type { FeatureTaskSource } from '../../contracts/featureTools';
 import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
-import { ChatHub, type Surface } from '../panel/core/hub';
-import type * as Mentions from '../mentions/vscode/picker';
-import type { MentionProvider } from '../mentions/vscode/picker';
+import { ChatHub, route, type Routes, type Surface } from '../panel/core/hub';
+import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
+import { conversationRoutes, maxImageBytes } from './conversationRoutes';
+import { ToolBridge } from './toolBridge';
 
 /**
- * The chat's host side: validates what every open chat webview sends and routes it to the
- * conversation ({@link ChatSession}, in `chat/core`), the webviews ({@link ChatHub}) or VS Code
- * itself ({@link EditorActions}). Also what the tools feature plugs into ({@link ChatPanelApi}).
+ * The chat's host side: validates what every open chat webview sends and hands it to the
+ * capability that handles its type (the routing table below, put together from each one's
+ * routes): the conversation ({@link ChatSession}, in `chat/session/core`), checkpoints, mentions,
+ * the prompt, the tools feature ({@link ToolBridge}) or VS Code itself ({@link EditorActions}).
+ * Also what the tools feature plugs into ({@link ChatPanelApi}).
  */
 export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly hub = new ChatHub();
   private readonly session: ChatSession;
   private readonly actions: EditorActions;
-  private toolsMessage: HostMessage | undefined;
-  private readonly decisionEmitter = new vscode.EventEmitter<{ callId: string; decision: ToolDecision }>();
-  private readonly toolSettingsEmitter = new vscode.EventEmitter<ToolSettingChange>();
+  private readonly tools: ToolBridge;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly webviews = new Set<vscode.Webview>();
   private readonly followed: FollowedTasks;
   private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
-  private mentionProvider: MentionProvider | undefined;
-  /**
-   * The @-mention sources are loaded on first use from their own file beside the bundle
-   * (`dist/mentions.js`, see esbuild.js): most sessions never mention anything, and activation
-   * does not parse them.
-   */
-  private get mentions(): MentionProvider {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load is the point
-    const { MentionProvider: Provider } = require('gws-mentions') as typeof Mentions;
-    return (this.mentionProvider ??= new Provider());
-  }
+  private readonly mentions = new ChatMentions();
+  /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
+  private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
   /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
   constructor(
@@ -79,22 +70,24 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       prompt: (c) => this.prompt.snapshot(c),
       store: conversations,
       backend: () => getGatewayClient(s, 'chat'),
-      settings: () => sessionSettings(readSettings()),
-      // A shown conversation's cards get the states of the tasks they follow.
-      sink: {
-        broadcast: (m) => {
-          this.hub.broadcast(m);
-          if (m.type === 'chat/conversation') {
-            this.followed.conversationShown();
-            void this.checkpoints.refresh();
-          }
+      settings: () => chatSessionSettings(),
+      sink: this.hub,
+      events: {
+        // A shown conversation's cards get the states of the tasks they follow, and its checkpoints.
+        conversationShown: () => {
+          this.followed.conversationShown();
+          void this.checkpoints.refresh();
         },
-        delta: (r, id, d) => this.hub.delta(r, id, d),
       },
       log: s.log,
       contextStorage: s.context.workspaceState,
     });
-    this.actions = new EditorActions((msg) => this.hub.broadcast(msg));
+    this.actions = new EditorActions(
+      (msg) => this.hub.broadcast(msg),
+      () => this.session.shown,
+      s.log,
+    );
+    this.tools = new ToolBridge((msg) => this.hub.broadcast(msg));
     this.checkpoints = new ChatCheckpoints(
       checkpointFolder(s.context),
       {
@@ -121,12 +114,26 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       save: (entries) => void s.context.workspaceState.update(FOLLOWED_KEY, entries),
       warn: (text) => s.log.warn(text),
     });
+    this.routes = {
+      ...conversationRoutes({
+        session: this.session,
+        mentions: this.mentions,
+        checkpoints: this.checkpoints,
+        actions: this.actions,
+      }),
+      ...this.actions.routes,
+      ...this.tools.routes,
+      'chat/videoAction': (m) => this.followed.act(m.callId, m.action),
+      ...this.checkpoints.routes,
+      ...this.mentions.routes,
+      ...this.prompt.routes,
+    };
     this.disposables.push(
-      this.decisionEmitter,
-      this.toolSettingsEmitter,
+      this.tools,
       this.actions,
       this.prompt,
       this.checkpoints,
+      this.mentions,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -170,15 +177,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         }
         return;
       }
-      void this.route(surface, parsed.message).catch((err: unknown) => {
+      const reply = (msg: HostMessage) => this.hub.send(surface, msg);
+      void this.handle(surface, parsed.message, reply).catch((err: unknown) => {
         this.s.log.error(err instanceof Error ? err : String(err));
         // An action the user asked for (export, attach, insert) must not fail silently.
         const why = redact(err instanceof Error ? err.message : String(err));
-        this.hub.send(surface, {
-          type: 'chat/notice',
-          level: 'error',
-          text: vscode.l10n.t('That did not work: {0}', why),
-        });
+        reply({ type: 'chat/notice', level: 'error', text: vscode.l10n.t('That did not work: {0}', why) });
       });
     });
     return new vscode.Disposable(() => {
@@ -188,143 +192,40 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     });
   }
 
-  private async route(surface: Surface, m: WebviewMessage): Promise<void> {
-    const session = this.session;
-    switch (m.type) {
-      case 'webview/ready':
-        this.hub.ready(surface, this.state());
-        if (session.models.stale) void session.models.load();
-        await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
-        return;
-      // The conversation
-      case 'chat/send':
-        return m.mentions?.length ? this.sendWithMentions(m) : session.send(m.requestId, m);
-      case 'chat/cancel':
-        return session.cancel(m.requestId);
-      case 'chat/regenerate':
-      case 'chat/retry':
-        return session.regenerate(m.requestId);
-      case 'chat/editResend':
-        return session.editResend(m.requestId, m.text);
-      case 'chat/continue':
-        return session.continue(m.requestId);
-      case 'chat/new':
-        return session.newChat();
-      case 'chat/setModel':
-        return session.setModel(m.model);
-      case 'chat/setParams':
-        return session.setParams(m.params, m.systemPrompt);
-      case 'history/list':
-        return this.hub.send(surface, session.historyMessage());
-      case 'history/open':
-        return session.open(m.conversationId);
-      case 'history/rename':
-        return session.rename(m.conversationId, m.title);
-      case 'history/delete':
-        await session.delete(m.conversationId);
-        return this.checkpoints.forget(m.conversationId);
-      case 'models/refresh':
-        return session.models.load();
-      // VS Code on the user's behalf
-      case 'chat/export':
-        return this.exportMarkdown();
-      case 'chat/pickImages':
-        return this.actions.pickImages((msg) => this.hub.send(surface, msg));
-      case 'chat/imageRejected':
-        return this.s.log.info(`image not attached: ${m.reason}`);
-      case 'code/copy':
-        return this.actions.copy(m.code);
-      case 'code/insert':
-        return this.actions.insertAtCursor(m.code);
-      case 'code/open':
-        return this.actions.openCode(m.code, m.language);
-      case 'message/copy':
-        return this.actions.copyMessage(session.shown, m.messageId);
-      case 'link/open':
-        return this.actions.openLink(m.href);
-      case 'error/action':
-        if (m.action === 'compact' || m.action === 'toolsOff' || m.action === 'toolsReadOnly')
-          return session.contextAction(m.action);
-        return this.actions.errorAction(m.action);
-      case 'chat/compact':
-        return session.contextAction('compact');
-      case 'chat/toolMode':
-        return session.setToolMode(m.mode);
-      // The tools feature
-      case 'chat/toolDecision':
-        return this.decisionEmitter.fire({ callId: m.callId, decision: m.decision });
-      case 'chat/videoAction':
-        return this.followed.act(m.callId, m.action);
-      case 'tools/setEnabled':
-        return this.toolSettingsEmitter.fire({ kind: 'enabled', name: m.name, enabled: m.enabled });
-      case 'tools/setTrusted':
-        return this.toolSettingsEmitter.fire({ kind: 'trusted', name: m.name, trusted: m.trusted });
-      case 'tools/setChoice':
-        return this.toolSettingsEmitter.fire({ kind: 'choice', choice: m.choice });
-      // Checkpoints
-      case 'checkpoint/preview':
-        return this.checkpoints.preview(m.answerId);
-      case 'checkpoint/diff':
-        return this.checkpoints.openDiff(m.answerId, m.path);
-      case 'checkpoint/cancel':
-        return this.hub.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId });
-      case 'checkpoint/restore':
-        return this.checkpoints.restore(m.answerId, m.overwrite, m.cut);
-      // @-mentions
-      case 'mentions/query':
-        return this.hub.send(surface, {
-          type: 'mentions/results',
-          queryId: m.queryId,
-          items: await this.mentions.query(m.query),
-        });
-      case 'mentions/drop':
-        return this.hub.send(surface, {
-          type: 'chat/mentions',
-          ...(await this.mentions.fromUris(droppedUris(m.uris))),
-        });
-      // The system prompt and the rules chips
-      case 'rules/setEnabled':
-      case 'rules/open':
-      case 'rules/allowUntrusted':
-      case 'chat/showSystemPrompt':
-        return this.prompt.handle(m);
-    }
+  /**
+   * Hands a message to its handler at once, before the next message is even looked at (the
+   * webview's order is the order of effects); async so that a handler's throw becomes a rejection.
+   */
+  private async handle(surface: Surface, m: WebviewMessage, reply: (msg: HostMessage) => void): Promise<void> {
+    return m.type === 'webview/ready' ? this.ready(surface) : route(this.routes, m, reply);
   }
 
-  /** A message with @-mentions: their content is read now and stored with the message. */
-  private async sendWithMentions(m: Extract<WebviewMessage, { type: 'chat/send' }>): Promise<void> {
-    const settings = readSettings();
-    const model = this.session.conversationMessage().conversation.model || settings.chatModel;
-    const list = this.session.models.message();
-    const info = list.type === 'chat/models' ? list.models.find((x) => x.id === model) : undefined;
-    const r = await this.mentions.resolve(m.mentions ?? [], {
-      acceptsImages: info?.supportsImages,
-      model,
-      maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
-    });
-    return this.session.send(m.requestId, { ...m, images: [...m.images, ...r.images], attachments: r.attachments });
+  /** A webview (re)loaded: it gets the whole state, then the checkpoints and the rules chips. */
+  private async ready(surface: Surface): Promise<void> {
+    this.hub.ready(surface, this.state());
+    if (this.session.models.stale) void this.session.models.load();
+    await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
   }
 
   /** "Add File to Chat": the files become chips in the composer of every chat. */
   async addFiles(uris: vscode.Uri[]): Promise<void> {
-    this.hub.broadcastOrKeep({ type: 'chat/mentions', ...(await this.mentions.fromUris(uris)) });
+    this.hub.broadcastOrKeep({ type: 'chat/mentions', ...(await this.mentions.provider.fromUris(uris)) });
   }
 
   /** The whole state a webview starts from when it is (re)loaded. */
   private state(): HostMessage[] {
-    const settings = readSettings();
     const snapshot: HostMessage = {
       ...this.session.conversationMessage(),
       type: 'chat/snapshot',
       busyRequestId: this.session.busyRequestId,
       strings: Object.fromEntries(WEBVIEW_STRINGS.map((k) => [k, vscode.l10n.t(k)])),
-      maxImageBytes: Math.round(settings.chat.maxImageMegabytes * 1024 * 1024),
+      maxImageBytes: maxImageBytes(),
     };
     return [
       snapshot,
       this.session.historyMessage(),
       this.session.models.message(),
-      ...(this.toolsMessage ? [this.toolsMessage] : []),
+      ...this.tools.messages(),
       ...this.session.cardMessages(),
       ...this.followed.messages(),
       ...this.session.contextMessages(),
@@ -392,12 +293,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return this.checkpoints.store;
   }
 
-  postToolCall(update: ToolCallUpdate): void {
+  postToolCall(update: ConversationToolCall): void {
     this.session.postToolCall(update);
   }
 
   onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable {
-    return this.decisionEmitter.event(listener);
+    return this.tools.onToolDecision(listener);
   }
 
   isVisible(): boolean {
@@ -413,17 +314,15 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   }
 
   postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void {
-    this.toolsMessage = { type: 'chat/tools', tools, choice };
-    this.hub.broadcast(this.toolsMessage);
+    this.tools.postTools(tools, choice);
   }
 
   onToolSettings(listener: (e: ToolSettingChange) => void): vscode.Disposable {
-    return this.toolSettingsEmitter.event(listener);
+    return this.tools.onToolSettings(listener);
   }
 
   dispose(): void {
     this.followed.dispose();
-    this.mentionProvider?.dispose();
     this.session.dispose();
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
@@ -445,44 +344,4 @@ function storedFollows(v: unknown): FollowedEntry[] {
       typeof (e as FollowedEntry).callId === 'string' &&
       typeof (e as FollowedEntry).key === 'string',
   );
-}
-
-/** The URIs of a drop that parse; the webview only passes on what the explorer put there. */
-function droppedUris(list: string[]): vscode.Uri[] {
-  const out: vscode.Uri[] = [];
-  for (const s of list) {
-    try {
-      const uri = vscode.Uri.parse(s.trim(), true);
-      if (uri.scheme === 'file' || uri.scheme === 'vscode-remote' || uri.scheme === 'vscode-userdata') out.push(uri);
-    } catch {
-      // Not a URI (a text drop): nothing to attach.
-    }
-  }
-  return out;
-}
-
-/** What the session reads of the settings. */
-function sessionSettings(s: Settings): SessionSettings {
-  return {
-    chatModel: s.chatModel,
-    systemPrompt: s.chat.systemPrompt,
-    params: paramsFrom(s),
-    maxRounds: s.tools.maxRounds,
-    modelOverrides: s.modelOverrides,
-  };
-}
-
-/** The settings' chat parameters under their wire names. */
-export function paramsFrom(s: Settings): ChatParams {
-  return {
-    temperature: s.chat.temperature,
-    top_p: s.chat.topP,
-    max_tokens: s.chat.maxTokens,
-    stop: s.chat.stop.filter((x) => typeof x === 'string' && x !== ''),
-    presence_penalty: s.chat.presencePenalty,
-    frequency_penalty: s.chat.frequencyPenalty,
-    response_format: s.chat.responseFormat === 'json_object' ? 'json_object' : 'text',
-    user: s.chat.user,
-    stream: s.chat.stream,
-  };
 }

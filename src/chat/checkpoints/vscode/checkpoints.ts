@@ -10,6 +10,7 @@ import {
   type RestorePlan,
 } from '../core/checkpoints';
 import type { HostMessage } from '../../../shared/protocol';
+import type { Routes } from '../../panel/core/hub';
 
 /** URI scheme of the read-only "after restore" documents on the right of a checkpoint diff. */
 export const CHECKPOINT_SCHEME = 'gateway-studio-checkpoint';
@@ -57,6 +58,14 @@ export class ChatCheckpoints implements vscode.Disposable {
       (e: unknown) => log.warn(`checkpoints not pruned: ${String(e)}`),
     );
   }
+
+  /** The Restore buttons and panel: preview, a file's diff, cancel, restore. */
+  readonly routes: Routes<'checkpoint/preview' | 'checkpoint/diff' | 'checkpoint/cancel' | 'checkpoint/restore'> = {
+    'checkpoint/preview': (m) => this.preview(m.answerId),
+    'checkpoint/diff': (m) => this.openDiff(m.answerId, m.path),
+    'checkpoint/cancel': (m) => this.chat.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId }),
+    'checkpoint/restore': (m) => this.restore(m.answerId, m.overwrite, m.cut),
+  };
 
   /** Sends the shown conversation's checkpoints (its Restore buttons). */
   async refresh(): Promise<void> {

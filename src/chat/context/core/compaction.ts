@@ -18,6 +18,7 @@ import { formatAttachment } from '../../mentions/core/mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
 import {
   buildChatRequest,
+  effectiveModel,
   effectiveParams,
   formatContext,
   type BuildOptions,
@@ -308,7 +309,7 @@ export async function summariseEarlier(o: FitOptions): Promise<void> {
   const previous = c.compaction && start > 0 ? `Earlier summary:\n${c.compaction.summary}\n\n` : '';
   const room = budgetChars - previous.length;
   if (transcript.length > room) transcript = `…${transcript.slice(transcript.length - Math.max(0, room))}`;
-  const model = (c.model || o.defaults.model).trim();
+  const model = effectiveModel(c, o.defaults);
   const req: ChatRequest = {
     model,
     stream: false,

@@ -112,13 +112,16 @@ export class ContextGuard {
     void this.deps.storage?.update(MEMORY_KEY, this.memory);
   }
 
-  /** The tools a request for `model` carries, after its tool mode and its override's `tools: false`. */
-  buildOptions(model: string, executor: ToolExecutor | undefined): BuildOptions {
+  /**
+   * The tools a request for `model` carries, after its tool mode and its override's `tools: false`;
+   * `afterTools`: the request answers tool results of the same turn (see `ToolExecutor.toolChoice`).
+   */
+  buildOptions(model: string, executor: ToolExecutor | undefined, afterTools = false): BuildOptions {
     if (!executor) return {};
     const mode = this.limits(model).tools === false ? 'none' : this.toolMode(model);
     if (mode === 'none') return {};
     const tools = mode === 'readOnly' ? (executor.readOnlyDefinitions?.() ?? []) : executor.definitions();
-    const choice = executor.toolChoice();
+    const choice = executor.toolChoice({ afterTools });
     const named = typeof choice === 'object' ? choice.function.name : undefined;
     // A forced tool that this mode leaves out would make the gateway refuse the request.
     if (named !== undefined && !tools.some((t) => t.function.name === named)) return { tools };
@@ -130,10 +133,10 @@ export class ContextGuard {
     conversation: Conversation,
     defaults: RequestDefaults,
     backend: ChatBackend,
-  ): TurnContext & { build(executor: ToolExecutor | undefined): BuildOptions } {
+  ): TurnContext & { build(executor: ToolExecutor | undefined, afterTools: boolean): BuildOptions } {
     const model = (): string => effectiveModel(conversation, defaults);
     return {
-      build: (executor) => this.buildOptions(model(), executor),
+      build: (executor, afterTools) => this.buildOptions(model(), executor, afterTools),
       prepare: (build, signal) => fitToWindow(this.fitOptions(conversation, defaults, backend, build, signal)),
       observe: (req, usage) => {
         if (!usage || usage.prompt_tokens <= 0) return;
@@ -202,7 +205,9 @@ export class ContextGuard {
     const model = effectiveModel(conversation, defaults);
     if (!model) return undefined;
     const limits = this.limits(model);
-    const build = this.buildOptionsForMeter(model, executor);
+    // The tools only, as before the choice could be read freely: the meter counts what they take.
+    const { tools } = this.buildOptions(model, executor);
+    const build: BuildOptions = tools ? { tools } : {};
     let req: ChatRequest;
     let maxTokens: number | undefined;
     try {
@@ -232,14 +237,6 @@ export class ContextGuard {
       toolMode: this.toolMode(model),
       fixedTooLarge: b.system + b.tools + reserve > limits.window,
     };
-  }
-
-  /** Like {@link buildOptions} without touching the executor's one-shot forced choice. */
-  private buildOptionsForMeter(model: string, executor: ToolExecutor | undefined): BuildOptions {
-    if (!executor) return {};
-    const mode = this.limits(model).tools === false ? 'none' : this.toolMode(model);
-    if (mode === 'none') return {};
-    return { tools: mode === 'readOnly' ? (executor.readOnlyDefinitions?.() ?? []) : executor.definitions() };
   }
 
   describe(err: unknown): ErrorView | undefined {

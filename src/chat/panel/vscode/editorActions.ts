@@ -4,6 +4,7 @@ import { activeEditors } from '../../../platform/activeEditor';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, ErrorAction, HostMessage, ImageAttachment } from '../../../shared/protocol';
 import { conversationToMarkdown } from '../../history/core/export';
+import type { Routes } from '../core/hub';
 import { checkChatLink } from '../core/links';
 import { titleFor } from '../../history/core/store';
 
@@ -13,8 +14,36 @@ import { titleFor } from '../../history/core/store';
  * conversation.
  */
 export class EditorActions implements vscode.Disposable {
-  /** @param notify shows a notice in every chat view (a link that is not opened). */
-  constructor(private readonly notify: (msg: HostMessage) => void) {}
+  /**
+   * @param notify shows a notice in every chat view (a link that is not opened).
+   * @param shown the conversation shown now (copied from, exported).
+   */
+  constructor(
+    private readonly notify: (msg: HostMessage) => void,
+    private readonly shown: () => Conversation,
+    private readonly log: { info(msg: string): void },
+  ) {}
+
+  /** The buttons on code blocks and messages, links, images and the export. */
+  readonly routes: Routes<
+    | 'chat/export'
+    | 'chat/pickImages'
+    | 'chat/imageRejected'
+    | 'code/copy'
+    | 'code/insert'
+    | 'code/open'
+    | 'message/copy'
+    | 'link/open'
+  > = {
+    'chat/export': () => this.exportMarkdown(this.shown()),
+    'chat/pickImages': (_m, reply) => this.pickImages(reply),
+    'chat/imageRejected': (m) => this.log.info(`image not attached: ${m.reason}`),
+    'code/copy': async (m) => await this.copy(m.code),
+    'code/insert': (m) => this.insertAtCursor(m.code),
+    'code/open': (m) => this.openCode(m.code, m.language),
+    'message/copy': (m) => this.copyMessage(this.shown(), m.messageId),
+    'link/open': (m) => this.openLink(m.href),
+  };
 
   copy(text: string): Thenable<void> {
     return vscode.env.clipboard.writeText(text);

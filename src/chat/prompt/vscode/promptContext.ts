@@ -1,8 +1,9 @@
 // What the chat's system prompt is built from on the host side: the editor's environment and the
-// rules files, the chips' messages, and "Show what is sent". The controller only routes to it.
+// rules files, the chips' messages, and "Show what is sent".
 import * as vscode from 'vscode';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, HostMessage, WebviewMessage } from '../../../shared/protocol';
+import type { Routes } from '../../panel/core/hub';
 import type { PromptSnapshot } from '../core/systemPrompt';
 import { EditorEnvironment } from './environment';
 import { RulesSource, type RulesOptions } from './rules';
@@ -53,18 +54,13 @@ export class PromptContext implements vscode.Disposable {
     await this.o.promptChanged();
   }
 
-  handle(m: RulesMessage): Promise<void> {
-    switch (m.type) {
-      case 'rules/setEnabled':
-        return this.o.setRuleEnabled(m.id, m.enabled);
-      case 'rules/open':
-        return this.openRule(m.id);
-      case 'rules/allowUntrusted':
-        return this.rules.allowUntrusted();
-      case 'chat/showSystemPrompt':
-        return this.showSystemPrompt().then(() => undefined);
-    }
-  }
+  /** The rules chips' messages and "Show what is sent". */
+  readonly routes: Routes<RulesMessage['type']> = {
+    'rules/setEnabled': (m) => this.o.setRuleEnabled(m.id, m.enabled),
+    'rules/open': (m) => this.openRule(m.id),
+    'rules/allowUntrusted': () => this.rules.allowUntrusted(),
+    'chat/showSystemPrompt': async () => void (await this.showSystemPrompt()),
+  };
 
   /** Opens the exact system prompt of the next request in an untitled Markdown editor. */
   async showSystemPrompt(): Promise<vscode.TextDocument> {

@@ -33,6 +33,11 @@ export class ModelList {
     this.loaded = false;
   }
 
+  /** What the list says of the model `id` (undefined: not in it, or not loaded). */
+  info(id: string): ModelInfo | undefined {
+    return this.models.find((m) => m.id === id);
+  }
+
   message(): HostMessage {
     return { type: 'chat/models', models: this.models, loading: this.loading, error: this.error };
   }

@@ -74,8 +74,11 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
   return r.data;
 }
 
-/** The model the conversation uses: its own, else the setting. */
-export function effectiveModel(c: Conversation, defaults: RequestDefaults): string {
+/**
+ * The model the conversation uses: its own, else the setting. The one place this is worked out:
+ * the request, the meter, compaction, the tool mode and the mentions all ask it.
+ */
+export function effectiveModel(c: Pick<Conversation, 'model'>, defaults: Pick<RequestDefaults, 'model'>): string {
   return (c.model || defaults.model).trim();
 }
 

@@ -1,27 +1,24 @@
 import * as l10n from '@vscode/l10n';
 import {
   newId,
-  type AssistantMessage,
   type Conversation,
-  type ErrorView,
   type HostMessage,
-  type ToolCallUpdate,
+  type ModelInfo,
   type ToolMode,
   type UserMessage,
 } from '../../../shared/protocol';
-import { CompactionFailed } from '../../context/core/compaction';
-import { ContextGuard } from '../../context/core/contextGuard';
-import { ModelList } from './modelList';
-import { PartialSaver } from '../../history/core/partialSave';
-import type { RequestDefaults } from './request';
-import { assembleSystemPrompt, systemPromptFor, type PromptSnapshot } from '../../prompt/core/systemPrompt';
-import type { Question, SessionDeps, SessionSink } from './sessionDeps';
+import type { ContextGuard } from '../../context/core/contextGuard';
 import { newConversation, type ConversationStore } from '../../history/core/store';
+import { systemPromptFor } from '../../prompt/core/systemPrompt';
 import type { ToolExecutor } from '../../tools/core/seam';
-import { describeForView, runTurn } from './turnRunner';
-
-/** Least time between two saves of an answer that is still streaming. */
-const PARTIAL_SAVE_MS = 2000;
+import { ConversationSaver } from './conversationSaver';
+import { ModelList } from './modelList';
+import { effectiveModel } from './request';
+import { RequestSlot } from './requestSlot';
+import { SessionContext } from './sessionContext';
+import type { ConversationToolCall, Question, SessionDeps, SessionSink } from './sessionDeps';
+import { runSessionTurn } from './sessionTurn';
+import { ToolCards } from './toolCards';
 
 /**
  * The chat's conversation side, without VS Code: the shown conversation and the store behind it,
@@ -29,39 +26,44 @@ const PARTIAL_SAVE_MS = 2000;
  * conversation before its turn (send, regenerate or retry, edit and resend, continue), when it is
  * saved (when the request is sent, every ~2 s while an answer streams, at its end), the history,
  * the model list and the tool cards of the conversation. Everything the views should see goes to
- * the {@link SessionSink}.
+ * the {@link SessionSink}. The turn itself is `sessionTurn.ts`'s, the context window
+ * `sessionContext.ts`'s.
  */
 export class ChatSession {
   private conversation: Conversation;
-  private active: { requestId: string; abort: AbortController } | undefined;
+  /** The one request running (a turn or a compaction). */
+  private readonly slot: RequestSlot;
   /** The model picker's list, loaded through the same backend as the turns. */
   readonly models: ModelList;
   private executor: ToolExecutor | undefined;
-  /** The last prompt snapshot taken (for the meter between requests). */
-  private lastPrompt: PromptSnapshot | undefined;
-  private readonly cards = new Map<string, ToolCallUpdate>();
-  private saving: Promise<void> = Promise.resolve();
+  private readonly cards: ToolCards;
+  private readonly saver: ConversationSaver;
   private readonly store: ConversationStore;
   private readonly sink: SessionSink;
   private readonly now: () => number;
-  /** The context window: limits, counting, fitting, the meter (see `contextGuard.ts`). */
-  readonly context: ContextGuard;
+  /** The context window in the session: the meter, the tool mode, compaction. */
+  private readonly window: SessionContext;
 
   constructor(private readonly deps: SessionDeps) {
     this.store = deps.store;
     this.sink = deps.sink;
     this.now = deps.now ?? Date.now;
+    this.slot = new RequestSlot(deps.sink);
+    this.cards = new ToolCards((m) => deps.sink.broadcast(m));
+    this.saver = new ConversationSaver(deps.store, deps.log, (m) => deps.sink.broadcast(m));
     for (const p of this.store.problems) deps.log.warn(`chat history: ${p.id}: ${p.problem}`);
-    this.context = new ContextGuard({
-      storage: deps.contextStorage,
-      overrides: () => deps.settings().modelOverrides ?? {},
+    this.window = new SessionContext({
+      deps,
+      slot: this.slot,
       now: this.now,
-      log: (m) => deps.log.warn(m),
+      shown: () => this.conversation,
+      executor: () => this.executor,
+      save: (c) => this.save(c),
     });
     this.models = new ModelList(
       async () => {
         const records = await (await deps.backend()).listModels();
-        this.context.setRecords(records);
+        this.window.guard.setRecords(records);
         // The meter's window may come from the list.
         queueMicrotask(() => this.broadcastMeter());
         return records;
@@ -71,6 +73,11 @@ export class ChatSession {
     );
     const activeId = this.store.activeId;
     this.conversation = (activeId && this.store.load(activeId)) || newConversation(this.now());
+  }
+
+  /** The context window: limits, counting, fitting, the meter (see `contextGuard.ts`). */
+  get context(): ContextGuard {
+    return this.window.guard;
   }
 
   /** The conversation shown now (the session's own object: read it, do not change it). */
@@ -84,7 +91,7 @@ export class ChatSession {
 
   /** The request whose answer is running, if any. */
   get busyRequestId(): string | undefined {
-    return this.active?.requestId;
+    return this.slot.busyRequestId;
   }
 
   /** The executor used for every later turn: its definitions are sent, its calls run. */
@@ -96,7 +103,7 @@ export class ChatSession {
   // Actions that start a turn
 
   async send(requestId: string, q: Question): Promise<void> {
-    if (this.refuseWhileBusy(requestId)) return;
+    if (this.slot.refuse(requestId)) return;
     const user: UserMessage = {
       id: newId('u'),
       role: 'user',
@@ -114,7 +121,7 @@ export class ChatSession {
 
   /** Regenerate, and Retry after a failed answer: the last question is asked again. */
   async regenerate(requestId: string): Promise<void> {
-    if (this.refuseWhileBusy(requestId)) return;
+    if (this.slot.refuse(requestId)) return;
     if (!this.truncateAfterLastUser()) return this.endRequestWithoutTurn(requestId);
     this.conversation.updatedAt = this.now();
     this.sink.broadcast(this.conversationMessage());
@@ -122,7 +129,7 @@ export class ChatSession {
   }
 
   async editResend(requestId: string, text: string): Promise<void> {
-    if (this.refuseWhileBusy(requestId)) return;
+    if (this.slot.refuse(requestId)) return;
     const last = this.lastUser();
     if (!last) return this.endRequestWithoutTurn(requestId);
     last.text = text;
@@ -134,7 +141,7 @@ export class ChatSession {
 
   /** Continue an answer that was cut off: asks the model to go on where it stopped. */
   async continue(requestId: string): Promise<void> {
-    if (this.refuseWhileBusy(requestId)) return;
+    if (this.slot.refuse(requestId)) return;
     const text = l10n.t('Continue exactly where your last answer stopped.');
     const pending = this.conversation.messages.at(-1);
     // Its question is stored when sent, so a window that died before the answer came back
@@ -152,18 +159,16 @@ export class ChatSession {
   }
 
   cancel(requestId: string): void {
-    if (this.active?.requestId === requestId) this.active.abort.abort();
+    this.slot.cancel(requestId);
   }
 
   // -------------------------------------------------------------------------------------------
   // The conversation and the history
 
   newChat(): void {
-    this.stopActive();
-    this.conversation = newConversation(this.now());
-    this.cards.clear();
+    this.slot.stop();
     void this.store.setActive(undefined);
-    this.sink.broadcast(this.conversationMessage());
+    this.show(newConversation(this.now()));
     this.sink.broadcast({ type: 'chat/focus' });
     this.broadcastMeter();
   }
@@ -184,12 +189,24 @@ export class ChatSession {
       });
       return;
     }
-    this.stopActive();
+    this.slot.stop();
+    void this.store.setActive(c.id);
+    this.show(c);
+    this.broadcastMeter();
+  }
+
+  /** `c` is the conversation shown from now on: the views get it, then the host side hears of it. */
+  private show(c: Conversation): void {
     this.conversation = c;
     this.cards.clear();
-    void this.store.setActive(c.id);
     this.sink.broadcast(this.conversationMessage());
-    this.broadcastMeter();
+    this.deps.events?.conversationShown(c.id);
+  }
+
+  /** The model the shown conversation's next request goes to, and what the model list says of it. */
+  currentModel(): { id: string; info: ModelInfo | undefined } {
+    const id = effectiveModel(this.conversation, this.window.turnDefaults());
+    return { id, info: this.models.info(id) };
   }
 
   /** The conversation's own model; the default model is stored as "none" so it follows the setting. */
@@ -203,7 +220,7 @@ export class ChatSession {
     this.conversation.params = params;
     if (systemPrompt !== undefined) this.conversation.systemPrompt = systemPrompt ?? undefined;
     await this.save();
-    if (!this.active) this.sink.broadcast(this.conversationMessage());
+    if (!this.slot.busy) this.sink.broadcast(this.conversationMessage());
   }
 
   /** Switches a rules file off (or on again) for the shown conversation. */
@@ -213,7 +230,7 @@ export class ChatSession {
     else off.add(id);
     this.conversation.disabledRules = off.size ? [...off] : undefined;
     await this.save();
-    if (!this.active) this.sink.broadcast(this.conversationMessage());
+    if (!this.slot.busy) this.sink.broadcast(this.conversationMessage());
     await this.refreshPrompt();
   }
 
@@ -236,7 +253,7 @@ export class ChatSession {
 
   /** The settings changed: the shown defaults follow (not mid-answer) and the model list is stale. */
   settingsChanged(): void {
-    if (!this.active) this.sink.broadcast(this.conversationMessage());
+    if (!this.slot.busy) this.sink.broadcast(this.conversationMessage());
     this.models.invalidate();
     this.broadcastMeter();
   }
@@ -253,115 +270,35 @@ export class ChatSession {
   }
 
   // -------------------------------------------------------------------------------------------
-  // The context window
+  // The context window (sessionContext.ts)
 
   /** The meter for the shown conversation (none without a model). */
   contextMessages(): HostMessage[] {
-    const meter = this.context.meter(this.conversation, this.requestDefaults(), this.executor);
-    return meter ? [{ type: 'chat/contextWindow', meter }] : [];
+    return this.window.messages();
   }
 
   private broadcastMeter(): void {
-    for (const m of this.contextMessages()) this.sink.broadcast(m);
-  }
-
-  private requestDefaults(): RequestDefaults {
-    const settings = this.deps.settings();
-    const snapshot = this.lastPrompt;
-    return {
-      model: settings.chatModel,
-      systemPrompt: settings.systemPrompt,
-      params: settings.params,
-      // The meter counts the system prompt as last assembled (see refreshPrompt).
-      ...(snapshot ? { system: (own: string) => assembleSystemPrompt(snapshot, this.conversation, own) } : {}),
-    };
+    this.window.broadcastMeter();
   }
 
   /** The editor's state or the rules changed: the meter counts the system prompt as it is now. */
-  async refreshPrompt(): Promise<void> {
-    if (!this.deps.prompt) return;
-    this.lastPrompt = await this.deps.prompt(this.conversation);
-    if (!this.active) this.broadcastMeter();
+  refreshPrompt(): Promise<void> {
+    return this.window.refreshPrompt();
   }
-
-  /** The snapshot for one request, kept for the meter. */
-  private readonly takePrompt = async (c: Conversation): Promise<PromptSnapshot> => {
-    const snapshot = await this.deps.prompt!(c);
-    this.lastPrompt = snapshot;
-    return snapshot;
-  };
 
   /** Which tools the shown conversation's model gets from now on (remembered per model). */
   setToolMode(mode: ToolMode): void {
-    const model = (this.conversation.model || this.deps.settings().chatModel).trim();
-    if (!model) return;
-    this.context.setToolMode(model, mode);
-    this.broadcastMeter();
+    this.window.setToolMode(mode);
   }
 
   /** The context window's error buttons and the Compact conversation action. */
-  async contextAction(action: 'compact' | 'toolsOff' | 'toolsReadOnly'): Promise<void> {
-    if (action === 'toolsOff') return this.setToolMode('none');
-    if (action === 'toolsReadOnly') return this.setToolMode('readOnly');
-    return this.compact();
+  contextAction(action: 'compact' | 'toolsOff' | 'toolsReadOnly'): Promise<void> {
+    return this.window.action(action);
   }
 
-  /**
-   * Summarises the turns before the latest user message now. A failed summary says so and leaves
-   * the conversation as it was; the messages themselves are never changed.
-   */
-  async compact(): Promise<void> {
-    if (this.active) {
-      this.sink.broadcast({
-        type: 'chat/notice',
-        level: 'warning',
-        text: l10n.t('An answer is still streaming. Stop it first (Escape).'),
-      });
-      return;
-    }
-    const conversation = this.conversation;
-    const abort = new AbortController();
-    const requestId = newId('r');
-    this.active = { requestId, abort };
-    this.sink.broadcast({ type: 'chat/busy', requestId });
-    try {
-      const backend = await this.deps.backend();
-      const changed = await this.context.compact(conversation, this.requestDefaults(), backend, abort.signal);
-      if (changed) {
-        conversation.updatedAt = this.now();
-        await this.save(conversation);
-        this.sink.broadcast({
-          type: 'chat/compacted',
-          conversationId: conversation.id,
-          compaction: conversation.compaction,
-        });
-        this.sink.broadcast({
-          type: 'chat/notice',
-          level: 'info',
-          text: l10n.t(
-            'Earlier conversation summarised: {0} messages are sent as one summary from now on.',
-            conversation.compaction?.messageCount ?? 0,
-          ),
-        });
-      } else {
-        this.sink.broadcast({
-          type: 'chat/notice',
-          level: 'info',
-          text: l10n.t('Nothing to compact: only the latest message is left.'),
-        });
-      }
-    } catch (err) {
-      const detail = err instanceof CompactionFailed ? err.message : describeForView(err).detail;
-      this.sink.broadcast({
-        type: 'chat/notice',
-        level: 'error',
-        text: `${l10n.t('Compaction failed.')} ${detail} ${l10n.t('The conversation was left as it was.')}`,
-      });
-    } finally {
-      if (this.active?.requestId === requestId) this.active = undefined;
-      this.sink.broadcast({ type: 'chat/done', requestId });
-      this.broadcastMeter();
-    }
+  /** Summarises the turns before the latest user message now (see {@link SessionContext.compact}). */
+  compact(): Promise<void> {
+    return this.window.compact();
   }
 
   historyMessage(): HostMessage {
@@ -371,14 +308,16 @@ export class ChatSession {
   // -------------------------------------------------------------------------------------------
   // Tool cards
 
-  /** Shows or updates a tool card; kept so that a reloaded view gets it again ({@link cardMessages}). */
-  postToolCall(update: ToolCallUpdate): void {
-    this.cards.set(update.callId, update);
-    this.sink.broadcast({ type: 'chat/toolCall', update });
+  /**
+   * Shows or updates a tool card, kept so that a reloaded view gets it again ({@link cardMessages});
+   * a card of a conversation not shown is dropped (see {@link ToolCards.post}).
+   */
+  postToolCall(posted: ConversationToolCall): void {
+    this.cards.post(posted, this.conversation.id);
   }
 
   cardMessages(): HostMessage[] {
-    return [...this.cards.values()].map((update) => ({ type: 'chat/toolCall', update }));
+    return this.cards.messages();
   }
 
   /**
@@ -386,15 +325,12 @@ export class ChatSession {
    * back"); false while an answer runs or when the message is not in the shown conversation.
    */
   async cutFrom(messageId: string): Promise<boolean> {
-    if (this.active) return false;
+    if (this.slot.busy) return false;
     const i = this.conversation.messages.findIndex((m) => m.id === messageId);
     // An answer always follows a question, so the conversation keeps at least that one.
     if (i < 1) return false;
     this.conversation.messages.splice(i);
-    for (const id of [...this.cards.keys()]) {
-      if (!this.conversation.messages.some((x) => x.role === 'assistant' && x.toolCalls?.some((c) => c.id === id)))
-        this.cards.delete(id);
-    }
+    this.cards.keepCallsOf(this.conversation);
     this.conversation.updatedAt = this.now();
     await this.save();
     this.sink.broadcast(this.conversationMessage());
@@ -404,24 +340,11 @@ export class ChatSession {
 
   /** Stops the running answer, if any. */
   dispose(): void {
-    this.stopActive();
+    this.slot.stop();
   }
 
   // -------------------------------------------------------------------------------------------
   // Turns
-
-  private refuseWhileBusy(requestId: string): boolean {
-    if (!this.active) return false;
-    // The webview marked itself busy with this id; end it so its Send button comes back.
-    this.sink.broadcast({ type: 'chat/done', requestId });
-    this.sink.broadcast({
-      type: 'chat/notice',
-      level: 'warning',
-      text: l10n.t('An answer is still streaming. Stop it first (Escape).'),
-    });
-    this.sink.broadcast({ type: 'chat/busy', requestId: this.active.requestId });
-    return true;
-  }
 
   private endRequestWithoutTurn(requestId: string): void {
     this.sink.broadcast({ type: 'chat/done', requestId });
@@ -441,118 +364,29 @@ export class ChatSession {
     if (!last) return false;
     const i = this.conversation.messages.indexOf(last);
     this.conversation.messages.splice(i + 1);
-    for (const id of [...this.cards.keys()]) {
-      if (!this.conversation.messages.some((x) => x.role === 'assistant' && x.toolCalls?.some((c) => c.id === id)))
-        this.cards.delete(id);
-    }
+    this.cards.keepCallsOf(this.conversation);
     return true;
-  }
-
-  private stopActive(): void {
-    this.active?.abort.abort();
   }
 
   /** Saves a copy of `c` (by default the shown one) after any save already under way. */
   private save(c: Conversation = this.conversation): Promise<void> {
-    const snapshot = structuredClone(c);
-    this.saving = this.saving
-      .then(async () => {
-        if (snapshot.messages.length === 0) return;
-        await this.store.save(snapshot);
-        if (this.store.activeId !== snapshot.id) await this.store.setActive(snapshot.id);
-      })
-      .catch((err: unknown) =>
-        this.deps.log.error(`chat history not saved: ${err instanceof Error ? err.message : String(err)}`),
-      );
-    return this.saving;
+    return this.saver.save(c);
   }
 
-  private async runTurn(requestId: string): Promise<void> {
-    const abort = new AbortController();
-    this.active = { requestId, abort };
-    this.sink.broadcast({ type: 'chat/busy', requestId });
-    const conversation = this.conversation;
-    // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
-    // edited question, Continue's question, the answer Regenerate or Retry removed): a window
-    // that dies mid-answer then comes back with what the user saw, never with the old question
-    // or a removed answer next to the new one. The streaming answer is stored every ~2 s while
-    // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
-    void this.save(conversation);
-    const partial = new PartialSaver(() => this.save(conversation), PARTIAL_SAVE_MS, this.now);
-    const settings = this.deps.settings();
-    const defaults: RequestDefaults = {
-      model: settings.chatModel,
-      systemPrompt: settings.systemPrompt,
-      params: settings.params,
-    };
-    let status: string;
-    let lastError: ErrorView | undefined;
-    let last: AssistantMessage | undefined;
-    const compactedBefore = conversation.compaction;
-    try {
-      const backend = await this.deps.backend();
-      await this.context.ensureRecords(() => backend.listModels(abort.signal));
-      const outcome = await runTurn({
-        backend,
-        conversation,
-        defaults,
-        executor: this.executor,
-        context: this.context.forTurn(conversation, defaults, backend),
-        maxRounds: settings.maxRounds,
-        signal: abort.signal,
+  private runTurn(requestId: string): Promise<void> {
+    return runSessionTurn(
+      {
+        deps: this.deps,
+        slot: this.slot,
+        context: this.window,
         now: this.now,
-        ...(this.deps.prompt ? { prompt: this.takePrompt } : {}),
-        callbacks: {
-          onMessage: (msg) => {
-            if (msg.role !== 'assistant' || msg.status !== 'streaming') void this.save(conversation);
-            if (conversation === this.conversation)
-              this.sink.broadcast({ type: 'chat/message', requestId, message: msg });
-          },
-          onDelta: (messageId, d) => {
-            partial.touch();
-            if (conversation === this.conversation) this.sink.delta(requestId, messageId, d);
-          },
-        },
-      });
-      status = outcome.status;
-      lastError = outcome.error;
-      last = outcome.last;
-    } catch (err) {
-      // The client could not even be built (no base URL): show it inline like any failure.
-      lastError = describeForView(err);
-      status = 'error';
-      last = {
-        id: newId('a'),
-        role: 'assistant',
-        content: '',
-        status: 'error',
-        requestedModel: conversation.model || defaults.model,
-        createdAt: this.now(),
-        error: lastError,
-      };
-      conversation.messages.push(last);
-    }
-    partial.end();
-    if (this.active?.requestId === requestId) this.active = undefined;
-    // The turn's own conversation: the user may have opened another one meanwhile.
-    await this.save(conversation);
-    if (conversation === this.conversation) {
-      this.sink.broadcast(
-        status === 'error' && lastError
-          ? { type: 'chat/error', requestId, error: lastError, message: last }
-          : { type: 'chat/done', requestId, message: last },
-      );
-    } else {
-      this.sink.broadcast({ type: 'chat/done', requestId });
-    }
-    this.sink.broadcast(this.historyMessage());
-    if (conversation.compaction !== compactedBefore && conversation === this.conversation)
-      this.sink.broadcast({
-        type: 'chat/compacted',
-        conversationId: conversation.id,
-        compaction: conversation.compaction,
-      });
-    if (conversation === this.conversation) this.broadcastMeter();
-    if (lastError) this.deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
+        executor: () => this.executor,
+        isShown: (c) => c === this.conversation,
+        save: (c) => this.save(c),
+        historyMessage: () => this.historyMessage(),
+      },
+      this.conversation,
+      requestId,
+    );
   }
 }

@@ -10,6 +10,7 @@ import type {
   EditorContext,
   HostMessage,
   ImageAttachment,
+  ToolCallUpdate,
 } from '../../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from '../../history/core/store';
 import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
@@ -39,6 +40,15 @@ export interface SessionSink {
   delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void;
 }
 
+/** What happened in the session that the host side acts on besides the views. */
+export interface SessionEvents {
+  /**
+   * Another conversation is shown (opened from the history, a new chat); the views already got
+   * it. Its cards and checkpoints are the host side's to send now.
+   */
+  conversationShown(conversationId: string): void;
+}
+
 export interface SessionLog {
   warn(msg: string): void;
   error(msg: string): void;
@@ -50,6 +60,7 @@ export interface SessionDeps {
   backend: () => Promise<SessionBackend>;
   settings: () => SessionSettings;
   sink: SessionSink;
+  events?: SessionEvents;
   log: SessionLog;
   now?: () => number;
   /** Where windows learnt from overflow errors and per-model tool modes are kept (workspace state). */
@@ -71,3 +82,9 @@ export interface Question {
   /** Resolved @-mentions. */
   attachments?: ContextAttachment[];
 }
+
+/**
+ * A tool card's new state, with the conversation whose turn made the call: call ids (`call_0`)
+ * repeat across conversations, and a stopped turn reports its calls after the user has left it.
+ */
+export type ConversationToolCall = ToolCallUpdate & { conversationId: string };

@@ -43,7 +43,7 @@ export interface TurnOptions {
    * (compacted, `max_tokens` clamped), and an overflow the server reports anyway is learnt from,
    * compacted and retried once.
    */
-  context?: TurnContext & { build(executor: ToolExecutor | undefined): BuildOptions };
+  context?: TurnContext & { build(executor: ToolExecutor | undefined, afterTools: boolean): BuildOptions };
 }
 
 export interface TurnOutcome {
@@ -75,10 +75,12 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       createdAt: now(),
     };
     let req: ChatRequest;
+    // Every round after the first answers the tool results of the one before it.
+    const afterTools = rounds > 0;
     const build: BuildOptions = o.context
-      ? o.context.build(o.executor)
+      ? o.context.build(o.executor, afterTools)
       : o.executor
-        ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice() }
+        ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice({ afterTools }) }
         : {};
     try {
       // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.

@@ -127,8 +127,6 @@ export const DECLINED_MESSAGE =
 /** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
 export class ToolRunner implements ToolExecutor {
   private cachedKey: string | undefined;
-  /** Set when calls ran under a forced `tool_choice`; the next request then goes out as auto. */
-  private forcedAnswered = false;
   private cachedValidator: ToolCallValidator | undefined;
   /** "Always allow" given in an untrusted workspace: per conversation, in memory only. */
   private readonly conversationTrust = new Map<string, Set<string>>();
@@ -148,25 +146,21 @@ export class ToolRunner implements ToolExecutor {
 
   /**
    * A forced tool applies to the first request after the user's message only: once its calls are
-   * answered the next request is `auto`, otherwise the model would be made to call the tool again
-   * and again until the round limit.
+   * answered (`afterTools`) the next request is `auto`, otherwise the model would be made to call
+   * the tool again and again until the round limit. A pure read: the meter may ask any time.
    */
-  toolChoice(): ToolChoice | undefined {
+  toolChoice(o: { afterTools?: boolean } = {}): ToolChoice | undefined {
     const c = this.opts.choice?.() ?? 'auto';
-    const answered = this.forcedAnswered;
-    this.forcedAnswered = false;
     if (c === 'auto') return undefined;
     if (c === 'none') return 'none';
     // A forced tool that is no longer enabled would make the gateway reject the request.
-    if (answered || !this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
+    if (o.afterTools || !this.opts.tools().some((t) => t.definition.function.name === c.name)) return undefined;
     return { type: 'function', function: { name: c.name } };
   }
 
   async execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]> {
     const tools = this.opts.tools();
     const validator = this.validatorFor(tools);
-    const choice = this.opts.choice?.();
-    if (typeof choice === 'object') this.forcedAnswered = true;
     const out: ToolMessage[] = [];
     for (const call of calls) {
       try {

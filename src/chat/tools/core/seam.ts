@@ -38,8 +38,12 @@ export interface ToolExecutor {
   definitions(): ToolDefinition[];
   /** The enabled tools that only read (for a model whose window holds no more); absent: none. */
   readOnlyDefinitions?(): ToolDefinition[];
-  /** `tool_choice` for the next request, or undefined to leave it out (gateway default auto). */
-  toolChoice(): ToolChoice | undefined;
+  /**
+   * `tool_choice` for a request, or undefined to leave it out (gateway default auto). `afterTools`:
+   * the request answers tool results of the same turn (a forced tool applies to the first request
+   * after the user's message only). Reading it changes nothing.
+   */
+  toolChoice(o?: { afterTools?: boolean }): ToolChoice | undefined;
   /**
    * Runs (or refuses) every call of one assistant turn and returns exactly one tool message per
    * call, in the order of `calls`. Must not throw for a denied or failed tool: that is a tool

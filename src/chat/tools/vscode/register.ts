@@ -18,31 +18,23 @@ const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES
  * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
  * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
  */
-export function registerTools(
-  s: Services,
-  chat: ChatPanelApi | undefined,
-  fromFeatures: readonly FeatureTool[] = [],
-): ToolRunner {
+export function registerTools(s: Services, chat: ChatPanelApi, fromFeatures: readonly FeatureTool[] = []): ToolRunner {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
-  const approvals = new Approvals(
-    chat
-      ? {
-          onToolDecision: (l) => chat.onToolDecision(l),
-          chatVisible: () => chat.isVisible?.() ?? (chatPanelOnScreen() || undefined),
-        }
-      : undefined,
-  );
+  const approvals = new Approvals({
+    onToolDecision: (l) => chat.onToolDecision(l),
+    chatVisible: () => chat.isVisible?.() ?? (chatPanelOnScreen() || undefined),
+  });
   context.subscriptions.push(state, host, approvals);
 
   // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
   const builtins = [
-    ...builtinTools(host, chat?.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
-    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat?.followTask?.(c, id, key, src))),
+    ...builtinTools(host, chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
   ];
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
-  for (const t of fromFeatures) if (t.tasks) chat?.offerTaskSource?.(t.tasks);
+  for (const t of fromFeatures) if (t.tasks) chat.offerTaskSource?.(t.tasks);
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
@@ -70,15 +62,12 @@ export function registerTools(
     approve: (req) => approvals.approve(req),
     trust: state,
     choice: () => state.choice(),
-    onUpdate: (u) => {
-      const { conversationId: _c, ...update } = u;
-      chat?.postToolCall(update);
-    },
+    onUpdate: (u) => chat.postToolCall(u),
     onUnexpectedError: (name, e) =>
       log.error(`tool ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     warningText,
     // Read on every call: granting trust brings the tools' trust back at once.
-    workspaceTrusted: () => chat?.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
+    workspaceTrusted: () => chat.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
   });
 
   const infos = (): ToolInfo[] =>
@@ -89,7 +78,7 @@ export function registerTools(
       enabled,
       trusted: state.isTrusted(key),
     }));
-  const publish = () => chat?.postTools(infos(), state.choice());
+  const publish = () => chat.postTools(infos(), state.choice());
 
   /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
   const setTrusted = async (key: string, on: boolean): Promise<void> => {
@@ -117,20 +106,16 @@ export function registerTools(
     await state.setTrusted(key, on);
   };
 
-  if (chat) {
-    chat.setToolExecutor(runner);
-    context.subscriptions.push(
-      chat.onToolSettings((e) => {
-        const key = e.kind === 'choice' ? undefined : keyOf(e.name);
-        if (e.kind === 'enabled') {
-          if (key !== undefined) void state.setEnabled(key, e.enabled);
-        } else if (e.kind === 'trusted') {
-          if (key !== undefined) void setTrusted(key, e.trusted);
-        } else void state.setChoice(e.choice);
-      }),
-    );
-  }
+  chat.setToolExecutor(runner);
   context.subscriptions.push(
+    chat.onToolSettings((e) => {
+      const key = e.kind === 'choice' ? undefined : keyOf(e.name);
+      if (e.kind === 'enabled') {
+        if (key !== undefined) void state.setEnabled(key, e.enabled);
+      } else if (e.kind === 'trusted') {
+        if (key !== undefined) void setTrusted(key, e.trusted);
+      } else void state.setChoice(e.choice);
+    }),
     state.onDidChange(publish),
     vscode.workspace.onDidGrantWorkspaceTrust(publish),
     vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),

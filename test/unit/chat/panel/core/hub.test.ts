@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatHub } from '../../../../../src/chat/panel/core/hub';
+import { ChatHub, route, type Routes } from '../../../../../src/chat/panel/core/hub';
 import type { HostMessage } from '../../../../../src/shared/protocol';
 
 /** The webview hub in plain node: it needs nothing of a webview but `postMessage`. */
@@ -62,4 +62,17 @@ void test('text streamed within 16 ms reaches a view as one delta per answer, an
     'the end overtook the text before it',
   );
   hub.dispose();
+});
+
+void test("route hands a message to its type's handler, whose reply goes back through the given reply only", async () => {
+  const replies: HostMessage[] = [];
+  const seen: string[] = [];
+  const table: Routes<'chat/cancel' | 'history/list'> = {
+    'chat/cancel': (m) => void seen.push(`cancel ${m.requestId}`),
+    'history/list': (_m, reply) => reply({ type: 'chat/history', entries: [], activeId: 'c1' }),
+  };
+  await route(table, { type: 'chat/cancel', requestId: 'r1' }, (m) => replies.push(m));
+  await route(table, { type: 'history/list' }, (m) => replies.push(m));
+  assert.deepEqual(seen, ['cancel r1']);
+  assert.deepEqual(replies, [{ type: 'chat/history', entries: [], activeId: 'c1' }]);
 });

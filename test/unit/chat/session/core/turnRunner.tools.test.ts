@@ -24,6 +24,7 @@ import {
 } from '../../../../../src/chat/tools/core/runner';
 import { runTurn, type TurnOutcome } from '../../../../../src/chat/session/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../../../../src/shared/protocol';
+import type { ToolExecutor } from '../../../../../src/chat/tools/core/seam';
 import { UNSET_PARAMS, useGateway, userConversation as conv } from '../../../../support/helpers';
 import type { ToolStyle } from '../../../../gateway/faults';
 
@@ -323,6 +324,35 @@ void test('a specific tool_choice forces that tool once, then the model may answ
   assert.equal(bodies[1]?.tool_choice, undefined, 'the follow-up request is auto');
   assert.equal(answers(c)[0]?.toolCalls?.[0]?.function.name, 'list_directory');
   assert.match(toolMsgs(c)[0]?.content ?? '', /README\.md/);
+  assert.equal(out.rounds, 1);
+});
+
+void test('a forced tool is still forced only once when something reads the tool choice between rounds (the meter, a reloaded view)', async () => {
+  gw.resetCounts();
+  const h = harness(() => 'allow', { name: 'list_directory' });
+  // The executor as the session sees it, with the context meter reading the choice while the tool runs.
+  const metered: ToolExecutor = {
+    definitions: () => h.runner.definitions(),
+    toolChoice: (...a) => h.runner.toolChoice(...a),
+    execute: async (calls, ctx) => {
+      const out = await h.runner.execute(calls, ctx);
+      h.runner.toolChoice();
+      return out;
+    },
+  };
+  const c = conv('what is in this project?');
+  const out = await runTurn({
+    backend: new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 }),
+    conversation: c,
+    defaults: defaults(),
+    executor: metered,
+    maxRounds: 3,
+    signal: new AbortController().signal,
+    callbacks: { onMessage: () => undefined, onDelta: () => undefined },
+  });
+  const bodies = chatBodies();
+  assert.deepEqual(bodies[0]?.tool_choice, { type: 'function', function: { name: 'list_directory' } });
+  assert.equal(bodies[1]?.tool_choice, undefined, 'the follow-up request was forced again');
   assert.equal(out.rounds, 1);
 });
 

@@ -212,3 +212,15 @@ void test('a diff that fails to open is said on the card and to the approver, no
   assert.equal(cards.at(-1)?.state, 'denied');
   assert.match(cards.at(-1)?.warning ?? '', /could not be opened/, 'the warning stays on the settled card');
 });
+
+void test('reading the tool choice changes nothing: after calls ran under a forced tool, two reads give the same answer', async () => {
+  const runner = new ToolRunner({
+    tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }])),
+    approve: () => Promise.resolve('allow'),
+    trust: { isTrusted: () => true, trust: () => undefined },
+    choice: () => ({ name: 'list_directory' }),
+  });
+  await runner.execute([call('l1', 'list_directory', { path: '.' })], ctx());
+  const first = runner.toolChoice();
+  assert.deepEqual(runner.toolChoice(), first, 'the first read changed what the second one gives');
+});

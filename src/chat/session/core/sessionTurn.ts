@@ -1,0 +1,114 @@
+import {
+  newId,
+  type AssistantMessage,
+  type Conversation,
+  type ErrorView,
+  type HostMessage,
+} from '../../../shared/protocol';
+import { PartialSaver } from '../../history/core/partialSave';
+import type { ToolExecutor } from '../../tools/core/seam';
+import { effectiveModel } from './request';
+import type { RequestSlot } from './requestSlot';
+import type { SessionContext } from './sessionContext';
+import type { SessionDeps } from './sessionDeps';
+import { describeForView, runTurn } from './turnRunner';
+
+/** Least time between two saves of an answer that is still streaming. */
+const PARTIAL_SAVE_MS = 2000;
+
+/** What a turn needs of the session that runs it. */
+export interface TurnHost {
+  readonly deps: SessionDeps;
+  readonly slot: RequestSlot;
+  readonly context: SessionContext;
+  readonly now: () => number;
+  executor(): ToolExecutor | undefined;
+  /** Whether `c` is still the conversation shown (the user may open another one mid-answer). */
+  isShown(c: Conversation): boolean;
+  save(c: Conversation): Promise<void>;
+  historyMessage(): HostMessage;
+}
+
+/**
+ * Runs one turn of `conversation` (its question is already in it) as request `requestId`: the
+ * answer streams to the views while the conversation is shown, and is saved when the request is
+ * sent, every ~2 s while text arrives, and at its end, whichever conversation is shown by then.
+ */
+export async function runSessionTurn(host: TurnHost, conversation: Conversation, requestId: string): Promise<void> {
+  const { deps, slot, context } = host;
+  const sink = deps.sink;
+  const signal = slot.begin(requestId);
+  const shown = () => host.isShown(conversation);
+  // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
+  // edited question, Continue's question, the answer Regenerate or Retry removed): a window
+  // that dies mid-answer then comes back with what the user saw, never with the old question
+  // or a removed answer next to the new one. The streaming answer is stored every ~2 s while
+  // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
+  void host.save(conversation);
+  const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
+  const defaults = context.turnDefaults();
+  let status: string;
+  let lastError: ErrorView | undefined;
+  let last: AssistantMessage | undefined;
+  const compactedBefore = conversation.compaction;
+  try {
+    const backend = await deps.backend();
+    await context.guard.ensureRecords(() => backend.listModels(signal));
+    const outcome = await runTurn({
+      backend,
+      conversation,
+      defaults,
+      executor: host.executor(),
+      context: context.guard.forTurn(conversation, defaults, backend),
+      maxRounds: deps.settings().maxRounds,
+      signal,
+      now: host.now,
+      ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+      callbacks: {
+        onMessage: (msg) => {
+          if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
+          if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: msg });
+        },
+        onDelta: (messageId, d) => {
+          partial.touch();
+          if (shown()) sink.delta(requestId, messageId, d);
+        },
+      },
+    });
+    status = outcome.status;
+    lastError = outcome.error;
+    last = outcome.last;
+  } catch (err) {
+    // The client could not even be built (no base URL): show it inline like any failure.
+    lastError = describeForView(err);
+    status = 'error';
+    last = {
+      id: newId('a'),
+      role: 'assistant',
+      content: '',
+      status: 'error',
+      requestedModel: effectiveModel(conversation, defaults),
+      createdAt: host.now(),
+      error: lastError,
+    };
+    conversation.messages.push(last);
+  }
+  partial.end();
+  slot.end(requestId);
+  // The turn's own conversation: the user may have opened another one meanwhile.
+  await host.save(conversation);
+  if (shown()) {
+    sink.broadcast(
+      status === 'error' && lastError
+        ? { type: 'chat/error', requestId, error: lastError, message: last }
+        : { type: 'chat/done', requestId, message: last },
+    );
+  } else {
+    sink.broadcast({ type: 'chat/done', requestId });
+  }
+  sink.broadcast(host.historyMessage());
+  if (conversation.compaction !== compactedBefore && shown())
+    sink.broadcast({ type: 'chat/compacted', conversationId: conversation.id, compaction: conversation.compaction });
+  if (shown()) context.broadcastMeter();
+  if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
+}

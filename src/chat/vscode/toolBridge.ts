@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import type { HostMessage, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
+import type { Routes } from '../panel/core/hub';
+import type { ToolSettingChange } from './api';
+
+/**
+ * Where the chat meets the tools feature: the clicks on approval cards and in the tools menu go
+ * out as events, and the menu's contents come in (kept for a view that is loaded later).
+ */
+export class ToolBridge implements vscode.Disposable {
+  private readonly decisions = new vscode.EventEmitter<{ callId: string; decision: ToolDecision }>();
+  private readonly settings = new vscode.EventEmitter<ToolSettingChange>();
+  /** The tools menu as last posted. */
+  private menu: HostMessage | undefined;
+
+  readonly onToolDecision = this.decisions.event;
+  readonly onToolSettings = this.settings.event;
+
+  constructor(private readonly broadcast: (msg: HostMessage) => void) {}
+
+  readonly routes: Routes<'chat/toolDecision' | 'tools/setEnabled' | 'tools/setTrusted' | 'tools/setChoice'> = {
+    'chat/toolDecision': (m) => this.decisions.fire({ callId: m.callId, decision: m.decision }),
+    'tools/setEnabled': (m) => this.settings.fire({ kind: 'enabled', name: m.name, enabled: m.enabled }),
+    'tools/setTrusted': (m) => this.settings.fire({ kind: 'trusted', name: m.name, trusted: m.trusted }),
+    'tools/setChoice': (m) => this.settings.fire({ kind: 'choice', choice: m.choice }),
+  };
+
+  /** Feeds the tools menu of every chat view. */
+  postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void {
+    this.menu = { type: 'chat/tools', tools, choice };
+    this.broadcast(this.menu);
+  }
+
+  /** The tools menu for a view that is (re)loaded, once the tools feature posted it. */
+  messages(): HostMessage[] {
+    return this.menu ? [this.menu] : [];
+  }
+
+  dispose(): void {
+    this.decisions.dispose();
+    this.settings.dispose();
+  }
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConversationStore, newConversation } from '../../../../../src/chat/history/core/store';
+import { ConversationSaver } from '../../../../../src/chat/session/core/conversationSaver';
+import type { Conversation, HostMessage } from '../../../../../src/shared/protocol';
+import { useGateway } from '../../../../support/helpers';
+import { MemoryStorage } from '../../../../support/memoryStorage';
+import { openSession, question } from '../../../../support/sessionHarness';
+
+/**
+ * The ordered saves of conversations (src/chat/session/core/conversationSaver.ts), and what the
+ * user hears when the workspace storage refuses them.
+ */
+
+const gw = useGateway();
+
+/** Workspace storage that refuses every write while `failing` (a full disk, a storage error). */
+class FailingStorage extends MemoryStorage {
+  failing = true;
+  override update(key: string, value: unknown): Promise<void> {
+    return this.failing ? Promise.reject(new Error('disk full')) : super.update(key, value);
+  }
+}
+
+function conversation(text: string): Conversation {
+  const c = newConversation(1);
+  c.messages.push({ id: 'u1', role: 'user', text, images: [], contexts: [], createdAt: 1 });
+  return c;
+}
+
+const errors = (sent: HostMessage[]) =>
+  sent.flatMap((m) => (m.type === 'chat/notice' && m.level === 'error' ? [m.text] : []));
+
+void test('a failed save is shown to the user once per run of failures, not once per save; a save that works again re-arms it', async () => {
+  const storage = new FailingStorage();
+  const sent: HostMessage[] = [];
+  const logs: string[] = [];
+  const saver = new ConversationSaver(
+    new ConversationStore(storage),
+    { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+    (m) => sent.push(m),
+  );
+  const c = conversation('keep me');
+  for (let i = 0; i < 5; i++) await saver.save(c);
+  assert.equal(errors(sent).length, 1, `notices: ${JSON.stringify(errors(sent))}`);
+  assert.match(errors(sent)[0] ?? '', /disk full/);
+  assert.equal(logs.length, 5, 'each failure is still logged');
+
+  storage.failing = false;
+  await saver.save(c);
+  assert.equal(new ConversationStore(storage).load(c.id)?.messages.length, 1, 'the working save stored it');
+  storage.failing = true;
+  await saver.save(c);
+  assert.equal(errors(sent).length, 2, 'a new failure after a good save is shown again');
+});
+
+void test('an answer streamed while the storage refuses every save tells the chat once that the history is not being saved', async () => {
+  const storage = new FailingStorage();
+  gw.fault({ match: { path: '/chat/completions' }, chunkDelayMs: 20 });
+  const h = openSession(gw, storage);
+  await h.session.send('r1', question('#long 40'));
+  const shown = errors(h.received);
+  assert.equal(shown.length, 1, `notices: ${JSON.stringify(shown)}`);
+  assert.ok(
+    h.logs.filter((l) => l.includes('not saved')).length > 1,
+    'the answer was saved only once, so the test shows nothing',
+  );
+  h.session.dispose();
+});
