@@ -227,7 +227,7 @@ export const conversationSchema = z.object({
   messages: z.array(chatMessageSchema),
   /** The summary sent in place of the messages up to `throughId` (they stay stored and shown). */
   compaction: z.optional(compactionSchema),
-  /** Ids of the rules files switched off for this conversation (see `chat/rules`). */
+  /** Ids of the rules files switched off for this conversation (see `prompt/rules`). */
   disabledRules: z.optional(z.array(z.string())),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
@@ -381,29 +381,29 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     message: z.optional(assistantMessageSchema),
   }),
   z.object({ type: z.literal('chat/busy'), requestId: z.optional(z.string()) }),
-  z.object({ type: z.literal('chat/history'), entries: z.array(historyEntrySchema), activeId: z.string() }),
+  z.object({ type: z.literal('history/list'), entries: z.array(historyEntrySchema), activeId: z.string() }),
   z.object({
-    type: z.literal('chat/models'),
+    type: z.literal('models/list'),
     models: z.array(modelInfoSchema),
     error: z.optional(errorViewSchema),
     loading: z.boolean(),
   }),
   z.object({
-    type: z.literal('chat/attachments'),
+    type: z.literal('images/picked'),
     images: z.array(imageAttachmentSchema),
     problems: z.array(z.string()),
   }),
   z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
-  z.object({ type: z.literal('chat/toolCall'), update: toolCallUpdateSchema }),
+  z.object({ type: z.literal('tools/call'), update: toolCallUpdateSchema }),
   /** The video task a tool call started, sent on every change of it (and in the ready state). */
-  z.object({ type: z.literal('chat/videoTask'), callId: id, task: galleryTaskSchema }),
-  z.object({ type: z.literal('chat/tools'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
+  z.object({ type: z.literal('tools/videoTask'), callId: id, task: galleryTaskSchema }),
+  z.object({ type: z.literal('tools/list'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
   z.object({ type: z.literal('chat/focus') }),
   /** The shown conversation's answers with checkpoints (sent on every change of them). */
-  z.object({ type: z.literal('chat/checkpoints'), conversationId: id, answers: z.array(checkpointSummarySchema) }),
+  z.object({ type: z.literal('checkpoints/list'), conversationId: id, answers: z.array(checkpointSummarySchema) }),
   /** What Restore would do for an answer (files undefined: the panel closes). */
-  z.object({ type: z.literal('chat/checkpointPlan'), answerId: id, files: z.optional(z.array(checkpointFileSchema)) }),
+  z.object({ type: z.literal('checkpoints/plan'), answerId: id, files: z.optional(z.array(checkpointFileSchema)) }),
   /** The picker's rows for one query (`queryId` echoes the webview's). */
   z.object({
     type: z.literal('mentions/results'),
@@ -412,12 +412,12 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     note: z.optional(z.string()),
   }),
   /** Chips to add to the composer (Add File to Chat, a drop from the explorer). */
-  z.object({ type: z.literal('chat/mentions'), items: z.array(mentionItemSchema), problems: z.array(z.string()) }),
-  z.object({ type: z.literal('chat/contextWindow'), meter: contextMeterSchema }),
-  z.object({ type: z.literal('chat/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
+  z.object({ type: z.literal('mentions/add'), items: z.array(mentionItemSchema), problems: z.array(z.string()) }),
+  z.object({ type: z.literal('context/meter'), meter: contextMeterSchema }),
+  z.object({ type: z.literal('context/compacted'), conversationId: id, compaction: z.optional(compactionSchema) }),
   /** The rules files found; `blocked`: an untrusted workspace whose rules the user has not allowed. */
   z.object({
-    type: z.literal('chat/rules'),
+    type: z.literal('prompt/rules'),
     rules: z.array(ruleChipSchema),
     blocked: z.boolean(),
     warnings: z.array(z.string()),
@@ -450,15 +450,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/continue'), requestId }),
   z.object({ type: z.literal('chat/retry'), requestId }),
   z.object({ type: z.literal('chat/new') }),
-  z.object({ type: z.literal('chat/export') }),
+  z.object({ type: z.literal('history/export') }),
   z.object({ type: z.literal('chat/setModel'), model: z.string().check(z.maxLength(200)) }),
   z.object({
     type: z.literal('chat/setParams'),
     params: paramOverridesSchema,
     systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(100_000)))),
   }),
-  z.object({ type: z.literal('chat/pickImages') }),
-  z.object({ type: z.literal('chat/imageRejected'), name: z.string(), reason: z.string() }),
+  z.object({ type: z.literal('images/pick') }),
+  z.object({ type: z.literal('images/rejected'), name: z.string(), reason: z.string() }),
   z.object({ type: z.literal('history/list') }),
   z.object({ type: z.literal('history/open'), conversationId: id }),
   z.object({
@@ -475,19 +475,19 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('link/open'), href: z.string().check(z.maxLength(10_000)) }),
   z.object({ type: z.literal('error/action'), action: errorActionSchema, requestId: z.optional(z.string()) }),
   z.object({
-    type: z.literal('chat/toolDecision'),
+    type: z.literal('tools/decide'),
     callId: z.string().check(z.minLength(1)),
     decision: toolDecisionSchema,
   }),
-  z.object({ type: z.literal('chat/videoAction'), callId: id, action: z.enum(VIDEO_CARD_ACTIONS) }),
+  z.object({ type: z.literal('tools/videoAction'), callId: id, action: z.enum(VIDEO_CARD_ACTIONS) }),
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
-  z.object({ type: z.literal('checkpoint/preview'), answerId: id }),
-  z.object({ type: z.literal('checkpoint/diff'), answerId: id, path: z.string().check(z.maxLength(4096)) }),
-  z.object({ type: z.literal('checkpoint/cancel'), answerId: id }),
+  z.object({ type: z.literal('checkpoints/preview'), answerId: id }),
+  z.object({ type: z.literal('checkpoints/diff'), answerId: id, path: z.string().check(z.maxLength(4096)) }),
+  z.object({ type: z.literal('checkpoints/cancel'), answerId: id }),
   z.object({
-    type: z.literal('checkpoint/restore'),
+    type: z.literal('checkpoints/restore'),
     answerId: id,
     /** Files changed since that the user chose to overwrite (absolute paths); others are skipped. */
     overwrite: z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(10_000)),
@@ -500,13 +500,13 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('mentions/drop'),
     uris: z.array(z.string().check(z.maxLength(4000))).check(z.maxLength(50)),
   }),
-  z.object({ type: z.literal('chat/compact') }),
-  z.object({ type: z.literal('chat/toolMode'), mode: toolModeSchema }),
+  z.object({ type: z.literal('context/compact') }),
+  z.object({ type: z.literal('context/toolMode'), mode: toolModeSchema }),
   // The system prompt and rules (chips above the composer)
-  z.object({ type: z.literal('rules/setEnabled'), id: z.string().check(z.maxLength(2000)), enabled: z.boolean() }),
-  z.object({ type: z.literal('rules/open'), id: z.string().check(z.maxLength(2000)) }),
-  z.object({ type: z.literal('rules/allowUntrusted') }),
-  z.object({ type: z.literal('chat/showSystemPrompt') }),
+  z.object({ type: z.literal('prompt/setRuleEnabled'), id: z.string().check(z.maxLength(2000)), enabled: z.boolean() }),
+  z.object({ type: z.literal('prompt/openRule'), id: z.string().check(z.maxLength(2000)) }),
+  z.object({ type: z.literal('prompt/allowUntrustedRules') }),
+  z.object({ type: z.literal('prompt/show') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

@@ -141,7 +141,7 @@ describe('chat host side', () => {
     const folder = vscode.workspace.registerFileSystemProvider('gws-read-only', new ReadOnlyFolder());
     window.showSaveDialog = () => Promise.resolve(vscode.Uri.parse('gws-read-only:/read-only/notes.md'));
     try {
-      page.fromPage({ type: 'chat/export' });
+      page.fromPage({ type: 'history/export' });
       await waitFor('an error notice', () => page.posted.some((m) => m.type === 'chat/notice' && m.level === 'error'));
     } finally {
       window.showSaveDialog = showSaveDialog;

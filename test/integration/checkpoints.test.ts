@@ -70,7 +70,7 @@ describe('checkpoints in VS Code', () => {
     assert.ok(await vscode.workspace.applyEdit(userEdit));
 
     await first.preview('a_1');
-    const plan = lastOf('chat/checkpointPlan');
+    const plan = lastOf('checkpoints/plan');
     assert.ok(plan?.files, 'a plan is sent');
     assert.deepEqual(
       plan.files.map((f) => [f.relative, f.status, f.action]),
@@ -97,7 +97,7 @@ describe('checkpoints in VS Code', () => {
     // Persistence: a new store over the same folder (as after a window reload) does the restore.
     const second = new ChatCheckpoints(root, chat, { warn: () => undefined });
     await second.refresh();
-    assert.deepEqual(lastOf('chat/checkpoints')?.answers, [{ answerId: 'a_1', files: 3, unrecorded: 0 }]);
+    assert.deepEqual(lastOf('checkpoints/list')?.answers, [{ answerId: 'a_1', files: 3, unrecorded: 0 }]);
     await second.restore('a_1', [], false);
     const aDoc = await vscode.workspace.openTextDocument(a);
     assert.equal(aDoc.getText(), 'export const a = 1;\n', 'the editor has the prior text');

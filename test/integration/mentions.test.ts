@@ -382,7 +382,7 @@ describe('@-mentions in VS Code', () => {
     assert.equal(row?.kind, 'image');
     page.fromPage({ type: 'models/refresh' });
     await waitFor('the model list', () =>
-      page.posted.some((m) => m.type === 'chat/models' && !m.loading && m.models.length > 0),
+      page.posted.some((m) => m.type === 'models/list' && !m.loading && m.models.length > 0),
     );
 
     page.fromPage({ type: 'chat/setModel', model: 'gw-vision' });
@@ -416,19 +416,19 @@ describe('@-mentions in VS Code', () => {
     assert.ok((await vscode.commands.getCommands(true)).includes('gatewayStudio.addFileToChat'));
     const file = await write('mention-add/x.ts', 'x');
     await controller!.addFiles([file, ws('mention-add'), ws('mention-add/missing.ts')]);
-    const msg = await waitFor('the chips', () => page.posted.find((m) => m.type === 'chat/mentions'));
-    assert.deepEqual(msg.type === 'chat/mentions' ? msg.items.map((i) => [i.kind, i.label]) : [], [
+    const msg = await waitFor('the chips', () => page.posted.find((m) => m.type === 'mentions/add'));
+    assert.deepEqual(msg.type === 'mentions/add' ? msg.items.map((i) => [i.kind, i.label]) : [], [
       ['file', 'mention-add/x.ts'],
       ['folder', 'mention-add/'],
     ]);
-    assert.match(msg.type === 'chat/mentions' ? (msg.problems[0] ?? '') : '', /missing\.ts was not found/);
+    assert.match(msg.type === 'mentions/add' ? (msg.problems[0] ?? '') : '', /missing\.ts was not found/);
   });
 
   it('a drop of explorer URIs becomes chips; text that is not a URI is ignored', async () => {
     const file = await write('mention-drop/y.md', 'y');
     page.fromPage({ type: 'mentions/drop', uris: [file.toString(), 'not a uri at all'] });
-    const msg = await waitFor('the chips', () => page.posted.find((m) => m.type === 'chat/mentions'));
-    assert.deepEqual(msg.type === 'chat/mentions' ? msg.items.map((i) => i.label) : [], ['mention-drop/y.md']);
+    const msg = await waitFor('the chips', () => page.posted.find((m) => m.type === 'mentions/add'));
+    assert.deepEqual(msg.type === 'mentions/add' ? msg.items.map((i) => i.label) : [], ['mention-drop/y.md']);
   });
 
   it('a reference the host did not issue is refused and not read: outside the workspace, in it, as an image or a folder', async () => {

@@ -26,8 +26,8 @@ class FakeWebview {
   ended(requestId: string): boolean {
     return this.posted.some((m) => (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId);
   }
-  rules(): Extract<HostMessage, { type: 'chat/rules' }>[] {
-    return this.posted.filter((m): m is Extract<HostMessage, { type: 'chat/rules' }> => m.type === 'chat/rules');
+  rules(): Extract<HostMessage, { type: 'prompt/rules' }>[] {
+    return this.posted.filter((m): m is Extract<HostMessage, { type: 'prompt/rules' }> => m.type === 'prompt/rules');
   }
 }
 
@@ -224,7 +224,7 @@ describe('system prompt and rules', () => {
     await waitFor('the watcher to refresh the chips', () => page.rules().length > seen, 15_000);
 
     // Switched off for this conversation: stored with it, left out of the request, the other stays.
-    page.fromPage({ type: 'rules/setEnabled', id: 'AGENTS.md', enabled: false });
+    page.fromPage({ type: 'prompt/setRuleEnabled', id: 'AGENTS.md', enabled: false });
     await waitFor('the conversation to carry the switch', () =>
       page.posted.some((m) => m.type === 'chat/conversation' && m.conversation.disabledRules?.includes('AGENTS.md')),
     );
@@ -288,7 +288,7 @@ describe('system prompt and rules', () => {
     assert.ok(!system.includes('Injected'), system);
     assert.ok(system.includes('# Environment'), 'the rest of the prompt is still sent');
 
-    page.fromPage({ type: 'rules/allowUntrusted' });
+    page.fromPage({ type: 'prompt/allowUntrustedRules' });
     await waitFor('the chips to show the rules allowed', () =>
       page.rules().some((m) => !m.blocked && m.rules.length > 0),
     );

@@ -272,14 +272,14 @@ describe('tools in VS Code', () => {
       });
     const waiting = (id: string) =>
       page.posted.find(
-        (m): m is Extract<HostMessage, { type: 'chat/toolCall' }> =>
-          m.type === 'chat/toolCall' && m.update.callId === id && m.update.state === 'awaiting-approval',
+        (m): m is Extract<HostMessage, { type: 'tools/call' }> =>
+          m.type === 'tools/call' && m.update.callId === id && m.update.state === 'awaiting-approval',
       );
     try {
       const pending = run('rm1', 'write_file', { path: 'restricted/a.txt', content: 'a\n' });
       const card = await waitFor('the write to wait for the card', () => waiting('rm1'));
       assert.match(card.update.warning ?? '', /not trusted/);
-      page.fromPage({ type: 'chat/toolDecision', callId: 'rm1', decision: 'allow' });
+      page.fromPage({ type: 'tools/decide', callId: 'rm1', decision: 'allow' });
       const [w] = await pending;
       assert.match(w?.content ?? '', /^Created restricted\/a\.txt/, w?.content);
 

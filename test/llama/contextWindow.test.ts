@@ -29,7 +29,7 @@ const seen: Exchange[][] = [];
 const ended = (requestId: string) => (m: HostMessage) =>
   (m.type === 'chat/done' || m.type === 'chat/error') && m.requestId === requestId;
 const meters = (received: HostMessage[]): ContextMeter[] =>
-  received.flatMap((m) => (m.type === 'chat/contextWindow' ? [m.meter] : []));
+  received.flatMap((m) => (m.type === 'context/meter' ? [m.meter] : []));
 
 // Words of the model's vocabulary (makeModel.py), so the server counts about a token per word.
 const WORDS =
@@ -117,7 +117,7 @@ void test('a conversation that outgrows the 2,048-token window compacts and keep
     'every prompt fitted the window',
   );
   assert.ok(
-    s.h.received.some((m) => m.type === 'chat/compacted'),
+    s.h.received.some((m) => m.type === 'context/compacted'),
     'the conversation was compacted on the way',
   );
   const saved = new ConversationStore(s.h.storage).load(s.h.session.conversationId);

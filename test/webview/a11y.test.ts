@@ -78,7 +78,7 @@ function conversation(messages: ChatMessage[]): HostMessage {
 }
 
 const MODELS: HostMessage = {
-  type: 'chat/models',
+  type: 'models/list',
   loading: false,
   models: [
     { id: 'gw-chat', capabilities: ['streaming'], supportsImages: false },
@@ -86,7 +86,7 @@ const MODELS: HostMessage = {
   ],
 };
 const TOOLS: HostMessage = {
-  type: 'chat/tools',
+  type: 'tools/list',
   choice: 'auto',
   tools: [
     { name: 'read_file', description: 'Reads a text file.', readOnly: true, enabled: true, trusted: false },
@@ -95,7 +95,7 @@ const TOOLS: HostMessage = {
 };
 /** The context meter (merged from the window branch): filling, and too full to send with tools. */
 const meter = (fixedTooLarge: boolean): HostMessage => ({
-  type: 'chat/contextWindow',
+  type: 'context/meter',
   meter: {
     model: 'gw-chat',
     window: 8000,
@@ -165,7 +165,7 @@ const CHAT_STATES: ChatState[] = [
         message: answer('a1', { content: 'I will write it.', toolCalls: [call], finishReason: 'tool_calls' }),
       });
       await h.send({
-        type: 'chat/toolCall',
+        type: 'tools/call',
         update: {
           callId: 'call_1',
           name: 'write_file',
@@ -200,7 +200,7 @@ const CHAT_STATES: ChatState[] = [
       await h.send(conversation([user('u1', 'Hello'), answer('a1')]));
       await h.page.locator('button[aria-label="History"]').click();
       await h.send({
-        type: 'chat/history',
+        type: 'history/list',
         activeId: 'c1',
         entries: [
           { id: 'c1', title: 'Files', updatedAt: 2, messageCount: 2 },

@@ -201,7 +201,7 @@ void test('a tool card asks for approval, posts the decision, then shows the res
     }),
   });
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_1',
       name: 'read_file',
@@ -215,11 +215,11 @@ void test('a tool card asks for approval, posts the decision, then shows the res
   assert.equal(await card.getByRole('button', { name: 'Always allow' }).count(), 1);
   await card.getByRole('button', { name: 'Allow', exact: true }).click();
   assert.deepEqual(
-    (await h.posted()).filter((m) => m.type === 'chat/toolDecision'),
-    [{ type: 'chat/toolDecision', callId: 'call_1', decision: 'allow' }],
+    (await h.posted()).filter((m) => m.type === 'tools/decide'),
+    [{ type: 'tools/decide', callId: 'call_1', decision: 'allow' }],
   );
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_1',
       name: 'read_file',
@@ -236,7 +236,7 @@ void test('a tool card asks for approval, posts the decision, then shows the res
   assert.match(await result.innerText(), /export const a = 1;/);
 
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_2',
       name: 'write_file',
@@ -254,7 +254,7 @@ void test('a tool card asks for approval, posts the decision, then shows the res
   assert.match(await writeCard.innerText(), /\{bad json/);
   await writeCard.getByRole('button', { name: 'Deny' }).click();
   assert.ok(
-    (await h.posted()).some((m) => m.type === 'chat/toolDecision' && m.decision === 'deny' && m.callId === 'call_2'),
+    (await h.posted()).some((m) => m.type === 'tools/decide' && m.decision === 'deny' && m.callId === 'call_2'),
   );
   await h.page.context().close();
 });
@@ -349,7 +349,7 @@ void test('the model box lists /v1/models with capabilities and warns when an at
   await h.send(snapshot());
   const models = await client.listModels();
   await h.send({
-    type: 'chat/models',
+    type: 'models/list',
     loading: false,
     models: models.map((m) => ({
       id: m.id,
@@ -362,7 +362,7 @@ void test('the model box lists /v1/models with capabilities and warns when an at
     .evaluateAll((os) => os.map((o) => o.getAttribute('value') ?? ''));
   assert.ok(options.includes('gw-vision'));
   await h.send({
-    type: 'chat/attachments',
+    type: 'images/picked',
     images: [{ name: 'dot.png', mime: 'image/png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', bytes: 8 }],
     problems: [],
   });
@@ -382,7 +382,7 @@ void test('history lists conversations and renames or deletes them (delete asks 
   await h.page.getByRole('button', { name: 'History' }).click();
   assert.ok((await h.posted()).some((m) => m.type === 'history/list'));
   await h.send({
-    type: 'chat/history',
+    type: 'history/list',
     activeId: 'c1',
     entries: [{ id: 'c9', title: 'Parsing JSON', updatedAt: 5, messageCount: 2 }],
   });
@@ -396,7 +396,7 @@ void test('history lists conversations and renames or deletes them (delete asks 
     ),
   );
   await h.send({
-    type: 'chat/history',
+    type: 'history/list',
     activeId: 'c1',
     entries: [{ id: 'c9', title: 'JSON notes', updatedAt: 5, messageCount: 2 }],
   });
@@ -523,7 +523,7 @@ void test('the tools menu toggles tools and picks tool_choice', async () => {
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.send({
-    type: 'chat/tools',
+    type: 'tools/list',
     choice: 'auto',
     tools: [
       { name: 'read_file', description: 'Read a file', readOnly: true, enabled: true, trusted: false },

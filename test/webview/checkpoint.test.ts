@@ -37,12 +37,12 @@ void test('only answers with a checkpoint offer Restore; the panel lists the fil
   await h.send(snapshot({ conversation }));
   // Another conversation's checkpoints are ignored.
   await h.send({
-    type: 'chat/checkpoints',
+    type: 'checkpoints/list',
     conversationId: 'other',
     answers: [{ answerId: 'a2', files: 1, unrecorded: 0 }],
   });
   await h.send({
-    type: 'chat/checkpoints',
+    type: 'checkpoints/list',
     conversationId: 'c1',
     answers: [{ answerId: 'a1', files: 2, unrecorded: 0 }],
   });
@@ -54,10 +54,10 @@ void test('only answers with a checkpoint offer Restore; the panel lists the fil
 
   await h.clearPosted();
   await button('a1').click();
-  assert.deepEqual(await h.posted(), [{ type: 'checkpoint/preview', answerId: 'a1' }]);
+  assert.deepEqual(await h.posted(), [{ type: 'checkpoints/preview', answerId: 'a1' }]);
 
   await h.send({
-    type: 'chat/checkpointPlan',
+    type: 'checkpoints/plan',
     answerId: 'a1',
     files: [
       { path: '/ws/src/a.ts', relative: 'src/a.ts', status: 'ok', action: 'restore', diff: '@@ line 1 @@\n-new\n+old' },
@@ -87,11 +87,11 @@ void test('only answers with a checkpoint offer Restore; the panel lists the fil
   await panel.locator('label.restore-cut input').check();
   await panel.locator('button', { hasText: /^\s*Restore\s*$/ }).click();
   assert.deepEqual(await h.posted(), [
-    { type: 'checkpoint/diff', answerId: 'a1', path: '/ws/src/a.ts' },
-    { type: 'checkpoint/restore', answerId: 'a1', overwrite: ['/ws/src/b.ts'], cut: true },
+    { type: 'checkpoints/diff', answerId: 'a1', path: '/ws/src/a.ts' },
+    { type: 'checkpoints/restore', answerId: 'a1', overwrite: ['/ws/src/b.ts'], cut: true },
   ]);
 
-  await h.send({ type: 'chat/checkpointPlan', answerId: 'a1' });
+  await h.send({ type: 'checkpoints/plan', answerId: 'a1' });
   await h.frames();
   assert.equal(await panel.count(), 0, 'the panel closes');
   assert.equal(await button('a1').count(), 1);
@@ -105,7 +105,7 @@ void test("run_command's approval card says its effects cannot be restored; othe
     ['k2', 'write_file'],
   ] as const)
     await h.send({
-      type: 'chat/toolCall',
+      type: 'tools/call',
       update: { callId, name, argumentsJson: '{}', state: 'awaiting-approval', readOnly: false },
     });
   await h.frames();

@@ -34,7 +34,7 @@ async function showCommand(command: string): Promise<Harness> {
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', command) });
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_1',
       name: 'run_command',

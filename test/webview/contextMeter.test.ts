@@ -40,8 +40,8 @@ async function sessionAfterOneAnswer(model: string, toolDescriptionChars = 400) 
   });
   await s.session.send('r1', question('hello there'));
   await s.until(() => s.received.some((m) => m.type === 'chat/done' || m.type === 'chat/error'), 'the answer');
-  const meter = s.received.filter((m) => m.type === 'chat/contextWindow').at(-1);
-  assert.ok(meter && meter.type === 'chat/contextWindow');
+  const meter = s.received.filter((m) => m.type === 'context/meter').at(-1);
+  assert.ok(meter && meter.type === 'context/meter');
   return { s, meter: meter.meter, snap: snapshot({ conversation: structuredClone(s.session.shown) }) };
 }
 
@@ -49,7 +49,7 @@ void test('the meter shows used over window before sending, grows as the user ty
   const { meter, snap } = await sessionAfterOneAnswer('gw-window-openai');
   const h = await openHarness(browser);
   await h.send(snap);
-  await h.send({ type: 'chat/contextWindow', meter });
+  await h.send({ type: 'context/meter', meter });
   const used = meter.system + meter.tools + meter.history + meter.attachments;
   const text = h.page.locator('.context-text');
   assert.equal(await text.textContent(), `${used} of 8192 tokens`);
@@ -75,7 +75,7 @@ void test('the meter turns amber then red as the window fills', async () => {
   await h.send(snap);
   const at = async (history: number): Promise<string | null> => {
     const m: ContextMeter = { ...meter, history };
-    await h.send({ type: 'chat/contextWindow', meter: m });
+    await h.send({ type: 'context/meter', meter: m });
     return h.page.locator('.context-meter').getAttribute('data-level');
   };
   assert.equal(await at(1000), 'ok');
@@ -90,7 +90,7 @@ void test('tools and system prompt past the window: the figures and one click ea
     assert.equal(meter.fixedTooLarge, true);
     const h = await openHarness(browser);
     await h.send(snap);
-    await h.send({ type: 'chat/contextWindow', meter });
+    await h.send({ type: 'context/meter', meter });
     const box = h.page.locator('.context-fixed');
     assert.match(
       (await box.textContent()) ?? '',
@@ -100,8 +100,8 @@ void test('tools and system prompt past the window: the figures and one click ea
     await box.getByRole('button', { name: 'Send without tools' }).click();
     await box.getByRole('button', { name: 'Read-only tools only' }).click();
     assert.deepEqual(await h.posted(), [
-      { type: 'chat/toolMode', mode: 'none' },
-      { type: 'chat/toolMode', mode: 'readOnly' },
+      { type: 'context/toolMode', mode: 'none' },
+      { type: 'context/toolMode', mode: 'readOnly' },
     ]);
   } finally {
     gw.setContextWindow({ model: 'gw-window-llama', window: 4096 });
@@ -116,10 +116,10 @@ void test('Compact conversation asks the host; the summarised block sits under t
   }
   const h = await openHarness(browser);
   await h.send(snapshot({ conversation: structuredClone(s.session.shown) }));
-  await h.send({ type: 'chat/contextWindow', meter });
+  await h.send({ type: 'context/meter', meter });
   await h.clearPosted();
   await h.page.getByRole('button', { name: 'Compact conversation' }).click();
-  assert.deepEqual(await h.posted(), [{ type: 'chat/compact' }]);
+  assert.deepEqual(await h.posted(), [{ type: 'context/compact' }]);
 
   // What the host does on that message, and what it sends back.
   s.received.length = 0;

@@ -76,7 +76,7 @@ void test('each panel takes focus when it opens and gives it back to the message
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.send({
-    type: 'chat/tools',
+    type: 'tools/list',
     choice: 'auto',
     tools: [{ name: 'read_file', description: 'Reads a file.', readOnly: true, enabled: true, trusted: false }],
   });
@@ -116,7 +116,7 @@ void test('the history list is one Tab stop: the arrow keys move between convers
   await h.page.locator('button[aria-label="History"]').focus();
   await h.page.keyboard.press('Enter');
   await h.send({
-    type: 'chat/history',
+    type: 'history/list',
     activeId: 'c1',
     entries: [
       { id: 'c1', title: 'First', updatedAt: 3, messageCount: 2 },
@@ -217,7 +217,7 @@ void test('panels ease in, unless the system asks for reduced motion: then nothi
     await h.send(snapshot());
     await h.page.locator('button[aria-label="History"]').click();
     await h.send({
-      type: 'chat/toolCall',
+      type: 'tools/call',
       update: { callId: 'c1', name: 'read_file', argumentsJson: '{}', state: 'running', readOnly: true },
     });
     const names = await h.page.evaluate(() => {

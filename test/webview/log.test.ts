@@ -130,7 +130,7 @@ void test('a tool card that arrives before its answer is shown at the end of the
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: { callId: 'call_9', name: 'read_file', argumentsJson: '{"path":"a.ts"}', state: 'running', readOnly: true },
   });
   assert.equal(await h.page.locator('.log > section.toolcard[data-call-id="call_9"]').count(), 1);

@@ -163,7 +163,7 @@ void test('files dropped from the explorer go to the host as URIs; chips the hos
   const drop = (await h.posted()).find((m) => m.type === 'mentions/drop');
   assert.deepEqual(drop?.uris, ['file:///w/a.ts', 'file:///w/b.ts']);
   await h.send({
-    type: 'chat/mentions',
+    type: 'mentions/add',
     items: [{ kind: 'file', label: 'a.ts', ref: 'file:///w/a.ts' }],
     problems: ['b.ts was not found.'],
   });

@@ -1,5 +1,5 @@
 // The rules chips above the composer (webview/chat/components/RulesBar.tsx) in the real bundle: what
-// they show for the host's `chat/rules`, what switching and opening one posts, the
+// they show for the host's `prompt/rules`, what switching and opening one posts, the
 // untrusted-workspace notice with its Allow button, the size warning, and "Show what is sent".
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -17,7 +17,7 @@ after(async () => {
 });
 
 const RULES: HostMessage = {
-  type: 'chat/rules',
+  type: 'prompt/rules',
   rules: [
     { id: 'AGENTS.md', kind: 'agents', truncated: false },
     { id: '.gatewaystudio/rules/style.md', kind: 'rules', truncated: true },
@@ -62,8 +62,8 @@ void test('unchecking a chip asks the host to switch it off; its name opens the 
   await h.page.locator('.rule-chip').nth(1).locator('.rule-open').click();
   const posted = await h.posted();
   assert.deepEqual(posted, [
-    { type: 'rules/setEnabled', id: 'AGENTS.md', enabled: false },
-    { type: 'rules/open', id: '.gatewaystudio/rules/style.md' },
+    { type: 'prompt/setRuleEnabled', id: 'AGENTS.md', enabled: false },
+    { type: 'prompt/openRule', id: '.gatewaystudio/rules/style.md' },
   ]);
   // The host answers with the conversation; the chip follows what is stored, not the click alone.
   await h.send({
@@ -88,16 +88,16 @@ void test('in an untrusted workspace the panel says why the rules are not sent a
   assert.match(notice, /prompt injection/);
   assert.match(notice, /AGENTS\.md/);
   await h.page.locator('.allow-rules').click();
-  assert.deepEqual(await h.posted(), [{ type: 'rules/allowUntrusted' }]);
+  assert.deepEqual(await h.posted(), [{ type: 'prompt/allowUntrustedRules' }]);
   await h.page.close();
 });
 
 void test('"Show what is sent" asks the host to open the system prompt, with or without rules', async () => {
   const h = await open();
-  await h.send({ type: 'chat/rules', rules: [], blocked: false, warnings: [] });
+  await h.send({ type: 'prompt/rules', rules: [], blocked: false, warnings: [] });
   await h.frames();
   assert.equal(await h.page.locator('.rule-chip').count(), 0);
   await h.page.locator('.show-prompt').click();
-  assert.deepEqual(await h.posted(), [{ type: 'chat/showSystemPrompt' }]);
+  assert.deepEqual(await h.posted(), [{ type: 'prompt/show' }]);
   await h.page.close();
 });

@@ -38,7 +38,7 @@ void test('a card that asks every time shows its warning and no "Always allow"; 
   });
   const secret = 'This file may contain secrets (keys, tokens, passwords); what is read is sent to the model.';
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 's1',
       name: 'read_file',
@@ -51,7 +51,7 @@ void test('a card that asks every time shows its warning and no "Always allow"; 
   });
   const untrusted = 'This workspace is not trusted (Restricted Mode): tools ask every time.';
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 's2',
       name: 'list_directory',
@@ -82,7 +82,7 @@ void test('a card that asks every time shows its warning and no "Always allow"; 
   assert.equal(await other.getByRole('button', { name: 'Always allow' }).count(), 1);
 
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 's1',
       name: 'read_file',

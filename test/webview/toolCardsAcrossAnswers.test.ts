@@ -66,7 +66,7 @@ void test('two answers from a relay that restarts at call_0: every card sits und
     tools: () => builtinTools(nodeToolHost([{ name: 'ws', path: ws }])),
     approve: () => Promise.resolve('allow'),
     trust: { isTrusted: () => true, trust: () => undefined },
-    onUpdate: ({ conversationId: _c, ...update }) => posted.push({ type: 'chat/toolCall', update }),
+    onUpdate: ({ conversationId: _c, ...update }) => posted.push({ type: 'tools/call', update }),
   });
   const c: Conversation = newConversation(1);
   for (const [n, text] of [script('a.ts', 'b.ts'), script('c.ts', 'd.ts')].entries()) {
@@ -162,7 +162,7 @@ void test('another conversation with its own call_0 shows its own card, not the 
     readOnly: true,
     resultPreview: 'export const A = 1; (live)',
   };
-  await h.send({ type: 'chat/toolCall', update: live });
+  await h.send({ type: 'tools/call', update: live });
   assert.match((await cardsOf(h, 'c-one-a'))[0]?.text ?? '', /\(live\)/);
 
   await h.send(open(two));
@@ -174,7 +174,7 @@ void test('another conversation with its own call_0 shows its own card, not the 
 
   // The same conversation sent again (regenerate, settings) keeps what its cards showed live.
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_0',
       name: 'read_file',
@@ -229,7 +229,7 @@ void test("a regenerated answer that gets the dropped answer's id shows its own 
   };
   await h.send(snapshot({ conversation: dropped }));
   await h.send({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'call_0_2',
       name: 'read_file',

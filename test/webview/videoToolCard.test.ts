@@ -46,7 +46,7 @@ function conversationWithCall(id = 'c1'): Conversation {
 }
 
 const done: HostMessage = {
-  type: 'chat/toolCall',
+  type: 'tools/call',
   update: {
     callId: CALL,
     name: 'generate_video',
@@ -58,7 +58,7 @@ const done: HostMessage = {
 };
 
 const videoTask = (over: Partial<GalleryTask>): HostMessage => ({
-  type: 'chat/videoTask',
+  type: 'tools/videoTask',
   callId: CALL,
   task: task({ key: 'k1', videoId: 'video_1', prompt: 'a paper plane over the sea', ...over }),
 });
@@ -107,11 +107,11 @@ void test('a generate_video card shows the task running with its progress, then 
   await part.getByRole('button', { name: 'Open', exact: true }).click();
   await part.getByRole('button', { name: 'Reveal in Explorer' }).click();
   await part.getByRole('button', { name: 'Open in Default Player' }).click();
-  const actions = (await h.posted()).filter((m) => m.type === 'chat/videoAction');
+  const actions = (await h.posted()).filter((m) => m.type === 'tools/videoAction');
   assert.deepEqual(actions, [
-    { type: 'chat/videoAction', callId: CALL, action: 'open' },
-    { type: 'chat/videoAction', callId: CALL, action: 'reveal' },
-    { type: 'chat/videoAction', callId: CALL, action: 'openExternal' },
+    { type: 'tools/videoAction', callId: CALL, action: 'open' },
+    { type: 'tools/videoAction', callId: CALL, action: 'reveal' },
+    { type: 'tools/videoAction', callId: CALL, action: 'openExternal' },
   ]);
   await h.page.context().close();
 });

@@ -110,7 +110,7 @@ async function renderAll(h: Harness): Promise<void> {
   );
   for (let i = 0; i < XSS_PAYLOADS.length; i += 1) {
     await h.page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), {
-      type: 'chat/toolCall',
+      type: 'tools/call',
       update: {
         callId: `x${i}`,
         name: payload(i),
@@ -122,12 +122,12 @@ async function renderAll(h: Harness): Promise<void> {
     } satisfies HostMessage);
   }
   await h.send({
-    type: 'chat/history',
+    type: 'history/list',
     activeId: 'c2',
     entries: XSS_PAYLOADS.map((p, i) => ({ id: `h${i}`, title: p, updatedAt: i, messageCount: 1 })),
   });
   await h.send({
-    type: 'chat/models',
+    type: 'models/list',
     loading: false,
     models: XSS_PAYLOADS.map((p) => ({ id: p, capabilities: [p], supportsImages: false })),
   });

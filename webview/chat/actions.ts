@@ -112,7 +112,7 @@ function handle(msg: HostMessage): void {
       if (msg.requestId !== undefined && unconfirmedIs(msg.requestId)) confirm();
       busyRequestId.value = msg.requestId;
       return;
-    case 'chat/history':
+    case 'history/list':
       history.value = msg.entries;
       historyVersion.value++;
       // The list comes after the panel opened (and every row is built anew): the keyboard goes
@@ -123,12 +123,12 @@ function handle(msg: HostMessage): void {
         document.querySelector<HTMLElement>('.history-list [data-autofocus]')?.focus();
       });
       return;
-    case 'chat/models':
+    case 'models/list':
       models.value = msg.models;
       modelsLoading.value = msg.loading;
       if (msg.error) note(`${msg.error.title}: ${msg.error.detail}`, 'warning');
       return;
-    case 'chat/attachments':
+    case 'images/picked':
       images.value = [...images.value, ...msg.images];
       renderAttachments(msg.problems);
       return;
@@ -141,13 +141,13 @@ function handle(msg: HostMessage): void {
     case 'chat/notice':
       note(msg.text, msg.level);
       return;
-    case 'chat/toolCall':
+    case 'tools/call':
       toolCard(msg.update);
       return;
-    case 'chat/videoTask':
+    case 'tools/videoTask':
       keyed(videoTasks, msg.callId).value = msg.task;
       return;
-    case 'chat/tools':
+    case 'tools/list':
       tools.value = msg.tools;
       toolChoice.value = msg.choice;
       toolsVersion.value++;
@@ -155,29 +155,29 @@ function handle(msg: HostMessage): void {
     case 'chat/focus':
       afterRender(() => els.textarea?.focus());
       return;
-    case 'chat/checkpoints':
+    case 'checkpoints/list':
       if (msg.conversationId === conversation.value?.id)
         checkpoints.value = new Map(msg.answers.map((a) => [a.answerId, a]));
       return;
-    case 'chat/checkpointPlan':
+    case 'checkpoints/plan':
       if (msg.files) restorePlan.value = { answerId: msg.answerId, files: msg.files };
       else if (restorePlan.value?.answerId === msg.answerId) restorePlan.value = undefined;
       return;
     case 'mentions/results':
       pickerResults(msg.queryId, msg.items);
       return;
-    case 'chat/mentions':
+    case 'mentions/add':
       addMentions(msg.items);
       for (const p of msg.problems) note(p, 'warning');
       afterRender(() => els.textarea?.focus());
       return;
-    case 'chat/contextWindow':
+    case 'context/meter':
       contextMeter.value = msg.meter;
       return;
-    case 'chat/compacted':
+    case 'context/compacted':
       if (msg.conversationId === conversation.value?.id) compaction.value = msg.compaction;
       return;
-    case 'chat/rules':
+    case 'prompt/rules':
       rules.value = { chips: msg.rules, blocked: msg.blocked, warnings: msg.warnings };
       return;
   }

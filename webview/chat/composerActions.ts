@@ -185,7 +185,7 @@ export async function addFiles(files: File[]): Promise<void> {
     const dataUrl = await readAsDataUrl(f);
     added.push({ name: f.name || 'pasted-image.png', mime: f.type, dataUrl, bytes: f.size });
   }
-  for (const p of problems) post({ type: 'chat/imageRejected', name: p.slice(0, 200), reason: p });
+  for (const p of problems) post({ type: 'images/rejected', name: p.slice(0, 200), reason: p });
   batch(() => {
     images.value = [...images.value, ...added];
     renderAttachments(problems);

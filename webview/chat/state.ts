@@ -121,9 +121,9 @@ export const unmounted = signal({ from: 0, to: 0 });
 export const FIRST_SCREEN_ROWS = 30;
 /** Tool results by the call they answer, for the cards built from history. */
 export const toolResults = new Map<string, Signal<ToolResultMessage | undefined>>();
-/** Live card states from the host (`chat/toolCall`), by call id. */
+/** Live card states from the host (`tools/call`), by call id. */
 export const toolUpdates = new Map<string, Signal<ToolCallUpdate | undefined>>();
-/** The video task a call started (`chat/videoTask`), by call id. */
+/** The video task a call started (`tools/videoTask`), by call id. */
 export const videoTasks = new Map<string, Signal<GalleryTask | undefined>>();
 export const looseCards = signal<LooseCard[]>([]);
 export const standaloneError = signal<{ error: ErrorView; requestId: string } | undefined>(undefined);

@@ -123,7 +123,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       }),
       ...this.actions.routes,
       ...this.tools.routes,
-      'chat/videoAction': (m) => this.followed.act(m.callId, m.action),
+      'tools/videoAction': (m) => this.followed.act(m.callId, m.action),
       ...this.checkpoints.routes,
       ...this.mentions.routes,
       ...this.prompt.routes,
@@ -209,7 +209,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   /** "Add File to Chat": the files become chips in the composer of every chat. */
   async addFiles(uris: vscode.Uri[]): Promise<void> {
-    this.hub.broadcastOrKeep({ type: 'chat/mentions', ...(await this.mentions.provider.fromUris(uris)) });
+    this.hub.broadcastOrKeep({ type: 'mentions/add', ...(await this.mentions.provider.fromUris(uris)) });
   }
 
   /** The whole state a webview starts from when it is (re)loaded. */

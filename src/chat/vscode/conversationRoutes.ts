@@ -17,8 +17,8 @@ export type ConversationMessageType =
   | 'chat/new'
   | 'chat/setModel'
   | 'chat/setParams'
-  | 'chat/compact'
-  | 'chat/toolMode'
+  | 'context/compact'
+  | 'context/toolMode'
   | 'error/action'
   | 'history/list'
   | 'history/open'
@@ -50,8 +50,8 @@ export function conversationRoutes(d: ConversationRoutesDeps): Routes<Conversati
     'chat/new': () => session.newChat(),
     'chat/setModel': (m) => session.setModel(m.model),
     'chat/setParams': (m) => session.setParams(m.params, m.systemPrompt),
-    'chat/compact': () => session.contextAction('compact'),
-    'chat/toolMode': (m) => session.setToolMode(m.mode),
+    'context/compact': () => session.contextAction('compact'),
+    'context/toolMode': (m) => session.setToolMode(m.mode),
     'error/action': (m) =>
       m.action === 'compact' || m.action === 'toolsOff' || m.action === 'toolsReadOnly'
         ? session.contextAction(m.action)

@@ -18,8 +18,8 @@ export class ToolBridge implements vscode.Disposable {
 
   constructor(private readonly broadcast: (msg: HostMessage) => void) {}
 
-  readonly routes: Routes<'chat/toolDecision' | 'tools/setEnabled' | 'tools/setTrusted' | 'tools/setChoice'> = {
-    'chat/toolDecision': (m) => this.decisions.fire({ callId: m.callId, decision: m.decision }),
+  readonly routes: Routes<'tools/decide' | 'tools/setEnabled' | 'tools/setTrusted' | 'tools/setChoice'> = {
+    'tools/decide': (m) => this.decisions.fire({ callId: m.callId, decision: m.decision }),
     'tools/setEnabled': (m) => this.settings.fire({ kind: 'enabled', name: m.name, enabled: m.enabled }),
     'tools/setTrusted': (m) => this.settings.fire({ kind: 'trusted', name: m.name, trusted: m.trusted }),
     'tools/setChoice': (m) => this.settings.fire({ kind: 'choice', choice: m.choice }),
@@ -27,7 +27,7 @@ export class ToolBridge implements vscode.Disposable {
 
   /** Feeds the tools menu of every chat view. */
   postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void {
-    this.menu = { type: 'chat/tools', tools, choice };
+    this.menu = { type: 'tools/list', tools, choice };
     this.broadcast(this.menu);
   }
 

@@ -37,14 +37,14 @@ void test('unknown message types and missing request ids are refused', () => {
 });
 
 void test('a tool decision must be allow, deny or alwaysAllow', () => {
-  assert.equal(parseWebviewMessage({ type: 'chat/toolDecision', callId: 'c1', decision: 'allow' }).ok, true);
-  assert.equal(parseWebviewMessage({ type: 'chat/toolDecision', callId: 'c1', decision: 'sure' }).ok, false);
-  assert.equal(parseWebviewMessage({ type: 'chat/toolDecision', callId: '', decision: 'deny' }).ok, false);
+  assert.equal(parseWebviewMessage({ type: 'tools/decide', callId: 'c1', decision: 'allow' }).ok, true);
+  assert.equal(parseWebviewMessage({ type: 'tools/decide', callId: 'c1', decision: 'sure' }).ok, false);
+  assert.equal(parseWebviewMessage({ type: 'tools/decide', callId: '', decision: 'deny' }).ok, false);
 });
 
 void test('host tool-call updates validate their state and keep the result preview', () => {
   const m = parseHostMessage({
-    type: 'chat/toolCall',
+    type: 'tools/call',
     update: {
       callId: 'c1',
       name: 'read_file',
@@ -54,10 +54,10 @@ void test('host tool-call updates validate their state and keep the result previ
       resultPreview: 'abc',
     },
   });
-  assert.equal(m?.type, 'chat/toolCall');
+  assert.equal(m?.type, 'tools/call');
   assert.equal(
     parseHostMessage({
-      type: 'chat/toolCall',
+      type: 'tools/call',
       update: { callId: 'c1', name: 'x', argumentsJson: '{}', state: 'finished', readOnly: true },
     }),
     undefined,
@@ -94,12 +94,12 @@ void test('the webview page denies everything by default and runs only the nonce
 });
 
 void test("a video card's action is one of open, reveal and openExternal, for a call id; anything else is refused", () => {
-  const ok = parseWebviewMessage({ type: 'chat/videoAction', callId: 'call_0', action: 'reveal' });
-  assert.deepEqual(ok, { ok: true, message: { type: 'chat/videoAction', callId: 'call_0', action: 'reveal' } });
+  const ok = parseWebviewMessage({ type: 'tools/videoAction', callId: 'call_0', action: 'reveal' });
+  assert.deepEqual(ok, { ok: true, message: { type: 'tools/videoAction', callId: 'call_0', action: 'reveal' } });
   for (const bad of [
-    { type: 'chat/videoAction', callId: 'call_0', action: 'deleteFile' },
-    { type: 'chat/videoAction', callId: '', action: 'open' },
-    { type: 'chat/videoAction', action: 'open' },
+    { type: 'tools/videoAction', callId: 'call_0', action: 'deleteFile' },
+    { type: 'tools/videoAction', callId: '', action: 'open' },
+    { type: 'tools/videoAction', action: 'open' },
   ])
     assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad));
 });

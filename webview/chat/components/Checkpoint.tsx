@@ -23,7 +23,7 @@ export function RestoreCheckpoint({ answerId }: { answerId: string }): JSX.Eleme
         icon="discard"
         label={t('Restore files to before this answer')}
         disabled={busy.value}
-        onClick={() => post({ type: 'checkpoint/preview', answerId })}
+        onClick={() => post({ type: 'checkpoints/preview', answerId })}
       />
     </div>
   );
@@ -67,7 +67,7 @@ function RestorePanel({ answerId, files }: { answerId: string; files: Checkpoint
                 <TextButton
                   icon="diff"
                   label={t('Open diff')}
-                  onClick={() => post({ type: 'checkpoint/diff', answerId, path: f.path })}
+                  onClick={() => post({ type: 'checkpoints/diff', answerId, path: f.path })}
                 />
               ) : null}
             </div>
@@ -100,9 +100,9 @@ function RestorePanel({ answerId, files }: { answerId: string; files: Checkpoint
           label={t('Restore')}
           class="text-btn primary"
           disabled={busy.value}
-          onClick={() => post({ type: 'checkpoint/restore', answerId, overwrite: [...overwrite], cut })}
+          onClick={() => post({ type: 'checkpoints/restore', answerId, overwrite: [...overwrite], cut })}
         />
-        <TextButton icon="close" label={t('Cancel')} onClick={() => post({ type: 'checkpoint/cancel', answerId })} />
+        <TextButton icon="close" label={t('Cancel')} onClick={() => post({ type: 'checkpoints/cancel', answerId })} />
       </div>
     </section>
   );

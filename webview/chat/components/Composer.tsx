@@ -83,7 +83,7 @@ export function Composer(): JSX.Element {
       />
       <div class="composer-actions">
         <span class="attach-slot">
-          <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'chat/pickImages' })} />
+          <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'images/pick' })} />
         </span>
         <span class="spacer" />
         <button type="button" class="secondary stop" hidden={!busy.value} aria-label={t('Stop')} onClick={stop}>

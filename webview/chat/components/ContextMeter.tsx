@@ -71,7 +71,7 @@ export function ContextMeter(): JSX.Element | null {
             <TextButton
               icon="tools"
               label={t('All tools')}
-              onClick={() => post({ type: 'chat/toolMode', mode: 'all' })}
+              onClick={() => post({ type: 'context/toolMode', mode: 'all' })}
             />
           </span>
         ) : null}
@@ -79,7 +79,7 @@ export function ContextMeter(): JSX.Element | null {
           icon="fold"
           label={t('Compact conversation')}
           onClick={() => {
-            if (!busy.value) post({ type: 'chat/compact' });
+            if (!busy.value) post({ type: 'context/compact' });
           }}
         />
       </div>
@@ -97,12 +97,12 @@ export function ContextMeter(): JSX.Element | null {
           <TextButton
             icon="circle-slash"
             label={t('Send without tools')}
-            onClick={() => post({ type: 'chat/toolMode', mode: 'none' })}
+            onClick={() => post({ type: 'context/toolMode', mode: 'none' })}
           />
           <TextButton
             icon="eye"
             label={t('Read-only tools only')}
-            onClick={() => post({ type: 'chat/toolMode', mode: 'readOnly' })}
+            onClick={() => post({ type: 'context/toolMode', mode: 'readOnly' })}
           />
         </div>
       ) : null}

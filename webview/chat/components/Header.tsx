@@ -64,7 +64,7 @@ export function Header(): JSX.Element {
         <IconButton icon="refresh" label={t('Refresh models')} onClick={() => post({ type: 'models/refresh' })} />
         <PanelButton icon="settings" label={t('Conversation settings')} panel="settings" />
         <PanelButton icon="tools" label={t('Tools')} panel="tools" />
-        <IconButton icon="export" label={t('Export to Markdown')} onClick={() => post({ type: 'chat/export' })} />
+        <IconButton icon="export" label={t('Export to Markdown')} onClick={() => post({ type: 'history/export' })} />
         <span class="toolbar-info">
           <ModelInfo />
           <span class="usage-total">

@@ -22,13 +22,13 @@ export function RulesBar(): JSX.Element {
                 checked={!off.has(r.id)}
                 aria-label={t('Send {0} with this conversation', r.id)}
                 title={t('Send {0} with this conversation', r.id)}
-                onChange={(ev) => post({ type: 'rules/setEnabled', id: r.id, enabled: ev.currentTarget.checked })}
+                onChange={(ev) => post({ type: 'prompt/setRuleEnabled', id: r.id, enabled: ev.currentTarget.checked })}
               />
               <button
                 type="button"
                 class="rule-open"
                 title={t('Rules file {0}: click to open', r.id)}
-                onClick={() => post({ type: 'rules/open', id: r.id })}
+                onClick={() => post({ type: 'prompt/openRule', id: r.id })}
               >
                 <Icon name="book" />
                 <span>{r.id}</span>
@@ -48,7 +48,12 @@ export function RulesBar(): JSX.Element {
           </p>
           <div class="rules-blocked-files">
             {chips.map((r) => (
-              <button key={r.id} type="button" class="rule-open" onClick={() => post({ type: 'rules/open', id: r.id })}>
+              <button
+                key={r.id}
+                type="button"
+                class="rule-open"
+                onClick={() => post({ type: 'prompt/openRule', id: r.id })}
+              >
                 <Icon name="book" />
                 <span>{r.id}</span>
               </button>
@@ -57,7 +62,7 @@ export function RulesBar(): JSX.Element {
               icon="check"
               class="text-btn allow-rules"
               label={t('Allow rules for this workspace')}
-              onClick={() => post({ type: 'rules/allowUntrusted' })}
+              onClick={() => post({ type: 'prompt/allowUntrustedRules' })}
             />
           </div>
         </div>
@@ -71,7 +76,7 @@ export function RulesBar(): JSX.Element {
         icon="eye"
         class="text-btn show-prompt"
         label={t('Show what is sent')}
-        onClick={() => post({ type: 'chat/showSystemPrompt' })}
+        onClick={() => post({ type: 'prompt/show' })}
       />
     </div>
   );

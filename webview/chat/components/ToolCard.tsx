@@ -1,6 +1,6 @@
 /**
  * One tool call: its arguments, the approval buttons while it waits, its result. The live state
- * from the host (`chat/toolCall`) wins; without one the card is built from the conversation.
+ * from the host (`tools/call`) wins; without one the card is built from the conversation.
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
@@ -77,7 +77,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
     setDecided(liveUpdate);
-    post({ type: 'chat/toolDecision', callId, decision });
+    post({ type: 'tools/decide', callId, decision });
   };
   return (
     <section

@@ -10,7 +10,7 @@ import { t } from '../state';
 import { TextButton } from './buttons';
 
 export function VideoTaskCard({ callId, task }: { callId: string; task: GalleryTask }): JSX.Element {
-  const act = (action: VideoCardAction) => post({ type: 'chat/videoAction', callId, action });
+  const act = (action: VideoCardAction) => post({ type: 'tools/videoAction', callId, action });
   const saved = task.state === 'saved' && task.src !== undefined;
   return (
     <div class={`tc-video video-${task.state}`} aria-label={t('Video task')} data-video-key={task.key}>

@@ -60,18 +60,18 @@ export class ChatCheckpoints implements vscode.Disposable {
   }
 
   /** The Restore buttons and panel: preview, a file's diff, cancel, restore. */
-  readonly routes: Routes<'checkpoint/preview' | 'checkpoint/diff' | 'checkpoint/cancel' | 'checkpoint/restore'> = {
-    'checkpoint/preview': (m) => this.preview(m.answerId),
-    'checkpoint/diff': (m) => this.openDiff(m.answerId, m.path),
-    'checkpoint/cancel': (m) => this.chat.broadcast({ type: 'chat/checkpointPlan', answerId: m.answerId }),
-    'checkpoint/restore': (m) => this.restore(m.answerId, m.overwrite, m.cut),
+  readonly routes: Routes<'checkpoints/preview' | 'checkpoints/diff' | 'checkpoints/cancel' | 'checkpoints/restore'> = {
+    'checkpoints/preview': (m) => this.preview(m.answerId),
+    'checkpoints/diff': (m) => this.openDiff(m.answerId, m.path),
+    'checkpoints/cancel': (m) => this.chat.broadcast({ type: 'checkpoints/plan', answerId: m.answerId }),
+    'checkpoints/restore': (m) => this.restore(m.answerId, m.overwrite, m.cut),
   };
 
   /** Sends the shown conversation's checkpoints (its Restore buttons). */
   async refresh(): Promise<void> {
     const conversationId = this.chat.conversationId();
     const answers = await this.store.summaries(conversationId);
-    this.chat.broadcast({ type: 'chat/checkpoints', conversationId, answers });
+    this.chat.broadcast({ type: 'checkpoints/list', conversationId, answers });
   }
 
   forget(conversationId: string): Promise<void> {
@@ -89,7 +89,7 @@ export class ChatCheckpoints implements vscode.Disposable {
       return { plan: await this.plan(answerId) };
     } catch (e) {
       if (!(e instanceof CheckpointRefused)) throw e;
-      this.chat.broadcast({ type: 'chat/checkpointPlan', answerId });
+      this.chat.broadcast({ type: 'checkpoints/plan', answerId });
       this.notice('error', e.message);
       return undefined;
     }
@@ -104,7 +104,7 @@ export class ChatCheckpoints implements vscode.Disposable {
       return;
     }
     this.chat.broadcast({
-      type: 'chat/checkpointPlan',
+      type: 'checkpoints/plan',
       answerId,
       files: plan.files.map((f) => ({
         path: f.absolute,
@@ -155,7 +155,7 @@ export class ChatCheckpoints implements vscode.Disposable {
       this.notice('error', vscode.l10n.t('VS Code could not restore the files; nothing was changed.'));
       return;
     }
-    this.chat.broadcast({ type: 'chat/checkpointPlan', answerId });
+    this.chat.broadcast({ type: 'checkpoints/plan', answerId });
     const parts = [vscode.l10n.t('Restored {0} file(s) to before the answer.', ops.length)];
     if (skipped.length)
       parts.push(

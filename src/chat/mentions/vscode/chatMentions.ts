@@ -22,7 +22,7 @@ export class ChatMentions implements vscode.Disposable {
     'mentions/query': async (m, reply) =>
       reply({ type: 'mentions/results', queryId: m.queryId, items: await this.provider.query(m.query) }),
     'mentions/drop': async (m, reply) =>
-      reply({ type: 'chat/mentions', ...(await this.provider.fromUris(droppedUris(m.uris))) }),
+      reply({ type: 'mentions/add', ...(await this.provider.fromUris(droppedUris(m.uris))) }),
   };
 
   dispose(): void {

@@ -49,11 +49,11 @@ const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
   'chat/done',
   'chat/error',
   'chat/busy',
-  'chat/history',
-  'chat/models',
-  'chat/tools',
-  'chat/toolCall',
-  'chat/videoTask',
+  'history/list',
+  'models/list',
+  'tools/list',
+  'tools/call',
+  'tools/videoTask',
 ]);
 
 /** Least time between two deltas posted for one answer. */

@@ -26,18 +26,18 @@ export class EditorActions implements vscode.Disposable {
 
   /** The buttons on code blocks and messages, links, images and the export. */
   readonly routes: Routes<
-    | 'chat/export'
-    | 'chat/pickImages'
-    | 'chat/imageRejected'
+    | 'history/export'
+    | 'images/pick'
+    | 'images/rejected'
     | 'code/copy'
     | 'code/insert'
     | 'code/open'
     | 'message/copy'
     | 'link/open'
   > = {
-    'chat/export': () => this.exportMarkdown(this.shown()),
-    'chat/pickImages': (_m, reply) => this.pickImages(reply),
-    'chat/imageRejected': (m) => this.log.info(`image not attached: ${m.reason}`),
+    'history/export': () => this.exportMarkdown(this.shown()),
+    'images/pick': (_m, reply) => this.pickImages(reply),
+    'images/rejected': (m) => this.log.info(`image not attached: ${m.reason}`),
     'code/copy': async (m) => await this.copy(m.code),
     'code/insert': (m) => this.insertAtCursor(m.code),
     'code/open': (m) => this.openCode(m.code, m.language),
@@ -149,7 +149,7 @@ export class EditorActions implements vscode.Disposable {
         bytes: bytes.byteLength,
       });
     }
-    reply({ type: 'chat/attachments', images, problems });
+    reply({ type: 'images/picked', images, problems });
   }
 
   /** Export to Markdown: asks where, never overwrites without VS Code's own confirmation. */

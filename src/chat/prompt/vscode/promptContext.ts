@@ -10,7 +10,7 @@ import { RulesSource, type RulesOptions } from './rules';
 
 export type RulesMessage = Extract<
   WebviewMessage,
-  { type: 'rules/setEnabled' | 'rules/open' | 'rules/allowUntrusted' | 'chat/showSystemPrompt' }
+  { type: 'prompt/setRuleEnabled' | 'prompt/openRule' | 'prompt/allowUntrustedRules' | 'prompt/show' }
 >;
 
 export interface PromptContextOptions extends RulesOptions {
@@ -56,10 +56,10 @@ export class PromptContext implements vscode.Disposable {
 
   /** The rules chips' messages and "Show what is sent". */
   readonly routes: Routes<RulesMessage['type']> = {
-    'rules/setEnabled': (m) => this.o.setRuleEnabled(m.id, m.enabled),
-    'rules/open': (m) => this.openRule(m.id),
-    'rules/allowUntrusted': () => this.rules.allowUntrusted(),
-    'chat/showSystemPrompt': async () => void (await this.showSystemPrompt()),
+    'prompt/setRuleEnabled': (m) => this.o.setRuleEnabled(m.id, m.enabled),
+    'prompt/openRule': (m) => this.openRule(m.id),
+    'prompt/allowUntrustedRules': () => this.rules.allowUntrusted(),
+    'prompt/show': async () => void (await this.showSystemPrompt()),
   };
 
   /** Opens the exact system prompt of the next request in an untitled Markdown editor. */

@@ -111,10 +111,10 @@ export class RulesSource implements vscode.Disposable {
   }
 
   /** The chips' message: the files found, whether they are blocked, the size warnings. */
-  async message(): Promise<Extract<HostMessage, { type: 'chat/rules' }>> {
+  async message(): Promise<Extract<HostMessage, { type: 'prompt/rules' }>> {
     const { rules, warnings } = await this.read();
     return {
-      type: 'chat/rules',
+      type: 'prompt/rules',
       rules: rules.map((r) => ({ id: r.id, kind: r.kind, truncated: r.truncated })),
       blocked: this.blocked,
       warnings: [...this.linkedOut.map(linkOutText), ...warnings.map(warningText)],

@@ -15,7 +15,7 @@ export class ModelList {
 
   /**
    * @param list the gateway's model records; rejects when the gateway (or its client) fails.
-   * @param broadcast where `chat/models` goes when loading starts and ends.
+   * @param broadcast where `models/list` goes when loading starts and ends.
    */
   constructor(
     private readonly list: () => Promise<ModelRecord[]>,
@@ -39,12 +39,12 @@ export class ModelList {
   }
 
   message(): HostMessage {
-    return { type: 'chat/models', models: this.models, loading: this.loading, error: this.error };
+    return { type: 'models/list', models: this.models, loading: this.loading, error: this.error };
   }
 
   async load(): Promise<void> {
     this.loading = true;
-    this.broadcast({ type: 'chat/models', models: this.models, loading: true });
+    this.broadcast({ type: 'models/list', models: this.models, loading: true });
     try {
       const records = await this.list();
       this.models = records
@@ -63,6 +63,6 @@ export class ModelList {
     } finally {
       this.loading = false;
     }
-    this.broadcast({ type: 'chat/models', models: this.models, loading: false, error: this.error });
+    this.broadcast({ type: 'models/list', models: this.models, loading: false, error: this.error });
   }
 }

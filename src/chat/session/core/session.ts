@@ -302,7 +302,7 @@ export class ChatSession {
   }
 
   historyMessage(): HostMessage {
-    return { type: 'chat/history', entries: this.store.list(), activeId: this.conversation.id };
+    return { type: 'history/list', entries: this.store.list(), activeId: this.conversation.id };
   }
 
   // -------------------------------------------------------------------------------------------

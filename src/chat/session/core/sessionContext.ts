@@ -42,7 +42,7 @@ export class SessionContext {
   /** The meter for the shown conversation (none without a model). */
   messages(): HostMessage[] {
     const meter = this.guard.meter(this.host.shown(), this.requestDefaults(), this.host.executor());
-    return meter ? [{ type: 'chat/contextWindow', meter }] : [];
+    return meter ? [{ type: 'context/meter', meter }] : [];
   }
 
   broadcastMeter(): void {
@@ -113,7 +113,7 @@ export class SessionContext {
         conversation.updatedAt = this.host.now();
         await this.host.save(conversation);
         sink.broadcast({
-          type: 'chat/compacted',
+          type: 'context/compacted',
           conversationId: conversation.id,
           compaction: conversation.compaction,
         });

@@ -108,7 +108,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
   }
   sink.broadcast(host.historyMessage());
   if (conversation.compaction !== compactedBefore && shown())
-    sink.broadcast({ type: 'chat/compacted', conversationId: conversation.id, compaction: conversation.compaction });
+    sink.broadcast({ type: 'context/compacted', conversationId: conversation.id, compaction: conversation.compaction });
   if (shown()) context.broadcastMeter();
   if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
 }

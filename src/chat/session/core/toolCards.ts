@@ -19,11 +19,11 @@ export class ToolCards {
     const { conversationId, ...update } = posted;
     if (conversationId !== shownId) return;
     this.byCall.set(update.callId, update);
-    this.broadcast({ type: 'chat/toolCall', update });
+    this.broadcast({ type: 'tools/call', update });
   }
 
   messages(): HostMessage[] {
-    return [...this.byCall.values()].map((update) => ({ type: 'chat/toolCall', update }));
+    return [...this.byCall.values()].map((update) => ({ type: 'tools/call', update }));
   }
 
   /** Another conversation is shown. */

@@ -79,7 +79,7 @@ export interface Tool {
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
-/** Card state changes, in the shape of the protocol's `chat/toolCall` update plus the conversation. */
+/** Card state changes, in the shape of the protocol's `tools/call` update plus the conversation. */
 export interface ToolCardUpdate {
   conversationId: string;
   callId: string;

@@ -56,7 +56,7 @@ function chatBodies(): ChatRequest[] {
 }
 
 function meters(received: HostMessage[]): ContextMeter[] {
-  return received.flatMap((m) => (m.type === 'chat/contextWindow' ? [m.meter] : []));
+  return received.flatMap((m) => (m.type === 'context/meter' ? [m.meter] : []));
 }
 
 async function turn(s: ReturnType<typeof openSession>, text: string, id: string): Promise<void> {
@@ -79,7 +79,7 @@ void test('a long tool session in an 8k window compacts and keeps answering, the
     assert.ok(countPromptTokens(b.messages as never, b.tools) + (b.max_tokens ?? 0) <= 8192);
   const c = s.session.shown;
   assert.ok(c.compaction, 'earlier turns were summarised');
-  assert.ok(s.received.some((m) => m.type === 'chat/compacted'));
+  assert.ok(s.received.some((m) => m.type === 'context/compacted'));
   // Nothing lost: every question, every tool result of 6000 characters, every answer.
   const stored = new ConversationStore(s.storage).load(c.id)!;
   assert.equal(stored.messages.filter((m) => m.role === 'user').length, TURNS);

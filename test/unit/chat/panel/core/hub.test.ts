@@ -69,10 +69,10 @@ void test("route hands a message to its type's handler, whose reply goes back th
   const seen: string[] = [];
   const table: Routes<'chat/cancel' | 'history/list'> = {
     'chat/cancel': (m) => void seen.push(`cancel ${m.requestId}`),
-    'history/list': (_m, reply) => reply({ type: 'chat/history', entries: [], activeId: 'c1' }),
+    'history/list': (_m, reply) => reply({ type: 'history/list', entries: [], activeId: 'c1' }),
   };
   await route(table, { type: 'chat/cancel', requestId: 'r1' }, (m) => replies.push(m));
   await route(table, { type: 'history/list' }, (m) => replies.push(m));
   assert.deepEqual(seen, ['cancel r1']);
-  assert.deepEqual(replies, [{ type: 'chat/history', entries: [], activeId: 'c1' }]);
+  assert.deepEqual(replies, [{ type: 'history/list', entries: [], activeId: 'c1' }]);
 });

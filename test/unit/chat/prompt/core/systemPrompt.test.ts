@@ -270,8 +270,8 @@ void test('the #request echo of the gateway shows the system message the session
 void test('the context meter counts the assembled system prompt (product part, environment, rules) as system', async () => {
   const s = openSession(gw, undefined, { prompt: () => Promise.resolve(snapshot()) });
   const meterOf = () =>
-    s.received.filter((m) => m.type === 'chat/contextWindow').at(-1) as
-      Extract<(typeof s.received)[number], { type: 'chat/contextWindow' }> | undefined;
+    s.received.filter((m) => m.type === 'context/meter').at(-1) as
+      Extract<(typeof s.received)[number], { type: 'context/meter' }> | undefined;
   await s.session.refreshPrompt();
   const withRules = meterOf()?.meter.system ?? 0;
   const assembled = assembleSystemPrompt(snapshot(), {}, '');
@@ -280,6 +280,6 @@ void test('the context meter counts the assembled system prompt (product part, e
   // A rules file switched off: the meter follows at once.
   const before = s.received.length;
   await s.session.setRuleEnabled('.github/copilot-instructions.md', false);
-  await s.until(() => s.received.slice(before).some((m) => m.type === 'chat/contextWindow'), 'a new meter');
+  await s.until(() => s.received.slice(before).some((m) => m.type === 'context/meter'), 'a new meter');
   assert.ok((meterOf()?.meter.system ?? 0) < withRules, 'the switched-off rule is no longer counted');
 });

@@ -16,7 +16,7 @@ function card(conversationId: string, state: ToolCallUpdate['state']): ToolCallU
 }
 
 const cardsIn = (msgs: HostMessage[]) =>
-  msgs.flatMap((m) => (m.type === 'chat/toolCall' ? [`${m.update.callId}: ${m.update.state}`] : []));
+  msgs.flatMap((m) => (m.type === 'tools/call' ? [`${m.update.callId}: ${m.update.state}`] : []));
 
 void test("a late card from the conversation the user left (its turn stopped) neither shows in the new one nor replaces the new one's card of the same call id", () => {
   const h = openSession(nowhere);
