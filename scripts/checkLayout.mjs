@@ -19,7 +19,7 @@ export const MAX_LINES = 400;
  * has come under the limit fails too, so the list only shrinks.
  */
 export const OVER_LIMIT = {
-  'src/shared/protocol.ts': 'one file of messages per capability, with the namespaced message types',
+  'src/shared/protocol/index.ts': 'one file of messages per capability, with the namespaced message types',
 };
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
 const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];

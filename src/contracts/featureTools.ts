@@ -1,4 +1,4 @@
-import type { GalleryTask } from '../shared/galleryProtocol';
+import type { GalleryTask } from '../shared/protocol/gallery';
 import type { VideoCardAction } from '../shared/protocol';
 
 /**

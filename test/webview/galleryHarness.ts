@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { GalleryHostMessage, GalleryTask } from '../../src/shared/galleryProtocol';
+import type { GalleryHostMessage, GalleryTask } from '../../src/shared/protocol/gallery';
 import { webviewHtml } from '../../src/shared/webviewHtml';
 import type { PageGlobal } from './harness';
 

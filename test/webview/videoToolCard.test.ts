@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { GalleryTask } from '../../src/shared/galleryProtocol';
+import type { GalleryTask } from '../../src/shared/protocol/gallery';
 import type { Conversation, HostMessage } from '../../src/shared/protocol';
 import { task } from './galleryHarness';
 import { launch, openHarness, ORIGIN, SAMPLE_VIDEO_URL, snapshot, type Harness } from './harness';

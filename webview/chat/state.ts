@@ -4,7 +4,7 @@
  * own signal, so an update to one answer renders that answer alone.
  */
 import type { Compaction, ContextMeter } from '../../src/shared/protocol';
-import type { GalleryTask } from '../../src/shared/galleryProtocol';
+import type { GalleryTask } from '../../src/shared/protocol/gallery';
 import { computed, signal, type Signal } from '@preact/signals';
 import type {
   CheckpointFileView,

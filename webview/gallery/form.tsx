@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { GalleryForm } from '../../src/shared/galleryProtocol';
+import type { GalleryForm } from '../../src/shared/protocol/gallery';
 import type { GalleryStore } from './state';
 import { t } from './strings';
 

@@ -4,7 +4,7 @@ import {
   type GalleryForm,
   type GalleryTask,
   type GalleryWebviewMessage,
-} from '../../src/shared/galleryProtocol';
+} from '../../src/shared/protocol/gallery';
 import { strings } from './strings';
 
 export interface VsCodeApi {

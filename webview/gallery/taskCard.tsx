@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import type { GalleryAction, GalleryTask } from '../../src/shared/galleryProtocol';
+import type { GalleryAction, GalleryTask } from '../../src/shared/protocol/gallery';
 import { frameToPng, playsH264 } from './frames';
 import { bucket, type GalleryStore } from './state';
 import { t as tr } from './strings';

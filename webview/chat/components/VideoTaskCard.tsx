@@ -3,7 +3,7 @@
  * file (Open, Reveal, the default player) with a small preview. Local files come as webview URIs.
  */
 import type { JSX } from 'preact';
-import type { GalleryTask } from '../../../src/shared/galleryProtocol';
+import type { GalleryTask } from '../../../src/shared/protocol/gallery';
 import type { VideoCardAction } from '../../../src/shared/protocol';
 import { post } from '../runtime';
 import { t } from '../state';

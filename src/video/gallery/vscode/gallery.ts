@@ -7,7 +7,7 @@ import {
   type GalleryHostMessage,
   type GalleryTask,
   type GalleryWebviewMessage,
-} from '../../../shared/galleryProtocol';
+} from '../../../shared/protocol/gallery';
 import { webviewHtml } from '../../../shared/webviewHtml';
 import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
 import { failureMeaning } from '../../tools/core/agentText';

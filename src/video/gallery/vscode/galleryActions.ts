@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { KNOWN_VIDEO_MODELS } from '../../../api/videoRules';
 import type { Services } from '../../../platform/services';
-import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/galleryProtocol';
+import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/protocol/gallery';
 import { confirmationText, rulesResult } from '../../tools/core/agentText';
 import { failureText } from '../../jobs/core/errorText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { FeatureTaskSource } from '../../../../../src/contracts/featureTools';
 import { FollowedTasks, type FollowedEntry, type FollowPort } from '../../../../../src/chat/panel/core/followedTasks';
 import { ChatHub } from '../../../../../src/chat/panel/core/hub';
-import type { GalleryTask } from '../../../../../src/shared/galleryProtocol';
+import type { GalleryTask } from '../../../../../src/shared/protocol/gallery';
 import type { HostMessage, VideoCardAction } from '../../../../../src/shared/protocol';
 
 /** The host side of a video tool's card: which task each card follows, and what goes to the pages. */

@@ -4,7 +4,7 @@
  * small). The host queues until `webview/ready`, then sends the whole list; every change sends
  * the list again (it holds at most a few dozen tasks). Local files cross only as webview URIs.
  */
-import * as z from './zod';
+import * as z from '../zod';
 
 const text = z.string().check(z.maxLength(20_000));
 const key = z.string().check(z.minLength(1), z.maxLength(200));

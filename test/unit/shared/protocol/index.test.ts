@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostMessageSchema, parseHostMessage, parseWebviewMessage } from '../../../src/shared/protocol';
-import { contentSecurityPolicy, webviewHtml } from '../../../src/shared/webviewHtml';
+import { hostMessageSchema, parseHostMessage, parseWebviewMessage } from '../../../../src/shared/protocol';
+import { contentSecurityPolicy, webviewHtml } from '../../../../src/shared/webviewHtml';
 
 const png = 'data:image/png;base64,iVBORw0KGgo=';
 

@@ -9,8 +9,8 @@
  *
  * The API key never crosses this boundary: no message has a field for it.
  */
-import { galleryTaskSchema } from './galleryProtocol';
-import * as z from './zod';
+import { galleryTaskSchema } from './gallery';
+import * as z from '../zod';
 
 const id = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -531,4 +531,4 @@ export function parseWebviewMessage(
   };
 }
 
-export { newId } from './ids';
+export { newId } from '../ids';
