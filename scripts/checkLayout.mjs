@@ -18,9 +18,7 @@ export const MAX_LINES = 400;
  * Files still over the limit, each with the split it waits for (issue 19). A listed file that
  * has come under the limit fails too, so the list only shrinks.
  */
-export const OVER_LIMIT = {
-  'src/shared/protocol/index.ts': 'one file of messages per capability, with the namespaced message types',
-};
+export const OVER_LIMIT = {};
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
 const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];
 const SOURCE = /\.(ts|tsx)$/;

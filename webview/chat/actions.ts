@@ -1,9 +1,9 @@
 /**
- * Host messages into state: `onHostMessage` takes each one (see asHostMessage for why it is not
+ * Host messages into state: `onHostMessage` takes each one (see src/shared/protocol/guard.ts for why it is not
  * parsed again here) and applies it in one batch, then renders before returning (see runtime.flush).
  */
 import { batch } from '@preact/signals';
-import { asHostMessage } from '../../src/shared/hostMessage';
+import { asMessage } from '../../src/shared/protocol/guard';
 import type {
   ChatMessage,
   ChatParams,
@@ -58,7 +58,7 @@ import {
 
 /** Entry for every message from the host. */
 export function onHostMessage(data: unknown): void {
-  const msg = asHostMessage(data);
+  const msg = asMessage<HostMessage>(data);
   if (!msg) return;
   batch(() => handle(msg));
   flush();

@@ -1,10 +1,11 @@
 import { computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
-import {
-  galleryHostMessageSchema,
-  type GalleryForm,
-  type GalleryTask,
-  type GalleryWebviewMessage,
+import type {
+  GalleryForm,
+  GalleryHostMessage,
+  GalleryTask,
+  GalleryWebviewMessage,
 } from '../../src/shared/protocol/gallery';
+import { asMessage } from '../../src/shared/protocol/guard';
 import { strings } from './strings';
 
 export interface VsCodeApi {
@@ -57,15 +58,14 @@ export function connect(api: VsCodeApi): GalleryStore {
   // The filter and the search survive the view being hidden and shown again.
   effect(() => api.setState({ filter: filter.value, search: search.value }));
   window.addEventListener('message', (e: MessageEvent) => {
-    const m = galleryHostMessageSchema.safeParse(e.data);
-    if (!m.success) return;
-    const msg = m.data;
+    const msg = asMessage<GalleryHostMessage>(e.data);
+    if (!msg) return;
     if (msg.type === 'gallery/state') tasks.value = msg.tasks;
     else if (msg.type === 'gallery/strings') strings.value = msg.strings;
     else if (msg.type === 'gallery/form') {
       form.value = msg.form;
       notice.value = null;
-    } else {
+    } else if (msg.type === 'gallery/notice') {
       notice.value = { text: msg.text, error: msg.error };
       if (msg.closeForm) form.value = null;
     }

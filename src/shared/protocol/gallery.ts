@@ -1,7 +1,7 @@
 /**
  * The host <-> video gallery protocol. Like the chat's: one discriminated union per direction,
- * keyed on `type`, parsed on both sides (here with `zod/mini`, which keeps the gallery bundle
- * small). The host queues until `webview/ready`, then sends the whole list; every change sends
+ * keyed on `type`, under the same validation rule (index.ts): the host parses what the gallery
+ * sends, the gallery only checks the shape (guard.ts). The host queues until `webview/ready`, then sends the whole list; every change sends
  * the list again (it holds at most a few dozen tasks). Local files cross only as webview URIs.
  */
 import * as z from '../zod';

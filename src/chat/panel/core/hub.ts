@@ -1,13 +1,13 @@
-import type { HostMessage, WebviewMessage } from '../../../shared/protocol';
+import type { HostMessage, ReplyTo, WebviewMessage } from '../../../shared/protocol';
 import type { SessionSink } from '../../session/core/sessionDeps';
 
 /** Answers the webview that sent the message being handled, and only it. */
 export type Reply = (msg: HostMessage) => void;
 
-/** Handles one type of webview message. */
+/** Handles one type of webview message; `reply` takes only the answer paired with `T`. */
 export type Handler<T extends WebviewMessage['type']> = (
   m: Extract<WebviewMessage, { type: T }>,
-  reply: Reply,
+  reply: (msg: ReplyTo<T>) => void,
 ) => void | Promise<void>;
 
 /**

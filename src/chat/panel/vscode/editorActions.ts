@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { runErrorAction } from '../../../platform/gateway';
 import { activeEditors } from '../../../platform/activeEditor';
 import { readSettings } from '../../../platform/settings';
-import type { Conversation, ErrorAction, HostMessage, ImageAttachment } from '../../../shared/protocol';
+import type { Conversation, ErrorAction, HostMessage, ImageAttachment, ReplyTo } from '../../../shared/protocol';
 import { conversationToMarkdown } from '../../history/core/export';
 import type { Routes } from '../core/hub';
 import { checkChatLink } from '../core/links';
@@ -112,7 +112,7 @@ export class EditorActions implements vscode.Disposable {
   }
 
   /** Asks for image files; the answer (images and why others were left out) goes to `reply`. */
-  async pickImages(reply: (msg: HostMessage) => void): Promise<void> {
+  async pickImages(reply: (msg: ReplyTo<'images/pick'>) => void): Promise<void> {
     const uris = await vscode.window.showOpenDialog({
       canSelectMany: true,
       openLabel: vscode.l10n.t('Attach'),

@@ -301,7 +301,7 @@ export class ChatSession {
     return this.window.compact();
   }
 
-  historyMessage(): HostMessage {
+  historyMessage(): Extract<HostMessage, { type: 'history/list' }> {
     return { type: 'history/list', entries: this.store.list(), activeId: this.conversation.id };
   }
 

@@ -1,0 +1,66 @@
+/** The tools: their list and choice, the cards of calls with their approval, a call's video. */
+import * as z from '../zod';
+import { id } from './fields';
+import { galleryTaskSchema } from './gallery';
+
+export const toolCardStateSchema = z.enum(['awaiting-approval', 'running', 'done', 'denied', 'error']);
+export type ToolCardState = z.infer<typeof toolCardStateSchema>;
+
+/** One tool card in the webview; sent again whenever its state changes. */
+export const toolCallUpdateSchema = z.object({
+  callId: z.string().check(z.minLength(1)),
+  name: z.string(),
+  argumentsJson: z.string(),
+  state: toolCardStateSchema,
+  readOnly: z.boolean(),
+  resultPreview: z.optional(z.string()),
+  /** Why this call asks (a protected or secret file, Restricted Mode); shown on the card. */
+  warning: z.optional(z.string()),
+  /** The call asks every time: the card offers no "Always allow". */
+  askEveryTime: z.optional(z.boolean()),
+});
+export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
+
+export const toolDecisionSchema = z.enum(['allow', 'deny', 'alwaysAllow']);
+export type ToolDecision = z.infer<typeof toolDecisionSchema>;
+
+export const toolInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  readOnly: z.boolean(),
+  enabled: z.boolean(),
+  trusted: z.boolean(),
+});
+export type ToolInfo = z.infer<typeof toolInfoSchema>;
+
+/** `auto`, `none`, or the name of one tool the model must call. */
+export const toolChoiceSettingSchema = z.union([
+  z.literal('auto'),
+  z.literal('none'),
+  z.object({ name: z.string().check(z.minLength(1)) }),
+]);
+export type ToolChoiceSetting = z.infer<typeof toolChoiceSettingSchema>;
+/** What a tool card may do with the video its call saved. */
+export const VIDEO_CARD_ACTIONS = ['open', 'reveal', 'openExternal'] as const;
+export type VideoCardAction = (typeof VIDEO_CARD_ACTIONS)[number];
+
+/** Host -> webview. */
+export const toolsHostMessages = [
+  z.object({ type: z.literal('tools/call'), update: toolCallUpdateSchema }),
+  /** The video task a tool call started, sent on every change of it (and in the ready state). */
+  z.object({ type: z.literal('tools/videoTask'), callId: id, task: galleryTaskSchema }),
+  z.object({ type: z.literal('tools/list'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
+] as const;
+
+/** Webview -> host. */
+export const toolsWebviewMessages = [
+  z.object({
+    type: z.literal('tools/decide'),
+    callId: z.string().check(z.minLength(1)),
+    decision: toolDecisionSchema,
+  }),
+  z.object({ type: z.literal('tools/videoAction'), callId: id, action: z.enum(VIDEO_CARD_ACTIONS) }),
+  z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
+  z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
+  z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),
+] as const;
