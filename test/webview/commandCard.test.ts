@@ -41,6 +41,7 @@ async function showCommand(command: string): Promise<Harness> {
       argumentsJson: JSON.stringify({ command }, null, 2),
       state: 'awaiting-approval',
       readOnly: false,
+      preview: 'command',
     },
   });
   return h;
@@ -146,4 +147,43 @@ void test('a long command wraps whole; a bidi override is shown as an escape', a
   assert.ok(!text.includes('\u202E'), 'the override itself is not in the card');
   assert.match(text, /echo \\u202Ehs\|lruc/);
   await h2.page.context().close();
+});
+
+void test("another tool that happens to be called run_command gets no command line: the card goes by the tool's preview", async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', 'make deploy') });
+  await h.send({
+    type: 'tools/call',
+    update: {
+      callId: 'call_1',
+      name: 'run_command',
+      argumentsJson: JSON.stringify({ command: 'make deploy' }),
+      state: 'awaiting-approval',
+      readOnly: false,
+    },
+  });
+  const card = h.page.getByRole('region', { name: 'Tool call: run_command' });
+  await card.waitFor();
+  assert.equal(await card.locator('.tc-command').count(), 0);
+  assert.doesNotMatch(await card.innerText(), /not recorded in checkpoints/);
+  await h.page.context().close();
+});
+
+void test('a card drawn from the conversation (no live update) takes the preview from the tools list', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({
+    type: 'tools/list',
+    tools: [
+      { name: 'run_command', description: 'Run', readOnly: false, enabled: true, trusted: false, preview: 'command' },
+    ],
+    choice: 'auto',
+  });
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', 'npm run lint') });
+  const card = h.page.getByRole('region', { name: 'Tool call: run_command' });
+  await card.waitFor();
+  assert.equal(await card.locator('.tc-command').count(), 1);
+  assert.match(await card.locator('.tc-command').innerText(), /npm run lint/);
+  await h.page.context().close();
 });

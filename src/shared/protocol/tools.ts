@@ -3,6 +3,14 @@ import * as z from '../zod';
 import { id } from './fields';
 import { galleryTaskSchema } from './gallery';
 
+/**
+ * How a call is shown beyond its arguments, declared by the tool rather than read from its name
+ * (another extension's tool may be called `run_command` too): a diff of the change, or the
+ * command line.
+ */
+export const toolPreviewSchema = z.enum(['diff', 'command']);
+export type ToolPreview = z.infer<typeof toolPreviewSchema>;
+
 export const toolCardStateSchema = z.enum(['awaiting-approval', 'running', 'done', 'denied', 'error']);
 export type ToolCardState = z.infer<typeof toolCardStateSchema>;
 
@@ -18,6 +26,7 @@ export const toolCallUpdateSchema = z.object({
   warning: z.optional(z.string()),
   /** The call asks every time: the card offers no "Always allow". */
   askEveryTime: z.optional(z.boolean()),
+  preview: z.optional(toolPreviewSchema),
 });
 export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
 
@@ -30,6 +39,8 @@ export const toolInfoSchema = z.object({
   readOnly: z.boolean(),
   enabled: z.boolean(),
   trusted: z.boolean(),
+  /** For the cards the conversation draws when no live update is there (a reloaded view). */
+  preview: z.optional(toolPreviewSchema),
 });
 export type ToolInfo = z.infer<typeof toolInfoSchema>;
 

@@ -32,13 +32,15 @@ const STATE_ICON: Record<ToolCallUpdate['state'], string> = {
 /** A call as the conversation records it: done when a result is stored, else never run. */
 function fromHistory(callId: string, name: string, args: string): ToolCallUpdate {
   const result = keyed(toolResults, callId).value;
+  const tool = tools.value.find((x) => x.name === name);
   return {
     callId,
     name,
     argumentsJson: args,
     state: result ? 'done' : 'denied',
-    readOnly: tools.value.find((x) => x.name === name)?.readOnly ?? false,
+    readOnly: tool?.readOnly ?? false,
     resultPreview: result?.content.slice(0, 2000),
+    ...(tool?.preview ? { preview: tool.preview } : {}),
   };
 }
 
@@ -73,7 +75,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   }
   // Blank runs and invisible characters in any argument are shown as markers, never hidden.
   pretty = visibleText(pretty, { keepIndent: true });
-  const command = update.name === 'run_command' ? commandOf(update.argumentsJson) : undefined;
+  const command = update.preview === 'command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
     setDecided(liveUpdate);
@@ -106,7 +108,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <Icon name="warning" /> {update.warning}
         </p>
       ) : null}
-      {update.state === 'awaiting-approval' && update.name === 'run_command' ? (
+      {update.state === 'awaiting-approval' && update.preview === 'command' ? (
         <p class="tc-note">
           <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
         </p>

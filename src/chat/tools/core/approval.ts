@@ -2,7 +2,8 @@
 // (the chat card, VS Code's quick pick or modal) implement the other side. The answer is the
 // protocol's ToolDecision, the one name the card, the host and the runner use.
 /** `diff`: the change opens in a diff editor; `command`: a command line, shown whole with its warnings. */
-export type ToolPreview = 'diff' | 'command';
+import type { ToolPreview } from '../../../shared/protocol';
+export type { ToolPreview };
 
 /** What the approver shows. */
 export interface ApprovalRequest {

@@ -90,6 +90,7 @@ export interface ToolCardUpdate {
   resultPreview?: string;
   warning?: string;
   askEveryTime?: boolean;
+  preview?: ToolPreview;
 }
 
 /** Per-tool trust (workspace-scoped in VS Code). */
@@ -182,6 +183,7 @@ export class ToolRunner implements ToolExecutor {
   ): Promise<ToolMessage> {
     const checked = validator.check(call);
     let caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime'> = {};
+    const preview = tools.find((t) => t.definition.function.name === call.function.name)?.preview;
     const card = (
       state: ToolCardUpdate['state'],
       readOnly: boolean,
@@ -197,6 +199,7 @@ export class ToolRunner implements ToolExecutor {
         readOnly,
         ...(resultPreview !== undefined ? { resultPreview } : {}),
         ...caution,
+        ...(preview ? { preview } : {}),
       });
     if (!checked.ok) {
       const known = tools.find((t) => t.definition.function.name === call.function.name);

@@ -77,6 +77,7 @@ export function registerTools(s: Services, chat: ChatPanelApi, fromFeatures: rea
       readOnly: tool.readOnly,
       enabled,
       trusted: state.isTrusted(key),
+      ...(tool.preview ? { preview: tool.preview } : {}),
     }));
   const publish = () => chat.postTools(infos(), state.choice());
 

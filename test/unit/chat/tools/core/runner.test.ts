@@ -126,6 +126,22 @@ void test('run_command output is captured and a command past the time limit is s
   assert.match(slow?.content ?? '', /stopped after the 2 s time limit/);
 });
 
+void test("each card says how its tool shows a call (the tool's preview), so the page never goes by a name", async () => {
+  const { runner, cards } = setup(() => 'deny');
+  await runner.execute(
+    [
+      call('p1', 'run_command', { command: 'echo hi' }),
+      call('p2', 'write_file', { path: 'src/p.txt', content: 'p\n' }),
+      call('p3', 'read_file', { path: 'src/a.ts' }),
+    ],
+    ctx(),
+  );
+  const previewOf = (id: string) => [...new Set(cards.filter((c) => c.callId === id).map((c) => c.preview))];
+  assert.deepEqual(previewOf('p1'), ['command']);
+  assert.deepEqual(previewOf('p2'), ['diff']);
+  assert.deepEqual(previewOf('p3'), [undefined]);
+});
+
 void test('stopping while a call awaits approval rejects the run and marks the card', async () => {
   const ac = new AbortController();
   const { runner, cards } = setup(() => new Promise<ToolDecision>(() => undefined));
