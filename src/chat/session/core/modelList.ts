@@ -1,6 +1,6 @@
 import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models';
 import type { ErrorView, HostMessage, ModelInfo } from '../../../shared/protocol';
-import { describeForView } from './turnRunner';
+import { errorView } from './errorView';
 
 /**
  * The chat models of the gateway as the model picker shows them (video models left out), with
@@ -58,7 +58,7 @@ export class ModelList {
       this.error = undefined;
       this.loaded = true;
     } catch (err) {
-      this.error = describeForView(err);
+      this.error = errorView(err);
       this.warn(`model list: ${this.error.title}: ${this.error.detail}`);
     } finally {
       this.loading = false;

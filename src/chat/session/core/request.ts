@@ -14,6 +14,7 @@ import {
   type UserMessage,
 } from '../../../shared/protocol';
 import { formatAttachment } from '../../mentions/core/mentions';
+import { fenced } from '../../../shared/fence';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {
@@ -172,10 +173,8 @@ export function userContent(m: UserMessage): string | ContentPart[] {
 
 /** Quotes a selection with its file and language, in a fence longer than any inside it. */
 export function formatContext(ctx: EditorContext): string {
-  const longest = Math.max(2, ...[...ctx.text.matchAll(/`+/g)].map((x) => x[0].length));
-  const fence = '`'.repeat(longest + 1);
   const lines = ctx.startLine !== undefined ? `, lines ${ctx.startLine + 1}-${(ctx.endLine ?? ctx.startLine) + 1}` : '';
-  return `From ${ctx.fileName} (${ctx.language}${lines}):\n${fence}${ctx.language}\n${ctx.text.replace(/\n$/, '')}\n${fence}`;
+  return `From ${ctx.fileName} (${ctx.language}${lines}):\n${fenced(ctx.text, ctx.language)}`;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -7,7 +7,7 @@ import type { ToolExecutor } from '../../tools/core/seam';
 import { effectiveModel, type RequestDefaults } from './request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionDeps } from './sessionDeps';
-import { describeForView } from './turnRunner';
+import { errorView } from './errorView';
 
 /** What the context window needs of the session. */
 export interface SessionContextHost {
@@ -133,7 +133,7 @@ export class SessionContext {
         });
       }
     } catch (err) {
-      const detail = err instanceof CompactionFailed ? err.message : describeForView(err).detail;
+      const detail = err instanceof CompactionFailed ? err.message : errorView(err).detail;
       sink.broadcast({
         type: 'chat/notice',
         level: 'error',

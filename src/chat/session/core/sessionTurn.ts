@@ -11,7 +11,8 @@ import { effectiveModel } from './request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionContext } from './sessionContext';
 import type { SessionDeps } from './sessionDeps';
-import { describeForView, runTurn } from './turnRunner';
+import { errorView } from './errorView';
+import { runTurn } from './turnRunner';
 
 /** Least time between two saves of an answer that is still streaming. */
 const PARTIAL_SAVE_MS = 2000;
@@ -80,7 +81,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
     last = outcome.last;
   } catch (err) {
     // The client could not even be built (no base URL): show it inline like any failure.
-    lastError = describeForView(err);
+    lastError = errorView(err);
     status = 'error';
     last = {
       id: newId('a'),

@@ -1,7 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../../api/wire';
 import { isGatewayError } from '../../../api/errors';
-import { describeError } from '../../../contracts/errorWords';
 import {
   newId,
   type AssistantMessage,
@@ -15,6 +14,7 @@ import type { TurnContext } from '../../context/core/contextGuard';
 import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
 import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import { callsUniqueIn } from '../../tools/core/ids';
+import { errorView } from './errorView';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
@@ -89,8 +89,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       req = o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
     } catch (err) {
       answer.status = 'error';
-      answer.error =
-        err instanceof RequestProblem ? problemView(err) : (o.context?.describe(err) ?? describeForView(err));
+      answer.error = (err instanceof RequestProblem ? undefined : o.context?.describe(err)) ?? errorView(err);
       push(o, answer, now);
       return { status: 'error', rounds, error: answer.error, last: answer };
     }
@@ -161,7 +160,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       if (partial?.usage) answer.usage = cleanUsage(partial.usage);
       if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
       answer.status = stopped ? 'stopped' : 'error';
-      if (!stopped) answer.error = o.context?.describe(err) ?? describeForView(err);
+      if (!stopped) answer.error = o.context?.describe(err) ?? errorView(err);
       push(o, answer, now);
       return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
     }
@@ -213,14 +212,14 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
         calls,
         finished,
         now,
-        o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${describeForView(err).detail}`,
+        o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${errorView(err).detail}`,
       );
       if (o.signal.aborted) {
         answer.status = 'stopped';
         push(o, answer, now);
         return { status: 'stopped', rounds, last: answer };
       }
-      const error = describeForView(err);
+      const error = errorView(err);
       answer.error = error;
       answer.status = 'error';
       push(o, answer, now);
@@ -291,18 +290,4 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
   const p = u.prompt_tokens ?? 0;
   const c = u.completion_tokens ?? 0;
   return { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c };
-}
-
-function problemView(p: RequestProblem): ErrorView {
-  return {
-    title: p.field === 'model' ? l10n.t('No chat model') : l10n.t('Invalid chat setting'),
-    detail: p.message,
-    actions: p.field === 'model' ? ['selectModel', 'openSettings'] : ['openSettings'],
-  };
-}
-
-/** The client's `describeError` in the shape the webview shows (a mutable copy of its actions). */
-export function describeForView(err: unknown): ErrorView {
-  const d = describeError(err);
-  return { title: d.title, detail: d.detail, actions: [...d.actions] };
 }
