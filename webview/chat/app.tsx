@@ -1,23 +1,22 @@
 /**
- * The chat UI: Preact components over signals (state.ts), fed by host messages (actions.ts).
+ * The chat UI: Preact components over one model per capability (models/), fed by host messages.
  * The markdown of a streaming answer stays imperative (stream.ts): it is the fast path.
  */
 import { effect } from '@preact/signals';
 import { render, type JSX } from 'preact';
-import { onHostMessage } from './actions';
-import { addFiles, persistLocal, stop } from './composerActions';
 import { Composer } from './components/Composer';
-import { closePanel } from './components/PanelHead';
 import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
-import { droppedUris } from './mentionActions';
-import { els, post, setApi } from './runtime';
-import { busy, busyRequestId, t, type VsCodeApi } from './state';
+import { createChatApp } from './models/app';
+import { droppedUris } from './models/mentions';
+import { els, post, setApi, type VsCodeApi } from './runtime';
+import { ChatContext, useChat } from './useChat';
 
-export type { VsCodeApi } from './state';
+export type { VsCodeApi } from './runtime';
 
 function App(): JSX.Element {
+  const { t } = useChat();
   return (
     <>
       <Header />
@@ -43,13 +42,20 @@ function App(): JSX.Element {
 /** Renders the chat into `root`, starts listening, and tells the host the page is ready. */
 export function startChat(root: HTMLElement, api: VsCodeApi): void {
   setApi(api);
-  persistLocal(api);
+  const app = createChatApp();
+  const { conversation, composer, panels } = app;
+  composer.persist(api);
   root.replaceChildren();
-  render(<App />, root);
+  render(
+    <ChatContext.Provider value={app}>
+      <App />
+    </ChatContext.Provider>,
+    root,
+  );
   effect(() => {
-    root.classList.toggle('busy', busy.value);
+    root.classList.toggle('busy', conversation.busy.value);
   });
-  window.addEventListener('message', (ev: MessageEvent) => onHostMessage(ev.data));
+  window.addEventListener('message', (ev: MessageEvent) => app.onHostMessage(ev.data));
   // When VS Code moves focus into the panel (Open Chat, a keyboard shortcut, clicking its tab),
   // the page itself gets it: the message box takes it, so typing goes straight into a question.
   window.addEventListener('focus', () => {
@@ -61,11 +67,11 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
     // Escape inside an open panel closes it (focus goes back to the message box); anywhere
     // else it stops a running answer first, and closes the panel when nothing runs.
     const inPanel = (ev.target as Element | null)?.closest?.('.panel') != null;
-    if (inPanel && closePanel()) return ev.preventDefault();
-    if (busyRequestId.value) {
+    if (inPanel && panels.close()) return ev.preventDefault();
+    if (conversation.busyRequestId.value) {
       ev.preventDefault();
-      stop();
-    } else if (closePanel()) ev.preventDefault();
+      conversation.stop();
+    } else if (panels.close()) ev.preventDefault();
   });
   // Links never navigate the webview: the host checks them and opens them outside.
   document.addEventListener('click', (ev) => {
@@ -86,7 +92,7 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
     const uris = ev.dataTransfer ? droppedUris(ev.dataTransfer) : [];
     if (files.length) {
       ev.preventDefault();
-      void addFiles(files);
+      void composer.addFiles(files);
     } else if (uris.length) {
       ev.preventDefault();
       post({ type: 'mentions/drop', uris });

@@ -1,18 +1,21 @@
 /**
- * What the components share besides state: the VS Code api, the few elements driven imperatively
- * (the live region, the log's scroll, focus), the streaming answers, and when rendering happens.
+ * What the models and components share besides signals: the VS Code api, the few elements driven
+ * imperatively (the live region, the log, focus), the streaming answers, and when rendering happens.
  */
 import { options } from 'preact';
 import type { WebviewMessage } from '../../src/shared/protocol';
-import { busyRequestId } from './state';
 import type { StreamRenderer } from './stream';
 
-let api: VsCodeApiLike | undefined;
-interface VsCodeApiLike {
+/** The part of `acquireVsCodeApi()` the chat uses. */
+export interface VsCodeApi {
   postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 
-export function setApi(a: VsCodeApiLike): void {
+let api: Pick<VsCodeApi, 'postMessage'> | undefined;
+
+export function setApi(a: Pick<VsCodeApi, 'postMessage'>): void {
   api = a;
 }
 
@@ -63,22 +66,4 @@ export function flush(): void {
 
 export function announce(text: string): void {
   if (text && els.liveRegion) els.liveRegion.textContent = text;
-}
-
-let scrollPending = false;
-export function scrollToEndSoon(): void {
-  if (scrollPending) return;
-  scrollPending = true;
-  requestAnimationFrame(() => {
-    scrollPending = false;
-    scrollToEnd();
-  });
-}
-
-export function scrollToEnd(): void {
-  const log = els.log;
-  if (!log) return;
-  // Only follow the answer when the user has not scrolled up to read something.
-  const nearEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
-  if (nearEnd || busyRequestId.value) log.scrollTop = log.scrollHeight;
 }

@@ -1,6 +1,6 @@
 /**
  * An answer's text and reasoning. Both are written imperatively: while the answer streams, the
- * StreamRenderer owns the `.md` element and deltas reach it without a render (actions.ts); once it
+ * StreamRenderer owns the `.md` element and deltas reach it without a render (models/conversation.ts); once it
  * is finished, sanitised markdown is set once and set again only when the text changes.
  */
 import type { JSX } from 'preact';
@@ -10,11 +10,12 @@ import { decorateCodeBlocks } from '../codeBlocks';
 import { h } from '../../common/dom';
 import { highlightCode, renderMarkdown } from '../markdown';
 import { announce, live } from '../runtime';
-import { jsonMode, t } from '../state';
+import type { Translate } from '../models/strings';
+import { useChat } from '../useChat';
 import { StreamRenderer } from '../stream';
 import { Icon } from './buttons';
 
-function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean): void {
+function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean, t: Translate): void {
   if (json) {
     try {
       const pretty = JSON.stringify(JSON.parse(m.content), null, 2);
@@ -26,11 +27,12 @@ function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean): void {
   } else {
     body.innerHTML = renderMarkdown(m.content, { highlight: true });
   }
-  decorateCodeBlocks(body);
+  decorateCodeBlocks(body, t);
 }
 
 export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
-  const json = jsonMode.value && m.status === 'done' && m.content.trim() !== '';
+  const { t, conversation } = useChat();
+  const json = conversation.jsonMode.value && m.status === 'done' && m.content.trim() !== '';
   const body = useRef<HTMLDivElement>(null);
   const reasoning = useRef<HTMLPreElement>(null);
   const details = useRef<HTMLDetailsElement>(null);
@@ -48,8 +50,8 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
       const text = document.createTextNode(m.reasoning ?? '');
       pre.replaceChildren(text);
       // Finished blocks are not read out one by one: the live region reads the whole answer once
-      // it is done (actions.ts), so a screen reader is not interrupted while the answer streams.
-      const renderer = new StreamRenderer(el, decorateCodeBlocks);
+      // it is done (models/app.ts), so a screen reader is not interrupted while the answer streams.
+      const renderer = new StreamRenderer(el, (block) => decorateCodeBlocks(block, t));
       renderer.append(m.content);
       live.set(m.id, { renderer, reasoning: text, details: det });
       shown.current = undefined;
@@ -66,7 +68,7 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
       pre.textContent = m.reasoning ?? '';
     }
     if (shown.current !== key) {
-      fillBody(el, m, json);
+      fillBody(el, m, json, t);
       shown.current = key;
     }
   }, [m, json]);

@@ -9,12 +9,13 @@ import { useState } from 'preact/hooks';
 import type { CheckpointFileView } from '../../../src/shared/protocol';
 import type { WebviewString } from '../../../src/shared/webviewStrings';
 import { post } from '../runtime';
-import { busy, checkpoints, restorePlan, t } from '../state';
+import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 
 export function RestoreCheckpoint({ answerId }: { answerId: string }): JSX.Element | null {
-  const info = checkpoints.value.get(answerId);
-  const plan = restorePlan.value;
+  const { t, conversation, checkpoints } = useChat();
+  const info = checkpoints.summaries.value.get(answerId);
+  const plan = checkpoints.plan.value;
   if (!info) return null;
   if (plan?.answerId === answerId) return <RestorePanel answerId={answerId} files={plan.files} />;
   return (
@@ -22,7 +23,7 @@ export function RestoreCheckpoint({ answerId }: { answerId: string }): JSX.Eleme
       <TextButton
         icon="discard"
         label={t('Restore files to before this answer')}
-        disabled={busy.value}
+        disabled={conversation.busy.value}
         onClick={() => post({ type: 'checkpoints/preview', answerId })}
       />
     </div>
@@ -39,6 +40,7 @@ function whatHappens(f: CheckpointFileView): WebviewString {
 }
 
 function RestorePanel({ answerId, files }: { answerId: string; files: CheckpointFileView[] }): JSX.Element {
+  const { t, conversation } = useChat();
   const [overwrite, setOverwrite] = useState<ReadonlySet<string>>(new Set());
   const [cut, setCut] = useState(false);
   const toggle = (p: string, on: boolean) => {
@@ -99,7 +101,7 @@ function RestorePanel({ answerId, files }: { answerId: string; files: Checkpoint
           icon="discard"
           label={t('Restore')}
           class="text-btn primary"
-          disabled={busy.value}
+          disabled={conversation.busy.value}
           onClick={() => post({ type: 'checkpoints/restore', answerId, overwrite: [...overwrite], cut })}
         />
         <TextButton icon="close" label={t('Cancel')} onClick={() => post({ type: 'checkpoints/cancel', answerId })} />

@@ -5,7 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { commandDisplay, commandWarnings } from '../../../src/shared/commandDisplay';
-import { t } from '../state';
+import { useChat } from '../useChat';
 import { Icon } from './buttons';
 
 /** The `command` argument of a call, when its arguments are JSON with a string there. */
@@ -20,6 +20,7 @@ export function commandOf(argumentsJson: string): string | undefined {
 }
 
 export function CommandLine({ command }: { command: string }): JSX.Element {
+  const { t } = useChat();
   const d = commandDisplay(command);
   return (
     <div class="tc-command">

@@ -1,21 +1,22 @@
 /** The composer: edit banner, attachments, notes, the message box, attach, send and stop. */
 import type { JSX } from 'preact';
-import { addFiles, removeContext, removeImage, send, setEditing, stop } from '../composerActions';
 import { els, post } from '../runtime';
-import { closePicker, movePicker, pick, removeMention, updatePicker } from '../mentionActions';
-import { busy, contexts, draft, editing, images, mentions, notes, picker, t } from '../state';
+import { useChat } from '../useChat';
 import { Icon, IconButton, TextButton } from './buttons';
 import { MentionPicker, mentionIcon, mentionName, optionId, PICKER_ID } from './MentionPicker';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
 
 export function Composer(): JSX.Element {
+  const { t, conversation, composer, mentions } = useChat();
+  const { draft, editing, notes } = composer;
+  const { picker } = mentions;
   return (
     <div class="composer">
       <RulesBar />
       <div class="edit-banner" hidden={!editing.value}>
         <span>{t('Editing your last message: Send replaces it and asks again.')}</span>
-        <TextButton icon="close" label={t('Cancel edit')} onClick={() => setEditing(false)} />
+        <TextButton icon="close" label={t('Cancel edit')} onClick={() => composer.setEditing(false)} />
       </div>
       <Attachments />
       <div class="composer-notes" role="status">
@@ -44,18 +45,18 @@ export function Composer(): JSX.Element {
         onInput={(ev) => {
           const ta = ev.currentTarget;
           draft.value = ta.value;
-          updatePicker(ta.value, ta.selectionStart);
+          mentions.update(ta.value, ta.selectionStart);
         }}
-        onClick={(ev) => updatePicker(ev.currentTarget.value, ev.currentTarget.selectionStart)}
-        onBlur={() => closePicker()}
+        onClick={(ev) => mentions.update(ev.currentTarget.value, ev.currentTarget.selectionStart)}
+        onBlur={() => mentions.close()}
         onKeyDown={(ev) => {
           if (picker.value && !ev.isComposing) {
             const keys: Record<string, () => void> = {
-              ArrowDown: () => movePicker(1),
-              ArrowUp: () => movePicker(-1),
-              Enter: () => pick(),
-              Tab: () => pick(),
-              Escape: () => closePicker(),
+              ArrowDown: () => mentions.move(1),
+              ArrowUp: () => mentions.move(-1),
+              Enter: () => mentions.pick(),
+              Tab: () => mentions.pick(),
+              Escape: () => mentions.close(),
             };
             const act = keys[ev.key];
             if (act && !(ev.key === 'Enter' && ev.shiftKey)) {
@@ -70,14 +71,14 @@ export function Composer(): JSX.Element {
           }
           if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
             ev.preventDefault();
-            send();
+            composer.send();
           }
         }}
         onPaste={(ev) => {
           const files = [...(ev.clipboardData?.files ?? [])];
           if (files.length) {
             ev.preventDefault();
-            void addFiles(files);
+            void composer.addFiles(files);
           }
         }}
       />
@@ -86,11 +87,23 @@ export function Composer(): JSX.Element {
           <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'images/pick' })} />
         </span>
         <span class="spacer" />
-        <button type="button" class="secondary stop" hidden={!busy.value} aria-label={t('Stop')} onClick={stop}>
+        <button
+          type="button"
+          class="secondary stop"
+          hidden={!conversation.busy.value}
+          aria-label={t('Stop')}
+          onClick={conversation.stop}
+        >
           <Icon name="debug-stop" />
           <span>{t('Stop')}</span>
         </button>
-        <button type="button" class="primary send" hidden={busy.value} aria-label={t('Send')} onClick={send}>
+        <button
+          type="button"
+          class="primary send"
+          hidden={conversation.busy.value}
+          aria-label={t('Send')}
+          onClick={composer.send}
+        >
           <Icon name="send" />
           <span>{t('Send')}</span>
         </button>
@@ -100,22 +113,28 @@ export function Composer(): JSX.Element {
 }
 
 function Attachments(): JSX.Element {
+  const { t, composer, mentions } = useChat();
+  const { images, contexts } = composer;
   return (
     <div class="attachments">
       {images.value.map((img, i) => (
         <span key={`i${i}`} class="attachment">
           <img class="thumb" src={img.dataUrl} alt={t('Attached image: {0}', img.name)} />
-          <IconButton icon="close" label={`${t('Remove attachment')}: ${img.name}`} onClick={() => removeImage(i)} />
+          <IconButton
+            icon="close"
+            label={`${t('Remove attachment')}: ${img.name}`}
+            onClick={() => composer.removeImage(i)}
+          />
         </span>
       ))}
-      {mentions.value.map((m, i) => (
+      {mentions.chips.value.map((m, i) => (
         <span key={`m${i}`} class="chip mention-chip" title={m.detail ?? m.label}>
           <Icon name={mentionIcon(m.kind)} />
           <span>{m.label}</span>
           <IconButton
             icon="close"
-            label={`${t('Remove mention')}: ${mentionName(m)}`}
-            onClick={() => removeMention(i)}
+            label={`${t('Remove mention')}: ${mentionName(m, t)}`}
+            onClick={() => mentions.remove(i)}
           />
         </span>
       ))}
@@ -123,7 +142,11 @@ function Attachments(): JSX.Element {
         <span key={`c${i}`} class="chip">
           <Icon name="file-code" />
           <span>{contextLabel(ctx)}</span>
-          <IconButton icon="close" label={`${t('Remove context')}: ${ctx.fileName}`} onClick={() => removeContext(i)} />
+          <IconButton
+            icon="close"
+            label={`${t('Remove context')}: ${ctx.fileName}`}
+            onClick={() => composer.removeContext(i)}
+          />
         </span>
       ))}
     </div>

@@ -7,13 +7,14 @@
 import type { JSX } from 'preact';
 import type { ContextMeter as Meter } from '../../../src/shared/protocol';
 import { post } from '../runtime';
-import { busy, contexts, contextMeter, draft, images, t } from '../state';
+import type { Translate } from '../models/strings';
+import { useChat } from '../useChat';
 import { IconButton, TextButton } from './buttons';
 
 /** Tokens an image is counted as (the host's IMAGE_TOKENS). */
 const IMAGE_TOKENS = 765;
 
-function sourceText(m: Meter): string {
+function sourceText(m: Meter, t: Translate): string {
   switch (m.source) {
     case 'model':
       return m.field ? t('the model list ({0})', m.field) : t('the model list');
@@ -27,7 +28,9 @@ function sourceText(m: Meter): string {
 }
 
 export function ContextMeter(): JSX.Element | null {
-  const m = contextMeter.value;
+  const { t, conversation, composer, context } = useChat();
+  const { draft, images, contexts } = composer;
+  const m = context.meter.value;
   if (!m) return null;
   const typed =
     Math.ceil(draft.value.length / m.charsPerToken) +
@@ -45,7 +48,7 @@ export function ContextMeter(): JSX.Element | null {
     t('Attachments: {0}', m.attachments),
     t('Typed message: {0}', typed),
     t('Reserve for the answer: {0}', m.reserve),
-    t('Window: {0} tokens, from {1}', m.window, sourceText(m)),
+    t('Window: {0} tokens, from {1}', m.window, sourceText(m, t)),
     ...(m.lastPromptTokens !== undefined ? [t('Last request, counted by the server: {0}', m.lastPromptTokens)] : []),
   ].join('\n');
   return (
@@ -79,7 +82,7 @@ export function ContextMeter(): JSX.Element | null {
           icon="fold"
           label={t('Compact conversation')}
           onClick={() => {
-            if (!busy.value) post({ type: 'context/compact' });
+            if (!conversation.busy.value) post({ type: 'context/compact' });
           }}
         />
       </div>

@@ -2,9 +2,8 @@
 import type { JSX } from 'preact';
 import type { ErrorAction, ErrorView } from '../../../src/shared/protocol';
 import type { WebviewString } from '../../../src/shared/webviewStrings';
-import { lastRequest, retry } from '../composerActions';
 import { post } from '../runtime';
-import { standaloneError, t } from '../state';
+import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 
 const ACTION_LABEL: Record<ErrorAction, WebviewString> = {
@@ -37,6 +36,7 @@ export function ErrorBox({
   requestId?: string;
   standalone?: boolean;
 }): JSX.Element {
+  const { t, conversation } = useChat();
   return (
     <div class={standalone ? 'error standalone-error' : 'error'} role="alert">
       <p class="error-title">
@@ -50,10 +50,10 @@ export function ErrorBox({
             icon={ACTION_ICON[a]}
             label={t(ACTION_LABEL[a])}
             onClick={() => {
-              if (a === 'retry') return retry();
-              post({ type: 'error/action', action: a, requestId: requestId ?? lastRequest() });
+              if (a === 'retry') return conversation.retry();
+              post({ type: 'error/action', action: a, requestId: requestId ?? conversation.lastRequest() });
               // The tool mode is set (per model) before the question is asked again.
-              if (a === 'toolsOff' || a === 'toolsReadOnly') retry();
+              if (a === 'toolsOff' || a === 'toolsReadOnly') conversation.retry();
             }}
           />
         ))}
@@ -64,6 +64,7 @@ export function ErrorBox({
 
 /** A request that failed without an answer to show it under: one box at the end of the log. */
 export function StandaloneError(): JSX.Element | null {
-  const e = standaloneError.value;
+  const { conversation } = useChat();
+  const e = conversation.standaloneError.value;
   return e ? <ErrorBox error={e.error} requestId={e.requestId} standalone /> : null;
 }

@@ -1,45 +1,34 @@
 /** The toolbar (new chat, history, model, settings, tools, export) and the panel it opens. */
 import type { JSX } from 'preact';
-import { renderAttachments } from '../composerActions';
+import type { PanelName } from '../models/panels';
 import { els, post } from '../runtime';
-import {
-  conversation,
-  currentModel,
-  defaultModel,
-  models,
-  modelsLoading,
-  openPanel,
-  t,
-  totalTokens,
-  type PanelName,
-} from '../state';
+import { useChat } from '../useChat';
 import { Icon, IconButton } from './buttons';
 import { HistoryPanel } from './HistoryPanel';
-import { togglePanel } from './PanelHead';
 import { SettingsPanel } from './SettingsPanel';
 import { ToolsPanel } from './ToolsPanel';
 
-function setModel(model: string): void {
-  const c = conversation.value;
-  if (c) conversation.value = { ...c, model: model === defaultModel.value ? '' : model };
-  renderAttachments();
-  post({ type: 'chat/setModel', model });
-}
-
 function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
+  const { panels } = useChat();
   return (
     <IconButton
       icon={icon}
       label={label}
-      aria-expanded={openPanel.value === panel ? 'true' : 'false'}
+      aria-expanded={panels.open.value === panel ? 'true' : 'false'}
       data-panel={panel}
-      onClick={() => togglePanel(panel)}
+      onClick={() => panels.toggle(panel)}
     />
   );
 }
 
 export function Header(): JSX.Element {
-  const open = openPanel.value;
+  const { t, conversation, composer, panels } = useChat();
+  const open = panels.open.value;
+  const totalTokens = conversation.totalTokens;
+  const setModel = (model: string) => {
+    conversation.setModel(model);
+    composer.renderAttachments();
+  };
   return (
     <header class="header">
       <div class="toolbar" role="toolbar" aria-label={t('Chat actions')}>
@@ -86,9 +75,10 @@ export function Header(): JSX.Element {
 }
 
 function ModelList(): JSX.Element {
+  const { modelList } = useChat();
   return (
     <datalist id="model-list">
-      {models.value.map((m, i) => (
+      {modelList.list.value.map((m, i) => (
         <option key={i} value={m.id}>
           {m.capabilities.length ? `${m.id} — ${m.capabilities.join(', ')}` : m.id}
         </option>
@@ -98,10 +88,11 @@ function ModelList(): JSX.Element {
 }
 
 function ModelInfo(): JSX.Element {
-  const model = currentModel.value;
-  const info = models.value.find((m) => m.id === model);
+  const { t, conversation, modelList } = useChat();
+  const model = conversation.currentModel.value;
+  const info = modelList.info(model);
   let content: JSX.Element | string | null = null;
-  if (modelsLoading.value) content = t('Loading models…');
+  if (modelList.loading.value) content = t('Loading models…');
   else if (info) {
     content = (
       <>
@@ -109,7 +100,7 @@ function ModelInfo(): JSX.Element {
         {info.supportsImages ? t('Supports images') : t('No image input listed')}
       </>
     );
-  } else if (model && models.value.length)
+  } else if (model && modelList.list.value.length)
     content = t('Custom model id: not in the list from /v1/models, sent as typed.');
   return <span class="model-info">{content}</span>;
 }

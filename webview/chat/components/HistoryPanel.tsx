@@ -3,19 +3,21 @@ import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryEntry } from '../../../src/shared/protocol';
 import { post } from '../runtime';
-import { conversation, history, historyVersion, t } from '../state';
+import { useChat } from '../useChat';
 import { rovingIndex } from '../../common/roving';
 import { IconButton } from './buttons';
-import { PanelHead, togglePanel } from './PanelHead';
+import { PanelHead } from './PanelHead';
 
 export function HistoryPanel(): JSX.Element {
+  const { history } = useChat();
   // A new list from the host starts every row over (no rename or armed delete survives it).
-  return <HistoryBody key={historyVersion.value} />;
+  return <HistoryBody key={history.version.value} />;
 }
 
 function HistoryBody(): JSX.Element {
-  const entries = history.value;
-  const active = conversation.value?.id;
+  const { t, history, conversation } = useChat();
+  const entries = history.entries.value;
+  const active = conversation.id.value;
   // One row is in the Tab order at a time (roving tabindex): Tab enters the list at the open
   // conversation and leaves it after that row's buttons; the arrow keys, Home and End move between
   // rows. So a long history costs a keyboard user three Tab stops, not three per conversation.
@@ -59,6 +61,7 @@ function HistoryRow({
   current: boolean;
   onFocus: () => void;
 }): JSX.Element {
+  const { t, panels } = useChat();
   const tab = current ? 0 : -1;
   const title = e.title || e.id;
   const [renaming, setRenaming] = useState(false);
@@ -108,7 +111,7 @@ function HistoryRow({
           aria-label={`${t('Open')}: ${title}`}
           onClick={() => {
             post({ type: 'history/open', conversationId: e.id });
-            togglePanel('history');
+            panels.toggle('history');
           }}
         >
           {title}

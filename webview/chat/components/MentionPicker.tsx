@@ -4,8 +4,8 @@
  */
 import type { JSX } from 'preact';
 import type { MentionItem, MentionKind } from '../../../src/shared/protocol';
-import { pick } from '../mentionActions';
-import { picker, t } from '../state';
+import type { Translate } from '../models/strings';
+import { useChat } from '../useChat';
 import { Icon } from './buttons';
 
 export const PICKER_ID = 'mention-picker';
@@ -27,7 +27,8 @@ export function mentionIcon(kind: MentionKind): string {
 }
 
 export function MentionPicker(): JSX.Element | null {
-  const p = picker.value;
+  const { t, mentions } = useChat();
+  const p = mentions.picker.value;
   if (!p) return null;
   return (
     <div class="mention-picker">
@@ -41,7 +42,7 @@ export function MentionPicker(): JSX.Element | null {
             class={i === p.active ? 'active' : undefined}
             // Keep the focus in the textarea: a mousedown there would blur it first.
             onMouseDown={(ev) => ev.preventDefault()}
-            onClick={() => pick(i)}
+            onClick={() => mentions.pick(i)}
           >
             <Icon name={ICONS[item.kind]} />
             <span class="mention-label">{item.label}</span>
@@ -59,11 +60,11 @@ export function MentionPicker(): JSX.Element | null {
 }
 
 /** A chip's accessible name: kind and label. */
-export function mentionName(item: Pick<MentionItem, 'kind' | 'label'>): string {
-  return `${kindName(item.kind)}: ${item.label}`;
+export function mentionName(item: Pick<MentionItem, 'kind' | 'label'>, t: Translate): string {
+  return `${kindName(item.kind, t)}: ${item.label}`;
 }
 
-function kindName(kind: MentionKind): string {
+function kindName(kind: MentionKind, t: Translate): string {
   switch (kind) {
     case 'file':
       return t('File');

@@ -13,9 +13,9 @@ import type {
   EditorContext,
   UserMessage,
 } from '../../../src/shared/protocol';
-import { beginEdit, continueAnswer, regenerate } from '../composerActions';
+import { CARD_ROW, ERROR_ROW } from '../models/conversation';
 import { post } from '../runtime';
-import { busy, CARD_ROW, ERROR_ROW, lastAssistantId, lastUserId, looseCards, messages, t, unanswered } from '../state';
+import { useChat } from '../useChat';
 import { AnswerBody } from './AnswerBody';
 import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
@@ -35,9 +35,10 @@ export function contextLabel(ctx: EditorContext): string {
 }
 
 export function Row({ id }: { id: string }): JSX.Element | null {
+  const { conversation } = useChat();
   if (id === ERROR_ROW) return <StandaloneError />;
   if (id.startsWith(CARD_ROW)) return <ToolCard callId={id.slice(CARD_ROW.length)} />;
-  const s = messages.get(id);
+  const s = conversation.messages.get(id);
   return s ? <Message msg={s} /> : null;
 }
 
@@ -54,6 +55,8 @@ function Message({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
  * whether a request runs; computed per message, so only rows whose buttons change re-render.
  */
 function Actions({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
+  const { t, conversation, composer } = useChat();
+  const { busy, lastAssistantId, lastUserId, unanswered } = conversation;
   const kind = useComputed(() => {
     const m = msg.value;
     if (m.role === 'assistant') {
@@ -74,15 +77,17 @@ function Actions({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
           onClick={() => post({ type: 'message/copy', messageId: m.id })}
         />
       ) : null}
-      {kind.includes('regenerate') ? <IconButton icon="refresh" label={t('Regenerate')} onClick={regenerate} /> : null}
+      {kind.includes('regenerate') ? (
+        <IconButton icon="refresh" label={t('Regenerate')} onClick={conversation.regenerate} />
+      ) : null}
       {kind.includes('continue') ? (
-        <TextButton icon="debug-continue" label={t('Continue')} onClick={continueAnswer} />
+        <TextButton icon="debug-continue" label={t('Continue')} onClick={conversation.continueAnswer} />
       ) : null}
       {kind.includes('edit') ? (
         <IconButton
           icon="edit"
           label={t('Edit and resend')}
-          onClick={() => beginEdit((msg.peek() as UserMessage).text)}
+          onClick={() => composer.beginEdit((msg.peek() as UserMessage).text)}
         />
       ) : null}
     </span>
@@ -90,6 +95,7 @@ function Actions({ msg }: { msg: Signal<ChatMessage> }): JSX.Element {
 }
 
 function Question({ m, msg }: { m: UserMessage; msg: Signal<ChatMessage> }): JSX.Element {
+  const { t } = useChat();
   const attached = m.attachments ?? [];
   const extras = m.images.length + m.contexts.length + attached.length > 0;
   return (
@@ -112,7 +118,7 @@ function Question({ m, msg }: { m: UserMessage; msg: Signal<ChatMessage> }): JSX
               title={[a.note, a.truncated ? t('truncated') : ''].filter(Boolean).join(' · ') || undefined}
               aria-label={t(
                 'Attached: {0}',
-                `${mentionName(a)}${lines(a)}${a.truncated ? ` (${t('truncated')})` : ''}`,
+                `${mentionName(a, t)}${lines(a)}${a.truncated ? ` (${t('truncated')})` : ''}`,
               )}
             >
               <Icon name={mentionIcon(a.kind)} />
@@ -134,9 +140,10 @@ function Question({ m, msg }: { m: UserMessage; msg: Signal<ChatMessage> }): JSX
 }
 
 function Answer({ m, msg }: { m: AssistantMessage; msg: Signal<ChatMessage> }): JSX.Element {
+  const { t, tools } = useChat();
   // Cards of calls no answer names are shown under the answer that was last when they came.
   const loose = useComputed(() =>
-    looseCards.value
+    tools.looseCards.value
       .filter((c) => c.owner === m.id)
       .map((c) => c.callId)
       .join('\n'),
@@ -165,6 +172,7 @@ function Answer({ m, msg }: { m: AssistantMessage; msg: Signal<ChatMessage> }): 
 
 /** How the answer ended, notices, its error, and the usage and aligned-model line. */
 function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
+  const { t } = useChat();
   const aligned = m.model && m.model !== m.requestedModel;
   return (
     <>

@@ -1,12 +1,12 @@
 /**
  * The log: one keyed row per message (plus loose cards and the standalone error). Adding a row
  * diffs the keys only; the rows themselves do not render again. A long conversation mounts its
- * first screen at once, then the rest in slices (state.unmounted).
+ * first screen at once, then the rest in slices (models/conversation.ts, unmounted).
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import { els } from '../runtime';
-import { compaction, conversationId, messages, rows, t, unmounted } from '../state';
+import { useChat } from '../useChat';
 import { Row } from './Message';
 import { SummaryBlock } from './SummaryBlock';
 
@@ -14,8 +14,9 @@ import { SummaryBlock } from './SummaryBlock';
 const SLICE_ROWS = 30;
 
 export function MessageList(): JSX.Element {
-  const ids = rows.value;
-  const empty = !ids.some((id) => messages.has(id));
+  const { t, conversation } = useChat();
+  const ids = conversation.rows.value;
+  const empty = !ids.some((id) => conversation.messages.has(id));
   return (
     <div
       class="log"
@@ -31,12 +32,14 @@ export function MessageList(): JSX.Element {
         <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p>
       ) : null}
       {/* Another conversation is a new list, so no row of the last one is reused for it. */}
-      <Rows key={conversationId.value} ids={ids} gap={unmounted.value} />
+      <Rows key={conversation.id.value} ids={ids} gap={conversation.unmounted.value} />
     </div>
   );
 }
 
 function Rows({ ids, gap }: { ids: string[]; gap: { from: number; to: number } }): JSX.Element {
+  const { conversation, context } = useChat();
+  const { unmounted } = conversation;
   const pending = gap.from < gap.to;
   useLayoutEffect(() => {
     if (!pending) return undefined;
@@ -46,7 +49,7 @@ function Rows({ ids, gap }: { ids: string[]; gap: { from: number; to: number } }
     }, 0);
     return () => clearTimeout(timer);
   }, [gap]);
-  const summary = compaction.value;
+  const summary = context.compaction.value;
   return (
     <>
       {(pending ? [...ids.slice(0, gap.from), ...ids.slice(gap.to)] : ids).flatMap((id) =>

@@ -5,12 +5,13 @@
  */
 import type { JSX } from 'preact';
 import { post } from '../runtime';
-import { conversation, rules, t } from '../state';
+import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 
 export function RulesBar(): JSX.Element {
-  const { chips, blocked, warnings } = rules.value;
-  const off = new Set(conversation.value?.disabledRules ?? []);
+  const { t, conversation, rules } = useChat();
+  const { chips, blocked, warnings } = rules.rules.value;
+  const off = new Set(conversation.meta.value?.disabledRules ?? []);
   return (
     <div class="rules-bar">
       {chips.length > 0 && !blocked ? (

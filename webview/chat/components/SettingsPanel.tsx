@@ -3,7 +3,7 @@ import type { JSX } from 'preact';
 import { useRef } from 'preact/hooks';
 import type { ParamOverrides } from '../../../src/shared/protocol';
 import { post } from '../runtime';
-import { conversation, conversationVersion, defaults, defaultSystemPrompt, t } from '../state';
+import { useChat } from '../useChat';
 import { TextButton } from './buttons';
 import { PanelHead } from './PanelHead';
 
@@ -17,8 +17,9 @@ const NUMBERS: Array<{ key: NumberKey; min: number; max?: number; step: string }
 ];
 
 export function SettingsPanel(): JSX.Element | null {
+  const { conversation } = useChat();
   // The fields are the user's until the host sends the conversation again: then they start over.
-  return <SettingsForm key={conversationVersion.value} />;
+  return <SettingsForm key={conversation.version.value} />;
 }
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: JSX.Element }): JSX.Element {
@@ -32,8 +33,9 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
 }
 
 function SettingsForm(): JSX.Element | null {
-  const c = conversation.peek();
-  const d = defaults.peek();
+  const { t, conversation } = useChat();
+  const c = conversation.meta.peek();
+  const d = conversation.defaults.peek();
   const numbers = useRef<Partial<Record<NumberKey, HTMLInputElement | null>>>({});
   const sys = useRef<HTMLTextAreaElement>(null);
   const fmt = useRef<HTMLSelectElement>(null);
@@ -75,7 +77,7 @@ function SettingsForm(): JSX.Element | null {
           ref={sys}
           rows={3}
           data-key="systemPrompt"
-          placeholder={defaultSystemPrompt.peek()}
+          placeholder={conversation.defaultSystemPrompt.peek()}
           value={c.systemPrompt ?? ''}
         />
       </Field>

@@ -1,9 +1,10 @@
 /** The collapsible "Earlier conversation summarised" block, under the last message the summary covers. */
 import type { JSX } from 'preact';
 import type { Compaction } from '../../../src/shared/protocol';
-import { t } from '../state';
+import { useChat } from '../useChat';
 
 export function SummaryBlock({ c }: { c: Compaction }): JSX.Element {
+  const { t } = useChat();
   return (
     <details class="summary-block">
       <summary>{t('Earlier conversation summarised ({0} messages)', c.messageCount)}</summary>

@@ -9,7 +9,8 @@ import type { WebviewString } from '../../../src/shared/webviewStrings';
 import { visibleText } from '../../../src/shared/commandDisplay';
 import { highlightCode } from '../markdown';
 import { cardEls, post } from '../runtime';
-import { keyed, t, toolResults, tools, toolUpdates, videoTasks } from '../state';
+import type { ToolsModel } from '../models/tools';
+import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 import { CommandLine, commandOf } from './CommandLine';
 import { VideoTaskCard } from './VideoTaskCard';
@@ -30,9 +31,9 @@ const STATE_ICON: Record<ToolCallUpdate['state'], string> = {
 };
 
 /** A call as the conversation records it: done when a result is stored, else never run. */
-function fromHistory(callId: string, name: string, args: string): ToolCallUpdate {
-  const result = keyed(toolResults, callId).value;
-  const tool = tools.value.find((x) => x.name === name);
+function fromHistory(tools: ToolsModel, callId: string, name: string, args: string): ToolCallUpdate {
+  const result = tools.result(callId).value;
+  const tool = tools.list.value.find((x) => x.name === name);
   return {
     callId,
     name,
@@ -45,15 +46,16 @@ function fromHistory(callId: string, name: string, args: string): ToolCallUpdate
 }
 
 export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
-  const liveUpdate = keyed(toolUpdates, callId).value;
-  const video = keyed(videoTasks, callId).value;
+  const { t, tools } = useChat();
+  const liveUpdate = tools.update(callId).value;
+  const video = tools.videoTask(callId).value;
   let u: ToolCallUpdate | undefined = liveUpdate;
   if (u && u.resultPreview === undefined) {
     // The result was stored before the host's card said so.
-    const result = keyed(toolResults, callId).value;
+    const result = tools.result(callId).value;
     if (result) u = { ...u, resultPreview: result.content.slice(0, 2000) };
   }
-  if (!u && name !== undefined) u = fromHistory(callId, name, args ?? '');
+  if (!u && name !== undefined) u = fromHistory(tools, callId, name, args ?? '');
   const ref = useRef<HTMLElement>(null);
   // Buttons are disabled once a decision is sent, until the host's next update for the card.
   const [decided, setDecided] = useState<ToolCallUpdate | undefined>(undefined);

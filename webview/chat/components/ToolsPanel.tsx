@@ -1,18 +1,20 @@
 /** The tools panel: enable and trust each tool, and choose tool_choice. */
 import type { JSX } from 'preact';
-import type { ToolChoiceSetting } from '../../../src/shared/protocol';
+import type { ToolChoiceSetting, ToolInfo } from '../../../src/shared/protocol';
 import { post } from '../runtime';
-import { t, toolChoice, tools, toolsVersion } from '../state';
+import { useChat } from '../useChat';
 import { PanelHead } from './PanelHead';
 
 export function ToolsPanel(): JSX.Element {
-  const list = tools.value;
-  const choice = toolChoice.value;
+  const { tools } = useChat();
+  const list = tools.list.value;
+  const choice = tools.choice.value;
   // Every list the host sends starts the controls over, so each shows the host's state.
-  return <ToolsBody key={toolsVersion.value} list={list} choice={choice} />;
+  return <ToolsBody key={tools.version.value} list={list} choice={choice} />;
 }
 
-function ToolsBody({ list, choice }: { list: ReturnType<typeof tools.peek>; choice: ToolChoiceSetting }): JSX.Element {
+function ToolsBody({ list, choice }: { list: ToolInfo[]; choice: ToolChoiceSetting }): JSX.Element {
+  const { t } = useChat();
   return (
     <section class="panel-body" aria-label={t('Tools')}>
       <PanelHead title={t('Tools')} />

@@ -6,10 +6,11 @@ import type { JSX } from 'preact';
 import type { GalleryTask } from '../../../src/shared/protocol/gallery';
 import type { VideoCardAction } from '../../../src/shared/protocol';
 import { post } from '../runtime';
-import { t } from '../state';
+import { useChat } from '../useChat';
 import { TextButton } from './buttons';
 
 export function VideoTaskCard({ callId, task }: { callId: string; task: GalleryTask }): JSX.Element {
+  const { t } = useChat();
   const act = (action: VideoCardAction) => post({ type: 'tools/videoAction', callId, action });
   const saved = task.state === 'saved' && task.src !== undefined;
   return (

@@ -1,0 +1,269 @@
+/**
+ * The conversation shown: its settings, its messages (one signal each, so an update to one answer
+ * renders that answer alone), the log's rows, whether a request runs, and the requests themselves.
+ * The `chat/*` host messages touch other capabilities too; app.ts composes those (chatRoutes.ts).
+ */
+import { computed, signal, type Signal } from '@preact/signals';
+import { newId } from '../../../src/shared/ids';
+import type {
+  ChatMessage,
+  ChatParams,
+  Conversation,
+  ErrorView,
+  ParamOverrides,
+  WebviewMessage,
+} from '../../../src/shared/protocol';
+import { afterRender, announce, els, live, post } from '../runtime';
+import type { Translate } from './strings';
+
+/** The conversation without its messages (those live in `messages`, one signal each). */
+export interface ConversationMeta {
+  id: string;
+  model: string;
+  systemPrompt: string | undefined;
+  params: ParamOverrides;
+  /** Rules files switched off for this conversation. */
+  disabledRules: string[];
+}
+
+/** Log rows that are not messages have ids no message can have (ids are non-empty strings). */
+export const ERROR_ROW = '\u0000error';
+export const CARD_ROW = '\u0000card:';
+const FIRST_SCREEN_ROWS = 30;
+/** Enough for a short answer whole and the start of a long one, without minutes of speech. */
+const ANNOUNCE_CHARS = 1000;
+
+export function createConversationModel({ t }: { t: Translate }) {
+  const meta = signal<ConversationMeta | undefined>(undefined);
+  const id = computed(() => meta.value?.id);
+  const defaults = signal<ChatParams | undefined>(undefined);
+  const defaultModel = signal('');
+  const defaultSystemPrompt = signal('');
+  /** Bumped on every conversation the host sends: open panels built from it start over. */
+  const version = signal(0);
+  /** The log's rows in order: message ids, plus ERROR_ROW and CARD_ROW+callId rows. */
+  const rows = signal<string[]>([]);
+  const messages = new Map<string, Signal<ChatMessage>>();
+  /**
+   * Rows in [from, to) are not mounted yet: an opened long conversation mounts its first screen
+   * at once and the rest in slices after it (rows added since are past `to` and always shown).
+   */
+  const unmounted = signal({ from: 0, to: 0 });
+  const standaloneError = signal<{ error: ErrorView; requestId: string } | undefined>(undefined);
+  const busyRequestId = signal<string | undefined>(undefined);
+  const busy = computed(() => busyRequestId.value !== undefined);
+  let lastRequestId: string | undefined;
+
+  const currentModel = computed(() => meta.value?.model || defaultModel.value);
+  /** Answers are shown as formatted JSON when the conversation asks for json_object. */
+  const jsonMode = computed(
+    () => (meta.value?.params.response_format ?? defaults.value?.response_format) === 'json_object',
+  );
+  /**
+   * Where the per-message buttons go, in one pass over the log (each message then compares its
+   * own id, so a change re-renders only the buttons whose answer changed).
+   */
+  const positions = computed(() => {
+    let lastUser: string | undefined;
+    let lastAssistant: string | undefined;
+    let lastRole: ChatMessage['role'] | undefined;
+    let total = 0;
+    for (const rowId of rows.value) {
+      const m = messages.get(rowId)?.value;
+      if (!m) continue;
+      lastRole = m.role;
+      if (m.role === 'user') {
+        lastUser = m.id;
+        // An answer to an earlier question is not the one Regenerate or Continue would replace.
+        lastAssistant = undefined;
+      } else if (m.role === 'assistant') {
+        lastAssistant = m.id;
+        total += m.usage?.total_tokens ?? 0;
+      }
+    }
+    // A window that died before the answer came leaves the last question unanswered; the host's
+    // regenerate answers it (Edit and resend alone would make the user retype or re-confirm it).
+    return { lastUser, lastAssistant, unanswered: lastRole === 'user', total };
+  });
+  const lastUserId = computed(() => positions.value.lastUser);
+  const lastAssistantId = computed(() => positions.value.lastAssistant);
+  const unanswered = computed(() => positions.value.unanswered);
+  const totalTokens = computed(() => positions.value.total);
+
+  /** The signal of one message, made on first use. */
+  function messageSignal(messageId: string, m: ChatMessage): Signal<ChatMessage> {
+    let s = messages.get(messageId);
+    if (!s) {
+      s = signal(m);
+      messages.set(messageId, s);
+    } else s.value = m;
+    return s;
+  }
+
+  /**
+   * Shows `c` (another conversation, or the same one sent again). Another conversation gets new
+   * message components (the log is keyed by conversation id); the same one sent again keeps them,
+   * and each re-renders only if its message changed. Returns the id shown before.
+   */
+  function show(c: Conversation, d: ChatParams, model: string, systemPrompt: string): string | undefined {
+    const previous = meta.value?.id;
+    if (previous !== c.id) messages.clear();
+    const ids = new Set(c.messages.map((m) => m.id));
+    for (const messageId of [...messages.keys()]) if (!ids.has(messageId)) messages.delete(messageId);
+    for (const m of c.messages) messageSignal(m.id, m);
+    meta.value = {
+      id: c.id,
+      model: c.model,
+      systemPrompt: c.systemPrompt,
+      params: c.params,
+      disabledRules: c.disabledRules ?? [],
+    };
+    defaults.value = d;
+    defaultModel.value = model;
+    defaultSystemPrompt.value = systemPrompt;
+    version.value++;
+    standaloneError.value = undefined;
+    rows.value = c.messages.map((m) => m.id);
+    const shown = c.model || model;
+    // While a request runs, every row is mounted at once: its deltas and cards need their answer.
+    const running =
+      busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
+    unmounted.value = running
+      ? { from: 0, to: 0 }
+      : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
+    afterRender(() => {
+      if (els.model) els.model.value = shown;
+      scrollToEnd();
+    });
+    return previous;
+  }
+
+  /** Adds or updates one message; false when it was not taken (no conversation, a stream copy). */
+  function upsert(m: ChatMessage): boolean {
+    if (!meta.value) return false;
+    const existing = messages.get(m.id);
+    // While an answer streams, its text comes as deltas; a repeated "streaming" copy changes nothing.
+    if (existing && live.has(m.id) && m.role === 'assistant' && m.status === 'streaming') return false;
+    messageSignal(m.id, m);
+    if (!existing) rows.value = [...rows.value, m.id];
+    afterRender(scrollToEnd);
+    return true;
+  }
+
+  function delta(messageId: string, content: string | undefined, reasoning: string | undefined): void {
+    const l = live.get(messageId);
+    if (!l) return;
+    if (content) l.renderer.append(content);
+    if (reasoning) {
+      l.reasoning.appendData(reasoning);
+      l.details.hidden = false;
+    }
+    // The stored copy follows along without a render (nothing shown depends on it mid-stream).
+    const m = messages.get(messageId)?.peek();
+    if (m?.role === 'assistant') {
+      if (content) m.content += content;
+      if (reasoning) m.reasoning = (m.reasoning ?? '') + reasoning;
+    }
+    scrollToEndSoon();
+  }
+
+  function showStandaloneError(error: ErrorView, requestId: string): void {
+    standaloneError.value = { error, requestId };
+    rows.value = [...rows.value.filter((r) => r !== ERROR_ROW), ERROR_ROW];
+    afterRender(scrollToEnd);
+  }
+
+  /** A request ended: the panel is no longer busy with it. */
+  function ended(requestId: string): void {
+    if (busyRequestId.value === requestId) busyRequestId.value = undefined;
+  }
+
+  /** Sends a request unless one is running; the panel is busy until the host says otherwise. */
+  function request(msg: Extract<WebviewMessage, { requestId: string }>): void {
+    if (busyRequestId.value) return;
+    lastRequestId = msg.requestId;
+    busyRequestId.value = msg.requestId;
+    post(msg);
+  }
+
+  function stop(): void {
+    const running = busyRequestId.value;
+    if (running) post({ type: 'chat/cancel', requestId: running });
+  }
+
+  /** The model box changed: the conversation uses it (the default is stored as none). */
+  function setModel(model: string): void {
+    const c = meta.value;
+    if (c) meta.value = { ...c, model: model === defaultModel.value ? '' : model };
+    post({ type: 'chat/setModel', model });
+  }
+
+  /** What the live region reads when an answer ends: the answer itself, cut if it is long. */
+  function announceAnswer(m: ChatMessage | undefined): void {
+    if (m?.role === 'assistant' && m.status === 'stopped') return announce(t('Answer stopped.'));
+    const md = m ? document.querySelector(`article[data-message-id="${CSS.escape(m.id)}"] .md`) : null;
+    const text = (md?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!text) return announce(t('Answer finished.'));
+    const cut =
+      text.length > ANNOUNCE_CHARS
+        ? t('{0} (the rest is in the conversation)', `${text.slice(0, ANNOUNCE_CHARS)}…`)
+        : text;
+    announce(t('Answer finished: {0}', cut));
+  }
+
+  let scrollPending = false;
+  function scrollToEndSoon(): void {
+    if (scrollPending) return;
+    scrollPending = true;
+    requestAnimationFrame(() => {
+      scrollPending = false;
+      scrollToEnd();
+    });
+  }
+
+  function scrollToEnd(): void {
+    const log = els.log;
+    if (!log) return;
+    // Only follow the answer when the user has not scrolled up to read something.
+    const nearEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
+    if (nearEnd || busyRequestId.value) log.scrollTop = log.scrollHeight;
+  }
+
+  return {
+    meta,
+    id,
+    defaults,
+    defaultModel,
+    defaultSystemPrompt,
+    version,
+    rows,
+    messages,
+    unmounted,
+    standaloneError,
+    busyRequestId,
+    busy,
+    currentModel,
+    jsonMode,
+    lastUserId,
+    lastAssistantId,
+    unanswered,
+    totalTokens,
+    show,
+    upsert,
+    delta,
+    showStandaloneError,
+    ended,
+    request,
+    regenerate: (): void => request({ type: 'chat/regenerate', requestId: newId('r') }),
+    continueAnswer: (): void => request({ type: 'chat/continue', requestId: newId('r') }),
+    retry: (): void => request({ type: 'chat/retry', requestId: newId('r') }),
+    lastRequest: (): string | undefined => lastRequestId,
+    stop,
+    setModel,
+    announceAnswer,
+    scrollToEnd,
+    scrollToEndSoon,
+  };
+}
+
+export type ConversationModel = ReturnType<typeof createConversationModel>;
