@@ -170,12 +170,13 @@ void describe('video job: validate → create → poll → download, resumable',
     let expireFirst = true;
     const api: VideoApi = {
       create: (req, signal) => real.create(req, signal),
-      poll: async (id, o) => {
-        const r = await real.poll(id, o);
-        if (r.kind !== 'done' || !r.status.resultUrl) return r;
+      status: async (id, signal) => {
+        const s = await real.status(id, signal);
+        if (s.outcome === 'pending' || !s.resultUrl) return s;
         issued++;
-        return { ...r, status: { ...r.status, resultUrl: `${r.status.resultUrl}?sig=${issued}` } };
+        return { ...s, resultUrl: `${s.resultUrl}?sig=${issued}` };
       },
+      legacyStatus: (id, signal) => real.legacyStatus(id, signal),
       download: (src, dest, o) => {
         if (expireFirst || !src.endsWith(`?sig=${issued}`)) {
           expireFirst = false;
