@@ -209,28 +209,27 @@ export class VideoJob {
   private async pollRound(signal: AbortSignal): Promise<void> {
     const id = this.rec.videoId;
     if (!id) throw new GatewayError('invalid_response', l10n.t('The task has no video id.'));
-    const startPolls = this.rec.polls;
     let pending: Promise<void> = Promise.resolve();
     const api = this.deps.api;
     const reader = 'readerForRound' in api ? await api.readerForRound() : api;
     const result = await pollLoop(reader, id, {
       intervalMs: this.deps.pollIntervalMs(),
-      limit: Math.max(1, this.deps.pollLimit() - startPolls),
+      limit: this.deps.pollLimit(),
+      // A round restarted after a window closed goes on counting toward the limit.
+      polled: this.rec.polls,
       signal,
       onStatus: (s, n) => {
         pending = pending.then(() =>
-          this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: startPolls + n }),
+          this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: n }),
         );
       },
       onTransientError: (_e, n) => {
-        pending = pending.then(() =>
-          this.update({ polls: startPolls + n, transientErrors: this.rec.transientErrors + 1 }),
-        );
+        pending = pending.then(() => this.update({ polls: n, transientErrors: this.rec.transientErrors + 1 }));
       },
     });
     await pending;
     if (result.kind === 'timeout') {
-      await this.update({ state: 'timed_out', polls: startPolls + result.polls });
+      await this.update({ state: 'timed_out', polls: result.polls });
       return;
     }
     const s = result.status;

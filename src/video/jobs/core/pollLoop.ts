@@ -14,7 +14,10 @@ export interface VideoStatusReader {
   legacyStatus(taskId: string, signal?: AbortSignal): Promise<VideoStatus>;
 }
 
-/** The result of one round of polling: a final status, or the poll limit reached with the id kept. */
+/**
+ * The result of one round of polling: a final status, or the poll limit reached with the id kept.
+ * `polls` counts the round's polls, those before a restart included.
+ */
 export type VideoPollResult =
   | { kind: 'done'; status: VideoStatus; polls: number }
   | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
@@ -24,6 +27,11 @@ export interface VideoPollOptions {
   intervalMs: number;
   /** Polls before giving up with a `timeout` result (spec 4 rule 3: 60). */
   limit: number;
+  /**
+   * Polls of this round already made before a restart: numbering goes on from there and they count
+   * toward `limit`, but at least one poll is made (the task may have finished meanwhile).
+   */
+  polled?: number;
   signal?: AbortSignal;
   onStatus?: (status: VideoStatus, poll: number) => void;
   /** A network error, 5xx or 429 that did not end the task (the next poll follows). */
@@ -43,7 +51,9 @@ export async function pollLoop(reader: VideoStatusReader, id: string, o: VideoPo
   const safe = assertVideoId(id);
   let last: VideoStatus | undefined;
   let legacyRoute = false;
-  for (let n = 1; n <= o.limit; n++) {
+  const first = (o.polled ?? 0) + 1;
+  const end = Math.max(o.limit, first);
+  for (let n = first; n <= end; n++) {
     let wait = o.intervalMs;
     try {
       const s: VideoStatus = legacyRoute
@@ -59,9 +69,9 @@ export async function pollLoop(reader: VideoStatusReader, id: string, o: VideoPo
       const ra = Number.parseFloat(err.headers?.get('retry-after') ?? '');
       if (Number.isFinite(ra) && ra > 0 && ra <= 600) wait = Math.max(wait, ra * 1000);
     }
-    if (n < o.limit) await sleep(wait, o.signal);
+    if (n < end) await sleep(wait, o.signal);
   }
-  return { kind: 'timeout', id: safe, polls: o.limit, last };
+  return { kind: 'timeout', id: safe, polls: end, last };
 }
 
 /**

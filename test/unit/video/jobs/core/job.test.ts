@@ -329,6 +329,29 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(gw.counts()[CREATE], undefined);
   });
 
+  void it('a record left in "polling" by a closed window goes on counting its polls toward the limit', async () => {
+    const { id } = await videoClient().create({ model: 'vendor-image-video', prompt: 'restarted #never' });
+    gw.resetCounts();
+    const store = new MemoryTaskStore();
+    await store.save({
+      v: 1,
+      key: 'k2',
+      state: 'polling',
+      request: { model: 'vendor-image-video', prompt: 'restarted #never', images: [] },
+      warnings: [],
+      videoId: id,
+      polls: 3,
+      transientErrors: 0,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
+    const s = setup({ store, pollLimit: 4 });
+    const [end] = s.manager.resumeUnfinished();
+    assert.equal(await end, 'timed_out');
+    assert.equal(s.manager.get('k2')!.polls, 4);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 1, 'one poll was left of the limit');
+  });
+
   void it('a creation POST that gets no answer in time is not sent again, and the user is told the task may exist (billed), not to simply retry', async () => {
     gw.fault({ match: { method: 'POST', path: '/videos/generations' }, delayMs: 400 });
     const s = setup({ api: videoClient(100) });

@@ -102,6 +102,32 @@ void describe('the video poll loop against the local gateway', () => {
     assert.equal(gw.counts()[CREATE], undefined);
   });
 
+  void it('a round restarted after `polled` polls goes on counting toward the limit', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'restarted #never' });
+    gw.resetCounts();
+    const numbers: number[] = [];
+    const r = await pollLoop(c, id, { intervalMs: 5, limit: 4, polled: 2, onStatus: (_s, n) => numbers.push(n) });
+    assert.equal(r.kind, 'timeout');
+    assert.equal(r.polls, 4);
+    assert.deepEqual(numbers, [3, 4]);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 2);
+  });
+
+  void it('a round restarted at or past the limit still asks once (the task may have finished meanwhile)', async () => {
+    const c = client();
+    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'restarted late #never' });
+    gw.resetCounts();
+    const r = await pollLoop(c, id, { intervalMs: 5, limit: 4, polled: 5 });
+    assert.equal(r.kind, 'timeout');
+    assert.equal(r.polls, 6);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 1);
+    gw.completeVideo(id);
+    const done = await pollLoop(c, id, { intervalMs: 5, limit: 4, polled: 6 });
+    assert.ok(done.kind === 'done');
+    assert.equal(done.polls, 7);
+  });
+
   void it('polling stops when the signal aborts', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'slow #never' });
