@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpClient } from '../src/api/http';
 import { VideoClient } from '../src/api/video';
+import { pollLoop } from '../src/video/jobs/core/pollLoop';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
   try {
     const client = new VideoClient(new HttpClient({ baseUrl: videoUrl, apiKey: KEY }));
     const { id } = await client.create({ model: 'vendor-image-video', prompt: 'benchmark' });
-    const done = await client.poll(id, { intervalMs: 20, limit: 200 });
+    const done = await pollLoop(client, id, { intervalMs: 20, limit: 200 });
     if (done.kind !== 'done' || done.status.outcome !== 'completed')
       throw new Error('the benchmark task did not complete');
 

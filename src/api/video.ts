@@ -1,13 +1,13 @@
 /**
  * The video half of the gateway client (spec 2.4-2.7, 3, 4): create a task (never retried: it is
- * billed), read its status in either format, poll with a limit, and download the content (the
- * streaming into a file is in ./videoDownload).
+ * billed), read its status once on either route, in either format, and download the content (the
+ * streaming into a file is in ./videoDownload). The poll loop that asks again is the job's:
+ * src/video/jobs/core/pollLoop.ts.
  */
 import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
 import { GatewayError, isGatewayError } from './errors';
 import type { HttpClient } from './http';
-import { sleep } from './retry';
 import { parseModelList, type ModelRecord } from './models';
 import type { VideoCreateRequest } from './videoRules';
 import {
@@ -20,25 +20,6 @@ import {
 import { fetchVideo, type VideoDownloadOptions } from './videoDownload';
 
 export type { VideoStatus, VideoOutcome } from './videoStatus';
-
-/** The result of one round of polling: a final status, or the poll limit reached with the id kept. */
-export type VideoPollResult =
-  | { kind: 'done'; status: VideoStatus; polls: number }
-  | { kind: 'timeout'; id: string; polls: number; last?: VideoStatus };
-
-export interface VideoPollOptions {
-  /** Wait between two polls (spec 4 rule 3: 5 s). */
-  intervalMs: number;
-  /** Polls before giving up with a `timeout` result (spec 4 rule 3: 60). */
-  limit: number;
-  signal?: AbortSignal;
-  onStatus?: (status: VideoStatus, poll: number) => void;
-  /** A network error, 5xx or 429 that did not end the task (the next poll follows). */
-  onTransientError?: (err: GatewayError, poll: number) => void;
-}
-
-/** Kinds of failure that do not end a poll round: the task itself is fine, the way to it is not. */
-const TRANSIENT = ['network', 'timeout', 'server', 'rate_limit'] as const;
 
 /** The slowest upload a video creation is given time for (see `create`). */
 const UPLOAD_BYTES_PER_SECOND = 50_000;
@@ -111,7 +92,7 @@ export class VideoClient {
   }
 
   private async readStatus(p: string, id: string, signal?: AbortSignal): Promise<VideoStatus> {
-    // One attempt: the poll loop decides when to ask again.
+    // One attempt: the poll loop (video/jobs/core/pollLoop) decides when to ask again.
     let res: Response;
     try {
       res = await this.http.request('GET', p, { signal, retry: false });
@@ -130,57 +111,6 @@ export class VideoClient {
       );
     }
     return normaliseVideoStatus(body, id);
-  }
-
-  /**
-   * Polls until a final status or `limit` polls (spec 4 rule 3). Network errors, 5xx and 429 count
-   * as a poll and the loop goes on (a 429's Retry-After stretches the wait); 404, 401 and 403 end
-   * it with their error. A timeout is a result, not an error: it carries the id so the task can be
-   * checked later — it must never be submitted again.
-   */
-  async poll(id: string, o: VideoPollOptions): Promise<VideoPollResult> {
-    const safe = assertVideoId(id);
-    let last: VideoStatus | undefined;
-    let legacyRoute = false;
-    for (let n = 1; n <= o.limit; n++) {
-      let wait = o.intervalMs;
-      try {
-        const s: VideoStatus = legacyRoute
-          ? await this.legacyStatus(safe, o.signal)
-          : await this.statusOrLegacy(safe, o.signal);
-        legacyRoute = s.format === 'legacy' && s.via === 'legacy-route';
-        last = s;
-        o.onStatus?.(s, n);
-        if (s.outcome !== 'pending') return { kind: 'done', status: s, polls: n };
-      } catch (err) {
-        if (!isGatewayError(err, ...TRANSIENT)) throw err;
-        o.onTransientError?.(err, n);
-        const ra = Number.parseFloat(err.headers?.get('retry-after') ?? '');
-        if (Number.isFinite(ra) && ra > 0 && ra <= 600) wait = Math.max(wait, ra * 1000);
-      }
-      if (n < o.limit) await sleep(wait, o.signal);
-    }
-    return { kind: 'timeout', id: safe, polls: o.limit, last };
-  }
-
-  /**
-   * The current route, and on its 404 the legacy route once: relays that only know the old task
-   * ids answer there (wire-quirks). The first 404 is what the user sees when both miss.
-   */
-  private async statusOrLegacy(id: string, signal?: AbortSignal): Promise<VideoStatus> {
-    try {
-      return await this.status(id, signal);
-    } catch (err) {
-      if (!isGatewayError(err, 'not_found')) throw err;
-      try {
-        return await this.legacyStatus(id, signal);
-      } catch (legacyErr) {
-        // A 5xx, 429 or dropped connection on the legacy route says nothing about the id: it is
-        // passed on as transient so polling goes on, where the current route's 404 would end it.
-        if (isGatewayError(legacyErr, ...TRANSIENT)) throw legacyErr;
-        throw err;
-      }
-    }
   }
 
   /** The absolute URL a download of `idOrUrl` goes to: an id's content route, or a result URL. */

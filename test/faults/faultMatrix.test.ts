@@ -285,7 +285,7 @@ void describe('fault matrix', () => {
       new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: key.value, maxRetries: 0, random: () => 0 }));
     const api: VideoApi = {
       create: (req, signal) => client().create(req, signal),
-      poll: (id, o) => client().poll(id, o),
+      readerForRound: () => Promise.resolve(client()),
       download: (src, dest, o) => client().download(src, dest, o),
     };
     const target = { path: dir };

@@ -16,6 +16,7 @@ import { describeError } from '../../src/contracts/errorWords';
 import { GatewayError } from '../../src/api/errors';
 import { VideoClient } from '../../src/api/video';
 import { getGatewayClient } from '../../src/platform/gateway';
+import { pollLoop } from '../../src/video/jobs/core/pollLoop';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
@@ -177,7 +178,7 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
 
     const video = new VideoClient((await getGatewayClient(s, 'video')).http);
     const { id } = await video.create({ model: 'vendor-image-video', prompt: 'proxied fox' });
-    const polled = await video.poll(id, { intervalMs: 200, limit: 200 });
+    const polled = await pollLoop(video, id, { intervalMs: 200, limit: 200 });
     assert.equal(polled.kind, 'done');
     const dir = mkdtempSync(join(tmpdir(), 'gws-proxy-video-'));
     try {

@@ -10,6 +10,7 @@ import { after, before, beforeEach } from 'node:test';
 import { GatewayError } from '../../src/api/errors';
 import type { VideoClient } from '../../src/api/video';
 import { newConversation } from '../../src/chat/history/core/store';
+import { pollLoop } from '../../src/video/jobs/core/pollLoop';
 import type { ChatParams, Conversation } from '../../src/shared/protocol';
 import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
 import { startGateway, type Gateway, type GatewayOptions } from '../gateway/server';
@@ -138,7 +139,7 @@ export function useTempDir(prefix: string, options: { onMade?: (dir: string) => 
  */
 export async function finishedVideo(c: VideoClient, prompt: string): Promise<string> {
   const { id } = await c.create({ model: 'vendor-image-video', prompt });
-  const polled = await c.poll(id, { intervalMs: 10, limit: 200 });
+  const polled = await pollLoop(c, id, { intervalMs: 10, limit: 200 });
   assert.equal(polled.kind, 'done', `video task ${id} finished within 200 polls`);
   return id;
 }

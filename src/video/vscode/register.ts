@@ -67,10 +67,11 @@ export interface GenerateArgs extends Partial<VideoCreateRequest> {
  */
 export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
   const videoClient = async () => new VideoClient((await getGatewayClient(s, 'video')).http);
-  // Built per call so a new key or base URL applies to the next request of a running task.
+  // Built per call (per poll round) so a new key or base URL applies to the next request (round)
+  // of a running task.
   const api: VideoApi = {
     create: async (req, signal) => (await videoClient()).create(req, signal),
-    poll: async (id, o) => (await videoClient()).poll(id, o),
+    readerForRound: videoClient,
     download: async (src, dest, o) => (await videoClient()).download(src, dest, o),
   };
   let chosenFolder: string | undefined;

@@ -16,6 +16,7 @@ import {
   videoIdFromCreation,
 } from '../../../src/api/videoStatus';
 import { VideoJobManager } from '../../../src/video/jobs/core/manager';
+import { pollLoop } from '../../../src/video/jobs/core/pollLoop';
 import { MemoryTaskStore, type VideoTaskRecord } from '../../../src/video/jobs/core/record';
 import type { RecordedRequest } from '../../gateway/server';
 
@@ -90,7 +91,7 @@ void describe('video client against the local gateway', () => {
     // `#never` holds the task in progress until we have seen that state, whatever the machine's load.
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'current format #never' });
     const seen: string[] = [];
-    const r = await c.poll(id, {
+    const r = await pollLoop(c, id, {
       ...fast,
       onStatus: (s) => {
         seen.push(`${s.status}:${s.progress ?? '-'}`);
@@ -121,7 +122,7 @@ void describe('video client against the local gateway', () => {
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy format #never' });
     gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
     const progress: (number | undefined)[] = [];
-    const r = await c.poll(id, {
+    const r = await pollLoop(c, id, {
       ...fast,
       onStatus: (s) => {
         progress.push(s.progress);
@@ -150,43 +151,11 @@ void describe('video client against the local gateway', () => {
     assert.equal(s.outcome, 'pending');
   });
 
-  void it('a relay whose current route 404s for a legacy task id is polled on the legacy route', async () => {
-    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
-    const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy relay #never' });
-    gw.fault({ match: { path: `/v1/videos/${id}` }, status: 404, times: -1 });
-    const waiting = await c.poll(id, { intervalMs: 5, limit: 3 });
-    assert.equal(waiting.kind, 'timeout');
-    assert.equal(waiting.last?.via, 'legacy-route');
-    // After the first miss only the legacy route is asked.
-    assert.equal(gw.counts()['GET /v1/videos/:id'], 1);
-    assert.equal(gw.counts()['GET /v1/video/generations/:task_id'], 3);
-    gw.completeVideo(id);
-    const r = await c.poll(id, fast);
-    assert.ok(r.kind === 'done');
-    assert.equal(r.status.outcome, 'completed');
-    assert.equal(r.status.status, 'SUCCESS');
-  });
-
-  void it('a 503 on the legacy route after the current route 404s keeps polling instead of ending the task as an unknown id', async () => {
-    gw.fault({ match: { path: '/videos/generations' }, createOnly: 'task_id' });
-    const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'legacy relay, flaky' });
-    gw.fault({ match: { path: `/v1/videos/${id}` }, status: 404, times: -1 });
-    gw.fault({ match: { path: `/v1/video/generations/${id}` }, status: 503, times: 1 });
-    const transient: string[] = [];
-    const r = await c.poll(id, { ...fast, onTransientError: (e) => transient.push(e.kind) });
-    assert.ok(r.kind === 'done', `expected a final status, got ${r.kind}`);
-    assert.equal(r.status.outcome, 'completed');
-    assert.equal(r.status.via, 'legacy-route');
-    assert.deepEqual(transient, ['server']);
-  });
-
   void it('an absolute content URL on the video host is downloaded with the key', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'absolute' });
     gw.fault({ match: { path: `/videos/${id}` }, contentUrl: 'absolute', times: -1 });
-    const r = await c.poll(id, fast);
+    const r = await pollLoop(c, id, fast);
     assert.ok(r.kind === 'done');
     assert.equal(r.status.resultUrl, `${gw.videoUrl}/v1/videos/${id}/content`);
     await c.download(r.status.resultUrl!, join(dir, 'absolute.mp4'));
@@ -198,7 +167,7 @@ void describe('video client against the local gateway', () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'boom #fail' });
     gw.fault({ match: { path: `/videos/${id}` }, progressOnFail: '100%', times: -1 });
-    const r = await c.poll(id, fast);
+    const r = await pollLoop(c, id, fast);
     assert.ok(r.kind === 'done');
     assert.equal(r.status.outcome, 'failed');
     assert.equal(r.status.progress, 100);
@@ -213,77 +182,17 @@ void describe('video client against the local gateway', () => {
       image_urls: ['https://fail-fetch.example.com/a.png'],
     });
     gw.fault({ match: { path: `/videos/${id}` }, statusFormat: 'legacy', times: -1 });
-    const r = await c.poll(id, fast);
+    const r = await pollLoop(c, id, fast);
     assert.ok(r.kind === 'done');
     assert.equal(r.status.status, 'FAILURE');
     assert.equal(r.status.outcome, 'failed');
     assert.match(r.status.failReason ?? '', /image_fetch_error/);
   });
 
-  void it('cancelled and expired tasks end polling with those outcomes', async () => {
-    const c = client();
-    for (const [tag, outcome] of [
-      ['#cancel', 'cancelled'],
-      ['#expire', 'expired'],
-    ] as const) {
-      const { id } = await c.create({ model: 'vendor-image-video', prompt: `x ${tag}` });
-      const r = await c.poll(id, fast);
-      assert.ok(r.kind === 'done');
-      assert.equal(r.status.outcome, outcome);
-    }
-  });
-
-  void it('transient 5xx, 429 and dropped connections while polling do not end the task', async () => {
-    const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'flaky' });
-    gw.fault({ match: { path: `/videos/${id}` }, status: 503, times: 2 });
-    gw.fault({ match: { path: `/videos/${id}` }, status: 429, retryAfter: 0, times: 1 });
-    gw.fault({ match: { path: `/videos/${id}` }, drop: 'before-headers', times: 1 });
-    const transient: string[] = [];
-    const r = await c.poll(id, { ...fast, onTransientError: (e) => transient.push(e.kind) });
-    assert.ok(r.kind === 'done');
-    assert.equal(r.status.outcome, 'completed');
-    assert.deepEqual(transient, ['server', 'server', 'rate_limit', 'network']);
-  });
-
-  void it('a 404 id ends polling with the spec explanation (use the id from creation)', async () => {
-    const err = await rejects(client().poll('video_svc_v1_doesnotexist', fast));
-    assert.equal(err.kind, 'not_found');
-    assert.equal(err.videoId, 'video_svc_v1_doesnotexist');
-    assert.match(describeError(err).detail, /unknown video id/);
-    assert.equal(gw.counts()['GET /v1/videos/:id'], 1);
-  });
-
-  void it('401 and 403 end polling at once', async () => {
-    const { id } = await client().create({ model: 'vendor-image-video', prompt: 'x' });
-    assert.equal((await rejects(client('sk-wrong-key-123').poll(id, fast))).kind, 'auth');
-    assert.equal((await rejects(client(gw.keys.noBalance).poll(id, fast))).kind, 'forbidden');
-  });
-
-  void it('the poll limit gives a timeout that carries the id, after exactly `limit` polls', async () => {
-    const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'slow #never' });
-    gw.resetCounts();
-    const r = await c.poll(id, { intervalMs: 5, limit: 4 });
-    assert.equal(r.kind, 'timeout');
-    assert.equal(r.kind === 'timeout' ? r.id : '', id);
-    assert.equal(gw.counts()['GET /v1/videos/:id'], 4);
-    assert.equal(gw.counts()[CREATE], undefined);
-  });
-
-  void it('polling stops when the signal aborts', async () => {
-    const c = client();
-    const { id } = await c.create({ model: 'vendor-image-video', prompt: 'slow #never' });
-    const ctrl = new AbortController();
-    setTimeout(() => ctrl.abort(), 60);
-    const err = await rejects(c.poll(id, { intervalMs: 20, limit: 1000, signal: ctrl.signal }));
-    assert.equal(err.kind, 'aborted');
-  });
-
   void it('JSON on the content route is the spec error "wrong path or missing key", and nothing is saved', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json' });
-    await c.poll(id, fast);
+    await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentJson: true });
     const dest = join(dir, 'json.mp4');
     const err = await rejects(c.download(id, dest));
@@ -299,7 +208,7 @@ void describe('video client against the local gateway', () => {
   void it('JSON served as application/octet-stream is still refused by the video signature check', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'json octet' });
-    await c.poll(id, fast);
+    await pollLoop(c, id, fast);
     gw.fault({
       match: { path: '/content' },
       contentJson: true,
@@ -312,7 +221,7 @@ void describe('video client against the local gateway', () => {
   void it('an MP4 served as application/octet-stream is accepted', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'octet' });
-    await c.poll(id, fast);
+    await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentType: 'application/octet-stream' });
     const d = await c.download(id, join(dir, 'octet-ok.mp4'));
     assert.ok(d.bytes > 0);
@@ -321,7 +230,7 @@ void describe('video client against the local gateway', () => {
   void it('a body shorter than Content-Length is reported as truncated and no partial file remains', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'cut' });
-    await c.poll(id, fast);
+    await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentTruncate: 100 });
     const dest = join(dir, 'cut.mp4');
     const err = await rejects(c.download(id, dest));
@@ -337,7 +246,7 @@ void describe('video client against the local gateway', () => {
   void it('a download never overwrites an existing file', async () => {
     const c = client();
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'keep' });
-    await c.poll(id, fast);
+    await pollLoop(c, id, fast);
     const dest = join(dir, 'keep.mp4');
     writeFileSync(dest, 'precious');
     await assert.rejects(c.download(id, dest), /EEXIST/);

@@ -7,21 +7,25 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from '../../../api/errors';
-import type { VideoPollOptions, VideoPollResult } from '../../../api/video';
 import type { VideoDownloadOptions } from '../../../api/videoDownload';
 import type { VideoCreateRequest } from '../../../api/videoRules';
 import type { VideoStatus } from '../../../api/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
+import { pollLoop, type VideoStatusReader } from './pollLoop';
 import { saveError } from './saveErrors';
 import { taskError } from './errorText';
 import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStore } from './record';
 
-/** What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. */
-export interface VideoApi {
+/**
+ * What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. A poll round
+ * reads statuses from the api itself, or from the reader `readerForRound` builds once per round
+ * (the extension builds a client there, so a key set or cleared meanwhile applies from the next
+ * round on).
+ */
+export type VideoApi = {
   create(req: VideoCreateRequest, signal?: AbortSignal): Promise<{ id: string }>;
-  poll(id: string, opts: VideoPollOptions): Promise<VideoPollResult>;
   download(idOrUrl: string, destFile: string, opts?: VideoDownloadOptions): Promise<{ file: string; bytes: number }>;
-}
+} & (VideoStatusReader | { readerForRound(): Promise<VideoStatusReader> });
 
 export interface VideoJobDeps {
   api: VideoApi;
@@ -205,26 +209,27 @@ export class VideoJob {
   private async pollRound(signal: AbortSignal): Promise<void> {
     const id = this.rec.videoId;
     if (!id) throw new GatewayError('invalid_response', l10n.t('The task has no video id.'));
-    const startPolls = this.rec.polls;
     let pending: Promise<void> = Promise.resolve();
-    const result = await this.deps.api.poll(id, {
+    const api = this.deps.api;
+    const reader = 'readerForRound' in api ? await api.readerForRound() : api;
+    const result = await pollLoop(reader, id, {
       intervalMs: this.deps.pollIntervalMs(),
-      limit: Math.max(1, this.deps.pollLimit() - startPolls),
+      limit: this.deps.pollLimit(),
+      // A round restarted after a window closed goes on counting toward the limit.
+      polled: this.rec.polls,
       signal,
       onStatus: (s, n) => {
         pending = pending.then(() =>
-          this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: startPolls + n }),
+          this.update({ status: s.status, progress: s.progress ?? this.rec.progress, polls: n }),
         );
       },
       onTransientError: (_e, n) => {
-        pending = pending.then(() =>
-          this.update({ polls: startPolls + n, transientErrors: this.rec.transientErrors + 1 }),
-        );
+        pending = pending.then(() => this.update({ polls: n, transientErrors: this.rec.transientErrors + 1 }));
       },
     });
     await pending;
     if (result.kind === 'timeout') {
-      await this.update({ state: 'timed_out', polls: startPolls + result.polls });
+      await this.update({ state: 'timed_out', polls: result.polls });
       return;
     }
     const s = result.status;

@@ -170,12 +170,13 @@ void describe('video job: validate → create → poll → download, resumable',
     let expireFirst = true;
     const api: VideoApi = {
       create: (req, signal) => real.create(req, signal),
-      poll: async (id, o) => {
-        const r = await real.poll(id, o);
-        if (r.kind !== 'done' || !r.status.resultUrl) return r;
+      status: async (id, signal) => {
+        const s = await real.status(id, signal);
+        if (s.outcome === 'pending' || !s.resultUrl) return s;
         issued++;
-        return { ...r, status: { ...r.status, resultUrl: `${r.status.resultUrl}?sig=${issued}` } };
+        return { ...s, resultUrl: `${s.resultUrl}?sig=${issued}` };
       },
+      legacyStatus: (id, signal) => real.legacyStatus(id, signal),
       download: (src, dest, o) => {
         if (expireFirst || !src.endsWith(`?sig=${issued}`)) {
           expireFirst = false;
@@ -326,6 +327,29 @@ void describe('video job: validate → create → poll → download, resumable',
     assert.equal(await end, 'error');
     assert.equal(s.manager.get('k1')!.error!.kind, 'interrupted');
     assert.equal(gw.counts()[CREATE], undefined);
+  });
+
+  void it('a record left in "polling" by a closed window goes on counting its polls toward the limit', async () => {
+    const { id } = await videoClient().create({ model: 'vendor-image-video', prompt: 'restarted #never' });
+    gw.resetCounts();
+    const store = new MemoryTaskStore();
+    await store.save({
+      v: 1,
+      key: 'k2',
+      state: 'polling',
+      request: { model: 'vendor-image-video', prompt: 'restarted #never', images: [] },
+      warnings: [],
+      videoId: id,
+      polls: 3,
+      transientErrors: 0,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
+    const s = setup({ store, pollLimit: 4 });
+    const [end] = s.manager.resumeUnfinished();
+    assert.equal(await end, 'timed_out');
+    assert.equal(s.manager.get('k2')!.polls, 4);
+    assert.equal(gw.counts()['GET /v1/videos/:id'], 1, 'one poll was left of the limit');
   });
 
   void it('a creation POST that gets no answer in time is not sent again, and the user is told the task may exist (billed), not to simply retry', async () => {

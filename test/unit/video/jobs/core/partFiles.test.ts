@@ -417,7 +417,8 @@ void describe('stale and vanished .part files', () => {
       const c = client();
       const api: VideoApi = {
         create: (req, signal) => c.create(req, signal),
-        poll: (vid, o) => c.poll(vid, o),
+        status: (vid, signal) => c.status(vid, signal),
+        legacyStatus: (vid, signal) => c.legacyStatus(vid, signal),
         download: (src, dest, o?: VideoDownloadOptions) => {
           const first = ++attempts === 1;
           return c.download(src, dest, {
@@ -442,7 +443,8 @@ void describe('stale and vanished .part files', () => {
       const c = client();
       const api: VideoApi = {
         create: (req, signal) => c.create(req, signal),
-        poll: (vid, o) => c.poll(vid, o),
+        status: (vid, signal) => c.status(vid, signal),
+        legacyStatus: (vid, signal) => c.legacyStatus(vid, signal),
         download: (src, dest, o?: VideoDownloadOptions) =>
           c.download(src, dest, {
             ...o,
