@@ -5,6 +5,7 @@
  */
 import { computed, signal, type Signal } from '@preact/signals';
 import { newId } from '../../../src/shared/ids';
+import { effectiveModel } from '../../../src/shared/model';
 import type {
   ChatMessage,
   ChatParams,
@@ -54,7 +55,7 @@ export function createConversationModel({ t }: { t: Translate }) {
   const busy = computed(() => busyRequestId.value !== undefined);
   let lastRequestId: string | undefined;
 
-  const currentModel = computed(() => meta.value?.model || defaultModel.value);
+  const currentModel = computed(() => effectiveModel(meta.value?.model, defaultModel.value));
   /** Answers are shown as formatted JSON when the conversation asks for json_object. */
   const jsonMode = computed(
     () => (meta.value?.params.response_format ?? defaults.value?.response_format) === 'json_object',

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/protocol';
 import { formatAttachment } from '../../mentions/core/mentions';
 import { fenced } from '../../../shared/fence';
+import { effectiveModel as sharedEffectiveModel } from '../../../shared/model';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {
@@ -80,7 +81,7 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
  * the request, the meter, compaction, the tool mode and the mentions all ask it.
  */
 export function effectiveModel(c: Pick<Conversation, 'model'>, defaults: Pick<RequestDefaults, 'model'>): string {
-  return (c.model || defaults.model).trim();
+  return sharedEffectiveModel(c.model, defaults.model);
 }
 
 /**
