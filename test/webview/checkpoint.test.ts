@@ -100,13 +100,13 @@ void test('only answers with a checkpoint offer Restore; the panel lists the fil
 void test("run_command's approval card says its effects cannot be restored; other cards do not", async () => {
   const h = await openHarness(browser);
   await h.send(snapshot({ conversation }));
-  for (const [callId, name] of [
-    ['k1', 'run_command'],
-    ['k2', 'write_file'],
+  for (const [callId, name, preview] of [
+    ['k1', 'run_command', 'command'],
+    ['k2', 'write_file', 'diff'],
   ] as const)
     await h.send({
       type: 'tools/call',
-      update: { callId, name, argumentsJson: '{}', state: 'awaiting-approval', readOnly: false },
+      update: { callId, name, argumentsJson: '{}', state: 'awaiting-approval', readOnly: false, preview },
     });
   await h.frames();
   const note = (id: string) => h.page.locator(`section.toolcard[data-call-id="${id}"] .tc-note`);
