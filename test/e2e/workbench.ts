@@ -28,8 +28,11 @@ export class Workbench {
     return this.quickInput.locator('.quick-input-box input');
   }
 
-  /** Opens the palette and types `title`; resolves when a row with exactly that label is shown. */
-  private async typeInPalette(title: string): Promise<Locator> {
+  /**
+   * Opens the palette and types `title`; resolves when a row with exactly that label is shown
+   * within `rowTimeoutMs` of typing.
+   */
+  private async typeInPalette(title: string, rowTimeoutMs = 10_000): Promise<Locator> {
     await this.page.keyboard.press('Escape');
     await this.page
       .locator('.monaco-workbench')
@@ -41,16 +44,23 @@ export class Workbench {
     const row = this.quickInput
       .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) })
       .first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.waitFor({ state: 'visible', timeout: rowTimeoutMs });
     return row;
   }
 
-  /** Polls the palette until a command shows up (the extension host may still be starting). */
+  /**
+   * Polls the palette until a command shows up (the extension host may still be starting). The
+   * palette lists the commands known when it opened and does not add later ones: a palette opened
+   * before the extension registered never shows the row (measured: the first try at start-up
+   * always waited its full 10 s, the reopened palette showed the row 50-90 ms after typing). So a
+   * try waits briefly and the palette is reopened; the wait grows per try (2 s, 3 s … 5 s) in case
+   * a loaded machine is slow to draw rows.
+   */
   async waitForCommand(title: string, timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await this.typeInPalette(title);
+        await this.typeInPalette(title, Math.min(1000 + 1000 * attempt, 5000));
         return;
       } catch (e) {
         if (Date.now() > deadline)
@@ -58,7 +68,7 @@ export class Workbench {
             `command "${title}" never appeared in the palette: ${e instanceof Error ? e.message : String(e)}`,
           );
         await this.page.keyboard.press('Escape');
-        await this.page.waitForTimeout(1000);
+        await this.page.waitForTimeout(250);
       }
     }
   }

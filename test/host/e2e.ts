@@ -81,6 +81,17 @@ async function runJourney(
   attempt: number,
 ): Promise<string | undefined> {
   const t0 = Date.now();
+  // Where a journey's time goes, printed with its result: start (code-server up), ready (page
+  // load, then to wb.ready), steps (the journey itself), stop (browser context and code-server down).
+  const phases: [string, number][] = [];
+  let mark = t0;
+  const phase = (name: string): void => {
+    const now = Date.now();
+    phases.push([name, now - mark]);
+    mark = now;
+  };
+  const timing = (): string => phases.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)}`).join(', ');
+  let outcome: string | undefined;
   const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80) + (attempt ? `-retry${attempt}` : '');
   gw.clearFaults();
   let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
@@ -93,6 +104,7 @@ async function runJourney(
       settings: journey.settings?.(gw) ?? {},
       ...(journey.userData ? { userData: journey.userData } : {}),
     });
+    phase('start');
     for (const [rel, contents] of Object.entries(journey.files ?? {})) {
       const p = join(cs.workspace, rel);
       mkdirSync(dirname(p), { recursive: true });
@@ -106,17 +118,17 @@ async function runJourney(
     p.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
     const wb = new Workbench(p);
     await p.goto(cs.workbenchUrl([['extensionDevelopmentPath', cs.remoteUri(projectRoot)]]), { timeout: 180_000 });
+    phase('load');
     await wb.ready(journey.readyCommand);
+    phase('ready');
     await journey.run({ page: p, wb, gw, cs, shot: async (name) => void (await screenshot(p, name)) });
-    process.stdout.write(`  ✔ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+    phase('steps');
     return undefined;
   } catch (e) {
+    phase('failed');
     const shot = page ? await screenshot(page, `${slug}-failure`) : undefined;
     const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    process.stdout.write(
-      `  ✘ ${journey.name} (${file}, ${((Date.now() - t0) / 1000).toFixed(1)}s)\n${msg.replace(/^/gm, '      ')}\n`,
-    );
-    if (shot) process.stdout.write(`      screenshot: ${shot}\n`);
+    outcome = `${msg.replace(/^/gm, '      ')}\n${shot ? `      screenshot: ${shot}\n` : ''}`;
     return (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200) ?? '';
   } finally {
     await page
@@ -124,5 +136,10 @@ async function runJourney(
       .close()
       .catch(() => undefined);
     await cs?.stop();
+    phase('stop');
+    const secs = ((Date.now() - t0) / 1000).toFixed(1);
+    process.stdout.write(
+      `  ${outcome === undefined ? '✔' : '✘'} ${journey.name} (${file}, ${secs}s: ${timing()})\n${outcome ?? ''}`,
+    );
   }
 }
