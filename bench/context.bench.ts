@@ -13,6 +13,7 @@ import type { ChatRequest, ToolDefinition } from '../src/api/wire';
 import { fitToWindow, type Fitted } from '../src/chat/context/core/compaction';
 import { TokenEstimator, resolveModelLimits } from '../src/chat/context/core/contextWindow';
 import { buildChatRequest, type RequestDefaults } from '../src/chat/session/core/request';
+import { DEFAULT_CHAT_PARAMS } from '../src/shared/chatParams';
 import type { Conversation } from '../src/shared/protocol';
 import { countPromptTokens } from '../test/gateway/context';
 
@@ -137,17 +138,7 @@ async function replay(steps: Step[]) {
   const defaults: RequestDefaults = {
     model: 'bench',
     systemPrompt: 'You are a coding assistant in VS Code. Use the tools to read and change the workspace.',
-    params: {
-      temperature: null,
-      top_p: null,
-      max_tokens: null,
-      stop: [],
-      presence_penalty: null,
-      frequency_penalty: null,
-      response_format: 'text',
-      user: '',
-      stream: true,
-    },
+    params: { ...DEFAULT_CHAT_PARAMS },
   };
   const limits = resolveModelLimits({ record: { id: 'bench', context_length: WINDOW } });
   const estimator = new TokenEstimator();
@@ -235,17 +226,7 @@ const unfitted = (() => {
     {
       model: 'bench',
       systemPrompt: '',
-      params: {
-        temperature: null,
-        top_p: null,
-        max_tokens: null,
-        stop: [],
-        presence_penalty: null,
-        frequency_penalty: null,
-        response_format: 'text',
-        user: '',
-        stream: true,
-      },
+      params: { ...DEFAULT_CHAT_PARAMS },
     },
     { tools: TOOLS },
   );

@@ -129,8 +129,8 @@ export function createChatApp() {
   };
 
   /**
-   * Entry for every message from the host (see src/shared/protocol/guard.ts for why it is not parsed again
-   * here): applied in one batch, then rendered before returning (see runtime.flush).
+   * Entry for every message from the host (src/shared/protocol/guard.ts says why it is not parsed
+   * again here): applied in one batch, then rendered before returning (see runtime.flush).
    */
   function onHostMessage(data: unknown): void {
     const msg = asMessage<HostMessage>(data);
