@@ -7,56 +7,37 @@ const path = require('path');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-// ajv is required lazily (src/chat/tools/core/validation.ts) from its own file beside the host
-// bundle, so activation does not parse it; the second entry below builds that file.
-const lazyBesideTheBundle = {
-  name: 'lazy-beside-the-bundle',
-  setup(build) {
-    build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
-    // The @-mention sources, loaded when first used (src/chat/mentions/vscode/chatMentions.ts).
-    build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
+// The host is an ES module (`dist/extension.mjs`; VS Code's extension host loads a `.mjs` main as
+// ESM and resolves `import 'vscode'` for it) so that esbuild can split it: what activation does
+// not need is reached through `await import(…)` at a feature's boundary and lands in a chunk of its
+// own under dist/chunks/, parsed on first use. A module imported from several places is put in one
+// shared chunk, so a class checked with `instanceof` exists once. `.mjs`, not `"type": "module"`:
+// the project's own scripts (this file) stay CommonJS.
+const hostBuild = {
+  entryPoints: { extension: 'src/extension.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['vscode'],
+  // A CommonJS dependency bundled into an ES module (@vscode/l10n reads its bundle with
+  // require('fs')) still calls `require` for node's built-ins, and an ES module has none: the
+  // entry and each chunk make one from their own URL.
+  banner: {
+    js: "import { createRequire as __gwsCreateRequire } from 'node:module'; const require = __gwsCreateRequire(import.meta.url);",
   },
+  sourcemap: !production,
+  minify: production,
+  metafile: true,
+  logLevel: 'warning',
 };
 
 /** @type {import('esbuild').BuildOptions[]} */
-const builds = [
-  {
-    entryPoints: { ajv: require.resolve('ajv') },
-    outdir: 'dist',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
-  },
-  {
-    entryPoints: { mentions: 'src/chat/mentions/vscode/picker.ts' },
-    outdir: 'dist',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
-  },
-  {
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [lazyBesideTheBundle],
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
-  },
-];
+const builds = [hostBuild];
 
 // The webview bundle exists from the chat issue on.
 if (fs.existsSync(path.join(__dirname, 'webview', 'chat', 'main.ts'))) {
@@ -104,23 +85,15 @@ if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
-    // The tests' bundle carries the mention sources inline, as it does ajv.
-    plugins: [
-      {
-        name: 'mentions-inline',
-        setup(build) {
-          build.onResolve({ filter: /^gws-mentions$/ }, () => ({
-            path: path.join(__dirname, 'src', 'chat', 'mentions', 'vscode', 'picker.ts'),
-          }));
-        },
-      },
-    ],
     sourcemap: true,
     logLevel: 'warning',
   });
 }
 
 async function main() {
+  // Chunk names carry a content hash: the last build's chunks would otherwise pile up in the
+  // folder the .vsix ships.
+  fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
   if (watch) {
     const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));

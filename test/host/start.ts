@@ -170,8 +170,8 @@ async function main(): Promise<void> {
   await new Promise<never>(() => undefined);
 }
 
-if (!existsSync(join(projectRoot, 'dist', 'extension.js'))) {
-  process.stderr.write('dist/extension.js is missing: run `npm start` (it builds first) or `npm run build`.\n');
+if (!existsSync(join(projectRoot, 'dist', 'extension.mjs'))) {
+  process.stderr.write('dist/extension.mjs is missing: run `npm start` (it builds first) or `npm run build`.\n');
   process.exit(1);
 }
 main().then(

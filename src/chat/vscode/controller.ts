@@ -209,7 +209,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   /** "Add File to Chat": the files become chips in the composer of every chat. */
   async addFiles(uris: vscode.Uri[]): Promise<void> {
-    this.hub.broadcastOrKeep({ type: 'mentions/add', ...(await this.mentions.provider.fromUris(uris)) });
+    this.hub.broadcastOrKeep({ type: 'mentions/add', ...(await (await this.mentions.provider).fromUris(uris)) });
   }
 
   /** The whole state a webview starts from when it is (re)loaded. */

@@ -73,7 +73,9 @@ async function sendWithMentions(
   m: Extract<WebviewMessage, { type: 'chat/send' }>,
 ): Promise<void> {
   const model = d.session.currentModel();
-  const r = await d.mentions.provider.resolve(m.mentions ?? [], {
+  const r = await (
+    await d.mentions.provider
+  ).resolve(m.mentions ?? [], {
     acceptsImages: model.info?.supportsImages,
     model: model.id,
     maxImageBytes: maxImageBytes(),

@@ -1,6 +1,6 @@
 import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/wire';
 import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
-import { ToolCallValidator } from './validation';
+import type { ToolCallValidator } from './validation';
 import { ToolPathError } from './paths';
 import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
 
@@ -161,7 +161,7 @@ export class ToolRunner implements ToolExecutor {
 
   async execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]> {
     const tools = this.opts.tools();
-    const validator = this.validatorFor(tools);
+    const validator = await this.validatorFor(tools);
     const out: ToolMessage[] = [];
     for (const call of calls) {
       try {
@@ -338,11 +338,13 @@ export class ToolRunner implements ToolExecutor {
     return `Error: the tool ${tool.definition.function.name} failed: ${msg}`;
   }
 
-  private validatorFor(tools: readonly Tool[]): ToolCallValidator {
+  private async validatorFor(tools: readonly Tool[]): Promise<ToolCallValidator> {
     // Schemas compile once per set of definitions, not once per turn.
     const defs = tools.map((t) => t.definition);
     const key = JSON.stringify(defs);
     if (this.cachedKey !== key || !this.cachedValidator) {
+      // ajv is a third of the tools' code and only a model's first call needs it: its own chunk.
+      const { ToolCallValidator } = await import('./validation');
       this.cachedValidator = new ToolCallValidator(defs);
       this.cachedKey = key;
     }

@@ -1,4 +1,4 @@
-import type Ajv from 'ajv';
+import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolCall, ToolDefinition, ToolMessage } from '../../../api/wire';
 
@@ -34,18 +34,6 @@ export type CheckedCall = ValidCall | RefusedCall;
 /** The schema of a definition that leaves `parameters` out (spec 2.1: it takes none). */
 const NO_PARAMETERS = { type: 'object', properties: {} };
 
-/**
- * ajv is about a third of the host bundle and is needed only once a model calls a tool, so it is
- * required on first use: the production build ships it as dist/ajv.js (esbuild.js) and
- * activation does not parse it.
- */
-let ajvClass: typeof Ajv | undefined;
-function loadAjv(): typeof Ajv {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load is the point
-  ajvClass ??= (require('ajv') as { default: typeof Ajv }).default;
-  return ajvClass;
-}
-
 /** Longest excerpt of bad arguments quoted back to the model. */
 const EXCERPT = 60;
 
@@ -55,7 +43,7 @@ const EXCERPT = 60;
  * message instead of throwing.
  */
 export class ToolCallValidator {
-  private readonly ajv = new (loadAjv())({
+  private readonly ajv = new Ajv({
     allErrors: true,
     // Schemas from other extensions and MCP servers use keywords and formats we do not know
     // (`format: uri`, `x-*` annotations); unknown keywords must not make the tool unusable.
