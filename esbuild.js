@@ -32,7 +32,6 @@ const hostBuild = {
   },
   sourcemap: !production,
   minify: production,
-  metafile: true,
   logLevel: 'warning',
 };
 
@@ -90,6 +89,58 @@ if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
   });
 }
 
+const summary = production || process.argv.includes('--summary');
+
+/** What a bundle's byte comes from: an npm package, or a folder two levels under the project. */
+function inputGroup(file) {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  if (pkg) return pkg[1];
+  return file.split('/').slice(0, 3).join('/');
+}
+
+/** One line per output file: its size and where most of its bytes come from (esbuild's metafile). */
+function printSummary(metafile, build) {
+  const entries = new Set(Object.values(build.entryPoints).map((e) => path.normalize(e)));
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  for (const [file, out] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.map') || !/\.(m?js|css)$/.test(file)) continue;
+    const groups = new Map();
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+      const g = inputGroup(input);
+      groups.set(g, (groups.get(g) ?? 0) + bytesInOutput);
+    }
+    const top = [...groups]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, out.entryPoint ? 6 : 3)
+      .map(([g, n]) => `${g} ${kb(n)}`)
+      .join(', ');
+    // An entry the build names is loaded first; one reached by `import()` is loaded on first use.
+    const kind = file.endsWith('.css')
+      ? 'css'
+      : out.entryPoint && entries.has(path.normalize(out.entryPoint))
+        ? 'entry'
+        : out.entryPoint
+          ? 'on first use'
+          : 'shared chunk';
+    console.log(`${file.padEnd(40)} ${kb(out.bytes).padStart(9)}  ${kind}: ${top || '(esbuild runtime)'}`);
+  }
+}
+
+/**
+ * Each module in one output only: a class in two chunks would be two classes, and `instanceof`
+ * across them false. esbuild's splitting puts shared modules in shared chunks; this checks it.
+ */
+function assertNoDuplicates(metafile) {
+  const seen = new Map();
+  for (const [file, out] of Object.entries(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+      if (bytesInOutput === 0) continue;
+      if (seen.has(input)) throw new Error(`${input} is bundled twice: in ${seen.get(input)} and ${file}`);
+      seen.set(input, file);
+    }
+  }
+}
+
 async function main() {
   // Chunk names carry a content hash: the last build's chunks would otherwise pile up in the
   // folder the .vsix ships.
@@ -100,7 +151,10 @@ async function main() {
     console.log('esbuild: watching');
     return;
   }
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
+  results.forEach((r) => assertNoDuplicates(r.metafile));
+  // The tests' bundle is left out: its size matters to nobody.
+  if (summary) results.forEach((r, i) => builds[i].outdir === 'dist' && printSummary(r.metafile, builds[i]));
 }
 
 main().catch((err) => {
