@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, newPage } from '../test/host/browser';
+import { bundleReport } from '../scripts/bundleSizes.mjs';
 import { cleanupAll } from '../test/host/cleanup';
 import { startCodeServer } from '../test/host/codeServer';
 import { ensureHost, projectRoot } from '../test/host/install';
@@ -40,11 +41,7 @@ function findLine(dir: string): string | undefined {
 function bundleSizes(): string[] {
   try {
     execFileSync(process.execPath, ['esbuild.js', '--production'], { cwd: projectRoot, stdio: 'ignore' });
-    const lines = ['extension.js', 'webview.js', 'gallery.js', 'ajv.js'].map((f) => {
-      const kb = statSync(join(projectRoot, 'dist', f)).size / 1024;
-      return `  dist/${f}: ${kb.toFixed(1)} KB (budget 300 KB)${kb > 300 ? '  OVER' : ''}`;
-    });
-    return lines;
+    return bundleReport(join(projectRoot, 'dist')).lines.map((l) => `  ${l}`);
   } finally {
     execFileSync(process.execPath, ['esbuild.js'], { cwd: projectRoot, stdio: 'ignore' });
   }

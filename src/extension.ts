@@ -8,8 +8,7 @@ import { registerKeyCommands } from './platform/keyCommands';
 import { registerConnectionCommands } from './connection/check/vscode/commands';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
-import { registerTools } from './chat/tools/vscode/register';
-import { registerLanguageModels } from './lm/vscode/provider';
+import { registerLanguageModels } from './lm/vscode/register';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
@@ -29,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   registerConnectionCommands(services);
   const video = registerVideo(services);
   // Features may not import each other: the video tools reach the chat's tool set through here.
-  registerTools(services, registerChat(services), video.chatTools);
+  registerChat(services, video.chatTools);
   registerLanguageModels(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 

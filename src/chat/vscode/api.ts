@@ -17,7 +17,7 @@ export type ToolSettingChange =
 
 /**
  * What the chat offers other features (the tools feature uses all of it). Obtained from
- * `registerChat(services)`.
+ * `registerChat` (the chat's controller, handed to the tools when the chat first loads).
  */
 export interface ChatPanelApi {
   /**

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import type { FeatureTool } from '../../contracts/featureTools';
 import type { Services } from '../../platform/services';
 import { webviewHtml } from '../../shared/webviewHtml';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID, type ChatPanelApi } from './api';
-import { ChatController } from './controller';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './api';
+import type { ChatController } from './controller';
 
 function nonce(): string {
   const bytes = new Uint8Array(18);
@@ -28,15 +29,28 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
 
 /**
  * The chat: a view in its own activity-bar container, the same chat in an editor panel ("Open
- * Chat"), and the editor commands. Returns the API the tools feature plugs into.
+ * Chat"), the editor commands, and its tools (with the tools `fromFeatures` offer, the video's).
+ * Only the registrations happen at activation: the chat's code (session, history, checkpoints,
+ * tools) is imported when the chat is first shown or one of its commands first runs, a chunk of
+ * its own (see esbuild.js).
  */
-export function registerChat(s: Services): ChatPanelApi {
+export function registerChat(s: Services, fromFeatures: readonly FeatureTool[] = []): void {
   const { context } = s;
-  const controller = new ChatController(s);
-  context.subscriptions.push(controller);
+  let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
+  const load = () =>
+    (loading ??= (async () => {
+      const [{ ChatController }, { registerTools }] = await Promise.all([
+        import('./controller'),
+        import('../tools/vscode/register'),
+      ]);
+      const controller = new ChatController(s);
+      context.subscriptions.push(controller);
+      return { controller, manageTools: registerTools(s, controller, fromFeatures).manageTools };
+    })());
+  const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
 
-  const adoptPanel = (p: vscode.WebviewPanel) => {
+  const adoptPanel = (controller: ChatController, p: vscode.WebviewPanel) => {
     panel = p;
     p.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'chat.svg');
     setHtml(p.webview, controller, context.extensionUri);
@@ -47,12 +61,15 @@ export function registerChat(s: Services): ChatPanelApi {
     });
   };
 
-  const openPanel = () => {
+  const openPanel = async () => {
+    const controller = await chat();
+    // Checked after the load: a second click while it loaded finds the first one's panel.
     if (panel) {
       panel.reveal(undefined, false);
       return;
     }
     adoptPanel(
+      controller,
       vscode.window.createWebviewPanel(
         CHAT_PANEL_TYPE,
         vscode.l10n.t('Gateway Studio Chat'),
@@ -72,7 +89,8 @@ export function registerChat(s: Services): ChatPanelApi {
     vscode.window.registerWebviewViewProvider(
       CHAT_VIEW_ID,
       {
-        resolveWebviewView(view) {
+        async resolveWebviewView(view) {
+          const controller = await chat();
           setHtml(view.webview, controller, context.extensionUri);
           const sub = controller.attach(view.webview, () => view.visible);
           view.onDidDispose(() => sub.dispose());
@@ -82,18 +100,18 @@ export function registerChat(s: Services): ChatPanelApi {
       { webviewOptions: { retainContextWhenHidden: false } },
     ),
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
-      deserializeWebviewPanel(p: vscode.WebviewPanel): Promise<void> {
-        adoptPanel(p);
-        return Promise.resolve();
+      async deserializeWebviewPanel(p: vscode.WebviewPanel): Promise<void> {
+        adoptPanel(await chat(), p);
       },
     }),
     vscode.commands.registerCommand('gatewayStudio.openChat', openPanel),
     vscode.commands.registerCommand('gatewayStudio.newChat', async () => {
       await reveal();
-      await controller.newChatFromCommand();
+      await (await chat()).newChatFromCommand();
     }),
-    vscode.commands.registerCommand('gatewayStudio.exportChat', () => controller.exportMarkdown()),
-    vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', () => controller.showSystemPrompt()),
+    vscode.commands.registerCommand('gatewayStudio.exportChat', async () => (await chat()).exportMarkdown()),
+    vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', async () => (await chat()).showSystemPrompt()),
+    vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
     // From the explorer: the clicked file, or all selected ones; from an editor tab: its file.
     vscode.commands.registerCommand(
       'gatewayStudio.addFileToChat',
@@ -105,7 +123,7 @@ export function registerChat(s: Services): ChatPanelApi {
           return;
         }
         await reveal();
-        await controller.addFiles(uris);
+        await (await chat()).addFiles(uris);
       },
     ),
     vscode.commands.registerCommand('gatewayStudio.askAboutSelection', async () => {
@@ -122,7 +140,7 @@ export function registerChat(s: Services): ChatPanelApi {
         return;
       }
       await reveal();
-      controller.addContext({
+      (await chat()).addContext({
         fileName: vscode.workspace.asRelativePath(editor.document.uri),
         language: editor.document.languageId,
         text,
@@ -131,5 +149,4 @@ export function registerChat(s: Services): ChatPanelApi {
       });
     }),
   );
-  return controller;
 }

@@ -12,9 +12,6 @@ import { ReasoningMemory } from '../answer/core/reasoningMemory';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
 
-/** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
-export const LM_VENDOR = 'gateway-studio';
-
 /** How long a model list is reused while neither the key nor the base URL changed. */
 const MODEL_LIST_TTL_MS = 5 * 60_000;
 
@@ -185,18 +182,4 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     for (const d of this.subs) d.dispose();
     this.changed.dispose();
   }
-}
-
-/** Registers the provider for {@link LM_VENDOR}; VS Code versions without the API are skipped with a log line. */
-export function registerLanguageModels(s: Services): GatewayLanguageModels | undefined {
-  const lm = vscode.lm as Partial<typeof vscode.lm>;
-  if (typeof lm.registerLanguageModelChatProvider !== 'function') {
-    s.log.info(
-      'Language models: this VS Code has no language-model provider API; the gateway models are not offered to its model picker.',
-    );
-    return undefined;
-  }
-  const provider = new GatewayLanguageModels(s);
-  s.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(LM_VENDOR, provider));
-  return provider;
 }

@@ -18,7 +18,11 @@ const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES
  * approval flow (chat cards, with a quick pick or modal when the chat is not on screen), per-
  * workspace enabled/trusted state, the tools menu of the chat and the Manage Tools command.
  */
-export function registerTools(s: Services, chat: ChatPanelApi, fromFeatures: readonly FeatureTool[] = []): ToolRunner {
+export function registerTools(
+  s: Services,
+  chat: ChatPanelApi,
+  fromFeatures: readonly FeatureTool[] = [],
+): { runner: ToolRunner; manageTools: () => Promise<void> } {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
@@ -119,7 +123,6 @@ export function registerTools(s: Services, chat: ChatPanelApi, fromFeatures: rea
     }),
     state.onDidChange(publish),
     vscode.workspace.onDidGrantWorkspaceTrust(publish),
-    vscode.commands.registerCommand('gatewayStudio.manageTools', () => manageTools()),
   );
   publish();
 
@@ -169,7 +172,8 @@ export function registerTools(s: Services, chat: ChatPanelApi, fromFeatures: rea
     for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.key)) await setTrusted(i.key, yes.has(i.key));
   }
 
-  return runner;
+  // The Manage Tools command is registered at activation by the chat (vscode/register.ts).
+  return { runner, manageTools };
 }
 
 /** Whether the chat editor panel is the visible tab of some editor group. */
