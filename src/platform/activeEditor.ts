@@ -36,9 +36,9 @@ export class ActiveEditorTracker implements vscode.Disposable {
   }
 }
 
-// Kept on globalThis, not in a module variable: the @-mention sources are a bundle of their own
-// (dist/mentions.js, see esbuild.js), which would otherwise get a second tracker that started
-// late, after the chat already had the focus.
+// Kept on globalThis, not in a module variable: any second copy of this module in the host (a
+// bundle of its own, as the @-mention sources once were) would otherwise get a second tracker that
+// started late, after the chat already had the focus. The chunks of dist/ share one copy.
 const KEY = Symbol.for('gatewayStudio.activeEditorTracker');
 const holder = globalThis as { [KEY]?: ActiveEditorTracker };
 
