@@ -93,16 +93,28 @@ async function modelRecord(s: Services, client: GatewayClient, model: string): P
   }
 }
 
+/** The staged diff, else the working tree's diff and the untracked names, after a fresh status. */
+async function readChanges(repo: GitRepository): Promise<{ staged: boolean; diff: string; untracked: string[] }> {
+  await repo.status();
+  const staged = repo.state.indexChanges.length > 0;
+  return { staged, diff: await repo.diff(staged), untracked: staged ? [] : untrackedPaths(repo) };
+}
+
 async function write(
   s: Services,
   repo: GitRepository,
   signal: AbortSignal,
   arg: unknown,
 ): Promise<CommitMessageResult> {
-  await repo.status();
-  const staged = repo.state.indexChanges.length > 0;
-  const diff = await repo.diff(staged);
-  const untracked = staged ? [] : untrackedPaths(repo);
+  let changes: { staged: boolean; diff: string; untracked: string[] };
+  try {
+    changes = await readChanges(repo);
+  } catch (e) {
+    // Git itself failed (a broken repository, a lock): its words, with Show Log.
+    const d = showGatewayError(s, e);
+    return { outcome: 'failed', line: `${d.title}. ${d.detail}` };
+  }
+  const { staged, diff, untracked } = changes;
   if (diff.trim() === '' && untracked.length === 0)
     return tell(
       vscode.l10n.t('Nothing to describe: the repository has no staged or unstaged changes.'),
