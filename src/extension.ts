@@ -9,6 +9,7 @@ import { registerConnectionCommands } from './connection/check/vscode/commands';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
 import { registerLanguageModels } from './lm/vscode/register';
+import { registerScm } from './scm/vscode/register';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   // Features may not import each other: the video tools reach the chat's tool set through here.
   registerChat(services, video.chatTools);
   registerLanguageModels(services);
+  registerScm(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   const walkthrough = registerWalkthrough(services);

@@ -25,6 +25,8 @@ export interface Settings {
   // asks before a workspace-set address gets the key.
   chatModel: string;
   videoModel: string;
+  /** `utilityModel`: the model for small tasks (commit messages); empty means the chat model. */
+  utilityModel: string;
   chat: {
     systemPrompt: string;
     /** `chat.environmentContext`: the environment section of the system prompt. */
@@ -82,6 +84,7 @@ export function settingsFrom(get: (key: string) => unknown, report: (problem: st
   return {
     chatModel: g('chatModel', ''),
     videoModel: g('videoModel', 'vendor-image-video'),
+    utilityModel: g('utilityModel', ''),
     chat: {
       systemPrompt: g('chat.systemPrompt', ''),
       environmentContext: g('chat.environmentContext', true),

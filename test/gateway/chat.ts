@@ -8,6 +8,7 @@ import { MARKDOWN_DOC, fragments, longText, pieces, tokenCount } from './content
 import type { FaultEffects, ToolStyle } from './faults';
 import { httpError, sendJson } from './http';
 import { checkWindow, countPromptTokens, type WindowRule } from './context';
+import { commitAnswer, isCommitRequest } from './commit';
 import { ALIGNED, CHAT_MODELS, VIDEO_MODELS, acceptsImages } from './models';
 import { SseWriter } from './sse';
 
@@ -371,6 +372,20 @@ function plan(body: Json, rule?: WindowRule): Plan {
   if (isSummaryRequest(body)) {
     const transcript = textOf(messages.at(-1)?.content ?? '');
     const content = `Summary of ${transcript.length} characters: ${transcript.replace(/\s+/g, ' ').slice(0, 200)}`;
+    return {
+      model: ALIGNED[model] ?? model,
+      reasoning: '',
+      content,
+      contentPieces: pieces(content),
+      calls: [],
+      finish: 'stop',
+      promptTokens: windowTokens ?? tokenCount(JSON.stringify(messages)),
+    };
+  }
+
+  // A commit-message request (test/gateway/commit.ts): a wrapped message naming the diff's files.
+  if (isCommitRequest(body)) {
+    const content = commitAnswer(body);
     return {
       model: ALIGNED[model] ?? model,
       reasoning: '',

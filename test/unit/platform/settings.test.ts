@@ -52,3 +52,19 @@ void test('settings left unset or holding numbers are read without a problem', (
   assert.equal(s.network.requestTimeoutSeconds, 60);
   assert.deepEqual(problems, []);
 });
+
+void test('the utility model is read as written and is empty by default, which means the chat model', () => {
+  const none = settingsFrom(
+    () => undefined,
+    () => undefined,
+  );
+  assert.equal(none.utilityModel, '');
+  const values: Record<string, unknown> = { utilityModel: 'gw-small', chatModel: 'gw-chat' };
+  assert.equal(
+    settingsFrom(
+      (key) => values[key],
+      () => undefined,
+    ).utilityModel,
+    'gw-small',
+  );
+});

@@ -24,6 +24,7 @@ import {
   type ModelLimits,
   type ModelOverride,
 } from '../../../api/modelLimits';
+import { CHARS_PER_TOKEN, rawTextTokens } from '../../../shared/tokens';
 
 export {
   DEFAULT_CONTEXT_WINDOW,
@@ -43,18 +44,8 @@ export function resolveModelLimits(i: LimitInputs): ModelLimits {
 export const IMAGE_TOKENS = 765;
 /** Role and separators of one message, as chat templates add them. */
 export const MESSAGE_TOKENS = 4;
-/** Latin text and code: characters per token before calibration. */
-export const CHARS_PER_TOKEN = 4;
-
-// CJK ideographs, kana, hangul and full-width forms: each about one token or more.
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/g;
-
-/** Uncalibrated tokens of a text: CJK characters one each, the rest four characters a token. */
-export function rawTextTokens(text: string): number {
-  if (text === '') return 0;
-  const cjk = text.match(CJK)?.length ?? 0;
-  return cjk + Math.ceil((text.length - cjk) / CHARS_PER_TOKEN);
-}
+// The estimate itself is shared (src/shared/tokens.ts): the commit message sizes its diff by it too.
+export { CHARS_PER_TOKEN, rawTextTokens };
 
 /** The parts of a request, in tokens, as the meter shows them. */
 export interface Breakdown {
