@@ -156,7 +156,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     if (!l) return;
     if (content) l.renderer.append(content);
     if (reasoning) {
-      l.reasoning.appendData(reasoning);
+      l.reasoning.append(reasoning);
       l.details.hidden = false;
     }
     // The stored copy follows along without a render (nothing shown depends on it mid-stream).
