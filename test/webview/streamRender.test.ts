@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
+import { TextChunks } from '../../webview/chat/textChunks';
 import { launch, openHarness, snapshot } from './harness';
 
 /*
@@ -89,4 +90,27 @@ void test('long reasoning is kept in segments while it streams, and shows exactl
   assert.ok((await pre.locator('.md-live-seg').count()) >= 300 / 40 + 3, 'segments');
   assert.equal(await pre.evaluate((el) => el.textContent), sent);
   await h.page.context().close();
+});
+
+void test("the renderer's text, kept as the pieces it arrived in, reads exactly like the joined string", () => {
+  const t = new TextChunks();
+  let s = '';
+  // A fixed pseudo-random sequence, so a failure repeats.
+  let seed = 7;
+  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let i = 0; i < 300; i++) {
+    const piece = Array.from({ length: rnd(12) }, () => 'ab\n c'[rnd(5)]).join('');
+    t.append(piece);
+    s += piece;
+    for (let k = 0; k < 5; k++) {
+      const a = rnd(s.length + 2);
+      const b = a + rnd(30);
+      assert.equal(t.slice(a, b), s.slice(a, b));
+      assert.equal(t.slice(a), s.slice(a));
+      assert.equal(t.indexOf('\n', a), a >= s.length ? -1 : s.indexOf('\n', a));
+      assert.equal(t.charAt(a), s.charAt(a));
+    }
+  }
+  assert.equal(t.toString(), s);
+  assert.equal(t.length, s.length);
 });

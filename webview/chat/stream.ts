@@ -1,5 +1,6 @@
 import { highlightLater, renderMarkdownNodes } from './markdown';
 import { SegmentedText } from './segments';
+import { TextChunks } from './textChunks';
 
 const GROUP_SIZE = 32;
 /** Above this, a streamed code block stays plain text (see `adoptLive`). */
@@ -19,7 +20,7 @@ const LARGE_CODE_CHARS = 50_000;
  * re-rendered, so even a model writing a thousand-line file costs only the new characters.
  */
 export class StreamRenderer {
-  private text = '';
+  private readonly text = new TextChunks();
   /** End of the text already rendered into finished blocks. */
   private stableEnd = 0;
   /** Where the next unscanned line starts. */
@@ -48,12 +49,12 @@ export class StreamRenderer {
   }
 
   get content(): string {
-    return this.text;
+    return this.text.toString();
   }
 
   append(delta: string): void {
     if (!delta) return;
-    this.text += delta;
+    this.text.append(delta);
     if (this.frame === undefined) {
       this.frame = this.schedule(() => {
         this.frame = undefined;
@@ -166,7 +167,7 @@ export class StreamRenderer {
       !this.fence &&
       this.blankBoundary !== undefined &&
       this.scanPos < t.length &&
-      !/^[ \t\n]/.test(t[this.scanPos] ?? ' ')
+      !/^[ \t\n]/.test(t.charAt(this.scanPos) || ' ')
     ) {
       this.freeze(this.scanPos);
       this.blankBoundary = undefined;
