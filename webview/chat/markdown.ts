@@ -125,6 +125,8 @@ const PURIFY: Config = {
   ALLOW_DATA_ATTR: false,
 };
 
+const FRAGMENT = { ...PURIFY, RETURN_DOM_FRAGMENT: true } as const;
+
 // markdown-it keeps a link whose URL it refused as `href=""`; such a link would point at the page
 // itself, so it loses its href and reads as plain text.
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -142,9 +144,70 @@ export function renderMarkdown(text: string, opts: { highlight: boolean }): stri
   return DOMPurify.sanitize(html, PURIFY);
 }
 
+/**
+ * Like {@link renderMarkdown}, as the nodes DOMPurify already built: setting its string as
+ * `innerHTML` would parse the same HTML a second time.
+ */
+export function renderMarkdownNodes(text: string, opts: { highlight: boolean }): DocumentFragment {
+  highlightOn = opts.highlight;
+  const html = md.render(text);
+  highlightOn = true;
+  return DOMPurify.sanitize(html, FRAGMENT);
+}
+
 /** Plain text to sanitised highlighted HTML (tool arguments, JSON answers). */
 export function highlightCode(code: string, language: string): string {
   const lang = hljs.getLanguage(language) ? language : 'plaintext';
   const html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
   return DOMPurify.sanitize(html, PURIFY);
 }
+
+/**
+ * Highlights the code blocks under `root` that markdown-it left plain (a streamed block is
+ * rendered without highlighting; see highlightLater). Same limits as the highlight option above.
+ */
+export function highlightBlocks(root: ParentNode): void {
+  for (const code of root.querySelectorAll<HTMLElement>('pre > code[class*="language-"]')) {
+    if (code.dataset.hl) continue;
+    code.dataset.hl = '1';
+    const text = code.textContent ?? '';
+    const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1]?.toLowerCase() ?? '';
+    if (text.length > 50_000 || !lang || !hljs.getLanguage(lang)) continue;
+    try {
+      const html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+      code.replaceChildren(DOMPurify.sanitize(html, FRAGMENT));
+    } catch {
+      // Left plain, as markdown-it leaves a block it cannot highlight.
+    }
+  }
+}
+
+const idleQueue: HTMLElement[] = [];
+let idleScheduled = false;
+
+/**
+ * Highlights `el`'s code blocks in idle time instead of inside the frame that shows them: a
+ * large block costs tens of milliseconds, which would hold that frame back. The timeout bounds
+ * how long a busy page leaves a block plain.
+ */
+export function highlightLater(el: HTMLElement): void {
+  if (!el.querySelector('pre > code[class*="language-"]')) return;
+  idleQueue.push(el);
+  if (idleScheduled) return;
+  idleScheduled = true;
+  const run = (deadline?: IdleDeadline): void => {
+    // One block at least per call, then as many as the idle period allows.
+    do {
+      const next = idleQueue.shift();
+      if (next?.isConnected) highlightBlocks(next);
+    } while (idleQueue.length && (deadline?.timeRemaining() ?? 0) > 4);
+    if (idleQueue.length) schedule(run);
+    else idleScheduled = false;
+  };
+  schedule(run);
+}
+
+const schedule = (cb: (d?: IdleDeadline) => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(cb, { timeout: 250 });
+  else setTimeout(cb, 0);
+};

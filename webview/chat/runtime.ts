@@ -4,6 +4,7 @@
  */
 import { options } from 'preact';
 import type { WebviewMessage } from '../../src/shared/protocol';
+import type { SegmentedText } from './segments';
 import type { StreamRenderer } from './stream';
 
 /** The part of `acquireVsCodeApi()` the chat uses. */
@@ -36,7 +37,7 @@ export const cardEls = new Map<string, HTMLElement>();
 /** An answer that is streaming: deltas go straight to its renderer, never through a render. */
 export interface LiveMessage {
   renderer: StreamRenderer;
-  reasoning: Text;
+  reasoning: SegmentedText;
   details: HTMLElement;
 }
 export const live = new Map<string, LiveMessage>();

@@ -1,7 +1,8 @@
-import { renderMarkdown } from './markdown';
+import { highlightLater, renderMarkdownNodes } from './markdown';
+import { SegmentedText } from './segments';
+import { TextChunks } from './textChunks';
 
 const GROUP_SIZE = 32;
-const SEGMENT_LINES = 40;
 /** Above this, a streamed code block stays plain text (see `adoptLive`). */
 const LARGE_CODE_CHARS = 50_000;
 
@@ -10,7 +11,7 @@ const LARGE_CODE_CHARS = 50_000;
  *
  * The text is split into blocks at blank lines outside fenced code (where markdown cannot carry
  * state from one block to the next, except for indented continuations, which we keep together).
- * A finished block is rendered once, highlighted, and appended; only the unfinished tail is
+ * A finished block is rendered once and appended (its code highlighted later, in idle time); only the unfinished tail is
  * re-rendered, at most once per animation frame, without highlighting. Deltas are only appended
  * to a string, so a burst of tokens between two frames costs one render.
  *
@@ -19,16 +20,15 @@ const LARGE_CODE_CHARS = 50_000;
  * re-rendered, so even a model writing a thousand-line file costs only the new characters.
  */
 export class StreamRenderer {
-  private text = '';
+  private readonly text = new TextChunks();
   /** End of the text already rendered into finished blocks. */
   private stableEnd = 0;
   /** Where the next unscanned line starts. */
   private scanPos = 0;
   private fence:
     { char: string; len: number; topLevel: boolean; start: number; codeStart: number; lang: string } | undefined;
-  /** The open top-level fence shown as growing plain text, and how much of its code it shows. */
-  private live:
-    { start: number; code: HTMLElement; group: HTMLElement; seg: Text; segLines: number; shown: number } | undefined;
+  /** The open top-level fence shown as growing plain text (its `length` is how much code it shows). */
+  private live: { start: number; code: HTMLElement; text: SegmentedText } | undefined;
   /** Start of the line after the last blank line seen outside a fence, if it may end a block. */
   private blankBoundary: number | undefined;
   private frame: number | undefined;
@@ -49,12 +49,12 @@ export class StreamRenderer {
   }
 
   get content(): string {
-    return this.text;
+    return this.text.toString();
   }
 
   append(delta: string): void {
     if (!delta) return;
-    this.text += delta;
+    this.text.append(delta);
     if (this.frame === undefined) {
       this.frame = this.schedule(() => {
         this.frame = undefined;
@@ -75,48 +75,23 @@ export class StreamRenderer {
         if (f.lang) code.className = `language-${f.lang}`;
         pre.appendChild(code);
         this.tail.replaceChildren(pre);
-        const group = this.newGroup(code);
-        this.live = { start: f.start, code, group, seg: this.newSegment(group), segLines: 0, shown: 0 };
+        this.live = { start: f.start, code, text: new SegmentedText(code) };
       }
-      this.appendLive(this.live, this.text.slice(f.codeStart + this.live.shown));
+      this.live.text.append(this.text.slice(f.codeStart + this.live.text.length));
       return;
     }
     this.live = undefined;
     const tail = this.text.slice(this.stableEnd);
-    this.tail.innerHTML = tail ? renderMarkdown(tail, { highlight: false }) : '';
-  }
-
-  /**
-   * Appends to the open code block in segments of SEGMENT_LINES lines: the browser lays out a
-   * text node as a whole, so one ever-growing node would make each frame cost more.
-   */
-  private appendLive(live: NonNullable<StreamRenderer['live']>, code: string): void {
-    live.shown += code.length;
-    let from = 0;
-    for (let nl = code.indexOf('\n'); nl !== -1; nl = code.indexOf('\n', from)) {
-      live.seg.appendData(code.slice(from, nl + 1));
-      from = nl + 1;
-      if (++live.segLines >= SEGMENT_LINES) {
-        // Segments go into groups too, for the same reason finished blocks do.
-        if (live.group.childElementCount >= GROUP_SIZE) live.group = this.newGroup(live.code);
-        live.seg = this.newSegment(live.group);
-        live.segLines = 0;
-      }
-    }
-    if (from < code.length) live.seg.appendData(code.slice(from));
+    if (tail) this.tail.replaceChildren(renderMarkdownNodes(tail, { highlight: false }));
+    else this.tail.replaceChildren();
   }
 
   /** Makes the live code block (exactly the code up to `codeEnd`) a finished block. */
   private adoptLive(live: NonNullable<StreamRenderer['live']>, codeStart: number, codeEnd: number): void {
     const want = codeEnd - codeStart;
-    if (live.shown > want) {
-      // Part of the closing fence line was shown while it arrived; it sits at the end.
-      const extra = Math.min(live.shown - want, live.seg.length);
-      live.seg.deleteData(live.seg.length - extra, extra);
-      live.shown = want;
-    } else {
-      this.appendLive(live, this.text.slice(codeStart + live.shown, codeEnd));
-    }
+    // Part of the closing fence line was shown while it arrived; it sits at the end.
+    if (live.text.length > want) live.text.trimEnd(live.text.length - want);
+    else live.text.append(this.text.slice(codeStart + live.text.length, codeEnd));
     const pre = live.code.parentElement;
     this.live = undefined;
     this.stableEnd = this.scanPos;
@@ -125,22 +100,6 @@ export class StreamRenderer {
     el.className = 'md-block';
     el.appendChild(pre);
     this.appendBlock(el);
-  }
-
-  private newSegment(parent: HTMLElement): Text {
-    const span = document.createElement('span');
-    span.className = 'md-live-seg';
-    const text = document.createTextNode('');
-    span.appendChild(text);
-    parent.appendChild(span);
-    return text;
-  }
-
-  private newGroup(code: HTMLElement): HTMLElement {
-    const div = document.createElement('span');
-    div.className = 'md-live-group';
-    code.appendChild(div);
-    return div;
   }
 
   /** The answer is complete: the tail becomes a finished (highlighted) block. */
@@ -208,7 +167,7 @@ export class StreamRenderer {
       !this.fence &&
       this.blankBoundary !== undefined &&
       this.scanPos < t.length &&
-      !/^[ \t\n]/.test(t[this.scanPos] ?? ' ')
+      !/^[ \t\n]/.test(t.charAt(this.scanPos) || ' ')
     ) {
       this.freeze(this.scanPos);
       this.blankBoundary = undefined;
@@ -222,8 +181,9 @@ export class StreamRenderer {
     if (!block.trim()) return;
     const el = document.createElement('div');
     el.className = 'md-block';
-    el.innerHTML = renderMarkdown(block, { highlight: true });
+    el.appendChild(renderMarkdownNodes(block, { highlight: false }));
     this.appendBlock(el);
+    highlightLater(el);
   }
 
   private appendBlock(el: HTMLElement): void {

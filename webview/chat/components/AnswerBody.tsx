@@ -8,10 +8,11 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AssistantMessage } from '../../../src/shared/protocol';
 import { decorateCodeBlocks } from '../codeBlocks';
 import { h } from '../../common/dom';
-import { highlightCode, renderMarkdown } from '../markdown';
+import { highlightCode, renderMarkdownNodes } from '../markdown';
 import { announce, live } from '../runtime';
 import type { Translate } from '../models/strings';
 import { useChat } from '../useChat';
+import { SegmentedText } from '../segments';
 import { StreamRenderer } from '../stream';
 import { Icon } from './buttons';
 
@@ -21,11 +22,11 @@ function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean, t: Tran
       const pretty = JSON.stringify(JSON.parse(m.content), null, 2);
       body.innerHTML = `<pre><code class="hljs language-json">${highlightCode(pretty, 'json')}</code></pre>`;
     } catch {
-      body.innerHTML = renderMarkdown(m.content, { highlight: true });
+      body.replaceChildren(renderMarkdownNodes(m.content, { highlight: true }));
       body.prepend(h('p', { class: 'notice' }, t('Answer not valid JSON; shown as text.')));
     }
   } else {
-    body.innerHTML = renderMarkdown(m.content, { highlight: true });
+    body.replaceChildren(renderMarkdownNodes(m.content, { highlight: true }));
   }
   decorateCodeBlocks(body, t);
 }
@@ -47,8 +48,10 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
     const streaming = live.get(m.id);
     if (m.status === 'streaming') {
       if (streaming) return;
-      const text = document.createTextNode(m.reasoning ?? '');
-      pre.replaceChildren(text);
+      pre.replaceChildren();
+      // Long reasoning grows in segments, as a long code block does (segments.ts).
+      const text = new SegmentedText(pre, true);
+      text.append(m.reasoning ?? '');
       // Finished blocks are not read out one by one: the live region reads the whole answer once
       // it is done (models/app.ts), so a screen reader is not interrupted while the answer streams.
       const renderer = new StreamRenderer(el, (block) => decorateCodeBlocks(block, t));

@@ -4,8 +4,9 @@
  * first screen at once, then the rest in slices (models/conversation.ts, unmounted).
  */
 import type { JSX } from 'preact';
-import { useLayoutEffect } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { els } from '../runtime';
+import { scrollPin } from '../scrollPin';
 import { useChat } from '../useChat';
 import { Row } from './Message';
 import { SummaryBlock } from './SummaryBlock';
@@ -17,6 +18,11 @@ export function MessageList(): JSX.Element {
   const { t, conversation } = useChat();
   const ids = conversation.rows.value;
   const empty = !ids.some((id) => conversation.messages.has(id));
+  const end = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    scrollPin.attach(els.log, end.current ?? undefined);
+    return () => scrollPin.attach(undefined, undefined);
+  }, []);
   return (
     <div
       class="log"
@@ -33,6 +39,8 @@ export function MessageList(): JSX.Element {
       ) : null}
       {/* Another conversation is a new list, so no row of the last one is reused for it. */}
       <Rows key={conversation.id.value} ids={ids} gap={conversation.unmounted.value} />
+      {/* The log's scroll anchor: while it is in view the log stays at its end (scrollPin.ts). */}
+      <div ref={end} class="log-end" aria-hidden="true" />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import type {
   WebviewMessage,
 } from '../../../src/shared/protocol';
 import { afterRender, announce, els, live, post } from '../runtime';
+import { scrollPin } from '../scrollPin';
 import type { Translate } from './strings';
 
 /** The conversation without its messages (those live in `messages`, one signal each). */
@@ -134,7 +135,7 @@ export function createConversationModel({ t }: { t: Translate }) {
       : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
     afterRender(() => {
       if (els.model) els.model.value = shown;
-      scrollToEnd();
+      scrollPin.toEnd(previous !== c.id);
     });
     return previous;
   }
@@ -147,7 +148,10 @@ export function createConversationModel({ t }: { t: Translate }) {
     if (existing && live.has(m.id) && m.role === 'assistant' && m.status === 'streaming') return false;
     messageSignal(m.id, m);
     if (!existing) rows.value = [...rows.value, m.id];
-    afterRender(scrollToEnd);
+    // The user's own new message brings the end back into view; anything else follows only a
+    // log that already follows its end.
+    const sent = !existing && m.role === 'user';
+    afterRender(() => scrollPin.toEnd(sent));
     return true;
   }
 
@@ -156,7 +160,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     if (!l) return;
     if (content) l.renderer.append(content);
     if (reasoning) {
-      l.reasoning.appendData(reasoning);
+      l.reasoning.append(reasoning);
       l.details.hidden = false;
     }
     // The stored copy follows along without a render (nothing shown depends on it mid-stream).
@@ -165,7 +169,7 @@ export function createConversationModel({ t }: { t: Translate }) {
       if (content) m.content += content;
       if (reasoning) m.reasoning = (m.reasoning ?? '') + reasoning;
     }
-    scrollToEndSoon();
+    // No scrolling here: the log's scroll anchor keeps it at the end (scrollPin.ts).
   }
 
   function showStandaloneError(error: ErrorView, requestId: string): void {
@@ -212,22 +216,13 @@ export function createConversationModel({ t }: { t: Translate }) {
     announce(t('Answer finished: {0}', cut));
   }
 
-  let scrollPending = false;
-  function scrollToEndSoon(): void {
-    if (scrollPending) return;
-    scrollPending = true;
-    requestAnimationFrame(() => {
-      scrollPending = false;
-      scrollToEnd();
-    });
+  function scrollToEnd(): void {
+    scrollPin.toEnd();
   }
 
-  function scrollToEnd(): void {
-    const log = els.log;
-    if (!log) return;
-    // Only follow the answer when the user has not scrolled up to read something.
-    const nearEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
-    if (nearEnd || busyRequestId.value) log.scrollTop = log.scrollHeight;
+  /** Follows the end once the current render is in the DOM (a tool card, a late notice). */
+  function scrollToEndSoon(): void {
+    afterRender(scrollToEnd);
   }
 
   return {

@@ -1,5 +1,6 @@
 import type { HostMessage, ReplyTo, WebviewMessage } from '../../../shared/protocol';
 import type { SessionSink } from '../../session/core/sessionDeps';
+import { DeltaBatcher, type DeltaClock, realClock } from './deltaBatcher';
 
 /** Answers the webview that sent the message being handled, and only it. */
 export type Reply = (msg: HostMessage) => void;
@@ -56,9 +57,6 @@ const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
   'tools/videoTask',
 ]);
 
-/** Least time between two deltas posted for one answer. */
-const DELTA_MS = 16;
-
 /**
  * Every open chat webview (the sidebar view and the editor panel show the same conversation):
  * what is posted to a webview waits until it says `webview/ready`, and streamed text is batched.
@@ -66,10 +64,20 @@ const DELTA_MS = 16;
  */
 export class ChatHub implements SessionSink {
   private readonly surfaces = new Set<Surface>();
-  private pendingDeltas = new Map<string, { requestId: string; content: string; reasoning: string }>();
-  private deltaTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deltas: DeltaBatcher;
   /** Selections added while no chat view existed yet; handed to the first one that is ready. */
   private orphans: HostMessage[] = [];
+
+  constructor(clock: DeltaClock = realClock) {
+    this.deltas = new DeltaBatcher((batch) => {
+      for (const [messageId, d] of batch) {
+        const msg: HostMessage = { type: 'chat/delta', requestId: d.requestId, messageId };
+        if (d.content) msg.content = d.content;
+        if (d.reasoning) msg.reasoning = d.reasoning;
+        for (const s of this.surfaces) this.send(s, msg);
+      }
+    }, clock);
+  }
 
   /** A new webview; what is sent to it waits in its queue until {@link ready}. */
   add(webview: PostTarget, visible: () => boolean): Surface {
@@ -100,7 +108,7 @@ export class ChatHub implements SessionSink {
   }
 
   broadcast(msg: HostMessage): void {
-    if (msg.type !== 'chat/delta') this.flushDeltas();
+    if (msg.type !== 'chat/delta') this.deltas.flush();
     for (const s of this.surfaces) this.send(s, msg);
   }
 
@@ -111,13 +119,12 @@ export class ChatHub implements SessionSink {
     else this.broadcast(msg);
   }
 
-  /** Sends deltas at most every 16 ms per answer, so a fast stream is not one IPC per token. */
+  /**
+   * Streamed text: the first delta of a burst goes on the next turn of the event loop, then at
+   * most one message per ~8 ms (deltaBatcher.ts), so a fast stream is not one IPC per token.
+   */
   delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void {
-    const cur = this.pendingDeltas.get(messageId) ?? { requestId, content: '', reasoning: '' };
-    cur.content += d.content ?? '';
-    cur.reasoning += d.reasoning ?? '';
-    this.pendingDeltas.set(messageId, cur);
-    this.deltaTimer ??= setTimeout(() => this.flushDeltas(), DELTA_MS);
+    this.deltas.add(requestId, messageId, d);
   }
 
   /**
@@ -125,7 +132,7 @@ export class ChatHub implements SessionSink {
    * then what was queued for it and is not already in that state, then any kept selection.
    */
   ready(surface: Surface, state: HostMessage[]): void {
-    this.flushDeltas();
+    this.deltas.flush();
     const kept = surface.queue.filter((m) => !SUPERSEDED_BY_SNAPSHOT.has(m.type));
     surface.queue = [];
     surface.ready = true;
@@ -136,21 +143,6 @@ export class ChatHub implements SessionSink {
   }
 
   dispose(): void {
-    if (this.deltaTimer) clearTimeout(this.deltaTimer);
-    this.deltaTimer = undefined;
-  }
-
-  private flushDeltas(): void {
-    if (this.deltaTimer) clearTimeout(this.deltaTimer);
-    this.deltaTimer = undefined;
-    const pending = this.pendingDeltas;
-    if (pending.size === 0) return;
-    this.pendingDeltas = new Map();
-    for (const [messageId, d] of pending) {
-      const msg: HostMessage = { type: 'chat/delta', requestId: d.requestId, messageId };
-      if (d.content) msg.content = d.content;
-      if (d.reasoning) msg.reasoning = d.reasoning;
-      for (const s of this.surfaces) this.send(s, msg);
-    }
+    this.deltas.dispose();
   }
 }

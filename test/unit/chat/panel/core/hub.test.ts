@@ -64,6 +64,19 @@ void test('text streamed within 16 ms reaches a view as one delta per answer, an
   hub.dispose();
 });
 
+void test('a lone delta reaches a view on the next turn of the event loop, not after a 16 ms timer', async () => {
+  const hub = new ChatHub();
+  const v = view();
+  hub.ready(
+    hub.add(v, () => true),
+    [],
+  );
+  hub.delta('r1', 'a1', { content: 'Hi' });
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(v.posted, [{ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Hi' }]);
+  hub.dispose();
+});
+
 void test("route hands a message to its type's handler, whose reply goes back through the given reply only", async () => {
   const replies: HostMessage[] = [];
   const seen: string[] = [];
