@@ -7,6 +7,7 @@ import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
 import { validateChatRequest } from './validation';
+import { completeFim, type FimOptions, type FimRequest, type FimResult } from './completions';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
 
 export type { ModelRecord } from './models';
@@ -30,12 +31,21 @@ export class GatewayClient {
   }
 
   /** A non-streaming chat completion. Validates the request first (spec 2.1, 8). */
-  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+  async chat(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
     const { stream_options: _drop, ...rest } = req;
-    const res = await this.http.request('POST', '/chat/completions', { body: { ...rest, stream: false }, signal });
+    const res = await this.http.request('POST', '/chat/completions', {
+      body: { ...rest, stream: false },
+      signal,
+      ...(o.retry === false ? { retry: false } : {}),
+    });
     const text = await this.http.text(res, { signal });
     return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
+  }
+
+  /** `POST /v1/completions` with fill-in-the-middle (./completions). */
+  complete(req: FimRequest, o: FimOptions = {}): Promise<FimResult> {
+    return completeFim(this.http, req, o);
   }
 
   /**
