@@ -69,11 +69,16 @@ export function continuation(
       if (at < 0) continue;
       const rest = t.slice(at + tail.length);
       let out = multiline ? rest.slice(0, maxChars) : (rest.split('\n')[0] ?? '').slice(0, maxChars);
-      // A real FIM model stops where the suffix takes over.
-      const suffixHead = suffix.split('\n').find((l) => l.trim() !== '');
-      if (suffixHead !== undefined) {
-        const cut = out.indexOf(suffixHead.trim());
-        if (cut >= 0) out = out.slice(0, cut);
+      // A real FIM model stops where the suffix takes over (a line of the text equal to the
+      // suffix's first line).
+      const suffixHead = suffix
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.trim();
+      if (multiline && suffixHead !== undefined) {
+        const lines = out.split('\n');
+        const at = lines.findIndex((l, k) => k > 0 && l.trim() === suffixHead);
+        if (at > 0) out = lines.slice(0, at).join('\n');
       }
       if (multiline) {
         // Up to the end of the first blank-line-separated block, as models stop at a paragraph.
@@ -84,6 +89,25 @@ export function continuation(
     }
   }
   return '';
+}
+
+/** The hole marker of the product's chat infill prompt (src/completion/inline/core/request.ts). */
+const HOLE = '{{FILL_HERE}}';
+
+/**
+ * A chat model's answer to an infill prompt (the file with {@link HOLE} in it), or undefined when
+ * the text holds no hole: the continuation wrapped the way chat models typically get it wrong, a
+ * sentence, then a fence, then the current line restated before the new code.
+ */
+export function infillChatAnswer(userText: string): string | undefined {
+  const at = userText.indexOf(HOLE);
+  if (at < 0) return undefined;
+  const prefix = userText.slice(0, at);
+  const suffix = userText.slice(at + HOLE.length);
+  const code = continuation(prefix, suffix, FIM_TEXTS, userText.includes('short block'), 400);
+  if (code === '') return 'I could not find what to complete here.';
+  const line = prefix.slice(prefix.lastIndexOf('\n') + 1);
+  return `Here is the missing code:\n\n\`\`\`\n${line.trimStart()}${code}\n\`\`\``;
 }
 
 /** Answers one completions request; `onAbort` hears of a client that left before the answer. */
