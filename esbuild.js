@@ -15,6 +15,10 @@ const lazyBesideTheBundle = {
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
     // The @-mention sources, loaded when first used (src/chat/mentions/vscode/chatMentions.ts).
     build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
+    // Inline completion, loaded by a dynamic import right after activation (src/completion/vscode/register.ts).
+    build.onResolve({ filter: /\/inline\/vscode\/inline$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: './completion.js', external: true } : undefined,
+    );
   },
 };
 
@@ -33,6 +37,18 @@ const builds = [
   },
   {
     entryPoints: { mentions: 'src/chat/mentions/vscode/picker.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
+    entryPoints: { completion: 'src/completion/inline/vscode/inline.ts' },
     outdir: 'dist',
     bundle: true,
     platform: 'node',

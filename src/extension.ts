@@ -10,6 +10,7 @@ import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
 import { registerTools } from './chat/tools/vscode/register';
 import { registerLanguageModels } from './lm/vscode/provider';
+import { registerCompletion } from './completion/vscode/register';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   // Features may not import each other: the video tools reach the chat's tool set through here.
   registerTools(services, registerChat(services), video.chatTools);
   registerLanguageModels(services);
+  registerCompletion(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   const walkthrough = registerWalkthrough(services);

@@ -7,7 +7,6 @@ import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
 import { validateChatRequest } from './validation';
-import { completeFim, type FimOptions, type FimRequest, type FimResult } from './completions';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
 
 export type { ModelRecord } from './models';
@@ -41,11 +40,6 @@ export class GatewayClient {
     });
     const text = await this.http.text(res, { signal });
     return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
-  }
-
-  /** `POST /v1/completions` with fill-in-the-middle (./completions). */
-  complete(req: FimRequest, o: FimOptions = {}): Promise<FimResult> {
-    return completeFim(this.http, req, o);
   }
 
   /**

@@ -20,7 +20,10 @@ void test("the cores' l10n bundle is configured in one place, by activation, bef
   const configuring = files.filter((f) => /\bl10n\.config\(/.test(f.text)).map((f) => f.path);
   assert.deepEqual(configuring, ['src/platform/l10n.ts']);
   const callers = files.filter((f) => /(?<!function )\bconfigureCoreL10n\(\);/.test(f.text)).map((f) => f.path);
-  assert.deepEqual(callers, ['src/extension.ts'], 'no feature configures it for itself');
+  // A host bundle loaded later from its own file (esbuild.js) holds its own copy of @vscode/l10n,
+  // so its entry configures that copy once, the same way; no other feature file does.
+  const lazyEntries = ['src/completion/inline/vscode/inline.ts'];
+  assert.deepEqual(callers, ['src/extension.ts', ...lazyEntries].sort(), 'no feature configures it for itself');
   const activation = files.find((f) => f.path === 'src/extension.ts')?.text ?? '';
   const configured = activation.indexOf('configureCoreL10n();');
   const firstRegister = activation.search(/\n\s+(const \w+ = )?register\w+\(/);

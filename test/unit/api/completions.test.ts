@@ -4,11 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
+import { completeFim, type FimOptions, type FimRequest } from '../../../src/api/completions';
 import { isGatewayError } from '../../../src/api/errors';
 import { gatewayFailure, useGateway } from '../../support/helpers';
 
 const gw = useGateway();
-const client = (apiKey = gw.keys.valid) => new GatewayClient({ baseUrl: gw.url, apiKey, maxRetries: 0 });
+const client = (apiKey = gw.keys.valid) => {
+  const c = new GatewayClient({ baseUrl: gw.url, apiKey, maxRetries: 0 });
+  return { complete: (req: FimRequest, o?: FimOptions) => completeFim(c.http, req, o) };
+};
 const PREFIX = 'export function add(a: number, b: number): number {\n  return';
 
 void describe('completeFim (POST /v1/completions)', () => {

@@ -4,13 +4,14 @@
  * and the answer cleaned (./clean). The editor side and the benchmark both use it.
  */
 import type { GatewayClient } from '../../../api/client';
+import { completeFim } from '../../../api/completions';
 import { redact } from '../../../shared/redact';
 import { cleanCompletion } from './clean';
 import type { CompletionContext } from './context';
 import { chatInfillRequest, fimRequest } from './request';
 
-/** The part of the client a completion uses. */
-export type CompletionClient = Pick<GatewayClient, 'complete' | 'chat'>;
+/** The part of the client a completion uses (FIM goes through its HTTP layer: ../../../api/completions). */
+export type CompletionClient = Pick<GatewayClient, 'http' | 'chat'>;
 
 export interface CompleteOptions {
   model: string;
@@ -26,7 +27,7 @@ export async function completeAt(
 ): Promise<string | undefined> {
   let answer: string;
   if (o.way === 'fim') {
-    const r = await client.complete(fimRequest(ctx, o.model), { signal: o.signal, retry: false });
+    const r = await completeFim(client.http, fimRequest(ctx, o.model), { signal: o.signal, retry: false });
     answer = r.text;
   } else {
     const r = await client.chat(chatInfillRequest(ctx, o.model), o.signal, { retry: false });

@@ -4,7 +4,6 @@
  * client's fetch, so the connection is closed, not just ignored); repeated failures back off; a
  * 401/403/404/429 becomes an error state reported once, not on every keystroke.
  */
-import * as l10n from '@vscode/l10n';
 import { describeError } from '../../../contracts/errorWords';
 import { isGatewayFailure } from '../../../contracts/gatewayError';
 import { SuggestionCache } from './cache';
@@ -15,7 +14,7 @@ export interface Ask<C> {
   prefix: string;
   suffix: string;
   /** Builds the request's context; called only when a request is sent. */
-  context: () => C;
+  context: () => C | Promise<C>;
   /** The editor's cancellation (VS Code cancels on the next keystroke). */
   cancelled?: AbortSignal;
 }
@@ -124,11 +123,13 @@ export class CompletionScheduler<C> {
     try {
       await delay(this.deps.debounceMs(), mine.ctrl.signal);
       if (mine.ctrl.signal.aborted) return { none: 'superseded' };
+      const ctx = await ask.context();
+      if (mine.ctrl.signal.aborted) return { none: 'superseded' };
       mine.inFlight = true;
       this.stats.requests++;
       let text: string | undefined;
       try {
-        text = await this.deps.fetch(ask.context(), mine.ctrl.signal);
+        text = await this.deps.fetch(ctx, mine.ctrl.signal);
       } catch (e) {
         if (mine.ctrl.signal.aborted) return { none: 'superseded' };
         this.failed(e);
@@ -180,11 +181,6 @@ export class CompletionScheduler<C> {
     this.error = state;
     if (!same) this.deps.onError?.(state);
   }
-}
-
-/** Words for the paused state, for the status bar's tooltip. */
-export function backoffWords(until: number, now: number): string {
-  return l10n.t('Completion paused after repeated failures; it tries again in {0} s.', Math.ceil((until - now) / 1000));
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
