@@ -290,6 +290,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       requests = [];
       stamps = [];
       aborted = [];
+      setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
       return ok();
     }

@@ -39,6 +39,8 @@ export interface SchedulerDeps<C> {
   onError?(state: ErrorState | undefined): void;
   /** Hears failures for the log. */
   onFailure?(e: unknown): void;
+  /** false: no cache (the benchmark's baseline). */
+  cache?: boolean;
 }
 
 export interface SchedulerStats {
@@ -103,7 +105,7 @@ export class CompletionScheduler<C> {
 
   async suggest(ask: Ask<C>): Promise<Outcome> {
     this.stats.asked++;
-    const cached = this.cache.get(ask.doc, ask.prefix, ask.suffix);
+    const cached = this.deps.cache === false ? undefined : this.cache.get(ask.doc, ask.prefix, ask.suffix);
     if (cached !== undefined) {
       // The typed characters matched: an older request for a place now behind us is useless.
       this.abortPending();

@@ -22,6 +22,14 @@ export class Eligibility implements vscode.Disposable {
   private readonly sub = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('files.exclude')) this.byFile.clear();
   });
+  // A .gitignore written or removed counts at once, not after the cache's time.
+  private readonly watcher = vscode.workspace.createFileSystemWatcher('**/.gitignore');
+  private readonly watching = [this.watcher.onDidChange, this.watcher.onDidCreate, this.watcher.onDidDelete].map((on) =>
+    on(() => {
+      this.byFile.clear();
+      this.gitignores.clear();
+    }),
+  );
 
   /** Refusal for `doc` with a size limit of `maxBytes`; cached per file except size and content. */
   async check(doc: vscode.TextDocument, maxBytes: number): Promise<Refusal | undefined> {
@@ -94,6 +102,8 @@ export class Eligibility implements vscode.Disposable {
 
   dispose(): void {
     this.sub.dispose();
+    for (const d of this.watching) d.dispose();
+    this.watcher.dispose();
     this.byFile.clear();
     this.gitignores.clear();
   }
