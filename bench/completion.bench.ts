@@ -174,9 +174,10 @@ async function main(): Promise<void> {
       ['', 'req/100 chars', 'aborted', 'from cache', 'overhead p50', 'overhead p99', 'cache hit p99'],
     ];
     for (const [name, r] of Object.entries(results)) {
-      console.log(
-        `${name}: overhead of each suggestion from the gateway (ms): ${r.overheads.map((x) => x.toFixed(1)).join(' ')}`,
-      );
+      if (r.overheads.length <= 20)
+        console.log(
+          `${name}: each gateway suggestion's overhead (ms): ${r.overheads.map((x) => x.toFixed(1)).join(' ')}; of which before the request left (debounce timer lateness, context): ${r.beforeSend.map((x) => x.toFixed(1)).join(' ')}`,
+        );
       const shown = r.fromCache + r.fromGateway;
       const all = [...r.overheads, ...r.cacheOverheads];
       rows.push([
