@@ -10,6 +10,7 @@ import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
 import { registerLanguageModels } from './lm/vscode/register';
 import { registerScm } from './scm/vscode/register';
+import { registerCompletion } from './completion/vscode/register';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   registerChat(services, video.chatTools);
   registerLanguageModels(services);
   registerScm(services);
+  registerCompletion(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   const walkthrough = registerWalkthrough(services);

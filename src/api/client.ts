@@ -30,10 +30,14 @@ export class GatewayClient {
   }
 
   /** A non-streaming chat completion. Validates the request first (spec 2.1, 8). */
-  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+  async chat(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
     const { stream_options: _drop, ...rest } = req;
-    const res = await this.http.request('POST', '/chat/completions', { body: { ...rest, stream: false }, signal });
+    const res = await this.http.request('POST', '/chat/completions', {
+      body: { ...rest, stream: false },
+      signal,
+      ...(o.retry === false ? { retry: false } : {}),
+    });
     const text = await this.http.text(res, { signal });
     return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
   }

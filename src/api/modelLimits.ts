@@ -22,6 +22,8 @@ export interface ModelOverride {
   maxOutputTokens?: number;
   images?: boolean;
   tools?: boolean;
+  /** How inline completion asks this model: `fim` on `/v1/completions`, else the chat endpoint. */
+  completion?: 'fim' | 'chat';
 }
 
 /**
@@ -107,6 +109,7 @@ export function readOverrides(raw: unknown): Record<string, ModelOverride> {
     if (m !== undefined) e.maxOutputTokens = m;
     if (typeof o.images === 'boolean') e.images = o.images;
     if (typeof o.tools === 'boolean') e.tools = o.tools;
+    if (o.completion === 'fim' || o.completion === 'chat') e.completion = o.completion;
     out[id] = e;
   }
   return out;

@@ -9,6 +9,7 @@ import type { FaultEffects, ToolStyle } from './faults';
 import { httpError, sendJson } from './http';
 import { checkWindow, countPromptTokens, type WindowRule } from './context';
 import { commitAnswer, isCommitRequest } from './commit';
+import { infillChatAnswer } from './completions';
 import { ALIGNED, CHAT_MODELS, VIDEO_MODELS, acceptsImages } from './models';
 import { SseWriter } from './sse';
 
@@ -449,6 +450,8 @@ function plan(body: Json, rule?: WindowRule): Plan {
     fragmentSize = 256;
   } else if (d.say !== undefined) {
     content = d.say;
+  } else if (infillChatAnswer(d.rest) !== undefined) {
+    content = infillChatAnswer(d.rest)!;
   } else if (d.long !== undefined) {
     content = longText(d.long);
   } else if (d.markdown) {

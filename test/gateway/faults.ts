@@ -4,7 +4,8 @@
  */
 
 /** Where a request landed; faults only apply where every one of their effects means something. */
-export type RouteKind = 'models' | 'chat' | 'video-create' | 'video-status' | 'video-legacy' | 'video-content';
+export type RouteKind =
+  'models' | 'chat' | 'completions' | 'video-create' | 'video-status' | 'video-legacy' | 'video-content';
 
 /** The error carried by a mid-stream error event. */
 export interface MidStreamError {
@@ -119,6 +120,7 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
     'toolIds',
     'verboseSummary',
   ],
+  completions: [],
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
   'video-legacy': ['contentUrl', 'progressOnFail'],

@@ -22,9 +22,11 @@ import {
 import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
+import { handleCompletions, type AbortedCompletion, type CompletionControl } from './completions';
 
 export type { Fault, FaultEffects } from './faults';
 export type { ChunkStamp } from './chat';
+export type { AbortedCompletion, CompletionControl } from './completions';
 
 /** What `setContextWindow` and `POST /__control/context` take. */
 export interface ContextControl {
@@ -50,6 +52,8 @@ export interface GatewayOptions {
   chatChunkDelayMs?: number;
   /** List and serve the windowed models of `context.ts` (default off; `/__control/context` turns it on). */
   contextModels?: boolean;
+  /** Time `POST /v1/completions` takes before answering (default 0; `setCompletions` changes it). */
+  completionLatencyMs?: number;
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -94,6 +98,10 @@ export interface Gateway {
    * sets that model's window, refusal shape or listed field (a new id becomes a windowed model).
    */
   setContextWindow(c: ContextControl): void;
+  /** The completions knobs: latency, and texts a prompt's end is continued from (completions.ts). */
+  setCompletions(c: CompletionControl): void;
+  /** Completion requests whose client closed the connection before the answer (cleared by `resetCounts`). */
+  abortedCompletions(): AbortedCompletion[];
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -130,6 +138,7 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
   if (p === '/v1/models') return want('GET', { kind: 'models', pattern: '/v1/models' });
   if (host === 'chat') {
     if (p === '/v1/chat/completions') return want('POST', { kind: 'chat', pattern: '/v1/chat/completions' });
+    if (p === '/v1/completions') return want('POST', { kind: 'completions', pattern: '/v1/completions' });
     // The "third-party" download host of `contentUrl: "other-host"` links.
     const f = /^\/files\/videos\/([^/]+)\.mp4$/.exec(p);
     if (f)
@@ -193,7 +202,7 @@ function tryJson(raw: Buffer): unknown {
 
 /** Start both hosts on 127.0.0.1. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
-  const whole = (name: Exclude<keyof GatewayOptions, 'contextModels'>, min: number): void => {
+  const whole = (name: Exclude<keyof GatewayOptions, 'contextModels' | 'completionLatencyMs'>, min: number): void => {
     const v = opts[name];
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
@@ -219,6 +228,21 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       ...((c.maxOutput ?? old.maxOutput) !== undefined ? { maxOutput: c.maxOutput ?? old.maxOutput } : {}),
     });
   };
+  const completionControl: Required<CompletionControl> = { latencyMs: 0, texts: [] };
+  const setCompletions = (c: CompletionControl): void => {
+    if (c.latencyMs !== undefined) {
+      if (!Number.isInteger(c.latencyMs) || c.latencyMs < 0)
+        throw httpError(400, 'invalid_request_error', 'invalid_completions', 'latencyMs must be an integer >= 0');
+      completionControl.latencyMs = c.latencyMs;
+    }
+    if (c.texts !== undefined) {
+      if (!Array.isArray(c.texts) || !c.texts.every((t) => typeof t === 'string'))
+        throw httpError(400, 'invalid_request_error', 'invalid_completions', 'texts must be an array of strings');
+      completionControl.texts = [...c.texts];
+    }
+  };
+  setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
+  let aborted: AbortedCompletion[] = [];
   const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
@@ -250,6 +274,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       setContext(typeof parsed === 'object' && parsed !== null ? (parsed as ContextControl) : {});
       return ok();
     }
+    if (method === 'POST' && path === '/__control/completions') {
+      const parsed = tryJson(raw);
+      setCompletions(typeof parsed === 'object' && parsed !== null ? (parsed as CompletionControl) : {});
+      return ok();
+    }
+    if (method === 'GET' && path === '/__control/aborted') return ok(aborted);
     if (method === 'POST' && path === '/__control/clear') {
       faults.clear();
       return ok();
@@ -259,6 +289,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       counts = {};
       requests = [];
       stamps = [];
+      aborted = [];
+      setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
       return ok();
     }
@@ -309,7 +341,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           404,
           'invalid_request_error',
           'not_found',
-          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models and /v1/chat/completions' : '/v1/models and /v1/videos/…'}`,
+          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models, /v1/chat/completions and /v1/completions' : '/v1/models and /v1/videos/…'}`,
         );
       if (route === 'bad-method')
         throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
@@ -372,6 +404,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             (id) => (contextOn ? windows.get(id) : undefined),
             stamp,
           );
+        case 'completions':
+          return await handleCompletions(res, body, fx, completionControl, (a) => {
+            aborted.push(a);
+            if (aborted.length > MAX_RECORDED) aborted.splice(0, aborted.length - MAX_RECORDED);
+          });
         case 'video-create':
           return await videos.create(res, body, fx);
         case 'video-status':
@@ -444,6 +481,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setContextWindow: setContext,
+    setCompletions,
+    abortedCompletions: () => aborted.slice(),
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     stamps: () => stamps.slice(),
@@ -451,6 +490,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       counts = {};
       requests = [];
       stamps = [];
+      aborted = [];
     },
     completeVideo: (id) => {
       if (!videos.complete(id)) throw new Error(`no video task with id ${id}`);

@@ -29,6 +29,7 @@ async function loadSuites(): Promise<void> {
   await import('./proxy.test');
   await import('./systemPrompt.test');
   await import('./commitMessage.test');
+  await import('./completion.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

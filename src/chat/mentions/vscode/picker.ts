@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ContextAttachment, ImageAttachment, MentionItem } from '../../../shared/protocol';
 import { fuzzyFilter } from '../../../shared/fuzzy';
 import { activeEditors } from '../../../platform/activeEditor';
-import { gitignoreMatcher, ignoredFolderNames } from '../../tools/core/gitignore';
+import { gitignoreMatcher, ignoredFolderNames } from '../../../shared/gitignore';
 import { noteOnly, withinBudget } from '../core/mentions';
 import { changesRow, resolveChanges } from './kinds/changes';
 import { editorRows, resolveFile } from './kinds/file';

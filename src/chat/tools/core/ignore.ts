@@ -6,7 +6,7 @@
  * opens such a file when asked for it by path.
  */
 import * as path from 'node:path';
-import { gitignoreMatcher } from './gitignore';
+import { gitignoreMatcher } from '../../../shared/gitignore';
 import { compileGlob, type Glob } from './glob';
 import { readRegularFile } from './fs';
 import type { WorkspaceRoot } from './paths';

@@ -1,5 +1,5 @@
 /**
- * A small `.gitignore` matcher for the @-picker's file list: `vscode.workspace.findFiles` applies
+ * A small `.gitignore` matcher (the @-picker's file list, the tools' searches, inline completion's context): `vscode.workspace.findFiles` applies
  * `files.exclude` but not `.gitignore`. It covers what root `.gitignore` files use in practice:
  * comments, blank lines, `!` negation (last match wins), a trailing `/` (a folder and everything
  * under it), a leading or inner `/` (anchored at the root), `*`, `?`, `**` and `[…]` classes.

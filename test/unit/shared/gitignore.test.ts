@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gitignoreMatcher, ignoredFolderNames } from '../../../../../src/chat/tools/core/gitignore';
+import { gitignoreMatcher, ignoredFolderNames } from '../../../src/shared/gitignore';
 
 void test('a name without a slash is ignored at any depth, with everything under it', () => {
   const ignored = gitignoreMatcher('node_modules/\n*.log\n');

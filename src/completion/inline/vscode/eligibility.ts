@@ -1,0 +1,117 @@
+import * as vscode from 'vscode';
+import { checkInside } from '../../../api/insideWorkspace';
+import { gitignoreMatcher } from '../../../shared/gitignore';
+
+/** Why a document gets no request (for the log and the tests), or undefined when it may. */
+export type Refusal = 'scheme' | 'no-language' | 'too-large' | 'binary' | 'outside-workspace' | 'excluded' | 'ignored';
+
+const NO_LANGUAGE = new Set(['', 'plaintext', 'raw']);
+/** Eligibility is remembered this long per file (a .gitignore edited meanwhile is seen after it). */
+const TTL_MS = 10_000;
+const MAX_GITIGNORE_BYTES = 256 * 1024;
+
+/**
+ * Which documents may be completed and quoted as context: files of the workspace (a notebook's
+ * cells count as its file, when they have a language), not over the size limit, not binary, not
+ * hidden by `files.exclude` nor ignored by a `.gitignore`, and not a link that leads out of the
+ * workspace. Untitled buffers and other schemes are out: they are not in the workspace.
+ */
+export class Eligibility implements vscode.Disposable {
+  private readonly byFile = new Map<string, { at: number; refusal: Refusal | undefined }>();
+  private readonly gitignores = new Map<string, { at: number; match: ((rel: string) => boolean) | undefined }>();
+  private readonly sub = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('files.exclude')) this.byFile.clear();
+  });
+  // A .gitignore written or removed counts at once, not after the cache's time.
+  private readonly watcher = vscode.workspace.createFileSystemWatcher('**/.gitignore');
+  private readonly watching = [this.watcher.onDidChange, this.watcher.onDidCreate, this.watcher.onDidDelete].map((on) =>
+    on(() => {
+      this.byFile.clear();
+      this.gitignores.clear();
+    }),
+  );
+
+  /** Refusal for `doc` with a size limit of `maxBytes`; cached per file except size and content. */
+  async check(doc: vscode.TextDocument, maxBytes: number): Promise<Refusal | undefined> {
+    const file = fileUriOf(doc);
+    if (!file) return 'scheme';
+    if (doc.uri.scheme === 'vscode-notebook-cell' && NO_LANGUAGE.has(doc.languageId)) return 'no-language';
+    // The text's length in UTF-16 units is a floor on its bytes: a cheap check before any reading.
+    const length = doc.getText().length;
+    if (length > maxBytes) return 'too-large';
+    if (doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 200), 0)).includes('\u0000')) return 'binary';
+    const key = file.toString();
+    const hit = this.byFile.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.refusal;
+    const refusal = await this.place(file);
+    this.byFile.set(key, { at: Date.now(), refusal });
+    return refusal;
+  }
+
+  private async place(file: vscode.Uri): Promise<Refusal | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(file);
+    if (!folder || folder.uri.scheme !== 'file') return 'outside-workspace';
+    const roots = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+    const inside = await checkInside(file.fsPath, roots);
+    if (!inside.inside) return 'outside-workspace';
+    const rel = vscode.workspace.asRelativePath(file, false).replace(/\\/g, '/');
+    if (this.excluded(folder, file)) return 'excluded';
+    if (await this.ignored(folder, rel)) return 'ignored';
+    return undefined;
+  }
+
+  /** `files.exclude` by VS Code's own glob matching (`languages.match` on a relative pattern). */
+  private excluded(folder: vscode.WorkspaceFolder, file: vscode.Uri): boolean {
+    const patterns =
+      vscode.workspace.getConfiguration('files', folder.uri).get<Record<string, unknown>>('exclude') ?? {};
+    const probe = { uri: file, languageId: '', notebook: undefined } as unknown as vscode.TextDocument;
+    return Object.entries(patterns).some(
+      ([glob, on]) =>
+        on === true && vscode.languages.match({ pattern: new vscode.RelativePattern(folder, glob) }, probe) > 0,
+    );
+  }
+
+  /** Whether a `.gitignore` of the root or of a folder on the way down ignores `rel`. */
+  private async ignored(folder: vscode.WorkspaceFolder, rel: string): Promise<boolean> {
+    const parts = rel.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i);
+      const match = await this.gitignoreOf(vscode.Uri.joinPath(folder.uri, ...dir, '.gitignore'));
+      if (match?.(parts.slice(i).join('/'))) return true;
+    }
+    return false;
+  }
+
+  private async gitignoreOf(uri: vscode.Uri): Promise<((rel: string) => boolean) | undefined> {
+    const key = uri.toString();
+    const hit = this.gitignores.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.match;
+    let match: ((rel: string) => boolean) | undefined;
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type === vscode.FileType.File && stat.size <= MAX_GITIGNORE_BYTES)
+        match = gitignoreMatcher(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    } catch {
+      // No .gitignore here.
+    }
+    this.gitignores.set(key, { at: Date.now(), match });
+    return match;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    for (const d of this.watching) d.dispose();
+    this.watcher.dispose();
+    this.byFile.clear();
+    this.gitignores.clear();
+  }
+}
+
+/** The file a document belongs to (a notebook cell's notebook), or undefined for other schemes. */
+export function fileUriOf(doc: vscode.TextDocument): vscode.Uri | undefined {
+  if (doc.uri.scheme === 'file') return doc.uri;
+  if (doc.uri.scheme === 'vscode-notebook-cell') return doc.uri.with({ scheme: 'file', fragment: '' });
+  return undefined;
+}

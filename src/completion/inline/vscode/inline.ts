@@ -1,0 +1,196 @@
+import * as vscode from 'vscode';
+import { getGatewayClient } from '../../../platform/gateway';
+import { rememberSecret } from '../../../shared/redact';
+import type { Services } from '../../../platform/services';
+import { readSettings, updateSetting } from '../../../platform/settings';
+import { completeAt } from '../core/completer';
+import { assembleContext, type CompletionContext } from '../core/context';
+import { CompletionScheduler, type Outcome } from '../core/scheduler';
+import {
+  askWay,
+  completionModel,
+  completionSettingsFrom,
+  languageEnabled,
+  type CompletionSettings,
+} from '../core/settings';
+import { Eligibility, type Refusal } from './eligibility';
+import { Neighbours } from './neighbours';
+import { CompletionStatusBar } from './statusBar';
+
+interface Question {
+  ctx: CompletionContext;
+  model: string;
+  way: 'fim' | 'chat';
+}
+
+type Skip = Refusal | 'off' | 'snoozed' | 'language' | 'suggest-widget' | 'selection' | 'no-model';
+/** Why the last ask got no request, or what it got (for the tests, through the state command). */
+export type LastAsk = { skipped: Skip } | Outcome;
+
+const SNOOZE_KEY = 'gatewayStudio.completions.snoozedUntil';
+
+/**
+ * Inline completion in the editor: the provider VS Code asks on every keystroke, which checks
+ * that the document may be completed, then leaves the when and whether to the scheduler; the
+ * status-bar item; the snooze. Accepting a word at a time is VS Code's own command
+ * (`editor.action.inlineSuggest.acceptNextWord`) on the items returned here.
+ */
+export class InlineCompletion implements vscode.InlineCompletionItemProvider, vscode.Disposable {
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly eligibility = new Eligibility();
+  private readonly neighbours = new Neighbours(this.eligibility);
+  private readonly bar = new CompletionStatusBar();
+  private snoozeTimer: ReturnType<typeof setTimeout> | undefined;
+  last: LastAsk | undefined;
+  readonly scheduler: CompletionScheduler<Question>;
+
+  constructor(private readonly s: Services) {
+    this.scheduler = new CompletionScheduler<Question>({
+      fetch: async (q, signal) => completeAt(await getGatewayClient(s), q.ctx, { model: q.model, way: q.way, signal }),
+      debounceMs: () => this.settings().debounceMs,
+      onError: () => this.refresh(),
+      onFailure: (e) => s.log.debug(`Completion failed: ${e instanceof Error ? e.message : String(e)}`),
+    });
+    this.subs.push(
+      vscode.languages.registerInlineCompletionItemProvider({ pattern: '**' }, this),
+      this.eligibility,
+      this.neighbours,
+      this.bar,
+      s.keys.onDidChange(() => this.scheduler.reset()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('gatewayStudio')) return;
+        // A new key, address or model may work where the old one failed.
+        if (
+          ['baseUrl', 'chatModel', 'completions.model', 'models.overrides'].some((k) =>
+            e.affectsConfiguration(`gatewayStudio.${k}`),
+          )
+        )
+          this.scheduler.reset();
+        this.refresh();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      vscode.workspace.onDidCloseTextDocument((d) => this.scheduler.cache.forget(d.uri.toString())),
+    );
+    this.refresh();
+  }
+
+  private settings(): CompletionSettings {
+    const c = vscode.workspace.getConfiguration('gatewayStudio');
+    return completionSettingsFrom((k) => c.get<unknown>(k));
+  }
+
+  private get snoozedUntil(): number {
+    return this.s.context.globalState.get<number>(SNOOZE_KEY) ?? 0;
+  }
+
+  /** The model in use now (empty when none is set). */
+  model(): string {
+    return completionModel(this.settings(), readSettings().chatModel);
+  }
+
+  refresh(): void {
+    const s = this.settings();
+    const lang = vscode.window.activeTextEditor?.document.languageId;
+    this.bar.show({
+      enabled: s.enabled,
+      model: this.model(),
+      snoozedUntil: this.snoozedUntil,
+      ...(this.scheduler.errorState ? { error: this.scheduler.errorState } : {}),
+      languageOff: lang !== undefined && !languageEnabled(s, lang),
+    });
+  }
+
+  get statusText(): string {
+    return this.bar.text;
+  }
+
+  async toggle(): Promise<void> {
+    const on = this.settings().enabled;
+    await updateSetting('completions.enabled', !on);
+    if (!on) await this.snooze(0);
+    this.refresh();
+  }
+
+  /** Snoozes for `minutes` (asked when not given; 0 ends a snooze). */
+  async snooze(minutes?: number): Promise<void> {
+    if (minutes === undefined) {
+      const picks = [5, 15, 60].map((m) => ({ label: vscode.l10n.t('{0} minutes', m), minutes: m }));
+      const picked = await vscode.window.showQuickPick(picks, {
+        placeHolder: vscode.l10n.t('Snooze inline completion for'),
+      });
+      if (!picked) return;
+      minutes = picked.minutes;
+    }
+    const until = minutes > 0 ? Date.now() + minutes * 60_000 : 0;
+    await this.s.context.globalState.update(SNOOZE_KEY, until);
+    if (this.snoozeTimer) clearTimeout(this.snoozeTimer);
+    if (until > 0) this.snoozeTimer = setTimeout(() => this.refresh(), until - Date.now() + 100);
+    this.scheduler.abortPending();
+    this.refresh();
+  }
+
+  async provideInlineCompletionItems(
+    doc: vscode.TextDocument,
+    pos: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    const skip = await this.refusal(doc, context);
+    if (skip) {
+      this.last = { skipped: skip };
+      return undefined;
+    }
+    const settings = this.settings();
+    const model = this.model();
+    const way = askWay(model, readSettings().modelOverrides);
+    const text = doc.getText();
+    const offset = doc.offsetAt(pos);
+    const ctrl = new AbortController();
+    const cancel = token.onCancellationRequested(() => ctrl.abort());
+    try {
+      const outcome = await this.scheduler.suggest({
+        doc: doc.uri.toString(),
+        prefix: text.slice(0, offset),
+        suffix: text.slice(offset),
+        cancelled: ctrl.signal,
+        context: async () => {
+          // The context masks remembered secrets: remember the key before the first request.
+          rememberSecret(await this.s.keys.get());
+          return {
+            ctx: assembleContext(
+              { text, offset, path: vscode.workspace.asRelativePath(doc.uri, false), languageId: doc.languageId },
+              await this.neighbours.of(doc, settings.maxFileKilobytes * 1024),
+            ),
+            model,
+            way,
+          };
+        },
+      });
+      this.last = outcome;
+      if (!('text' in outcome) || token.isCancellationRequested) return undefined;
+      return [new vscode.InlineCompletionItem(outcome.text, new vscode.Range(pos, pos))];
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  private async refusal(doc: vscode.TextDocument, context: vscode.InlineCompletionContext): Promise<Skip | undefined> {
+    const s = this.settings();
+    if (!s.enabled) return 'off';
+    if (this.snoozedUntil > Date.now()) return 'snoozed';
+    if (!languageEnabled(s, doc.languageId)) return 'language';
+    // The suggest widget is open: VS Code shows its item as ghost text; ours would fight it.
+    if (context.selectedCompletionInfo) return 'suggest-widget';
+    // A selection at the cursor (a snippet's placeholder, mostly): typing replaces it.
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document === doc && editor.selections.some((sel) => !sel.isEmpty)) return 'selection';
+    if (this.model() === '') return 'no-model';
+    return this.eligibility.check(doc, s.maxFileKilobytes * 1024);
+  }
+
+  dispose(): void {
+    if (this.snoozeTimer) clearTimeout(this.snoozeTimer);
+    this.scheduler.abortPending();
+    for (const d of this.subs) d.dispose();
+  }
+}

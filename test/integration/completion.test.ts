@@ -1,0 +1,132 @@
+// Inline completion in the real extension host: ghost text from the local gateway's
+// fill-in-the-middle route on a TypeScript file, accepted with VS Code's own command; a request
+// superseded by typing is aborted at the HTTP level (the gateway records the closed connection);
+// a 401 shows once in the status-bar item; an ignored file gets no request.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { control, extension, gateway, setSetting, useGatewayWithValidKey, waitFor } from './env';
+
+interface State {
+  last?: { text?: string; from?: string; none?: string; skipped?: string };
+  stats: { requests: number; aborted: number; fromCache: number };
+  error?: { status?: number; title: string };
+  status: string;
+  model: string;
+}
+
+const state = async () => (await vscode.commands.executeCommand('gatewayStudio.completions.state')) as State;
+const completionCount = async () => ((await control('counts')) as Record<string, number>)['POST /v1/completions'] ?? 0;
+const aborted = async () => (await (await fetch(`${gateway.url}/__control/aborted`)).json()) as unknown[];
+
+const SOURCE = 'export function add(a: number, b: number): number {\n  return \n}\n';
+
+async function openAt(rel: string, text: string, line: number, character: number): Promise<vscode.TextEditor> {
+  const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const file = path.join(root, rel);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+  const doc = await vscode.workspace.openTextDocument(file);
+  const editor = await vscode.window.showTextDocument(doc);
+  editor.selection = new vscode.Selection(line, character, line, character);
+  return editor;
+}
+
+describe('inline completion', () => {
+  useGatewayWithValidKey();
+  before(async () => {
+    await extension();
+    await setSetting('models.overrides', { 'gw-coder': { completion: 'fim' } });
+    await setSetting('completions.model', 'gw-coder');
+    await setSetting('completions.debounceMs', 0);
+  });
+  after(async () => {
+    await setSetting('models.overrides', undefined);
+    await setSetting('completions.model', undefined);
+    await setSetting('completions.debounceMs', undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('ghost text from the gateway on a TypeScript file; Tab (commit) leaves exactly the expected text', async () => {
+    const editor = await openAt('completion/add.ts', SOURCE, 1, 9);
+    assert.equal(editor.document.languageId, 'typescript');
+    const seen = await waitFor('a suggestion from the gateway', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 200));
+      const s = await state();
+      return s.last?.text !== undefined ? s : undefined;
+    });
+    assert.equal(seen.last?.text, 'a + b;');
+    assert.match(seen.status, /gw-coder/);
+    const body = ((await control('requests')) as { route: string; body: { prompt: string; suffix: string } }[]).find(
+      (r) => r.route === '/v1/completions',
+    )!.body;
+    assert.ok(body.prompt.endsWith('number {\n  return '), body.prompt.slice(-40));
+    assert.ok(body.prompt.startsWith('// Path: completion/add.ts'));
+    assert.equal(body.suffix, '\n}\n');
+    await waitFor('the suggestion accepted', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 150));
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+      return editor.document.getText() !== SOURCE;
+    });
+    assert.equal(
+      editor.document.getText(),
+      'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+    );
+  });
+
+  it('typing on aborts the request in flight: the gateway records the closed connection', async () => {
+    await control('completions', { latencyMs: 4000 });
+    const editor = await openAt('completion/slow.ts', SOURCE, 1, 9);
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitFor('the first request at the gateway', async () => (await completionCount()) >= 1, 10_000);
+    await editor.edit((b) => b.insert(new vscode.Position(1, 9), 'a'));
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await waitFor('the aborted request recorded by the gateway', async () => (await aborted()).length >= 1, 10_000);
+    assert.ok((await state()).stats.aborted >= 1);
+  });
+
+  it('a 401 shows once in the status-bar item, with the usual words; no notification', async () => {
+    await control('fault', { match: { path: '/v1/completions' }, status: 401, times: -1 });
+    await openAt('completion/auth.ts', SOURCE, 1, 9);
+    const s = await waitFor('the error state', async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 200));
+      const st = await state();
+      return st.error ? st : undefined;
+    });
+    assert.equal(s.error?.status, 401);
+    assert.match(s.error!.title, /401/);
+    assert.match(s.status, /401/);
+    const before = await completionCount();
+    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await completionCount(), before, 'completion backs off after a 401');
+    await control('clear');
+    // A changed model setting clears the state (the next request may work).
+    await setSetting('completions.model', 'gw-chat');
+    await setSetting('completions.model', 'gw-coder');
+    assert.equal((await state()).error, undefined);
+  });
+
+  it('a file ignored by .gitignore gets no request', async () => {
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await fs.writeFile(path.join(root, '.gitignore'), 'ignored-dir/\n');
+    let last = '';
+    try {
+      await openAt('ignored-dir/secret.ts', SOURCE, 1, 9);
+      await waitFor('the ignored file refused', async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await new Promise((r) => setTimeout(r, 200));
+        const st = await state();
+        last = JSON.stringify(st.last);
+        return st.last?.skipped === 'ignored';
+      }).catch((e: Error) => assert.fail(`${e.message}; the last ask: ${last}`));
+      assert.equal(await completionCount(), 0);
+    } finally {
+      await fs.rm(path.join(root, '.gitignore'), { force: true });
+    }
+  });
+});
