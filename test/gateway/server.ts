@@ -22,9 +22,11 @@ import {
 import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
+import { GatewayAccount, type AccountKnobs } from './account';
 
 export type { Fault, FaultEffects } from './faults';
 export type { ChunkStamp } from './chat';
+export type { AccountKnobs } from './account';
 
 /** What `setContextWindow` and `POST /__control/context` take. */
 export interface ContextControl {
@@ -94,6 +96,10 @@ export interface Gateway {
    * sets that model's window, refusal shape or listed field (a new id becomes a windowed model).
    */
   setContextWindow(c: ContextControl): void;
+  /** The account knobs (test/gateway/account.ts): display type, quota per unit, balance, endpoint modes. */
+  setAccount(k: AccountKnobs): void;
+  /** The key's remaining quota, what it used, and the log rows (`/api/log/token`). */
+  account(): ReturnType<GatewayAccount['snapshot']>;
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -219,7 +225,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       ...((c.maxOutput ?? old.maxOutput) !== undefined ? { maxOutput: c.maxOutput ?? old.maxOutput } : {}),
     });
   };
-  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
+  const account = new GatewayAccount();
+  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4, (model, seconds) =>
+    account.chargeClip(model, seconds),
+  );
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
   let requests: RecordedRequest[] = [];
@@ -250,6 +259,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       setContext(typeof parsed === 'object' && parsed !== null ? (parsed as ContextControl) : {});
       return ok();
     }
+    if (method === 'POST' && path === '/__control/account') {
+      const parsed = tryJson(raw);
+      account.set(typeof parsed === 'object' && parsed !== null ? (parsed as AccountKnobs) : {});
+      return ok();
+    }
+    if (method === 'GET' && path === '/__control/account') return ok(account.snapshot());
     if (method === 'POST' && path === '/__control/clear') {
       faults.clear();
       return ok();
@@ -260,6 +275,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       requests = [];
       stamps = [];
       videos.reset();
+      account.reset();
       return ok();
     }
     if (method === 'GET' && path === '/__control/counts') return ok(counts);
@@ -304,6 +320,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       // A long demo session with image attachments must not grow without bound.
       if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
+      const accountEndpoint = host === 'chat' ? GatewayAccount.endpointOf(method, path) : undefined;
+      if (route === 'not-found' && accountEndpoint)
+        return await account.handle(res, accountEndpoint, auth !== 'missing' && auth !== 'wrong');
       if (route === 'not-found')
         throw httpError(
           404,
@@ -371,6 +390,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             chunkDelayMs,
             (id) => (contextOn ? windows.get(id) : undefined),
             stamp,
+            (model, usage) => account.chargeChat(model, usage),
           );
         case 'video-create':
           return await videos.create(res, body, fx);
@@ -444,6 +464,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setContextWindow: setContext,
+    setAccount: (k) => account.set(k),
+    account: () => account.snapshot(),
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     stamps: () => stamps.slice(),
