@@ -15,6 +15,8 @@ const lazyBesideTheBundle = {
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
     // The @-mention sources, loaded when first used (src/chat/mentions/vscode/chatMentions.ts).
     build.onResolve({ filter: /^gws-mentions$/ }, () => ({ path: './mentions.js', external: true }));
+    // The account feature (balance, spend), imported after activation (src/extension.ts).
+    build.onResolve({ filter: /^\.\/account\/vscode\/register$/ }, () => ({ path: './account.js', external: true }));
   },
 };
 
@@ -44,6 +46,18 @@ const builds = [
     logLevel: 'warning',
   },
   {
+    entryPoints: { account: 'src/account/vscode/register.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     bundle: true,
@@ -52,6 +66,9 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
     plugins: [lazyBesideTheBundle],
+    // A dynamic import of a file beside the bundle becomes a deferred require: the host loads
+    // extensions as CommonJS, where `vscode` resolves (until the ESM build of issue 25).
+    supported: { 'dynamic-import': false },
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',

@@ -143,6 +143,10 @@ export class PriceBook {
     return model === undefined ? undefined : this.byModel.get(model);
   }
 
+  all(): ModelPrice[] {
+    return [...this.byModel.values()];
+  }
+
   get size(): number {
     return this.byModel.size;
   }
