@@ -21,11 +21,13 @@ export type UsageEvent =
       end: string;
     };
 
-const listeners = new WeakMap<Services, Set<(e: UsageEvent) => void>>();
+// By the extension's context, not the Services object: copies of Services (the exports of
+// activate, the tests' harnesses) are the same extension.
+const listeners = new WeakMap<vscode.ExtensionContext, Set<(e: UsageEvent) => void>>();
 
 /** Tells every listener; a listener that throws is skipped, the feature that emitted goes on. */
 export function emitUsage(s: Services, e: UsageEvent): void {
-  for (const fn of listeners.get(s) ?? []) {
+  for (const fn of listeners.get(s.context) ?? []) {
     try {
       fn(e);
     } catch (err) {
@@ -35,8 +37,8 @@ export function emitUsage(s: Services, e: UsageEvent): void {
 }
 
 export function onUsage(s: Services, fn: (e: UsageEvent) => void): vscode.Disposable {
-  let set = listeners.get(s);
-  if (!set) listeners.set(s, (set = new Set()));
+  let set = listeners.get(s.context);
+  if (!set) listeners.set(s.context, (set = new Set()));
   set.add(fn);
   return { dispose: () => set.delete(fn) };
 }
