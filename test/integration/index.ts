@@ -28,6 +28,7 @@ async function loadSuites(): Promise<void> {
   await import('./lm.test');
   await import('./proxy.test');
   await import('./systemPrompt.test');
+  await import('./account.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

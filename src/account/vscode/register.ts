@@ -24,10 +24,15 @@ export interface AccountDebugState {
   warn: boolean;
   tooltip: string[];
   status?: AccountSnapshot['status'];
+  /** Why the balance is unavailable (as logged). */
+  why?: string;
   quota?: number;
   todayQuota?: number;
   /** Reads of the balance made so far (settled). */
   reads: number;
+  /** Answers and clips counted, and the last failure to count one. */
+  events: number;
+  lastError?: string;
 }
 
 const IDLE_TICK_MS = 60_000;
@@ -47,6 +52,8 @@ export function registerAccount(
   const bar = new BalanceStatusBar();
   const ledger = new UsageLedger(s.context.globalState);
   let reads = 0;
+  let events = 0;
+  let lastError: string | undefined;
   let shown: AccountEntry | undefined;
   const render = (e: AccountEntry, snap: AccountSnapshot): void => {
     const settings = readSpendSettings();
@@ -110,6 +117,7 @@ export function registerAccount(
           : { estimate: true, reason: 'no-usage' as const };
       await ledger.recordClip({ gateway: ev.gateway, model: ev.model, seconds: ev.seconds ?? 0, cost, unit });
     }
+    events += 1;
     e.pending.push({ model: ev.model });
     e.state.setToday(ledger.todayQuota(e.gateway));
     e.state.afterUse();
@@ -124,7 +132,13 @@ export function registerAccount(
     bar,
     accounts,
     { dispose: () => clearInterval(idle) },
-    onUsage((ev) => void onEvent(ev).catch((err: unknown) => s.log.warn(`Account: ${String(err)}`))),
+    onUsage(
+      (ev) =>
+        void onEvent(ev).catch((err: unknown) => {
+          lastError = err instanceof Error ? err.message : String(err);
+          s.log.warn(`Account: an answer or clip was not counted: ${lastError}`);
+        }),
+    ),
     vscode.workspace.onDidChangeConfiguration((c) => {
       if (!c.affectsConfiguration('gatewayStudio')) return;
       accounts.forgetPrices();
@@ -165,9 +179,12 @@ export function registerAccount(
         warn: m.warn,
         tooltip: m.tooltip,
         status: snap?.status,
+        why: snap?.why,
         quota: snap?.reading?.quota,
         todayQuota: snap?.todayQuota,
         reads,
+        events,
+        lastError,
       };
     }),
   ];
