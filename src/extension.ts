@@ -15,6 +15,7 @@ import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
 import { activationLine, activationTiming } from './platform/activationTime';
+import { onUsage } from './platform/usageEvents';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services & { walkthrough: WalkthroughApi } {
@@ -37,6 +38,10 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));
 
   const walkthrough = registerWalkthrough(services);
+  // The balance and spend load after activation, from their own chunk.
+  void import('./account/vscode/register')
+    .then((m) => context.subscriptions.push(m.registerAccount(services, (fn) => onUsage(services, fn))))
+    .catch((e: unknown) => log.warn(`The account feature did not load: ${e instanceof Error ? e.message : String(e)}`));
 
   log.info(
     `Gateway Studio ${String(context.extension.packageJSON.version)} activated; ${activationLine(activationTiming(context.extension.id, started))}`,

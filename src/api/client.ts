@@ -7,9 +7,16 @@ import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
 import { validateChatRequest } from './validation';
-import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions } from './wire';
+import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './wire';
 
 export type { ModelRecord } from './models';
+
+/** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
+export interface AnswerSeen {
+  /** The model asked for, which relays bill by. */
+  model: string;
+  usage?: Usage;
+}
 
 /**
  * The gateway's chat and model endpoints. One instance per configuration (base URL + key); it
@@ -17,6 +24,8 @@ export type { ModelRecord } from './models';
  */
 export class GatewayClient {
   readonly http: HttpClient;
+  /** Told of every answer after it ended (src/platform/usageEvents.ts); it cannot fail the call. */
+  observer?: (a: AnswerSeen) => void;
   private streamOptionsRejected = false;
 
   constructor(o: HttpOptions) {
@@ -29,8 +38,33 @@ export class GatewayClient {
     return parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`));
   }
 
+  private seen(req: ChatRequest, r: ChatResult | undefined): void {
+    if (!r || !this.observer) return;
+    try {
+      this.observer({ model: req.model, usage: r.usage });
+    } catch (e) {
+      this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Runs a chat call and tells the observer about what it returned (or the partial answer of a failure). */
+  private async observed(req: ChatRequest, call: () => Promise<ChatResult>): Promise<ChatResult> {
+    try {
+      const r = await call();
+      this.seen(req, r);
+      return r;
+    } catch (e) {
+      if (isGatewayError(e)) this.seen(req, e.partial);
+      throw e;
+    }
+  }
+
   /** A non-streaming chat completion. Validates the request first (spec 2.1, 8). */
-  async chat(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
+  chat(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
+    return this.observed(req, () => this.chatOnce(req, signal, o));
+  }
+
+  private async chatOnce(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
     const { stream_options: _drop, ...rest } = req;
     const res = await this.http.request('POST', '/chat/completions', {
@@ -48,7 +82,11 @@ export class GatewayClient {
    * a `finish_reason` (even after `[DONE]`) throws `truncated`; a stop through the signal throws
    * `aborted`; both carry the text received so far in `partial`.
    */
-  async streamChat(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
+  streamChat(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
+    return this.observed(req, () => this.streamChatOnce(req, o));
+  }
+
+  private async streamChatOnce(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
     validateChatRequest(req);
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;

@@ -619,6 +619,7 @@ export async function handleChat(
   chunkDelayMs: number,
   windowOf: (model: string) => WindowRule | undefined = () => undefined,
   stamp?: (s: ChunkStamp) => void,
+  charge?: (model: string, usage: { prompt_tokens: number; completion_tokens: number }) => void,
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -658,6 +659,11 @@ export async function handleChat(
     p.content = head + filler.repeat(Math.ceil(n / filler.length)).slice(0, n);
     p.contentPieces = pieces(p.content);
   }
+  // Billed when the answer is planned, as a relay settles before the client reads its balance.
+  charge?.(
+    typeof body.model === 'string' ? body.model : p.model,
+    usageOf(p) as { prompt_tokens: number; completion_tokens: number },
+  );
   if (body.stream === true) {
     await stream(res, p, body, fx, chunkDelayMs, stamp);
     return;

@@ -23,10 +23,12 @@ import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
 import { handleCompletions, type AbortedCompletion, type CompletionControl } from './completions';
+import { GatewayAccount, type AccountKnobs } from './account';
 
 export type { Fault, FaultEffects } from './faults';
 export type { ChunkStamp } from './chat';
 export type { AbortedCompletion, CompletionControl } from './completions';
+export type { AccountKnobs } from './account';
 
 /** What `setContextWindow` and `POST /__control/context` take. */
 export interface ContextControl {
@@ -102,6 +104,10 @@ export interface Gateway {
   setCompletions(c: CompletionControl): void;
   /** Completion requests whose client closed the connection before the answer (cleared by `resetCounts`). */
   abortedCompletions(): AbortedCompletion[];
+  /** The account knobs (test/gateway/account.ts): display type, quota per unit, balance, endpoint modes. */
+  setAccount(k: AccountKnobs): void;
+  /** The key's remaining quota, what it used, and the log rows (`/api/log/token`). */
+  account(): ReturnType<GatewayAccount['snapshot']>;
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -243,7 +249,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   };
   setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
   let aborted: AbortedCompletion[] = [];
-  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4);
+  const account = new GatewayAccount();
+  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4, (model, seconds) =>
+    account.chargeClip(model, seconds),
+  );
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
   let requests: RecordedRequest[] = [];
@@ -280,6 +289,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       return ok();
     }
     if (method === 'GET' && path === '/__control/aborted') return ok(aborted);
+    if (method === 'POST' && path === '/__control/account') {
+      const parsed = tryJson(raw);
+      account.set(typeof parsed === 'object' && parsed !== null ? (parsed as AccountKnobs) : {});
+      return ok();
+    }
+    if (method === 'GET' && path === '/__control/account') return ok(account.snapshot());
     if (method === 'POST' && path === '/__control/clear') {
       faults.clear();
       return ok();
@@ -292,6 +307,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       aborted = [];
       setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
+      account.reset();
       return ok();
     }
     if (method === 'GET' && path === '/__control/counts') return ok(counts);
@@ -336,6 +352,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       // A long demo session with image attachments must not grow without bound.
       if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
+      const accountEndpoint = host === 'chat' ? GatewayAccount.endpointOf(method, path) : undefined;
+      if (route === 'not-found' && accountEndpoint)
+        return await account.handle(res, accountEndpoint, auth !== 'missing' && auth !== 'wrong');
       if (route === 'not-found')
         throw httpError(
           404,
@@ -403,6 +422,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             chunkDelayMs,
             (id) => (contextOn ? windows.get(id) : undefined),
             stamp,
+            (model, usage) => account.chargeChat(model, usage),
           );
         case 'completions':
           return await handleCompletions(res, body, fx, completionControl, (a) => {
@@ -483,6 +503,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     setContextWindow: setContext,
     setCompletions,
     abortedCompletions: () => aborted.slice(),
+    setAccount: (k) => account.set(k),
+    account: () => account.snapshot(),
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     stamps: () => stamps.slice(),

@@ -134,6 +134,8 @@ export class VideoStore {
   constructor(
     private readonly stepMs: number,
     private readonly steps: number,
+    /** Bills a created task (test/gateway/account.ts); relays charge at submission. */
+    private readonly charge?: (model: string, seconds: number) => void,
   ) {}
 
   reset(): void {
@@ -268,6 +270,7 @@ export class VideoStore {
       failReason,
     };
     this.tasks.push(task);
+    this.charge?.(model, seconds);
     const ids: Json = { id: task.id, request_id: task.requestId, task_id: task.taskId };
     if (fx.createOnly) for (const k of Object.keys(ids)) if (k !== fx.createOnly) delete ids[k];
     await sendJson(

@@ -30,6 +30,7 @@ async function loadSuites(): Promise<void> {
   await import('./systemPrompt.test');
   await import('./commitMessage.test');
   await import('./completion.test');
+  await import('./account.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

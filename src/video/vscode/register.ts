@@ -4,6 +4,7 @@ import { VideoClient } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import { assertVideoId } from '../../api/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
+import { emitUsage } from '../../platform/usageEvents';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
 import { setStepContext } from '../../platform/walkthrough';
@@ -128,7 +129,24 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         // The walkthrough's "Generate a video" step completes once the gateway accepted a task.
         if (!removed && r.videoId) setStepContext('videoStarted', true);
       },
-      onEnd: (r, end) => notifyEnd(s, manager, r, end),
+      onEnd: (r, end) => {
+        // Only a task the gateway accepted can have been charged; a pause ends nothing.
+        if (end !== 'paused' && r.videoId)
+          void getGatewayClient(s, 'video').then(
+            (c) =>
+              emitUsage(s, {
+                kind: 'clip',
+                gateway: c.http.baseUrl,
+                videoId: r.videoId,
+                model: r.request.model,
+                seconds: r.request.seconds,
+                resolution: r.request.resolution,
+                end,
+              }),
+            () => undefined,
+          );
+        notifyEnd(s, manager, r, end);
+      },
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });

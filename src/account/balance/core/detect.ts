@@ -1,0 +1,159 @@
+/**
+ * Where a gateway's balance comes from, found in the order of issue 21: new-api's own endpoints,
+ * then the OpenAI-style `/dashboard/billing` pair, then a source the user configured, then none.
+ * What was found is remembered by the caller and tried first next time; only an endpoint that
+ * has gone (404, a web page) sends detection round again.
+ */
+import { USD, type MoneyUnit } from './money';
+import {
+  parseCustom,
+  parseDashboard,
+  parseStatus,
+  parseTokenUsage,
+  type BalanceFigures,
+  type Parsed,
+  type StatusInfo,
+} from './sources';
+import type { AccountTransport, Fetched } from './transport';
+
+export type SourceKind = 'new-api' | 'dashboard' | 'custom';
+
+/** A balance source the user set: a URL and the JSON paths of the figure and its currency. */
+export interface CustomSource {
+  url: string;
+  balancePath: string;
+  currencyPath?: string;
+}
+
+export interface BalanceReading extends BalanceFigures {
+  source: SourceKind;
+  topUpLink?: string;
+}
+
+export type ReadOutcome =
+  | { kind: 'reading'; reading: BalanceReading }
+  /** This gateway reports no balance anywhere we know to look. */
+  | { kind: 'none' }
+  /** A source answered, or should have, but not with a figure we trust; `why` is for the log. */
+  | { kind: 'unavailable'; source?: SourceKind; why: string };
+
+export interface ReadOptions {
+  /** The source found last time, tried first. */
+  remembered?: SourceKind;
+  custom?: CustomSource;
+  signal?: AbortSignal;
+}
+
+/** The dashboard pair is also served without `/v1` (one-api); the `/v1` form is tried. */
+const DASHBOARD = { subscription: '/v1/dashboard/billing/subscription', usage: '/v1/dashboard/billing/usage' };
+
+type Step = ReadOutcome | 'absent';
+
+function fromParsed(source: SourceKind, p: Parsed<BalanceFigures>, topUpLink?: string): ReadOutcome {
+  if (!p.ok) return { kind: 'unavailable', source, why: p.why };
+  return { kind: 'reading', reading: { ...p.value, source, ...(topUpLink ? { topUpLink } : {}) } };
+}
+
+/** A fetch that failed outright; `absent` for an endpoint that is not there. */
+function failure(source: SourceKind | undefined, path: string, f: Fetched): Step | undefined {
+  if (f.kind === 'missing') return 'absent';
+  if (f.kind === 'failed') return { kind: 'unavailable', source, why: `GET ${path} ${f.why}` };
+  return undefined;
+}
+
+async function status(t: AccountTransport, signal?: AbortSignal): Promise<StatusInfo | 'absent' | ReadOutcome> {
+  const f = await t.get('/api/status', signal);
+  const stop = failure(undefined, '/api/status', f);
+  if (stop) return stop;
+  const body = (f as { body: unknown }).body;
+  const p = parseStatus(body);
+  if (p.ok) return p.value;
+  // new-api's fields with values we cannot trust: unavailable. Another product's /api/status
+  // (none of those fields) only means: not new-api.
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  const looksNewApi =
+    typeof data === 'object' && data !== null && ('quota_per_unit' in data || 'quota_display_type' in data);
+  return looksNewApi ? { kind: 'unavailable', source: 'new-api', why: `GET /api/status: ${p.why}` } : 'absent';
+}
+
+async function newApi(t: AccountTransport, info: StatusInfo, signal?: AbortSignal): Promise<Step> {
+  const f = await t.get('/api/usage/token', signal);
+  const stop = failure('new-api', '/api/usage/token', f);
+  if (stop) return stop;
+  return fromParsed('new-api', parseTokenUsage((f as { body: unknown }).body, info.unit), info.topUpLink);
+}
+
+async function dashboard(
+  t: AccountTransport,
+  unit: MoneyUnit,
+  topUpLink?: string,
+  signal?: AbortSignal,
+): Promise<Step> {
+  const sub = await t.get(DASHBOARD.subscription, signal);
+  const stopSub = failure('dashboard', DASHBOARD.subscription, sub);
+  if (stopSub) return stopSub;
+  const use = await t.get(DASHBOARD.usage, signal);
+  const stopUse = failure('dashboard', DASHBOARD.usage, use);
+  // The subscription alone is not a balance: a missing usage route is a failure here.
+  if (stopUse === 'absent')
+    return { kind: 'unavailable', source: 'dashboard', why: `GET ${DASHBOARD.usage} is missing` };
+  if (stopUse) return stopUse;
+  const p = parseDashboard((sub as { body: unknown }).body, (use as { body: unknown }).body, unit);
+  return fromParsed('dashboard', p, topUpLink);
+}
+
+async function custom(t: AccountTransport, c: CustomSource, signal?: AbortSignal): Promise<Step> {
+  const f = await t.get(c.url, signal);
+  if (f.kind !== 'json') return { kind: 'unavailable', source: 'custom', why: `GET ${c.url} ${f.why}` };
+  return fromParsed('custom', parseCustom(f.body, c.balancePath, c.currencyPath));
+}
+
+/**
+ * Reads the balance, detecting the source when none is remembered (or the remembered one has
+ * gone). A failure that is not "no such endpoint" (a timeout, a 401, a hostile figure) stops
+ * detection with `unavailable`, so a slow gateway is never mistaken for one without a balance.
+ */
+export async function readBalance(t: AccountTransport, o: ReadOptions = {}): Promise<ReadOutcome> {
+  const { signal } = o;
+  if (o.remembered) {
+    const again = await readFrom(t, o.remembered, o);
+    if (again !== 'absent') return again;
+  }
+  const info = await status(t, signal);
+  if (typeof info === 'object' && 'kind' in info) return info;
+  if (info !== 'absent') {
+    const n = await newApi(t, info, signal);
+    if (n !== 'absent') return n;
+  }
+  const unit = info !== 'absent' ? info.unit : USD;
+  const d = await dashboard(t, unit, info !== 'absent' ? info.topUpLink : undefined, signal);
+  if (d !== 'absent') return d;
+  if (o.custom) {
+    const c = await custom(t, o.custom, signal);
+    if (c !== 'absent') return c;
+  }
+  return { kind: 'none' };
+}
+
+async function readFrom(t: AccountTransport, source: SourceKind, o: ReadOptions): Promise<Step> {
+  switch (source) {
+    case 'new-api': {
+      const info = await status(t, o.signal);
+      if (info === 'absent') return 'absent';
+      if ('kind' in info) return info;
+      return newApi(t, info, o.signal);
+    }
+    case 'dashboard': {
+      const info = await status(t, o.signal);
+      if (typeof info === 'object' && 'kind' in info) return info;
+      return dashboard(
+        t,
+        info === 'absent' ? USD : info.unit,
+        info === 'absent' ? undefined : info.topUpLink,
+        o.signal,
+      );
+    }
+    case 'custom':
+      return o.custom ? custom(t, o.custom, o.signal) : 'absent';
+  }
+}

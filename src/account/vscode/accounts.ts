@@ -1,0 +1,174 @@
+import * as vscode from 'vscode';
+import { HttpClient, type HttpOptions } from '../../api/http';
+import { gatewayHttpOptions } from '../../platform/gateway';
+import type { Services } from '../../platform/services';
+import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
+import type { CustomSource, SourceKind } from '../balance/core/detect';
+import { transportOver, type AccountTransport } from '../balance/core/transport';
+import { PriceBook, parsePricing, pricesFromSettings, type PriceSetting } from '../pricing/core/pricing';
+
+/** The account settings (`gatewayStudio.spend.*`), read fresh on each use. */
+export interface SpendSettings {
+  enabled: boolean;
+  /** In the gateway's display unit; 0: never warn. */
+  warnBelow: number;
+  group: string;
+  prices: Record<string, PriceSetting>;
+  /** Only from the user's own settings: a workspace may not choose where requests go. */
+  custom?: CustomSource;
+}
+
+export function readSpendSettings(): SpendSettings {
+  const c = vscode.workspace.getConfiguration('gatewayStudio');
+  const warn = c.get<unknown>('spend.warnBelow');
+  const group = c.get<unknown>('spend.group');
+  const prices = c.get<unknown>('spend.prices');
+  const src = c.inspect<unknown>('spend.balanceSource')?.globalValue;
+  let custom: CustomSource | undefined;
+  if (typeof src === 'object' && src !== null) {
+    const o = src as Record<string, unknown>;
+    if (typeof o.url === 'string' && /^https?:\/\//i.test(o.url.trim()) && typeof o.balancePath === 'string')
+      custom = {
+        url: o.url.trim(),
+        balancePath: o.balancePath,
+        ...(typeof o.currencyPath === 'string' && o.currencyPath !== '' ? { currencyPath: o.currencyPath } : {}),
+      };
+  }
+  return {
+    enabled: c.get<unknown>('spend.enabled') !== false,
+    warnBelow: typeof warn === 'number' && Number.isFinite(warn) && warn > 0 ? warn : 0,
+    group: typeof group === 'string' && group.trim() !== '' ? group.trim() : 'default',
+    prices: typeof prices === 'object' && prices !== null ? (prices as Record<string, PriceSetting>) : {},
+    custom,
+  };
+}
+
+/** One gateway's account with what the feature keeps beside it. */
+export interface AccountEntry {
+  /** The normalised `/v1` base URL. */
+  gateway: string;
+  state: AccountState;
+  transport: AccountTransport;
+  /** Uses since the last reading, to attribute a balance change to one of them. */
+  pending: Array<{ model: string }>;
+  lastQuota?: number;
+  prices?: { book: PriceBook; at: number };
+}
+
+const SOURCES_KEY = 'gatewayStudio.spend.sources.v1';
+const PRICES_TTL_MS = 10 * 60_000;
+
+/** A short non-reversible fingerprint, enough to tell two keys apart (the key is never stored). */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}
+
+/**
+ * The accounts by gateway (base URL + key): a second gateway, or a second key, is a second
+ * {@link AccountState}. `current()` is the one the settings name now.
+ */
+export class Accounts implements vscode.Disposable {
+  private readonly entries = new Map<string, AccountEntry>();
+
+  constructor(
+    private readonly s: Services,
+    private readonly onChange: (e: AccountEntry, snap: AccountSnapshot) => void,
+  ) {}
+
+  /**
+   * The account for the current settings, or undefined when no gateway is set (or the user
+   * refused a workspace's gateway). May ask about a workspace-set gateway: callers that must
+   * not ask (idle reads) check {@link mayAskAboutGateway} first.
+   */
+  async current(): Promise<AccountEntry | undefined> {
+    let o: HttpOptions;
+    let http: HttpClient;
+    try {
+      o = await gatewayHttpOptions(this.s, 'chat');
+      http = new HttpClient(o);
+    } catch {
+      return undefined;
+    }
+    const id = `${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
+    let e = this.entries.get(id);
+    if (!e) {
+      const remembered = this.s.context.globalState.get<Record<string, SourceKind>>(SOURCES_KEY)?.[http.baseUrl];
+      const transport = transportOver(http);
+      const entry: AccountEntry = {
+        gateway: http.baseUrl,
+        transport,
+        pending: [],
+        state: new AccountState({
+          gateway: http.baseUrl,
+          transport: () => Promise.resolve(transport),
+          custom: () => readSpendSettings().custom,
+          remembered,
+          log: (level, msg) => this.s.log[level](`Account: ${msg}`),
+          onSource: (src) => void this.rememberSource(http.baseUrl, src),
+          onChange: (snap) => this.onChange(entry, snap),
+        }),
+      };
+      e = entry;
+      this.entries.set(id, e);
+    }
+    return e;
+  }
+
+  private async rememberSource(gateway: string, src: SourceKind | undefined): Promise<void> {
+    const all = { ...(this.s.context.globalState.get<Record<string, SourceKind>>(SOURCES_KEY) ?? {}) };
+    if (src) all[gateway] = src;
+    else delete all[gateway];
+    // Bounded: the last 50 gateways.
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - 50))) delete all[k];
+    await this.s.context.globalState.update(SOURCES_KEY, all);
+  }
+
+  /**
+   * The prices in force for `e`: `/api/pricing` (read at most every ten minutes, never on a send
+   * path) with the user's own prices over them.
+   */
+  async prices(e: AccountEntry, settings: SpendSettings): Promise<PriceBook> {
+    const unit = e.state.snapshot().unit;
+    const own = pricesFromSettings(settings.prices, unit);
+    if (e.prices && Date.now() - e.prices.at < PRICES_TTL_MS) return new PriceBook(this.gatewayPrices(e), own);
+    let gateway: PriceBook = new PriceBook();
+    const f = await e.transport.get('/api/pricing');
+    if (f.kind === 'json') {
+      const p = parsePricing(f.body, { group: settings.group, unit });
+      if (p.ok) {
+        gateway = new PriceBook(p.value.prices);
+        for (const d of p.value.dropped.slice(0, 5)) this.s.log.warn(`Account: /api/pricing: dropped ${d}`);
+      } else this.s.log.warn(`Account: /api/pricing unusable: ${p.why}`);
+    } else if (f.kind === 'failed') this.s.log.warn(`Account: GET /api/pricing ${f.why}`);
+    e.prices = { book: gateway, at: Date.now() };
+    return new PriceBook(this.gatewayPrices(e), own);
+  }
+
+  private gatewayPrices(e: AccountEntry) {
+    return e.prices ? e.prices.book.all() : [];
+  }
+
+  forgetPrices(): void {
+    for (const e of this.entries.values()) e.prices = undefined;
+  }
+
+  dispose(): void {
+    for (const e of this.entries.values()) e.state.dispose();
+    this.entries.clear();
+  }
+}
+
+/** Whether reading the account now could put a dialog in front of the user (a workspace-set gateway). */
+export function mayAskAboutGateway(): boolean {
+  const i = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('baseUrl');
+  return (
+    (i?.workspaceValue !== undefined && i.workspaceValue !== '') ||
+    (i?.workspaceFolderValue !== undefined && i.workspaceFolderValue !== '')
+  );
+}

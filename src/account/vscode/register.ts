@@ -1,0 +1,191 @@
+import * as vscode from 'vscode';
+import type { Services } from '../../platform/services';
+import type { UsageEvent } from '../../platform/usageEvents';
+import type { AccountSnapshot } from '../balance/core/accountState';
+import { quotaFromDisplay } from '../balance/core/money';
+import { BalanceStatusBar, REFRESH_BALANCE_COMMAND } from '../balance/vscode/statusBar';
+import { answerCost, videoCost } from '../spend/core/cost';
+import { UsageLedger } from '../spend/core/ledger';
+import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
+
+export const ACCOUNT_COMMANDS = {
+  refreshBalance: REFRESH_BALANCE_COMMAND,
+  exportUsage: 'gatewayStudio.spend.exportUsage',
+  /** Hidden: what the balance item shows, for integration tests. */
+  debugState: 'gatewayStudio.spend.debugState',
+} as const;
+
+/** What the debug-state command returns. */
+export interface AccountDebugState {
+  /** The item's text without its icon (`$25.00`), empty while hidden. */
+  figure: string;
+  visible: boolean;
+  warn: boolean;
+  tooltip: string[];
+  status?: AccountSnapshot['status'];
+  /** Why the balance is unavailable (as logged). */
+  why?: string;
+  quota?: number;
+  todayQuota?: number;
+  /** Reads of the balance made so far (settled). */
+  reads: number;
+  /** Answers and clips counted, and the last failure to count one. */
+  events: number;
+  lastError?: string;
+}
+
+const IDLE_TICK_MS = 60_000;
+
+/**
+ * The account feature: the balance item, the spend ledger, and the reads that feed them, after
+ * answers and clips and at most once a minute while idle. Loaded by `extension.ts` through a
+ * dynamic import after activation; `onUsage` is the main bundle's event source (this module may
+ * be a bundle of its own, with its own copy of the platform modules).
+ */
+export function registerAccount(
+  s: Services,
+  onUsage: (fn: (e: UsageEvent) => void) => vscode.Disposable,
+): vscode.Disposable {
+  const bar = new BalanceStatusBar();
+  const ledger = new UsageLedger(s.context.globalState);
+  let reads = 0;
+  let events = 0;
+  let lastError: string | undefined;
+  let shown: AccountEntry | undefined;
+  const render = (e: AccountEntry, snap: AccountSnapshot): void => {
+    const settings = readSpendSettings();
+    if (!settings.enabled) return bar.render({ ...snap, status: 'unknown' }, undefined);
+    const warnBelow = settings.warnBelow > 0 ? quotaFromDisplay(settings.warnBelow, snap.unit) : undefined;
+    if (shown === e) bar.render(snap, warnBelow);
+  };
+  const accounts = new Accounts(s, (e, snap) => {
+    if (snap.status !== 'unknown') reads += 1;
+    noteCharge(e, snap);
+    render(e, snap);
+  });
+
+  /** A balance that fell while exactly one answer or clip was pending is that one's charge. */
+  const noteCharge = (e: AccountEntry, snap: AccountSnapshot): void => {
+    const q = snap.status === 'ok' && snap.reading && !snap.reading.unlimited ? snap.reading.quota : undefined;
+    if (q === undefined) return;
+    const only = e.pending.length === 1 ? e.pending[0] : undefined;
+    if (only && e.lastQuota !== undefined && e.lastQuota >= q)
+      void ledger.recordCharge({ gateway: e.gateway, model: only.model, quota: e.lastQuota - q, unit: snap.unit });
+    e.pending = [];
+    e.lastQuota = q;
+  };
+
+  const show = async (o: { read: 'idle' | 'now' | 'none' }): Promise<AccountEntry | undefined> => {
+    const settings = readSpendSettings();
+    if (!settings.enabled) return undefined;
+    const e = await accounts.current();
+    if (!e) return undefined;
+    if (shown !== e) {
+      shown = e;
+      e.state.setToday(ledger.todayQuota(e.gateway));
+      render(e, e.state.snapshot());
+    }
+    if (o.read === 'idle') await e.state.refreshIdle();
+    else if (o.read === 'now') await e.state.refreshNow();
+    return e;
+  };
+
+  const countedClips = new Set<string>();
+  const onEvent = async (ev: UsageEvent): Promise<void> => {
+    const settings = readSpendSettings();
+    if (!settings.enabled) return;
+    const e = await show({ read: 'none' });
+    if (!e) return;
+    // The unit (and so the user's prices in it) is known after the first reading.
+    if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
+    const unit = e.state.snapshot().unit;
+    const book = await accounts.prices(e, settings);
+    if (ev.kind === 'answer') {
+      const cost = answerCost(ev.usage, book.lookup(ev.model));
+      await ledger.recordAnswer({ gateway: ev.gateway, model: ev.model, usage: ev.usage, cost, unit });
+    } else {
+      if (ev.videoId) {
+        if (countedClips.has(ev.videoId)) return;
+        countedClips.add(ev.videoId);
+      }
+      const cost =
+        ev.seconds !== undefined
+          ? videoCost(ev.seconds, book.lookup(ev.model))
+          : { estimate: true, reason: 'no-usage' as const };
+      await ledger.recordClip({ gateway: ev.gateway, model: ev.model, seconds: ev.seconds ?? 0, cost, unit });
+    }
+    events += 1;
+    e.pending.push({ model: ev.model });
+    e.state.setToday(ledger.todayQuota(e.gateway));
+    e.state.afterUse();
+  };
+
+  const idle = setInterval(() => {
+    if (!vscode.window.state.focused || mayAskAboutGateway()) return;
+    void show({ read: 'idle' }).catch((err: unknown) => s.log.warn(`Account: ${String(err)}`));
+  }, IDLE_TICK_MS);
+
+  const disposables: vscode.Disposable[] = [
+    bar,
+    accounts,
+    { dispose: () => clearInterval(idle) },
+    onUsage(
+      (ev) =>
+        void onEvent(ev).catch((err: unknown) => {
+          lastError = err instanceof Error ? err.message : String(err);
+          s.log.warn(`Account: an answer or clip was not counted: ${lastError}`);
+        }),
+    ),
+    vscode.workspace.onDidChangeConfiguration((c) => {
+      if (!c.affectsConfiguration('gatewayStudio')) return;
+      accounts.forgetPrices();
+      if (shown) render(shown, shown.state.snapshot());
+      if (c.affectsConfiguration('gatewayStudio.baseUrl') || c.affectsConfiguration('gatewayStudio.spend')) {
+        shown = undefined;
+        bar.render(
+          {
+            gateway: '',
+            status: 'unknown',
+            unit: { kind: 'USD', quotaPerUnit: 1, rateMicro: 1, symbol: '$' },
+            todayQuota: 0,
+          },
+          undefined,
+        );
+        if (!mayAskAboutGateway()) void show({ read: 'now' }).catch(() => undefined);
+      }
+    }),
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.refreshBalance, async () => {
+      await show({ read: 'now' });
+    }),
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.exportUsage, async () => {
+      const target = await vscode.window.showSaveDialog({
+        filters: { CSV: ['csv'] },
+        saveLabel: vscode.l10n.t('Export Usage'),
+        defaultUri: vscode.Uri.file('gateway-usage.csv'),
+      });
+      if (!target) return;
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(ledger.toCsv()));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Usage exported to {0}.', target.fsPath));
+    }),
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.debugState, (): AccountDebugState => {
+      const m = bar.model;
+      const snap = shown?.state.snapshot();
+      return {
+        figure: m.visible ? m.figure : '',
+        visible: m.visible,
+        warn: m.warn,
+        tooltip: m.tooltip,
+        status: snap?.status,
+        why: snap?.why,
+        quota: snap?.reading?.quota,
+        todayQuota: snap?.todayQuota,
+        reads,
+        events,
+        lastError,
+      };
+    }),
+  ];
+  // The first reading, unless it could ask about a workspace's gateway before the user used it.
+  if (!mayAskAboutGateway()) void show({ read: 'idle' }).catch(() => undefined);
+  return vscode.Disposable.from(...disposables);
+}
