@@ -63,11 +63,18 @@ export async function fetchVideo(
     // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts), and a
     // resumed request goes the same way again, so the key rule holds hop by hop.
     http.download(url, { signal: o.signal, accept: ACCEPT, followRedirects: true, headers });
-  let res = await get();
-  let meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
-
+  // The file is opened while the request is under way, and awaited only once the answer is in:
+  // by then it is open, so reading starts without a disk wait, in which a body that arrived whole
+  // and was cut (its bytes in the response's buffer) would go with the connection. An HTTP error
+  // still comes before a file error, as when the file was opened after the headers.
   const temp = path.join(path.dirname(destFile), partFileName(path.basename(destFile)));
-  const fh = await fs.open(temp, 'wx');
+  const opening = fs.open(temp, 'wx').then(
+    (handle) => ({ handle }),
+    (error: unknown) => ({ error }),
+  );
+  let fh: fs.FileHandle | undefined;
+  let res: WireResponse | undefined;
+  let meta: BodyMeta = { total: undefined, ranges: false, validator: undefined };
   let written = 0;
   let closed = false;
   let head: Uint8Array = new Uint8Array(0);
@@ -80,6 +87,11 @@ export async function fetchVideo(
     if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
   };
   try {
+    res = await get();
+    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+    const opened = await opening;
+    if ('error' in opened) throw opened.error;
+    fh = opened.handle;
     for (let resumes = 0; ;) {
       const sink = new WriteBehind(fh, {
         position: written,
@@ -107,7 +119,6 @@ export async function fetchVideo(
       if (next.from === 0) {
         // The server sent the whole video again: it replaces what was written.
         meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
-        await fh.truncate(0);
         written = 0;
         head = new Uint8Array(0);
         checked = false;
@@ -115,6 +126,8 @@ export async function fetchVideo(
     }
     if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
     if (meta.total !== undefined && written !== meta.total) throw truncated(shown, written, meta.total);
+    // After a restart the file may be longer than the video written over its start.
+    await fh.truncate(written);
     await fh.sync();
     await fh.close();
     closed = true;
@@ -130,9 +143,13 @@ export async function fetchVideo(
     await fs.unlink(temp).catch(() => undefined);
     return { file: destFile, bytes: written };
   } finally {
-    res.body.destroy();
-    if (!closed) await fh.close().catch(() => undefined);
-    await fs.unlink(temp).catch(() => undefined);
+    res?.body.destroy();
+    const opened = await opening;
+    // Only a file this download made is removed.
+    if ('handle' in opened) {
+      if (!closed) await opened.handle.close().catch(() => undefined);
+      await fs.unlink(temp).catch(() => undefined);
+    }
   }
 }
 

@@ -10,8 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { pipeline } from 'node:stream/promises';
-import type { Writable } from 'node:stream';
+import { finished, type Writable } from 'node:stream';
 import * as l10n from '@vscode/l10n';
 import { connectFailure, describeNetworkError } from './connectFailure';
 import { GatewayError, errorFromHttp } from './errors';
@@ -212,7 +211,7 @@ export async function pipeBody(
   body.on('data', onData);
   arm(o.idleMs);
   try {
-    await pipeline(body, sink);
+    await pipeInto(body, sink);
   } catch (e) {
     if (o.signal?.aborted) throw abortedError('GET', o.path);
     if (timedOut)
@@ -232,4 +231,32 @@ export async function pipeBody(
     body.off('data', onData);
     o.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * `body.pipe(sink)` until both are done. Unlike `stream.pipeline`, a body that breaks off (a drop, the
+ * idle watchdog, a stop) does not destroy the sink: it is ended, so the bytes that arrived are
+ * written before the error is reported. A resume then starts after them, and "stopped after N
+ * bytes" counts them; pipeline threw away up to the sink's 8 MiB buffer. A sink error ends the body.
+ */
+function pipeInto(body: IncomingMessage, sink: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let broken: unknown;
+    let sinkDone = false;
+    finished(body, (err) => {
+      if (!err || sinkDone) return;
+      broken = err;
+      body.unpipe(sink);
+      sink.end();
+    });
+    finished(sink, (err) => {
+      sinkDone = true;
+      if (err) {
+        body.destroy();
+        reject(err);
+      } else if (broken !== undefined) reject(broken);
+      else resolve();
+    });
+    body.pipe(sink);
+  });
 }
