@@ -3,22 +3,28 @@
  * `VideoClient.download` streams a 200 MB video from the local gateway, next to a 50 MB streamed
  * download (flatness: the peak should not grow with the size) and a naive `arrayBuffer()` download
  * of 50 MB (what buffering costs). A last 200 MB run collects garbage every 50 ms, so its figure is
- * the memory the download really holds (the others include garbage V8 has not collected yet). Then 1 GB,
- * with curl on the same URL in the same run as the throughput baseline (goals: RSS growth ≤ 64 MB,
- * ≥ 70 % of curl's throughput). The gateway runs in a child process so its memory is not counted. Prints figures; asserts nothing about time.
+ * the memory the download really holds (the others include garbage V8 has not collected yet).
+ *
+ * Then 1 GB (GWS_BENCH_DOWNLOAD_MB to change it), three rounds, each running the three side by side
+ * in turn on the same URL and disk under the same 5 ms memory sampler: the new path (node:http +
+ * a pipe into the write-behind sink + fsync), the old one (fetch's web stream, bench/support/
+ * fetchDownload.ts, + fsync) and curl followed by an fsync of its file (so both sides pay for
+ * putting the bytes on disk). Prints each round, the medians, new/curl and new/old, and the new
+ * path's RSS growth (goals: ≥ 90 % of curl, ≤ 64 MB). Each file is deleted at once. The gateway
+ * runs in a child process so its memory is not counted. Asserts nothing about time.
  *
  * Run: `npm run bench -- video-download` (or `node --expose-gc --import tsx bench/video-download.bench.ts`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, promises as fsp, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpClient } from '../src/api/http';
 import { VideoClient } from '../src/api/video';
 import { pollLoop } from '../src/video/jobs/core/pollLoop';
+import { fetchDownload } from './support/fetchDownload';
 
 const MB = 1024 * 1024;
-const GB = 1024 * MB;
 const KEY = 'sk-demo-gateway-studio';
 
 function gc(): void {
@@ -55,7 +61,10 @@ interface Peak {
 }
 
 /** Runs `fn` while sampling memory every 5 ms; returns peaks above the baseline taken just before. */
-async function measure(fn: () => Promise<unknown>, forceGc = false): Promise<{ base: Peak; peak: Peak; ms: number }> {
+async function measure(
+  fn: () => Promise<unknown>,
+  forceGc = false,
+): Promise<{ base: Peak; peak: Peak; ms: number; cpuMs: number }> {
   gc();
   await new Promise((r) => setTimeout(r, 50));
   gc();
@@ -72,19 +81,20 @@ async function measure(fn: () => Promise<unknown>, forceGc = false): Promise<{ b
   };
   const timer = setInterval(sample, forceGc ? 50 : 5);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   try {
     await fn();
   } finally {
     clearInterval(timer);
     sample();
   }
-  return { base, peak, ms: performance.now() - t0 };
+  const cpu = process.cpuUsage(cpu0);
+  // This process's CPU time: on a loaded machine a steadier figure than the wall clock.
+  return { base, peak, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-/** Downloads `url` with curl (after queueing the same content size), returns the wall time in ms. */
-async function curlDownload(control: (body: unknown) => Promise<Response>, url: string, file: string): Promise<number> {
-  await control({ match: { path: '/content' }, contentSize: GB, times: 1 });
-  const t0 = performance.now();
+/** Downloads `url` with curl into `file`, then fsyncs the file (timed together); removes it. */
+async function curlDownload(url: string, file: string, size: number): Promise<void> {
   const code = await new Promise<number | null>((resolve, reject) => {
     const c = spawn('curl', ['-sS', '--fail', '-o', file, '-H', `Authorization: Bearer ${KEY}`, url], {
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -92,11 +102,19 @@ async function curlDownload(control: (body: unknown) => Promise<Response>, url: 
     c.once('error', reject);
     c.once('exit', resolve);
   });
-  const ms = performance.now() - t0;
   if (code !== 0) throw new Error(`curl exited with ${String(code)} (is curl installed?)`);
-  if (statSync(file).size !== GB) throw new Error('curl: wrong size');
-  rmSync(file);
-  return ms;
+  const fh = await fsp.open(file, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  if (statSync(file).size !== size) throw new Error('curl: wrong size');
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -110,6 +128,7 @@ async function main(): Promise<void> {
     });
   try {
     const client = new VideoClient(new HttpClient({ baseUrl: videoUrl, apiKey: KEY }));
+    const mb = (n: number) => (n / MB).toFixed(1);
     const { id } = await client.create({ model: 'vendor-image-video', prompt: 'benchmark' });
     const done = await pollLoop(client, id, { intervalMs: 20, limit: 200 });
     if (done.kind !== 'done' || done.status.outcome !== 'completed')
@@ -138,7 +157,6 @@ async function main(): Promise<void> {
       writeFileSync(join(dir, 'naive.mp4'), buf);
     });
 
-    const mb = (n: number) => (n / MB).toFixed(1);
     const row = (label: string, size: number, r: Awaited<ReturnType<typeof measure>>) =>
       `${label.padEnd(30)} ${mb(size).padStart(6)} MB  ` +
       `RSS +${mb(r.peak.rss - r.base.rss).padStart(6)} MB  heap +${mb(r.peak.heap - r.base.heap).padStart(5)} MB  ` +
@@ -161,18 +179,51 @@ async function main(): Promise<void> {
       `same 50 MB file, naive / ours peak RSS growth: ${(naiveRss / smallRss).toFixed(1)}x; naive 50 MB / ours 200 MB: ${(naiveRss / largeRss).toFixed(1)}x`,
     );
 
-    // 1 GB: ours against curl on the same URL and server in the same run (curl's throughput is
-    // the best a client can do here; both write to the same disk).
-    const gig = await streamed(GB, 'gig.mp4');
-    const curlMs = await curlDownload(control, `${videoUrl}/v1/videos/${id}/content`, join(dir, 'curl.mp4'));
-    const oursMbs = GB / MB / (gig.ms / 1000);
-    const curlMbs = GB / MB / (curlMs / 1000);
-    const gigRss = gig.peak.rss - gig.base.rss;
-    console.log(row('streamed download (ours)', GB, gig));
-    console.log(`curl, same URL                   1024.0 MB  ${curlMbs.toFixed(0).padStart(5)} MB/s`);
-    console.log(`1 GB RSS growth: ${mb(gigRss)} MB (goal ≤ 64 MB: ${gigRss <= 64 * MB ? 'met' : 'MISSED'})`);
+    // 1 GB: new, old and curl+fsync interleaved, three rounds, the same sampler around each.
+    const bigSize = Number(process.env.GWS_BENCH_DOWNLOAD_MB ?? 1024) * MB;
+    const url = `${videoUrl}/v1/videos/${id}/content`;
+    const sides = {
+      new: (file: string) => client.download(id, file),
+      old: (file: string) => fetchDownload(client.http, url, file),
+      'curl+fsync': (file: string) => curlDownload(url, file, bigSize),
+    };
+    const runs: Record<keyof typeof sides, { mbs: number; rss: number; cpuMs: number }[]> = {
+      new: [],
+      old: [],
+      'curl+fsync': [],
+    };
+    for (let round = 1; round <= 3; round++) {
+      for (const name of Object.keys(sides) as (keyof typeof sides)[]) {
+        await control({ match: { path: '/content' }, contentSize: bigSize, times: 1 });
+        const file = join(dir, `big-${round}.mp4`);
+        try {
+          const r = await measure(() => sides[name](file));
+          if (statSync(file).size !== bigSize) throw new Error(`${name}: wrong size`);
+          const mbs = bigSize / MB / (r.ms / 1000);
+          runs[name].push({ mbs, rss: r.peak.rss - r.base.rss, cpuMs: r.cpuMs });
+          console.log(
+            `round ${round} ${name.padEnd(10)} ${mb(bigSize)} MB  ${mbs.toFixed(0).padStart(5)} MB/s  RSS +${mb(r.peak.rss - r.base.rss)} MB  this process's CPU ${r.cpuMs.toFixed(0)} ms`,
+          );
+        } finally {
+          rmSync(file, { force: true });
+        }
+      }
+    }
+    const med = (name: keyof typeof sides) => median(runs[name].map((r) => r.mbs));
+    const newRss = Math.max(...runs.new.map((r) => r.rss));
+    const oldRss = Math.max(...runs.old.map((r) => r.rss));
     console.log(
-      `1 GB throughput, ours / curl: ${((100 * oursMbs) / curlMbs).toFixed(0)} % (goal ≥ 70 %: ${oursMbs >= 0.7 * curlMbs ? 'met' : 'MISSED'})`,
+      `${mb(bigSize)} MB medians: new ${med('new').toFixed(0)} MB/s, old ${med('old').toFixed(0)} MB/s, curl+fsync ${med('curl+fsync').toFixed(0)} MB/s`,
+    );
+    console.log(
+      `throughput new / curl+fsync: ${((100 * med('new')) / med('curl+fsync')).toFixed(0)} % (goal ≥ 90 %: ${med('new') >= 0.9 * med('curl+fsync') ? 'met' : 'MISSED'}); new / old: ${(med('new') / med('old')).toFixed(2)}x`,
+    );
+    const cpu = (name: keyof typeof sides) => median(runs[name].map((r) => r.cpuMs));
+    console.log(
+      `CPU time of this process (median): new ${cpu('new').toFixed(0)} ms, old ${cpu('old').toFixed(0)} ms (old / new ${(cpu('old') / cpu('new')).toFixed(2)}x; curl's own CPU is not counted), load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    );
+    console.log(
+      `${mb(bigSize)} MB peak RSS growth: new ${mb(newRss)} MB (goal ≤ 64 MB: ${newRss <= 64 * MB ? 'met' : 'MISSED'}), old ${mb(oldRss)} MB`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { connectFailure } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
 import { isRedirect, redirectTarget } from './redirects';
 import { abortedError, retryDelayMs, sleep } from './retry';
+import { wireGet, type WireContext, type WireGetOptions, type WireResponse } from './wireGet';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -84,6 +85,8 @@ export class HttpClient {
   private readonly fetchFn: typeof fetch;
   private readonly random: () => number;
   private readonly controllers = new WeakMap<Response, RequestLink>();
+  /** What a download (./wireGet) needs of this client, the key rule included. */
+  private readonly wire: WireContext;
 
   constructor(private readonly o: HttpOptions) {
     const n = normaliseBaseUrl(o.baseUrl, undefined, o.allowInsecureHttp === true);
@@ -98,6 +101,18 @@ export class HttpClient {
     this.idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.maxRetries = Math.max(0, o.maxRetries ?? DEFAULT_RETRIES);
     this.random = o.random ?? Math.random;
+    this.wire = {
+      baseUrl: this.baseUrl,
+      origin: this.origin,
+      // The same rule as fetch's path (once): the key only to the gateway's own origin, per hop.
+      authorization: (url) =>
+        this.apiKey && new URL(url).origin === this.origin ? `Bearer ${this.apiKey}` : undefined,
+      redact: (text) => redact(text, this.apiKey ? [this.apiKey] : []),
+      timeoutMs: this.timeoutMs,
+      log: (level, msg) => this.log(level, msg),
+      proxy: o.proxy,
+      noProxy: o.noProxy,
+    };
   }
 
   /** Whether a key will be sent. */
@@ -123,6 +138,24 @@ export class HttpClient {
   async request(method: string, path: string, o: RequestOptions = {}): Promise<Response> {
     const url = this.url(path);
     const shownPath = new URL(url).pathname;
+    this.checkKey(method, shownPath);
+    return this.retrying(method, shownPath, o, (attempt) => this.once(method, url, shownPath, o, attempt));
+  }
+
+  /**
+   * A GET for a large body (a video), through node:http(s) rather than fetch (./wireGet says why
+   * and why proxy support holds), with this client's key rule, header deadline, redirect checks
+   * and retries. Resolves with a 2xx answer whose body is still unread.
+   */
+  async download(path: string, o: WireGetOptions & { retry?: boolean } = {}): Promise<WireResponse> {
+    const url = this.url(path);
+    const shownPath = new URL(url).pathname;
+    this.checkKey('GET', shownPath);
+    return this.retrying('GET', shownPath, o, () => wireGet(this.wire, url, shownPath, o));
+  }
+
+  /** Refuses a key that cannot go into an HTTP header (see the comment inside). */
+  private checkKey(method: string, shownPath: string): void {
     // fetch refuses a header with a non-ASCII character with a TypeError that read as "could not
     // connect" and was retried; a key pasted with a stray "…" or smart quote is a key problem.
     if (this.apiKey !== undefined && !/^[\x21-\x7e]+$/.test(this.apiKey)) {
@@ -134,11 +167,20 @@ export class HttpClient {
         { field: 'apiKey', method, path: shownPath },
       );
     }
+  }
+
+  /** The retry loop around `attempt` (see {@link request}). */
+  private async retrying<T>(
+    method: string,
+    shownPath: string,
+    o: Pick<RequestOptions, 'retry' | 'signal' | 'onRetry'>,
+    attemptOnce: (attempt: number) => Promise<T>,
+  ): Promise<T> {
     const maxRetries = o.retry === false ? 0 : this.maxRetries;
     for (let attempt = 0; ; attempt++) {
       let error: GatewayError;
       try {
-        return await this.once(method, url, shownPath, o, attempt);
+        return await attemptOnce(attempt);
       } catch (e) {
         if (!(e instanceof GatewayError)) throw e;
         error = e;

@@ -106,7 +106,7 @@ export function redirectRefused(method: string, path: string, status: number, lo
  * gateway is not in. Throws the reason otherwise.
  */
 export function redirectTarget(
-  res: Response,
+  res: { status: number; headers: { get(name: string): string | null } },
   from: string,
   gatewayUrl: string,
   o: { method: string; path: string; follow?: boolean; hops: number },

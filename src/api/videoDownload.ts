@@ -6,8 +6,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from './errors';
+import { Writable } from 'node:stream';
 import type { HttpClient } from './http';
+import { MAX_RESUMES, bodyMeta, resumeFrom, type BodyMeta } from './rangeResume';
 import { looksLikeVideo } from './videoStatus';
+import { pipeBody, type WireResponse } from './wireGet';
 import { WriteBehind } from './writeBehind';
 
 export interface VideoDownloadOptions {
@@ -37,13 +40,17 @@ export function partFileTarget(fileName: string): string | undefined {
   return /^\.(.+)\.[0-9a-f]{8}\.part$/.exec(fileName)?.[1];
 }
 
+/** The `Accept` of a download request. */
+const ACCEPT = 'video/mp4, video/*, application/octet-stream';
+
 /**
  * Streams a video's content (with the key, spec 4 rule 6) into a temporary file beside `destFile`, then
  * links it into place without overwriting (an existing `destFile` fails with `EEXIST`). Memory
  * stays flat whatever the size. A JSON or text body is the spec's "wrong path or missing key"
  * (rule 5); fewer bytes than Content-Length, or a connection dropped mid-body, is `truncated`;
- * bytes that do not start like an MP4 or WebM file are `not_video`. Nothing is left behind on
- * failure.
+ * bytes that do not start like an MP4 or WebM file are `not_video`. A connection that drops
+ * mid-body is resumed with `Range` when the server said `Accept-Ranges: bytes` (./rangeResume).
+ * Nothing is left behind on failure.
  */
 export async function fetchVideo(
   http: HttpClient,
@@ -52,50 +59,75 @@ export async function fetchVideo(
   o: VideoDownloadOptions,
 ): Promise<{ file: string; bytes: number }> {
   const shown = new URL(url).pathname;
-  const res = await http.request('GET', url, {
-    signal: o.signal,
-    accept: 'video/mp4, video/*, application/octet-stream',
-    // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts).
-    followRedirects: true,
-  });
-  const type = (res.headers.get('content-type') ?? '').toLowerCase();
-  const lengthHeader = res.headers.get('content-length');
-  const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-
-  if (/json|^text\//.test(type)) {
-    const text = await readSnippet(http, res, o.signal);
-    throw notVideo(shown, text);
-  }
-
+  const get = (headers?: Record<string, string>) =>
+    // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts), and a
+    // resumed request goes the same way again, so the key rule holds hop by hop.
+    http.download(url, { signal: o.signal, accept: ACCEPT, followRedirects: true, headers });
+  // The file is opened while the request is under way, and awaited only once the answer is in:
+  // by then it is open, so reading starts without a disk wait, in which a body that arrived whole
+  // and was cut (its bytes in the response's buffer) would go with the connection. An HTTP error
+  // still comes before a file error, as when the file was opened after the headers.
   const temp = path.join(path.dirname(destFile), partFileName(path.basename(destFile)));
-  const fh = await fs.open(temp, 'wx');
-  let received = 0;
+  const opening = fs.open(temp, 'wx').then(
+    (handle) => ({ handle }),
+    (error: unknown) => ({ error }),
+  );
+  let fh: fs.FileHandle | undefined;
+  let res: WireResponse | undefined;
+  let meta: BodyMeta = { total: undefined, ranges: false, validator: undefined };
+  let written = 0;
   let closed = false;
-  const writer = new WriteBehind(fh);
+  let head: Uint8Array = new Uint8Array(0);
+  let checked = false;
+  const checkHead = (chunk: Uint8Array) => {
+    if (checked) return;
+    head = concat(head, chunk.subarray(0, 16));
+    if (head.length < 12) return;
+    checked = true;
+    if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
+  };
   try {
-    let head: Uint8Array = new Uint8Array(0);
-    let checked = false;
-    try {
-      for await (const chunk of http.body(res, { signal: o.signal })) {
-        if (!checked) {
-          head = concat(head, chunk.subarray(0, 16));
-          if (head.length >= 12) {
-            checked = true;
-            if (!looksLikeVideo(head))
-              throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
-          }
-        }
-        await writer.write(chunk);
-        received += chunk.byteLength;
-        o.onProgress?.(received, total);
+    res = await get();
+    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+    const opened = await opening;
+    if ('error' in opened) throw opened.error;
+    fh = opened.handle;
+    for (let resumes = 0; ;) {
+      const sink = new WriteBehind(fh, {
+        position: written,
+        check: checkHead,
+        onWritten: (at) => o.onProgress?.(at, meta.total),
+      });
+      try {
+        await pipeBody(res, sink, { idleMs: http.idleTimeoutMs, path: shown, signal: o.signal });
+        await sink.settled();
+        written = sink.position;
+        break;
+      } catch (err) {
+        await sink.settled();
+        written = sink.position;
+        if (!isGatewayError(err, 'network')) throw err;
+        if (!meta.ranges || written === 0 || resumes >= MAX_RESUMES) throw truncated(shown, written, meta.total, err);
       }
-    } catch (err) {
-      if (isGatewayError(err, 'network')) throw truncated(shown, received, total, err);
-      throw err;
+      resumes++;
+      http.log(
+        'info',
+        `GET ${shown}: the connection dropped after ${written} of ${meta.total} bytes; resume ${resumes}`,
+      );
+      const next = await resumeFrom(get, { written, meta, shown, log: (m) => http.log('info', m) });
+      res = next.res;
+      if (next.from === 0) {
+        // The server sent the whole video again: it replaces what was written.
+        meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+        written = 0;
+        head = new Uint8Array(0);
+        checked = false;
+      }
     }
     if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
-    if (total !== undefined && received !== total) throw truncated(shown, received, total);
-    await writer.drain();
+    if (meta.total !== undefined && written !== meta.total) throw truncated(shown, written, meta.total);
+    // After a restart the file may be longer than the video written over its start.
+    await fh.truncate(written);
     await fh.sync();
     await fh.close();
     closed = true;
@@ -105,26 +137,44 @@ export async function fetchVideo(
     } catch (err) {
       // The open handle kept writing into a file someone removed meanwhile (a sweep, a user
       // tidying the folder): the bytes are gone with it, so this is a download to do again.
-      if (errnoCode(err) === 'ENOENT') throw partFileGone(shown, path.basename(temp), received, err);
+      if (errnoCode(err) === 'ENOENT') throw partFileGone(shown, path.basename(temp), written, err);
       throw err;
     }
     await fs.unlink(temp).catch(() => undefined);
-    return { file: destFile, bytes: received };
+    return { file: destFile, bytes: written };
   } finally {
-    await writer.settled();
-    if (!closed) await fh.close().catch(() => undefined);
-    await fs.unlink(temp).catch(() => undefined);
+    res?.body.destroy();
+    const opened = await opening;
+    // Only a file this download made is removed.
+    if ('handle' in opened) {
+      if (!closed) await opened.handle.close().catch(() => undefined);
+      await fs.unlink(temp).catch(() => undefined);
+    }
   }
 }
 
-async function readSnippet(http: HttpClient, res: Response, signal?: AbortSignal): Promise<string> {
-  const dec = new TextDecoder();
-  let out = '';
-  for await (const chunk of http.body(res, { signal })) {
-    out += dec.decode(chunk, { stream: true });
-    if (out.length >= SNIPPET_BYTES) break;
-  }
-  return out.slice(0, SNIPPET_BYTES);
+/** A full (200) answer's facts, or `not_video` when it is JSON or text. */
+async function videoBody(res: WireResponse, shown: string, idleMs: number, signal?: AbortSignal): Promise<BodyMeta> {
+  const type = (res.headers.get('content-type') ?? '').toLowerCase();
+  if (/json|^text\//.test(type)) throw notVideo(shown, await readSnippet(res, shown, idleMs, signal));
+  return bodyMeta(res);
+}
+
+async function readSnippet(res: WireResponse, shown: string, idleMs: number, signal?: AbortSignal): Promise<string> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      parts.push(chunk);
+      n += chunk.length;
+      // Enough for the message: the rest is not read.
+      cb(n >= SNIPPET_BYTES ? new Error('enough') : null);
+    },
+  });
+  await pipeBody(res, sink, { idleMs, path: shown, signal }).catch((e: unknown) => {
+    if (n < SNIPPET_BYTES) throw e;
+  });
+  return new TextDecoder().decode(Buffer.concat(parts)).slice(0, SNIPPET_BYTES);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

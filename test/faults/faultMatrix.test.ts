@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promises as fsp } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { HttpClient } from '../../src/api/http';
 import { VideoClient } from '../../src/api/video';
@@ -350,6 +350,30 @@ void describe('fault matrix', () => {
     assert.equal(gw.counts()[CONTENT], 2, 'retried once, then reported');
     const kept = await assertResumes(v, record, dir, () => gw.clearFaults());
     return { shown: `${error.title} [Resume, Show Log]`, kept };
+  });
+
+  row('connection dropped mid-download (Accept-Ranges: resumed)', async () => {
+    const size = 3 * 1024 * 1024;
+    gw.fault({ match: { path: '/content' }, contentSize: size, acceptRanges: true, contentTruncate: 1024 * 1024 });
+    gw.fault({ match: { path: '/content' }, contentSize: size, acceptRanges: true });
+    const dir = tmp.fresh('resumed');
+    const v = video(dir);
+    const { record, done } = await v.manager.submit({
+      request: { model: 'vendor-image-video', prompt: 'resumed fox' },
+    });
+    assert.equal(await done, 'saved', JSON.stringify(v.manager.get(record.key)?.error));
+    const file = v.manager.get(record.key)!.file!;
+    assert.equal(readFileSync(file).length, size, 'the whole video');
+    const ranges = gw
+      .requests()
+      .filter((r) => r.route === '/v1/videos/:id/content')
+      .map((r) => r.headers.range ?? 'whole');
+    assert.equal(ranges.length, 2, 'one request and one resume, not a second whole download');
+    assert.match(ranges[1]!, /^bytes=[1-9]\d*-$/);
+    const parts = readdirSync(dir).filter((f) => f.endsWith('.part'));
+    assert.deepEqual(parts, [], 'no partial file is left');
+    assert.ok(readdirSync(dir).includes(basename(file)));
+    return { shown: 'the video is saved; nothing is shown', kept: `resumed with Range ${ranges[1]}; 1 POST` };
   });
 
   row('JSON instead of video', async () => {

@@ -65,6 +65,10 @@ export interface FaultEffects {
   contentSize?: number;
   /** Send the headers and the first N bytes of the sample, then nothing, leaving the connection open. */
   contentStallAfterBytes?: number;
+  /** Say `Accept-Ranges: bytes` (with an ETag) and answer `Range: bytes=N-` with a 206 of the rest. */
+  acceptRanges?: boolean;
+  /** With acceptRanges: a 206 whose Content-Range claims the file's start, whatever was asked. */
+  wrongContentRange?: boolean;
   createOnly?: 'id' | 'request_id' | 'task_id';
   /** A compaction request's summary is this many characters, whatever its `max_tokens` (a verbose model). */
   verboseSummary?: number;
@@ -124,7 +128,15 @@ const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   'video-create': ['createOnly'],
   'video-status': ['statusFormat', 'contentUrl', 'progressOnFail'],
   'video-legacy': ['contentUrl', 'progressOnFail'],
-  'video-content': ['contentJson', 'contentTruncate', 'contentType', 'contentSize', 'contentStallAfterBytes'],
+  'video-content': [
+    'contentJson',
+    'contentTruncate',
+    'contentType',
+    'contentSize',
+    'contentStallAfterBytes',
+    'acceptRanges',
+    'wrongContentRange',
+  ],
 };
 
 /** Keys that decide the same thing; two faults setting keys of one group do not combine. */

@@ -219,3 +219,12 @@ export async function sendJson(
 export function sendError(res: ServerResponse, err: HttpError, fx: FaultEffects): Promise<void> {
   return sendJson(res, err.status, err.raw ?? { error: err.error }, fx);
 }
+
+/** `[first, last]` of a single `bytes=N-` or `bytes=N-M` range inside `size`, else undefined (whole body). */
+export function byteRange(header: string | undefined, size: number): [number, number] | undefined {
+  const m = /^bytes=(\d+)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m) return undefined;
+  const first = Number(m[1]);
+  const last = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  return first <= last ? [first, last] : undefined;
+}

@@ -436,7 +436,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
         case 'video-legacy':
           return await videos.legacyStatus(res, route.id!, videoUrl, fx);
         case 'video-content':
-          return await videos.content(res, route.id!, videoUrl, fx);
+          return await videos.content(res, route.id!, videoUrl, fx, {
+            range: req.headers.range,
+            ifRange: typeof req.headers['if-range'] === 'string' ? req.headers['if-range'] : undefined,
+          });
       }
     } catch (err) {
       if (res.headersSent) {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { FaultEffects } from './faults';
-import { BodyWriter, faultHeaders, httpError, sendJson } from './http';
+import { BodyWriter, byteRange, faultHeaders, httpError, sendJson } from './http';
 import { VIDEO_MODELS } from './models';
 
 type Json = Record<string, unknown>;
@@ -365,8 +365,18 @@ export class VideoStore {
     await sendJson(res, 200, this.legacyFormat(this.need(anyId), videoUrl, fx), fx);
   }
 
-  /** `GET /v1/videos/{id}/content`: the MP4, or what the content faults ask for. */
-  async content(res: ServerResponse, anyId: string, videoUrl: string, fx: FaultEffects): Promise<void> {
+  /**
+   * `GET /v1/videos/{id}/content`: the MP4, or what the content faults ask for. Under
+   * `acceptRanges` it says `Accept-Ranges: bytes` with a strong ETag and answers `Range: bytes=N-`
+   * (or `N-M`) with a 206 of those bytes, unless `If-Range` names another version (then 200, whole).
+   */
+  async content(
+    res: ServerResponse,
+    anyId: string,
+    videoUrl: string,
+    fx: FaultEffects,
+    req: { range?: string; ifRange?: string } = {},
+  ): Promise<void> {
     const t = this.need(anyId);
     const st = this.state(t);
     if (fx.contentJson) {
@@ -383,27 +393,36 @@ export class VideoStore {
       );
     }
     const size = fx.contentSize ?? sampleMp4().length;
-    res.writeHead(200, {
+    const etag = `"${t.id}-${size}"`;
+    const asked = fx.acceptRanges ? byteRange(req.range, size) : undefined;
+    const partial = asked !== undefined && (req.ifRange === undefined || req.ifRange === etag);
+    const [from, to] = partial ? asked : [0, size - 1];
+    const ranges = fx.acceptRanges ? { 'accept-ranges': 'bytes', etag } : {};
+    // wrongContentRange: a broken relay that answers a range with the start of the file.
+    const shownFrom = fx.wrongContentRange ? 0 : from;
+    res.writeHead(partial ? 206 : 200, {
       'content-type': fx.contentType ?? 'video/mp4',
-      'content-length': String(size),
+      'content-length': String(to - from + 1),
+      ...ranges,
+      ...(partial ? { 'content-range': `bytes ${shownFrom}-${shownFrom + to - from}/${size}` } : {}),
       ...faultHeaders(fx),
     });
     const cut = [fx.dropAfterBytes, fx.contentTruncate].filter((n): n is number => n !== undefined);
     const w = new BodyWriter(res, { split: fx.split, dropAfterBytes: cut.length ? Math.min(...cut) : undefined });
     if (fx.contentSize === undefined && fx.contentStallAfterBytes !== undefined) {
       // A transfer that goes silent mid-body; the client (or close()) ends the connection.
-      await w.write(sampleMp4().subarray(0, fx.contentStallAfterBytes));
+      await w.write(sampleMp4().subarray(from, from + fx.contentStallAfterBytes));
       return;
     }
     if (fx.contentSize === undefined) {
-      if (await w.write(sampleMp4())) w.end();
+      if (await w.write(sampleMp4().subarray(from, to + 1))) w.end();
       return;
     }
     // Generated on the fly in fixed-size pieces so a multi-gigabyte body never sits in memory.
     const head = mp4Header(size);
-    if (!(await w.write(head))) return;
+    if (from < head.length && !(await w.write(head.subarray(from, Math.min(head.length, to + 1))))) return;
     const piece = Buffer.alloc(64 * 1024);
-    let left = size - head.length;
+    let left = to + 1 - Math.max(from, head.length);
     while (left > 0) {
       const n = Math.min(left, piece.length);
       if (!(await w.write(n === piece.length ? piece : piece.subarray(0, n)))) return;

@@ -1,6 +1,7 @@
 // Traffic through a real HTTP proxy (Debian's tinyproxy) with VS Code's own proxy support: the
 // extension's fetch is the extension host's global one, which VS Code patches to follow
-// `http.proxy` and `http.noProxy`. Two facts of VS Code shape the set-up: it never proxies
+// `http.proxy` and `http.noProxy`, and video downloads use node:http, whose `request` VS Code
+// patches the same way. Two facts of VS Code shape the set-up: it never proxies
 // `localhost`/`127.0.0.1` (@vscode/proxy-agent sends them direct), and its fetch always tunnels
 // (undici's ProxyAgent sends CONNECT even for http:// URLs). So the gateway is addressed by
 // made-up names (chat.gws.test, video.gws.test) that only the proxy knows: tinyproxy's `Upstream`
@@ -198,7 +199,14 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
       new RegExp(`CONNECT ${VIDEO_HOST.replace(/\./g, '\\.')}:\\d+`),
       `the video host went through the proxy:\n${log}`,
     );
-    // The gateway saw every request arrive through the tunnel, under the made-up host names.
+    // The download goes through node:http, which VS Code patches too (src/api/wireGet.ts): for an
+    // http:// URL its proxy agent forwards the GET with the absolute URI instead of a CONNECT.
+    assert.match(
+      log,
+      new RegExp(`GET http://${VIDEO_HOST.replace(/\./g, '\\.')}:\\d+/v1/videos/${id}/content`),
+      `the video download was a GET forwarded by the proxy:\n${log}`,
+    );
+    // The gateway saw every request arrive through the proxy, under the made-up host names.
     const seen = (await control('requests')) as { method: string; route: string; headers: Record<string, string> }[];
     for (const route of ['/v1/models', '/v1/chat/completions', '/v1/videos/generations', '/v1/videos/:id/content']) {
       const hit = seen.find((q) => q.route === route);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import type { promises as fs } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { test } from 'node:test';
 import { WriteBehind } from '../../../src/api/writeBehind';
 
@@ -29,16 +31,46 @@ void test('a write that takes fewer bytes than given is continued until every by
   const f = shortWriter(3);
   const w = new WriteBehind(f.fh);
   const data = Uint8Array.from({ length: 20 }, (_, i) => i);
-  await w.write(data.subarray(0, 7));
-  await w.write(data.subarray(7));
-  await w.drain();
+  await pipeline(Readable.from([data.subarray(0, 7), data.subarray(7)]), w);
   assert.deepEqual(f.written, [...data]);
+  assert.equal(w.position, 20);
   assert.ok(f.calls() >= 7, `short writes were continued (${f.calls()} calls)`);
 });
 
 void test('a disk that fills up after a short write fails the download with ENOSPC instead of saving it short', async () => {
   const f = shortWriter(4, 6);
   const w = new WriteBehind(f.fh);
-  await w.write(Uint8Array.from({ length: 16 }, (_, i) => i));
-  await assert.rejects(w.drain(), (e: unknown) => (e as { code?: string }).code === 'ENOSPC');
+  await assert.rejects(
+    pipeline(Readable.from([Uint8Array.from({ length: 16 }, (_, i) => i)]), w),
+    (e: unknown) => (e as { code?: string }).code === 'ENOSPC',
+  );
+  assert.equal((w.failure as { code?: string }).code, 'ENOSPC', 'the sink names its own failure');
+});
+
+void test('chunks that arrive during a disk write go out together in the next writev, and reading pauses past 8 MiB', async () => {
+  const batches: number[] = [];
+  let release: () => void = () => undefined;
+  const fh = {
+    writev: (bufs: Uint8Array[]) => {
+      batches.push(bufs.length);
+      const n = bufs.reduce((a, b) => a + b.byteLength, 0);
+      return new Promise((resolve) => {
+        release = () => resolve({ bytesWritten: n, buffers: bufs });
+      });
+    },
+  } as unknown as fs.FileHandle;
+  const w = new WriteBehind(fh);
+  const chunk = new Uint8Array(64 * 1024);
+  let accepted = 0;
+  while (w.write(chunk)) accepted++;
+  // The first chunk is on its way to the disk at once; the rest wait, up to the 8 MiB bound.
+  assert.equal(batches.length, 1);
+  assert.ok(accepted * chunk.byteLength <= 8 * 1024 * 1024 + chunk.byteLength, `${accepted} chunks accepted`);
+  release();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(batches.length, 2);
+  assert.equal(batches[1], accepted, 'everything that waited went out in one writev');
+  release();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(w.position, (accepted + 1) * chunk.byteLength);
 });
