@@ -3,6 +3,8 @@
 // conversation does is tested in plain node (test/unit/chat-session*.test.ts and the save-point
 // tests); here what needs VS Code: the webview's input checks, the export, the views' replay.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
 import type { Services } from '../../src/platform/services';
@@ -149,6 +151,66 @@ describe('chat host side', () => {
     }
     const notice = page.posted.find((m) => m.type === 'chat/notice' && m.level === 'error');
     assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
+  });
+
+  it('conversations stored in workspace state by an earlier version move into files and stay in the history', async () => {
+    const services = (await extension()).exports as Services;
+    const state = services.context.workspaceState;
+    const id = 'c-migrated-from-state';
+    const conversation = {
+      id,
+      title: 'kept from before the update',
+      createdAt: 1000,
+      updatedAt: 1001,
+      model: 'gw-chat',
+      params: {},
+      messages: [
+        { id: 'u1', role: 'user', text: 'an old question', images: [], contexts: [], createdAt: 1000 },
+        {
+          id: 'a1',
+          role: 'assistant',
+          content: 'an old answer',
+          status: 'done',
+          requestedModel: 'gw-chat',
+          createdAt: 1001,
+        },
+      ],
+    };
+    const key = `gatewayStudio.chat.conversation.${id}`;
+    await state.update(key, { version: 1, conversation });
+    const folder = join(services.context.storageUri?.fsPath ?? '', 'chat-conversations');
+    const later = new ChatController(services);
+    const view = new FakeWebview();
+    const sub = later.attach(view as unknown as vscode.Webview);
+    try {
+      await waitFor('the record to leave workspace state', () => state.get(key) === undefined);
+      const file = join(folder, `${key}.json`);
+      assert.ok(existsSync(file), `no file ${file}`);
+      assert.deepEqual(
+        (JSON.parse(readFileSync(file, 'utf8')) as { conversation: unknown }).conversation,
+        conversation,
+      );
+      view.fromPage({ type: 'webview/ready' });
+      // A new chat first, so that opening it is what shows it (the view may start on it).
+      view.fromPage({ type: 'chat/new' });
+      view.fromPage({ type: 'history/list' });
+      // Its index entry was never written (the index had already moved): the store finds the record.
+      await waitFor('the history to list it', () =>
+        view.posted.some((m) => m.type === 'history/list' && m.entries.some((e) => e.id === id)),
+      );
+      view.fromPage({ type: 'history/open', conversationId: id });
+      await waitFor('the moved conversation to open', () =>
+        view.posted.some((m) => m.type === 'chat/conversation' && m.conversation.id === id),
+      );
+      const shown = view.posted.filter((m) => m.type === 'chat/conversation').pop();
+      assert.deepEqual(shown?.type === 'chat/conversation' ? shown.conversation.messages.map((m) => m.id) : [], [
+        'u1',
+        'a1',
+      ]);
+    } finally {
+      sub.dispose();
+      later.dispose();
+    }
   });
 
   it('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {

@@ -20,6 +20,7 @@ import type { ToolExecutor } from '../tools/core/seam';
 import type { ChatPanelApi, ToolSettingChange } from './api';
 import { ChatCheckpoints, checkpointFolder } from '../checkpoints/vscode/checkpoints';
 import { conversationImageFiles } from '../history/vscode/imageStorage';
+import { conversationStorage } from '../history/vscode/conversationStorage';
 import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import { EditorActions } from '../panel/vscode/editorActions';
 import type { FeatureTaskSource } from '../../contracts/featureTools';
@@ -65,7 +66,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       promptChanged: () => this.session.refreshPrompt(),
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
-    const conversations = new ConversationStore(s.context.workspaceState, conversationImageFiles(s));
+    const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = new ChatSession({
       prompt: (c) => this.prompt.snapshot(c),
       store: conversations,

@@ -37,6 +37,11 @@ const indexSchema = z.object({
 });
 type Index = z.infer<typeof indexSchema>;
 
+/** The keys this store reads and writes (a storage of its own keeps only these). */
+export function isConversationStoreKey(key: string): boolean {
+  return key === INDEX_KEY || key.startsWith(CONV_PREFIX);
+}
+
 const recordSchema = z.object({ version: z.number().check(z.int()), conversation: z.unknown() });
 
 /** Why a stored conversation could not be read; the record itself is left untouched. */
@@ -90,7 +95,7 @@ export class ConversationStore {
     const raw = storage.get<unknown>(INDEX_KEY);
     const parsed = indexSchema.safeParse(raw);
     if (parsed.success && parsed.data.version <= INDEX_VERSION) {
-      this.index = parsed.data;
+      this.index = this.withOrphans(parsed.data);
     } else {
       if (raw !== undefined)
         this.problems.push({
@@ -259,6 +264,23 @@ export class ConversationStore {
 
   private report(id: string, problem: string): void {
     if (!this.problems.some((p) => p.id === id)) this.problems.push({ id, problem });
+  }
+
+  /**
+   * The index plus a stored record it does not list: one written just before a crash cut off the
+   * index write, or one saved by an earlier version after this one had moved the index out of its
+   * storage. Only those records are read.
+   */
+  private withOrphans(index: Index): Index {
+    const listed = new Set(index.entries.map((e) => e.id));
+    const found: HistoryEntry[] = [];
+    for (const key of this.storage.keys()) {
+      const id = key.slice(CONV_PREFIX.length);
+      if (!key.startsWith(CONV_PREFIX) || listed.has(id)) continue;
+      const c = this.read(id);
+      if (c) found.push({ id, title: titleFor(c), updatedAt: c.updatedAt, messageCount: c.messages.length });
+    }
+    return found.length ? { ...index, entries: [...index.entries, ...found] } : index;
   }
 
   private rebuildIndex(): Index {

@@ -158,3 +158,22 @@ void test('an answer saved while it was still streaming (the window closed mid-a
     'finished answers are unchanged',
   );
 });
+
+void test('a record the index does not list (a crash between the two writes) is listed at the next start', async () => {
+  const storage = new MemoryStorage();
+  const store = new ConversationStore(storage);
+  const listed = withMessage('listed', 1000);
+  await store.save(listed);
+  const orphan = withMessage('written just before the crash', 2000);
+  await storage.update(`gatewayStudio.chat.conversation.${orphan.id}`, { version: 1, conversation: orphan });
+
+  const again = new ConversationStore(storage);
+  assert.deepEqual(
+    again.list().map((e) => [e.id, e.title]),
+    [
+      [orphan.id, 'written just before the crash'],
+      [listed.id, 'listed'],
+    ],
+  );
+  assert.deepEqual(again.load(orphan.id)?.messages, orphan.messages);
+});
