@@ -50,6 +50,9 @@ const INIT_WAIT_MS = 5000;
 export async function gitApi(): Promise<GitLookup> {
   const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
   if (!ext) return { problem: 'missing' };
+  // The setting first: the extension's own `enabled` follows a change of it only once its
+  // configuration listener has run, which may be after this command starts.
+  if (vscode.workspace.getConfiguration('git').get<boolean>('enabled') === false) return { problem: 'disabled' };
   const git = ext.isActive ? ext.exports : await ext.activate();
   if (!git.enabled) return { problem: 'disabled' };
   const api = git.getAPI(1);
