@@ -53,14 +53,15 @@ export class Workbench {
    * palette lists the commands known when it opened and does not add later ones: a palette opened
    * before the extension registered never shows the row (measured: the first try at start-up
    * always waited its full 10 s, the reopened palette showed the row 50-90 ms after typing). So a
-   * try waits briefly and the palette is reopened; the wait grows per try (2 s, 3 s … 5 s) in case
-   * a loaded machine is slow to draw rows.
+   * try waits briefly and the palette is reopened; a failed try costs its whole wait, so the wait
+   * starts short and grows slowly per try (1.25 s, 1.5 s … 5 s) in case a loaded machine is slow
+   * to draw rows.
    */
   async waitForCommand(title: string, timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.typeInPalette(title, Math.min(1000 + 1000 * attempt, 5000));
+        await this.typeInPalette(title, Math.min(1000 + 250 * attempt, 5000));
         return;
       } catch (e) {
         if (Date.now() > deadline)
