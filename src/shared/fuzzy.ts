@@ -11,12 +11,32 @@
 
 const SEPARATORS = new Set(['/', '\\', '.', '-', '_', ' ', ':']);
 
+/** A text prepared once for many queries: its lower case and where its file name starts. */
+export interface FuzzyTarget {
+  text: string;
+  lower: string;
+  nameStart: number;
+}
+
+export function fuzzyTarget(text: string): FuzzyTarget {
+  const lower = text.toLowerCase();
+  return { text, lower, nameStart: Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\')) + 1 };
+}
+
+/** A query as the scorer compares it: lower case, without white space. */
+export function fuzzyNormalize(query: string): string {
+  return query.toLowerCase().replace(/\s+/g, '');
+}
+
 /** The score of `query` against `text`, or -1 when it does not match. An empty query scores 0. */
 export function fuzzyScore(query: string, text: string): number {
-  const q = query.toLowerCase().replace(/\s+/g, '');
+  return fuzzyScorePrepared(fuzzyNormalize(query), fuzzyTarget(text));
+}
+
+/** {@link fuzzyScore} for a query already normalised and a prepared text (the host's index). */
+export function fuzzyScorePrepared(q: string, t: FuzzyTarget): number {
   if (q === '') return 0;
-  const lower = text.toLowerCase();
-  const nameStart = Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\')) + 1;
+  const { text, lower, nameStart } = t;
   // A plain substring of the file name beats any scattered match.
   const inName = lower.indexOf(q, nameStart);
   if (inName >= 0) return 1000 + (inName === nameStart ? 200 : 0) - (lower.length - nameStart);
@@ -24,14 +44,7 @@ export function fuzzyScore(query: string, text: string): number {
   let ti = 0;
   let run = 0;
   for (let qi = 0; qi < q.length; qi++) {
-    const ch = q[qi];
-    let found = -1;
-    for (let k = ti; k < lower.length; k++) {
-      if (lower[k] === ch) {
-        found = k;
-        break;
-      }
-    }
+    const found = lower.indexOf(q[qi] as string, ti);
     if (found < 0) return -1;
     run = found === ti && qi > 0 ? run + 1 : 0;
     const prev = found > 0 ? text[found - 1] : '/';

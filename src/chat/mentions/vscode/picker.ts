@@ -6,10 +6,10 @@
  */
 import * as vscode from 'vscode';
 import type { ContextAttachment, ImageAttachment, MentionItem } from '../../../shared/protocol';
-import { fuzzyFilter } from '../../../shared/fuzzy';
 import { activeEditors } from '../../../platform/activeEditor';
 import { gitignoreMatcher, ignoredFolderNames } from '../../../shared/gitignore';
 import { noteOnly, withinBudget } from '../core/mentions';
+import { PathIndex, type FolderRow } from '../core/pathIndex';
 import { changesRow, resolveChanges } from './kinds/changes';
 import { editorRows, resolveFile } from './kinds/file';
 import { resolveFolder } from './kinds/folder';
@@ -20,9 +20,11 @@ import { resolveTerminal, terminalRow, TerminalOutputs } from './kinds/terminal'
 import { isImage, linkOutNote, readText } from './mentionFiles';
 import { MentionGuard } from './mentionGuard';
 
-/** How long the workspace's file list is reused between keystrokes of one picker session. */
-const FILE_LIST_MS = 5000;
-const FILE_LIST_MAX = 20_000;
+/** Files the index holds at most (a larger workspace is listed up to this many). */
+const FILE_LIST_MAX = 100_000;
+/** Created files are added in batches; a burst larger than this (a checkout) lists everything again. */
+const CREATE_BATCH_MAX = 500;
+const CREATE_DEBOUNCE_MS = 300;
 const PICKER_ROWS = 50;
 
 /** What resolving depends on: the conversation's model (for images). */
@@ -34,7 +36,13 @@ export interface Resolved {
 }
 
 export class MentionProvider implements vscode.Disposable {
-  private files: { at: number; uris: vscode.Uri[] } | undefined;
+  /** The workspace's files, listed once (on the first query) and then kept by the watcher. */
+  private readonly index = new PathIndex();
+  private indexed: Promise<void> | undefined;
+  private created = new Map<string, vscode.Uri>();
+  private createTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The newest query: an older one still waiting for the first listing is not computed. */
+  private latestQuery = 0;
   private readonly terminals = new TerminalOutputs();
   /** The references handed to the page: only these are read on send. */
   private readonly guard = new MentionGuard();
@@ -42,6 +50,21 @@ export class MentionProvider implements vscode.Disposable {
 
   constructor() {
     this.disposables.push(this.terminals);
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => this.onCreated(uri)),
+      watcher.onDidDelete((uri) => {
+        this.created.delete(uri.toString());
+        this.index.remove(uri.toString());
+        if (uri.path.endsWith('/.gitignore')) this.relist();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('files.exclude')) this.relist();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.relist()),
+      { dispose: () => clearTimeout(this.createTimer) },
+    );
   }
 
   /** The editor the user last worked in: the chat has the focus while the picker is open. */
@@ -51,35 +74,18 @@ export class MentionProvider implements vscode.Disposable {
 
   /** The picker's rows for `query`: the fixed kinds, open editors, then files and folders. */
   async query(query: string): Promise<MentionItem[]> {
+    const mine = ++this.latestQuery;
+    await (this.indexed ??= this.listAll());
+    // The page shows only the newest query's rows; one typed over while the list was made is moot.
+    if (mine !== this.latestQuery) return [];
     const ed = this.editor();
     const selection = selectionRow(ed);
     const fixed: MentionItem[] = [...(selection ? [selection] : []), ...problemsRows(ed), changesRow(), terminalRow()];
     const editors = editorRows();
-    const paths = await this.workspaceFiles();
-    const folders = new Map<string, vscode.Uri>();
-    for (const uri of paths) {
-      let rel = vscode.workspace.asRelativePath(uri);
-      let dir = uri;
-      while (rel.includes('/')) {
-        rel = rel.slice(0, rel.lastIndexOf('/'));
-        dir = vscode.Uri.joinPath(dir, '..');
-        if (folders.has(rel)) break;
-        folders.set(rel, dir);
-      }
-    }
-    const fileItems: MentionItem[] = paths.map((uri) => {
-      const label = vscode.workspace.asRelativePath(uri);
-      return { kind: isImage(uri) ? 'image' : 'file', label, ref: uri.toString() };
-    });
-    const folderItems: MentionItem[] = [...folders].map(([rel, uri]) => ({
-      kind: 'folder',
-      label: `${rel}/`,
-      ref: uri.toString(),
-    }));
     const rows =
       query.trim() === ''
-        ? [...fixed, ...editors, ...fileItems].slice(0, PICKER_ROWS)
-        : fuzzyFilter(query, [...fixed, ...editors, ...folderItems, ...fileItems], (i) => i.label, PICKER_ROWS);
+        ? [...fixed, ...editors, ...this.index.first(PICKER_ROWS)].slice(0, PICKER_ROWS)
+        : this.index.search(query, [...fixed, ...editors], PICKER_ROWS);
     // A tab outside every workspace folder is a file the user opened there themselves.
     for (const r of rows)
       this.guard.issue1(
@@ -89,9 +95,51 @@ export class MentionProvider implements vscode.Disposable {
     return rows;
   }
 
-  /** Files of the workspace, `files.exclude` applied by VS Code and root `.gitignore`s here. */
-  private async workspaceFiles(): Promise<vscode.Uri[]> {
-    if (this.files && Date.now() - this.files.at < FILE_LIST_MS) return this.files.uris;
+  /** Lists the workspace again from scratch (ignore rules or folders changed), at the next query. */
+  private relist(): void {
+    this.indexed = undefined;
+  }
+
+  private async listAll(): Promise<void> {
+    const uris = await this.workspaceFiles('**/*');
+    this.index.clear();
+    for (const uri of uris.sort((a, b) => a.path.localeCompare(b.path))) this.addToIndex(uri);
+  }
+
+  private onCreated(uri: vscode.Uri): void {
+    if (uri.path.endsWith('/.gitignore')) return this.relist();
+    this.created.set(uri.toString(), uri);
+    clearTimeout(this.createTimer);
+    this.createTimer = setTimeout(() => void this.addCreated(), CREATE_DEBOUNCE_MS);
+  }
+
+  /** New files through the same listing rules as the first one (VS Code's exclude, .gitignore). */
+  private async addCreated(): Promise<void> {
+    const batch = [...this.created.values()];
+    this.created.clear();
+    if (!this.indexed || batch.length === 0) return;
+    await this.indexed;
+    const rels = batch.map((u) => vscode.workspace.asRelativePath(u, false));
+    // A path with glob characters cannot be named in a pattern: list everything again instead.
+    if (batch.length > CREATE_BATCH_MAX || rels.some((r) => /[{}[\]*?,!]/.test(r))) return this.relist();
+    for (const uri of await this.workspaceFiles(`{${rels.join(',')}}`)) this.addToIndex(uri);
+  }
+
+  private addToIndex(uri: vscode.Uri): void {
+    const label = vscode.workspace.asRelativePath(uri);
+    const folders: FolderRow[] = [];
+    let rel = label;
+    let dir = uri;
+    while (rel.includes('/')) {
+      rel = rel.slice(0, rel.lastIndexOf('/'));
+      dir = vscode.Uri.joinPath(dir, '..');
+      folders.push({ rel, ref: dir.toString() });
+    }
+    this.index.add({ kind: isImage(uri) ? 'image' : 'file', label, ref: uri.toString() }, folders);
+  }
+
+  /** Files of the workspace matching `include`, `files.exclude` applied by VS Code and root `.gitignore`s here. */
+  private async workspaceFiles(include: string): Promise<vscode.Uri[]> {
     const ignores: { folder: vscode.WorkspaceFolder; ignored: (rel: string) => boolean }[] = [];
     const early = new Set<string>();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -101,16 +149,12 @@ export class MentionProvider implements vscode.Disposable {
       for (const n of ignoredFolderNames(text)) early.add(n);
     }
     const exclude = await this.excludeGlob(early);
-    const found = await vscode.workspace.findFiles('**/*', exclude, FILE_LIST_MAX);
-    const uris = found
-      .filter((uri) => {
-        const folder = vscode.workspace.getWorkspaceFolder(uri);
-        const rule = ignores.find((i) => i.folder === folder);
-        return !rule || !rule.ignored(vscode.workspace.asRelativePath(uri, false));
-      })
-      .sort((a, b) => a.path.localeCompare(b.path));
-    this.files = { at: Date.now(), uris };
-    return uris;
+    const found = await vscode.workspace.findFiles(include, exclude, FILE_LIST_MAX);
+    return found.filter((uri) => {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      const rule = ignores.find((i) => i.folder === folder);
+      return !rule || !rule.ignored(vscode.workspace.asRelativePath(uri, false));
+    });
   }
 
   /**
