@@ -70,8 +70,6 @@ export const journeys: Journey[] = [
       await shot('e2e-completion-ghost');
       // The README's picture: the ghost text in the editor and the model's name in the status bar.
       if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-completion.png' });
-          clip: { x: 0, y: 0, width: 1280, height: 420 },
-        });
       const body = gw.requests().find((r) => r.route === '/v1/completions')?.body as Record<string, unknown>;
       assert.equal(body.model, 'gw-coder');
       assert.equal(body.suffix, '\n}\n');
