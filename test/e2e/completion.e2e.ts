@@ -93,8 +93,8 @@ export const journeys: Journey[] = [
       await until('the aborted request in the gateway', () => gw.abortedCompletions().length >= 1, page);
       const [first] = gw.abortedCompletions();
       assert.equal(first?.model, 'gw-coder');
-      // The aborted request was one asked on the new line (which keystroke depends on the pace).
-      assert.match(first?.promptTail ?? '', /return a \+ b;\n\s*c/);
+      // A request asked after the acceptance (right after Tab, or on the new line: the pace decides).
+      assert.match(first?.promptTail ?? '', /return a \+ b;/);
       gw.setCompletions({ latencyMs: 0 });
     },
   },
