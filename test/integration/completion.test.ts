@@ -131,6 +131,21 @@ describe('inline completion', () => {
     }
   });
 
+  it('the suggest widget open (VS Code passes its focused item): no request, its item is not fought', async () => {
+    await openAt('completion/suggest.ts', 'const alphaBeta = 1;\nalph', 1, 4);
+    let last = '';
+    await waitFor('the ask skipped as suggest-widget', async () => {
+      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+      await new Promise((r) => setTimeout(r, 300));
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 200));
+      const st = await state();
+      last = JSON.stringify(st.last);
+      return st.last?.skipped === 'suggest-widget';
+    }).catch((e: Error) => assert.fail(`${e.message}; the last ask: ${last}`));
+    await vscode.commands.executeCommand('hideSuggestWidget');
+  });
+
   it('a snippet session gets no request: its selected placeholder, then a placeholder used twice (two cursors)', async () => {
     const editor = await openAt('completion/snippet.ts', SOURCE, 1, 9);
     const skippedAs = async (why: string) => {
