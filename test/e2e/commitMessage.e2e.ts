@@ -56,6 +56,8 @@ export const journeys: Journey[] = [
       assert.match(text, /^feat: update alpha\.ts and beta\.ts/, `the commit input holds: ${JSON.stringify(text)}`);
       assert.doesNotMatch(text, /```|Here is/);
       await shot('e2e-commit-message');
+      // The README's picture: the Source Control view with the generated message in its input.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-commit-message.png' });
       // Only filled: the repository still has its one commit.
       assert.equal(git('rev-list', '--count', 'HEAD').trim(), '1');
     },

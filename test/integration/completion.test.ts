@@ -14,6 +14,7 @@ interface State {
   error?: { status?: number; title: string };
   status: string;
   model: string;
+  settings: { enabled: boolean; debounceMs: number; maxFileKilobytes: number; languages: Record<string, boolean> };
 }
 
 const state = async () => (await vscode.commands.executeCommand('gatewayStudio.completions.state')) as State;
@@ -127,6 +128,96 @@ describe('inline completion', () => {
       assert.equal(await completionCount(), 0);
     } finally {
       await fs.rm(path.join(root, '.gitignore'), { force: true });
+    }
+  });
+
+  it('the suggest widget open (VS Code passes its focused item): no request, its item is not fought', async () => {
+    await openAt('completion/suggest.ts', 'const alphaBeta = 1;\nalph', 1, 4);
+    let last = '';
+    await waitFor('the ask skipped as suggest-widget', async () => {
+      await vscode.commands.executeCommand('editor.action.triggerSuggest');
+      await new Promise((r) => setTimeout(r, 300));
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 200));
+      const st = await state();
+      last = JSON.stringify(st.last);
+      return st.last?.skipped === 'suggest-widget';
+    }).catch((e: Error) => assert.fail(`${e.message}; the last ask: ${last}`));
+    await vscode.commands.executeCommand('hideSuggestWidget');
+  });
+
+  it('a snippet session gets no request: its selected placeholder, then a placeholder used twice (two cursors)', async () => {
+    const editor = await openAt('completion/snippet.ts', SOURCE, 1, 9);
+    const skippedAs = async (why: string) => {
+      let last = '';
+      await waitFor(`the ask skipped as ${why}`, async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await new Promise((r) => setTimeout(r, 200));
+        const st = await state();
+        last = JSON.stringify(st.last);
+        return st.last?.skipped === why;
+      }).catch((e: Error) => assert.fail(`${e.message}; the last ask: ${last}`));
+    };
+    assert.ok(await editor.insertSnippet(new vscode.SnippetString('${1:a} + ${2:b};')));
+    assert.equal(editor.selections.length, 1);
+    assert.equal(editor.document.getText(editor.selection), 'a');
+    await skippedAs('selection');
+    editor.selection = new vscode.Selection(2, 1, 2, 1);
+    assert.ok(await editor.insertSnippet(new vscode.SnippetString('\nlog(${1}, ${1});')));
+    assert.equal(editor.selections.length, 2);
+    await skippedAs('multi-cursor');
+    assert.equal(await completionCount(), 0, 'no request reached the gateway');
+  });
+
+  it("a cloned repository's settings cannot choose the model, turn completion on, nor shorten the debounce", async () => {
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const file = path.join(root, '.vscode', 'settings.json');
+    const before = await fs.readFile(file, 'utf8').catch(() => undefined);
+    await setSetting('completions.debounceMs', 300);
+    await setSetting('completions.enabled', false);
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('gatewayStudio.completions')) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        'gatewayStudio.completions.model': 'gw-chat',
+        'gatewayStudio.chatModel': 'gw-chat',
+        'gatewayStudio.completions.enabled': true,
+        'gatewayStudio.completions.debounceMs': 0,
+        'gatewayStudio.completions.maxFileKilobytes': 100000,
+        'gatewayStudio.completions.languages': { markdown: true },
+      }),
+    );
+    try {
+      await Promise.race([changed, new Promise((r) => setTimeout(r, 10_000))]);
+      // The workspace layer is read (VS Code saw the file), and none of it widens what is sent.
+      const ws = vscode.workspace.getConfiguration('gatewayStudio').inspect('chatModel')?.workspaceValue;
+      assert.equal(ws, 'gw-chat', 'VS Code reads the workspace file');
+      const s = await state();
+      assert.equal(s.model, 'gw-coder');
+      assert.equal(s.settings.enabled, false);
+      assert.equal(s.settings.debounceMs, 300);
+      assert.equal(s.settings.maxFileKilobytes, 1024);
+      assert.equal(s.settings.languages.markdown, false);
+      await openAt('completion/repo.ts', SOURCE, 1, 9);
+      await waitFor('the ask refused as off', async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+        await new Promise((r) => setTimeout(r, 200));
+        return (await state()).last?.skipped === 'off';
+      });
+      assert.equal(await completionCount(), 0);
+    } finally {
+      if (before === undefined) await fs.rm(file, { force: true });
+      else await fs.writeFile(file, before);
+      await setSetting('completions.enabled', undefined);
+      await setSetting('completions.debounceMs', 0);
     }
   });
 });

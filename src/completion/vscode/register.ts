@@ -26,6 +26,7 @@ export function registerCompletion(s: Services): void {
         error: c.scheduler.errorState,
         status: c.statusText,
         model: c.model(),
+        settings: c.settings(),
       };
     }),
   );

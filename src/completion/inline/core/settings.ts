@@ -3,6 +3,7 @@
  * testable without VS Code; hand-edited values out of range fall back to the defaults of
  * package.json, as the other settings do.
  */
+import type { SettingLayers } from '../../../api/gatewayAddress';
 import type { ModelOverride } from '../../../api/modelLimits';
 
 export interface CompletionSettings {
@@ -41,6 +42,48 @@ export function completionSettingsFrom(get: (key: string) => unknown): Completio
   };
 }
 
+/**
+ * The settings from their layers (VS Code's `inspect()`), so that a workspace (a cloned
+ * repository's `.vscode/settings.json` or `*.code-workspace`) can only make completion send less,
+ * never more, nor choose what the user pays for: it may turn completion or a language off, lengthen
+ * the debounce and lower the size limit; it may not turn completion or a language on, shorten the
+ * debounce (a 0 would send a request per keystroke to the user's paid gateway), raise the size
+ * limit, or choose the model (an expensive one would be paid on every pause in typing).
+ */
+export function completionSettingsFromLayers(layers: (key: string) => SettingLayers | undefined): CompletionSettings {
+  const user = completionSettingsFrom((k) => {
+    const l = layers(k);
+    return l?.globalValue !== undefined ? l.globalValue : l?.defaultValue;
+  });
+  for (const k of ['workspaceValue', 'workspaceFolderValue'] as const) {
+    const ws = (key: string): unknown => layers(key)?.[k];
+    if (ws('completions.enabled') === false) user.enabled = false;
+    const langs = ws('completions.languages');
+    if (typeof langs === 'object' && langs !== null && !Array.isArray(langs))
+      for (const [id, on] of Object.entries(langs))
+        if (on === false) user.languages = { ...user.languages, [id]: false };
+    if (ws('completions.debounceMs') !== undefined)
+      user.debounceMs = Math.max(user.debounceMs, bounded(ws('completions.debounceMs'), 0, 0, 5000));
+    if (ws('completions.maxFileKilobytes') !== undefined)
+      user.maxFileKilobytes = Math.min(
+        user.maxFileKilobytes,
+        bounded(ws('completions.maxFileKilobytes'), user.maxFileKilobytes, 1, 100_000),
+      );
+  }
+  return user;
+}
+
+/** Whether a workspace or folder setting turns completion off (the toggle cannot turn it on there). */
+export function offByWorkspace(layers: SettingLayers | undefined): boolean {
+  return layers?.workspaceValue === false || layers?.workspaceFolderValue === false;
+}
+
+/** The user's own value of a text setting (the workspace's is not used), trimmed. */
+export function userText(layers: SettingLayers | undefined): string {
+  const v = layers?.globalValue !== undefined ? layers.globalValue : layers?.defaultValue;
+  return typeof v === 'string' ? v.trim() : '';
+}
+
 function bounded(v: unknown, fallback: number, min: number, max: number): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
@@ -51,7 +94,10 @@ export function languageEnabled(s: CompletionSettings, languageId: string): bool
   return s.languages[languageId] ?? s.languages['*'] ?? true;
 }
 
-/** The model completion uses: its own setting, else the chat model. */
+/**
+ * The model completion uses: its own setting, else the chat model (both the user's own values:
+ * {@link completionSettingsFromLayers}, {@link userText}).
+ */
 export function completionModel(s: CompletionSettings, chatModel: string): string {
   return s.model !== '' ? s.model : chatModel.trim();
 }

@@ -9,8 +9,10 @@ import { CompletionScheduler, type Outcome } from '../core/scheduler';
 import {
   askWay,
   completionModel,
-  completionSettingsFrom,
+  completionSettingsFromLayers,
   languageEnabled,
+  offByWorkspace,
+  userText,
   type CompletionSettings,
 } from '../core/settings';
 import { Eligibility, type Refusal } from './eligibility';
@@ -23,7 +25,7 @@ interface Question {
   way: 'fim' | 'chat';
 }
 
-type Skip = Refusal | 'off' | 'snoozed' | 'language' | 'suggest-widget' | 'selection' | 'no-model';
+type Skip = Refusal | 'off' | 'snoozed' | 'language' | 'suggest-widget' | 'selection' | 'multi-cursor' | 'no-model';
 /** Why the last ask got no request, or what it got (for the tests, through the state command). */
 export type LastAsk = { skipped: Skip } | Outcome;
 
@@ -74,9 +76,10 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
     this.refresh();
   }
 
-  private settings(): CompletionSettings {
-    const c = vscode.workspace.getConfiguration('gatewayStudio');
-    return completionSettingsFrom((k) => c.get<unknown>(k));
+  /** The settings for `scope` (default: the active editor's file), a workspace narrowing only. */
+  settings(scope?: vscode.Uri): CompletionSettings {
+    const c = vscode.workspace.getConfiguration('gatewayStudio', scope ?? vscode.window.activeTextEditor?.document.uri);
+    return completionSettingsFromLayers((k) => c.inspect<unknown>(k));
   }
 
   private get snoozedUntil(): number {
@@ -85,7 +88,9 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
 
   /** The model in use now (empty when none is set). */
   model(): string {
-    return completionModel(this.settings(), readSettings().chatModel);
+    // The user's own chat model: a workspace's would be paid on every pause in typing.
+    const chat = userText(vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('chatModel'));
+    return completionModel(this.settings(), chat);
   }
 
   refresh(): void {
@@ -109,6 +114,15 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
     await updateSetting('completions.enabled', !on);
     if (!on) await this.snooze(0);
     this.refresh();
+    const layers = vscode.workspace
+      .getConfiguration('gatewayStudio', vscode.window.activeTextEditor?.document.uri)
+      .inspect<unknown>('completions.enabled');
+    if (!on && offByWorkspace(layers))
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          "This workspace's settings turn inline completion off (gatewayStudio.completions.enabled); it stays off here.",
+        ),
+      );
   }
 
   /** Snoozes for `minutes` (asked when not given; 0 ends a snooze). */
@@ -140,7 +154,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
       this.last = { skipped: skip };
       return undefined;
     }
-    const settings = this.settings();
+    const settings = this.settings(doc.uri);
     const model = this.model();
     const way = askWay(model, readSettings().modelOverrides);
     const text = doc.getText();
@@ -175,14 +189,18 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
   }
 
   private async refusal(doc: vscode.TextDocument, context: vscode.InlineCompletionContext): Promise<Skip | undefined> {
-    const s = this.settings();
+    const s = this.settings(doc.uri);
     if (!s.enabled) return 'off';
     if (this.snoozedUntil > Date.now()) return 'snoozed';
     if (!languageEnabled(s, doc.languageId)) return 'language';
     // The suggest widget is open: VS Code shows its item as ghost text; ours would fight it.
     if (context.selectedCompletionInfo) return 'suggest-widget';
-    // A selection at the cursor (a snippet's placeholder, mostly): typing replaces it.
+    // A snippet session: VS Code tells extensions nothing of it, and (1.139) only hides inline
+    // ghost text in it (editor.inlineSuggest.suppressInSnippetMode) after asking the providers.
+    // What shows of it here: a placeholder with a default is selected (typing replaces it), and a
+    // placeholder used twice gives several cursors. Either way, no request.
     const editor = vscode.window.activeTextEditor;
+    if (editor?.document === doc && editor.selections.length > 1) return 'multi-cursor';
     if (editor?.document === doc && editor.selections.some((sel) => !sel.isEmpty)) return 'selection';
     if (this.model() === '') return 'no-model';
     return this.eligibility.check(doc, s.maxFileKilobytes * 1024);
