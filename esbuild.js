@@ -153,7 +153,8 @@ function assertNoDuplicates(metafile) {
 async function main() {
   // Chunk names carry a content hash: the last build's chunks would otherwise pile up in the
   // folder the .vsix ships.
-  for (const dir of ['chunks', PAGE_CHUNKS]) fs.rmSync(path.join(__dirname, 'dist', dir), { recursive: true, force: true });
+  for (const dir of ['chunks', PAGE_CHUNKS])
+    fs.rmSync(path.join(__dirname, 'dist', dir), { recursive: true, force: true });
   if (watch) {
     const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));

@@ -88,6 +88,8 @@ export interface HarnessOptions {
   noCsp?: boolean;
   /** Webview state as `vscode.getState()` returns it (survives a reload). */
   state?: unknown;
+  /** Awaited before a bundle file (`webview.js`, `webview-chunks/x.js`) is served: holds a chunk back. */
+  beforeServe?: (file: string) => Promise<void>;
 }
 
 const INIT = (state: unknown) => `
@@ -134,6 +136,7 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
     const m = /^http:\/\/webview\.harness\/dist\/((?:webview-chunks\/)?[\w.-]+?)(\?.*)?$/.exec(url);
     if (m?.[1] && existsSync(join(dist, m[1]))) {
       const file = m[1];
+      await o.beforeServe?.(file);
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
       return route.fulfill({ status: 200, contentType: type, body: readFileSync(join(dist, file)) });
     }

@@ -2,7 +2,9 @@ import MarkdownIt from 'markdown-it';
 import DOMPurify, { type Config } from 'dompurify';
 import { signal } from '@preact/signals';
 
-type Highlighter = typeof import('./highlight');
+import type * as HighlightModule from './highlight';
+
+type Highlighter = typeof HighlightModule;
 
 /**
  * highlight.js is a chunk of its own (highlight.ts), loaded when the first code block needs it:

@@ -53,7 +53,10 @@ void test('the chat page counts what loads before its first paint: its entry and
   const small = bundleReport(dist(10));
   const text = small.lines.join('\n');
   assert.equal(small.over, false, text);
-  assert.match(text, /chat page at first paint: 100\.\d KB \(budget 200 KB: ok\): dist\/webview\.js 0\.1 KB and 1 chunk/);
+  assert.match(
+    text,
+    /chat page at first paint: 100\.\d KB \(budget 200 KB: ok\): dist\/webview\.js 0\.1 KB and 1 chunk/,
+  );
   assert.match(text, /webview-chunks\/highlight-H\.js: 150\.\d KB \(on first use\)/);
   assert.match(text, /webview-chunks\/chunk-M\.js: 100\.0 KB \(at first paint\)/);
   // 100 KB in the static chunk, so an entry of the rest of the budget is just over it.
