@@ -38,14 +38,23 @@ const hostBuild = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [hostBuild];
 
-// The webview bundle exists from the chat issue on.
+/** Where the chat page's chunks go (emptied by each build, like the host's). */
+const PAGE_CHUNKS = 'webview-chunks';
+
+// The webview bundle exists from the chat issue on. The chat page is an ES module (loaded with
+// `<script type="module">`, src/shared/webviewHtml.ts) split like the host: what the first paint
+// does not need (highlight.js, the toolbar's panels) is reached through `import()` and lands in
+// dist/webview-chunks/. A module script's imports inherit its nonce, so the page's CSP
+// (`script-src 'nonce-…'`) admits the chunks and nothing else.
 if (fs.existsSync(path.join(__dirname, 'webview', 'chat', 'main.ts'))) {
   builds.push({
     entryPoints: { webview: 'webview/chat/main.ts' },
     outdir: 'dist',
+    chunkNames: `${PAGE_CHUNKS}/[name]-[hash]`,
     bundle: true,
+    splitting: true,
     platform: 'browser',
-    format: 'iife',
+    format: 'esm',
     target: 'es2022',
     sourcemap: !production,
     minify: production,
@@ -144,7 +153,8 @@ function assertNoDuplicates(metafile) {
 async function main() {
   // Chunk names carry a content hash: the last build's chunks would otherwise pile up in the
   // folder the .vsix ships.
-  fs.rmSync(path.join(__dirname, 'dist', 'chunks'), { recursive: true, force: true });
+  for (const dir of ['chunks', PAGE_CHUNKS])
+    fs.rmSync(path.join(__dirname, 'dist', dir), { recursive: true, force: true });
   if (watch) {
     const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
     await Promise.all(contexts.map((c) => c.watch()));

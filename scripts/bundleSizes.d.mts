@@ -1,6 +1,7 @@
 // Types of scripts/bundleSizes.mjs for the TypeScript that imports it (its unit test, the bench).
 export declare const HOST_BUDGET_KB: number;
 export declare const PAGE_BUDGET_KB: number;
+export declare const GALLERY_BUDGET_KB: number;
 /** The relative files `file` imports statically, as absolute paths. */
 export declare function staticImports(file: string): string[];
 /** The entry and every file it loads before it runs, each once. */

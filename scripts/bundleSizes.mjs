@@ -2,13 +2,18 @@
 // `npm run build -- --production`; node built-ins only). The host is an ES module split into
 // chunks (esbuild.js): what counts against its budget is what activation loads, the entry and
 // every chunk it imports statically, transitively; chunks reached only through `import()` load on
-// first use and are listed with their sizes. Exits 1 when a budget is exceeded.
+// first use and are listed with their sizes. The chat page is split the same way (dist/webview.js,
+// dist/webview-chunks/): what counts is what loads before its first paint. Exits 1 when a budget
+// is exceeded.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const HOST_BUDGET_KB = 200;
-export const PAGE_BUDGET_KB = 300;
+/** The chat page before its first paint: dist/webview.js and the chunks it imports statically. */
+export const PAGE_BUDGET_KB = 200;
+/** The video gallery, one file (dist/gallery.js). */
+export const GALLERY_BUDGET_KB = 300;
 
 /** The relative files `file` imports statically (`import … from "./x"`, `import "./x"`), not `import("./x")`. */
 export function staticImports(file) {
@@ -56,12 +61,26 @@ export function bundleReport(dist) {
     const when = loaded.has(c) ? 'at activation' : 'on first use';
     lines.push(`  dist/chunks/${path.basename(c)}: ${kb(size(c))} (${when})`);
   }
-  for (const f of ['webview.js', 'gallery.js']) {
-    const bytes = size(path.join(dist, f));
-    const fileOver = bytes / 1024 > PAGE_BUDGET_KB;
-    over ||= fileOver;
-    lines.push(`dist/${f}: ${kb(bytes)} (budget ${PAGE_BUDGET_KB} KB: ${fileOver ? 'OVER' : 'ok'})`);
+  const page = path.join(dist, 'webview.js');
+  const atPaint = loadedWith(page);
+  const pageBytes = atPaint.reduce((n, f) => n + size(f), 0);
+  const pageOver = pageBytes / 1024 > PAGE_BUDGET_KB;
+  over ||= pageOver;
+  lines.push(
+    `chat page at first paint: ${kb(pageBytes)} (budget ${PAGE_BUDGET_KB} KB: ${pageOver ? 'OVER' : 'ok'}): ` +
+      `dist/webview.js ${kb(size(page))} and ${atPaint.length - 1} chunk(s) it imports`,
+  );
+  const pageDir = path.resolve(dist, 'webview-chunks');
+  const pageChunks = existsSync(pageDir) ? readdirSync(pageDir).filter((f) => f.endsWith('.js')) : [];
+  const painted = new Set(atPaint);
+  for (const c of pageChunks.map((f) => path.join(pageDir, f)).sort((a, b) => size(b) - size(a))) {
+    const when = painted.has(c) ? 'at first paint' : 'on first use';
+    lines.push(`  dist/webview-chunks/${path.basename(c)}: ${kb(size(c))} (${when})`);
   }
+  const gallery = size(path.join(dist, 'gallery.js'));
+  const galleryOver = gallery / 1024 > GALLERY_BUDGET_KB;
+  over ||= galleryOver;
+  lines.push(`dist/gallery.js: ${kb(gallery)} (budget ${GALLERY_BUDGET_KB} KB: ${galleryOver ? 'OVER' : 'ok'})`);
   return { lines, over };
 }
 

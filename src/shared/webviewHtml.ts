@@ -17,6 +17,8 @@ export interface WebviewHtmlOptions {
   lang?: string;
   /** Allow `<video>` from the extension's resources (the video gallery; the chat plays none). */
   media?: boolean;
+  /** The script is an ES module that loads its chunks with `import()` (the chat page, esbuild.js). */
+  module?: boolean;
 }
 
 const esc = (s: string): string =>
@@ -49,7 +51,7 @@ export function webviewHtml(o: WebviewHtmlOptions): string {
 </head>
 <body>
 <div id="app"></div>
-<script nonce="${esc(o.nonce)}" src="${esc(o.scriptUri)}"></script>
+<script${o.module ? ' type="module"' : ''} nonce="${esc(o.nonce)}" src="${esc(o.scriptUri)}"></script>
 </body>
 </html>`;
 }

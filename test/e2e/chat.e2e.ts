@@ -20,6 +20,12 @@ export const journeys: Journey[] = [
       await answer.locator('.md h1, .md h2').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await answer.locator('.md table').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await answer.locator('.md pre code').first().waitFor({ state: 'visible' });
+      // highlight.js is a chunk the page imports with its first code block (esbuild.js): it loads
+      // in the real webview, under the page's CSP.
+      await answer
+        .locator('.md pre code .hljs-keyword, .md pre code .hljs-string')
+        .first()
+        .waitFor({ state: 'attached', timeout: UI_TIMEOUT });
       // The README's picture: the question and the start of the rendered answer, sidebar closed.
       await wb.runCommand('View: Close Primary Side Bar');
       await chat.locator('.msg.user').last().scrollIntoViewIfNeeded();

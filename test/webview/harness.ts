@@ -88,6 +88,8 @@ export interface HarnessOptions {
   noCsp?: boolean;
   /** Webview state as `vscode.getState()` returns it (survives a reload). */
   state?: unknown;
+  /** Awaited before a bundle file (`webview.js`, `webview-chunks/x.js`) is served: holds a chunk back. */
+  beforeServe?: (file: string) => Promise<void>;
 }
 
 const INIT = (state: unknown) => `
@@ -119,6 +121,7 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
     title: 'harness',
     // As the extension serves the chat page: a video tool's card plays the saved file.
     media: true,
+    module: true,
   });
   const page0 = o.noCsp ? html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '') : html;
   await context.route('**/*', async (route) => {
@@ -129,9 +132,11 @@ export async function openHarness(browser: Browser, o: HarnessOptions = {}): Pro
     if (url.split('?')[0] === SAMPLE_VIDEO_URL) {
       return route.fulfill({ status: 200, contentType: 'video/mp4', body: readFileSync(SAMPLE_MP4_PATH) });
     }
-    const m = /^http:\/\/webview\.harness\/dist\/([\w.-]+?)(\?.*)?$/.exec(url);
+    // The bundle's files and its chunks (dist/webview-chunks/, loaded with import()).
+    const m = /^http:\/\/webview\.harness\/dist\/((?:webview-chunks\/)?[\w.-]+?)(\?.*)?$/.exec(url);
     if (m?.[1] && existsSync(join(dist, m[1]))) {
       const file = m[1];
+      await o.beforeServe?.(file);
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
       return route.fulfill({ status: 200, contentType: type, body: readFileSync(join(dist, file)) });
     }

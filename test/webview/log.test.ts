@@ -113,6 +113,12 @@ void test("an update to one answer changes that answer's DOM only", async () => 
   await h.send(snapshot());
   const c = conversation(10);
   await h.send(open(c));
+  // Code blocks shown before highlight.js was loaded are highlighted later, in idle time
+  // (markdown.ts): that is done first, so that only the update below changes the log.
+  const settled =
+    '[...document.querySelectorAll(\'.log pre > code[class*="language-"]\')].every((c) => c.dataset.hl || c.querySelector("span"))';
+  for (let i = 0; i < 200 && !(await h.page.evaluate(settled)); i++) await h.frames();
+  assert.equal(await h.page.evaluate(settled), true, 'the code blocks were never highlighted');
   // Record every DOM change in the log from here on.
   await h.page.evaluate(`(() => {
     window.__touched = [];

@@ -8,6 +8,7 @@ import { Composer } from './components/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
+import { cardsCode } from './lazy';
 import { createChatApp } from './models/app';
 import { droppedUris } from './models/mentions';
 import { els, post, setApi, type VsCodeApi } from './runtime';
@@ -99,4 +100,6 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
     }
   });
   post({ type: 'webview/ready' });
+  // A tool card may come with any answer: its chunk (lazy.ts) loads once the first paint is done.
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void cardsCode.load(), { timeout: 2000 });
 }

@@ -1,49 +1,33 @@
 import MarkdownIt from 'markdown-it';
 import DOMPurify, { type Config } from 'dompurify';
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import go from 'highlight.js/lib/languages/go';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import markdown from 'highlight.js/lib/languages/markdown';
-import plaintext from 'highlight.js/lib/languages/plaintext';
-import python from 'highlight.js/lib/languages/python';
-import rust from 'highlight.js/lib/languages/rust';
-import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+import { signal } from '@preact/signals';
 
-// A chosen set of common languages: the full highlight.js bundle is ~1 MB.
-const languages = {
-  bash,
-  c,
-  cpp,
-  csharp,
-  css,
-  diff,
-  go,
-  java,
-  javascript,
-  json,
-  markdown,
-  plaintext,
-  python,
-  rust,
-  shell,
-  sql,
-  typescript,
-  xml,
-  yaml,
-};
-for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang);
+import type * as HighlightModule from './highlight';
+
+type Highlighter = typeof HighlightModule;
+
+/**
+ * highlight.js is a chunk of its own (highlight.ts), loaded when the first code block needs it:
+ * until then code is shown plain and highlighted in idle time once it is there (highlightLater).
+ */
+let hl: Highlighter | undefined;
+let loading: Promise<Highlighter | undefined> | undefined;
+
+/** True once highlight.js is loaded: a component showing {@link highlightCode}'s HTML reads it to render again. */
+export const highlighterReady = signal(false);
+
+/** Loads highlight.js once; undefined when its chunk cannot be loaded (code then stays plain). */
+export function loadHighlighter(): Promise<Highlighter | undefined> {
+  loading ??= import('./highlight').then(
+    (m) => {
+      hl = m;
+      highlighterReady.value = true;
+      return m;
+    },
+    () => undefined,
+  );
+  return loading;
+}
 
 /** Model output is untrusted: raw HTML off, links limited to http(s)/mailto, images never loaded. */
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
@@ -78,10 +62,10 @@ md.options.highlight = (code: string, lang: string): string => {
   // Very large blocks stay plain: highlighting them would block the panel for a long moment.
   if (!highlightOn || code.length > 50_000) return '';
   const name = lang.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  const known = name && hljs.getLanguage(name) ? name : '';
-  if (!known) return '';
+  // Without highlight.js yet the block stays plain; the caller highlights it later (AnswerBody).
+  if (!hl?.knows(name)) return '';
   try {
-    return hljs.highlight(code, { language: known, ignoreIllegals: true }).value;
+    return hl.highlight(code, name);
   } catch {
     return '';
   }
@@ -155,10 +139,17 @@ export function renderMarkdownNodes(text: string, opts: { highlight: boolean }):
   return DOMPurify.sanitize(html, FRAGMENT);
 }
 
-/** Plain text to sanitised highlighted HTML (tool arguments, JSON answers). */
+/**
+ * Plain text to sanitised highlighted HTML (tool arguments, JSON answers). Before highlight.js is
+ * loaded: the text escaped, and the load started. It reads {@link highlighterReady}, so a
+ * component that calls it while rendering renders again, highlighted, once the load is done.
+ */
 export function highlightCode(code: string, language: string): string {
-  const lang = hljs.getLanguage(language) ? language : 'plaintext';
-  const html = hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+  if (!highlighterReady.value || !hl) {
+    void loadHighlighter();
+    return md.utils.escapeHtml(code);
+  }
+  const html = hl.highlight(code, hl.knows(language) ? language : 'plaintext');
   return DOMPurify.sanitize(html, PURIFY);
 }
 
@@ -167,14 +158,15 @@ export function highlightCode(code: string, language: string): string {
  * rendered without highlighting; see highlightLater). Same limits as the highlight option above.
  */
 export function highlightBlocks(root: ParentNode): void {
+  if (!hl) return;
   for (const code of root.querySelectorAll<HTMLElement>('pre > code[class*="language-"]')) {
     if (code.dataset.hl) continue;
     code.dataset.hl = '1';
     const text = code.textContent ?? '';
     const lang = /language-([\w+#.-]+)/.exec(code.className)?.[1]?.toLowerCase() ?? '';
-    if (text.length > 50_000 || !lang || !hljs.getLanguage(lang)) continue;
+    if (text.length > 50_000 || !hl.knows(lang)) continue;
     try {
-      const html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+      const html = hl.highlight(text, lang);
       code.replaceChildren(DOMPurify.sanitize(html, FRAGMENT));
     } catch {
       // Left plain, as markdown-it leaves a block it cannot highlight.
@@ -188,14 +180,25 @@ let idleScheduled = false;
 /**
  * Highlights `el`'s code blocks in idle time instead of inside the frame that shows them: a
  * large block costs tens of milliseconds, which would hold that frame back. The timeout bounds
- * how long a busy page leaves a block plain.
+ * how long a busy page leaves a block plain. The first such block loads highlight.js; the blocks
+ * wait for it, then for idle time.
  */
 export function highlightLater(el: HTMLElement): void {
   if (!el.querySelector('pre > code[class*="language-"]')) return;
+  if (!hl) void loadHighlighter();
   idleQueue.push(el);
   if (idleScheduled) return;
   idleScheduled = true;
   const run = (deadline?: IdleDeadline): void => {
+    if (!hl) {
+      void loadHighlighter().then((m) => {
+        if (m) return schedule(run);
+        // No highlighter: the blocks stay plain, as markdown-it leaves a block it cannot highlight.
+        idleQueue.length = 0;
+        idleScheduled = false;
+      });
+      return;
+    }
     // One block at least per call, then as many as the idle period allows.
     do {
       const next = idleQueue.shift();

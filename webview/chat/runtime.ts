@@ -33,6 +33,8 @@ export const els: {
 } = {};
 /** Rendered tool cards by call id (focus goes to their buttons when they ask for approval). */
 export const cardEls = new Map<string, HTMLElement>();
+/** Cards asking for approval that were not rendered yet (their chunk was loading): they take focus when they are. */
+export const focusOnMount = new Set<string>();
 
 /** An answer that is streaming: deltas go straight to its renderer, never through a render. */
 export interface LiveMessage {

@@ -1,4 +1,4 @@
-import { highlightLater, renderMarkdownNodes } from './markdown';
+import { highlightLater, loadHighlighter, renderMarkdownNodes } from './markdown';
 import { SegmentedText } from './segments';
 import { TextChunks } from './textChunks';
 
@@ -72,7 +72,11 @@ export class StreamRenderer {
         const pre = document.createElement('pre');
         pre.className = 'md-live-code';
         const code = document.createElement('code');
-        if (f.lang) code.className = `language-${f.lang}`;
+        if (f.lang) {
+          code.className = `language-${f.lang}`;
+          // highlight.js loads while the block streams, ready for when it closes.
+          void loadHighlighter();
+        }
         pre.appendChild(code);
         this.tail.replaceChildren(pre);
         this.live = { start: f.start, code, text: new SegmentedText(code) };

@@ -24,6 +24,8 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
     lang: vscode.env.language,
     // A video tool's card plays the saved file.
     media: true,
+    // The page loads its chunks (dist/webview-chunks/) with import(), see esbuild.js.
+    module: true,
   });
 }
 

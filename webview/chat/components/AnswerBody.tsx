@@ -8,7 +8,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AssistantMessage } from '../../../src/shared/protocol';
 import { decorateCodeBlocks } from '../codeBlocks';
 import { h } from '../../common/dom';
-import { highlightCode, renderMarkdownNodes } from '../markdown';
+import { highlightCode, highlighterReady, highlightLater, renderMarkdownNodes } from '../markdown';
 import { announce, live } from '../runtime';
 import type { Translate } from '../models/strings';
 import { useChat } from '../useChat';
@@ -17,6 +17,8 @@ import { StreamRenderer } from '../stream';
 import { Icon } from './buttons';
 
 function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean, t: Translate): void {
+  // Before highlight.js is loaded, code is shown plain and highlighted once it is (markdown.ts).
+  const plain = !highlighterReady.peek();
   if (json) {
     try {
       const pretty = JSON.stringify(JSON.parse(m.content), null, 2);
@@ -29,6 +31,7 @@ function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean, t: Tran
     body.replaceChildren(renderMarkdownNodes(m.content, { highlight: true }));
   }
   decorateCodeBlocks(body, t);
+  if (plain) highlightLater(body);
 }
 
 export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {

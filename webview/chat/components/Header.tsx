@@ -3,10 +3,8 @@ import type { JSX } from 'preact';
 import type { PanelName } from '../models/panels';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
+import { panelsCode } from '../lazy';
 import { Icon, IconButton } from './buttons';
-import { HistoryPanel } from './HistoryPanel';
-import { SettingsPanel } from './SettingsPanel';
-import { ToolsPanel } from './ToolsPanel';
 
 function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
   const { panels } = useChat();
@@ -16,6 +14,10 @@ function PanelButton({ icon, label, panel }: { icon: string; label: string; pane
       label={label}
       aria-expanded={panels.open.value === panel ? 'true' : 'false'}
       data-panel={panel}
+      // The panels' code is a chunk loaded on first use (lazy.ts): pointing at or tabbing to a
+      // panel's button starts the load, so it is usually here by the click.
+      onPointerEnter={() => void panelsCode.load()}
+      onFocus={() => void panelsCode.load()}
       onClick={() => panels.toggle(panel)}
     />
   );
@@ -24,6 +26,8 @@ function PanelButton({ icon, label, panel }: { icon: string; label: string; pane
 export function Header(): JSX.Element {
   const { t, conversation, composer, panels } = useChat();
   const open = panels.open.value;
+  // Set before a panel opens (models/panels.ts waits for it).
+  const code = panelsCode.value.value;
   const totalTokens = conversation.totalTokens;
   const setModel = (model: string) => {
     conversation.setModel(model);
@@ -62,12 +66,12 @@ export function Header(): JSX.Element {
         </span>
       </div>
       <div class="panel" hidden={!open}>
-        {open === 'history' ? (
-          <HistoryPanel />
+        {!code ? null : open === 'history' ? (
+          <code.HistoryPanel />
         ) : open === 'settings' ? (
-          <SettingsPanel />
+          <code.SettingsPanel />
         ) : open === 'tools' ? (
-          <ToolsPanel />
+          <code.ToolsPanel />
         ) : null}
       </div>
     </header>

@@ -13,6 +13,7 @@ import type {
   EditorContext,
   UserMessage,
 } from '../../../src/shared/protocol';
+import { cardsCode } from '../lazy';
 import { CARD_ROW, ERROR_ROW } from '../models/conversation';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
@@ -21,7 +22,6 @@ import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
 import { ErrorBox, StandaloneError } from './ErrorBox';
 import { mentionIcon, mentionName } from './MentionPicker';
-import { ToolCard } from './ToolCard';
 
 function lines(a: ContextAttachment): string {
   if (a.startLine === undefined) return '';
@@ -219,4 +219,14 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
       ) : null}
     </>
   );
+}
+
+/** A tool card. Its code is a chunk (lazy.ts): the card shows once that is loaded. */
+function ToolCard(props: { callId: string; name?: string; args?: string }): JSX.Element | null {
+  const code = cardsCode.value.value;
+  if (!code) {
+    void cardsCode.load();
+    return null;
+  }
+  return <code.ToolCard {...props} />;
 }

@@ -8,7 +8,7 @@ import type { ToolCallUpdate, ToolDecision } from '../../../src/shared/protocol'
 import type { WebviewString } from '../../../src/shared/webviewStrings';
 import { visibleText } from '../../../src/shared/commandDisplay';
 import { highlightCode } from '../markdown';
-import { cardEls, post } from '../runtime';
+import { cardEls, focusOnMount, post } from '../runtime';
 import type { ToolsModel } from '../models/tools';
 import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
@@ -63,6 +63,9 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
     const el = ref.current;
     if (!el) return undefined;
     cardEls.set(callId, el);
+    // The card asked for approval before its code was loaded (tools model): it takes focus now.
+    if (focusOnMount.delete(callId) && u?.state === 'awaiting-approval')
+      el.querySelector<HTMLButtonElement>('.tc-actions button')?.focus();
     return () => {
       if (cardEls.get(callId) === el) cardEls.delete(callId);
     };

@@ -7,6 +7,7 @@
 import { batch } from '@preact/signals';
 import { asMessage } from '../../../src/shared/protocol/guard';
 import type { ChatParams, Conversation, HostMessage } from '../../../src/shared/protocol';
+import { panelsCode } from '../lazy';
 import { setImageLabel } from '../markdown';
 import { afterRender, announce, els, flush } from '../runtime';
 import { createCheckpointsModel } from './checkpoints';
@@ -43,7 +44,7 @@ export function createChatApp() {
   const context = createContextModel({ conversation });
   const rules = createRulesModel();
   const history = createHistoryModel();
-  const panels = createPanelsModel();
+  const panels = createPanelsModel({ loaded: () => panelsCode.value.peek() !== undefined, load: panelsCode.load });
 
   function showConversation(c: Conversation, d: ChatParams, model: string, systemPrompt: string): void {
     const previous = conversation.show(c, d, model, systemPrompt);

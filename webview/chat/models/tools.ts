@@ -12,7 +12,7 @@ import type {
   ToolInfo,
   ToolResultMessage,
 } from '../../../src/shared/protocol';
-import { afterRender, announce, cardEls } from '../runtime';
+import { afterRender, announce, cardEls, focusOnMount } from '../runtime';
 import { CARD_ROW, type ConversationModel } from './conversation';
 import type { HostMessageIn } from './routes';
 import type { Translate } from './strings';
@@ -90,7 +90,9 @@ export function createToolsModel({ conversation, t }: { conversation: Conversati
     if (u.state === 'awaiting-approval') {
       afterRender(() => {
         announce(`${t('Tool call: {0}', u.name)}: ${t('Waiting for your approval')}`);
-        cardEls.get(u.callId)?.querySelector<HTMLButtonElement>('.tc-actions button')?.focus();
+        const el = cardEls.get(u.callId);
+        if (el) el.querySelector<HTMLButtonElement>('.tc-actions button')?.focus();
+        else focusOnMount.add(u.callId);
       });
     }
     conversation.scrollToEndSoon();

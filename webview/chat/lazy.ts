@@ -1,0 +1,38 @@
+/**
+ * The parts of the chat page its first paint does not need, each a chunk loaded on first use
+ * (esbuild.js splits the page at these `import()`s): the toolbar's panels, the checkpoint restore
+ * panel and the tool cards. highlight.js is loaded the same way, by markdown.ts.
+ */
+import { signal, type ReadonlySignal } from '@preact/signals';
+
+/** A module loaded once, on first use; `value` is undefined until it is here. */
+export interface Lazy<T> {
+  readonly value: ReadonlySignal<T | undefined>;
+  /** Starts the load (once) and resolves with the module; undefined when its chunk could not load. */
+  load(): Promise<T | undefined>;
+}
+
+export function lazy<T>(importer: () => Promise<T>): Lazy<T> {
+  const value = signal<T | undefined>(undefined);
+  let loading: Promise<T | undefined> | undefined;
+  return {
+    value,
+    load() {
+      loading ??= importer().then(
+        (m) => (value.value = m),
+        () => {
+          // The next use tries again.
+          loading = undefined;
+          return undefined;
+        },
+      );
+      return loading;
+    },
+  };
+}
+
+/** History, conversation settings, tools, and restoring a checkpoint. */
+export const panelsCode = lazy(() => import('./components/panels'));
+
+/** The tool cards (with a command's line and a video task's card). */
+export const cardsCode = lazy(() => import('./components/ToolCard'));
