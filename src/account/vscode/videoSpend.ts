@@ -100,7 +100,8 @@ export class VideoSpend implements vscode.Disposable {
       this.s.log.warn(
         `Account: video task ${videoId} failed, yet the gateway charged ${charged} for it (from ${from}; new-api#2050). Ask the gateway's operator for a refund.`,
       );
-    else this.s.log.info(`Account: video task ${videoId} charged ${charged} (from ${from}; estimate ${estimate ?? '?'})`);
+    else
+      this.s.log.info(`Account: video task ${videoId} charged ${charged} (from ${from}; estimate ${estimate ?? '?'})`);
     reportVideoCharge(this.s, {
       videoId,
       ...(estimate ? { estimate } : {}),

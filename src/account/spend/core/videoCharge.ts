@@ -31,7 +31,10 @@ export function quoteClip(
 ): { ok: true; quote: ClipQuote } | { ok: false; why: string } {
   const seconds = req.seconds ?? 0;
   if (!(seconds > 0))
-    return { ok: false, why: l10n.t('Price unknown: the duration is left to the model, so the cost cannot be worked out.') };
+    return {
+      ok: false,
+      why: l10n.t('Price unknown: the duration is left to the model, so the cost cannot be worked out.'),
+    };
   const cost = videoCost(seconds, price);
   const line = videoPriceLine(cost, unit, { seconds, resolution: req.resolution, model: req.model });
   if (cost.quota === undefined || line === undefined)
@@ -75,9 +78,7 @@ function taskIdOf(row: Record<string, unknown>): string | undefined {
 }
 
 export type LogCharge =
-  | { kind: 'charge'; quota: number; rows: number }
-  | { kind: 'no-row' }
-  | { kind: 'unusable'; why: string };
+  { kind: 'charge'; quota: number; rows: number } | { kind: 'no-row' } | { kind: 'unusable'; why: string };
 
 /**
  * The net charge for `videoId` in a `/api/log/token` answer (`data` as a list or as new-api's
@@ -96,7 +97,8 @@ export function chargeFromLog(body: unknown, videoId: string): LogCharge {
   for (const raw of rows.slice(0, 5000)) {
     if (!isObj(raw)) continue;
     const named =
-      taskIdOf(raw) === videoId || (typeof raw.content === 'string' && videoId.length >= 8 && raw.content.includes(videoId));
+      taskIdOf(raw) === videoId ||
+      (typeof raw.content === 'string' && videoId.length >= 8 && raw.content.includes(videoId));
     if (!named) continue;
     const q = raw.quota;
     if (typeof q !== 'number' || !Number.isFinite(q) || q < 0 || q > MAX_QUOTA) continue;
