@@ -32,6 +32,7 @@ import {
 import type { VideoFeature } from './feature';
 import { runVideoWizard } from '../wizard/vscode/wizard';
 import { SpendDeclined, VideoSpend } from './spend';
+import { costLines, type ClipCost } from '../jobs/core/costs';
 
 /** Command ids of the video feature. */
 export const VIDEO_COMMANDS = {
@@ -53,6 +54,8 @@ export interface VideoDebugState {
   tasks: VideoTaskRecord[];
   running: string[];
   statusBar: StatusBarModel;
+  /** Per task key: the estimate and charge kept, and the card's lines for them. */
+  costs: Record<string, ClipCost & { cost?: string; flag?: string }>;
 }
 
 /** A request given to the Generate Video command directly (automation, tests): skips the quick input. */
@@ -296,6 +299,12 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         .filter((r) => manager.isRunning(r.key))
         .map((r) => r.key),
       statusBar: bar.model,
+      costs: Object.fromEntries(
+        manager.list().map((r) => {
+          const c = spend.costOf(r.key);
+          return [r.key, { ...c, ...costLines(c) }];
+        }),
+      ),
     })),
     vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
       runAction(s, manager, key, action),

@@ -50,9 +50,11 @@ export class VideoSpend implements vscode.Disposable {
       }),
     );
     if (s.context.extensionMode === vscode.ExtensionMode.Test) {
+      let shown: Array<{ message: string; detail?: string }> = [];
       this.subs.push(
-        vscode.commands.registerCommand(SPEND_DIALOG_TEST_COMMAND, (answers: Array<'accept' | 'decline'>) => {
-          const shown: Array<{ message: string; detail?: string }> = [];
+        vscode.commands.registerCommand(SPEND_DIALOG_TEST_COMMAND, (answers?: Array<'accept' | 'decline'>) => {
+          if (!answers) return [...shown];
+          shown = [];
           const queue = [...answers];
           this.dialogs = {
             showWarningMessage: (message: string, options: vscode.MessageOptions, ...items: string[]) => {
@@ -60,7 +62,7 @@ export class VideoSpend implements vscode.Disposable {
               return Promise.resolve(queue.shift() === 'accept' ? items[0] : undefined);
             },
           } as unknown as Dialogs;
-          return shown;
+          return [];
         }),
       );
     }
