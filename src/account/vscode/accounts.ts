@@ -164,8 +164,13 @@ export class Accounts implements vscode.Disposable {
     return e.prices ? e.prices.book.all() : [];
   }
 
+  /**
+   * Marks the prices stale: the next {@link prices} reads them again, while a quote meanwhile
+   * still finds the last ones (dropping them would leave a moment with no price, and so no
+   * question above `confirmAbove`, after any settings change).
+   */
   forgetPrices(): void {
-    for (const e of this.entries.values()) e.prices = undefined;
+    for (const e of this.entries.values()) if (e.prices) e.prices.at = 0;
   }
 
   dispose(): void {

@@ -47,9 +47,12 @@ export class VideoSpend implements vscode.Disposable {
     return q.ok ? { known: true, ...q.quote } : { known: false, line: q.why };
   }
 
-  /** After a reading: the gateway's prices are read once in the background, so a quote finds them cached. */
+  /**
+   * After a reading: the gateway's prices are read in the background when missing or stale (at
+   * most every ten minutes), so a quote finds them cached.
+   */
   onReading(e: AccountEntry, snap: AccountSnapshot): void {
-    if (snap.status === 'unknown' || e.prices) return;
+    if (snap.status === 'unknown') return;
     const settings = readSpendSettings();
     if (!settings.enabled) return;
     void this.accounts.prices(e, settings).catch(() => undefined);
