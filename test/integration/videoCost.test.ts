@@ -164,6 +164,20 @@ describe('video cost', () => {
     await waitFor('the second creation', async () => ((await creations()) === 2 ? true : undefined));
   });
 
+  it('a tool call above confirmAbove asks too: declined, the model is told and nothing is sent', async () => {
+    await setSetting('spend.confirmAbove', 0.5);
+    await answerDialogs(['decline']);
+    const r = await vscode.lm.invokeTool(
+      'gatewayStudio_generateVideo',
+      { input: { prompt: 'a tool comet', ...REQUEST }, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
+    const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(text, /declined its estimated price \(about ¥0\.80: 4 s, 720p, vendor-image-video\)/, text);
+    assert.equal((await dialogs()).length, 1);
+    assert.equal(await creations(), 0, 'nothing was sent');
+  });
+
   it("a workspace's settings.json cannot raise confirmAbove, zero the prices or turn spend off", async function () {
     this.timeout(60_000);
     await setSetting('spend.confirmAbove', 0.5);
