@@ -66,9 +66,14 @@ export class VideoSpend implements vscode.Disposable {
     if (!ev.videoId) return false;
     if (cost.quota !== undefined) this.estimates.set(ev.videoId, formatQuota(cost.quota, unit, { precise: true }));
     if (this.estimates.size > 200) this.estimates.delete(this.estimates.keys().next().value!);
+    // A gateway that reports no balance has no log either: it is not asked at every clip.
+    if (e.state.snapshot().status === 'none') return false;
     const f = await e.transport.get('/api/log/token');
     if (f.kind !== 'json') {
-      this.s.log.info(`Account: no charge from /api/log/token for ${ev.videoId}: ${f.why}`);
+      this.sayOnce(
+        e.gateway,
+        `Account: ${e.gateway}: no charges from /api/log/token (${f.why}); the balance change counts instead`,
+      );
       return false;
     }
     const c = chargeFromLog(f.body, ev.videoId);
@@ -92,6 +97,16 @@ export class VideoSpend implements vscode.Disposable {
   balanceCharged(clip: { videoId: string; end: string }, quota: number, unit: MoneyUnit): void {
     // No change says nothing: a relay that bills at submission may have been read after it.
     if (quota > 0) this.report(clip.videoId, clip.end, quota, unit, 'balance');
+  }
+
+  private readonly said = new Set<string>();
+
+  /** A line said once per gateway and text (the log stays quiet after it). */
+  private sayOnce(gateway: string, line: string): void {
+    const k = `${gateway}\n${line}`;
+    if (this.said.has(k)) return;
+    this.said.add(k);
+    this.s.log.info(line);
   }
 
   private report(videoId: string, end: string, quota: number, unit: MoneyUnit, source: 'log' | 'balance'): void {
