@@ -28,6 +28,14 @@ export interface AccountKnobs {
   unlimited?: boolean;
   /** The key's expiry moved to an hour ago. */
   expired?: boolean;
+  /**
+   * A failed (cancelled, expired) clip's quota is given back, with a refund row (type 6) in the
+   * log, as newer new-api does. Off by default: relays that bill at submission and keep the
+   * charge of a failed task (new-api#2050).
+   */
+  refundFailedClips?: boolean;
+  /** Clips get no log row of their own (a relay whose log does not name tasks). */
+  clipLogRows?: boolean;
   topUpLink?: string;
   /** Every account endpoint waits this long before answering. */
   slowMs?: number;
@@ -60,7 +68,11 @@ export interface LogRow {
   quota: number;
   prompt_tokens: number;
   completion_tokens: number;
-  type: 2;
+  /** 2: consume; 6: refund. */
+  type: 2 | 6;
+  content: string;
+  /** new-api keeps a JSON string here; a clip's row names its task (`task_id`). */
+  other: string;
 }
 
 interface Usage {
@@ -90,6 +102,8 @@ export class GatewayAccount {
       groupRatio: 1,
       unlimited: false,
       expired: false,
+      refundFailedClips: false,
+      clipLogRows: true,
       topUpLink: 'https://gateway.example/console/topup',
       slowMs: 0,
       endpoints: {},
@@ -114,9 +128,10 @@ export class GatewayAccount {
     this.logs = [];
   }
 
-  private charge(model: string, quota: number, usage: Usage): number {
+  private charge(model: string, quota: number, usage: Usage, task?: { id: string; seconds: number }): number {
     if (!this.knobs.unlimited) this.remaining -= quota;
     this.used += quota;
+    if (task && !this.knobs.clipLogRows) return quota;
     this.logs.push({
       id: this.logs.length + 1,
       created_at: Math.floor(Date.now() / 1000),
@@ -125,6 +140,8 @@ export class GatewayAccount {
       prompt_tokens: usage.prompt_tokens ?? 0,
       completion_tokens: usage.completion_tokens ?? 0,
       type: 2,
+      content: task ? `video task ${task.id}, ${task.seconds} s` : '',
+      other: JSON.stringify(task ? { task_id: task.id, seconds: task.seconds } : {}),
     });
     if (this.logs.length > 1000) this.logs.splice(0, this.logs.length - 1000);
     return quota;
@@ -150,8 +167,28 @@ export class GatewayAccount {
     return Math.round(price * this.knobs.groupRatio * this.knobs.quotaPerUnit * seconds);
   }
 
-  chargeClip(model: string, seconds: number): number {
-    return this.charge(model, this.clipQuota(model, seconds), {});
+  chargeClip(model: string, seconds: number, taskId = ''): number {
+    return this.charge(model, this.clipQuota(model, seconds), {}, { id: taskId, seconds });
+  }
+
+  /** A clip ended in failure: refunded when `refundFailedClips` is on (with a type 6 row), else kept. */
+  clipFailed(model: string, seconds: number, taskId: string): void {
+    if (!this.knobs.refundFailedClips) return;
+    const quota = this.clipQuota(model, seconds);
+    if (!this.knobs.unlimited) this.remaining += quota;
+    this.used -= quota;
+    if (!this.knobs.clipLogRows) return;
+    this.logs.push({
+      id: this.logs.length + 1,
+      created_at: Math.floor(Date.now() / 1000),
+      model_name: model,
+      quota,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      type: 6,
+      content: `refund of failed video task ${taskId}`,
+      other: JSON.stringify({ task_id: taskId }),
+    });
   }
 
   /** The endpoint a path names, or undefined (the dashboard routes also answer without `/v1`). */

@@ -250,8 +250,11 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
   let aborted: AbortedCompletion[] = [];
   const account = new GatewayAccount();
-  const videos = new VideoStore(opts.videoStepMs ?? 40, opts.videoSteps ?? 4, (model, seconds) =>
-    account.chargeClip(model, seconds),
+  const videos = new VideoStore(
+    opts.videoStepMs ?? 40,
+    opts.videoSteps ?? 4,
+    (model, seconds, id) => account.chargeClip(model, seconds, id),
+    (model, seconds, id) => account.clipFailed(model, seconds, id),
   );
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};

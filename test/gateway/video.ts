@@ -33,6 +33,8 @@ interface Task {
   failReason: string;
   /** Set by completeVideo/failVideo: overrides the timeline. */
   forced?: { status: 'completed' | 'failed'; reason: string };
+  /** The gateway has told the account this task failed (once). */
+  failedNoted?: boolean;
 }
 
 interface State {
@@ -135,7 +137,9 @@ export class VideoStore {
     private readonly stepMs: number,
     private readonly steps: number,
     /** Bills a created task (test/gateway/account.ts); relays charge at submission. */
-    private readonly charge?: (model: string, seconds: number) => void,
+    private readonly charge?: (model: string, seconds: number, id: string) => void,
+    /** Told once when a task is first seen failed, cancelled or expired (a refund, if the account gives one). */
+    private readonly failed?: (model: string, seconds: number, id: string) => void,
   ) {}
 
   reset(): void {
@@ -164,6 +168,15 @@ export class VideoStore {
   }
 
   private state(t: Task, now = Date.now()): State {
+    const st = this.timeline(t, now);
+    if (!t.failedNoted && (st.status === 'failed' || st.status === 'cancelled' || st.status === 'expired')) {
+      t.failedNoted = true;
+      this.failed?.(t.model, t.seconds, t.id);
+    }
+    return st;
+  }
+
+  private timeline(t: Task, now: number): State {
     const s = this.steps;
     const lastProgress = Math.round(((s - 1) * 100) / s);
     if (t.forced) return { status: t.forced.status, progress: 100, failReason: t.forced.reason };
@@ -270,7 +283,7 @@ export class VideoStore {
       failReason,
     };
     this.tasks.push(task);
-    this.charge?.(model, seconds);
+    this.charge?.(model, seconds, task.id);
     const ids: Json = { id: task.id, request_id: task.requestId, task_id: task.taskId };
     if (fx.createOnly) for (const k of Object.keys(ids)) if (k !== fx.createOnly) delete ids[k];
     await sendJson(

@@ -242,6 +242,8 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       onDidChange: changed.event,
       outputDir: () => dir,
       start: async (request, labels) => (await manager.submit({ request, imageLabels: labels })).record,
+      quote: () => Promise.resolve({ known: false, line: 'Price unknown: a stand-in feature.' }),
+      costOf: () => undefined,
     };
     const approvals: ApprovalRequest[] = [];
     const source: FeatureTaskSource = {

@@ -20,6 +20,34 @@ after(async () => {
 
 const pngBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
+void test('a card shows the estimate beside the charge, and a failed task that was charged says so on a line of its own', async () => {
+  const h = await openGallery(browser);
+  await h.send({
+    type: 'gallery/state',
+    tasks: [
+      task({ key: 'ok', prompt: 'a saved boat', cost: "Estimate ¥0.80 · charged ¥0.80 (from the gateway's log)" }),
+      task({
+        key: 'bad',
+        prompt: 'a failed comet',
+        state: 'failed',
+        stateLabel: 'failed',
+        cost: "Estimate ¥0.80 · charged ¥0.80 (from the gateway's log)",
+        costFlag: 'This task failed, yet the gateway charged ¥0.80 for it.',
+      }),
+    ],
+  });
+  assert.equal(
+    await h.page.locator('li[data-key="ok"] .cost').innerText(),
+    "Estimate ¥0.80 · charged ¥0.80 (from the gateway's log)",
+  );
+  assert.equal(await h.page.locator('li[data-key="ok"] [data-flag="failed-charged"]').count(), 0);
+  assert.match(
+    await h.page.locator('li[data-key="bad"] [data-flag="failed-charged"]').innerText(),
+    /failed, yet the gateway charged ¥0\.80/,
+  );
+  assert.deepEqual(await h.cspViolations(), []);
+});
+
 void test('the list shows every task; the filters and the search narrow it; a failed task shows its reason', async () => {
   const h = await openGallery(browser);
   await h.send({

@@ -150,6 +150,12 @@ export function TaskCard({
       </p>
       {t.file && <p class="meta file">{t.file}</p>}
       {t.failure && <p class="failure">{t.failure}</p>}
+      {t.cost && <p class="meta cost">{t.cost}</p>}
+      {t.costFlag && (
+        <p class="failure charged" data-flag="failed-charged">
+          {t.costFlag}
+        </p>
+      )}
       <div class="actions">
         {t.src && !unplayable && (
           <button type="button" data-action="play" onClick={() => void play()}>

@@ -12,18 +12,27 @@ export interface SpendSettings {
   enabled: boolean;
   /** In the gateway's display unit; 0: never warn. */
   warnBelow: number;
+  /** In the gateway's display unit: a single video action estimated above it asks first; 0: never. */
+  confirmAbove: number;
   group: string;
   prices: Record<string, PriceSetting>;
   /** Only from the user's own settings: a workspace may not choose where requests go. */
   custom?: CustomSource;
 }
 
+/**
+ * Every spend setting is read from the user's own settings only: a workspace could otherwise
+ * turn the feature off, lower the prices or the group ratio, or raise `confirmAbove`, and so hide
+ * what a clip costs or skip the question before it.
+ */
 export function readSpendSettings(): SpendSettings {
   const c = vscode.workspace.getConfiguration('gatewayStudio');
-  const warn = c.get<unknown>('spend.warnBelow');
-  const group = c.get<unknown>('spend.group');
-  const prices = c.get<unknown>('spend.prices');
-  const src = c.inspect<unknown>('spend.balanceSource')?.globalValue;
+  const user = (key: string): unknown => c.inspect<unknown>(`spend.${key}`)?.globalValue;
+  const warn = user('warnBelow');
+  const above = user('confirmAbove');
+  const group = user('group');
+  const prices = user('prices');
+  const src = user('balanceSource');
   let custom: CustomSource | undefined;
   if (typeof src === 'object' && src !== null) {
     const o = src as Record<string, unknown>;
@@ -35,8 +44,9 @@ export function readSpendSettings(): SpendSettings {
       };
   }
   return {
-    enabled: c.get<unknown>('spend.enabled') !== false,
+    enabled: user('enabled') !== false,
     warnBelow: typeof warn === 'number' && Number.isFinite(warn) && warn > 0 ? warn : 0,
+    confirmAbove: typeof above === 'number' && Number.isFinite(above) && above > 0 ? above : 0,
     group: typeof group === 'string' && group.trim() !== '' ? group.trim() : 'default',
     prices: typeof prices === 'object' && prices !== null ? (prices as Record<string, PriceSetting>) : {},
     custom,
@@ -49,8 +59,8 @@ export interface AccountEntry {
   gateway: string;
   state: AccountState;
   transport: AccountTransport;
-  /** Uses since the last reading, to attribute a balance change to one of them. */
-  pending: Array<{ model: string }>;
+  /** Uses since the last reading, to attribute a balance change to one of them (a clip names its task). */
+  pending: Array<{ model: string; clip?: { videoId: string; end: string } }>;
   lastQuota?: number;
   prices?: { book: PriceBook; at: number };
 }
@@ -154,8 +164,13 @@ export class Accounts implements vscode.Disposable {
     return e.prices ? e.prices.book.all() : [];
   }
 
+  /**
+   * Marks the prices stale: the next {@link prices} reads them again, while a quote meanwhile
+   * still finds the last ones (dropping them would leave a moment with no price, and so no
+   * question above `confirmAbove`, after any settings change).
+   */
   forgetPrices(): void {
-    for (const e of this.entries.values()) e.prices = undefined;
+    for (const e of this.entries.values()) if (e.prices) e.prices.at = 0;
   }
 
   dispose(): void {

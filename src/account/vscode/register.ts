@@ -7,6 +7,7 @@ import { BalanceStatusBar, REFRESH_BALANCE_COMMAND } from '../balance/vscode/sta
 import { answerCost, videoCost } from '../spend/core/cost';
 import { UsageLedger } from '../spend/core/ledger';
 import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
+import { VideoSpend } from './videoSpend';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
@@ -62,15 +63,19 @@ export function registerAccount(
     if (snap.status !== 'unknown') reads += 1;
     noteCharge(e, snap);
     render(e, snap);
+    videoSpend.onReading(e, snap);
   });
+  const videoSpend = new VideoSpend(s, accounts, ledger);
 
   /** A balance that fell while exactly one answer or clip was pending is that one's charge. */
   const noteCharge = (e: AccountEntry, snap: AccountSnapshot): void => {
     const q = snap.status === 'ok' && snap.reading && !snap.reading.unlimited ? snap.reading.quota : undefined;
     if (q === undefined) return;
     const only = e.pending.length === 1 ? e.pending[0] : undefined;
-    if (only && e.lastQuota !== undefined && e.lastQuota >= q)
+    if (only && e.lastQuota !== undefined && e.lastQuota >= q) {
       void ledger.recordCharge({ gateway: e.gateway, model: only.model, quota: e.lastQuota - q, unit: snap.unit });
+      if (only.clip) videoSpend.balanceCharged(only.clip, e.lastQuota - q, snap.unit);
+    }
     e.pending = [];
     e.lastQuota = q;
   };
@@ -100,6 +105,7 @@ export function registerAccount(
     if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
     const unit = e.state.snapshot().unit;
     const book = await accounts.prices(e, settings);
+    let logged = false;
     if (ev.kind === 'answer') {
       const cost = answerCost(ev.usage, book.lookup(ev.model));
       await ledger.recordAnswer({ gateway: ev.gateway, model: ev.model, usage: ev.usage, cost, unit });
@@ -113,9 +119,11 @@ export function registerAccount(
           ? videoCost(ev.seconds, book.lookup(ev.model))
           : { estimate: true, reason: 'no-usage' as const };
       await ledger.recordClip({ gateway: ev.gateway, model: ev.model, seconds: ev.seconds ?? 0, cost, unit });
+      // A clip whose charge the gateway's log shows is not attributed a balance change as well.
+      logged = await videoSpend.clipEnded(e, ev, cost, unit);
     }
     events += 1;
-    e.pending.push({ model: ev.model });
+    if (!logged) e.pending.push({ model: ev.model, ...(ev.kind === 'clip' ? videoSpend.pendingOf(ev) : {}) });
     e.state.setToday(ledger.todayQuota(e.gateway));
     e.state.afterUse();
   };
@@ -127,6 +135,7 @@ export function registerAccount(
 
   const disposables: vscode.Disposable[] = [
     bar,
+    videoSpend,
     accounts,
     { dispose: () => clearInterval(idle) },
     onUsage(

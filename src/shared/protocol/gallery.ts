@@ -25,6 +25,10 @@ export const galleryTaskSchema = z.object({
   progress: z.optional(z.number()),
   /** Failed or error: the gateway's reason and what it means (spec 3 and 7). */
   failure: z.optional(text),
+  /** The estimate beside what the gateway charged ("Estimate ¥0.80 · charged ¥0.80 (from …)"), or the quote. */
+  cost: z.optional(text),
+  /** A failed task that was charged anyway: said on its own line. */
+  costFlag: z.optional(text),
   createdAt: z.number(),
   finishedAt: z.optional(z.number()),
   /** Workspace-relative path of the saved MP4. */

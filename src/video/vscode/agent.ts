@@ -7,6 +7,7 @@ import { rulesResult, startedText, taskStatusText } from '../tools/core/agentTex
 import { fileStem, type VideoTaskRecord } from '../jobs/core/record';
 import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../tools/core/toolInput';
 import type { VideoFeature } from './feature';
+import { SpendDeclined } from './spend';
 import { imageLabel, imageToDataUrl } from './images';
 
 /** A checked generate call: what will be sent, or why not. */
@@ -82,6 +83,10 @@ export class VideoAgent {
       if (e instanceof GatewayError && e.kind === 'validation') {
         return { text: rulesResult(validateVideoRequest(plan.request).errors) };
       }
+      if (e instanceof SpendDeclined)
+        return {
+          text: `The video task was not started: the user declined its estimated price (${e.priceLine}), which is above their gatewayStudio.spend.confirmAbove limit. Nothing was sent or billed. Do not call the tool again unless the user asks.`,
+        };
       throw e;
     }
     const done = await this.untilCreated(record.key, signal);

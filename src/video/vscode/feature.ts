@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { VideoCreateRequest } from '../../api/videoRules';
+import type { VideoQuote } from '../../platform/videoSpend';
+import type { ClipCost } from '../jobs/core/costs';
 import type { VideoJobManager } from '../jobs/core/manager';
 import type { VideoTaskRecord } from '../jobs/core/record';
 
@@ -21,5 +23,18 @@ export interface VideoFeature {
    * Validates and submits through the manager. Throws a `validation` GatewayError naming each
    * broken rule (nothing sent), or a config error when no gateway is set up.
    */
-  start(request: VideoCreateRequest, imageLabels: string[]): Promise<VideoTaskRecord>;
+  start(request: VideoCreateRequest, imageLabels: string[], o?: StartOptions): Promise<VideoTaskRecord>;
+  /** What the request would cost, from the account feature's cached prices ("unknown" without them). */
+  quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote>;
+  /** The estimate and the charge kept for a task. */
+  costOf(key: string): ClipCost | undefined;
+}
+
+export interface StartOptions {
+  /**
+   * The caller's own billed-confirmation already named the price (the gallery's modal), so a
+   * price above `gatewayStudio.spend.confirmAbove` does not ask a second time. Otherwise `start`
+   * asks in a modal and throws `SpendDeclined` when the user declines (nothing is sent).
+   */
+  priceConfirmed?: boolean;
 }

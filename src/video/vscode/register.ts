@@ -31,6 +31,8 @@ import {
 } from './taskList';
 import type { VideoFeature } from './feature';
 import { runVideoWizard } from '../wizard/vscode/wizard';
+import { SpendDeclined, VideoSpend } from './spend';
+import { costLines, type ClipCost } from '../jobs/core/costs';
 
 /** Command ids of the video feature. */
 export const VIDEO_COMMANDS = {
@@ -52,6 +54,8 @@ export interface VideoDebugState {
   tasks: VideoTaskRecord[];
   running: string[];
   statusBar: StatusBarModel;
+  /** Per task key: the estimate and charge kept, and the card's lines for them. */
+  costs: Record<string, ClipCost & { cost?: string; flag?: string }>;
 }
 
 /** A request given to the Generate Video command directly (automation, tests): skips the quick input. */
@@ -126,6 +130,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         );
         bar.refresh();
         changed.fire({ record: r, removed });
+        if (removed) void spend.costs.remove(r.key);
         // The walkthrough's "Generate a video" step completes once the gateway accepted a task.
         if (!removed && r.videoId) setStepContext('videoStarted', true);
       },
@@ -150,6 +155,15 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
+  const spend = new VideoSpend(
+    s,
+    () => manager,
+    (key) => {
+      const record = manager.get(key);
+      if (record) changed.fire({ record, removed: false });
+    },
+  );
+  s.context.subscriptions.push(spend);
 
   /** Where videos go now, without asking (undefined: no folder open and none chosen yet). */
   const outputDir = (): string | undefined => {
@@ -162,9 +176,18 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     manager,
     onDidChange: changed.event,
     outputDir,
-    start: async (request, imageLabels) => {
+    quote: (request) => spend.quote(request),
+    costOf: (key) => spend.costOf(key),
+    start: async (request, imageLabels, o) => {
       await videoClient(); // a missing base URL is reported before a task is recorded
+      // Before anything is recorded or sent: a price above the user's limit asks first.
+      const q = await spend.quote(request);
+      if (!o?.priceConfirmed && !(await spend.confirm(q))) throw new SpendDeclined(q.line);
       const { record } = await manager.submit({ request, imageLabels });
+      void spend.noteQuote(record.key, q).then(() => {
+        const now = manager.get(record.key);
+        if (now) changed.fire({ record: now, removed: false });
+      });
       s.log.info(`video task started: model ${request.model}, ${imageLabels.length} reference image(s)`);
       return record;
     },
@@ -176,7 +199,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       if (record.warnings.length) void vscode.window.showWarningMessage(record.warnings.join(' '));
       return record.key;
     } catch (err) {
-      showGatewayError(s, err);
+      if (!(err instanceof SpendDeclined)) showGatewayError(s, err);
       return undefined;
     }
   };
@@ -204,7 +227,12 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     }
     let result;
     try {
-      result = await runVideoWizard(settings, async () => (await videoClient()).listVideoModels(), preselected);
+      result = await runVideoWizard(
+        settings,
+        async () => (await videoClient()).listVideoModels(),
+        preselected,
+        async (r) => VideoSpend.priceLine(await spend.quote(r)),
+      );
     } catch (err) {
       showGatewayError(s, err);
       return undefined;
@@ -271,6 +299,12 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         .filter((r) => manager.isRunning(r.key))
         .map((r) => r.key),
       statusBar: bar.model,
+      costs: Object.fromEntries(
+        manager.list().map((r) => {
+          const c = spend.costOf(r.key);
+          return [r.key, { ...c, ...costLines(c) }];
+        }),
+      ),
     })),
     vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
       runAction(s, manager, key, action),

@@ -69,4 +69,57 @@ void describe('local gateway: account', () => {
     const counted = gw.counts();
     assert.ok(counted['GET /api/pricing'] !== undefined, 'account routes are counted');
   });
+
+  void it("a clip's row names its task; a failed clip keeps its charge unless refundFailedClips gives it back", async () => {
+    const clip = async (prompt: string): Promise<string> => {
+      const r = await fetch(`${gw.videoUrl}/v1/videos/generations`, {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify({ model: 'vendor-image-video', prompt, seconds: 4 }),
+      });
+      return ((await r.json()) as { id: string }).id;
+    };
+    const status = async (id: string): Promise<string> => {
+      await new Promise((r) => setTimeout(r, 20));
+      const r = await fetch(`${gw.videoUrl}/v1/videos/${id}`, { headers: auth() });
+      return ((await r.json()) as { status: string }).status;
+    };
+    const quota = Math.round(0.025 * 500000 * 4);
+    type Row = { type: number; quota: number; other: string };
+    const rowsOf = async (id: string): Promise<Row[]> =>
+      ((await get('/api/log/token')).body.data as Row[]).filter(
+        (r) => (JSON.parse(r.other) as { task_id?: string }).task_id === id,
+      );
+
+    await reset();
+    const kept = await clip('a storm #fail');
+    assert.equal(await status(kept), 'failed');
+    assert.equal(await status(kept), 'failed');
+    assert.deepEqual(
+      (await rowsOf(kept)).map((r) => [r.type, r.quota]),
+      [[2, quota]],
+    );
+    assert.equal(gw.account().remaining, DEFAULT_BALANCE - quota, 'new-api#2050: the failed task stays charged');
+
+    await reset();
+    gw.setAccount({ refundFailedClips: true });
+    const refunded = await clip('a storm #fail');
+    assert.equal(await status(refunded), 'failed');
+    assert.equal(await status(refunded), 'failed');
+    assert.deepEqual(
+      (await rowsOf(refunded)).map((r) => [r.type, r.quota]),
+      [
+        [6, quota],
+        [2, quota],
+      ],
+      'one refund, however often the status is read',
+    );
+    assert.equal(gw.account().remaining, DEFAULT_BALANCE);
+
+    await reset();
+    gw.setAccount({ clipLogRows: false });
+    const silent = await clip('a quiet clip');
+    assert.deepEqual(await rowsOf(silent), []);
+    assert.equal(gw.account().remaining, DEFAULT_BALANCE - quota, 'charged, only without a row');
+  });
 });

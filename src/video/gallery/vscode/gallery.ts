@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { costLines } from '../../jobs/core/costs';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import type { Services } from '../../../platform/services';
@@ -177,6 +178,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     const poster = vscode.Uri.joinPath(this.posterDir, `${r.key}.png`);
     const posterStat = exists ? await fs.stat(poster.fsPath).catch(() => undefined) : undefined;
     const failure = failureMeaning(r);
+    const { cost, flag } = costLines(this.feature.costOf(r.key));
     return {
       key: r.key,
       ...(r.videoId ? { videoId: r.videoId } : {}),
@@ -190,6 +192,8 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       stateLabel: stateLabel(r),
       ...(r.progress !== undefined ? { progress: r.progress } : {}),
       ...(failure ? { failure } : {}),
+      ...(cost ? { cost } : {}),
+      ...(flag ? { costFlag: flag } : {}),
       createdAt: r.createdAt,
       ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
       ...(r.file ? { file: relPath(r.file) } : {}),

@@ -8,6 +8,7 @@ import { failureText } from '../../jobs/core/errorText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
 import { VideoAgent, relPath } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
+import { VideoSpend } from '../../vscode/spend';
 import { openVideo, revealVideo, runAction } from '../../vscode/taskList';
 
 /** What the actions need from the gallery view. */
@@ -83,12 +84,22 @@ export class GalleryActions {
       this.port.post({ type: 'gallery/notice', text: rulesResult(plan.issues), error: true });
       return;
     }
-    const c = confirmationText(plan.request, plan.labels);
+    // Re-run and remix: the price is in this one modal, so a price above the limit asks only here.
+    const quote = await this.feature.quote(plan.request);
+    const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(quote));
     const go = vscode.l10n.t('Generate (billed)');
-    const pick = await vscode.window.showWarningMessage(c.title, { modal: true, detail: c.message }, go);
+    const title =
+      quote.known && quote.above !== undefined
+        ? vscode.l10n.t(
+            'This video is estimated at {0}, above your limit of {1}. Submit it?',
+            quote.amount,
+            quote.above,
+          )
+        : c.title;
+    const pick = await vscode.window.showWarningMessage(title, { modal: true, detail: c.message }, go);
     if (pick !== go) return;
     try {
-      const record = await this.feature.start(plan.request, plan.labels);
+      const record = await this.feature.start(plan.request, plan.labels, { priceConfirmed: true });
       this.port.post({
         type: 'gallery/notice',
         text: vscode.l10n.t('Started a new video task: {0}', record.request.prompt),

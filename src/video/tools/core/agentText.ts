@@ -49,6 +49,8 @@ export function rulesResult(issues: readonly VideoRuleIssue[]): string {
 export function confirmationText(
   req: VideoCreateRequest,
   imageLabels: readonly string[],
+  /** The price line ("Price: about ¥0.80: 4 s, 720p, …", or why it is unknown). */
+  price?: string,
 ): { title: string; message: string } {
   const lines = [
     `Model: ${req.model}`,
@@ -57,6 +59,7 @@ export function confirmationText(
     `Aspect ratio: ${req.aspect_ratio ?? 'model default'}`,
     `Reference images: ${imageLabels.length ? imageLabels.join(', ') : 'none (text to video)'}`,
     `Prompt: ${req.prompt}`,
+    ...(price ? [price] : []),
     '',
     'This is billed to your gateway account.',
   ];

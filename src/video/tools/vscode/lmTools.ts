@@ -7,6 +7,7 @@ import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/to
 import { notStartedText } from '../../jobs/core/errorText';
 import { VideoAgent } from '../../vscode/agent';
 import type { VideoFeature } from '../../vscode/feature';
+import { VideoSpend } from '../../vscode/spend';
 
 /** Names in `vscode.lm.tools` (package.json `languageModelTools`). */
 export const LM_TOOL_NAMES = { generate: 'gatewayStudio_generateVideo', status: 'gatewayStudio_videoStatus' } as const;
@@ -53,7 +54,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
   const prepare = async (input: unknown, record: boolean): Promise<vscode.PreparedToolInvocation> => {
     const plan = await agent.plan(input);
     if (!plan.ok) return { invocationMessage: vscode.l10n.t('Checking the video request') };
-    const c = confirmationText(plan.request, plan.labels);
+    const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(await feature.quote(plan.request)));
     if (record) confirmed.record(planKey(plan.request));
     return {
       invocationMessage: vscode.l10n.t('Starting a video task with {0}', plan.request.model),
@@ -120,7 +121,7 @@ export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource)
       prepare: async (args) => {
         const plan = await agent.plan(args);
         if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
-        const c = confirmationText(plan.request, plan.labels);
+        const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(await feature.quote(plan.request)));
         return {
           summary: `${c.title}\n${c.message}`,
           run: async (call) => {

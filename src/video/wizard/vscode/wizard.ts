@@ -143,6 +143,8 @@ export async function runVideoWizard(
   settings: Settings,
   listModels: () => Promise<string[]>,
   preselected: vscode.Uri[] = [],
+  /** The price line of a choice (from cached prices, no request), shown beside durations and resolutions. */
+  price: (r: { model: string; seconds: number; resolution: string }) => Promise<string> = () => Promise.resolve(''),
 ): Promise<WizardResult | undefined> {
   let models: string[] = [];
   let fromGateway = true;
@@ -256,11 +258,14 @@ export async function runVideoWizard(
         const choices = secondsChoices(model, n);
         const rules = rulesFor(model);
         const multi = n > 1 && rules.maxSecondsMulti !== undefined;
-        const items = choices.map((s) => ({
-          label: vscode.l10n.t('{0} seconds', s),
-          description: s === settings.video.seconds ? vscode.l10n.t('default') : undefined,
-          value: s,
-        }));
+        const items = await Promise.all(
+          choices.map(async (s) => ({
+            label: vscode.l10n.t('{0} seconds', s),
+            description: s === settings.video.seconds ? vscode.l10n.t('default') : undefined,
+            detail: (await price({ model, seconds: s, resolution })) || undefined,
+            value: s,
+          })),
+        );
         const ph = multi
           ? vscode.l10n.t(
               'Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).',
@@ -290,12 +295,16 @@ export async function runVideoWizard(
         break;
       }
       case 6: {
-        const items = rulesFor(model).resolutions.map((res) => ({
-          label: res,
-          description: res === settings.video.resolution ? vscode.l10n.t('default') : undefined,
-          detail: RESOLUTION_ADVICE[res],
-          value: res,
-        }));
+        const items = await Promise.all(
+          rulesFor(model).resolutions.map(async (res) => ({
+            label: res,
+            description: res === settings.video.resolution ? vscode.l10n.t('default') : undefined,
+            detail: [RESOLUTION_ADVICE[res], await price({ model, seconds, resolution: res })]
+              .filter(Boolean)
+              .join(' · '),
+            value: res,
+          })),
+        );
         r = await pick(
           6,
           vscode.l10n.t('Resolution: 480p for bulk material, 720p for covers and key visuals'),

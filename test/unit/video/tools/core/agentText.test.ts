@@ -96,6 +96,21 @@ void describe('video tools: texts and input', () => {
     assert.match(c.message, /billed/);
   });
 
+  void it('the confirmation carries the price line (or why it is unknown) before the billing note', () => {
+    const req = { model: 'vendor-image-video', prompt: 'a fox', seconds: 4, resolution: '720p' };
+    const priced = confirmationText(req, [], 'Price: about ¥0.80: 4 s, 720p, vendor-image-video').message.split('\n');
+    assert.ok(priced.includes('Price: about ¥0.80: 4 s, 720p, vendor-image-video'), priced.join('|'));
+    assert.ok(
+      priced.indexOf('Price: about ¥0.80: 4 s, 720p, vendor-image-video') <
+        priced.indexOf('This is billed to your gateway account.'),
+    );
+    assert.match(
+      confirmationText(req, [], 'Price unknown: no gateway is set up.').message,
+      /Price unknown: no gateway/,
+    );
+    assert.doesNotMatch(confirmationText(req, []).message, /Price/);
+  });
+
   void it('a refused request lists every broken rule by name', () => {
     const v = validateVideoRequest({ model: 'vendor-video-1.5', prompt: '', seconds: 20 });
     const text = rulesResult(v.errors);
