@@ -7,6 +7,7 @@ import { BalanceStatusBar, REFRESH_BALANCE_COMMAND } from '../balance/vscode/sta
 import { answerCost, videoCost } from '../spend/core/cost';
 import { UsageLedger } from '../spend/core/ledger';
 import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
+import { registerAnswerSpend } from './answerSpend';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
@@ -90,6 +91,7 @@ export function registerAccount(
     return e;
   };
 
+  const spend = registerAnswerSpend(s, accounts, ledger);
   const countedClips = new Set<string>();
   const onEvent = async (ev: UsageEvent): Promise<void> => {
     const settings = readSpendSettings();
@@ -117,6 +119,7 @@ export function registerAccount(
     events += 1;
     e.pending.push({ model: ev.model });
     e.state.setToday(ledger.todayQuota(e.gateway));
+    spend.afterCount(e.gateway, unit);
     e.state.afterUse();
   };
 
@@ -128,6 +131,7 @@ export function registerAccount(
   const disposables: vscode.Disposable[] = [
     bar,
     accounts,
+    spend,
     { dispose: () => clearInterval(idle) },
     onUsage(
       (ev) =>

@@ -4,6 +4,7 @@ import type { PanelName } from '../models/panels';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { Icon, IconButton } from './buttons';
+import { ConversationCost } from './CostNote';
 import { HistoryPanel } from './HistoryPanel';
 import { SettingsPanel } from './SettingsPanel';
 import { ToolsPanel } from './ToolsPanel';
@@ -59,6 +60,7 @@ export function Header(): JSX.Element {
           <span class="usage-total">
             {totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}
           </span>
+          <ConversationCost />
         </span>
       </div>
       <div class="panel" hidden={!open}>
