@@ -16,9 +16,16 @@ export const REPORT_DAYS = 92;
 export function mdCell(text: string): string {
   return text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[\\`*_{}[\]()<>#+!|~&]/g, (c) =>
-      c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`,
-    );
+    .replace(/[\\`*_[\]<>|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+/** A name from a gateway as code: shown as written, never a link (not even an autolinked URL). */
+export function codeCell(text: string): string {
+  const s = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|');
+  return s.trim() === '' ? '' : `\`${s}\``;
 }
 
 function host(origin: string): string {
@@ -81,7 +88,7 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
         r.unpriced ? l10n.t('{0}, {1} without a price', cost, r.unpriced) : cost,
         r.chargedQuota ? formatQuota(r.chargedQuota, r.unit, { precise: true }) : '—',
       ];
-      out.push(`| ${cells.map(mdCell).join(' | ')} |`);
+      out.push(`| ${cells.map((c, i) => (i === 0 ? codeCell(c) : mdCell(c))).join(' | ')} |`);
     }
     const total = [
       l10n.t('Total'),

@@ -22,9 +22,13 @@ export function billable(m: AssistantMessage): boolean {
 }
 
 function messageText(m: ChatMessage): string {
-  if (m.role === 'user') return [m.text, ...m.contexts.map((c) => c.text)].join('\n');
-  if (m.role === 'tool') return m.content;
-  return [m.content, m.reasoning ?? '', ...(m.toolCalls ?? []).map((c) => c.function.arguments)].join('\n');
+  const parts =
+    m.role === 'user'
+      ? [m.text, ...m.contexts.map((c) => c.text)]
+      : m.role === 'tool'
+        ? [m.content]
+        : [m.content, m.reasoning ?? '', ...(m.toolCalls ?? []).map((c) => c.function.arguments)];
+  return parts.filter((p) => p !== '').join('\n');
 }
 
 /**
