@@ -38,13 +38,25 @@ void describe('answer cost (core)', () => {
 
   void it("sends the gateway's usage with its cached tokens, or the tokens counted here without it", () => {
     const withUsage = answer({
-      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, prompt_tokens_details: { cached_tokens: 4 } },
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 2,
+        total_tokens: 12,
+        prompt_tokens_details: { cached_tokens: 4 },
+      } as AssistantMessage['usage'],
     });
     assert.deepEqual(costQuery(conv([withUsage]), withUsage), {
       model: 'gw-chat',
       usage: { prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 4 } },
     });
-    const q = { id: 'u1', role: 'user', text: 'abcdefgh', images: [], contexts: [], createdAt: 1 } as const;
+    const q: Conversation['messages'][number] = {
+      id: 'u1',
+      role: 'user',
+      text: 'abcdefgh',
+      images: [],
+      contexts: [],
+      createdAt: 1,
+    };
     const bare = answer({ content: 'abcd' });
     assert.deepEqual(costQuery(conv([q, bare]), bare), {
       model: 'gw-chat',
