@@ -16,8 +16,13 @@ export interface AnswerCostQuery {
 export type AnswerPricer = (q: AnswerCostQuery) => Promise<AnswerCost | undefined>;
 
 // By the extension's context, as usageEvents.ts: the account registers, the chat asks; neither
-// imports the other.
-const pricers = new WeakMap<vscode.ExtensionContext, AnswerPricer>();
+// imports the other. The map is kept on a global symbol so that every copy of this module in
+// the extension host (the extension's bundle, a test bundle that builds its own chat controller
+// over the extension's Services) sees the one the account registered in.
+const GLOBAL_KEY = Symbol.for('gatewayStudio.answerPricers.v1');
+const pricers: WeakMap<vscode.ExtensionContext, AnswerPricer> = ((
+  globalThis as unknown as Record<symbol, WeakMap<vscode.ExtensionContext, AnswerPricer> | undefined>
+)[GLOBAL_KEY] ??= new WeakMap());
 
 /** The account feature offers its prices (the last one registered wins). */
 export function setAnswerPricer(s: Services, fn: AnswerPricer): vscode.Disposable {

@@ -31,6 +31,7 @@ async function loadSuites(): Promise<void> {
   await import('./commitMessage.test');
   await import('./completion.test');
   await import('./account.test');
+  await import('./answerCost.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
