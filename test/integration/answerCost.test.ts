@@ -112,4 +112,13 @@ describe('the cost of a chat answer', () => {
       await setSetting('spend.group', undefined);
     }
   });
+
+  it('the usage view opens the ledger per day and model, with no key in it', async () => {
+    const uri = await vscode.commands.executeCommand<string>('gatewayStudio.spend.showUsage');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    const text = doc.getText();
+    assert.match(text, /^# Gateway Studio usage/);
+    assert.match(text, /\| Model \| Requests \||Nothing counted yet/);
+    for (const key of [gateway.validKey]) assert.ok(!text.includes(key), 'no key in the usage view');
+  });
 });
