@@ -47,15 +47,9 @@ export function fixed(minor: bigint, decimals: number): string {
 export function tokenFigure(quota: number): string {
   const q = Math.round(quota);
   const a = Math.abs(q);
-  const steps: Array<[number, string]> = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of steps) {
-    if (a >= size) return fixed(divRound(BigInt(q) * 10n, BigInt(size)), 1).replace(/\.0$/, '') + suffix;
-  }
-  return String(q);
+  const step = a >= 1e9 ? 3 : a >= 1e6 ? 2 : a >= 1e3 ? 1 : 0;
+  if (step === 0) return String(q);
+  return fixed(divRound(BigInt(q) * 10n, 1000n ** BigInt(step)), 1).replace(/\.0$/, '') + ' KMB'.charAt(step);
 }
 
 /**

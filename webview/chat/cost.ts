@@ -4,7 +4,7 @@
  * balance item formats money). An estimate wears "≈" and says why, on screen for a screen reader
  * and in the tooltip for the mouse.
  */
-import { formatMoney, sameUnit, type MoneyUnit } from '../../src/shared/money';
+import { formatMoney, type MoneyUnit } from '../../src/shared/money';
 import type { AnswerCost } from '../../src/shared/protocol';
 import type { Translate } from './models/strings';
 
@@ -13,27 +13,21 @@ export interface CostView {
   text: string;
   /** Why it is an estimate, empty when it is not one (tooltip and screen-reader text). */
   why: string;
-  estimate: boolean;
 }
 
-export function money(t: Translate, quota: number, unit: MoneyUnit): string {
-  return formatMoney(quota, unit, { precise: true, tokens: (figure) => t('{0} tokens', figure) });
-}
-
-function reasonText(t: Translate, reason: AnswerCost['reason']): string {
-  return reason === 'no-usage'
-    ? t('An estimate: the gateway reported no token usage for this answer, so its tokens were counted here.')
-    : t(
-        'Unknown: no price is known for this model (the gateway publishes none; gatewayStudio.spend.prices can set one).',
-      );
-}
+const money = (t: Translate, quota: number, unit: MoneyUnit, estimate: boolean): string =>
+  (estimate ? '≈' : '') + formatMoney(quota, unit, { precise: true, tokens: (f) => t('{0} tokens', f) });
 
 export function answerCostView(t: Translate, c: AnswerCost): CostView {
-  if (c.quota === undefined)
-    return { text: t('Cost: unknown'), why: reasonText(t, c.reason ?? 'no-price'), estimate: true };
-  const figure = money(t, c.quota, c.unit);
-  if (!c.estimate) return { text: t('Cost: {0}', figure), why: '', estimate: false };
-  return { text: t('Cost: {0}', `≈${figure}`), why: reasonText(t, c.reason), estimate: true };
+  const why = !c.estimate
+    ? ''
+    : c.reason === 'no-usage'
+      ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
+      : t('No price is known for this model (gatewayStudio.spend.prices).');
+  return {
+    text: c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate)),
+    why,
+  };
 }
 
 /**
@@ -44,21 +38,17 @@ export function answerCostView(t: Translate, c: AnswerCost): CostView {
 export function totalCostView(t: Translate, costs: readonly AnswerCost[]): CostView | undefined {
   const last = costs.at(-1);
   if (!last) return undefined;
+  // Units built by the same code (the account's) compare equal as JSON, in the same key order.
+  const key = JSON.stringify(last.unit);
   let quota = 0;
-  let estimated = false;
-  let missing = 0;
+  let partial = false;
   for (const c of costs) {
-    if (c.quota === undefined || !sameUnit(c.unit, last.unit)) missing += 1;
+    if (c.quota === undefined || JSON.stringify(c.unit) !== key) partial = true;
     else {
       quota += c.quota;
-      if (c.estimate) estimated = true;
+      partial ||= c.estimate;
     }
   }
-  const figure = money(t, quota, last.unit);
-  const why = [
-    ...(estimated ? [t('Some answers reported no token usage: their cost is an estimate.')] : []),
-    ...(missing ? [t('{0} answers have no figure (no price, or another gateway) and are not included.', missing)] : []),
-  ].join(' ');
-  const estimate = why !== '';
-  return { text: t('Conversation cost: {0}', estimate ? `≈${figure}` : figure), why, estimate };
+  const why = partial ? t('Includes estimates, or answers without a figure (not added).') : '';
+  return { text: t('Conversation cost: {0}', money(t, quota, last.unit, why !== '')), why };
 }

@@ -3,11 +3,11 @@ import type { JSX } from 'preact';
 import { totalCostView, type CostView } from '../cost';
 import { useChat } from '../useChat';
 
-export function CostNote({ view, class: cls = 'cost' }: { view: CostView; class?: string }): JSX.Element {
+export function CostNote({ view, cls }: { view: CostView; cls: string }): JSX.Element {
   return (
-    <span class={view.estimate ? `${cls} estimate` : cls} title={view.why || undefined}>
+    <span class={cls} title={view.why || undefined}>
       {view.text}
-      {view.why ? <span class="sr-only"> ({view.why})</span> : null}
+      {view.why && <span class="sr-only"> ({view.why})</span>}
     </span>
   );
 }
@@ -15,5 +15,5 @@ export function CostNote({ view, class: cls = 'cost' }: { view: CostView; class?
 export function ConversationCost(): JSX.Element | null {
   const { t, conversation } = useChat();
   const view = totalCostView(t, conversation.answerCosts.value);
-  return view ? <CostNote view={view} class="cost-total" /> : null;
+  return view ? <CostNote view={view} cls="cost-total" /> : null;
 }

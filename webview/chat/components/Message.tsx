@@ -214,7 +214,7 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
               )}
             </span>
           ) : null}
-          {m.cost ? <CostNote view={answerCostView(t, m.cost)} /> : null}
+          {m.cost ? <CostNote view={answerCostView(t, m.cost)} cls="cost" /> : null}
           {aligned ? (
             <span class="aligned">{t('Answered by {0} (asked for {1})', m.model ?? '', m.requestedModel)}</span>
           ) : null}
