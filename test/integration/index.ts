@@ -32,6 +32,7 @@ async function loadSuites(): Promise<void> {
   await import('./completion.test');
   await import('./account.test');
   await import('./videoCost.test');
+  await import('./answerCost.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -56,6 +56,8 @@ export interface OpenSessionOptions {
   prompt?: SessionDeps['prompt'];
   /** What the host side hears of the session besides its messages to the views. */
   events?: SessionDeps['events'];
+  /** Who prices ended answers (the account feature, through the platform's bridge). */
+  priceAnswer?: SessionDeps['priceAnswer'];
 }
 
 /**
@@ -93,6 +95,7 @@ export function openSession(
     contextStorage: storage,
     ...(options.prompt ? { prompt: options.prompt } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.priceAnswer ? { priceAnswer: options.priceAnswer } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

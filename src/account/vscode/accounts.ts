@@ -63,6 +63,7 @@ export interface AccountEntry {
   pending: Array<{ model: string; clip?: { videoId: string; end: string } }>;
   lastQuota?: number;
   prices?: { book: PriceBook; at: number };
+  pricesLoading?: Promise<void>;
 }
 
 const SOURCES_KEY = 'gatewayStudio.spend.sources.v1';
@@ -147,6 +148,14 @@ export class Accounts implements vscode.Disposable {
     const unit = e.state.snapshot().unit;
     const own = pricesFromSettings(settings.prices, unit);
     if (e.prices && Date.now() - e.prices.at < PRICES_TTL_MS) return new PriceBook(this.gatewayPrices(e), own);
+    // One read for the callers that come together (the ledger and the chat price the same answer).
+    e.pricesLoading ??= this.loadPrices(e, settings).finally(() => (e.pricesLoading = undefined));
+    await e.pricesLoading;
+    return new PriceBook(this.gatewayPrices(e), own);
+  }
+
+  private async loadPrices(e: AccountEntry, settings: SpendSettings): Promise<void> {
+    const unit = e.state.snapshot().unit;
     let gateway: PriceBook = new PriceBook();
     const f = await e.transport.get('/api/pricing');
     if (f.kind === 'json') {
@@ -157,7 +166,6 @@ export class Accounts implements vscode.Disposable {
       } else this.s.log.warn(`Account: /api/pricing unusable: ${p.why}`);
     } else if (f.kind === 'failed') this.s.log.warn(`Account: GET /api/pricing ${f.why}`);
     e.prices = { book: gateway, at: Date.now() };
-    return new PriceBook(this.gatewayPrices(e), own);
   }
 
   private gatewayPrices(e: AccountEntry) {

@@ -8,6 +8,7 @@ import { answerCost, videoCost } from '../spend/core/cost';
 import { UsageLedger } from '../spend/core/ledger';
 import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
 import { VideoSpend } from './videoSpend';
+import { registerAnswerSpend } from './answerSpend';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
@@ -95,6 +96,7 @@ export function registerAccount(
     return e;
   };
 
+  const spend = registerAnswerSpend(s, accounts, ledger);
   const countedClips = new Set<string>();
   const onEvent = async (ev: UsageEvent): Promise<void> => {
     const settings = readSpendSettings();
@@ -125,6 +127,7 @@ export function registerAccount(
     events += 1;
     if (!logged) e.pending.push({ model: ev.model, ...(ev.kind === 'clip' ? videoSpend.pendingOf(ev) : {}) });
     e.state.setToday(ledger.todayQuota(e.gateway));
+    spend.afterCount(e.gateway, unit);
     e.state.afterUse();
   };
 
@@ -137,6 +140,7 @@ export function registerAccount(
     bar,
     videoSpend,
     accounts,
+    spend,
     { dispose: () => clearInterval(idle) },
     onUsage(
       (ev) =>

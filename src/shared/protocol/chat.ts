@@ -1,6 +1,7 @@
 /** The conversation: its messages and parameters, the answer being streamed, the error view. */
 import * as z from '../zod';
 import { compactionSchema } from './context';
+import { answerCostSchema } from './cost';
 import { id, requestId } from './fields';
 import { contextAttachmentSchema, mentionItemSchema } from './mentions';
 
@@ -118,6 +119,8 @@ export const assistantMessageSchema = z.object({
   model: z.optional(z.string()),
   finishReason: z.optional(z.string()),
   usage: z.optional(usageSchema),
+  /** What the answer cost (usage × price), attached after it ended; kept with the conversation. */
+  cost: z.optional(answerCostSchema),
   error: z.optional(errorViewSchema),
   /** A notice shown under the answer (content filter, tool-round limit, retry that happened). */
   notices: z.optional(z.array(z.string())),
@@ -197,6 +200,13 @@ export const chatHostMessages = [
     message: z.optional(assistantMessageSchema),
   }),
   z.object({ type: z.literal('chat/busy'), requestId: z.optional(z.string()) }),
+  /** The cost of an answer of the shown conversation, known after it ended. */
+  z.object({
+    type: z.literal('chat/cost'),
+    conversationId: z.string(),
+    messageId: z.string(),
+    cost: answerCostSchema,
+  }),
   z.object({ type: z.literal('chat/context'), context: editorContextSchema, prompt: z.optional(z.string()) }),
   z.object({ type: z.literal('chat/notice'), level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   z.object({ type: z.literal('chat/focus') }),

@@ -94,6 +94,7 @@ export function parseWebviewMessage(
 export * from './chat';
 export * from './checkpoints';
 export * from './context';
+export * from './cost';
 export * from './history';
 export * from './mentions';
 export * from './models';

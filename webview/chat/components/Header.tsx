@@ -5,6 +5,7 @@ import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { panelsCode } from '../lazy';
 import { Icon, IconButton } from './buttons';
+import { ConversationCost } from './CostNote';
 
 function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
   const { panels } = useChat();
@@ -63,6 +64,7 @@ export function Header(): JSX.Element {
           <span class="usage-total">
             {totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}
           </span>
+          <ConversationCost />
         </span>
       </div>
       <div class="panel" hidden={!open}>

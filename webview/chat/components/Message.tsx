@@ -17,7 +17,9 @@ import { cardsCode } from '../lazy';
 import { CARD_ROW, ERROR_ROW } from '../models/conversation';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
+import { answerCostView } from '../cost';
 import { AnswerBody } from './AnswerBody';
+import { CostNote } from './CostNote';
 import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
 import { ErrorBox, StandaloneError } from './ErrorBox';
@@ -200,7 +202,7 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
         </p>
       ))}
       {m.error ? <ErrorBox error={m.error} /> : null}
-      {m.usage || aligned ? (
+      {m.usage || m.cost || aligned ? (
         <p class="meta">
           {m.usage ? (
             <span class="usage">
@@ -212,6 +214,7 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
               )}
             </span>
           ) : null}
+          {m.cost ? <CostNote view={answerCostView(t, m.cost)} cls="cost" /> : null}
           {aligned ? (
             <span class="aligned">{t('Answered by {0} (asked for {1})', m.model ?? '', m.requestedModel)}</span>
           ) : null}

@@ -105,6 +105,9 @@ export function createChatApp() {
         composer.confirm(msg.requestId);
         conversation.busyRequestId.value = msg.requestId;
         return;
+      case 'chat/cost':
+        conversation.setCost(msg.conversationId, msg.messageId, msg.cost);
+        return;
       case 'chat/context':
         composer.addContext(msg.context, msg.prompt);
         return;

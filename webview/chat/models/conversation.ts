@@ -7,6 +7,7 @@ import { computed, signal, type Signal } from '@preact/signals';
 import { newId } from '../../../src/shared/ids';
 import { effectiveModel } from '../../../src/shared/model';
 import type {
+  AnswerCost,
   ChatMessage,
   ChatParams,
   Conversation,
@@ -70,6 +71,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     let lastAssistant: string | undefined;
     let lastRole: ChatMessage['role'] | undefined;
     let total = 0;
+    const costs: AnswerCost[] = [];
     for (const rowId of rows.value) {
       const m = messages.get(rowId)?.value;
       if (!m) continue;
@@ -81,16 +83,19 @@ export function createConversationModel({ t }: { t: Translate }) {
       } else if (m.role === 'assistant') {
         lastAssistant = m.id;
         total += m.usage?.total_tokens ?? 0;
+        if (m.cost) costs.push(m.cost);
       }
     }
     // A window that died before the answer came leaves the last question unanswered; the host's
     // regenerate answers it (Edit and resend alone would make the user retype or re-confirm it).
-    return { lastUser, lastAssistant, unanswered: lastRole === 'user', total };
+    return { lastUser, lastAssistant, unanswered: lastRole === 'user', total, costs };
   });
   const lastUserId = computed(() => positions.value.lastUser);
   const lastAssistantId = computed(() => positions.value.lastAssistant);
   const unanswered = computed(() => positions.value.unanswered);
   const totalTokens = computed(() => positions.value.total);
+  /** The costs of the answers, in order, for the header's total. */
+  const answerCosts = computed(() => positions.value.costs);
 
   /** The signal of one message, made on first use. */
   function messageSignal(messageId: string, m: ChatMessage): Signal<ChatMessage> {
@@ -153,6 +158,14 @@ export function createConversationModel({ t }: { t: Translate }) {
     const sent = !existing && m.role === 'user';
     afterRender(() => scrollPin.toEnd(sent));
     return true;
+  }
+
+  /** An answer's cost, known after it ended; ignored for a message this page does not have. */
+  function setCost(conversationId: string, messageId: string, cost: AnswerCost): void {
+    if (meta.value?.id !== conversationId) return;
+    const s = messages.get(messageId);
+    const m = s?.peek();
+    if (s && m?.role === 'assistant') s.value = { ...m, cost };
   }
 
   function delta(messageId: string, content: string | undefined, reasoning: string | undefined): void {
@@ -244,7 +257,9 @@ export function createConversationModel({ t }: { t: Translate }) {
     lastAssistantId,
     unanswered,
     totalTokens,
+    answerCosts,
     show,
+    setCost,
     upsert,
     delta,
     showStandaloneError,

@@ -5,18 +5,9 @@
  * (BigInt), so `¥12.34` never comes out as `¥12.339999`.
  */
 import * as l10n from '@vscode/l10n';
+import { formatMoney, type MoneyUnit } from '../../../shared/money';
 
-export type DisplayKind = 'USD' | 'CNY' | 'TOKENS' | 'CUSTOM';
-
-export interface MoneyUnit {
-  kind: DisplayKind;
-  /** Quota units per US dollar (new-api's `quota_per_unit`), a whole number ≥ 1. */
-  quotaPerUnit: number;
-  /** Display units per US dollar in millionths (USD: 1 000 000; CNY at 7.3: 7 300 000). */
-  rateMicro: number;
-  /** What precedes the figure: `$`, `¥`, a custom symbol; empty for TOKENS. */
-  symbol: string;
-}
+export { toMinor, type DisplayKind, type MoneyUnit } from '../../../shared/money';
 
 /** new-api's default, used when a gateway states none. */
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;
@@ -64,53 +55,10 @@ export function unitFromStatus(o: {
   }
 }
 
-/** Rounds num/den half away from zero (den > 0). */
-function divRound(num: bigint, den: bigint): bigint {
-  const neg = num < 0n;
-  const a = neg ? -num : num;
-  const q = (a * 2n + den) / (den * 2n);
-  return neg ? -q : q;
-}
-
-/** A quota as whole `10^-decimals` display units (cents for 2). */
-export function toMinor(quota: number, unit: MoneyUnit, decimals: number): bigint {
-  const q = BigInt(Math.round(quota));
-  if (unit.kind === 'TOKENS') return q * 10n ** BigInt(decimals);
-  return divRound(q * BigInt(unit.rateMicro) * 10n ** BigInt(decimals), BigInt(unit.quotaPerUnit) * BigInt(MICRO));
-}
-
 /** A value in the display unit (a `_usd` field, a custom source's figure) as quota units. */
 export function quotaFromDisplay(value: number, unit: MoneyUnit): number {
   if (unit.kind === 'TOKENS') return Math.round(value);
   return Math.round((value * unit.quotaPerUnit * MICRO) / unit.rateMicro);
-}
-
-function fixed(minor: bigint, decimals: number): string {
-  const neg = minor < 0n;
-  const a = neg ? -minor : minor;
-  const base = 10n ** BigInt(decimals);
-  const whole = (a / base).toString();
-  const frac = decimals > 0 ? '.' + (a % base).toString().padStart(decimals, '0') : '';
-  return (neg ? '-' : '') + whole + frac;
-}
-
-/** `1.2M tokens`, `12.3K tokens`, `850 tokens`: one decimal, dropped when it is 0. */
-function tokenText(quota: number): string {
-  const q = Math.round(quota);
-  const a = Math.abs(q);
-  const steps: Array<[number, string]> = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of steps) {
-    if (a >= size) {
-      const tenths = divRound(BigInt(q) * 10n, BigInt(size));
-      const text = fixed(tenths, 1).replace(/\.0$/, '');
-      return l10n.t('{0} tokens', text + suffix);
-    }
-  }
-  return l10n.t('{0} tokens', String(q));
 }
 
 /**
@@ -118,14 +66,5 @@ function tokenText(quota: number): string {
  * answer) keeps up to four decimals below one unit, so a fraction of a cent is not shown as 0.00.
  */
 export function formatQuota(quota: number, unit: MoneyUnit, o: { precise?: boolean } = {}): string {
-  if (unit.kind === 'TOKENS') return tokenText(quota);
-  const cents = toMinor(quota, unit, 2);
-  const sign = cents < 0n ? '-' : '';
-  if (o.precise && cents > -100n && cents < 100n) {
-    const tenThousandths = toMinor(quota, unit, 4);
-    if (tenThousandths === 0n && quota !== 0) return `<${unit.symbol}0.0001`;
-    const text = fixed(tenThousandths < 0n ? -tenThousandths : tenThousandths, 4).replace(/(\.\d\d\d?)0+$/, '$1');
-    return `${sign}${unit.symbol}${text.replace(/(\.\d\d)0$/, '$1')}`;
-  }
-  return `${sign}${unit.symbol}${fixed(cents < 0n ? -cents : cents, 2)}`;
+  return formatMoney(quota, unit, { ...o, tokens: (figure) => l10n.t('{0} tokens', figure) });
 }

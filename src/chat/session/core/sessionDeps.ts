@@ -4,6 +4,7 @@ import type { ModelOverride } from '../../../api/modelLimits';
 import type { ModelRecord } from '../../../api/models';
 import type { ChatBackend } from '../../../api/wire';
 import type {
+  AnswerCost,
   ChatParams,
   ContextAttachment,
   Conversation,
@@ -14,6 +15,7 @@ import type {
 } from '../../../shared/protocol';
 import type { ConversationStore, KeyValueStorage } from '../../history/core/store';
 import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
+import type { CostQuery } from './answerCost';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -72,6 +74,11 @@ export interface SessionDeps {
    * can be added.
    */
   prompt?: (c: Conversation) => Promise<PromptSnapshot>;
+  /**
+   * What an ended answer cost, from whoever prices answers (`src/platform/answerCosts.ts`);
+   * `backend` is the client that answered (its gateway). Asked after the answer, never before a send.
+   */
+  priceAnswer?: (backend: SessionBackend, q: CostQuery) => Promise<AnswerCost | undefined>;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -11,6 +11,7 @@ import { effectiveModel } from './request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionContext } from './sessionContext';
 import type { SessionDeps } from './sessionDeps';
+import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
 
@@ -54,6 +55,18 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
   const compactedBefore = conversation.compaction;
   try {
     const backend = await deps.backend();
+    const price = deps.priceAnswer;
+    const costs = price
+      ? new TurnCosts(
+          (q) => price(backend, q),
+          (messageId, cost) => {
+            if (!shown()) return;
+            void host.save(conversation);
+            sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
+          },
+          (m) => deps.log.warn(m),
+        )
+      : undefined;
     await context.guard.ensureRecords(() => backend.listModels(signal));
     const outcome = await runTurn({
       backend,
@@ -67,6 +80,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
       ...(deps.prompt ? { prompt: context.takePrompt } : {}),
       callbacks: {
         onMessage: (msg) => {
+          costs?.seen(conversation, msg);
           if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
           if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: msg });
         },

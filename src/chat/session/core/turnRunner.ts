@@ -14,6 +14,7 @@ import type { TurnContext } from '../../context/core/contextGuard';
 import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
 import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import { callsUniqueIn } from '../../tools/core/ids';
+import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
@@ -289,5 +290,12 @@ function push(o: TurnOptions, m: ChatMessage, now: () => number): void {
 function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }): Usage {
   const p = u.prompt_tokens ?? 0;
   const c = u.completion_tokens ?? 0;
-  return { prompt_tokens: p, completion_tokens: c, total_tokens: u.total_tokens ?? p + c };
+  // Cached prompt tokens are billed at their own price: the answer's cost needs them.
+  const cached = cachedTokens(u);
+  return {
+    prompt_tokens: p,
+    completion_tokens: c,
+    total_tokens: u.total_tokens ?? p + c,
+    ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+  };
 }

@@ -1,0 +1,37 @@
+/**
+ * The daily soft limit (`gatewayStudio.spend.dailyLimit`): once today's total for a gateway
+ * passes it, the user is told once that day, with the figures. What was said is remembered per
+ * gateway (a reload the same day says nothing again), for the last {@link MAX_GATEWAYS} gateways.
+ */
+import type { LedgerStorage } from './ledger';
+
+export const WARNED_KEY = 'gatewayStudio.spend.dailyLimitWarned.v1';
+const MAX_GATEWAYS = 50;
+
+export class DailyLimitGuard {
+  constructor(private readonly storage: LedgerStorage) {}
+
+  private warned(): Record<string, string> {
+    const v = this.storage.get<unknown>(WARNED_KEY);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+    const out: Record<string, string> = {};
+    for (const [k, d] of Object.entries(v)) if (typeof d === 'string') out[k] = d;
+    return out;
+  }
+
+  /**
+   * Whether to warn now: a limit is set (quota units > 0), today's total passed it, and this
+   * gateway was not warned about today yet. A true answer is remembered before it is returned.
+   */
+  shouldWarn(o: { gateway: string; day: string; todayQuota: number; limitQuota: number | undefined }): boolean {
+    if (o.limitQuota === undefined || !(o.limitQuota > 0) || !(o.todayQuota > o.limitQuota)) return false;
+    const all = this.warned();
+    if (all[o.gateway] === o.day) return false;
+    delete all[o.gateway];
+    all[o.gateway] = o.day;
+    const keys = Object.keys(all);
+    for (const k of keys.slice(0, Math.max(0, keys.length - MAX_GATEWAYS))) delete all[k];
+    void this.storage.update(WARNED_KEY, all);
+    return true;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The usage view: the ledger's rows (the same data as the CSV export) as a Markdown page, one
+ * table per day, one row per model (and gateway, when more than one was used): requests, tokens,
+ * clips, the cost computed from usage × price and what the balance showed was charged. Model
+ * names come from gateways: every cell is escaped, so a name cannot add a link, an image or HTML.
+ */
+import * as l10n from '@vscode/l10n';
+import { sameUnit } from '../../../shared/money';
+import { formatQuota } from '../../balance/core/money';
+import type { LedgerRow } from './ledger';
+
+/** Days shown at most (the ledger keeps a year); older ones are in the CSV export. */
+export const REPORT_DAYS = 92;
+
+/** A table cell: no line breaks, no pipe, no Markdown or HTML that would do anything. */
+export function mdCell(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[\\`*_[\]<>|~&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+}
+
+/** A name from a gateway as code: shown as written, never a link (not even an autolinked URL). */
+export function codeCell(text: string): string {
+  const s = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|');
+  return s.trim() === '' ? '' : `\`${s}\``;
+}
+
+function host(origin: string): string {
+  try {
+    return new URL(origin).host || origin;
+  } catch {
+    return origin;
+  }
+}
+
+function money(rows: LedgerRow[], pick: (r: LedgerRow) => number): string {
+  const first = rows[0];
+  if (!first) return '';
+  if (rows.every((r) => sameUnit(r.unit, first.unit)))
+    return formatQuota(
+      rows.reduce((s, r) => s + pick(r), 0),
+      first.unit,
+      { precise: true },
+    );
+  return rows.map((r) => formatQuota(pick(r), r.unit, { precise: true })).join(' + ');
+}
+
+/** The report as Markdown; `now` names the day it was made. */
+export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): string {
+  const out: string[] = [`# ${l10n.t('Gateway Studio usage')}`, ''];
+  out.push(
+    l10n.t('Made {0}. Stored on this computer only: figures and model names, never a key or a message.', o.generatedAt),
+  );
+  out.push('');
+  if (rows.length === 0) {
+    out.push(l10n.t('Nothing counted yet: answers and clips appear here once the gateway has billed them.'));
+    return out.join('\n') + '\n';
+  }
+  const manyGateways = new Set(rows.map((r) => r.gateway)).size > 1;
+  const days = [...new Set(rows.map((r) => r.day))].sort().reverse();
+  for (const day of days.slice(0, REPORT_DAYS)) {
+    const ofDay = rows.filter((r) => r.day === day);
+    out.push(`## ${day}`, '');
+    const head = [
+      l10n.t('Model'),
+      ...(manyGateways ? [l10n.t('Gateway')] : []),
+      l10n.t('Requests'),
+      l10n.t('Tokens (prompt / completion / cached)'),
+      l10n.t('Clips (seconds)'),
+      l10n.t('Cost (usage × price)'),
+      l10n.t('Charged (balance change)'),
+    ];
+    out.push(
+      `| ${head.map(mdCell).join(' | ')} |`,
+      `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    );
+    for (const r of ofDay) {
+      const cost = formatQuota(r.costQuota, r.unit, { precise: true });
+      const cells = [
+        r.model,
+        ...(manyGateways ? [host(r.gateway)] : []),
+        String(r.requests),
+        `${r.promptTokens} / ${r.completionTokens} / ${r.cachedTokens}`,
+        r.clips ? `${r.clips} (${r.videoSeconds} s)` : '0',
+        r.unpriced ? l10n.t('{0}, {1} without a price', cost, r.unpriced) : cost,
+        r.chargedQuota ? formatQuota(r.chargedQuota, r.unit, { precise: true }) : '—',
+      ];
+      out.push(`| ${cells.map((c, i) => (i === 0 ? codeCell(c) : mdCell(c))).join(' | ')} |`);
+    }
+    const total = [
+      l10n.t('Total'),
+      ...(manyGateways ? [''] : []),
+      String(ofDay.reduce((s, r) => s + r.requests, 0)),
+      (['promptTokens', 'completionTokens', 'cachedTokens'] as const)
+        .map((k) => String(ofDay.reduce((s, r) => s + r[k], 0)))
+        .join(' / '),
+      String(ofDay.reduce((s, r) => s + r.clips, 0)),
+      money(ofDay, (r) => r.costQuota),
+      money(ofDay, (r) => r.chargedQuota),
+    ];
+    out.push(`| ${total.map((c, i) => (c && i === 0 ? `**${mdCell(c)}**` : mdCell(c))).join(' | ')} |`, '');
+  }
+  if (days.length > REPORT_DAYS)
+    out.push(
+      l10n.t('{0} older days are not shown here; Export Usage writes them all to CSV.', days.length - REPORT_DAYS),
+    );
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,76 @@
+import * as vscode from 'vscode';
+import { setAnswerPricer } from '../../platform/answerCosts';
+import type { Services } from '../../platform/services';
+import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
+import { priceOfAnswer } from '../spend/core/answerPrice';
+import { DailyLimitGuard } from '../spend/core/dailyLimit';
+import { dayOf, type UsageLedger } from '../spend/core/ledger';
+import { registerUsageView, SHOW_USAGE_COMMAND } from '../spend/vscode/usageView';
+import { readSpendSettings, type Accounts } from './accounts';
+
+/** `gatewayStudio.spend.dailyLimit`, in the gateway's display unit; 0 or unset: none. */
+function dailyLimitSetting(): number {
+  // The user's own limit: a workspace may not raise it (nor silence it).
+  const v = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('spend.dailyLimit')?.globalValue;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+function gatewayHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * What the account adds around each answer: its cost for the chat (through the platform's
+ * answer pricer, so the chat never imports the account), the daily soft limit, and the usage
+ * view. `afterCount` runs once the ledger has counted an answer or a clip.
+ */
+export function registerAnswerSpend(
+  s: Services,
+  accounts: Accounts,
+  ledger: UsageLedger,
+): vscode.Disposable & { afterCount(gateway: string, unit: MoneyUnit): void } {
+  const guard = new DailyLimitGuard(s.context.globalState);
+  const pricer = setAnswerPricer(s, async (q) => {
+    const settings = readSpendSettings();
+    if (!settings.enabled) return undefined;
+    const e = await accounts.current();
+    // Each gateway prices its own answers: an answer from another one (the settings changed
+    // meanwhile) gets no figure rather than a wrong one.
+    if (!e || e.gateway !== q.gateway) return undefined;
+    if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
+    const unit = e.state.snapshot().unit;
+    const book = await accounts.prices(e, settings);
+    return priceOfAnswer(q, book.lookup(q.model), unit);
+  });
+  const view = registerUsageView(ledger);
+  return {
+    afterCount(gateway, unit) {
+      const limit = dailyLimitSetting();
+      const today = ledger.todayQuota(gateway);
+      const limitQuota = limit > 0 ? quotaFromDisplay(limit, unit) : undefined;
+      if (!guard.shouldWarn({ gateway, day: dayOf(Date.now()), todayQuota: today, limitQuota })) return;
+      const show = vscode.l10n.t('Show Usage');
+      void vscode.window
+        .showWarningMessage(
+          vscode.l10n.t(
+            "Today's spend on {0} is {1}, past your daily limit of {2} (gatewayStudio.spend.dailyLimit).",
+            gatewayHost(gateway),
+            formatQuota(today, unit, { precise: true }),
+            formatQuota(limitQuota ?? 0, unit, { precise: true }),
+          ),
+          show,
+        )
+        .then((pick) => {
+          if (pick === show) void vscode.commands.executeCommand(SHOW_USAGE_COMMAND);
+        });
+    },
+    dispose() {
+      pricer.dispose();
+      view.dispose();
+    },
+  };
+}

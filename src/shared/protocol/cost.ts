@@ -1,0 +1,26 @@
+/**
+ * What an answer cost, as the chat stores it on the answer and the page shows it: whole quota
+ * units in the gateway's unit, so the page formats and adds them without floating-point residue
+ * (`src/shared/money.ts`). The account feature computes it (usage × price); the chat only carries it.
+ */
+import * as z from '../zod';
+
+const whole = z.number().check(z.int(), z.minimum(1), z.maximum(1e12));
+
+export const moneyUnitSchema = z.object({
+  kind: z.enum(['USD', 'CNY', 'TOKENS', 'CUSTOM']),
+  quotaPerUnit: whole,
+  rateMicro: whole,
+  symbol: z.string().check(z.maxLength(24)),
+});
+
+export const answerCostSchema = z.object({
+  /** Quota units; absent when no figure can be given (no price is known for the model). */
+  quota: z.optional(z.number().check(z.int(), z.nonnegative(), z.maximum(1e15))),
+  unit: moneyUnitSchema,
+  /** Not the gateway's own count: the price is unknown, or the tokens were counted here. */
+  estimate: z.boolean(),
+  /** Why it is an estimate: no price for the model, or the gateway reported no token usage. */
+  reason: z.optional(z.enum(['no-price', 'no-usage'])),
+});
+export type AnswerCost = z.infer<typeof answerCostSchema>;

@@ -1,0 +1,40 @@
+// The cost the chat stores on an answer: exact from the gateway's usage, an estimate from the
+// tokens counted here when there is none, no figure without a price.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { USD } from '../../../../../src/account/balance/core/money';
+import type { ModelPrice } from '../../../../../src/account/pricing/core/pricing';
+import { priceOfAnswer } from '../../../../../src/account/spend/core/answerPrice';
+
+const price: ModelPrice = { model: 'gw-reasoner', source: 'gateway', input: 2, output: 8, cachedInput: 0.2 };
+
+void describe('priceOfAnswer', () => {
+  void it("the gateway's usage × price, cached prompt tokens at their price: not an estimate", () => {
+    const c = priceOfAnswer(
+      { usage: { prompt_tokens: 100, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 50 } } },
+      price,
+      USD,
+    );
+    assert.deepEqual(c, { quota: 50 * 2 + 50 * 0.2 + 10 * 8, unit: USD, estimate: false });
+  });
+
+  void it('no usage: the counted tokens give a figure marked as an estimate', () => {
+    const c = priceOfAnswer({ estimated: { prompt_tokens: 10, completion_tokens: 5 } }, price, USD);
+    assert.deepEqual(c, { quota: 60, unit: USD, estimate: true, reason: 'no-usage' });
+    // Nothing counted either: the mark alone.
+    assert.deepEqual(priceOfAnswer({}, price, USD), { unit: USD, estimate: true, reason: 'no-usage' });
+  });
+
+  void it('no price: no figure, whatever the usage says', () => {
+    assert.deepEqual(priceOfAnswer({ usage: { prompt_tokens: 1, completion_tokens: 1 } }, undefined, USD), {
+      unit: USD,
+      estimate: true,
+      reason: 'no-price',
+    });
+  });
+
+  void it('a per-call price needs no usage', () => {
+    const c = priceOfAnswer({}, { model: 'x', source: 'settings', perCall: 1234 }, USD);
+    assert.deepEqual(c, { quota: 1234, unit: USD, estimate: false });
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The cost line under an answer and the conversation's total in the header, from the costs the
+ * host stored on the answers (whole quota units: added here as integers, formatted like the
+ * balance item formats money). An estimate wears "≈" and says why, on screen for a screen reader
+ * and in the tooltip for the mouse.
+ */
+import { formatMoney, type MoneyUnit } from '../../src/shared/money';
+import type { AnswerCost } from '../../src/shared/protocol';
+import type { Translate } from './models/strings';
+
+export interface CostView {
+  /** What is shown (`Cost: ≈$0.0012`). */
+  text: string;
+  /** Why it is an estimate, empty when it is not one (tooltip and screen-reader text). */
+  why: string;
+}
+
+const money = (t: Translate, quota: number, unit: MoneyUnit, estimate: boolean): string =>
+  (estimate ? '≈' : '') + formatMoney(quota, unit, { precise: true, tokens: (f) => t('{0} tokens', f) });
+
+export function answerCostView(t: Translate, c: AnswerCost): CostView {
+  const why = !c.estimate
+    ? ''
+    : c.reason === 'no-usage'
+      ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
+      : t('No price is known for this model (gatewayStudio.spend.prices).');
+  return {
+    text: c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate)),
+    why,
+  };
+}
+
+/**
+ * The total of a conversation's answers: the costs in the unit of its latest priced answer,
+ * added exactly. It is an estimate when any answer's is, or when an answer had no figure or was
+ * priced in another unit (another gateway) and so is not in the sum. Undefined with no costs.
+ */
+export function totalCostView(t: Translate, costs: readonly AnswerCost[]): CostView | undefined {
+  const last = costs.at(-1);
+  if (!last) return undefined;
+  // Units built by the same code (the account's) compare equal as JSON, in the same key order.
+  const key = JSON.stringify(last.unit);
+  let quota = 0;
+  let partial = false;
+  for (const c of costs) {
+    if (c.quota === undefined || JSON.stringify(c.unit) !== key) partial = true;
+    else {
+      quota += c.quota;
+      partial ||= c.estimate;
+    }
+  }
+  const why = partial ? t('Includes estimates, or answers without a figure (not added).') : '';
+  return { text: t('Conversation cost: {0}', money(t, quota, last.unit, why !== '')), why };
+}
