@@ -8,7 +8,10 @@ const H264 = playsH264();
 /** Poster width: enough for the card, small enough to cache many. */
 const POSTER_WIDTH = 320;
 
-const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+// One formatter for every card: toLocaleString with options builds a new one per call, which was a
+// large part of rendering 500 cards.
+const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const time = (ms: number) => TIME.format(ms);
 
 function once(target: EventTarget, event: string): Promise<void> {
   return new Promise((resolve) => target.addEventListener(event, () => resolve(), { once: true }));
