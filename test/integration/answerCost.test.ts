@@ -120,7 +120,8 @@ describe('the cost of a chat answer', () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
     const text = doc.getText();
     assert.match(text, /^# Gateway Studio usage/);
-    assert.match(text, /\| Model \| Requests \||Nothing counted yet/);
+    // Earlier suites' gateways are in the same ledger: then the table has a Gateway column.
+    assert.match(text, /\| Model \|( Gateway \|)? Requests \||Nothing counted yet/);
     for (const key of [gateway.validKey]) assert.ok(!text.includes(key), 'no key in the usage view');
   });
 });

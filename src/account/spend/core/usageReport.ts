@@ -36,16 +36,15 @@ function host(origin: string): string {
   }
 }
 
+/** One sum per unit, in the order the units first appear: figures in different units are not added. */
 function money(rows: LedgerRow[], pick: (r: LedgerRow) => number): string {
-  const first = rows[0];
-  if (!first) return '';
-  if (rows.every((r) => sameUnit(r.unit, first.unit)))
-    return formatQuota(
-      rows.reduce((s, r) => s + pick(r), 0),
-      first.unit,
-      { precise: true },
-    );
-  return rows.map((r) => formatQuota(pick(r), r.unit, { precise: true })).join(' + ');
+  const sums: { unit: LedgerRow['unit']; quota: number }[] = [];
+  for (const r of rows) {
+    const same = sums.find((x) => sameUnit(x.unit, r.unit));
+    if (same) same.quota += pick(r);
+    else sums.push({ unit: r.unit, quota: pick(r) });
+  }
+  return sums.map((x) => formatQuota(x.quota, x.unit, { precise: true })).join(' + ');
 }
 
 /** The report as Markdown; `now` names the day it was made. */

@@ -45,6 +45,22 @@ void describe('usageMarkdown', () => {
     assert.match(md, /\$1\.00 \+ ¥7\.00|¥7\.00 \+ \$1\.00/);
   });
 
+  void it('a total adds the rows of each unit and shows one figure per unit', async () => {
+    const l = new UsageLedger(new MemoryStorage(), () => Date.parse('2026-11-25T10:00:00'));
+    const cny = unitFromStatus({ displayType: 'CNY', quotaPerUnit: 500_000, usdExchangeRate: 7 });
+    for (const [model, unit] of [
+      ['a', USD],
+      ['b', USD],
+      ['c', cny],
+      ['d', cny],
+    ] as const)
+      await l.recordAnswer({ gateway: gw, model, cost: { quota: 500_000, estimate: false }, unit });
+    const total = usageMarkdown(l.rows(), { generatedAt: 'now' })
+      .split('\n')
+      .find((line) => line.startsWith('| **Total**'));
+    assert.match(total ?? '', /\| (\$2\.00 \+ ¥14\.00|¥14\.00 \+ \$2\.00) \|/, total);
+  });
+
   void it('a hostile model name is text, not Markdown or HTML', () => {
     const cell = mdCell('x|<img src=x onerror=alert(1)>[link](https://evil)`code`\n# head');
     assert.ok(!/(^|[^\\])\|/.test(cell), cell);
