@@ -18,7 +18,20 @@ export class ScrollPin {
   private pinned = true;
   private userAt = -Infinity;
   private pointerDown = false;
+  private lastTop = 0;
   private readonly onUser = (): void => void (this.userAt = performance.now());
+  /**
+   * A scroll up away from the end is someone reading back, whatever moved it: a wheel, but also
+   * focus moving to an earlier element, find in page, a screen reader, or a test's scrollIntoView.
+   * Growth at the end never moves the log up.
+   */
+  private readonly onScroll = (): void => {
+    const log = this.log;
+    if (!log) return;
+    const up = log.scrollTop < this.lastTop - 1;
+    this.lastTop = log.scrollTop;
+    if (up && log.scrollTop + log.clientHeight < log.scrollHeight - 2) this.onUser();
+  };
   private readonly onPointer = (e: Event): void => {
     this.pointerDown = e.type === 'pointerdown';
     this.onUser();
@@ -31,6 +44,8 @@ export class ScrollPin {
     if (!log || !end) return;
     this.log = log;
     this.end = end;
+    this.lastTop = log.scrollTop;
+    log.addEventListener('scroll', this.onScroll, { passive: true });
     for (const type of ['wheel', 'touchmove', 'keydown']) log.addEventListener(type, this.onUser, { passive: true });
     for (const type of ['pointerdown', 'pointerup', 'pointercancel']) log.addEventListener(type, this.onPointer);
     this.observer = new IntersectionObserver((entries) => this.seen(entries.at(-1)), { root: log });
@@ -68,6 +83,7 @@ export class ScrollPin {
     this.observer = undefined;
     const log = this.log;
     if (log) {
+      log.removeEventListener('scroll', this.onScroll);
       for (const type of ['wheel', 'touchmove', 'keydown']) log.removeEventListener(type, this.onUser);
       for (const type of ['pointerdown', 'pointerup', 'pointercancel']) log.removeEventListener(type, this.onPointer);
     }
