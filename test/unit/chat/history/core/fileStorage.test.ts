@@ -4,29 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { FileStorage } from '../../../../../src/chat/history/core/fileStorage';
-import { ConversationStore, isConversationStoreKey, newConversation } from '../../../../../src/chat/history/core/store';
+import { ConversationStore, isConversationStoreKey } from '../../../../../src/chat/history/core/store';
 import type { Conversation } from '../../../../../src/shared/protocol';
+import { withMessage } from '../../../../support/conversations';
 import { MemoryStorage } from '../../../../support/memoryStorage';
 
 const root = mkdtempSync(join(tmpdir(), 'gws-filestorage-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const folder = (): string => join(root, `f${++n}`, 'chat-conversations');
-
-function conversation(text: string, at: number): Conversation {
-  const c = newConversation(at);
-  c.messages.push({ id: `u${at}`, role: 'user', text, images: [], contexts: [], createdAt: at });
-  c.messages.push({
-    id: `a${at}`,
-    role: 'assistant',
-    content: `Echo: ${text}`,
-    status: 'done',
-    requestedModel: 'gw-chat',
-    createdAt: at + 1,
-  });
-  c.updatedAt = at + 1;
-  return c;
-}
 
 const storage = (dir: string, legacy?: MemoryStorage, warn?: (m: string) => void): FileStorage =>
   new FileStorage({
@@ -43,7 +29,7 @@ async function legacyState(count: number): Promise<{ legacy: MemoryStorage; save
   const store = new ConversationStore(legacy);
   const saved: Conversation[] = [];
   for (let i = 0; i < count; i++) {
-    const c = conversation(`question ${i}`, 1000 + i * 10);
+    const c = withMessage(`question ${i}`, 1000 + i * 10);
     await store.save(c);
     const stored = store.load(c.id);
     assert.ok(stored);
@@ -57,7 +43,7 @@ void test('a save is one file, readable at once and by a later start', async () 
   const dir = folder();
   const files = storage(dir);
   const store = new ConversationStore(files);
-  const c = conversation('How do I parse JSON?', 1000);
+  const c = withMessage('How do I parse JSON?', 1000);
   await store.save(c);
   await store.setActive(c.id);
   assert.deepEqual(readdirSync(dir).sort(), [
@@ -142,7 +128,7 @@ void test('a file that does not parse is reported by the store and left as it is
   const dir = folder();
   const files = storage(dir);
   const store = new ConversationStore(files);
-  const c = conversation('kept', 1000);
+  const c = withMessage('kept', 1000);
   await store.save(c);
   const file = join(dir, `gatewayStudio.chat.conversation.${c.id}.json`);
   writeFileSync(file, '{"version": 1, "conversation": {');

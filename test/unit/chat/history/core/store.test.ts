@@ -1,23 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConversationStore, newConversation, STORE_VERSION } from '../../../../../src/chat/history/core/store';
+import { withMessage } from '../../../../support/conversations';
 import { MemoryStorage } from '../../../../support/memoryStorage';
-import type { Conversation } from '../../../../../src/shared/protocol';
-
-function withMessage(text: string, at = 1000): Conversation {
-  const c = newConversation(at);
-  c.messages.push({ id: `u${at}`, role: 'user', text, images: [], contexts: [], createdAt: at });
-  c.messages.push({
-    id: `a${at}`,
-    role: 'assistant',
-    content: `Echo: ${text}`,
-    status: 'done',
-    requestedModel: 'gw-chat',
-    createdAt: at + 1,
-  });
-  c.updatedAt = at + 1;
-  return c;
-}
 
 void test('a saved conversation survives a restart (a new store over the same storage)', async () => {
   const storage = new MemoryStorage();
