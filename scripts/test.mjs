@@ -4,8 +4,8 @@
 // needs an edit here. Exit code is non-zero when any stage fails or is skipped. On a fresh
 // clone it first installs what it needs (scripts/ensureSetup.mjs); a stage that needs a browser
 // is skipped, loudly, when the machine has none.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
@@ -133,6 +133,20 @@ if (needBrowser.length) {
     skipped = needBrowser;
   }
 }
+// code-server's first install (~3 min, mostly one core compiling its native modules) overlaps the
+// stages before the host stage, which use one core; the host stage then only waits for its lock.
+let hostInstall;
+if (names.includes('host') && !skipped.includes('host') && names.indexOf('host') > 0) {
+  const log = join(root, '.cache', 'host-install.log');
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const out = openSync(log, 'w');
+  hostInstall = spawn(process.execPath, ['--import', 'tsx', 'test/host/install.ts'], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
+  hostInstall.done = new Promise((resolve) => hostInstall.once('close', resolve));
+  console.log(`${WHO}: installing the host stage's code-server in the background (log: .cache/host-install.log)`);
+}
 let failed = [];
 let built = false;
 for (const name of names.filter((n) => !skipped.includes(n))) {
@@ -144,9 +158,17 @@ for (const name of names.filter((n) => !skipped.includes(n))) {
       break;
     }
   }
+  if (name === 'host' && hostInstall) {
+    console.log(`${WHO}: waiting for the background code-server install, if it is still running`);
+    await hostInstall.done;
+    // Its output, whether it worked or not: the host stage installs again if it did not.
+    console.log(readFileSync(join(root, '.cache', 'host-install.log'), 'utf8').trimEnd());
+  }
   const code = stages[name]();
   if (code !== 0) failed.push(name);
 }
+// A run that stopped before its host stage leaves no install behind it running.
+if (hostInstall && hostInstall.exitCode === null && hostInstall.signalCode === null) hostInstall.kill();
 const ran = names.filter((n) => !skipped.includes(n) && !failed.includes(n) && (n !== 'llama' || !llamaSkipped));
 if (failed.length) console.error(`\nFAILED stages: ${failed.join(', ')}`);
 if (skipped.length) {

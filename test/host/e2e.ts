@@ -2,6 +2,7 @@
 // own code-server (fresh user data) and browser context (fresh SecretStorage), opens the
 // workbench with the development extension loaded and drives it like a user.
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Journey } from '../e2e/journey';
@@ -30,11 +31,13 @@ export async function loadJourneys(): Promise<{ file: string; journey: Journey }
 /**
  * Runs the journeys whose name matches `grep` (all when undefined); never throws. A journey that
  * fails is run once more (`retries`) in a fresh code-server: one that then passes counts as
- * passed and is listed as flaky, by name, with its first failure.
+ * passed and is listed as flaky, by name, with its first failure. `gateways` holds one local
+ * gateway per worker: the workers take journeys from one queue, each against its own gateway, so
+ * one journey's injected faults and counters never reach another's.
  */
 export async function runE2e(
   install: HostInstall,
-  gw: HostGateway,
+  gateways: HostGateway[],
   browser: Browser,
   grep?: RegExp,
   retries = 1,
@@ -50,25 +53,45 @@ export async function runE2e(
   let failed = 0;
   const failures: string[] = [];
   const flaky: string[] = [];
-  for (const { file, journey } of journeys) {
-    let firstError: string | undefined;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      const error = await runJourney(install, gw, browser, file, journey, attempt);
-      if (error === undefined) {
-        passed++;
-        if (firstError !== undefined) flaky.push(`${journey.name} (${file}): ${firstError}`);
-        break;
-      }
-      firstError ??= error;
-      if (attempt === retries) {
-        failed++;
-        failures.push(`${journey.name} (${file}): ${error}`);
-      } else {
-        process.stdout.write(`    (running it once more)\n`);
+  const queue = [...journeys];
+  const worker = async (gw: HostGateway): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { file, journey } = next;
+      let firstError: string | undefined;
+      for (let attempt = 0; attempt <= retries; attempt++) {
+        const error = await runJourney(install, gw, browser, file, journey, attempt);
+        if (error === undefined) {
+          passed++;
+          if (firstError !== undefined) flaky.push(`${journey.name} (${file}): ${firstError}`);
+          break;
+        }
+        firstError ??= error;
+        if (attempt === retries) {
+          failed++;
+          failures.push(`${journey.name} (${file}): ${error}`);
+        } else {
+          process.stdout.write(`    (running ${journey.name} once more)\n`);
+        }
       }
     }
-  }
+  };
+  await Promise.all(gateways.map(worker));
   return { passed, failed, failures, flaky };
+}
+
+/**
+ * How many journeys run at once: `GWS_E2E_WORKERS`, else 2 on a machine with two cores or more.
+ * Each worker is a code-server and a browser context; a journey mostly waits on the UI, so two
+ * share two cores well.
+ */
+export function e2eWorkers(): number {
+  const raw = process.env.GWS_E2E_WORKERS;
+  if (raw !== undefined && raw !== '') {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`GWS_E2E_WORKERS must be 1 to 8, not ${raw}`);
+    return n;
+  }
+  return availableParallelism() >= 2 ? 2 : 1;
 }
 
 /** One attempt at a journey in its own code-server; resolves to the first line of its error, if any. */

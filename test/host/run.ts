@@ -4,7 +4,7 @@
 // `--only integration|e2e` runs one half; `--grep TEXT` filters e2e journeys and mocha tests.
 import { launchBrowser } from './browser';
 import { cleanupAll } from './cleanup';
-import { runE2e } from './e2e';
+import { e2eWorkers, runE2e } from './e2e';
 import { startHostGateway } from './gateway';
 import { runIntegration, type StageResult } from './integration';
 import { ensureHost } from './install';
@@ -46,7 +46,15 @@ async function main(): Promise<number> {
   }
   if (!only || only === 'e2e') {
     process.stdout.write('host: e2e (Playwright)\n');
-    results.push(['e2e', await runE2e(install, gw, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
+    // The first worker uses the integration suite's gateway; each further one gets its own.
+    const gateways = [gw];
+    for (let i = 1; i < e2eWorkers(); i++) {
+      const more = await startHostGateway({ videoSteps: 4, videoStepMs: 1500 });
+      scanForKeys({ ...more.keys });
+      gateways.push(more);
+    }
+    process.stdout.write(`host: e2e runs ${gateways.length} journey(s) at a time\n`);
+    results.push(['e2e', await runE2e(install, gateways, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
     process.stdout.write(`host: e2e done (${secs()})\n`);
   }
   // Every code-server folder was scanned when it stopped; the stage's own logs are scanned now.
