@@ -1,11 +1,12 @@
 /**
  * Lists that grow with use, in the real page bundles in headless Chromium (issue 25 item 5):
  * - the chat's history panel with 200 stored conversations: from the History click (the host's
- *   answer delivered at once) to the frame in which every row is in the DOM, cold (the panels'
- *   chunk loads on first use) and warm; goal <= 100 ms;
- * - the video gallery with 500 tasks: from the host's state message to every card in the DOM,
- *   and a search typed into its filter to the frame that shows only the matches; goals <= 200 ms
- *   and <= 50 ms.
+ *   answer delivered at once) to the frame whose screen is full of rows, and to the frame in which
+ *   every row is in the DOM, cold (the panels' chunk loads on first use) and warm; goal <= 100 ms
+ *   to a full screen;
+ * - the video gallery with 500 tasks: from the host's state message to a full screen and to every
+ *   card in the DOM, and a search typed into its filter to the frame that shows only matches;
+ *   goals <= 200 ms and <= 50 ms to a full screen.
  * Each is printed against a baseline of 10 rows measured in the same run (the ratio says what
  * the list's length costs). Medians of 5 runs, fresh page each. Asserts nothing about time.
  */
@@ -19,15 +20,25 @@ const RUNS = 5;
 interface ScaleGlobal {
   document: { querySelectorAll(sel: string): { length: number }; querySelector(sel: string): unknown };
   requestAnimationFrame(cb: () => void): void;
+  innerHeight: number;
   postMessage(m: unknown, origin: string): void;
   performance: { now(): number };
 }
 
-/** In the page: runs `start`, then resolves with the ms until a frame where `sel` counts `n`. */
-function timeUntil(page: Page, kind: 'history' | 'gallery' | 'filter', n: number, payload: unknown): Promise<number> {
+/**
+ * In the page: runs `start`, then resolves with the ms until the first frame whose screen is full
+ * (the rows reach below the window's bottom, or all `n` are in) and until the frame where `sel`
+ * counts all `n` rows (long lists mount in steps: webview/common/revealed.ts).
+ */
+function timeUntil(
+  page: Page,
+  kind: 'history' | 'gallery' | 'filter',
+  n: number,
+  payload: unknown,
+): Promise<{ screen: number; all: number }> {
   return page.evaluate(
     ({ kind, n, payload }) =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<{ screen: number; all: number }>((resolve, reject) => {
         // tsx names the page-side arrow functions with its own helper, absent in the page.
         (globalThis as unknown as { __name?: unknown }).__name ??= (f: unknown) => f;
         const g = globalThis as unknown as ScaleGlobal;
@@ -50,8 +61,19 @@ function timeUntil(page: Page, kind: 'history' | 'gallery' | 'filter', n: number
             }),
           );
         }
+        let screen: number | undefined;
         const check = (): void => {
-          if (g.document.querySelectorAll(sel).length === n) return resolve(g.performance.now() - t0);
+          const rows = g.document.querySelectorAll(sel) as unknown as {
+            length: number;
+            [i: number]: { getBoundingClientRect(): { top: number } };
+          };
+          const last = rows.length > 0 ? rows[rows.length - 1] : undefined;
+          // A search's screen counts once the rows that do not match are gone.
+          const full =
+            rows.length === n ||
+            (rows.length < n && last !== undefined && last.getBoundingClientRect().top > g.innerHeight);
+          if (full) screen ??= g.performance.now() - t0;
+          if (rows.length === n) return resolve({ screen: screen ?? NaN, all: g.performance.now() - t0 });
           if (g.performance.now() - t0 > 20_000) return reject(new Error(`${sel}: never ${n} rows`));
           g.requestAnimationFrame(check);
         };
@@ -63,6 +85,11 @@ function timeUntil(page: Page, kind: 'history' | 'gallery' | 'filter', n: number
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const fmt = (xs: number[]): string => `${median(xs).toFixed(1)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+type Timed = { screen: number; all: number };
+/** The full-screen figure, then the every-row one. */
+const both = (xs: Timed[]): string =>
+  `full screen ${fmt(xs.map((x) => x.screen))}, all rows ${fmt(xs.map((x) => x.all))}`;
+const met = (xs: Timed[], goal: number): string => (median(xs.map((x) => x.screen)) <= goal ? 'met' : 'missed');
 
 function entries(n: number): HistoryEntry[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -77,8 +104,8 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: browserPath('bench'), args: CHROMIUM_ARGS, headless: true });
   try {
     for (const n of [10, 200]) {
-      const cold: number[] = [];
-      const warm: number[] = [];
+      const cold: Timed[] = [];
+      const warm: Timed[] = [];
       for (let r = 0; r < RUNS; r++) {
         const h = await openHarness(browser);
         await h.send(snapshot());
@@ -89,16 +116,13 @@ async function main(): Promise<void> {
         warm.push(await timeUntil(h.page, 'history', n, list));
         await h.page.context().close();
       }
-      console.log(`history panel, ${n} conversations: cold ${fmt(cold)}; warm ${fmt(warm)}`);
-      if (n === 200)
-        console.log(
-          `  goal <= 100 ms: cold ${median(cold) <= 100 ? 'met' : 'missed'}, warm ${median(warm) <= 100 ? 'met' : 'missed'}`,
-        );
+      console.log(`history panel, ${n} conversations: cold ${both(cold)}; warm ${both(warm)}`);
+      if (n === 200) console.log(`  goal <= 100 ms to a full screen: cold ${met(cold, 100)}, warm ${met(warm, 100)}`);
     }
     const base: Record<string, number> = {};
     for (const n of [10, 500]) {
-      const open: number[] = [];
-      const filter: number[] = [];
+      const open: Timed[] = [];
+      const filter: Timed[] = [];
       const tasks = Array.from({ length: n }, (_, i) =>
         task({
           key: `t${i}`,
@@ -111,13 +135,14 @@ async function main(): Promise<void> {
         filter.push(await timeUntil(g.page, 'filter', n / 10, 'lighthouse'));
         await g.page.context().close();
       }
-      console.log(`gallery, ${n} tasks: open ${fmt(open)}; search "lighthouse" (${n / 10} match) ${fmt(filter)}`);
+      console.log(`gallery, ${n} tasks: open ${both(open)}; search "lighthouse" (${n / 10} match) ${both(filter)}`);
+      const screen = (xs: Timed[]): number => median(xs.map((x) => x.screen));
       if (n === 10) {
-        base.open = median(open);
-        base.filter = median(filter);
+        base.open = screen(open);
+        base.filter = screen(filter);
       } else {
         console.log(
-          `  against 10 tasks: open ${(median(open) / (base.open ?? NaN)).toFixed(1)}x, search ${(median(filter) / (base.filter ?? NaN)).toFixed(1)}x; goals <= 200 ms open (${median(open) <= 200 ? 'met' : 'missed'}), <= 50 ms search (${median(filter) <= 50 ? 'met' : 'missed'})`,
+          `  against 10 tasks (full screen): open ${(screen(open) / (base.open ?? NaN)).toFixed(1)}x, search ${(screen(filter) / (base.filter ?? NaN)).toFixed(1)}x; goals to a full screen: <= 200 ms open (${met(open, 200)}), <= 50 ms search (${met(filter, 50)})`,
         );
       }
     }

@@ -1,6 +1,7 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GalleryString } from '../../src/shared/galleryStrings';
 import { rovingIndex } from '../common/roving';
+import { useRevealed } from '../common/revealed';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
 import { TaskCard } from './taskCard';
@@ -25,6 +26,19 @@ export function App({ store }: { store: GalleryStore }) {
     0,
     tasks.findIndex((t) => t.key === current),
   );
+  // 500 cards mount their first screen at once and the rest over the next frames; a new filter or
+  // search starts over, a task update does not.
+  const view = `${store.filter.value}\u0000${store.search.value}`;
+  const { shown, all } = useRevealed(tasks.length, view);
+  const focusAfter = useRef<number | undefined>(undefined);
+  const focusCard = (i: number): boolean => {
+    const el = list.current?.querySelectorAll<HTMLElement>('li.task')[i];
+    el?.focus();
+    return el !== undefined;
+  };
+  useEffect(() => {
+    if (focusAfter.current !== undefined && focusCard(focusAfter.current)) focusAfter.current = undefined;
+  });
   const onKeyDown = (ev: KeyboardEvent) => {
     const card = ev.target instanceof HTMLElement && ev.target.matches('li.task') ? ev.target : undefined;
     if (!card) return;
@@ -32,7 +46,10 @@ export function App({ store }: { store: GalleryStore }) {
     if (next === undefined) return;
     ev.preventDefault();
     setCurrent(tasks[next]?.key);
-    list.current?.querySelectorAll<HTMLElement>('li.task')[next]?.focus();
+    if (next >= shown) {
+      focusAfter.current = next;
+      all();
+    } else focusCard(next);
   };
   return (
     <main class="gallery">
@@ -75,8 +92,10 @@ export function App({ store }: { store: GalleryStore }) {
             : t('No task matches.')}
         </p>
       ) : (
-        <ul class="tasks" ref={list} onKeyDown={onKeyDown}>
-          {tasks.map((t, i) => (
+        // A new filter or search replaces the list element: removing 450 cards one by one (each with
+        // its poster or player) cost more than drawing the matches again.
+        <ul key={view} class="tasks" ref={list} onKeyDown={onKeyDown}>
+          {tasks.slice(0, Math.max(shown, at + 1)).map((t, i) => (
             <TaskCard
               key={t.key}
               task={t}

@@ -1,10 +1,11 @@
 /** The history panel: open, rename (in place) and delete (asks once more) past conversations. */
 import type { JSX } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryEntry } from '../../../src/shared/protocol';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
 import { rovingIndex } from '../../common/roving';
+import { useRevealed } from '../../common/revealed';
 import { IconButton } from './buttons';
 import { PanelHead } from './PanelHead';
 
@@ -28,21 +29,36 @@ function HistoryBody(): JSX.Element {
     ),
   );
   const list = useRef<HTMLUListElement>(null);
+  // A long history mounts its first screen at once and the rest over the next frames.
+  const { shown, all } = useRevealed(entries.length, 'history');
   const row = Math.min(current, Math.max(0, entries.length - 1));
+  // A key that moves past the rows mounted so far (End) mounts them all, then focuses.
+  const focusAfter = useRef<number | undefined>(undefined);
+  const focusRow = (i: number): boolean => {
+    const el = list.current?.querySelectorAll<HTMLElement>('.history-open')[i];
+    el?.focus();
+    return el !== undefined;
+  };
+  useEffect(() => {
+    if (focusAfter.current !== undefined && focusRow(focusAfter.current)) focusAfter.current = undefined;
+  });
   const onKeyDown = (ev: KeyboardEvent) => {
     if (!(ev.target instanceof HTMLButtonElement) || entries.length === 0) return;
     const next = rovingIndex(ev.key, row, entries.length);
     if (next === undefined) return;
     ev.preventDefault();
     setCurrent(next);
-    list.current?.querySelectorAll<HTMLElement>('.history-open')[next]?.focus();
+    if (next >= shown) {
+      focusAfter.current = next;
+      all();
+    } else focusRow(next);
   };
   return (
     <section class="panel-body" aria-label={t('History')}>
       <PanelHead title={t('History')} />
       <ul class="history-list" ref={list} onKeyDown={onKeyDown}>
         {entries.length === 0 ? <li class="empty">{t('No conversations yet.')}</li> : null}
-        {entries.map((e, i) => (
+        {entries.slice(0, Math.max(shown, row + 1)).map((e, i) => (
           <HistoryRow key={e.id} e={e} active={e.id === active} current={i === row} onFocus={() => setCurrent(i)} />
         ))}
       </ul>
