@@ -11,16 +11,38 @@
 
 const SEPARATORS = new Set(['/', '\\', '.', '-', '_', ' ', ':']);
 
-/** A text prepared once for many queries: its lower case and where its file name starts. */
+/**
+ * A text prepared once for many queries: its lower case, where its file name starts, and which
+ * characters it holds ({@link charMask}), so that most rows a query cannot match cost one AND.
+ */
 export interface FuzzyTarget {
   text: string;
   lower: string;
   nameStart: number;
+  mask: number;
+}
+
+/**
+ * One bit per letter, five for the digits, one for everything else: a text holds every character
+ * of a query only if its mask holds the query's (the converse need not be true).
+ */
+export function charMask(lower: string): number {
+  let m = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    m |= c >= 97 && c <= 122 ? 1 << (c - 97) : c >= 48 && c <= 57 ? 1 << (26 + ((c - 48) % 5)) : 1 << 31;
+  }
+  return m;
 }
 
 export function fuzzyTarget(text: string): FuzzyTarget {
   const lower = text.toLowerCase();
-  return { text, lower, nameStart: Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\')) + 1 };
+  return {
+    text,
+    lower,
+    nameStart: Math.max(lower.lastIndexOf('/'), lower.lastIndexOf('\\')) + 1,
+    mask: charMask(lower),
+  };
 }
 
 /** A query as the scorer compares it: lower case, without white space. */
@@ -34,9 +56,10 @@ export function fuzzyScore(query: string, text: string): number {
 }
 
 /** {@link fuzzyScore} for a query already normalised and a prepared text (the host's index). */
-export function fuzzyScorePrepared(q: string, t: FuzzyTarget): number {
+export function fuzzyScorePrepared(q: string, t: FuzzyTarget, qMask = charMask(q)): number {
   if (q === '') return 0;
-  const { text, lower, nameStart } = t;
+  const { text, lower, nameStart, mask } = t;
+  if ((mask & qMask) !== qMask) return -1;
   // A plain substring of the file name beats any scattered match.
   const inName = lower.indexOf(q, nameStart);
   if (inName >= 0) return 1000 + (inName === nameStart ? 200 : 0) - (lower.length - nameStart);

@@ -1,5 +1,5 @@
 import type { MentionItem } from '../../../shared/protocol';
-import { fuzzyNormalize, fuzzyScorePrepared, fuzzyTarget, type FuzzyTarget } from '../../../shared/fuzzy';
+import { charMask, fuzzyNormalize, fuzzyScorePrepared, fuzzyTarget, type FuzzyTarget } from '../../../shared/fuzzy';
 
 /**
  * The @-picker's files and folders, built once and then kept current by add/remove (the file
@@ -31,6 +31,8 @@ export class PathIndex {
   private version = 0;
   private last: { query: string; version: number; matches: Entry[] } | undefined;
   private sorted: { version: number; items: MentionItem[] } | undefined;
+  /** Every folder and file row, made once per change rather than per keystroke. */
+  private rows: { version: number; entries: Entry[] } | undefined;
 
   get size(): number {
     return this.files.size;
@@ -86,6 +88,12 @@ export class PathIndex {
     return this.sorted.items.slice(0, limit);
   }
 
+  private allRows(): Entry[] {
+    if (this.rows?.version !== this.version)
+      this.rows = { version: this.version, entries: [...this.folders.values(), ...this.files.values()] };
+    return this.rows.entries;
+  }
+
   /**
    * The best `limit` rows for `query` among `extra` (fixed kinds and open editors, first on ties)
    * and the index's folders and files.
@@ -94,15 +102,15 @@ export class PathIndex {
     const q = fuzzyNormalize(query);
     const narrowed =
       this.last && this.last.version === this.version && this.last.query !== '' && q.startsWith(this.last.query);
-    const pool: Entry[] =
-      narrowed && this.last ? this.last.matches : [...this.folders.values(), ...this.files.values()];
+    const pool: Entry[] = narrowed && this.last ? this.last.matches : this.allRows();
     const matches: Entry[] = [];
     const top = new TopRows(limit);
-    extra.forEach((item, i) => top.offer(item, fuzzyScorePrepared(q, fuzzyTarget(item.label)), i));
+    const qMask = charMask(q);
+    extra.forEach((item, i) => top.offer(item, fuzzyScorePrepared(q, fuzzyTarget(item.label), qMask), i));
     const base = extra.length;
     for (let i = 0; i < pool.length; i++) {
       const e = pool[i] as Entry;
-      const score = fuzzyScorePrepared(q, e.target);
+      const score = fuzzyScorePrepared(q, e.target, qMask);
       if (score < 0) continue;
       matches.push(e);
       top.offer(e.item, score, base + i);
