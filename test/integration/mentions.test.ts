@@ -477,4 +477,57 @@ describe('@-mentions in VS Code', () => {
       await fs.rm(outsideDir, { recursive: true, force: true });
     }
   });
+
+  it('the picker follows the workspace after its first listing: a new file is offered, a deleted one goes, a new .gitignore lists again', async () => {
+    await write('watched/alpha-watched.ts', 'a\n');
+    const before = await fs.readFile(path.join(root, '.gitignore'), 'utf8').catch(() => undefined);
+    const labels = async (q: string): Promise<string[]> => (await query(q)).map((r) => r.label);
+    try {
+      // The first query lists the workspace; later files come from the watcher, not a new listing.
+      assert.ok((await labels('alphawatched')).includes('watched/alpha-watched.ts'));
+      await write('watched/beta-watched.ts', 'b\n');
+      await waitFor('the created file in the picker', async () =>
+        (await labels('betawatched')).includes('watched/beta-watched.ts'),
+      );
+      await fs.rm(path.join(root, 'watched/alpha-watched.ts'));
+      await waitFor(
+        'the deleted file gone from the picker',
+        async () => !(await labels('alphawatched')).includes('watched/alpha-watched.ts'),
+      );
+      assert.ok((await labels('watched/')).includes('watched/'), 'the folder stays while a file is in it');
+      // A .gitignore written now hides what it names from the next query.
+      await write('.gitignore', `${before ?? ''}watched/beta-*.ts\n`);
+      await waitFor(
+        'the ignored file gone after the listing was made again',
+        async () => !(await labels('betawatched')).includes('watched/beta-watched.ts'),
+      );
+    } finally {
+      await fs.rm(path.join(root, 'watched'), { recursive: true, force: true });
+      if (before === undefined) await fs.rm(path.join(root, '.gitignore'), { force: true });
+      else await fs.writeFile(path.join(root, '.gitignore'), before);
+    }
+  });
+
+  it('of queries typed while the workspace is first listed only the newest is answered with rows; the older get none', async () => {
+    await write('stale-query/gamma-stale.ts', 'g\n');
+    try {
+      const ids = ['qa', 'qb', 'qc'].map((id) => `${id}${++n}`);
+      // All three before the listing ends (it starts with the first): only the last one counts.
+      page.fromPage({ type: 'mentions/query', queryId: ids[0]!, query: 'g' });
+      page.fromPage({ type: 'mentions/query', queryId: ids[1]!, query: 'ga' });
+      page.fromPage({ type: 'mentions/query', queryId: ids[2]!, query: 'gammastale' });
+      const rows = await Promise.all(
+        ids.map((id) =>
+          waitFor(`the answer to ${id}`, () =>
+            page.posted.find((m) => m.type === 'mentions/results' && m.queryId === id),
+          ).then((r) => (r.type === 'mentions/results' ? r.items.map((i) => i.label) : [])),
+        ),
+      );
+      assert.deepEqual(rows[0], [], `the first query is moot: ${rows[0]!.join(', ')}`);
+      assert.deepEqual(rows[1], [], `the second query is moot: ${rows[1]!.join(', ')}`);
+      assert.equal(rows[2]![0], 'stale-query/gamma-stale.ts', rows[2]!.join(', '));
+    } finally {
+      await fs.rm(path.join(root, 'stale-query'), { recursive: true, force: true });
+    }
+  });
 });
