@@ -44,6 +44,14 @@ export const journeys: Journey[] = [
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const aligned = await chat.locator('.msg.assistant').last().locator('.aligned').innerText();
       assert.match(aligned, /gw-latest/);
+      // Hidden behind another editor and shown again, the page is the same one (it kept its
+      // context): the conversation is not sent and mounted again at every switch.
+      await chat.locator('body').evaluate((b) => b.setAttribute('data-e2e-mark', 'kept'));
+      await wb.runCommand('File: New Untitled Text File');
+      await page.locator('.monaco-editor textarea').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await wb.runCommand('View: Open Previous Editor');
+      await chat.locator('.msg.assistant').last().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.equal(await chat.locator('body').getAttribute('data-e2e-mark'), 'kept', 'the chat page was made again');
     },
   },
   {

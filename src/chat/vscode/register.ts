@@ -76,7 +76,7 @@ export function registerChat(s: Services, fromFeatures: readonly FeatureTool[] =
         CHAT_PANEL_TYPE,
         vscode.l10n.t('Gateway Studio Chat'),
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-        controller.webviewOptions(context.extensionUri),
+        { ...controller.webviewOptions(context.extensionUri), retainContextWhenHidden: true },
       ),
     );
   };
@@ -98,8 +98,9 @@ export function registerChat(s: Services, fromFeatures: readonly FeatureTool[] =
           view.onDidDispose(() => sub.dispose());
         },
       },
-      // The host replays the state on `webview/ready`, so the page need not stay alive hidden.
-      { webviewOptions: { retainContextWhenHidden: false } },
+      // Kept alive while hidden: the host could replay the state on `webview/ready`, but a long
+      // conversation would then be sent and mounted again at every switch (1,000 messages: ~4 s).
+      { webviewOptions: { retainContextWhenHidden: true } },
     ),
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
       async deserializeWebviewPanel(p: vscode.WebviewPanel): Promise<void> {
