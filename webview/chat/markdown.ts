@@ -183,6 +183,8 @@ let idleScheduled = false;
  * how long a busy page leaves a block plain. The first such block loads highlight.js; the blocks
  * wait for it, then for idle time.
  */
+const IDLE_SLICE_MS = 8;
+
 export function highlightLater(el: HTMLElement): void {
   if (!el.querySelector('pre > code[class*="language-"]')) return;
   if (!hl) void loadHighlighter();
@@ -199,11 +201,14 @@ export function highlightLater(el: HTMLElement): void {
       });
       return;
     }
-    // One block at least per call, then as many as the idle period allows.
+    // One block at least per call, then more while the idle period lasts, but for 8 ms at most: a
+    // message from the host that arrives meanwhile waits for this slice (an opened 2,000-message
+    // conversation has a thousand blocks to do, and idle periods last up to 50 ms).
+    const until = performance.now() + IDLE_SLICE_MS;
     do {
       const next = idleQueue.shift();
       if (next?.isConnected) highlightBlocks(next);
-    } while (idleQueue.length && (deadline?.timeRemaining() ?? 0) > 4);
+    } while (idleQueue.length && (deadline?.timeRemaining() ?? 0) > 4 && performance.now() < until);
     if (idleQueue.length) schedule(run);
     else idleScheduled = false;
   };

@@ -13,6 +13,8 @@ import { SummaryBlock } from './SummaryBlock';
 
 /** Rows mounted per slice while the earlier part of a long conversation comes in. */
 const SLICE_ROWS = 30;
+/** From this many rows on, messages off screen are not styled or laid out (styles.css). */
+const LONG_LOG = 300;
 
 export function MessageList(): JSX.Element {
   const { t, conversation } = useChat();
@@ -25,7 +27,7 @@ export function MessageList(): JSX.Element {
   }, []);
   return (
     <div
-      class="log"
+      class={ids.length > LONG_LOG ? 'log long-log' : 'log'}
       role="log"
       aria-live="off"
       tabIndex={0}
