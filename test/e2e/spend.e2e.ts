@@ -4,6 +4,8 @@
 // balance says so once and otherwise changes nothing. The local gateway deducts by its own prices
 // (test/gateway/account.ts); the journeys set its account and put it back after.
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HostGateway } from '../host/gateway';
 import type { Journey } from './journey';
 import { generateWithWizard } from './video.e2e';
@@ -56,6 +58,28 @@ async function warns(wb: Workbench): Promise<boolean> {
   return /\b(has-background-color|warning-kind)\b/.test(cls);
 }
 
+/** The extension's log lines about spend and video, for a failure's message (the run's folder goes at cleanup). */
+function extensionLog(userDataDir: string): string {
+  const found: string[] = [];
+  const walk = (d: string): void => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/Gateway Studio/.test(f)) found.push(p);
+    }
+  };
+  try {
+    walk(join(userDataDir, 'logs'));
+  } catch {
+    return '(no log)';
+  }
+  return found
+    .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+    .filter((l) => /Account|video|price/i.test(l))
+    .slice(-30)
+    .join('\n');
+}
+
 const settings = (gw: HostGateway): Record<string, unknown> => ({
   'gatewayStudio.baseUrl': gw.url,
   'gatewayStudio.videoBaseUrl': gw.videoUrl,
@@ -70,10 +94,11 @@ export const journeys: Journey[] = [
       ...settings(gw),
       // $999.99: the first answer takes the balance below it.
       'gatewayStudio.spend.warnBelow': 999.99,
-      // A clip of vendor-image-video is a few cents: above this the submit asks, naming the figure.
-      'gatewayStudio.spend.confirmAbove': 0.01,
     }),
-    async run({ wb, gw, page, shot }) {
+    // A clip of vendor-image-video is a few cents: above this the submit asks, naming the figure.
+    // The setting is machine-scoped: in code-server it is the remote machine's settings file.
+    userData: { 'Machine/settings.json': { 'gatewayStudio.spend.confirmAbove': 0.01 } },
+    async run({ wb, gw, page, shot, cs }) {
       gw.setAccount({
         displayType: 'USD',
         quotaPerUnit: QUOTA_PER_UNIT,
@@ -116,17 +141,23 @@ export const journeys: Journey[] = [
         assert.match(label ?? '', /below your warning threshold/, 'a screen reader hears the warning too');
         await shot('e2e-spend-answer-cost');
         if (process.env.GWS_UPDATE_SCREENSHOT) {
+          // The answer with its cost, the conversation's total, and the balance item's tooltip.
           await wb.runCommand('View: Close Primary Side Bar');
+          await wb.statusItem('gatewayStudio.balance').hover();
+          await page
+            .locator('.monaco-hover', { hasText: 'Source' })
+            .first()
+            .waitFor({ state: 'visible', timeout: 10_000 })
+            .catch(() => undefined);
           await page.waitForTimeout(500);
           await page.screenshot({ path: 'media/screenshot-spend.png' });
+          await page.mouse.move(600, 300);
         }
 
         // The clip: the wizard's duration step shows the price of each choice.
         await wb.runCommand('Gateway Studio: Generate Video');
-        const title = (n: number) =>
-          wb.quickInput
-            .locator('.quick-input-title', { hasText: `${n}/6` })
-            .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        const title = (n: number, timeout = UI_TIMEOUT) =>
+          wb.quickInput.locator('.quick-input-title', { hasText: `${n}/6` }).waitFor({ state: 'visible', timeout });
         await title(1);
         await wb.quickInput.locator('.monaco-list-row', { hasText: 'vendor-image-video' }).first().click();
         await title(2);
@@ -137,14 +168,26 @@ export const journeys: Journey[] = [
         await title(4);
         const priced = wb.quickInput.locator('.monaco-list-row', { hasText: /Price: about \$\d/ }).first();
         await priced.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-        await wb.page.keyboard.press('Escape');
-        await wb.quickInput.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-
-        // Submitted: above confirmAbove the modal names the figure before anything is sent.
+        // The default duration, aspect ratio and resolution; Enter again until the step moves (the
+        // wizard may lag a keypress), but once at the last step Enter is pressed once: a second
+        // one would land on the price question and accept it.
         const beforeClip = gw.account().remaining;
-        await generateWithWizard(wb, 'a lighthouse at dusk');
+        for (const step of [4, 5]) {
+          for (let i = 0; ; i++) {
+            await wb.quickInputBox.press('Enter');
+            const moved = await title(step + 1, 3000).then(
+              () => true,
+              () => false,
+            );
+            if (moved) break;
+            if (i > 10) throw new Error(`the wizard stayed at step ${step}`);
+          }
+        }
+        await wb.quickInputBox.press('Enter');
+        // Submitted: above confirmAbove the modal names the figure before anything is sent.
         const dialog = page.locator('.monaco-dialog-box');
         await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await wb.quickInput.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
         const asked = await dialog.innerText();
         assert.match(asked, /estimated at \$\d+\.\d+, above your limit of \$0\.01/, asked);
         assert.equal(gw.account().remaining, beforeClip, 'nothing is billed while the question is open');
@@ -160,6 +203,13 @@ export const journeys: Journey[] = [
           'the balance after the clip',
         );
         assert.equal(cents(after) - cents(afterClip), charged, 'the item moved by the clip’s charge');
+      } catch (e) {
+        throw new Error(
+          `${e instanceof Error ? e.message : String(e)}\nthe extension's log:\n${extensionLog(cs.userDataDir)}`,
+          {
+            cause: e,
+          },
+        );
       } finally {
         putBack(gw);
       }

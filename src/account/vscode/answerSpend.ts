@@ -32,9 +32,11 @@ export function registerAnswerSpend(
   s: Services,
   accounts: Accounts,
   ledger: UsageLedger,
-): vscode.Disposable & { afterCount(gateway: string, unit: MoneyUnit): void } {
+): vscode.Disposable & { afterCount(gateway: string, unit: MoneyUnit): void; warnings(): string[] } {
   const guard = new DailyLimitGuard(s.context.globalState);
   let afterCount: (gateway: string, unit: MoneyUnit) => void = () => undefined;
+  /** The daily-limit warnings said in this window (the last few), for the debug-state command. */
+  const said: string[] = [];
   const pricer = setAnswerPricer(s, async (q) => {
     const settings = readSpendSettings();
     if (!settings.enabled) return undefined;
@@ -62,22 +64,21 @@ export function registerAnswerSpend(
     const limitQuota = limit > 0 ? quotaFromDisplay(limit, unit) : undefined;
     if (!guard.shouldWarn({ gateway, day: dayOf(Date.now()), todayQuota: today, limitQuota })) return;
     const show = vscode.l10n.t('Show Usage');
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          "Today's spend on {0} is {1}, past your daily limit of {2} (gatewayStudio.spend.dailyLimit).",
-          gatewayHost(gateway),
-          formatQuota(today, unit, { precise: true }),
-          formatQuota(limitQuota ?? 0, unit, { precise: true }),
-        ),
-        show,
-      )
-      .then((pick) => {
-        if (pick === show) void vscode.commands.executeCommand(SHOW_USAGE_COMMAND);
-      });
+    const text = vscode.l10n.t(
+      "Today's spend on {0} is {1}, past your daily limit of {2} (gatewayStudio.spend.dailyLimit).",
+      gatewayHost(gateway),
+      formatQuota(today, unit, { precise: true }),
+      formatQuota(limitQuota ?? 0, unit, { precise: true }),
+    );
+    said.push(text);
+    if (said.length > 5) said.shift();
+    void vscode.window.showWarningMessage(text, show).then((pick) => {
+      if (pick === show) void vscode.commands.executeCommand(SHOW_USAGE_COMMAND);
+    });
   };
   return {
     afterCount,
+    warnings: () => [...said],
     dispose() {
       pricer.dispose();
       view.dispose();

@@ -37,7 +37,8 @@ export class VideoSpend implements vscode.Disposable {
         known: false,
         line: vscode.l10n.t('Price unknown: the spend feature is turned off (gatewayStudio.spend.enabled).'),
       };
-    const e = await this.accounts.current();
+    // The account that will bill the clip, from what is known now (no request here).
+    const e = await this.accounts.forClips(await this.accounts.current(), { read: false });
     if (!e) return { known: false, line: vscode.l10n.t('Price unknown: no gateway is set up.') };
     const snap = e.state.snapshot();
     if (snap.status === 'unknown')
