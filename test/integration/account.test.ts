@@ -101,13 +101,20 @@ describe('account balance', () => {
     await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
     const before = await debugState();
     const today = before.todayQuota ?? 0;
-    // A limit just above what was spent today ($ at 500000 quota units): the next answer passes it.
-    await setSetting('spend.dailyLimit', (today + 50) / 500_000);
+    // A limit one quota unit above what was spent today ($ at 500000 quota units): the next
+    // answer passes it.
+    await setSetting('spend.dailyLimit', (today + 1) / 500_000);
     try {
       assert.equal(await answer('first after the limit'), 'Echo: first after the limit');
+      let last: AccountDebugState | undefined;
       const warned = await waitFor('the daily-limit warning', async () => {
-        const d = await debugState();
-        return d.dailyWarnings.length > before.dailyWarnings.length ? d : undefined;
+        last = await debugState();
+        return last.dailyWarnings.length > before.dailyWarnings.length ? last : undefined;
+      }).catch((e: unknown) => {
+        const limit = vscode.workspace.getConfiguration('gatewayStudio').inspect('spend.dailyLimit');
+        throw new Error(
+          `${e instanceof Error ? e.message : String(e)}; before ${JSON.stringify(before)}, now ${JSON.stringify(last)}, setting ${JSON.stringify(limit)}`,
+        );
       });
       const said = warned.dailyWarnings.slice(before.dailyWarnings.length);
       assert.equal(said.length, 1, JSON.stringify(said));
@@ -140,16 +147,27 @@ describe('account balance', () => {
   it('a videoBaseUrl with an account of its own: clips are counted there and the tooltip says so', async function () {
     this.timeout(90_000);
     await control('account', { onVideoHost: true });
+    // The host stage's user settings may set these already: they are put back as they were.
+    const cfg = vscode.workspace.getConfiguration('gatewayStudio');
+    const before = {
+      video: cfg.inspect('videoBaseUrl')?.globalValue,
+      poll: cfg.inspect('video.pollIntervalSeconds')?.globalValue,
+    };
     await setSetting('videoBaseUrl', gateway.videoUrl);
     await setSetting('video.pollIntervalSeconds', 0.2);
     try {
       await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
       const video = `${gateway.videoUrl}/v1`;
+      let seen: AccountDebugState | undefined;
       const shown = await waitFor('the video account named in the tooltip', async () => {
-        const d = await debugState();
+        const d = (seen = await debugState());
         return d.videoAccount === video && d.tooltip.some((l) => l.includes(new URL(gateway.videoUrl).host))
           ? d
           : undefined;
+      }).catch((e: unknown) => {
+        throw new Error(
+          `${e instanceof Error ? e.message : String(e)}; expected ${video}, state ${JSON.stringify(seen)}`,
+        );
       });
       assert.ok(
         shown.tooltip.some((l) =>
@@ -177,8 +195,8 @@ describe('account balance', () => {
       const videoLine = (d: AccountDebugState) => d.tooltip.find((l) => l.startsWith('Video clips are billed by'));
       assert.notEqual(videoLine(after), videoLine(shown), `the video line counts the clip: ${videoLine(after)}`);
     } finally {
-      await setSetting('videoBaseUrl', undefined);
-      await setSetting('video.pollIntervalSeconds', undefined);
+      await setSetting('videoBaseUrl', before.video);
+      await setSetting('video.pollIntervalSeconds', before.poll);
     }
   });
 });

@@ -188,14 +188,20 @@ export class Accounts implements vscode.Disposable {
    * whether an unread video account may be read now (never from a quote, which makes no request).
    */
   async forClips(chat: AccountEntry | undefined, o: { read: boolean }): Promise<AccountEntry | undefined> {
-    if (mayAskAboutGateway('videoBaseUrl')) return chat;
-    const v = await this.current('video');
-    if (!v || v === chat || v.gateway === chat?.gateway) return chat;
+    const v = await this.videoEntry(chat);
+    if (!v) return chat;
     if (v.state.snapshot().status === 'unknown') {
       if (!o.read) return chat;
       await v.state.refreshNow();
     }
     return v.state.snapshot().status === 'none' ? chat : v;
+  }
+
+  /** The account of a `videoBaseUrl` that is another gateway than `chat`'s, unread or not; else undefined. */
+  async videoEntry(chat: AccountEntry | undefined): Promise<AccountEntry | undefined> {
+    if (mayAskAboutGateway('videoBaseUrl')) return undefined;
+    const v = await this.current('video');
+    return !v || v === chat || v.gateway === chat?.gateway ? undefined : v;
   }
 
   dispose(): void {

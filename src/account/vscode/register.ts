@@ -137,9 +137,11 @@ export function registerAccount(
     else if (o.read === 'now') await e.state.refreshNow();
     if (o.read !== 'none') {
       // A video gateway of its own is read with the chat's, so a clip's quote finds its prices.
-      const v = await accounts.forClips(e, { read: true });
-      if (v && v !== e) await (o.read === 'idle' ? v.state.refreshIdle() : v.state.refreshNow());
-      setVideoAccount(v !== e ? v : undefined, e);
+      // Read again even after it said "none": a gateway may gain its endpoints (at most once a
+      // minute while idle, like the chat's).
+      const v = await accounts.videoEntry(e);
+      if (v) await (o.read === 'idle' ? v.state.refreshIdle() : v.state.refreshNow());
+      setVideoAccount(v && v.state.snapshot().status !== 'none' ? v : undefined, e);
     }
     return e;
   };
