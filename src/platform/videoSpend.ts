@@ -32,6 +32,8 @@ export type VideoQuote =
       known: false;
       /** Why there is no figure, as a sentence for the user. */
       line: string;
+      /** `gatewayStudio.spend.confirmAbove` as text in the gateway's unit (`¥0.50`), when it is set and the unit known. */
+      limit?: string;
     };
 
 /** What the account feature learned about a finished task's charge. */

@@ -37,6 +37,11 @@ export interface AccountKnobs {
   /** Clips get no log row of their own (a relay whose log does not name tasks). */
   clipLogRows?: boolean;
   topUpLink?: string;
+  /**
+   * The video host answers the account endpoints too (the same account), as a `videoBaseUrl`
+   * that is a gateway with an account of its own. Off by default: a video host without them.
+   */
+  onVideoHost?: boolean;
   /** Every account endpoint waits this long before answering. */
   slowMs?: number;
   endpoints?: Partial<Record<AccountEndpoint, EndpointMode>>;
@@ -105,6 +110,7 @@ export class GatewayAccount {
       refundFailedClips: false,
       clipLogRows: true,
       topUpLink: 'https://gateway.example/console/topup',
+      onVideoHost: false,
       slowMs: 0,
       endpoints: {},
     };

@@ -355,7 +355,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       // A long demo session with image attachments must not grow without bound.
       if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
-      const accountEndpoint = host === 'chat' ? GatewayAccount.endpointOf(method, path) : undefined;
+      const accountEndpoint =
+        host === 'chat' || account.knobs.onVideoHost ? GatewayAccount.endpointOf(method, path) : undefined;
       if (route === 'not-found' && accountEndpoint)
         return await account.handle(res, accountEndpoint, auth !== 'missing' && auth !== 'wrong');
       if (route === 'not-found')

@@ -178,6 +178,37 @@ describe('video cost', () => {
     assert.equal(await creations(), 0, 'nothing was sent');
   });
 
+  it('with confirmAbove set and no price known, the submit asks, saying the price is unknown', async function () {
+    this.timeout(60_000);
+    await control('account', { displayType: 'CNY', usdExchangeRate: 8, endpoints: { pricing: 'missing' } });
+    // A change of the spend settings marks the prices stale; the next reading reads them again.
+    await setSetting('spend.group', 'unpriced');
+    try {
+      await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
+      await waitFor('the price to be unknown', async () =>
+        (await prepared('no price')).includes('Price unknown') ? true : undefined,
+      );
+      await setSetting('spend.confirmAbove', 0.5);
+      await answerDialogs(['decline', 'accept']);
+      assert.equal(await generate('a comet of unknown price'), undefined);
+      assert.equal(await creations(), 0, 'declined: nothing was sent');
+      const shown = await dialogs();
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!.message, /price is unknown, so it may be above your limit of ¥0\.50/);
+      assert.match(shown[0]!.detail ?? '', /Price unknown/);
+      assert.ok(await generate('a comet of unknown price'), 'accepted: the task starts');
+      await waitFor('one creation', async () => ((await creations()) === 1 ? true : undefined));
+
+      // Without the limit an unknown price asks nothing.
+      await setSetting('spend.confirmAbove', undefined);
+      assert.ok(await generate('another comet'));
+      assert.equal((await dialogs()).length, 2, 'no dialog without confirmAbove');
+    } finally {
+      await setSetting('spend.group', undefined);
+      await setSetting('spend.confirmAbove', undefined);
+    }
+  });
+
   it("a workspace's settings.json cannot raise confirmAbove, zero the prices or turn spend off", async function () {
     this.timeout(60_000);
     await setSetting('spend.confirmAbove', 0.5);

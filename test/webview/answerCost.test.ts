@@ -109,3 +109,20 @@ void test('exact costs only: the header total is plain, and a new exact cost upd
   assert.equal(await h.page.locator('.cost-total').getAttribute('title'), null);
   await h.page.context().close();
 });
+
+void test("a cost that came before the answer's last copy (chat/done without it) stays under the answer", async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot({ conversation: conversation([answer('a1')]) }));
+  await h.send({
+    type: 'chat/cost',
+    conversationId: 'c1',
+    messageId: 'a1',
+    cost: { quota: 500, unit: USD, estimate: false },
+  });
+  const line = h.page.locator('article[data-message-id="a1"] .meta .cost');
+  await line.waitFor({ state: 'visible' });
+  await h.send({ type: 'chat/done', requestId: 'r1', message: { ...answer('a1'), content: 'answer a1, final' } });
+  await h.page.locator('article[data-message-id="a1"]', { hasText: 'answer a1, final' }).waitFor({ state: 'visible' });
+  assert.equal((await line.innerText()).trim(), 'Cost: $0.001');
+  await h.page.context().close();
+});

@@ -96,11 +96,11 @@ export class Accounts implements vscode.Disposable {
    * refused a workspace's gateway). May ask about a workspace-set gateway: callers that must
    * not ask (idle reads) check {@link mayAskAboutGateway} first.
    */
-  async current(): Promise<AccountEntry | undefined> {
+  async current(host: 'chat' | 'video' = 'chat'): Promise<AccountEntry | undefined> {
     let o: HttpOptions;
     let http: HttpClient;
     try {
-      o = await gatewayHttpOptions(this.s, 'chat');
+      o = await gatewayHttpOptions(this.s, host);
       http = new HttpClient(o);
     } catch {
       return undefined;
@@ -181,6 +181,29 @@ export class Accounts implements vscode.Disposable {
     for (const e of this.entries.values()) if (e.prices) e.prices.at = 0;
   }
 
+  /**
+   * The account clips are billed to. A `videoBaseUrl` of its own is a gateway of its own: its
+   * account when it reports one (or tried to: a failing one is still its account), else the chat
+   * gateway's (a second address of the same relay: the usual reason for a video URL). `read`:
+   * whether an unread video account may be read now (never from a quote, which makes no request).
+   */
+  async forClips(chat: AccountEntry | undefined, o: { read: boolean }): Promise<AccountEntry | undefined> {
+    const v = await this.videoEntry(chat);
+    if (!v) return chat;
+    if (v.state.snapshot().status === 'unknown') {
+      if (!o.read) return chat;
+      await v.state.refreshNow();
+    }
+    return v.state.snapshot().status === 'none' ? chat : v;
+  }
+
+  /** The account of a `videoBaseUrl` that is another gateway than `chat`'s, unread or not; else undefined. */
+  async videoEntry(chat: AccountEntry | undefined): Promise<AccountEntry | undefined> {
+    if (mayAskAboutGateway('videoBaseUrl')) return undefined;
+    const v = await this.current('video');
+    return !v || v === chat || v.gateway === chat?.gateway ? undefined : v;
+  }
+
   dispose(): void {
     for (const e of this.entries.values()) e.state.dispose();
     this.entries.clear();
@@ -188,8 +211,8 @@ export class Accounts implements vscode.Disposable {
 }
 
 /** Whether reading the account now could put a dialog in front of the user (a workspace-set gateway). */
-export function mayAskAboutGateway(): boolean {
-  const i = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('baseUrl');
+export function mayAskAboutGateway(setting: 'baseUrl' | 'videoBaseUrl' = 'baseUrl'): boolean {
+  const i = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>(setting);
   return (
     (i?.workspaceValue !== undefined && i.workspaceValue !== '') ||
     (i?.workspaceFolderValue !== undefined && i.workspaceFolderValue !== '')

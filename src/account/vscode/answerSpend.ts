@@ -32,8 +32,11 @@ export function registerAnswerSpend(
   s: Services,
   accounts: Accounts,
   ledger: UsageLedger,
-): vscode.Disposable & { afterCount(gateway: string, unit: MoneyUnit): void } {
+): vscode.Disposable & { afterCount(gateway: string, unit: MoneyUnit): void; warnings(): string[] } {
   const guard = new DailyLimitGuard(s.context.globalState);
+  let afterCount: (gateway: string, unit: MoneyUnit) => void = () => undefined;
+  /** The daily-limit warnings said in this window (the last few), for the debug-state command. */
+  const said: string[] = [];
   const pricer = setAnswerPricer(s, async (q) => {
     const settings = readSpendSettings();
     if (!settings.enabled) return undefined;
@@ -44,30 +47,38 @@ export function registerAnswerSpend(
     if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
     const unit = e.state.snapshot().unit;
     const book = await accounts.prices(e, settings);
-    return priceOfAnswer(q, book.lookup(q.model), unit);
+    const cost = priceOfAnswer(q, book.lookup(q.model), unit);
+    // No usage from the gateway: the ledger counted the answer without a figure; the estimate
+    // from the tokens counted here goes in, marked as one.
+    if (cost.estimate && cost.quota !== undefined) {
+      await ledger.recordEstimate({ gateway: q.gateway, model: q.model, quota: cost.quota, unit });
+      e.state.setToday(ledger.todayQuota(e.gateway));
+      afterCount(e.gateway, unit);
+    }
+    return cost;
   });
   const view = registerUsageView(ledger);
+  afterCount = (gateway, unit) => {
+    const limit = dailyLimitSetting();
+    const today = ledger.todayQuota(gateway);
+    const limitQuota = limit > 0 ? quotaFromDisplay(limit, unit) : undefined;
+    if (!guard.shouldWarn({ gateway, day: dayOf(Date.now()), todayQuota: today, limitQuota })) return;
+    const show = vscode.l10n.t('Show Usage');
+    const text = vscode.l10n.t(
+      "Today's spend on {0} is {1}, past your daily limit of {2} (gatewayStudio.spend.dailyLimit).",
+      gatewayHost(gateway),
+      formatQuota(today, unit, { precise: true }),
+      formatQuota(limitQuota ?? 0, unit, { precise: true }),
+    );
+    said.push(text);
+    if (said.length > 5) said.shift();
+    void vscode.window.showWarningMessage(text, show).then((pick) => {
+      if (pick === show) void vscode.commands.executeCommand(SHOW_USAGE_COMMAND);
+    });
+  };
   return {
-    afterCount(gateway, unit) {
-      const limit = dailyLimitSetting();
-      const today = ledger.todayQuota(gateway);
-      const limitQuota = limit > 0 ? quotaFromDisplay(limit, unit) : undefined;
-      if (!guard.shouldWarn({ gateway, day: dayOf(Date.now()), todayQuota: today, limitQuota })) return;
-      const show = vscode.l10n.t('Show Usage');
-      void vscode.window
-        .showWarningMessage(
-          vscode.l10n.t(
-            "Today's spend on {0} is {1}, past your daily limit of {2} (gatewayStudio.spend.dailyLimit).",
-            gatewayHost(gateway),
-            formatQuota(today, unit, { precise: true }),
-            formatQuota(limitQuota ?? 0, unit, { precise: true }),
-          ),
-          show,
-        )
-        .then((pick) => {
-          if (pick === show) void vscode.commands.executeCommand(SHOW_USAGE_COMMAND);
-        });
-    },
+    afterCount,
+    warnings: () => [...said],
     dispose() {
       pricer.dispose();
       view.dispose();

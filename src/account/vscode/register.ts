@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { UsageEvent } from '../../platform/usageEvents';
 import type { AccountSnapshot } from '../balance/core/accountState';
-import { quotaFromDisplay } from '../balance/core/money';
+import { formatQuota, quotaFromDisplay } from '../balance/core/money';
 import { BalanceStatusBar, REFRESH_BALANCE_COMMAND } from '../balance/vscode/statusBar';
 import { answerCost, videoCost } from '../spend/core/cost';
 import { UsageLedger } from '../spend/core/ledger';
@@ -34,9 +34,21 @@ export interface AccountDebugState {
   /** Answers and clips counted, and the last failure to count one. */
   events: number;
   lastError?: string;
+  /** The daily-limit warnings said in this window (the last few). */
+  dailyWarnings: string[];
+  /** The gateway clips are billed to when it is not the one shown (`videoBaseUrl` with an account). */
+  videoAccount?: string;
 }
 
 const IDLE_TICK_MS = 60_000;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * The account feature: the balance item, the spend ledger, and the reads that feed them, after
@@ -54,16 +66,39 @@ export function registerAccount(
   let events = 0;
   let lastError: string | undefined;
   let shown: AccountEntry | undefined;
+  /** The account of a `videoBaseUrl` with a balance of its own, when there is one: clips go there. */
+  let videoAccount: AccountEntry | undefined;
   const render = (e: AccountEntry, snap: AccountSnapshot): void => {
     const settings = readSpendSettings();
     if (!settings.enabled) return bar.render({ ...snap, status: 'unknown' }, undefined);
     const warnBelow = settings.warnBelow > 0 ? quotaFromDisplay(settings.warnBelow, snap.unit) : undefined;
-    if (shown === e) bar.render(snap, warnBelow);
+    if (shown === e) bar.render(snap, warnBelow, videoNote(e));
+  };
+  /** The item shows the chat gateway's balance: the tooltip says where clips are billed instead. */
+  const videoNote = (e: AccountEntry): string[] => {
+    const v = videoAccount;
+    if (!v || v === e) return [];
+    const vs = v.state.snapshot();
+    const figure =
+      vs.status === 'ok' && vs.reading
+        ? vs.reading.unlimited
+          ? vscode.l10n.t('unlimited')
+          : formatQuota(vs.reading.quota ?? 0, vs.reading.unit)
+        : vscode.l10n.t('balance unavailable');
+    return [
+      vscode.l10n.t(
+        'Video clips are billed by {0} (gatewayStudio.videoBaseUrl), not counted above: its balance {1}, today {2}.',
+        hostOf(v.gateway),
+        figure,
+        formatQuota(vs.todayQuota, vs.unit, { precise: true }),
+      ),
+    ];
   };
   const accounts = new Accounts(s, (e, snap) => {
     if (snap.status !== 'unknown') reads += 1;
     noteCharge(e, snap);
     render(e, snap);
+    if (e === videoAccount && shown) render(shown, shown.state.snapshot());
     videoSpend.onReading(e, snap);
   });
   const videoSpend = new VideoSpend(s, accounts, ledger);
@@ -81,6 +116,13 @@ export function registerAccount(
     e.lastQuota = q;
   };
 
+  const setVideoAccount = (v: AccountEntry | undefined, chat: AccountEntry): void => {
+    if (v === videoAccount) return;
+    videoAccount = v;
+    if (v) v.state.setToday(ledger.todayQuota(v.gateway));
+    render(chat, chat.state.snapshot());
+  };
+
   const show = async (o: { read: 'idle' | 'now' | 'none' }): Promise<AccountEntry | undefined> => {
     const settings = readSpendSettings();
     if (!settings.enabled) return undefined;
@@ -93,6 +135,14 @@ export function registerAccount(
     }
     if (o.read === 'idle') await e.state.refreshIdle();
     else if (o.read === 'now') await e.state.refreshNow();
+    if (o.read !== 'none') {
+      // A video gateway of its own is read with the chat's, so a clip's quote finds its prices.
+      // Read again even after it said "none": a gateway may gain its endpoints (at most once a
+      // minute while idle, like the chat's).
+      const v = await accounts.videoEntry(e);
+      if (v) await (o.read === 'idle' ? v.state.refreshIdle() : v.state.refreshNow());
+      setVideoAccount(v && v.state.snapshot().status !== 'none' ? v : undefined, e);
+    }
     return e;
   };
 
@@ -101,8 +151,11 @@ export function registerAccount(
   const onEvent = async (ev: UsageEvent): Promise<void> => {
     const settings = readSpendSettings();
     if (!settings.enabled) return;
-    const e = await show({ read: 'none' });
-    if (!e) return;
+    const chat = await show({ read: 'none' });
+    if (!chat) return;
+    // A clip is counted against the account that billed it (see Accounts.forClips).
+    const e = ev.kind === 'clip' ? ((await accounts.forClips(chat, { read: true })) ?? chat) : chat;
+    if (ev.kind === 'clip') setVideoAccount(e !== chat ? e : undefined, chat);
     // The unit (and so the user's prices in it) is known after the first reading.
     if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
     const unit = e.state.snapshot().unit;
@@ -120,7 +173,7 @@ export function registerAccount(
         ev.seconds !== undefined
           ? videoCost(ev.seconds, book.lookup(ev.model))
           : { estimate: true, reason: 'no-usage' as const };
-      await ledger.recordClip({ gateway: ev.gateway, model: ev.model, seconds: ev.seconds ?? 0, cost, unit });
+      await ledger.recordClip({ gateway: e.gateway, model: ev.model, seconds: ev.seconds ?? 0, cost, unit });
       // A clip whose charge the gateway's log shows is not attributed a balance change as well.
       logged = await videoSpend.clipEnded(e, ev, cost, unit);
     }
@@ -195,6 +248,8 @@ export function registerAccount(
         reads,
         events,
         lastError,
+        dailyWarnings: spend.warnings(),
+        ...(videoAccount ? { videoAccount: videoAccount.gateway } : {}),
       };
     }),
   ];

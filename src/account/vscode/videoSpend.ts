@@ -3,7 +3,7 @@ import type { Services } from '../../platform/services';
 import type { UsageEvent } from '../../platform/usageEvents';
 import { provideVideoSpend, reportVideoCharge, type VideoQuote } from '../../platform/videoSpend';
 import type { AccountSnapshot } from '../balance/core/accountState';
-import { formatQuota, type MoneyUnit } from '../balance/core/money';
+import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
 import { PriceBook, pricesFromSettings } from '../pricing/core/pricing';
 import type { Cost } from '../spend/core/cost';
 import type { UsageLedger } from '../spend/core/ledger';
@@ -37,14 +37,21 @@ export class VideoSpend implements vscode.Disposable {
         known: false,
         line: vscode.l10n.t('Price unknown: the spend feature is turned off (gatewayStudio.spend.enabled).'),
       };
-    const e = await this.accounts.current();
+    // The account that will bill the clip, from what is known now (no request here).
+    const e = await this.accounts.forClips(await this.accounts.current(), { read: false });
     if (!e) return { known: false, line: vscode.l10n.t('Price unknown: no gateway is set up.') };
     const snap = e.state.snapshot();
     if (snap.status === 'unknown')
       return { known: false, line: vscode.l10n.t("Price unknown: the gateway's account has not been read yet.") };
     const book = new PriceBook(e.prices?.book.all() ?? [], pricesFromSettings(settings.prices, snap.unit));
     const q = quoteClip(req, book.lookup(req.model), snap.unit, settings.confirmAbove);
-    return q.ok ? { known: true, ...q.quote } : { known: false, line: q.why };
+    if (q.ok) return { known: true, ...q.quote };
+    // The limit in the gateway's unit, so video's question about an unknown price can name it.
+    const limit =
+      settings.confirmAbove > 0
+        ? formatQuota(quotaFromDisplay(settings.confirmAbove, snap.unit), snap.unit, { precise: true })
+        : undefined;
+    return { known: false, line: q.why, ...(limit ? { limit } : {}) };
   }
 
   /**

@@ -82,7 +82,8 @@ export class VideoSpend implements vscode.Disposable {
    * or without a figure, true without asking.
    */
   async confirm(q: VideoQuote): Promise<boolean> {
-    if (!q.known || q.above === undefined) return true;
+    if (!q.known) return this.confirmUnknown(q);
+    if (q.above === undefined) return true;
     const go = vscode.l10n.t('Generate (billed)');
     const pick = await this.dialogs.showWarningMessage(
       vscode.l10n.t('This video is estimated at {0}, above your limit of {1}. Submit it?', q.amount, q.above),
@@ -94,6 +95,41 @@ export class VideoSpend implements vscode.Disposable {
     );
     if (pick !== go) {
       this.s.log.info(`video: not submitted, the price ${q.amount} above the limit ${q.above} was declined`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * No figure while the user set `confirmAbove`: the guard cannot tell whether the clip is above
+   * it, so it asks, saying the price is unknown and why (a quiet submit would defeat the limit
+   * exactly when the price could be anything). The user's own settings only, as the account reads
+   * them: a workspace can neither set the limit nor turn the feature off to skip the question.
+   */
+  private async confirmUnknown(q: Extract<VideoQuote, { known: false }>): Promise<boolean> {
+    const spend = vscode.workspace.getConfiguration('gatewayStudio');
+    const user = (key: string): unknown => spend.inspect<unknown>(`spend.${key}`)?.globalValue;
+    const above = user('confirmAbove');
+    if (user('enabled') === false || typeof above !== 'number' || !Number.isFinite(above) || above <= 0) return true;
+    const go = vscode.l10n.t('Generate (billed)');
+    const pick = await this.dialogs.showWarningMessage(
+      vscode.l10n.t(
+        "This video's price is unknown, so it may be above your limit of {0}. Submit it?",
+        q.limit ?? String(above),
+      ),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          '{0}. The limit is gatewayStudio.spend.confirmAbove in your user settings.',
+          q.line.replace(/\.$/, ''),
+        ),
+      },
+      go,
+    );
+    if (pick !== go) {
+      this.s.log.info(
+        `video: not submitted, the price is unknown and confirmAbove (${q.limit ?? above}) is set; declined`,
+      );
       return false;
     }
     return true;

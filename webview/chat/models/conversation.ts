@@ -151,6 +151,10 @@ export function createConversationModel({ t }: { t: Translate }) {
     const existing = messages.get(m.id);
     // While an answer streams, its text comes as deltas; a repeated "streaming" copy changes nothing.
     if (existing && live.has(m.id) && m.role === 'assistant' && m.status === 'streaming') return false;
+    // An answer's cost comes on its own (chat/cost), and may come before the answer's last copy
+    // (chat/done), which the host built before the cost was known: the cost stays.
+    const had = existing?.peek();
+    if (m.role === 'assistant' && !m.cost && had?.role === 'assistant' && had.cost) m = { ...m, cost: had.cost };
     messageSignal(m.id, m);
     if (!existing) rows.value = [...rows.value, m.id];
     // The user's own new message brings the end back into view. Anything else is followed by the

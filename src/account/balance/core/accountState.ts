@@ -17,7 +17,10 @@ export interface AccountSnapshot {
   /** The remembered source (kept while a read fails, so the next read goes straight to it). */
   source?: SourceKind;
   reading?: BalanceReading;
-  /** The unit of the last reading, dollars before one. */
+  /**
+   * The gateway's unit, for prices and costs: what its `/api/status` said at the last read, else
+   * the unit of the last balance reading (a gateway without new-api's status), dollars before any.
+   */
   unit: MoneyUnit;
   /** When the last reading was taken (ms since the epoch). */
   readAt?: number;
@@ -107,6 +110,8 @@ export class AccountState {
     }
     if (this.disposed) return this.snapshot();
     const before = this.snap.source;
+    // The gateway's own unit when it states one, even when its balance could not be read.
+    const unit = ('unit' in outcome ? outcome.unit : undefined) ?? this.snap.unit;
     switch (outcome.kind) {
       case 'reading':
         this.snap = {
@@ -114,14 +119,14 @@ export class AccountState {
           status: 'ok',
           source: outcome.reading.source,
           reading: outcome.reading,
-          unit: outcome.reading.unit,
+          unit: ('unit' in outcome ? outcome.unit : undefined) ?? outcome.reading.unit,
           readAt: this.now(),
           why: undefined,
         };
         this.say('info', `balance read from ${outcome.reading.source}`);
         break;
       case 'none':
-        this.snap = { ...this.snap, status: 'none', source: undefined, reading: undefined, why: undefined };
+        this.snap = { ...this.snap, status: 'none', source: undefined, reading: undefined, unit, why: undefined };
         this.say('info', 'this gateway does not report a balance (no new-api, dashboard or configured source)');
         break;
       case 'unavailable':
@@ -130,6 +135,7 @@ export class AccountState {
           status: 'unavailable',
           source: outcome.source ?? this.snap.source,
           reading: undefined,
+          unit,
           why: outcome.why,
         };
         this.say('warn', `balance unavailable${outcome.source ? ` (${outcome.source})` : ''}: ${outcome.why}`);

@@ -30,12 +30,19 @@ export interface BalanceReading extends BalanceFigures {
   topUpLink?: string;
 }
 
-export type ReadOutcome =
+export type ReadOutcome = (
   | { kind: 'reading'; reading: BalanceReading }
   /** This gateway reports no balance anywhere we know to look. */
   | { kind: 'none' }
   /** A source answered, or should have, but not with a figure we trust; `why` is for the log. */
-  | { kind: 'unavailable'; source?: SourceKind; why: string };
+  | { kind: 'unavailable'; source?: SourceKind; why: string }
+) & {
+  /**
+   * The gateway's money unit as its `/api/status` states it, whatever became of the balance: the
+   * unit prices and costs are in. Absent when the gateway has no usable `/api/status`.
+   */
+  unit?: MoneyUnit;
+};
 
 export interface ReadOptions {
   /** The source found last time, tried first. */
@@ -61,13 +68,20 @@ function failure(source: SourceKind | undefined, path: string, f: Fetched): Step
   return undefined;
 }
 
-async function status(t: AccountTransport, signal?: AbortSignal): Promise<StatusInfo | 'absent' | ReadOutcome> {
+async function status(
+  t: AccountTransport,
+  signal?: AbortSignal,
+  seen?: { unit?: MoneyUnit },
+): Promise<StatusInfo | 'absent' | ReadOutcome> {
   const f = await t.get('/api/status', signal);
   const stop = failure(undefined, '/api/status', f);
   if (stop) return stop;
   const body = (f as { body: unknown }).body;
   const p = parseStatus(body);
-  if (p.ok) return p.value;
+  if (p.ok) {
+    if (seen) seen.unit = p.value.unit;
+    return p.value;
+  }
   // new-api's fields with values we cannot trust: unavailable. Another product's /api/status
   // (none of those fields) only means: not new-api.
   const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
@@ -114,12 +128,20 @@ async function custom(t: AccountTransport, c: CustomSource, signal?: AbortSignal
  * detection with `unavailable`, so a slow gateway is never mistaken for one without a balance.
  */
 export async function readBalance(t: AccountTransport, o: ReadOptions = {}): Promise<ReadOutcome> {
+  const seen: { unit?: MoneyUnit } = {};
+  const out = await detect(t, o, seen);
+  // A custom source says nothing of the gateway's unit: its /api/status still does, when it has one.
+  if (!seen.unit && out.kind === 'reading' && out.reading.source === 'custom') await status(t, o.signal, seen);
+  return seen.unit ? { ...out, unit: seen.unit } : out;
+}
+
+async function detect(t: AccountTransport, o: ReadOptions, seen: { unit?: MoneyUnit }): Promise<ReadOutcome> {
   const { signal } = o;
   if (o.remembered) {
-    const again = await readFrom(t, o.remembered, o);
+    const again = await readFrom(t, o.remembered, o, seen);
     if (again !== 'absent') return again;
   }
-  const info = await status(t, signal);
+  const info = await status(t, signal, seen);
   if (typeof info === 'object' && 'kind' in info) return info;
   if (info !== 'absent') {
     const n = await newApi(t, info, signal);
@@ -135,16 +157,21 @@ export async function readBalance(t: AccountTransport, o: ReadOptions = {}): Pro
   return { kind: 'none' };
 }
 
-async function readFrom(t: AccountTransport, source: SourceKind, o: ReadOptions): Promise<Step> {
+async function readFrom(
+  t: AccountTransport,
+  source: SourceKind,
+  o: ReadOptions,
+  seen: { unit?: MoneyUnit },
+): Promise<Step> {
   switch (source) {
     case 'new-api': {
-      const info = await status(t, o.signal);
+      const info = await status(t, o.signal, seen);
       if (info === 'absent') return 'absent';
       if ('kind' in info) return info;
       return newApi(t, info, o.signal);
     }
     case 'dashboard': {
-      const info = await status(t, o.signal);
+      const info = await status(t, o.signal, seen);
       if (typeof info === 'object' && 'kind' in info) return info;
       return dashboard(
         t,

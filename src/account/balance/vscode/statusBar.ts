@@ -25,12 +25,14 @@ export class BalanceStatusBar implements vscode.Disposable {
     return { ...this.last, text: this.item.text };
   }
 
-  render(s: AccountSnapshot, warnBelowQuota: number | undefined): void {
-    const m = balanceStatusModel(s, {
+  /** `extra`: lines the tooltip adds after the model's (where clips are billed, when elsewhere). */
+  render(s: AccountSnapshot, warnBelowQuota: number | undefined, extra: string[] = []): void {
+    const model = balanceStatusModel(s, {
       warnBelowQuota,
       now: Date.now(),
       timeText: (ms) => new Date(ms).toLocaleString(vscode.env.language),
     });
+    const m = model.visible ? { ...model, tooltip: [...model.tooltip, ...extra] } : model;
     this.last = m;
     if (m.quietLine && !this.saidNone.has(s.gateway)) {
       this.saidNone.add(s.gateway);

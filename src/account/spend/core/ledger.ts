@@ -23,6 +23,12 @@ export interface LedgerRow {
   costQuota: number;
   /** Requests and clips whose cost could not be computed (no price or no usage). */
   unpriced: number;
+  /**
+   * Answers the gateway reported no usage for, priced from the tokens counted here: estimates,
+   * kept apart from `costQuota` (absent in rows stored before they were counted).
+   */
+  estimatedQuota?: number;
+  estimates?: number;
   /** What the balance showed was charged, in quota units. */
   chargedQuota: number;
   unit: MoneyUnit;
@@ -63,6 +69,8 @@ const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) &
 
 export class UsageLedger {
   private rowsByKey: Map<string, LedgerRow>;
+  /** Estimates that came before their answer was counted, by row: that answer is not unpriced. */
+  private readonly early = new Map<string, number>();
 
   constructor(
     private readonly storage: LedgerStorage,
@@ -107,8 +115,34 @@ export class UsageLedger {
     r.promptTokens += n(e.usage?.prompt_tokens);
     r.completionTokens += n(e.usage?.completion_tokens);
     r.cachedTokens += n(e.usage?.prompt_tokens_details?.cached_tokens);
-    if (e.cost.quota === undefined) r.unpriced += 1;
-    else r.costQuota += e.cost.quota;
+    if (e.cost.quota !== undefined) this.addCost(r, e.cost);
+    else {
+      const early = this.early.get(keyOf(r)) ?? 0;
+      if (early > 0) this.early.set(keyOf(r), early - 1);
+      else r.unpriced += 1;
+    }
+    return this.save();
+  }
+
+  private addCost(r: LedgerRow, c: Cost): void {
+    if (c.quota === undefined) return;
+    if (!c.estimate) r.costQuota += c.quota;
+    else {
+      r.estimatedQuota = (r.estimatedQuota ?? 0) + n(c.quota);
+      r.estimates = (r.estimates ?? 0) + 1;
+    }
+  }
+
+  /**
+   * An answer counted without a figure (the gateway reported no usage) that the chat then priced
+   * from the tokens it counted: its estimate is counted, marked as one, and the answer is no
+   * longer among those without a price. The estimate may come before the answer is counted.
+   */
+  recordEstimate(e: { gateway: string; model: string; quota: number; unit: MoneyUnit }): Promise<void> {
+    const r = this.row(e.gateway, e.model, e.unit);
+    this.addCost(r, { quota: e.quota, estimate: true });
+    if (r.unpriced > 0) r.unpriced -= 1;
+    else this.early.set(keyOf(r), (this.early.get(keyOf(r)) ?? 0) + 1);
     return this.save();
   }
 
@@ -117,7 +151,7 @@ export class UsageLedger {
     r.clips += 1;
     r.videoSeconds += n(e.seconds);
     if (e.cost.quota === undefined) r.unpriced += 1;
-    else r.costQuota += e.cost.quota;
+    else this.addCost(r, e.cost);
     return this.save();
   }
 
@@ -126,12 +160,13 @@ export class UsageLedger {
     return this.save();
   }
 
-  /** Today's computed cost for a gateway, in quota units. */
+  /** Today's cost for a gateway, in quota units: computed, and estimated where usage was missing. */
   todayQuota(gateway: string): number {
     const day = dayOf(this.now());
     const g = originOf(gateway);
     let sum = 0;
-    for (const r of this.rowsByKey.values()) if (r.day === day && r.gateway === g) sum += r.costQuota;
+    for (const r of this.rowsByKey.values())
+      if (r.day === day && r.gateway === g) sum += r.costQuota + (r.estimatedQuota ?? 0);
     return sum;
   }
 
@@ -174,6 +209,8 @@ export class UsageLedger {
       'charged',
       'unit',
       'unpriced',
+      'estimated',
+      'estimates',
     ];
     const lines = [head.join(',')];
     for (const r of this.rows()) {
@@ -193,6 +230,8 @@ export class UsageLedger {
           money(r.chargedQuota),
           r.unit.kind === 'CUSTOM' ? r.unit.symbol : r.unit.kind,
           r.unpriced,
+          money(r.estimatedQuota ?? 0),
+          r.estimates ?? 0,
         ]
           .map((v) => csvCell(String(v)))
           .join(','),
@@ -238,6 +277,9 @@ function isRow(v: unknown): v is LedgerRow {
       'unpriced',
       'chargedQuota',
     ].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k])) &&
+    ['estimatedQuota', 'estimates'].every(
+      (k) => r[k] === undefined || (typeof r[k] === 'number' && Number.isFinite(r[k])),
+    ) &&
     isUnit(r.unit)
   );
 }

@@ -77,7 +77,15 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
       `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
     );
     for (const r of ofDay) {
-      const cost = formatQuota(r.costQuota, r.unit, { precise: true });
+      const exact = formatQuota(r.costQuota, r.unit, { precise: true });
+      const cost = r.estimates
+        ? l10n.t(
+            '{0} + ≈{1} estimated ({2} without usage)',
+            exact,
+            formatQuota(r.estimatedQuota ?? 0, r.unit, { precise: true }),
+            r.estimates,
+          )
+        : exact;
       const cells = [
         r.model,
         ...(manyGateways ? [host(r.gateway)] : []),
@@ -97,7 +105,13 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
         .map((k) => String(ofDay.reduce((s, r) => s + r[k], 0)))
         .join(' / '),
       String(ofDay.reduce((s, r) => s + r.clips, 0)),
-      money(ofDay, (r) => r.costQuota),
+      ofDay.some((r) => r.estimates)
+        ? l10n.t(
+            '{0} + ≈{1} estimated',
+            money(ofDay, (r) => r.costQuota),
+            money(ofDay, (r) => r.estimatedQuota ?? 0),
+          )
+        : money(ofDay, (r) => r.costQuota),
       money(ofDay, (r) => r.chargedQuota),
     ];
     out.push(`| ${total.map((c, i) => (c && i === 0 ? `**${mdCell(c)}**` : mdCell(c))).join(' | ')} |`, '');

@@ -60,9 +60,10 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
       ? new TurnCosts(
           (q) => price(backend, q),
           (messageId, cost) => {
-            if (!shown()) return;
+            // Stored on its answer in its own conversation whatever is shown now: the user may
+            // have opened another conversation before the cost came.
             void host.save(conversation);
-            sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
+            if (shown()) sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
           },
           (m) => deps.log.warn(m),
         )

@@ -83,4 +83,13 @@ void describe('AccountState', () => {
     assert.equal(s.snapshot().todayQuota, 1234);
     assert.equal(changes.at(-1)?.todayQuota, 1234);
   });
+  void it("a failed read keeps the gateway's unit from its /api/status, not the last reading's", async () => {
+    await fetch(`${gw.url}/__control/reset`, { method: 'POST' });
+    const { s } = state();
+    assert.equal((await s.refreshNow()).unit.kind, 'USD');
+    gw.setAccount({ displayType: 'CNY', usdExchangeRate: 8, endpoints: { 'usage-token': 'error200' } });
+    const after = await s.refreshNow();
+    assert.equal(after.status, 'unavailable');
+    assert.equal(after.unit.kind, 'CNY', 'prices and costs now count in the unit the gateway states');
+  });
 });

@@ -116,6 +116,55 @@ void describe('configured source and none', () => {
   });
 });
 
+void describe("the gateway's unit comes from its /api/status, whatever became of the balance", () => {
+  void it('no balance endpoint: none, in the unit /api/status states', async () => {
+    await reset();
+    gw.setAccount({
+      displayType: 'CNY',
+      usdExchangeRate: 8,
+      endpoints: { 'usage-token': 'missing', subscription: 'missing', usage: 'missing' },
+    });
+    const o = await readBalance(transport());
+    assert.equal(o.kind, 'none');
+    assert.equal(o.unit?.kind, 'CNY', JSON.stringify(o));
+    assert.equal(formatQuota(500_000, o.unit!), '¥8.00');
+  });
+
+  void it('an unreadable balance (HTTP 200 with an error) keeps the unit', async () => {
+    await reset();
+    gw.setAccount({ displayType: 'TOKENS', endpoints: { 'usage-token': 'error200' } });
+    const o = await readBalance(transport());
+    assert.equal(o.kind, 'unavailable');
+    assert.equal(o.unit?.kind, 'TOKENS');
+  });
+
+  void it("a configured source's currency is the balance's; the gateway's own unit is still its status's", async () => {
+    await reset();
+    gw.setAccount({
+      displayType: 'USD',
+      endpoints: {
+        'usage-token': 'missing',
+        subscription: 'missing',
+        usage: 'missing',
+        'log-token': { body: { data: { wallet: { left: 12.34, currency: 'CNY' } } } },
+      },
+    });
+    const o = await readBalance(transport(), {
+      remembered: 'custom',
+      custom: { url: `${gw.url}/api/log/token`, balancePath: 'data.wallet.left', currencyPath: 'data.wallet.currency' },
+    });
+    assert.equal(shown(o), '¥12.34');
+    assert.equal(o.unit?.kind, 'USD');
+  });
+
+  void it('without /api/status there is no stated unit', async () => {
+    await reset();
+    gw.setAccount({ endpoints: { status: 'missing' } });
+    const o = await readBalance(transport());
+    assert.equal(o.unit, undefined);
+  });
+});
+
 void describe('hostile answers: "balance unavailable" with a reason, never a figure', () => {
   const hostile: Array<[string, unknown]> = [
     ['negative', { code: true, data: { total_available: -5 } }],

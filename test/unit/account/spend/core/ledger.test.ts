@@ -83,8 +83,34 @@ void describe('UsageLedger', () => {
     const [head, row] = csv.trim().split('\r\n');
     assert.match(head!, /^day,gateway,model,requests/);
     assert.match(row!, /^2026-11-25,https:\/\/gw\.example,"'=HYPERLINK\(""x""\)",1,/);
-    assert.match(row!, /,0\.0012,0\.0000,USD,0$/);
+    assert.match(row!, /,0\.0012,0\.0000,USD,0,0\.0000,0$/);
     assert.equal(csvCell('-12.5'), '-12.5');
     assert.equal(csvCell('@cmd'), "'@cmd");
+  });
+
+  void it('an answer without usage, priced from the tokens counted here, is counted as an estimate, before or after the answer', async () => {
+    const l = new UsageLedger(new MemoryStorage(), () => Date.parse('2026-11-25T10:00:00'));
+    const noUsage = {
+      gateway: gwUrl,
+      model: 'gw-chat',
+      cost: { estimate: true, reason: 'no-usage' as const },
+      unit: USD,
+    };
+    // The answer first, then its estimate.
+    await l.recordAnswer(noUsage);
+    assert.equal(l.rows()[0]!.unpriced, 1);
+    await l.recordEstimate({ gateway: gwUrl, model: 'gw-chat', quota: 700, unit: USD });
+    // The estimate first (the chat priced it before the ledger counted it), then the answer.
+    await l.recordEstimate({ gateway: gwUrl, model: 'gw-chat', quota: 300, unit: USD });
+    await l.recordAnswer(noUsage);
+    await l.recordAnswer({ gateway: gwUrl, model: 'gw-chat', cost: { quota: 1000, estimate: false }, unit: USD });
+    const r = l.rows()[0]!;
+    assert.equal(r.requests, 3);
+    assert.equal(r.unpriced, 0, 'both answers have a figure now');
+    assert.equal(r.costQuota, 1000, 'the exact figure stays apart');
+    assert.equal(r.estimatedQuota, 1000);
+    assert.equal(r.estimates, 2);
+    assert.equal(l.todayQuota(gwUrl), 2000, "today's spend counts the estimates");
+    assert.match(l.toCsv().trim().split('\r\n')[1]!, /,0\.0020,0\.0000,USD,0,0\.0020,2$/);
   });
 });

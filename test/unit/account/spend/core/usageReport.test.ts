@@ -29,6 +29,19 @@ void describe('usageMarkdown', () => {
     assert.ok(!md.includes('Gateway |'), 'one gateway: no gateway column');
   });
 
+  void it('estimates are shown apart, marked ≈, in the row and the total', async () => {
+    const l = new UsageLedger(new MemoryStorage(), () => Date.parse('2026-11-25T10:00:00'));
+    await l.recordAnswer({ gateway: gw, model: 'gw-chat', cost: { quota: 2500, estimate: false }, unit: USD });
+    await l.recordAnswer({ gateway: gw, model: 'gw-chat', cost: { estimate: true, reason: 'no-usage' }, unit: USD });
+    await l.recordEstimate({ gateway: gw, model: 'gw-chat', quota: 500, unit: USD });
+    const md = usageMarkdown(l.rows(), { generatedAt: 'now' });
+    assert.match(
+      md,
+      /\| `gw-chat` \| 2 \| 0 \/ 0 \/ 0 \| 0 \| \$0\.005 \+ ≈\$0\.001 estimated \(1 without usage\) \| — \|/,
+    );
+    assert.match(md, /\| \*\*Total\*\* \| 2 \| 0 \/ 0 \/ 0 \| 0 \| \$0\.005 \+ ≈\$0\.001 estimated \|/);
+  });
+
   void it('several gateways get a column; totals in different units are not added', async () => {
     const l = new UsageLedger(new MemoryStorage(), () => Date.parse('2026-11-25T10:00:00'));
     const cny = unitFromStatus({ displayType: 'CNY', quotaPerUnit: 500_000, usdExchangeRate: 7 });

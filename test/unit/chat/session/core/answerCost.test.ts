@@ -136,4 +136,25 @@ void describe('answer cost in the session (local gateway)', () => {
     assert.equal(queries[0]?.usage, undefined);
     assert.ok((queries[0]?.estimated?.prompt_tokens ?? 0) > 0 && (queries[0]?.estimated?.completion_tokens ?? 0) > 0);
   });
+
+  void it('a cost that comes after the user opened another conversation is stored on its answer, in its conversation', async () => {
+    let resolve: (c: AnswerCost) => void = () => undefined;
+    const h = openSession(gw, undefined, {
+      priceAnswer: () => new Promise<AnswerCost>((r) => (resolve = r)),
+    });
+    void h.session.send('r1', question('priced late'));
+    await h.until(() => h.received.some((m) => m.type === 'chat/done'), 'the end of the turn');
+    const first = h.session.conversationId;
+    h.session.newChat();
+    assert.notEqual(h.session.conversationId, first);
+    resolve({ quota: 777, unit: USD, estimate: false });
+    await h.until(() => {
+      const saved = new ConversationStore(h.storage).load(first);
+      return saved?.messages.some((m) => m.role === 'assistant' && m.cost?.quota === 777) === true;
+    }, 'the late cost saved with the first conversation');
+    assert.ok(
+      !h.received.some((m) => m.type === 'chat/cost'),
+      'nothing is sent to a page that shows another conversation',
+    );
+  });
 });
