@@ -1,0 +1,74 @@
+/**
+ * The storyboard's media modules (webview/storyboard/media) in headless Chromium: bundled by
+ * esbuild the way the build bundles them, exposed as `window.__media`, on an https origin (a
+ * secure context, as a VS Code webview is: WebCodecs exists only there). Fixtures are served
+ * from test/gateway/fixtures at /fixtures/<name>; every other request is aborted and recorded.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { browserPath, CHROMIUM_ARGS } from './harness';
+
+export const MEDIA_ORIGIN = 'https://media.harness';
+const root = join(__dirname, '..', '..');
+export const FIXTURES = join(root, 'test', 'gateway', 'fixtures');
+
+const ENTRY = `
+import { lastFramePng } from './lastFrame';
+import { reencodeClips } from './reencode';
+import { exportGif, describeGif } from './gif';
+window.__media = { lastFramePng, reencodeClips, exportGif, describeGif };
+`;
+
+let bundled: string | undefined;
+async function bundle(): Promise<string> {
+  if (bundled) return bundled;
+  const out = await build({
+    stdin: { contents: ENTRY, resolveDir: join(root, 'webview', 'storyboard', 'media'), loader: 'ts' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'silent',
+  });
+  bundled = out.outputFiles[0]!.text;
+  return bundled;
+}
+
+export async function launchMedia(): Promise<Browser> {
+  return chromium.launch({ executablePath: browserPath(), args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface MediaPage {
+  page: Page;
+  foreignRequests: string[];
+}
+
+export async function openMedia(browser: Browser): Promise<MediaPage> {
+  const js = await bundle();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const foreignRequests: string[] = [];
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url === `${MEDIA_ORIGIN}/`) {
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><meta charset="utf-8"><title>media</title><script src="/media.js"></script>',
+      });
+    }
+    if (url === `${MEDIA_ORIGIN}/media.js`) return route.fulfill({ contentType: 'text/javascript', body: js });
+    const m = /^https:\/\/media\.harness\/fixtures\/([\w.-]+)$/.exec(url);
+    if (m && existsSync(join(FIXTURES, m[1]!))) {
+      return route.fulfill({ contentType: 'application/octet-stream', body: readFileSync(join(FIXTURES, m[1]!)) });
+    }
+    foreignRequests.push(url);
+    return route.abort();
+  });
+  // tsx names the functions a test passes to `page.evaluate` with its `__name` helper.
+  await page.addInitScript('window.__name = (f) => f;');
+  await page.goto(`${MEDIA_ORIGIN}/`);
+  return { page, foreignRequests };
+}
