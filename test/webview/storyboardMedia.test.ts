@@ -25,10 +25,34 @@ interface Media {
     codec: string;
     frames: number;
   }>;
-  exportGif(b: ArrayBuffer[], o?: Record<string, number>): Promise<Record<string, unknown> & { bytes: Uint8Array }>;
+  exportGif(b: ArrayBuffer[], o?: Record<string, number>): Promise<GifLike>;
   describeGif(r: unknown): string;
 }
-type W = { __media: Media };
+interface GifLike {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
+  fits: boolean;
+  attempts: unknown[];
+}
+/** The few DOM members the page-side code uses (this project's node type-check has no DOM lib). */
+interface Img {
+  src: string;
+  naturalWidth: number;
+  naturalHeight: number;
+  decode(): Promise<void>;
+}
+interface Canvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    drawImage(i: Img, x: number, y: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  } | null;
+}
+type W = { __media: Media; Image: new () => Img; document: { createElement(tag: 'canvas'): Canvas } };
 
 let browser: Browser;
 let m: MediaPage;
@@ -51,10 +75,11 @@ async function lastFrameAgainstReference(clip: string, reference = clip, base64 
         : await (await fetch(`/fixtures/${name}.mp4`)).arrayBuffer();
       const got = await media.lastFramePng(bytes);
       const pixels = async (src: string) => {
-        const img = new Image();
+        const g = globalThis as unknown as W;
+        const img = new g.Image();
         img.src = src;
         await img.decode();
-        const c = document.createElement('canvas');
+        const c = g.document.createElement('canvas');
         c.width = img.naturalWidth;
         c.height = img.naturalHeight;
         const ctx = c.getContext('2d')!;
@@ -174,7 +199,7 @@ void test('the GIF fits under the cap, plays forever by default, and says what i
     const clips = [await get('clip-1s.mp4'), await get('clip-2s.mp4'), await get('clip-3s.mp4')];
     const roomy = await media.exportGif(clips, { maxWidth: 320, maxFps: 12, maxBytes: 5_000_000 });
     const tight = await media.exportGif(clips, { maxWidth: 320, maxFps: 12, maxBytes: 400_000, plays: 2 });
-    const sum = (g: Record<string, unknown> & { bytes: Uint8Array }) => ({
+    const sum = (g: GifLike) => ({
       ...g,
       bytes: g.bytes.length,
       head: String.fromCharCode(...g.bytes.slice(0, 6)),
