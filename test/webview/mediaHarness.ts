@@ -18,7 +18,29 @@ const ENTRY = `
 import { lastFramePng } from './lastFrame';
 import { reencodeClips } from './reencode';
 import { exportGif, describeGif } from './gif';
+import { h, render } from 'preact';
+import { ExportPanel } from '../ExportPanel';
 window.__media = { lastFramePng, reencodeClips, exportGif, describeGif };
+// The export panel with recording callbacks: __stitchAnswer is what the "host" answers a join.
+window.__saved = [];
+window.__mountPanel = (takes) => {
+  const main = document.createElement('main');
+  main.innerHTML = '<h1>Board</h1>';
+  const root = document.createElement('div');
+  main.append(root);
+  document.body.append(main);
+  render(
+    h(ExportPanel, {
+      takes,
+      onStitch: async () => window.__stitchAnswer,
+      onSave: async (kind, bytes) => {
+        window.__saved.push({ kind, size: bytes.length, head: Array.from(bytes.slice(0, 8)) });
+        return { ok: true, file: 'demo.storyboard/' + (kind === 'gif' ? 'film.gif' : 'film-reencoded.mp4') };
+      },
+    }),
+    root,
+  );
+};
 `;
 
 let bundled: string | undefined;
@@ -31,6 +53,8 @@ async function bundle(): Promise<string> {
     format: 'iife',
     platform: 'browser',
     target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     logLevel: 'silent',
   });
   bundled = out.outputFiles[0]!.text;
@@ -56,7 +80,7 @@ export async function openMedia(browser: Browser): Promise<MediaPage> {
     if (url === `${MEDIA_ORIGIN}/`) {
       return route.fulfill({
         contentType: 'text/html',
-        body: '<!doctype html><meta charset="utf-8"><title>media</title><script src="/media.js"></script>',
+        body: '<!doctype html><html lang="en"><meta charset="utf-8"><title>media</title><script src="/media.js"></script></html>',
       });
     }
     if (url === `${MEDIA_ORIGIN}/media.js`) return route.fulfill({ contentType: 'text/javascript', body: js });

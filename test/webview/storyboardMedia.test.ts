@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { join } from 'node:path';
 import { stitchClips } from '../../src/video/storyboard/core/stitch';
+import { axeViolations, describe as describeAxe } from './axe';
 import { FIXTURES, launchMedia, openMedia, type MediaPage } from './mediaHarness';
 
 /*
@@ -226,4 +227,50 @@ void test('the GIF fits under the cap, plays forever by default, and says what i
   };
   assert.equal(loopCount(r.roomy.loop), 0);
   assert.equal(loopCount(r.tight.loop), 1);
+});
+
+void test('the export panel: a mismatch marks the take and offers the re-encode; the GIF is saved with what it chose', async () => {
+  const page = (await openMedia(browser)).page;
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { __stitchAnswer: unknown; __mountPanel(t: unknown): void };
+    g.__stitchAnswer = {
+      ok: false,
+      kind: 'mismatch',
+      index: 1,
+      parameter: 'resolution',
+      message: 'Cannot join without re-encoding: Shot 2 has resolution 256x144, Shot 1 has 320x180.',
+    };
+    g.__mountPanel([
+      { name: 'Shot 1', src: '/fixtures/clip-1s.mp4' },
+      { name: 'Shot 2', src: '/fixtures/clip-other.mp4' },
+    ]);
+  });
+  await page.getByRole('button', { name: 'Join into one MP4' }).click();
+  await page.getByRole('button', { name: 'Re-encode here and join' }).waitFor();
+  assert.match(await page.getByRole('status').innerText(), /Shot 2 has resolution 256x144/);
+  assert.equal(await page.locator('li[aria-invalid="true"]').innerText(), 'Shot 2 (cannot be included)');
+  const axe = await axeViolations(page);
+  assert.deepEqual(axe, [], describeAxe(axe));
+  await page.getByRole('button', { name: 'Re-encode here and join' }).click();
+  await page
+    .getByText(/^Saved demo\.storyboard\/film-reencoded\.mp4 \(3\.00 s, re-encoded as avc 320x180\)\.$/)
+    .waitFor();
+  await page.getByLabel('Largest size (KB)').fill('300');
+  await page.getByLabel('Largest size (KB)').dispatchEvent('change');
+  await page.getByRole('button', { name: 'Export GIF' }).click();
+  await page.getByText(/^Saved demo\.storyboard\/film\.gif: /).waitFor({ timeout: 60_000 });
+  const status = await page.getByRole('status').innerText();
+  console.log(`panel: ${status}`);
+  assert.match(status, /chosen to fit under 300 KB/);
+  const saved = await page.evaluate(
+    () => (globalThis as unknown as { __saved: Array<{ kind: string; size: number; head: number[] }> }).__saved,
+  );
+  assert.deepEqual(
+    saved.map((s) => s.kind),
+    ['reencoded', 'gif'],
+  );
+  assert.equal(String.fromCharCode(...saved[0]!.head.slice(4, 8)), 'ftyp');
+  assert.equal(String.fromCharCode(...saved[1]!.head.slice(0, 6)), 'GIF89a');
+  assert.ok(saved[1]!.size <= 300 * 1024);
+  await page.context().close();
 });
