@@ -3,7 +3,7 @@
  * decodes through WebCodecs. A clip that cannot be opened or decoded raises
  * {@link UndecodableClipError} naming it, so the panel can mark that clip.
  */
-import { ALL_FORMATS, BufferSource, Input, type InputVideoTrack } from 'mediabunny';
+import { BufferSource, Input, MP4, QTFF, WEBM, type InputVideoTrack } from 'mediabunny';
 import { UndecodableClipError } from './lastFrame';
 
 export interface OpenClip {
@@ -29,7 +29,7 @@ export class ClipError extends UndecodableClipError {
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export async function openClip(bytes: ArrayBuffer, index: number): Promise<OpenClip> {
-  const input = new Input({ formats: ALL_FORMATS, source: new BufferSource(bytes) });
+  const input = new Input({ formats: [MP4, QTFF, WEBM], source: new BufferSource(bytes) });
   try {
     const track = await input.getPrimaryVideoTrack();
     if (!track) throw new ClipError(index, 'it has no video track');

@@ -3,7 +3,7 @@
  * container (MP4, WebM, ...) and decodes through the browser's WebCodecs `VideoDecoder`, so no
  * ffmpeg and no hand-written demuxer. A chained shot sends this PNG as its reference image.
  */
-import { ALL_FORMATS, BufferSource, Input, VideoSampleSink, type VideoSample } from 'mediabunny';
+import { BufferSource, Input, MP4, QTFF, WEBM, VideoSampleSink, type VideoSample } from 'mediabunny';
 
 export interface LastFrame {
   dataUrl: string;
@@ -45,7 +45,7 @@ async function toPng(sample: VideoSample): Promise<LastFrame> {
 export async function lastFramePng(bytes: ArrayBuffer): Promise<LastFrame> {
   let input: Input;
   try {
-    input = new Input({ formats: ALL_FORMATS, source: new BufferSource(bytes) });
+    input = new Input({ formats: [MP4, QTFF, WEBM], source: new BufferSource(bytes) });
   } catch (err) {
     throw new UndecodableClipError(reasonOf(err));
   }
