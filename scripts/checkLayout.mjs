@@ -20,7 +20,7 @@ export const MAX_LINES = 400;
  */
 export const OVER_LIMIT = {};
 const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
-const WEBVIEW_PARTS = ['common', 'chat', 'gallery'];
+const WEBVIEW_PARTS = ['common', 'chat', 'gallery', 'storyboard'];
 const SOURCE = /\.(ts|tsx)$/;
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
