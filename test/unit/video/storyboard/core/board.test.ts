@@ -18,30 +18,30 @@ const board: Board = {
   ],
 };
 
-test('a printed board parses back to the same board', () => {
+void test('a printed board parses back to the same board', () => {
   const r = parseBoard(printBoard(board));
   assert.deepEqual(r, { ok: true, board });
 });
 
-test('a syntax error names its line and column and is marked as syntax', () => {
+void test('a syntax error names its line and column and is marked as syntax', () => {
   const r = parseBoard('{\n  "title": "x",\n  "shots": [\n    { "id": "a" "prompt": "p" }\n  ]\n}');
   assert.equal(r.ok, false);
   assert.ok(!r.ok && r.syntax);
   assert.match(!r.ok ? r.error : '', /^Line 4, column 17: /);
 });
 
-test('comments and trailing commas are syntax errors (the file is plain JSON)', () => {
+void test('comments and trailing commas are syntax errors (the file is plain JSON)', () => {
   assert.equal(parseBoard('{"title":"x","shots":[],}').ok, false);
   assert.equal(parseBoard('// c\n{"title":"x","shots":[]}').ok, false);
 });
 
-test('a schema error names the path of the bad field', () => {
+void test('a schema error names the path of the bad field', () => {
   const r = parseBoard(JSON.stringify({ title: 'x', shots: [{ id: 'a', prompt: 'p', takes: 1000 }] }));
   assert.ok(!r.ok && !r.syntax);
   assert.match(!r.ok ? r.error : '', /^shots\.0\.takes: /);
 });
 
-test('a huge takes count, too many shots, a bad id or continueFrom other than "previous" are refused', () => {
+void test('a huge takes count, too many shots, a bad id or continueFrom other than "previous" are refused', () => {
   const bad = [
     { title: 'x', shots: [{ id: 'a', prompt: 'p', takes: 5 }] },
     { title: 'x', shots: Array.from({ length: 41 }, (_, i) => ({ id: `s${i}`, prompt: 'p' })) },
@@ -52,7 +52,7 @@ test('a huge takes count, too many shots, a bad id or continueFrom other than "p
   for (const b of bad) assert.equal(parseBoard(JSON.stringify(b)).ok, false, JSON.stringify(b).slice(0, 80));
 });
 
-test('a duplicated id and a chosen take beyond the takes name the shot', () => {
+void test('a duplicated id and a chosen take beyond the takes name the shot', () => {
   const dup = parseBoard(
     JSON.stringify({
       title: 'x',
@@ -67,7 +67,7 @@ test('a duplicated id and a chosen take beyond the takes name the shot', () => {
   assert.match(!chosen.ok ? chosen.error : '', /Shot 1: chosenTake 3/);
 });
 
-test("a shot's own settings win over the board's defaults, which win over the fallback", () => {
+void test("a shot's own settings win over the board's defaults, which win over the fallback", () => {
   const fb = { model: 'm', seconds: 4, resolution: '480p', aspectRatio: '1:1' };
   assert.deepEqual(effectiveShot(board, board.shots[2]!, fb), {
     model: 'vendor-image-video',
@@ -80,7 +80,7 @@ test("a shot's own settings win over the board's defaults, which win over the fa
   assert.equal(effectiveShot({ title: '', shots: [] }, { id: 'x', prompt: '' }, fb).model, 'm');
 });
 
-test('add, duplicate, move, choose and delete keep ids unique and leave the input untouched', () => {
+void test('add, duplicate, move, choose and delete keep ids unique and leave the input untouched', () => {
   const copy = structuredClone(board);
   let b = applyEdit(board, { kind: 'add', after: 'a', shot: { prompt: 'new' } });
   assert.deepEqual(

@@ -36,7 +36,7 @@ const statusOf =
   };
 const none = new Map<string, string[]>();
 
-test('chained shots wait for the one they continue from; independent ones start at once', () => {
+void test('chained shots wait for the one they continue from; independent ones start at once', () => {
   const units = allUnits(board);
   assert.deepEqual(units.map(unitKey), ['a#1', 'b#1', 'c#1', 'd#1', 'd#2']);
   const first = planStep(board, units, statusOf({}), none, 10);
@@ -54,13 +54,13 @@ test('chained shots wait for the one they continue from; independent ones start 
   assert.deepEqual(third.start.map(unitKey), ['c#1']);
 });
 
-test('the concurrency limit counts what is already running', () => {
+void test('the concurrency limit counts what is already running', () => {
   const units = allUnits(board);
   assert.deepEqual(planStep(board, units, statusOf({}), none, 2).start.map(unitKey), ['a#1', 'd#1']);
   assert.deepEqual(planStep(board, units, statusOf({ 'a#1': 'running' }), none, 2).start.map(unitKey), ['d#1']);
 });
 
-test('a chain to a failed shot stops that chain only and names the shot it continues from', () => {
+void test('a chain to a failed shot stops that chain only and names the shot it continues from', () => {
   const step = planStep(board, allUnits(board), statusOf({ 'a#1': 'failed' }), none, 10);
   assert.deepEqual(step.start.map(unitKey), ['d#1', 'd#2']);
   assert.deepEqual(
@@ -71,7 +71,7 @@ test('a chain to a failed shot stops that chain only and names the shot it conti
   assert.match(step.blocked[1]!.reason, /shot 2 \("b"\) take 1/);
 });
 
-test("a shot's own problem blocks it and what chains to it, and the others still run", () => {
+void test("a shot's own problem blocks it and what chains to it, and the others still run", () => {
   const problems = new Map([['a', ['image "x.png" is missing']]]);
   const step = planStep(board, allUnits(board), statusOf({}), problems, 10);
   assert.deepEqual(step.start.map(unitKey), ['d#1', 'd#2']);
@@ -82,7 +82,7 @@ test("a shot's own problem blocks it and what chains to it, and the others still
   );
 });
 
-test("a chained shot waits for the previous shot's chosen take; without its clip outside the run it says so", () => {
+void test("a chained shot waits for the previous shot's chosen take; without its clip outside the run it says so", () => {
   const b2: Board = {
     title: 't',
     shots: [
@@ -98,7 +98,7 @@ test("a chained shot waits for the previous shot's chosen take; without its clip
   assert.deepEqual(planStep(b2, only, statusOf({ 'a#2': 'running' }), none, 4), { start: [], blocked: [] });
 });
 
-test('shot problems: the first shot cannot chain, paths cannot lead out, URLs must be HTTPS, the model rules apply', () => {
+void test('shot problems: the first shot cannot chain, paths cannot lead out, URLs must be HTTPS, the model rules apply', () => {
   const b: Board = {
     title: 't',
     shots: [
@@ -135,7 +135,7 @@ test('shot problems: the first shot cannot chain, paths cannot lead out, URLs mu
   assert.equal(pathProblem('..\\..\\x.png'), 'leads out of the workspace');
 });
 
-test('the approval summary counts shots, clips, seconds and models', () => {
+void test('the approval summary counts shots, clips, seconds and models', () => {
   assert.deepEqual(runSummary(board, allUnits(board), fb), {
     shots: 4,
     clips: 5,

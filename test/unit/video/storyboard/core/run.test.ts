@@ -48,7 +48,7 @@ function harness(o: { limit?: number; fail?: string[]; frameFails?: boolean } = 
   return { run, log, statuses, end, tick };
 }
 
-test('a 3-shot chain runs in order, each chained shot carrying the last frame of the one before', async () => {
+void test('a 3-shot chain runs in order, each chained shot carrying the last frame of the one before', async () => {
   const h = harness();
   h.run.step();
   await h.tick();
@@ -68,7 +68,7 @@ test('a 3-shot chain runs in order, each chained shot carrying the last frame of
   assert.equal(h.log.length, 4, 'each unit is started exactly once');
 });
 
-test('a failed shot blocks only its chain; the run still ends', async () => {
+void test('a failed shot blocks only its chain; the run still ends', async () => {
   const h = harness();
   h.run.step();
   await h.end('a#1', { ok: false, error: 'moderation' });
@@ -81,7 +81,7 @@ test('a failed shot blocks only its chain; the run still ends', async () => {
   assert.equal(h.log.length, 2);
 });
 
-test('a last frame that cannot be decoded fails the chained shot with the reason and sends nothing for it', async () => {
+void test('a last frame that cannot be decoded fails the chained shot with the reason and sends nothing for it', async () => {
   const h = harness({ frameFails: true });
   h.run.step();
   await h.end('a#1');
@@ -95,7 +95,7 @@ test('a last frame that cannot be decoded fails the chained shot with the reason
   assert.equal(h.log.length, 2);
 });
 
-test('the limit holds: with 1 at a time the independent shot waits its turn', async () => {
+void test('the limit holds: with 1 at a time the independent shot waits its turn', async () => {
   const h = harness({ limit: 1 });
   h.run.step();
   await h.tick();
@@ -105,7 +105,7 @@ test('the limit holds: with 1 at a time the independent shot waits its turn', as
   assert.match(h.log[1]!, /^start b#1/);
 });
 
-test('an attached unit (resumed after a reload) is followed and never started again', async () => {
+void test('an attached unit (resumed after a reload) is followed and never started again', async () => {
   const h = harness();
   let endA!: (e: UnitEnd) => void;
   h.run.attach({ shotId: 'a', take: 1 }, new Promise((r) => (endA = r)));

@@ -14,7 +14,7 @@ import {
   withTake,
 } from '../../../../../src/video/storyboard/core/state';
 
-test('the state file and the outputs folder sit beside the board', () => {
+void test('the state file and the outputs folder sit beside the board', () => {
   assert.equal(statePathFor('/ws/demo/login.storyboard.json'), '/ws/demo/login.storyboard.state.json');
   assert.equal(outputsDirFor('/ws/demo/login.storyboard.json'), '/ws/demo/login.storyboard');
   assert.equal(
@@ -23,7 +23,7 @@ test('the state file and the outputs folder sit beside the board', () => {
   );
 });
 
-test('takes are recorded per shot in order and the chosen file follows the saved take', () => {
+void test('takes are recorded per shot in order and the chosen file follows the saved take', () => {
   let s = withTake(emptyState(), 'a', { take: 2, state: 'running', taskKey: 'k2' });
   s = withTake(s, 'a', { take: 1, state: 'saved', taskKey: 'k1', videoId: 'video_1', file: 'a-take1.mp4' });
   s = withTake(s, 'a', { take: 2, state: 'failed', taskKey: 'k2', error: 'moderation' });
@@ -40,7 +40,7 @@ test('takes are recorded per shot in order and the chosen file follows the saved
   assert.deepEqual(parseState(printState(s)), { state: s });
 });
 
-test('a missing or empty state file is an empty state; a broken one is reported, not thrown', () => {
+void test('a missing or empty state file is an empty state; a broken one is reported, not thrown', () => {
   assert.deepEqual(parseState(undefined), { state: emptyState() });
   assert.deepEqual(parseState('  '), { state: emptyState() });
   const broken = parseState('{"v":1,');
@@ -48,7 +48,7 @@ test('a missing or empty state file is an empty state; a broken one is reported,
   assert.match(broken.error ?? '', /not valid JSON/);
 });
 
-test('a hostile state file cannot name files outside the outputs folder or odd task ids', () => {
+void test('a hostile state file cannot name files outside the outputs folder or odd task ids', () => {
   const hostile = [
     { v: 1, shots: { a: { takes: [{ take: 1, state: 'saved', file: '../../.ssh/id_rsa' }] } } },
     { v: 1, shots: { a: { takes: [{ take: 1, state: 'saved', file: '/etc/passwd' }] } } },
