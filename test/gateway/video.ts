@@ -70,6 +70,36 @@ function sampleMp4(): Buffer {
   return fixture;
 }
 
+const clips = new Map<string, Buffer>();
+
+/**
+ * The storyboard clips of fixtures/make-clips.sh: `clip-1s|2s|3s.mp4` share their codec
+ * parameters (they join without re-encoding), `clip-other.mp4` does not, `clip-truncated.mp4`
+ * cannot be decoded. Read on first use, like the sample.
+ */
+function clipMp4(name: string): Buffer {
+  const hit = clips.get(name);
+  if (hit) return hit;
+  const candidates = [join(__dirname, 'fixtures', name), join(process.cwd(), 'test', 'gateway', 'fixtures', name)];
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw httpError(500, 'server_error', 'fixture_missing', `the gateway cannot find fixtures/${name}`);
+  const bytes = readFileSync(found);
+  clips.set(name, bytes);
+  return bytes;
+}
+
+/**
+ * Which MP4 a completed task serves: `#othercodec` in the prompt gives a clip with other codec
+ * parameters, `#undecodable` a cut-off MP4, 1 to 3 seconds the storyboard clip of that length;
+ * anything else the sample, as before.
+ */
+export function clipFor(t: { prompt: string; seconds: number }): Buffer {
+  if (/(^|\s)#othercodec(\s|$)/.test(t.prompt)) return clipMp4('clip-other.mp4');
+  if (/(^|\s)#undecodable(\s|$)/.test(t.prompt)) return clipMp4('clip-truncated.mp4');
+  if (t.seconds >= 1 && t.seconds <= 3) return clipMp4(`clip-${t.seconds}s.mp4`);
+  return sampleMp4();
+}
+
 /** The header of a generated MP4 of `size` bytes: an `ftyp` box, then an `mdat` box that pads to the size. */
 export function mp4Header(size: number): Buffer {
   const ftyp = Buffer.alloc(24);
@@ -405,7 +435,8 @@ export class VideoStore {
         'id',
       );
     }
-    const size = fx.contentSize ?? sampleMp4().length;
+    const clip = clipFor(t);
+    const size = fx.contentSize ?? clip.length;
     const etag = `"${t.id}-${size}"`;
     const asked = fx.acceptRanges ? byteRange(req.range, size) : undefined;
     const partial = asked !== undefined && (req.ifRange === undefined || req.ifRange === etag);
@@ -424,11 +455,11 @@ export class VideoStore {
     const w = new BodyWriter(res, { split: fx.split, dropAfterBytes: cut.length ? Math.min(...cut) : undefined });
     if (fx.contentSize === undefined && fx.contentStallAfterBytes !== undefined) {
       // A transfer that goes silent mid-body; the client (or close()) ends the connection.
-      await w.write(sampleMp4().subarray(from, from + fx.contentStallAfterBytes));
+      await w.write(clip.subarray(from, from + fx.contentStallAfterBytes));
       return;
     }
     if (fx.contentSize === undefined) {
-      if (await w.write(sampleMp4().subarray(from, to + 1))) w.end();
+      if (await w.write(clip.subarray(from, to + 1))) w.end();
       return;
     }
     // Generated on the fly in fixed-size pieces so a multi-gigabyte body never sits in memory.

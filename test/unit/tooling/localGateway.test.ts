@@ -1012,6 +1012,25 @@ void describe('video', () => {
     );
   });
 
+  void test('storyboard clips: 1-3 seconds serve clip-Ns.mp4, #othercodec and #undecodable their clips', async () => {
+    const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', 'gateway', 'fixtures', name));
+    const cases: Array<[Json, string]> = [
+      [{ prompt: 'a', seconds: 1 }, 'clip-1s.mp4'],
+      [{ prompt: 'b', seconds: 2 }, 'clip-2s.mp4'],
+      [{ prompt: 'c', seconds: '3' }, 'clip-3s.mp4'],
+      [{ prompt: 'd', seconds: 4 }, 'sample.mp4'],
+      [{ prompt: 'e #othercodec', seconds: 2 }, 'clip-other.mp4'],
+      [{ prompt: '#undecodable f', seconds: 1 }, 'clip-truncated.mp4'],
+    ];
+    for (const [body, name] of cases) {
+      const id = await createVideo({ model: 'vendor-image-video', ...body });
+      gw.completeVideo(id);
+      const res = await fetch(`${gw.videoUrl}/v1/videos/${id}/content`, { headers: auth() });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      assert.deepEqual(bytes, fixture(name), `${JSON.stringify(body)} serves ${name}`);
+    }
+  });
+
   void test('content is the real sample MP4 with video/mp4, Content-Length and ftyp at byte 4', async () => {
     const id = await createVideo({ model: 'vendor-image-video', prompt: 'p' });
     gw.completeVideo(id);
