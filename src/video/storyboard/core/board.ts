@@ -5,7 +5,7 @@
  * The JSON schema the editor validates with (`media/storyboard.schema.json`) states the same rules.
  */
 import * as l10n from '@vscode/l10n';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as z from '../../../shared/zod';
 
 export const MAX_SHOTS = 40;

@@ -6,7 +6,7 @@
  * take is only followed when this window's video manager knows its task key (see the editor).
  */
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import * as z from '../../../shared/zod';
 import { MAX_TAKES, SHOT_ID } from './board';
 
