@@ -40,6 +40,8 @@ const builds = [hostBuild];
 
 /** Where the chat page's chunks go (emptied by each build, like the host's). */
 const PAGE_CHUNKS = 'webview-chunks';
+/** Where the storyboard page's chunks go (emptied by each build too). */
+const BOARD_CHUNKS = 'storyboard-chunks';
 
 // The webview bundle exists from the chat issue on. The chat page is an ES module (loaded with
 // `<script type="module">`, src/shared/webviewHtml.ts) split like the host: what the first paint
@@ -74,6 +76,26 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'gallery', 'main.tsx'))) {
     bundle: true,
     platform: 'browser',
     format: 'iife',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    logLevel: 'warning',
+  });
+}
+
+// The storyboard editor (issue 24): an ES module split like the chat page, so mediabunny (the last
+// frame, the stitch and the export) lands in dist/storyboard-chunks/ and loads on first use only.
+if (fs.existsSync(path.join(__dirname, 'webview', 'storyboard', 'main.tsx'))) {
+  builds.push({
+    entryPoints: { storyboard: 'webview/storyboard/main.tsx' },
+    outdir: 'dist',
+    chunkNames: `${BOARD_CHUNKS}/[name]-[hash]`,
+    bundle: true,
+    splitting: true,
+    platform: 'browser',
+    format: 'esm',
     target: 'es2022',
     sourcemap: !production,
     minify: production,
@@ -153,7 +175,7 @@ function assertNoDuplicates(metafile) {
 async function main() {
   // Chunk names carry a content hash: the last build's chunks would otherwise pile up in the
   // folder the .vsix ships.
-  for (const dir of ['chunks', PAGE_CHUNKS])
+  for (const dir of ['chunks', PAGE_CHUNKS, BOARD_CHUNKS])
     fs.rmSync(path.join(__dirname, 'dist', dir), { recursive: true, force: true });
   if (watch) {
     const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

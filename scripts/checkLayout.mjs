@@ -2,7 +2,7 @@
 // only). Each rule says where a new file belongs, so the map of docs/DEVELOPING.md stays true:
 // - every source file sits in a layer folder: src/{api,shared,platform,contracts}/, a feature's
 //   composition point src/<feature>/vscode/, or a capability's src/<feature>/<capability>/{core,vscode}/;
-//   the webview's in webview/{common,chat,gallery}/;
+//   the webview's in webview/{common,chat,gallery,storyboard}/;
 // - no source file is over 400 lines;
 // - unit tests mirror src: test/unit/<path>.test.ts (or <path>.<aspect>.test.ts) names a source
 //   file, except the project's own tooling in test/unit/tooling/;

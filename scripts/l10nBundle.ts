@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
 import { GALLERY_STRINGS } from '../src/shared/galleryStrings';
+import { STORYBOARD_STRINGS } from '../src/shared/storyboardStrings';
 import { WEBVIEW_STRINGS } from '../src/shared/webviewStrings';
 
 export const ROOT = join(__dirname, '..');
@@ -35,7 +36,7 @@ export async function extractBundle(): Promise<Strings> {
   const found = await getL10nJson(files);
   const out: Strings = {};
   for (const [k, v] of Object.entries(found)) out[k] = typeof v === 'string' ? v : v.message;
-  for (const k of [...WEBVIEW_STRINGS, ...GALLERY_STRINGS]) out[k] ??= k;
+  for (const k of [...WEBVIEW_STRINGS, ...GALLERY_STRINGS, ...STORYBOARD_STRINGS]) out[k] ??= k;
   return out;
 }
 

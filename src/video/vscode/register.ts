@@ -33,6 +33,7 @@ import type { VideoFeature } from './feature';
 import { runVideoWizard } from '../wizard/vscode/wizard';
 import { SpendDeclined, VideoSpend } from './spend';
 import { costLines, type ClipCost } from '../jobs/core/costs';
+import { registerStoryboard } from '../storyboard/vscode/register';
 
 /** Command ids of the video feature. */
 export const VIDEO_COMMANDS = {
@@ -313,6 +314,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
 
   const gallery = registerVideoGallery(s, feature);
   registerVideoLmTools(s, feature);
+  // Boards reuse the gallery's take cards; their editor and tools load on first use.
+  const boardTools = registerStoryboard(s, feature, (r, asUri) => gallery.toTask(r, asUri));
 
   // Tasks that were running when the window closed carry on (never re-created).
   const resumed = manager.resumeUnfinished();
@@ -322,7 +325,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  return { manager, chatTools: videoChatTools(feature, videoTaskSource(feature, gallery)) };
+  return { manager, chatTools: [...videoChatTools(feature, videoTaskSource(feature, gallery)), ...boardTools] };
 }
 
 function isGenerateArgs(v: unknown): v is GenerateArgs {

@@ -1,0 +1,280 @@
+import * as vscode from 'vscode';
+import { promises as fs } from 'node:fs';
+import type { Services } from '../../../platform/services';
+import { readSettings } from '../../../platform/settings';
+import { webviewHtml } from '../../../shared/webviewHtml';
+import {
+  storyboardWebviewMessageSchema,
+  type BoardView,
+  type StoryboardHostMessage,
+  type StoryboardWebviewMessage,
+} from '../../../shared/protocol/storyboard';
+import { STORYBOARD_STRINGS } from '../../../shared/storyboardStrings';
+import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
+import type { VideoFeature } from '../../vscode/feature';
+import { applyEdit, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
+import type { Fallback } from '../core/plan';
+import { outputsDirFor, takeOf, takePath } from '../core/state';
+import { BoardGeneration } from './generation';
+import { boardView, type ToTask } from './view';
+
+/** Open board editors by file path: what the debug command and the agent tools reach. */
+export const sessions = new Map<string, BoardSession>();
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
+}
+
+export function fallback(): Fallback {
+  const st = readSettings();
+  return {
+    model: st.videoModel,
+    seconds: st.video.seconds,
+    resolution: st.video.resolution,
+    aspectRatio: st.video.aspectRatio,
+  };
+}
+
+/**
+ * One open board: the text document stays VS Code's (undo, redo, save, dirty state); every change
+ * the page asks for is a WorkspaceEdit of the whole text. A board that does not parse is shown as
+ * its error and never written.
+ */
+export class BoardSession implements vscode.Disposable {
+  private board: Board | undefined;
+  private error: string | undefined;
+  private ready = false;
+  private last: BoardView | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private nextFrame = 1;
+  private readonly frames = new Map<number, { resolve: (d: string) => void; reject: (e: Error) => void }>();
+  private readonly subs: vscode.Disposable[] = [];
+  readonly gen: BoardGeneration;
+
+  constructor(
+    private readonly s: Services,
+    private readonly feature: VideoFeature,
+    private readonly toTask: ToTask,
+    readonly doc: vscode.TextDocument,
+    private readonly panel: vscode.WebviewPanel,
+  ) {
+    this.parse();
+    this.gen = new BoardGeneration({
+      s,
+      feature,
+      boardPath: doc.uri.fsPath,
+      board: () => this.board,
+      fallback,
+      lastFrame: (file) => this.lastFrame(file),
+      changed: () => this.schedule(),
+    });
+    const ext = s.context.extensionUri;
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(ext, 'dist'), vscode.Uri.file(outputsDirFor(doc.uri.fsPath))],
+    };
+    panel.webview.html = webviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: nonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'storyboard.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'storyboard.css')).toString(),
+      title: vscode.l10n.t('Storyboard'),
+      lang: vscode.env.language,
+      media: true,
+      module: true,
+    });
+    this.subs.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        const m = storyboardWebviewMessageSchema.safeParse(raw);
+        if (!m.success) {
+          s.log.warn(`storyboard: dropped a page message that does not match the protocol`);
+          return;
+        }
+        void this.handle(m.data).catch((e: unknown) => this.notice(e instanceof Error ? e.message : String(e), true));
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document !== doc || e.contentChanges.length === 0) return;
+        this.parse();
+        if (this.board) this.gen.run?.update(this.board);
+        void this.gen.recheck();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    sessions.set(doc.uri.fsPath, this);
+    void this.gen.load().then(() => this.gen.resumePending());
+  }
+
+  private parse(): void {
+    const r = parseBoard(this.doc.getText());
+    this.board = r.ok ? r.board : undefined;
+    this.error = r.ok ? undefined : r.error;
+  }
+
+  /** What the page was last sent (integration tests). */
+  view(): BoardView | undefined {
+    return this.last;
+  }
+
+  private post(m: StoryboardHostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  notice(text: string, error: boolean): void {
+    if (this.ready) this.post({ type: 'board/notice', text, error });
+    if (error) this.s.log.info(`storyboard ${this.doc.uri.fsPath}: ${text}`);
+  }
+
+  /** Sends the view at most every 100 ms (progress of several tasks arrives in bursts). */
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.render();
+    }, 100);
+  }
+
+  private async render(): Promise<void> {
+    const view = await boardView(this.board, this.error, this.gen, {
+      boardPath: this.doc.uri.fsPath,
+      fallback: fallback(),
+      toTask: this.toTask,
+      asUri: (u) => this.panel.webview.asWebviewUri(u).toString(),
+    });
+    this.last = view;
+    if (this.ready) this.post({ type: 'board/state', view });
+  }
+
+  /** The last frame of a clip beside the board, decoded by the page (its CSP allows no fetch: bytes travel in the message). */
+  private async lastFrame(file: string): Promise<string> {
+    if (!this.ready) throw new Error(vscode.l10n.t('the board editor is not open'));
+    const bytes = await fs.readFile(takePath(this.doc.uri.fsPath, file));
+    const requestId = this.nextFrame++;
+    return new Promise((resolve, reject) => {
+      this.frames.set(requestId, { resolve, reject });
+      this.post({
+        type: 'board/clip',
+        requestId,
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      });
+    });
+  }
+
+  private async handle(m: StoryboardWebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'webview/ready': {
+        this.ready = true;
+        const strings: Record<string, string> = {};
+        for (const k of [...GALLERY_STRINGS, ...STORYBOARD_STRINGS]) strings[k] = vscode.l10n.t(k);
+        this.post({ type: 'board/strings', strings });
+        await this.render();
+        return;
+      }
+      case 'board/edit':
+        await this.edit(m.edit);
+        return;
+      case 'board/generate': {
+        const text = await this.gen.generate(m.id);
+        this.notice(text, false);
+        return;
+      }
+      case 'board/frame': {
+        const f = this.frames.get(m.requestId);
+        this.frames.delete(m.requestId);
+        if (f && m.dataUrl) f.resolve(m.dataUrl);
+        else f?.reject(new Error(m.error ?? vscode.l10n.t('no frame')));
+        return;
+      }
+      case 'board/takeAction':
+        return this.takeAction(m.id, m.take, m.action);
+    }
+  }
+
+  /** Applies a page edit as a WorkspaceEdit of the whole text (undo and redo are VS Code's). */
+  async edit(edit: BoardEdit): Promise<boolean> {
+    const r = parseBoard(this.doc.getText());
+    if (!r.ok) {
+      this.notice(
+        vscode.l10n.t('The board does not parse ({0}); fix it in the text editor. Nothing was changed.', r.error),
+        true,
+      );
+      return false;
+    }
+    if (edit.kind === 'delete' && !(await this.confirmDelete(edit.id))) return false;
+    const next = applyEdit(r.board, edit);
+    const we = new vscode.WorkspaceEdit();
+    we.replace(this.doc.uri, new vscode.Range(0, 0, this.doc.lineCount, 0), printBoard(next));
+    return vscode.workspace.applyEdit(we);
+  }
+
+  /** A shot with clips asks before it goes, and its clips are deleted only when the user says so. */
+  private async confirmDelete(id: string): Promise<boolean> {
+    const takes = this.gen.state.shots[id]?.takes.filter((t) => t.file) ?? [];
+    if (takes.length === 0) return true;
+    const keep = vscode.l10n.t('Delete Shot, Keep Clips');
+    const both = vscode.l10n.t('Delete Shot and Clips');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Shot "{0}" has {1} generated clip(s). Delete its clips too?', id, takes.length),
+      { modal: true },
+      keep,
+      both,
+    );
+    if (answer === undefined) return false;
+    if (answer === both) {
+      for (const t of takes)
+        await vscode.workspace.fs
+          .delete(vscode.Uri.file(takePath(this.doc.uri.fsPath, t.file ?? '')), { useTrash: true })
+          .then(
+            () => undefined,
+            () => undefined,
+          );
+      const { [id]: _gone, ...rest } = this.gen.state.shots;
+      this.gen.state = { ...this.gen.state, shots: rest };
+      await this.gen.persist();
+    }
+    return true;
+  }
+
+  private async takeAction(id: string, take: number, action: string): Promise<void> {
+    const rec = takeOf(this.gen.state, id, take);
+    const file = rec?.file ? vscode.Uri.file(takePath(this.doc.uri.fsPath, rec.file)) : undefined;
+    const r = this.gen.record(id, take);
+    if (action === 'open' && file) await vscode.commands.executeCommand('vscode.open', file, vscode.ViewColumn.Beside);
+    else if (action === 'reveal' && file) await vscode.commands.executeCommand('revealInExplorer', file);
+    else if (action === 'copyId' && rec?.videoId) await vscode.env.clipboard.writeText(rec.videoId);
+    else if (action === 'stop' && r) await this.feature.manager.pause(r.key);
+    else if (action === 'resume') {
+      if (r) void this.feature.manager.resume(r.key);
+      else if (rec?.videoId) {
+        // An id recorded elsewhere is followed only on the user's word, and only polled: never created again.
+        const { record } = await this.feature.manager.track(rec.videoId, rec.prompt ?? '');
+        await this.gen.setTake(id, { ...rec, taskKey: record.key, state: 'running' });
+        await this.gen.load();
+      }
+    }
+    this.schedule();
+  }
+
+  dispose(): void {
+    if (sessions.get(this.doc.uri.fsPath) === this) sessions.delete(this.doc.uri.fsPath);
+    for (const f of this.frames.values()) f.reject(new Error(vscode.l10n.t('the board editor was closed')));
+    this.frames.clear();
+    this.gen.dispose();
+    for (const s of this.subs) s.dispose();
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+/** The custom editor: a board session per opened document. */
+export function resolveBoardEditor(
+  s: Services,
+  feature: VideoFeature,
+  toTask: ToTask,
+  doc: vscode.TextDocument,
+  panel: vscode.WebviewPanel,
+): void {
+  new BoardSession(s, feature, toTask, doc, panel);
+}

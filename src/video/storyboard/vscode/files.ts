@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { checkInside } from '../../../api/insideWorkspace';
+import { imageToDataUrl } from '../../vscode/images';
+import type { Board } from '../core/board';
+import { isUrl, pathProblem } from '../core/plan';
+import { outputsDirFor, parseState, printState, statePathFor, type BoardState } from '../core/state';
+
+/** The file-system folders of the open workspace (what "inside the workspace" means). */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+/** The folder a board's image paths are relative to: the workspace folder holding the board. */
+export function baseFolder(boardPath: string): string | undefined {
+  const f = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(boardPath));
+  return f?.uri.scheme === 'file' ? f.uri.fsPath : undefined;
+}
+
+/**
+ * What is wrong on disk with each local image of the board: missing, not a file, or (followed
+ * through its links) outside the workspace. A hostile board's `docs/ref.png -> ~/.ssh/id_rsa` is
+ * caught here, before anything is read.
+ */
+export async function imageFileProblems(board: Board, boardPath: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const base = baseFolder(boardPath);
+  const roots = workspaceRoots();
+  for (const ref of new Set(board.shots.flatMap((s) => s.images ?? []))) {
+    if (isUrl(ref) || pathProblem(ref)) continue;
+    if (!base) {
+      out.set(ref, vscode.l10n.t('cannot be found: the board is not in an open workspace folder'));
+      continue;
+    }
+    const abs = path.resolve(base, ref);
+    const c = await checkInside(abs, roots).catch(() => undefined);
+    if (!c || !c.inside) out.set(ref, vscode.l10n.t('leads out of the workspace (through a symbolic link)'));
+    else if (!c.exists) out.set(ref, vscode.l10n.t('does not exist'));
+    else if (
+      !(await fs.stat(abs).then(
+        (st) => st.isFile(),
+        () => false,
+      ))
+    )
+      out.set(ref, vscode.l10n.t('is not a file'));
+  }
+  return out;
+}
+
+/** A shot's images as sent: local files as data URLs (checked again as they are read), URLs as they are. */
+export async function shotImages(
+  board: Board,
+  boardPath: string,
+  shotId: string,
+): Promise<{ urls: string[]; labels: string[] }> {
+  const shot = board.shots.find((s) => s.id === shotId);
+  const base = baseFolder(boardPath);
+  const urls: string[] = [];
+  const labels: string[] = [];
+  for (const ref of shot?.images ?? []) {
+    labels.push(ref);
+    if (isUrl(ref)) urls.push(ref);
+    else {
+      if (!base || pathProblem(ref)) throw new Error(vscode.l10n.t('image "{0}" cannot be read', ref));
+      urls.push(await imageToDataUrl(vscode.Uri.file(path.resolve(base, ref))));
+    }
+  }
+  return { urls, labels };
+}
+
+/**
+ * Why the board's state file or outputs folder must not be written: a link that leads out of the
+ * workspace (a hostile `x.storyboard -> ~/.ssh` would have clips copied over keys).
+ */
+export async function writeProblem(target: string): Promise<string | undefined> {
+  const c = await checkInside(target, workspaceRoots()).catch(() => undefined);
+  return c?.inside
+    ? undefined
+    : vscode.l10n.t('{0} leads out of the workspace; nothing is written there.', path.basename(target));
+}
+
+export async function readState(boardPath: string): Promise<{ state: BoardState; error?: string }> {
+  const text = await fs.readFile(statePathFor(boardPath), 'utf8').catch(() => undefined);
+  return parseState(text);
+}
+
+/** Writes the state file; a broken one is never replaced (the caller said so to the user). */
+export async function writeState(boardPath: string, state: BoardState): Promise<void> {
+  const file = statePathFor(boardPath);
+  const why = await writeProblem(file);
+  if (why) throw new Error(why);
+  await fs.writeFile(file, printState(state));
+}
+
+/** Copies a saved clip into the board's outputs folder under the take's name. */
+export async function keepClip(boardPath: string, from: string, name: string): Promise<string> {
+  const dir = outputsDirFor(boardPath);
+  const why = await writeProblem(path.join(dir, name));
+  if (why) throw new Error(why);
+  await fs.mkdir(dir, { recursive: true });
+  const dest = path.join(dir, name);
+  await fs.copyFile(from, dest);
+  return dest;
+}

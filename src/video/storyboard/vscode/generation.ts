@@ -1,0 +1,351 @@
+import * as vscode from 'vscode';
+import type { Services } from '../../../platform/services';
+import type { VideoFeature } from '../../vscode/feature';
+import type { VideoTaskRecord } from '../../jobs/core/record';
+import { effectiveShot, type Board } from '../core/board';
+import {
+  allUnits,
+  runSummary,
+  shotProblems,
+  shotRequest,
+  unitKey,
+  type Fallback,
+  type Unit,
+  type UnitStatus,
+} from '../core/plan';
+import { totalLine, type ClipQuote } from '../core/price';
+import { BoardRun, type UnitEnd } from '../core/run';
+import {
+  emptyState,
+  takeFileName,
+  takeOf,
+  withChosen,
+  withTake,
+  type BoardState,
+  type TakeRecord,
+} from '../core/state';
+import { approve } from './approval';
+import { imageFileProblems, keepClip, readState, shotImages, writeState } from './files';
+
+/** workspaceState: the runs the user approved that have units left, per board file (survives a reload). */
+const RUNS_KEY = 'gatewayStudio.storyboard.runs';
+const FINAL = new Set<VideoTaskRecord['state']>(['saved', 'failed', 'error', 'timed_out', 'paused']);
+
+export interface GenerationHost {
+  s: Services;
+  feature: VideoFeature;
+  boardPath: string;
+  board(): Board | undefined;
+  fallback(): Fallback;
+  /** The last frame of a saved clip, decoded by the board's page. */
+  lastFrame(file: string): Promise<string>;
+  changed(): void;
+}
+
+/**
+ * A board's generation: the state file, the run in progress, and the link between the board's
+ * takes and the video manager's tasks. A take is followed only when this window's manager knows
+ * its task key: a state file's claim alone (another machine, a hostile repository) starts
+ * nothing and polls nothing.
+ */
+export class BoardGeneration implements vscode.Disposable {
+  state: BoardState = emptyState();
+  stateError: string | undefined;
+  run: BoardRun | undefined;
+  private fileProblems = new Map<string, string>();
+  private writing: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly h: GenerationHost) {
+    this.subs.push(h.feature.onDidChange((e) => void this.follow(e.record, e.removed)));
+  }
+
+  async load(): Promise<void> {
+    const r = await readState(this.h.boardPath);
+    this.state = r.state;
+    this.stateError = r.error;
+    // Tasks of this board the manager knows (it resumed them at activation): followed to their end,
+    // and a clip saved while the board was closed is copied beside it now.
+    for (const shot of Object.values(this.state.shots))
+      for (const t of shot.takes)
+        if (t.state !== 'saved' && t.state !== 'failed' && t.taskKey && this.h.feature.manager.get(t.taskKey))
+          void this.waitEnd(t.taskKey);
+    await this.recheck();
+  }
+
+  /** Looks at the images on disk again (the board or the files changed). */
+  async recheck(): Promise<void> {
+    const b = this.h.board();
+    this.fileProblems = b ? await imageFileProblems(b, this.h.boardPath) : new Map();
+    this.h.changed();
+  }
+
+  problems(board: Board): Map<string, string[]> {
+    return new Map(board.shots.map((s, i) => [s.id, shotProblems(board, i, this.h.fallback(), this.fileProblems)]));
+  }
+
+  /** A unit's status: the run's, else what the state file and the manager say. */
+  status(u: Unit): UnitStatus {
+    const inRun = this.run?.units().find((x) => unitKey(x.unit) === unitKey(u));
+    if (inRun) return inRun.status;
+    return this.known(u) ?? { kind: 'pending' };
+  }
+
+  private known(u: Unit): UnitStatus | undefined {
+    const t = takeOf(this.state, u.shotId, u.take);
+    if (!t) return undefined;
+    if (t.state === 'saved') return { kind: 'saved' };
+    if (t.state === 'failed') return { kind: 'failed', reason: t.error ?? vscode.l10n.t('failed') };
+    const r = t.taskKey ? this.h.feature.manager.get(t.taskKey) : undefined;
+    // Final but not yet recorded: `waitEnd` is recording it right now.
+    if (r) return { kind: 'running' };
+    return {
+      kind: 'blocked',
+      reason: vscode.l10n.t(
+        'recorded as started ({0}) but not by this window: use Resume on its take',
+        t.videoId ?? t.taskKey ?? '?',
+      ),
+    };
+  }
+
+  /** The record behind a take, when this window's manager has it. */
+  record(shotId: string, take: number): VideoTaskRecord | undefined {
+    const key = takeOf(this.state, shotId, take)?.taskKey;
+    return key ? this.h.feature.manager.get(key) : undefined;
+  }
+
+  /** The price line of everything not yet generated (what Generate all would send). */
+  async price(board: Board): Promise<string | undefined> {
+    const units = allUnits(board, (u) => this.status(u).kind !== 'pending' && this.status(u).kind !== 'failed');
+    const quotes: ClipQuote[] = await Promise.all(
+      units.map(async (u) => {
+        const shot = board.shots.find((s) => s.id === u.shotId);
+        if (!shot) return { known: false as const };
+        const e = effectiveShot(board, shot, this.h.fallback());
+        const q = await this.h.feature.quote({ model: e.model, seconds: e.seconds, resolution: e.resolution });
+        return q.known ? { known: true as const, quota: q.quota, amount: q.amount } : { known: false as const };
+      }),
+    );
+    return totalLine(quotes);
+  }
+
+  /**
+   * Generate shot (`shotId`) or Generate all: asks for approval naming shots, seconds, models and
+   * the price, then runs. Returns what the user is told (also when nothing starts).
+   */
+  async generate(shotId?: string, o: { ask?: boolean } = {}): Promise<string> {
+    const board = this.h.board();
+    if (!board) return vscode.l10n.t('The board does not parse; fix it in the text editor first. Nothing was sent.');
+    if (this.run && !this.isDone()) return vscode.l10n.t('This board is already generating.');
+    const units = allUnits(
+      board,
+      (u) => (shotId !== undefined && u.shotId !== shotId) || !['pending', 'failed'].includes(this.status(u).kind),
+    );
+    if (units.length === 0) return vscode.l10n.t('Nothing to generate: every take has a clip or is running.');
+    const sum = runSummary(board, units, this.h.fallback());
+    const problems = this.problems(board);
+    const hosts = new Set(
+      units.flatMap((u) =>
+        (board.shots.find((s) => s.id === u.shotId)?.images ?? [])
+          .filter((i) => /^https:/i.test(i))
+          .map((i) => new URL(i).host),
+      ),
+    );
+    if (o.ask !== false) {
+      const ok = await approve({
+        message: vscode.l10n.t(
+          'Generate {0} shot(s) of "{1}": {2} clip(s), {3} s in all, with {4}?',
+          sum.shots,
+          board.title,
+          sum.clips,
+          sum.seconds,
+          sum.models.join(', '),
+        ),
+        detail: [
+          (await this.price(board)) ?? '',
+          hosts.size ? vscode.l10n.t('The gateway will fetch reference images from: {0}', [...hosts].join(', ')) : '',
+          vscode.l10n.t('Generating is billed to your gateway account.'),
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      });
+      if (!ok) return vscode.l10n.t('Not generated: you declined. Nothing was sent.');
+    }
+    await this.startRun(board, units, problems);
+    return vscode.l10n.t('Generating {0} clip(s).', units.length);
+  }
+
+  /** Continues the run approved before a reload: running takes are followed, the rest start when they may. */
+  async resumePending(): Promise<void> {
+    const board = this.h.board();
+    const saved = this.h.s.context.workspaceState.get<Record<string, Unit[]>>(RUNS_KEY, {})[this.h.boardPath];
+    if (!board || !Array.isArray(saved) || saved.length === 0) return;
+    const units = saved.filter((u) =>
+      board.shots.some((s) => s.id === u?.shotId && u.take >= 1 && u.take <= (s.takes ?? 1)),
+    );
+    await this.startRun(board, units, this.problems(board));
+  }
+
+  private isDone(): boolean {
+    return !this.run?.units().some((u) => ['pending', 'waiting', 'running'].includes(u.status.kind));
+  }
+
+  private async saveRun(units: Unit[] | undefined): Promise<void> {
+    const runs = { ...this.h.s.context.workspaceState.get<Record<string, Unit[]>>(RUNS_KEY, {}) };
+    if (units?.length) runs[this.h.boardPath] = units;
+    else delete runs[this.h.boardPath];
+    await this.h.s.context.workspaceState.update(RUNS_KEY, runs);
+  }
+
+  private async startRun(board: Board, units: Unit[], problems: Map<string, string[]>): Promise<void> {
+    await this.saveRun(units);
+    const run = new BoardRun(
+      board,
+      units,
+      problems,
+      {
+        start: (u, refs) => this.startUnit(u, refs),
+        images: async (id) => (await shotImages(this.h.board() ?? board, this.h.boardPath, id)).urls,
+        lastFrame: async (dep) => {
+          const file = takeOf(this.state, dep.shotId, dep.take)?.file;
+          if (!file) throw new Error(vscode.l10n.t('no clip is recorded'));
+          return this.h.lastFrame(file);
+        },
+        limit: () =>
+          Math.max(
+            1,
+            Math.min(8, vscode.workspace.getConfiguration('gatewayStudio').get<number>('storyboard.concurrency') ?? 2),
+          ),
+        onUpdate: (u, st) => {
+          // A unit that failed before its task existed (an image, the last frame) is recorded too.
+          if (st.kind === 'failed' && !takeOf(this.state, u.shotId, u.take)?.taskKey)
+            void this.setTake(u.shotId, { take: u.take, state: 'failed', error: st.reason.slice(0, 2000) });
+          this.h.changed();
+        },
+      },
+      (u) => this.known(u),
+    );
+    this.run = run;
+    for (const u of units) {
+      const st = this.known(u);
+      const key = takeOf(this.state, u.shotId, u.take)?.taskKey;
+      if (st?.kind === 'running' && key) run.attach(u, this.waitEnd(key));
+    }
+    run.step();
+    void run.done.then(() => {
+      if (this.run === run && !this.disposed) void this.saveRun(undefined);
+      this.h.changed();
+    });
+  }
+
+  private async startUnit(u: Unit, refs: string[]): Promise<{ done: Promise<UnitEnd> }> {
+    if (this.disposed) throw new Error(vscode.l10n.t('the board was closed'));
+    const board = this.h.board();
+    const shot = board?.shots.find((s) => s.id === u.shotId);
+    if (!board || !shot) throw new Error(vscode.l10n.t('the shot is no longer on the board'));
+    const req = shotRequest(board, shot, this.h.fallback());
+    if (refs.length) req.image_urls = refs;
+    else delete req.image_urls;
+    const labels = [
+      ...(shot.images ?? []),
+      ...(shot.continueFrom ? [vscode.l10n.t('(last frame of the previous shot)')] : []),
+    ];
+    // The board's own approval named the price: the per-clip question is not asked again.
+    const record = await this.h.feature.start(req, labels, { priceConfirmed: true });
+    await this.setTake(u.shotId, {
+      take: u.take,
+      taskKey: record.key,
+      state: 'creating',
+      prompt: shot.prompt,
+      model: req.model,
+      seconds: req.seconds,
+    });
+    return { done: this.waitEnd(record.key) };
+  }
+
+  /** Resolves when the manager's task ends (saved and copied beside the board, or not). */
+  private waitEnd(key: string): Promise<UnitEnd> {
+    return new Promise((resolve) => {
+      const check = (r: VideoTaskRecord | undefined, removed = false): boolean => {
+        if (removed || !r) return (resolve({ ok: false, error: vscode.l10n.t('the task was removed') }), true);
+        if (!FINAL.has(r.state)) return false;
+        if (r.state !== 'saved') {
+          const error = (r.failReason ?? r.error?.detail ?? r.state).slice(0, 2000);
+          const found = this.findTake(key);
+          const noted = found
+            ? this.setTake(found.shotId, { ...found.take, state: 'failed', error })
+            : Promise.resolve();
+          void noted.then(() => resolve({ ok: false, error }));
+          return true;
+        }
+        void this.keep(r).then(
+          () => resolve({ ok: true }),
+          (e: unknown) => resolve({ ok: false, error: e instanceof Error ? e.message : String(e) }),
+        );
+        return true;
+      };
+      if (check(this.h.feature.manager.get(key))) return;
+      const sub = this.h.feature.onDidChange((e) => {
+        if (e.record.key === key && check(e.record, e.removed)) sub.dispose();
+      });
+      this.subs.push(sub);
+    });
+  }
+
+  /** Copies a saved clip beside the board and records it (once per take). */
+  private async keep(r: VideoTaskRecord): Promise<void> {
+    const found = this.findTake(r.key);
+    if (!found || !r.file) throw new Error(vscode.l10n.t('the saved clip is missing'));
+    const name = takeFileName(found.shotId, found.take.take);
+    if (found.take.state !== 'saved' || found.take.file !== name) await keepClip(this.h.boardPath, r.file, name);
+    await this.setTake(found.shotId, { ...found.take, videoId: r.videoId, state: 'saved', file: name });
+  }
+
+  private findTake(taskKey: string): { shotId: string; take: TakeRecord } | undefined {
+    for (const [shotId, s] of Object.entries(this.state.shots)) {
+      const take = s.takes.find((t) => t.taskKey === taskKey);
+      if (take) return { shotId, take };
+    }
+    return undefined;
+  }
+
+  /** A manager change to one of this board's tasks: its gateway id goes into the state file at once. */
+  private async follow(r: VideoTaskRecord, removed: boolean): Promise<void> {
+    const found = this.findTake(r.key);
+    if (!found) return;
+    if (!removed && !FINAL.has(r.state) && r.videoId && found.take.videoId !== r.videoId)
+      await this.setTake(found.shotId, { ...found.take, videoId: r.videoId, state: 'running' });
+    this.h.changed();
+  }
+
+  async setTake(shotId: string, take: TakeRecord): Promise<void> {
+    this.state = withTake(this.state, shotId, take);
+    await this.persist();
+  }
+
+  /** Notes the chosen takes and writes the file (queued: writes never interleave). */
+  async persist(): Promise<void> {
+    const board = this.h.board();
+    if (board)
+      this.state = withChosen(
+        this.state,
+        board.shots.map((s) => ({ id: s.id, take: s.chosenTake ?? 1 })),
+      );
+    const snapshot = this.state;
+    this.writing = this.writing.then(async () => {
+      // A state file that could not be read is the user's: it is never overwritten.
+      if (this.stateError) return;
+      await writeState(this.h.boardPath, snapshot).catch((e: unknown) =>
+        this.h.s.log.warn(`storyboard state not written: ${String(e)}`),
+      );
+    });
+    await this.writing;
+    this.h.changed();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const s of this.subs) s.dispose();
+  }
+}

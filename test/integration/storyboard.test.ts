@@ -1,0 +1,162 @@
+// A storyboard in a real VS Code: the custom editor over the local gateway's real clips, the chain
+// (the second shot carries the first clip's last frame as a PNG data URL decoded in the page), the
+// state file and outputs beside the board, and what a hostile board cannot make it do.
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { control, gateway, keyStore, setSetting, waitFor } from './env';
+
+interface ShotView {
+  id: string;
+  problems: string[];
+  status: { kind: string; text: string };
+}
+interface Debug {
+  view?: { error?: string; shots: ShotView[]; running: boolean };
+  state: { shots: Record<string, { takes: { state: string; file?: string; videoId?: string }[]; chosen?: string }> };
+}
+interface Req {
+  method: string;
+  route: string;
+  body: { prompt?: string; image_urls?: string[] };
+}
+
+const root = () => {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, 'the integration run opens a folder');
+  return f.uri.fsPath;
+};
+const debug = (file: string) =>
+  vscode.commands.executeCommand<Debug | undefined>('gatewayStudio.storyboard.debugState', file);
+const creations = async () =>
+  ((await control('requests')) as Req[]).filter((r) => r.method === 'POST' && /\/v1\/videos/.test(r.route));
+
+describe('storyboards in the extension host', () => {
+  let dir: string;
+  before(async () => {
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('baseUrl', gateway.url);
+    await setSetting('videoBaseUrl', gateway.videoUrl);
+    await setSetting('video.pollIntervalSeconds', 0.2);
+    dir = path.join(root(), 'boards');
+    await fs.mkdir(dir, { recursive: true });
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting('video.pollIntervalSeconds', undefined);
+    await (await keyStore()).clear();
+  });
+
+  it("a chained board runs in order: the second POST carries the first clip's last frame, hostile and missing images stop only their shots", async () => {
+    await control('reset');
+    const file = path.join(dir, 'demo.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Demo',
+        defaults: { model: 'vendor-image-video', resolution: '480p', aspectRatio: '16:9' },
+        shots: [
+          { id: 'open', prompt: 'the login page', seconds: 1 },
+          { id: 'type', prompt: 'typing the password', seconds: 2, continueFrom: 'previous' },
+          { id: 'steal', prompt: 'x', seconds: 1, images: ['../../.ssh/id_rsa'] },
+          { id: 'gone', prompt: 'y', seconds: 1, images: ['boards/missing.png'] },
+          { id: 'far', prompt: 'z', seconds: 1, images: ['http://attacker.example/x.png'] },
+        ],
+      }),
+    );
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+    const first = await waitFor('the board view', async () => (await debug(file))?.view);
+    const shot = (id: string) => first.shots.find((s) => s.id === id);
+    assert.match(shot('steal')?.problems.join() ?? '', /"\.\.\/\.\.\/\.ssh\/id_rsa" leads out of the workspace/);
+    assert.match(shot('gone')?.problems.join() ?? '', /"boards\/missing\.png" does not exist/);
+    assert.match(shot('far')?.problems.join() ?? '', /uses http/);
+    assert.deepEqual(shot('open')?.problems, []);
+
+    // Declined: nothing is sent.
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [false]);
+    assert.match(
+      (await vscode.commands.executeCommand<string>('gatewayStudio.storyboard.generate', file)) ?? '',
+      /declined/,
+    );
+    const shown = await vscode.commands.executeCommand<{ message: string }[]>('gatewayStudio.storyboard.testApprovals');
+    assert.match(
+      shown[0]?.message ?? '',
+      /Generate 5 shot\(s\) of "Demo": 5 clip\(s\), 6 s in all, with vendor-image-video\?/,
+    );
+    assert.equal((await creations()).length, 0);
+
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file);
+    const done = await waitFor(
+      'both runnable shots saved',
+      async () => {
+        const d = await debug(file);
+        const st = (id: string) => d?.view?.shots.find((s) => s.id === id)?.status.kind;
+        if (st('type') === 'failed') throw new Error(d?.view?.shots.find((s) => s.id === 'type')?.status.text);
+        return st('open') === 'saved' && st('type') === 'saved' && !d?.view?.running ? d : undefined;
+      },
+      90_000,
+    );
+    const posts = await creations();
+    assert.equal(posts.length, 2, 'exactly the two runnable shots were created');
+    assert.equal(posts[0]?.body.prompt, 'the login page');
+    assert.equal(posts[0]?.body.image_urls, undefined);
+    assert.equal(posts[1]?.body.prompt, 'typing the password');
+    assert.match(posts[1]?.body.image_urls?.[0] ?? '', /^data:image\/png;base64,/);
+    for (const id of ['steal', 'gone', 'far'])
+      assert.equal(done.view?.shots.find((s) => s.id === id)?.status.kind, 'blocked', id);
+
+    // The state file and the clips beside the board.
+    const state = JSON.parse(await fs.readFile(path.join(dir, 'demo.storyboard.state.json'), 'utf8')) as Debug['state'];
+    assert.equal(state.shots.open?.chosen, 'open-take1.mp4');
+    assert.equal(state.shots.type?.chosen, 'type-take1.mp4');
+    assert.ok(state.shots.open?.takes[0]?.videoId);
+    for (const f of ['open-take1.mp4', 'type-take1.mp4'])
+      assert.ok((await fs.stat(path.join(dir, 'demo.storyboard', f))).size > 1000, f);
+
+    // Generate all again: nothing left that can run, and nothing is sent twice.
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file, 'open');
+    assert.equal((await creations()).length, 2);
+  });
+
+  it('a board with a syntax error shows the error with its line and is never written', async () => {
+    const file = path.join(dir, 'broken.storyboard.json');
+    const text = '{\n  "title": "x",\n  "shots": [ { "id": "a" "prompt": "p" } ]\n}\n';
+    await fs.writeFile(file, text);
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+    const view = await waitFor('the error view', async () => (await debug(file))?.view);
+    assert.match(view.error ?? '', /^Line 3, column 26: CommaExpected/);
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+    assert.match(
+      (await vscode.commands.executeCommand<string>('gatewayStudio.storyboard.generate', file)) ?? '',
+      /does not parse/,
+    );
+    assert.equal(await fs.readFile(file, 'utf8'), text);
+  });
+
+  it('a state file claiming running task ids starts and polls nothing', async () => {
+    await control('reset');
+    const file = path.join(dir, 'claimed.storyboard.json');
+    await fs.writeFile(file, JSON.stringify({ title: 'c', shots: [{ id: 'a', prompt: 'p', seconds: 1 }] }));
+    await fs.writeFile(
+      path.join(dir, 'claimed.storyboard.state.json'),
+      JSON.stringify({
+        v: 1,
+        shots: { a: { takes: [{ take: 1, state: 'running', taskKey: 'not-ours', videoId: 'video_claimed' }] } },
+      }),
+    );
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+    const view = await waitFor('the claimed board', async () => (await debug(file))?.view);
+    assert.match(view.shots[0]?.status.text ?? '', /not by this window: use Resume/);
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+    assert.match(
+      (await vscode.commands.executeCommand<string>('gatewayStudio.storyboard.generate', file)) ?? '',
+      /Nothing to generate/,
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const reqs = (await control('requests')) as Req[];
+    assert.equal(reqs.filter((r) => /videos/.test(r.route)).length, 0, 'no creation and no poll of the claimed id');
+  });
+});
