@@ -3,6 +3,9 @@ import * as z from '../shared/zod';
 import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
+import { ModelRouter, isReasoningRefusal, isResponsesOnly } from './modelRoute';
+import type { ModelCallSettings } from './modelCall';
+import { postResponses, streamResponses, type ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
@@ -26,6 +29,8 @@ export class GatewayClient {
   readonly http: HttpClient;
   /** Told of every answer after it ended (src/platform/usageEvents.ts); it cannot fail the call. */
   observer?: (a: AnswerSeen) => void;
+  /** Per-model protocol, body and variants (modelRoute.ts); the extension sets its hooks. */
+  readonly models = new ModelRouter();
   private streamOptionsRejected = false;
 
   constructor(o: HttpOptions) {
@@ -66,14 +71,55 @@ export class GatewayClient {
 
   private async chatOnce(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
+    const s = this.callSettings(req.model);
+    const viaResponses = () => this.responses(req, s, (body) => postResponses(this.http, body, signal, o.retry), false);
+    if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
-    const res = await this.http.request('POST', '/chat/completions', {
-      body: { ...rest, stream: false },
-      signal,
-      ...(o.retry === false ? { retry: false } : {}),
-    });
+    let res: Response;
+    try {
+      res = await this.http.request('POST', '/chat/completions', {
+        body: this.models.chatBody({ ...rest, stream: false }, s),
+        signal,
+        ...(o.retry === false ? { retry: false } : {}),
+      });
+    } catch (e) {
+      if (!isResponsesOnly(e)) throw e;
+      this.models.learn(req.model, s);
+      return viaResponses();
+    }
     const text = await this.http.text(res, { signal });
     return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
+  }
+
+  /** The model's call settings; an entry the settings refused fails the call, naming the setting. */
+  private callSettings(model: string): ModelCallSettings {
+    const s = this.models.settings(model);
+    if (s.problem) throw new GatewayError('config', s.problem, { field: 'gatewayStudio.models.overrides' });
+    return s;
+  }
+
+  /**
+   * The same request over `/v1/responses`: once more without `reasoning`/`include` when the
+   * gateway refuses them (a model that does not reason), remembered for the model.
+   */
+  private async responses(
+    req: ChatRequest,
+    s: ModelCallSettings,
+    send: (body: Record<string, unknown>) => Promise<ResponsesAnswer>,
+    stream: boolean,
+  ): Promise<ChatResult> {
+    const wireModel = s.wireModel ?? req.model;
+    let answer: ResponsesAnswer;
+    try {
+      answer = await send(this.models.responsesBody(req, stream, s));
+    } catch (e) {
+      if (this.models.reasoningDropped(wireModel) || !isReasoningRefusal(e)) throw e;
+      this.http.log('warn', `responses request for ${wireModel} refused its reasoning fields; sending without them`);
+      this.models.dropReasoning(wireModel);
+      answer = await send(this.models.responsesBody(req, stream, s));
+    }
+    this.models.rememberReasoning(wireModel, answer.result.message, answer.reasoning);
+    return answer.result;
   }
 
   /**
@@ -88,13 +134,28 @@ export class GatewayClient {
 
   private async streamChatOnce(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
     validateChatRequest(req);
+    const s = this.callSettings(req.model);
+    if (this.models.protocol(req.model, s) === 'responses')
+      return this.responses(req, s, (body) => streamResponses(this.http, body, o), true);
+    try {
+      return await this.streamChatCompletions(req, s, o);
+    } catch (e) {
+      // Refused before any byte arrived: the same request goes to `/v1/responses` from now on.
+      if (!isResponsesOnly(e)) throw e;
+      this.models.learn(req.model, s);
+      return this.responses(req, s, (body) => streamResponses(this.http, body, o), true);
+    }
+  }
+
+  private async streamChatCompletions(req: ChatRequest, s: ModelCallSettings, o: StreamOptions): Promise<ChatResult> {
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;
     const send = (withUsage: boolean) =>
       this.http.request('POST', '/chat/completions', {
-        body: withUsage
-          ? { ...rest, stream: true, stream_options: { include_usage: true } }
-          : { ...rest, stream: true },
+        body: this.models.chatBody(
+          withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
+          s,
+        ),
         signal,
         accept: 'text/event-stream',
         onRetry: (i) => onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
@@ -106,7 +167,7 @@ export class GatewayClient {
       try {
         res = await send(true);
       } catch (e) {
-        if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) throw e;
+        if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422) || isResponsesOnly(e)) throw e;
         // A refusal that names another field (tool_choice, temperature…) is not about
         // stream_options: sending again without it would only fail the same way.
         if (e.param && !e.param.startsWith('stream_options')) throw e;
