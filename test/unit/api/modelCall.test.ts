@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mergeBody, readModelCalls } from '../../../src/api/modelCall';
+
+test('protocol, effort, sampling and extraBody are read per model', () => {
+  const c = readModelCalls({
+    'gpt-5': {
+      protocol: 'responses',
+      reasoningEffort: 'high',
+      temperature: 1,
+      maxTokens: 800,
+      extraBody: { verbosity: 'low' },
+    },
+    other: { contextWindow: 1000 },
+  });
+  assert.deepEqual(c.byId['gpt-5'], {
+    protocol: 'responses',
+    reasoningEffort: 'high',
+    sampling: { temperature: 1, max_tokens: 800 },
+    extraBody: { verbosity: 'low' },
+  });
+  assert.deepEqual(c.byId.other, {});
+  assert.deepEqual(c.problems, []);
+});
+
+test('extraBody that is not an object is refused, naming the setting, and the entry cannot be used', () => {
+  for (const bad of ['temperature: 0', 3, ['a'], null]) {
+    const c = readModelCalls({ m: { extraBody: bad } });
+    assert.match(c.byId.m!.problem ?? '', /gatewayStudio\.models\.overrides\["m"\]\.extraBody must be an object/);
+    assert.equal(c.problems.length, 1);
+  }
+});
+
+test('extraBody may not rewrite the conversation, its tools, the model or where it is kept', () => {
+  const c = readModelCalls({ m: { extraBody: { model: 'pricier', store: true } } });
+  assert.match(c.byId.m!.problem ?? '', /may not set model, store/);
+  assert.equal(c.byId.m!.extraBody, undefined);
+});
+
+test('wrong values are named and left out', () => {
+  const c = readModelCalls({ m: { protocol: 'grpc', reasoningEffort: 'max', temperature: 5 } });
+  assert.deepEqual(c.byId.m, {});
+  assert.equal(c.problems.length, 3);
+  assert.match(c.problems.join('\n'), /protocol must be "chat" or "responses"/);
+});
+
+test('variants inherit their model and override it; the wire model is the listed id', () => {
+  const c = readModelCalls({
+    'gpt-5': {
+      extraBody: { a: { x: 1 }, keep: true },
+      temperature: 1,
+      variants: {
+        thinking: { reasoningEffort: 'high', extraBody: { a: { y: 2 } } },
+        fast: { reasoningEffort: 'minimal', extraBody: { keep: null } },
+      },
+    },
+  });
+  assert.deepEqual(c.variants['gpt-5'], ['gpt-5#thinking', 'gpt-5#fast']);
+  assert.deepEqual(c.byId['gpt-5#thinking']!.extraBody, { a: { x: 1, y: 2 }, keep: true });
+  assert.equal(c.byId['gpt-5#thinking']!.wireModel, 'gpt-5');
+  assert.deepEqual(c.byId['gpt-5#thinking']!.sampling, { temperature: 1 });
+  assert.deepEqual(c.byId['gpt-5#fast']!.extraBody, { a: { x: 1 } });
+  assert.equal(c.byId['gpt-5#fast']!.reasoningEffort, 'minimal');
+});
+
+test('mergeBody: objects merge, null deletes, arrays and scalars replace, inputs unchanged', () => {
+  const base = { temperature: 0.7, a: { b: 1, c: [1] }, s: 'x' };
+  const out = mergeBody(base, { temperature: null, a: { c: [2], d: null, e: { f: 1 } }, s: 'y', n: null });
+  assert.deepEqual(out, { a: { b: 1, c: [2], e: { f: 1 } }, s: 'y' });
+  assert.deepEqual(base, { temperature: 0.7, a: { b: 1, c: [1] }, s: 'x' });
+});
