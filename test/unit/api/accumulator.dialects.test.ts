@@ -23,7 +23,7 @@ const text = (events: ChatStreamEvent[], type: 'text' | 'reasoning') =>
     .map((e) => (e as { text: string }).text)
     .join('');
 
-test('reasoning_details[] text and summaries are reasoning; encrypted entries are not shown', () => {
+void test('reasoning_details[] text and summaries are reasoning; encrypted entries are not shown', () => {
   const { acc, events } = run([
     d({ reasoning_details: [{ type: 'reasoning.text', text: 'first ' }] }),
     d({
@@ -39,7 +39,7 @@ test('reasoning_details[] text and summaries are reasoning; encrypted entries ar
   assert.equal(acc.result().message.content, 'Answer');
 });
 
-test('OpenRouter sends reasoning and reasoning_details with the same text: it is counted once', () => {
+void test('OpenRouter sends reasoning and reasoning_details with the same text: it is counted once', () => {
   const { acc } = run([
     d({ reasoning: 'once', reasoning_details: [{ type: 'reasoning.text', text: 'once' }] }),
     d({ content: 'A' }, 'stop'),
@@ -47,7 +47,7 @@ test('OpenRouter sends reasoning and reasoning_details with the same text: it is
   assert.equal(acc.result().message.reasoning_content, 'once');
 });
 
-test('<think> cut across chunks is reasoning; the answer and its events carry no tag', () => {
+void test('<think> cut across chunks is reasoning; the answer and its events carry no tag', () => {
   const { acc, events } = run([
     d({ role: 'assistant', content: '' }),
     d({ content: '<thi' }),
@@ -61,7 +61,7 @@ test('<think> cut across chunks is reasoning; the answer and its events carry no
   assert.ok(!text(events, 'text').includes('think>'));
 });
 
-test('a stream cut inside a think block keeps what arrived as reasoning of the partial answer', () => {
+void test('a stream cut inside a think block keeps what arrived as reasoning of the partial answer', () => {
   const { acc } = run([d({ content: '<think>half a thou' }), d({ content: 'ght </thi' })]);
   assert.equal(acc.finished, false);
   assert.deepEqual(acc.result().message, { role: 'assistant', content: '', reasoning_content: 'half a thought </thi' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mergeBody, readModelCalls } from '../../../src/api/modelCall';
 
-test('protocol, effort, sampling and extraBody are read per model', () => {
+void test('protocol, effort, sampling and extraBody are read per model', () => {
   const c = readModelCalls({
     'gpt-5': {
       protocol: 'responses',
@@ -23,7 +23,7 @@ test('protocol, effort, sampling and extraBody are read per model', () => {
   assert.deepEqual(c.problems, []);
 });
 
-test('extraBody that is not an object is refused, naming the setting, and the entry cannot be used', () => {
+void test('extraBody that is not an object is refused, naming the setting, and the entry cannot be used', () => {
   for (const bad of ['temperature: 0', 3, ['a'], null]) {
     const c = readModelCalls({ m: { extraBody: bad } });
     assert.match(c.byId.m!.problem ?? '', /gatewayStudio\.models\.overrides\["m"\]\.extraBody must be an object/);
@@ -31,20 +31,20 @@ test('extraBody that is not an object is refused, naming the setting, and the en
   }
 });
 
-test('extraBody may not rewrite the conversation, its tools, the model or where it is kept', () => {
+void test('extraBody may not rewrite the conversation, its tools, the model or where it is kept', () => {
   const c = readModelCalls({ m: { extraBody: { model: 'pricier', store: true } } });
   assert.match(c.byId.m!.problem ?? '', /may not set model, store/);
   assert.equal(c.byId.m!.extraBody, undefined);
 });
 
-test('wrong values are named and left out', () => {
+void test('wrong values are named and left out', () => {
   const c = readModelCalls({ m: { protocol: 'grpc', reasoningEffort: 'max', temperature: 5 } });
   assert.deepEqual(c.byId.m, {});
   assert.equal(c.problems.length, 3);
   assert.match(c.problems.join('\n'), /protocol must be "chat" or "responses"/);
 });
 
-test('variants inherit their model and override it; the wire model is the listed id', () => {
+void test('variants inherit their model and override it; the wire model is the listed id', () => {
   const c = readModelCalls({
     'gpt-5': {
       extraBody: { a: { x: 1 }, keep: true },
@@ -63,7 +63,7 @@ test('variants inherit their model and override it; the wire model is the listed
   assert.equal(c.byId['gpt-5#fast']!.reasoningEffort, 'minimal');
 });
 
-test('mergeBody: objects merge, null deletes, arrays and scalars replace, inputs unchanged', () => {
+void test('mergeBody: objects merge, null deletes, arrays and scalars replace, inputs unchanged', () => {
   const base = { temperature: 0.7, a: { b: 1, c: [1] }, s: 'x' };
   const out = mergeBody(base, { temperature: null, a: { c: [2], d: null, e: { f: 1 } }, s: 'y', n: null });
   assert.deepEqual(out, { a: { b: 1, c: [2], e: { f: 1 } }, s: 'y' });

@@ -6,7 +6,7 @@ import { ModelRouter, isReasoningRefusal, isResponsesOnly } from '../../../src/a
 const err = (status: number, message: string, code?: string, param?: string) =>
   new GatewayError('bad_request', message, { status, code, param });
 
-test('what servers answer for a responses-only model is recognised, other refusals are not', () => {
+void test('what servers answer for a responses-only model is recognised, other refusals are not', () => {
   assert.ok(
     isResponsesOnly(
       err(
@@ -36,7 +36,7 @@ test('what servers answer for a responses-only model is recognised, other refusa
   assert.ok(!isResponsesOnly(new Error('only supported in v1/responses')));
 });
 
-test('a refusal of the reasoning fields is recognised by param or words', () => {
+void test('a refusal of the reasoning fields is recognised by param or words', () => {
   assert.ok(isReasoningRefusal(err(400, 'Unsupported parameter', undefined, 'reasoning.summary')));
   assert.ok(
     isReasoningRefusal(err(400, "Unsupported parameter: 'reasoning.effort' is not supported with this model.")),
@@ -44,7 +44,7 @@ test('a refusal of the reasoning fields is recognised by param or words', () => 
   assert.ok(!isReasoningRefusal(err(400, 'temperature out of range', undefined, 'temperature')));
 });
 
-test('the setting wins over what was learnt, learning is told once', () => {
+void test('the setting wins over what was learnt, learning is told once', () => {
   const r = new ModelRouter();
   const told: string[] = [];
   r.onLearned = (m) => told.push(m);
@@ -57,7 +57,7 @@ test('the setting wins over what was learnt, learning is told once', () => {
   assert.equal(r.protocol('m'), 'chat');
 });
 
-test('the chat body gets the model sampling, effort, wire model and extraBody (null deletes)', () => {
+void test('the chat body gets the model sampling, effort, wire model and extraBody (null deletes)', () => {
   const r = new ModelRouter();
   const body = r.chatBody(
     { model: 'gpt-5#fast', messages: [], temperature: 0.2 },
@@ -71,7 +71,7 @@ test('the chat body gets the model sampling, effort, wire model and extraBody (n
   assert.deepEqual(body, { model: 'gpt-5', messages: [], top_p: 0.9, reasoning_effort: 'minimal', x: { y: 1 } });
 });
 
-test('encrypted reasoning is sent back before the same answer, for the same model only', () => {
+void test('encrypted reasoning is sent back before the same answer, for the same model only', () => {
   const r = new ModelRouter();
   const m = {
     role: 'assistant' as const,

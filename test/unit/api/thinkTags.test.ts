@@ -15,14 +15,14 @@ function run(pieces: string[]): { text: string; reasoning: string } {
   return { text: text + e.text, reasoning: reasoning + e.reasoning };
 }
 
-test('a think block that opens the content is reasoning, and the blank lines after it are dropped', () => {
+void test('a think block that opens the content is reasoning, and the blank lines after it are dropped', () => {
   assert.deepEqual(splitThinkTags('<think>plan it</think>\n\nThe answer.'), {
     text: 'The answer.',
     reasoning: 'plan it',
   });
 });
 
-test('tags cut at every position across pieces never leak into the text', () => {
+void test('tags cut at every position across pieces never leak into the text', () => {
   const whole = '  <think>a < b, </thin not yet</think>\nAnswer with <think> inside `code`.';
   for (let i = 1; i < whole.length; i++) {
     for (let j = i; j < whole.length; j++) {
@@ -36,12 +36,12 @@ test('tags cut at every position across pieces never leak into the text', () => 
   }
 });
 
-test('a tag later in an answer is text the user asked about', () => {
+void test('a tag later in an answer is text the user asked about', () => {
   assert.deepEqual(run(['Use ', '<think>', ' in HTML']), { text: 'Use <think> in HTML', reasoning: '' });
   assert.deepEqual(run(['```html\n<think>x</think>\n```']), { text: '```html\n<think>x</think>\n```', reasoning: '' });
 });
 
-test('held pieces come back at the end: a lone "<thi" is text, an unclosed block is reasoning', () => {
+void test('held pieces come back at the end: a lone "<thi" is text, an unclosed block is reasoning', () => {
   assert.deepEqual(run(['<thi']), { text: '<thi', reasoning: '' });
   assert.deepEqual(run(['<think>still going </thi']), { text: '', reasoning: 'still going </thi' });
   const s = new ThinkTagSplitter();

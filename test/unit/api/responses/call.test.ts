@@ -14,7 +14,7 @@ const http = (body: string, type = 'text/event-stream') =>
   });
 const ev = (type: string, fields: object) => `event: ${type}\r\ndata:${JSON.stringify({ type, ...fields })}\r\n\r\n`;
 
-test('events with event names, CRLF and no space after data: are read', async () => {
+void test('events with event names, CRLF and no space after data: are read', async () => {
   const body =
     ev('response.output_text.delta', { delta: 'Hel' }) +
     ': keep-alive\n\n' +
@@ -25,7 +25,7 @@ test('events with event names, CRLF and no space after data: are read', async ()
   assert.equal(a.result.finishReason, 'stop');
 });
 
-test('[DONE] without response.completed is a truncated answer with its text kept', async () => {
+void test('[DONE] without response.completed is a truncated answer with its text kept', async () => {
   const e = await gatewayFailure(
     streamResponses(http(ev('response.output_text.delta', { delta: 'Half' }) + 'data: [DONE]\n\n'), {}),
   );
@@ -34,13 +34,13 @@ test('[DONE] without response.completed is a truncated answer with its text kept
   assert.equal(e.partial?.message.content, 'Half');
 });
 
-test('an event: error line whose data is plain text is a stream error', async () => {
+void test('an event: error line whose data is plain text is a stream error', async () => {
   const e = await gatewayFailure(streamResponses(http('event: error\ndata: upstream exploded\n\n'), {}));
   assert.equal(e.kind, 'stream');
   assert.match(e.message, /upstream exploded/);
 });
 
-test('a gateway that ignores stream: true answers one JSON response', async () => {
+void test('a gateway that ignores stream: true answers one JSON response', async () => {
   const json = JSON.stringify({
     status: 'completed',
     output: [{ type: 'message', content: [{ type: 'output_text', text: 'Whole' }] }],

@@ -23,7 +23,7 @@ const completed = (extra: object = {}) => ({
   },
 });
 
-test('text, reasoning summary, a function call and usage map onto the chat events and result', () => {
+void test('text, reasoning summary, a function call and usage map onto the chat events and result', () => {
   const { acc, out } = run([
     { type: 'response.created', response: { id: 'resp_1', model: 'gpt-5', status: 'in_progress', output: [] } },
     { type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } },
@@ -73,7 +73,7 @@ test('text, reasoning summary, a function call and usage map onto the chat event
   );
 });
 
-test('a relay that sends only the finished items (or a non-streamed response) gives the same result', () => {
+void test('a relay that sends only the finished items (or a non-streamed response) gives the same result', () => {
   const acc = new ResponsesAccumulator();
   acc.pushResponse({
     id: 'resp_2',
@@ -93,7 +93,7 @@ test('a relay that sends only the finished items (or a non-streamed response) gi
   assert.equal(r.usage?.total_tokens, 2);
 });
 
-test('text delivered by deltas is not added again by the completed output', () => {
+void test('text delivered by deltas is not added again by the completed output', () => {
   const { acc } = run([
     { type: 'response.output_text.delta', item_id: 'msg', delta: 'Once' },
     completed({ output: [{ type: 'message', id: 'msg', content: [{ type: 'output_text', text: 'Once' }] }] }),
@@ -101,7 +101,7 @@ test('text delivered by deltas is not added again by the completed output', () =
   assert.equal(acc.result().message.content, 'Once');
 });
 
-test('response.incomplete is a length finish; response.failed and error throw with what arrived', () => {
+void test('response.incomplete is a length finish; response.failed and error throw with what arrived', () => {
   const inc = run([
     { type: 'response.output_text.delta', delta: 'part' },
     {
@@ -128,7 +128,7 @@ test('response.incomplete is a length finish; response.failed and error throw wi
   }
 });
 
-test('think tags inside output text are reasoning; unknown events are ignored', () => {
+void test('think tags inside output text are reasoning; unknown events are ignored', () => {
   const { acc } = run([
     { type: 'response.output_text.delta', delta: '<think>hm</thi' },
     { type: 'response.output_text.annotation.added', annotation: {} },
@@ -140,7 +140,7 @@ test('think tags inside output text are reasoning; unknown events are ignored', 
   assert.equal(acc.finished, true);
 });
 
-test('usageOf reads the Responses names and the chat names', () => {
+void test('usageOf reads the Responses names and the chat names', () => {
   assert.deepEqual(usageOf({ input_tokens: 3, output_tokens: 2, input_tokens_details: { cached_tokens: 1 } }), {
     prompt_tokens: 3,
     completion_tokens: 2,

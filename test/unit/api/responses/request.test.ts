@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toResponsesBody } from '../../../../src/api/responses/request';
 
-test('messages become input items; tools, choice, limits and format take their Responses names', () => {
+void test('messages become input items; tools, choice, limits and format take their Responses names', () => {
   const body = toResponsesBody(
     {
       model: 'gpt-5',
@@ -64,7 +64,7 @@ test('messages become input items; tools, choice, limits and format take their R
   });
 });
 
-test('without reasoning fields when the gateway refused them; the effort alone still goes', () => {
+void test('without reasoning fields when the gateway refused them; the effort alone still goes', () => {
   const body = toResponsesBody({ model: 'm', messages: [{ role: 'user', content: 'q' }] }, false, {
     askReasoning: false,
     reasoningEffort: 'high',
