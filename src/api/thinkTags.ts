@@ -91,7 +91,6 @@ export class ThinkTagSplitter {
   peek(): ThinkSplit {
     const held = this.held;
     if (this.state === 'thinking') return { text: '', reasoning: held };
-    if (this.state === 'start') return { text: held.trim() === '' ? '' : held, reasoning: '' };
     return { text: held, reasoning: '' };
   }
 }

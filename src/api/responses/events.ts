@@ -59,10 +59,15 @@ export class ResponsesAccumulator {
   private readonly think = new ThinkTagSplitter();
   private readonly calls: CallSlot[] = [];
   private readonly reasoningItems: ReasoningItem[] = [];
-  /** Output items that delivered text through deltas (their `done` must not add it again). */
-  private readonly textSeen = new Set<string>();
+  /**
+   * Whether text (or reasoning) came as deltas: then finished items never add theirs again. Per
+   * response rather than per item, as relays drop `item_id` from deltas.
+   */
+  private sawText = false;
+  private sawReasoning = false;
   /** Last summary part seen per reasoning item, to put a blank line between parts. */
   private readonly summaryPart = new Map<string, number>();
+  private readonly messagesDone = new Set<string>();
   private finishReason?: string;
   private usage?: Usage;
   private model?: string;
@@ -96,16 +101,15 @@ export class ResponsesAccumulator {
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta': {
-        const d = str(e.delta) ?? '';
-        const itemId = str(e.item_id);
-        if (itemId) this.textSeen.add(itemId);
-        this.addContent(d);
+        this.sawText = true;
+        this.addContent(str(e.delta) ?? '');
         return;
       }
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const itemId = str(e.item_id) ?? '';
         const part = num(e.summary_index) ?? num(e.content_index) ?? 0;
+        this.sawReasoning = true;
         const last = this.summaryPart.get(itemId);
         if (last !== undefined && last !== part && this.reasoning !== '') this.addReasoning('\n\n');
         this.summaryPart.set(itemId, part);
@@ -241,9 +245,10 @@ export class ResponsesAccumulator {
           summary: Array.isArray(item.summary) ? item.summary : [],
           encrypted_content: enc,
         });
-      // A relay that sends summaries only on the finished item.
-      if (itemId && !this.summaryPart.has(itemId) && Array.isArray(item.summary)) {
-        this.summaryPart.set(itemId, 0);
+      // A relay that sends summaries only on the finished item (each item once).
+      const seenKey = `done:${itemId ?? this.summaryPart.size}`;
+      if (!this.sawReasoning && !this.summaryPart.has(seenKey) && Array.isArray(item.summary)) {
+        this.summaryPart.set(seenKey, 0);
         const text = item.summary
           .map((s) => str(obj(s)?.text) ?? '')
           .filter((t) => t !== '')
@@ -251,9 +256,9 @@ export class ResponsesAccumulator {
         if (text) this.addReasoning(text);
       }
     } else if (item.type === 'message') {
-      const itemId = str(item.id);
-      if (itemId && this.textSeen.has(itemId)) return;
-      if (itemId) this.textSeen.add(itemId);
+      const itemId = str(item.id) ?? '';
+      if (this.sawText || this.messagesDone.has(itemId)) return;
+      this.messagesDone.add(itemId);
       const parts = Array.isArray(item.content) ? item.content : [];
       for (const p of parts) {
         const part = obj(p);
