@@ -29,7 +29,7 @@ export const CHAT_MODELS: readonly ModelRecord[] = [
   model('gw-reasoner', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
   model('gw-latest', 'gateway-studio', ['streaming', 'tools'], ['text']),
   // Issue 22: served on /v1/responses only; reasoning in each other dialect; DeepSeek-style replay.
-  model('gw-codex', 'gateway-studio', ['streaming', 'tools', 'reasoning', 'image'], ['text', 'image']),
+  model('gw-codex', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
   model('gw-think', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
   model('gw-reasoning', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
   model('gw-details', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
