@@ -40,13 +40,13 @@ export class GatewayClient {
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
   async listModels(signal?: AbortSignal): Promise<ModelRecord[]> {
     const body = await this.http.json('GET', '/models', z.unknown(), { signal });
-    return parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`));
+    return this.models.withVariants(parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`)));
   }
 
   private seen(req: ChatRequest, r: ChatResult | undefined): void {
     if (!r || !this.observer) return;
     try {
-      this.observer({ model: req.model, usage: r.usage });
+      this.observer({ model: this.models.wireModel(req.model), usage: r.usage });
     } catch (e) {
       this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
     }

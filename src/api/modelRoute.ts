@@ -50,6 +50,8 @@ export function isReasoningRefusal(e: unknown): boolean {
 export class ModelRouter {
   /** Per model id, what the settings say (undefined: nothing). */
   settingsFor?: (model: string) => ModelCallSettings | undefined;
+  /** Per listed model id, the ids of its variants (`<model>#<variant>`), listed after it. */
+  variantsOf?: (model: string) => readonly string[] | undefined;
   memory: ProtocolMemory = memoryInProcess();
   /** Told once per model when a chat refusal switched it to the Responses API. */
   onLearned?: (model: string) => void;
@@ -59,6 +61,28 @@ export class ModelRouter {
 
   settings(model: string): ModelCallSettings {
     return this.settingsFor?.(model) ?? {};
+  }
+
+  /**
+   * The model list with each variant after its model (a copy of the record under the variant's
+   * id, so limits and capabilities carry over) and `reasoning_effort` on records whose model has one.
+   */
+  withVariants<R extends { id: string }>(records: readonly R[]): R[] {
+    const out: R[] = [];
+    const effort = (r: R): R => {
+      const e = this.settings(r.id).reasoningEffort;
+      return e ? { ...r, reasoning_effort: e } : r;
+    };
+    for (const r of records) {
+      out.push(effort(r));
+      for (const id of this.variantsOf?.(r.id) ?? []) out.push(effort({ ...r, id }));
+    }
+    return out;
+  }
+
+  /** The id a relay bills by: the listed model of a variant. */
+  wireModel(model: string): string {
+    return this.settings(model).wireModel ?? model;
   }
 
   /** The protocol for a model: the setting, else what a refusal taught, else chat completions. */

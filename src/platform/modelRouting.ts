@@ -51,6 +51,7 @@ export function configureModelRouting(s: Services, client: GatewayClient): void 
   const key = (model: string) => `${client.http.baseUrl} ${model}`;
   const state = s.context.globalState;
   client.models.settingsFor = (model) => modelCalls(s).byId[model];
+  client.models.variantsOf = (model) => modelCalls(s).variants[model];
   client.models.memory = {
     get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
     set: (model, p) => {

@@ -18,6 +18,8 @@ export const WEBVIEW_STRINGS = [
   'Thinking',
   'Thinking…',
   'Thought for {0} s',
+  'Reasoning effort',
+  'Effort: {0}',
   'Copy message',
   'Regenerate',
   'Edit and resend',
