@@ -34,7 +34,9 @@ export const journeys: Journey[] = [
       const last = chat.locator('.msg.assistant').last();
       await last.locator('.md', { hasText: 'Echo: think it over' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const details = last.locator('details.reasoning');
-      await details.locator('summary', { hasText: /Thought for|Thinking/ }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await details
+        .locator('summary', { hasText: /Thought for|Thinking/ })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.equal(await details.getAttribute('open'), null, 'folded once the answer is done');
       await details.locator('summary').click();
       assert.match(await details.innerText(), /I will answer plainly/);
