@@ -116,6 +116,33 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
     }
   });
 
+  it("a repository's workspace settings cannot change a model's protocol, body or effort", async () => {
+    const cfg = vscode.workspace.getConfiguration('gatewayStudio');
+    await cfg.update(
+      'models.overrides',
+      {
+        'gw-chat': {
+          protocol: 'responses',
+          reasoningEffort: 'xhigh',
+          extraBody: { store: true, metadata: { leak: 1 } },
+        },
+      },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    try {
+      const r = await drain(
+        await (await model('gw-chat')).sendRequest([vscode.LanguageModelChatMessage.User('#request')]),
+      );
+      const body = JSON.parse(r.text) as Record<string, unknown>;
+      assert.equal(body.metadata, undefined);
+      assert.equal(body.reasoning_effort, undefined);
+      assert.equal(body.store, undefined);
+      assert.equal((await recorded('/v1/responses')).length, 0, 'still on chat completions');
+    } finally {
+      await cfg.update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   describe('thinking in the chat, one model per dialect', () => {
     let controller: ChatController | undefined;
     let page: FakeWebview;

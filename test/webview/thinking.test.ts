@@ -54,3 +54,20 @@ void test('thinking shows live while it streams, then folds with how long it too
   assert.match(await details.innerText(), /Picking one\./);
   await h.page.context().close();
 });
+
+void test('the header shows the reasoning effort of a model that has one', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  await h.send({
+    type: 'models/list',
+    loading: false,
+    models: [
+      { id: 'gw-chat', capabilities: [], supportsImages: false, reasoningEffort: 'high' },
+      { id: 'other', capabilities: [], supportsImages: false },
+    ],
+  });
+  const info = h.page.locator('.model-info');
+  await info.locator('.model-effort').waitFor({ state: 'visible' });
+  assert.match(await info.innerText(), /Effort: high/);
+  await h.page.context().close();
+});
