@@ -116,6 +116,16 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
     }
   });
 
+  it('through vscode.lm a <think> model answers without its tags; its thinking comes as thinking parts where VS Code has them', async () => {
+    const r = await drain(
+      await (await model('gw-think')).sendRequest([vscode.LanguageModelChatMessage.User('tags stay out')]),
+    );
+    assert.equal(r.text, 'Echo: tags stay out');
+    if (typeof (vscode as unknown as Record<string, unknown>).LanguageModelThinkingPart === 'function')
+      assert.match(r.thinking, /I will answer plainly/);
+    else assert.equal(r.thinking, '');
+  });
+
   it("a repository's workspace settings cannot change a model's protocol, body or effort", async () => {
     const cfg = vscode.workspace.getConfiguration('gatewayStudio');
     await cfg.update(
