@@ -3,9 +3,9 @@ import * as z from '../shared/zod';
 import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
-import { ModelRouter, isReasoningRefusal, isResponsesOnly } from './modelRoute';
+import { ModelRouter, isResponsesOnly } from './modelRoute';
 import type { ModelCallSettings } from './modelCall';
-import { postResponses, streamResponses, type ResponsesAnswer } from './responses/call';
+import type { ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
@@ -40,13 +40,14 @@ export class GatewayClient {
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
   async listModels(signal?: AbortSignal): Promise<ModelRecord[]> {
     const body = await this.http.json('GET', '/models', z.unknown(), { signal });
-    return this.models.withVariants(parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`)));
+    return await this.models.withVariants(parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`)));
   }
 
-  private seen(req: ChatRequest, r: ChatResult | undefined): void {
+  private async seen(req: ChatRequest, r: ChatResult | undefined): Promise<void> {
     if (!r || !this.observer) return;
+    const model = await this.models.wireModel(req.model).catch(() => req.model);
     try {
-      this.observer({ model: this.models.wireModel(req.model), usage: r.usage });
+      this.observer({ model, usage: r.usage });
     } catch (e) {
       this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -56,10 +57,10 @@ export class GatewayClient {
   private async observed(req: ChatRequest, call: () => Promise<ChatResult>): Promise<ChatResult> {
     try {
       const r = await call();
-      this.seen(req, r);
+      await this.seen(req, r);
       return r;
     } catch (e) {
-      if (isGatewayError(e)) this.seen(req, e.partial);
+      if (isGatewayError(e)) await this.seen(req, e.partial);
       throw e;
     }
   }
@@ -71,8 +72,14 @@ export class GatewayClient {
 
   private async chatOnce(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
-    const s = this.callSettings(req.model);
-    const viaResponses = () => this.responses(req, s, (body) => postResponses(this.http, body, signal, o.retry), false);
+    const s = await this.callSettings(req.model);
+    const viaResponses = () =>
+      this.responses(
+        req,
+        s,
+        async (body) => (await import('./responses/call')).postResponses(this.http, body, signal, o.retry),
+        false,
+      );
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
     let res: Response;
@@ -92,8 +99,8 @@ export class GatewayClient {
   }
 
   /** The model's call settings; an entry the settings refused fails the call, naming the setting. */
-  private callSettings(model: string): ModelCallSettings {
-    const s = this.models.settings(model);
+  private async callSettings(model: string): Promise<ModelCallSettings> {
+    const s = await this.models.settings(model);
     if (s.problem) throw new GatewayError('config', s.problem, { field: 'gatewayStudio.models.overrides' });
     return s;
   }
@@ -111,12 +118,12 @@ export class GatewayClient {
     const wireModel = s.wireModel ?? req.model;
     let answer: ResponsesAnswer;
     try {
-      answer = await send(this.models.responsesBody(req, stream, s));
+      answer = await send(await this.models.responsesBody(req, stream, s));
     } catch (e) {
-      if (this.models.reasoningDropped(wireModel) || !isReasoningRefusal(e)) throw e;
+      if (this.models.reasoningDropped(wireModel) || !(await import('./responses/call')).isReasoningRefusal(e)) throw e;
       this.http.log('warn', `responses request for ${wireModel} refused its reasoning fields; sending without them`);
       this.models.dropReasoning(wireModel);
-      answer = await send(this.models.responsesBody(req, stream, s));
+      answer = await send(await this.models.responsesBody(req, stream, s));
     }
     this.models.rememberReasoning(wireModel, answer.result.message, answer.reasoning);
     return answer.result;
@@ -134,16 +141,23 @@ export class GatewayClient {
 
   private async streamChatOnce(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
     validateChatRequest(req);
-    const s = this.callSettings(req.model);
-    if (this.models.protocol(req.model, s) === 'responses')
-      return this.responses(req, s, (body) => streamResponses(this.http, body, o), true);
+    const s = await this.callSettings(req.model);
+    // The Responses code is loaded on its first use: not needed at activation.
+    const viaResponses = () =>
+      this.responses(
+        req,
+        s,
+        async (body) => (await import('./responses/call')).streamResponses(this.http, body, o),
+        true,
+      );
+    if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     try {
       return await this.streamChatCompletions(req, s, o);
     } catch (e) {
       // Refused before any byte arrived: the same request goes to `/v1/responses` from now on.
       if (!isResponsesOnly(e)) throw e;
       this.models.learn(req.model, s);
-      return this.responses(req, s, (body) => streamResponses(this.http, body, o), true);
+      return viaResponses();
     }
   }
 

@@ -31,6 +31,9 @@ export interface ModelCallSettings {
   problem?: string;
 }
 
+export { mergeBody } from './mergeBody';
+import { mergeBody } from './mergeBody';
+
 /** The separator of a variant's id: `gpt-5#thinking` is the variant "thinking" of `gpt-5`. */
 export const VARIANT_MARK = '#';
 
@@ -155,23 +158,6 @@ export function readModelCalls(raw: unknown, setting = 'gatewayStudio.models.ove
         wireModel: id,
       };
       (out.variants[id] ??= []).push(vid);
-    }
-  }
-  return out;
-}
-
-/**
- * `extra` deep-merged into `base` (neither changed): objects merge key by key, a `null` deletes
- * the key, anything else (arrays included) replaces it.
- */
-export function mergeBody(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === null) delete out[k];
-    else {
-      const a = obj(out[k]);
-      const b = obj(v);
-      out[k] = a && b ? mergeBody(a, b) : b ? mergeBody({}, b) : v;
     }
   }
   return out;

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { isGatewayError } from './errors';
-import { mergeBody, type ModelCallSettings, type Protocol } from './modelCall';
+import type { ModelCallSettings, Protocol } from './modelCall';
+import { mergeBody } from './mergeBody';
 import type { ReasoningItem } from './responses/events';
-import { toResponsesBody } from './responses/request';
 import type { AssistantMessage, ChatRequest } from './wire';
 
 /** Where the protocols learnt from the gateway's answers are kept (globalState in the extension). */
@@ -30,28 +30,17 @@ function memoryInProcess(): ProtocolMemory {
  */
 export function isResponsesOnly(e: unknown): boolean {
   if (!isGatewayError(e) || (e.status !== 400 && e.status !== 404 && e.status !== 405)) return false;
-  const text = `${e.message} ${e.code ?? ''} ${e.type ?? ''}`;
-  return (
-    /only supported in (\/?v1)?\/responses/i.test(text) ||
-    /unsupported_api_for_model|not accessible via the \/chat\/completions/i.test(text) ||
-    /chatCompletion operation does not work/i.test(text) ||
-    /(use|supported (on|by|in)|only (on|via)) (the )?(\/?v1\/)?responses( api| endpoint)?/i.test(text)
+  return /only supported in (\/?v1)?\/responses|unsupported_api_for_model|not accessible via the \/chat\/completions|chatCompletion operation does not work|(use|supported (on|by|in)|only (on|via)) (the )?(\/?v1\/)?responses/i.test(
+    `${e.message} ${e.code ?? ''}`,
   );
-}
-
-/** Whether a Responses refusal is about the `reasoning` / `include` fields (a model that does not reason). */
-export function isReasoningRefusal(e: unknown): boolean {
-  if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) return false;
-  if (e.param && /^(reasoning|include)/.test(e.param)) return true;
-  return /reasoning\.(summary|effort)|reasoning\.encrypted_content|'reasoning'/i.test(e.message);
 }
 
 /** The routing state of one client. */
 export class ModelRouter {
   /** Per model id, what the settings say (undefined: nothing). */
-  settingsFor?: (model: string) => ModelCallSettings | undefined;
+  settingsFor?: (model: string) => Promise<ModelCallSettings | undefined> | ModelCallSettings | undefined;
   /** Per listed model id, the ids of its variants (`<model>#<variant>`), listed after it. */
-  variantsOf?: (model: string) => readonly string[] | undefined;
+  variantsOf?: (model: string) => Promise<readonly string[] | undefined> | readonly string[] | undefined;
   memory: ProtocolMemory = memoryInProcess();
   /** Told once per model when a chat refusal switched it to the Responses API. */
   onLearned?: (model: string) => void;
@@ -59,39 +48,39 @@ export class ModelRouter {
   private readonly noReasoning = new Set<string>();
   private readonly reasoning = new Map<string, ReasoningItem[]>();
 
-  settings(model: string): ModelCallSettings {
-    return this.settingsFor?.(model) ?? {};
+  async settings(model: string): Promise<ModelCallSettings> {
+    return (await this.settingsFor?.(model)) ?? {};
   }
 
   /**
    * The model list with each variant after its model (a copy of the record under the variant's
    * id, so limits and capabilities carry over) and `reasoning_effort` on records whose model has one.
    */
-  withVariants<R extends { id: string }>(records: readonly R[]): R[] {
+  async withVariants<R extends { id: string }>(records: readonly R[]): Promise<R[]> {
     const out: R[] = [];
-    const effort = (r: R): R => {
-      const e = this.settings(r.id).reasoningEffort;
+    const effort = async (r: R): Promise<R> => {
+      const e = (await this.settings(r.id)).reasoningEffort;
       return e ? { ...r, reasoning_effort: e } : r;
     };
     for (const r of records) {
-      out.push(effort(r));
-      for (const id of this.variantsOf?.(r.id) ?? []) out.push(effort({ ...r, id }));
+      out.push(await effort(r));
+      for (const id of (await this.variantsOf?.(r.id)) ?? []) out.push(await effort({ ...r, id }));
     }
     return out;
   }
 
   /** The id a relay bills by: the listed model of a variant. */
-  wireModel(model: string): string {
-    return this.settings(model).wireModel ?? model;
+  async wireModel(model: string): Promise<string> {
+    return (await this.settings(model)).wireModel ?? model;
   }
 
   /** The protocol for a model: the setting, else what a refusal taught, else chat completions. */
-  protocol(model: string, s: ModelCallSettings = this.settings(model)): Protocol {
+  protocol(model: string, s: ModelCallSettings): Protocol {
     return s.protocol ?? this.memory.get(s.wireModel ?? model) ?? 'chat';
   }
 
   /** A chat refusal said "responses only": remember it and say so once. */
-  learn(model: string, s: ModelCallSettings = this.settings(model)): void {
+  learn(model: string, s: ModelCallSettings): void {
     const id = s.wireModel ?? model;
     if (this.memory.get(id) === 'responses') return;
     this.memory.set(id, 'responses');
@@ -107,8 +96,9 @@ export class ModelRouter {
     return out;
   }
 
-  /** The Responses body for the same request. */
-  responsesBody(req: ChatRequest, stream: boolean, s: ModelCallSettings): Record<string, unknown> {
+  /** The Responses body for the same request (its writer is loaded on first use: not needed at activation). */
+  async responsesBody(req: ChatRequest, stream: boolean, s: ModelCallSettings): Promise<Record<string, unknown>> {
+    const { toResponsesBody } = await import('./responses/request');
     const wireModel = s.wireModel ?? req.model;
     const sampled: ChatRequest = { ...req, ...s.sampling, model: wireModel };
     const body = toResponsesBody(sampled, stream, {

@@ -97,3 +97,10 @@ export async function streamResponses(
     );
   return { result: acc.result(), reasoning: acc.encryptedReasoning };
 }
+
+/** Whether a Responses refusal is about the `reasoning` / `include` fields (a model that does not reason). */
+export function isReasoningRefusal(e: unknown): boolean {
+  if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) return false;
+  if (e.param && /^(reasoning|include)/.test(e.param)) return true;
+  return /reasoning\.(summary|effort)|reasoning\.encrypted_content|'reasoning'/i.test(e.message);
+}

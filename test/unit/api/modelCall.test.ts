@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeBody, readModelCalls } from '../../../src/api/modelCall';
+import { readModelCalls } from '../../../src/api/modelCall';
 
 void test('protocol, effort, sampling and extraBody are read per model', () => {
   const c = readModelCalls({
@@ -61,11 +61,4 @@ void test('variants inherit their model and override it; the wire model is the l
   assert.deepEqual(c.byId['gpt-5#thinking']!.sampling, { temperature: 1 });
   assert.deepEqual(c.byId['gpt-5#fast']!.extraBody, { a: { x: 1 } });
   assert.equal(c.byId['gpt-5#fast']!.reasoningEffort, 'minimal');
-});
-
-void test('mergeBody: objects merge, null deletes, arrays and scalars replace, inputs unchanged', () => {
-  const base = { temperature: 0.7, a: { b: 1, c: [1] }, s: 'x' };
-  const out = mergeBody(base, { temperature: null, a: { c: [2], d: null, e: { f: 1 } }, s: 'y', n: null });
-  assert.deepEqual(out, { a: { b: 1, c: [2], e: { f: 1 } }, s: 'y' });
-  assert.deepEqual(base, { temperature: 0.7, a: { b: 1, c: [1] }, s: 'x' });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayError } from '../../../src/api/errors';
-import { ModelRouter, isReasoningRefusal, isResponsesOnly } from '../../../src/api/modelRoute';
+import { ModelRouter, isResponsesOnly } from '../../../src/api/modelRoute';
+import { isReasoningRefusal } from '../../../src/api/responses/call';
 
 const err = (status: number, message: string, code?: string, param?: string) =>
   new GatewayError('bad_request', message, { status, code, param });
@@ -48,13 +49,12 @@ void test('the setting wins over what was learnt, learning is told once', () => 
   const r = new ModelRouter();
   const told: string[] = [];
   r.onLearned = (m) => told.push(m);
-  assert.equal(r.protocol('m'), 'chat');
-  r.learn('m');
-  r.learn('m');
+  assert.equal(r.protocol('m', {}), 'chat');
+  r.learn('m', {});
+  r.learn('m', {});
   assert.deepEqual(told, ['m']);
-  assert.equal(r.protocol('m'), 'responses');
-  r.settingsFor = () => ({ protocol: 'chat' });
-  assert.equal(r.protocol('m'), 'chat');
+  assert.equal(r.protocol('m', {}), 'responses');
+  assert.equal(r.protocol('m', { protocol: 'chat' }), 'chat');
 });
 
 void test('the chat body gets the model sampling, effort, wire model and extraBody (null deletes)', () => {
@@ -71,7 +71,7 @@ void test('the chat body gets the model sampling, effort, wire model and extraBo
   assert.deepEqual(body, { model: 'gpt-5', messages: [], top_p: 0.9, reasoning_effort: 'minimal', x: { y: 1 } });
 });
 
-void test('encrypted reasoning is sent back before the same answer, for the same model only', () => {
+void test('encrypted reasoning is sent back before the same answer, for the same model only', async () => {
   const r = new ModelRouter();
   const m = {
     role: 'assistant' as const,
@@ -80,12 +80,12 @@ void test('encrypted reasoning is sent back before the same answer, for the same
   };
   r.rememberReasoning('a', m, [{ type: 'reasoning', id: 'rs1', summary: [], encrypted_content: 'E' }]);
   const req = { model: 'a', messages: [{ role: 'user' as const, content: 'q' }, m] };
-  const input = r.responsesBody(req, true, {}).input as Array<Record<string, unknown>>;
+  const input = (await r.responsesBody(req, true, {})).input as Array<Record<string, unknown>>;
   assert.deepEqual(
     input.map((i) => i.type ?? i.role),
     ['user', 'reasoning', 'function_call'],
   );
-  const other = r.responsesBody({ ...req, model: 'b' }, true, {}).input as Array<Record<string, unknown>>;
+  const other = (await r.responsesBody({ ...req, model: 'b' }, true, {})).input as Array<Record<string, unknown>>;
   assert.deepEqual(
     other.map((i) => i.type ?? i.role),
     ['user', 'function_call'],
