@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
 import { usageSchema } from '../shared/protocol';
 import { GatewayError, readWireError } from './errors';
+import { ThinkTagSplitter } from './thinkTags';
 import { uniqueToolCallIds } from './toolCallIds';
 import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
@@ -26,6 +27,16 @@ const deltaSchema = z.object({
   refusal: str,
   reasoning_content: str,
   reasoning: str,
+  // OpenRouter's structured form; it often sends `reasoning` beside it with the same text.
+  reasoning_details: z.nullish(
+    z.array(
+      z.object({
+        type: str,
+        text: str,
+        summary: str,
+      }),
+    ),
+  ),
   tool_calls: z.nullish(z.array(toolCallDeltaSchema)),
 });
 
@@ -126,6 +137,7 @@ function isCompleteJson(args: string): boolean {
 export class ChatAccumulator {
   private content = '';
   private reasoning = '';
+  private readonly think = new ThinkTagSplitter();
   private readonly calls: Slot[] = [];
   /** Wire index -> position in `calls` of the call that index currently continues. */
   private readonly byIndex = new Map<number, number>();
@@ -182,23 +194,20 @@ export class ChatAccumulator {
       if (ch.index !== undefined && ch.index !== null && ch.index !== 0) continue;
       const d = ch.delta ?? ch.message;
       if (d) {
-        if (d.content) {
-          this.content += d.content;
-          this.emit?.({ type: 'text', text: d.content });
-        }
+        if (d.content) this.addContent(d.content);
         if (d.refusal) {
           // A refusal is shown as text so the user sees why nothing else came.
           this.content += d.refusal;
           this.emit?.({ type: 'text', text: d.refusal });
         }
-        const r = d.reasoning_content ?? d.reasoning;
-        if (r) {
-          this.reasoning += r;
-          this.emit?.({ type: 'reasoning', text: r });
-        }
+        const r = d.reasoning_content ?? d.reasoning ?? detailsText(d.reasoning_details);
+        if (r) this.addReasoning(r);
         if (d.tool_calls) for (const t of d.tool_calls) this.applyToolDelta(t);
       }
       if (ch.finish_reason) {
+        const rest = this.think.end();
+        if (rest.reasoning) this.addReasoning(rest.reasoning);
+        if (rest.text) this.addText(rest.text);
         this.finishReason = ch.finish_reason;
         this.emit?.({ type: 'finish', reason: ch.finish_reason });
       }
@@ -207,6 +216,23 @@ export class ChatAccumulator {
       this.usage = c.usage;
       this.emit?.({ type: 'usage', usage: c.usage });
     }
+  }
+
+  /** Content as sent: a `<think>` block opening it is reasoning, not answer text. */
+  private addContent(piece: string): void {
+    const { text, reasoning } = this.think.push(piece);
+    if (reasoning) this.addReasoning(reasoning);
+    if (text) this.addText(text);
+  }
+
+  private addText(text: string): void {
+    this.content += text;
+    this.emit?.({ type: 'text', text });
+  }
+
+  private addReasoning(text: string): void {
+    this.reasoning += text;
+    this.emit?.({ type: 'reasoning', text });
   }
 
   private applyToolDelta(t: ToolCallDelta): void {
@@ -254,13 +280,17 @@ export class ChatAccumulator {
       type: 'function',
       function: { name: s.name, arguments: s.args },
     }));
+    // What a cut-short stream held back (half a `</think>`) belongs to the partial answer.
+    const held = this.think.peek();
+    const content = this.content + held.text;
+    const reasoning = this.reasoning + held.reasoning;
     // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
     const message: ChatResult['message'] = {
       role: 'assistant',
-      content: this.content !== '' || toolCalls.length === 0 ? this.content : null,
+      content: content !== '' || toolCalls.length === 0 ? content : null,
     };
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    if (this.reasoning) message.reasoning_content = this.reasoning;
+    if (reasoning) message.reasoning_content = reasoning;
     const out: ChatResult = { message };
     if (this.finishReason !== undefined) out.finishReason = this.finishReason;
     if (this.usage) out.usage = this.usage;
@@ -268,4 +298,17 @@ export class ChatAccumulator {
     if (this.id) out.id = this.id;
     return out;
   }
+}
+
+/** The text of `reasoning_details[]` entries: `reasoning.text` pieces and `reasoning.summary` ones (encrypted entries have none). */
+function detailsText(
+  details: ReadonlyArray<{ type?: string | null; text?: string | null; summary?: string | null }> | null | undefined,
+): string {
+  if (!details) return '';
+  let out = '';
+  for (const d of details) {
+    if (d.type === 'reasoning.encrypted') continue;
+    out += d.text ?? d.summary ?? '';
+  }
+  return out;
 }

@@ -3,6 +3,9 @@ import * as z from '../shared/zod';
 import { ChatAccumulator } from './accumulator';
 import { GatewayError, isGatewayError, readWireError } from './errors';
 import { HttpClient, parseJson, type HttpOptions } from './http';
+import { ModelRouter, isResponsesOnly } from './modelRoute';
+import type { ModelCallSettings } from './modelCall';
+import type { ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
 import { parseSse } from './sse';
@@ -26,6 +29,8 @@ export class GatewayClient {
   readonly http: HttpClient;
   /** Told of every answer after it ended (src/platform/usageEvents.ts); it cannot fail the call. */
   observer?: (a: AnswerSeen) => void;
+  /** Per-model protocol, body and variants (modelRoute.ts); the extension sets its hooks. */
+  readonly models = new ModelRouter();
   private streamOptionsRejected = false;
 
   constructor(o: HttpOptions) {
@@ -35,13 +40,14 @@ export class GatewayClient {
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
   async listModels(signal?: AbortSignal): Promise<ModelRecord[]> {
     const body = await this.http.json('GET', '/models', z.unknown(), { signal });
-    return parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`));
+    return await this.models.withVariants(parseModelList(body, (why) => this.http.log('warn', `ignored ${why}`)));
   }
 
-  private seen(req: ChatRequest, r: ChatResult | undefined): void {
+  private async seen(req: ChatRequest, r: ChatResult | undefined): Promise<void> {
     if (!r || !this.observer) return;
+    const model = await this.models.wireModel(req.model).catch(() => req.model);
     try {
-      this.observer({ model: req.model, usage: r.usage });
+      this.observer({ model, usage: r.usage });
     } catch (e) {
       this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -51,10 +57,10 @@ export class GatewayClient {
   private async observed(req: ChatRequest, call: () => Promise<ChatResult>): Promise<ChatResult> {
     try {
       const r = await call();
-      this.seen(req, r);
+      await this.seen(req, r);
       return r;
     } catch (e) {
-      if (isGatewayError(e)) this.seen(req, e.partial);
+      if (isGatewayError(e)) await this.seen(req, e.partial);
       throw e;
     }
   }
@@ -66,14 +72,61 @@ export class GatewayClient {
 
   private async chatOnce(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
     validateChatRequest(req);
+    const s = await this.callSettings(req.model);
+    const viaResponses = () =>
+      this.responses(
+        req,
+        s,
+        async (body) => (await import('./responses/call')).postResponses(this.http, body, signal, o.retry),
+        false,
+      );
+    if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
-    const res = await this.http.request('POST', '/chat/completions', {
-      body: { ...rest, stream: false },
-      signal,
-      ...(o.retry === false ? { retry: false } : {}),
-    });
+    let res: Response;
+    try {
+      res = await this.http.request('POST', '/chat/completions', {
+        body: this.models.chatBody({ ...rest, stream: false }, s),
+        signal,
+        ...(o.retry === false ? { retry: false } : {}),
+      });
+    } catch (e) {
+      if (!isResponsesOnly(e)) throw e;
+      this.models.learn(req.model, s);
+      return viaResponses();
+    }
     const text = await this.http.text(res, { signal });
     return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
+  }
+
+  /** The model's call settings; an entry the settings refused fails the call, naming the setting. */
+  private async callSettings(model: string): Promise<ModelCallSettings> {
+    const s = await this.models.settings(model);
+    if (s.problem) throw new GatewayError('config', s.problem, { field: 'gatewayStudio.models.overrides' });
+    return s;
+  }
+
+  /**
+   * The same request over `/v1/responses`: once more without `reasoning`/`include` when the
+   * gateway refuses them (a model that does not reason), remembered for the model.
+   */
+  private async responses(
+    req: ChatRequest,
+    s: ModelCallSettings,
+    send: (body: Record<string, unknown>) => Promise<ResponsesAnswer>,
+    stream: boolean,
+  ): Promise<ChatResult> {
+    const wireModel = s.wireModel ?? req.model;
+    let answer: ResponsesAnswer;
+    try {
+      answer = await send(await this.models.responsesBody(req, stream, s));
+    } catch (e) {
+      if (this.models.reasoningDropped(wireModel) || !(await import('./responses/call')).isReasoningRefusal(e)) throw e;
+      this.http.log('warn', `responses request for ${wireModel} refused its reasoning fields; sending without them`);
+      this.models.dropReasoning(wireModel);
+      answer = await send(await this.models.responsesBody(req, stream, s));
+    }
+    this.models.rememberReasoning(wireModel, answer.result.message, answer.reasoning);
+    return answer.result;
   }
 
   /**
@@ -88,13 +141,35 @@ export class GatewayClient {
 
   private async streamChatOnce(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
     validateChatRequest(req);
+    const s = await this.callSettings(req.model);
+    // The Responses code is loaded on its first use: not needed at activation.
+    const viaResponses = () =>
+      this.responses(
+        req,
+        s,
+        async (body) => (await import('./responses/call')).streamResponses(this.http, body, o),
+        true,
+      );
+    if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
+    try {
+      return await this.streamChatCompletions(req, s, o);
+    } catch (e) {
+      // Refused before any byte arrived: the same request goes to `/v1/responses` from now on.
+      if (!isResponsesOnly(e)) throw e;
+      this.models.learn(req.model, s);
+      return viaResponses();
+    }
+  }
+
+  private async streamChatCompletions(req: ChatRequest, s: ModelCallSettings, o: StreamOptions): Promise<ChatResult> {
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;
     const send = (withUsage: boolean) =>
       this.http.request('POST', '/chat/completions', {
-        body: withUsage
-          ? { ...rest, stream: true, stream_options: { include_usage: true } }
-          : { ...rest, stream: true },
+        body: this.models.chatBody(
+          withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
+          s,
+        ),
         signal,
         accept: 'text/event-stream',
         onRetry: (i) => onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
@@ -106,7 +181,7 @@ export class GatewayClient {
       try {
         res = await send(true);
       } catch (e) {
-        if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422)) throw e;
+        if (!isGatewayError(e) || (e.status !== 400 && e.status !== 422) || isResponsesOnly(e)) throw e;
         // A refusal that names another field (tool_choice, temperature…) is not about
         // stream_options: sending again without it would only fail the same way.
         if (e.param && !e.param.startsWith('stream_options')) throw e;

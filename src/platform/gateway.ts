@@ -7,6 +7,7 @@ import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';
 import { emitUsage } from './usageEvents';
+import { configureModelRouting } from './modelRouting';
 
 /** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
 export type GatewayHost = 'chat' | 'video';
@@ -102,6 +103,7 @@ export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'):
   if (hit && hit.signature === signature) return hit.client;
   const client = new GatewayClient(o);
   client.observer = (a) => emitUsage(s, { kind: 'answer', gateway: client.http.baseUrl, ...a });
+  configureModelRouting(s, client);
   for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
   perHost.set(host, { signature, client });
   return client;

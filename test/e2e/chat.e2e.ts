@@ -156,7 +156,7 @@ export const journeys: Journey[] = [
       await sendMessage(chat, 'think first');
       const answer = chat.locator('.msg.assistant').last();
       await answer
-        .locator('details summary', { hasText: 'Reasoning' })
+        .locator('details summary', { hasText: /Thinking|Thought for/ })
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await answer.locator('.md', { hasText: 'Echo: think first' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await shot('e2e-chat-reasoner');

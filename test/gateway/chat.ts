@@ -10,7 +10,10 @@ import { httpError, sendJson } from './http';
 import { checkWindow, countPromptTokens, type WindowRule } from './context';
 import { commitAnswer, isCommitRequest } from './commit';
 import { infillChatAnswer } from './completions';
-import { ALIGNED, CHAT_MODELS, VIDEO_MODELS, acceptsImages } from './models';
+import { ALIGNED, CHAT_MODELS, REASONING_DIALECT, RESPONSES_ONLY, VIDEO_MODELS, acceptsImages } from './models';
+
+/** Models that always reason (each in its dialect, see models.ts). */
+const REASONS = new Set(['gw-reasoner', ...Object.keys(REASONING_DIALECT)]);
 import { SseWriter } from './sse';
 
 type Json = Record<string, unknown>;
@@ -23,14 +26,14 @@ interface Message {
   reasoning_content?: unknown;
 }
 
-interface PlannedCall {
+export interface PlannedCall {
   id: string;
   name: string;
   args: string;
 }
 
 /** What the fake model is going to say; rendered either as one JSON answer or as a stream. */
-interface Plan {
+export interface Plan {
   model: string;
   reasoning: string;
   content: string;
@@ -287,9 +290,19 @@ function toolNames(tools: unknown): string[] {
 }
 
 /** Decide the answer. Throws HttpError for requests a real server rejects. */
-function plan(body: Json, rule?: WindowRule): Plan {
+export function plan(body: Json, rule?: WindowRule, via: 'chat' | 'responses' = 'chat', echo: Json = body): Plan {
   if (typeof body.model !== 'string' || body.model === '') bad('model is required', 'model');
   const model = body.model;
+  // A Codex-class model: OpenAI's (and relays' copied) answer on chat completions, word for word.
+  if (via === 'chat' && RESPONSES_ONLY.has(model)) {
+    throw httpError(
+      404,
+      'invalid_request_error',
+      '',
+      'This model is only supported in v1/responses and not in v1/chat/completions.',
+      'model',
+    );
+  }
   if (VIDEO_MODELS.some((m) => m.id === model)) {
     bad(`model ${model} does not support chat completions`, 'model', 'model_not_supported');
   }
@@ -349,7 +362,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
       'model_not_supported',
     );
   }
-  if (model === 'gw-reasoner') {
+  if (model === 'gw-reasoner' || model === 'gw-deepseek') {
     messages.forEach((m, i) => {
       if (
         m.role === 'assistant' &&
@@ -445,7 +458,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
     calls = [{ id: callId(), name: names[0]!, args: '{}' }];
   } else if (d.request) {
     // The body exactly as parsed, so a test reads back the system message, tools and parameters.
-    content = JSON.stringify(body);
+    content = JSON.stringify(echo);
     jsonAnswer = true;
     fragmentSize = 256;
   } else if (d.say !== undefined) {
@@ -470,7 +483,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
   }
 
   const reasoning =
-    model === 'gw-reasoner' || d.reasoning
+    REASONS.has(model) || d.reasoning
       ? `The user wrote ${JSON.stringify(d.rest.slice(0, 60))}. I will answer plainly and check each step before replying.`
       : '';
   // Compact JSON has no spaces to cut at, so it streams in fixed-size fragments.
@@ -492,7 +505,7 @@ function plan(body: Json, rule?: WindowRule): Plan {
   };
 }
 
-function usageOf(p: Plan): Json {
+export function usageOf(p: Plan): Json {
   const reasoningTokens = pieces(p.reasoning).length;
   const completion = reasoningTokens + p.contentPieces.length + p.calls.reduce((n, c) => n + tokenCount(c.args) + 1, 0);
   return {
@@ -585,9 +598,23 @@ async function stream(
           ? { role: 'assistant', content: '', refusal: null }
           : { role: 'assistant', content: '' };
   if (!(await chunk(first))) return;
+  const dialect = REASONING_DIALECT[p.model];
   const rField = fx.reasoningField ?? 'reasoning_content';
-  for (const r of pieces(p.reasoning)) if (!(await chunk({ [rField]: r }))) return;
-  for (const c of p.contentPieces) if (!(await chunk({ content: c }))) return;
+  let contentPieces = p.contentPieces;
+  if (dialect === 'think-tags' && p.reasoning) {
+    // The tags cut across chunks, as tokenizers do: `<thi` `nk>` … `</th` `ink>`.
+    const whole = `<think>${p.reasoning}</think>\n\n`;
+    contentPieces = [...fragments(whole, 5), ...contentPieces];
+  } else {
+    for (const r of pieces(p.reasoning)) {
+      const delta =
+        dialect === 'details'
+          ? { reasoning_details: [{ type: 'reasoning.text', text: r, format: 'unknown', index: 0 }] }
+          : { [dialect === 'reasoning' ? 'reasoning' : rField]: r };
+      if (!(await chunk(delta))) return;
+    }
+  }
+  for (const c of contentPieces) if (!(await chunk({ content: c }))) return;
   const style = fx.toolStyle ?? 'canonical';
   const rows = toolDeltas(p.calls, style);
   const withFinish = style === 'args-with-finish' && rows.length > 1 && !fx.noFinishReason ? rows.pop() : undefined;
@@ -668,11 +695,18 @@ export async function handleChat(
     await stream(res, p, body, fx, chunkDelayMs, stamp);
     return;
   }
-  const rField = fx.reasoningField ?? 'reasoning_content';
+  const dialect = REASONING_DIALECT[p.model];
+  const rField = dialect === 'reasoning' ? 'reasoning' : (fx.reasoningField ?? 'reasoning_content');
+  const tagged = dialect === 'think-tags' && p.reasoning;
+  const content = tagged ? `<think>${p.reasoning}</think>\n\n${p.content}` : p.content;
   const message: Json = {
     role: 'assistant',
-    content: p.calls.length && p.content === '' ? null : p.content,
-    ...(p.reasoning ? { [rField]: p.reasoning } : {}),
+    content: p.calls.length && content === '' ? null : content,
+    ...(p.reasoning && !tagged
+      ? dialect === 'details'
+        ? { reasoning_details: [{ type: 'reasoning.text', text: p.reasoning, format: 'unknown', index: 0 }] }
+        : { [rField]: p.reasoning }
+      : {}),
     ...(p.calls.length
       ? {
           tool_calls: p.calls.map((c) => ({

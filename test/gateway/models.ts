@@ -28,7 +28,30 @@ export const CHAT_MODELS: readonly ModelRecord[] = [
   model('gw-vision', 'gateway-studio', ['streaming', 'tools', 'image'], ['text', 'image']),
   model('gw-reasoner', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
   model('gw-latest', 'gateway-studio', ['streaming', 'tools'], ['text']),
+  // Issue 22: served on /v1/responses only; reasoning in each other dialect; DeepSeek-style replay.
+  model('gw-codex', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
+  model('gw-think', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
+  model('gw-reasoning', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
+  model('gw-details', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
+  model('gw-deepseek', 'gateway-studio', ['streaming', 'tools', 'reasoning'], ['text']),
 ];
+
+/** Models chat completions refuses as OpenAI does a Codex model (404, "only supported in v1/responses"). */
+export const RESPONSES_ONLY: ReadonlySet<string> = new Set(['gw-codex']);
+
+/**
+ * How each reasoning model sends its reasoning on chat completions: `<think>` tags in the content,
+ * `reasoning` (vLLM, OpenRouter), `reasoning_details[]` (OpenRouter), else `reasoning_content`
+ * (DeepSeek; gw-reasoner and gw-deepseek, which also refuse a tool turn sent back without it).
+ */
+export const REASONING_DIALECT: Readonly<Record<string, 'think-tags' | 'reasoning' | 'details' | 'reasoning_content'>> =
+  {
+    'gw-think': 'think-tags',
+    'gw-reasoning': 'reasoning',
+    'gw-details': 'details',
+    'gw-deepseek': 'reasoning_content',
+    'gw-codex': 'reasoning_content',
+  };
 
 /** The version `gw-latest` answers as (spec 2.2: "an internally aligned version"). */
 export const ALIGNED: Readonly<Record<string, string>> = { 'gw-latest': 'gw-chat-2026-11' };

@@ -7,6 +7,7 @@ import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat, isSummaryRequest, type ChunkStamp } from './chat';
+import { handleResponses } from './responses';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
   BodyWriter,
@@ -144,6 +145,8 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
   if (p === '/v1/models') return want('GET', { kind: 'models', pattern: '/v1/models' });
   if (host === 'chat') {
     if (p === '/v1/chat/completions') return want('POST', { kind: 'chat', pattern: '/v1/chat/completions' });
+    // The Responses API shares the chat's faults (match a path to aim one at either).
+    if (p === '/v1/responses') return want('POST', { kind: 'chat', pattern: '/v1/responses' });
     if (p === '/v1/completions') return want('POST', { kind: 'completions', pattern: '/v1/completions' });
     // The "third-party" download host of `contentUrl: "other-host"` links.
     const f = /^\/files\/videos\/([^/]+)\.mp4$/.exec(p);
@@ -364,7 +367,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           404,
           'invalid_request_error',
           'not_found',
-          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models, /v1/chat/completions and /v1/completions' : '/v1/models and /v1/videos/…'}`,
+          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models, /v1/chat/completions, /v1/responses and /v1/completions' : '/v1/models and /v1/videos/…'}`,
         );
       if (route === 'bad-method')
         throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
@@ -419,6 +422,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
         }
         case 'chat':
+          if (route.pattern === '/v1/responses')
+            return await handleResponses(
+              res,
+              body,
+              fx,
+              chunkDelayMs,
+              (id) => (contextOn ? windows.get(id) : undefined),
+              (model, usage) => account.chargeChat(model, usage),
+            );
           return await handleChat(
             res,
             body,

@@ -34,6 +34,7 @@ async function loadSuites(): Promise<void> {
   await import('./account.test');
   await import('./videoCost.test');
   await import('./answerCost.test');
+  await import('./responses.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -84,7 +84,17 @@ describe('language models (vscode.lm)', () => {
     await model('gw-chat');
     const models = await vscode.lm.selectChatModels({ vendor: VENDOR });
     const ids = models.map((m) => m.id).sort();
-    assert.deepEqual(ids, ['gw-chat', 'gw-latest', 'gw-reasoner', 'gw-vision']);
+    assert.deepEqual(ids, [
+      'gw-chat',
+      'gw-codex',
+      'gw-deepseek',
+      'gw-details',
+      'gw-latest',
+      'gw-reasoner',
+      'gw-reasoning',
+      'gw-think',
+      'gw-vision',
+    ]);
     for (const m of models) {
       assert.equal(m.vendor, VENDOR);
       assert.equal(m.family, m.id);

@@ -9,6 +9,7 @@ import { answerLmRequest, RequiredChoiceRefusals } from '../answer/core/answer';
 import { lmFailure, lmLogText } from '../answer/core/failure';
 import { buildLmRequest, callIdsIn, parseToolArguments } from '../messages/core/messages';
 import { ReasoningMemory } from '../answer/core/reasoningMemory';
+import { thinkingPartClass } from './thinking';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
 
@@ -126,6 +127,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       });
       if (dropped.length > 0)
         this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
+      const Thinking = thinkingPartClass();
       const result = await answerLmRequest(client, request, {
         // The chat panel's setting: a gateway that cannot stream cannot stream here either.
         stream: readSettings().chat.stream,
@@ -134,6 +136,8 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
         refusals: this.refusals,
         onEvent: (e) => {
           if (e.type === 'text') progress.report(new vscode.LanguageModelTextPart(e.text));
+          else if (e.type === 'reasoning' && Thinking)
+            progress.report(new Thinking(e.text) as vscode.LanguageModelResponsePart);
           else if (e.type === 'retry')
             this.s.log.warn(`Language models: ${model.id}: retry ${e.attempt} in ${e.delayMs} ms (${e.message})`);
         },

@@ -111,6 +111,8 @@ export const assistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.string(),
   reasoning: z.optional(z.string()),
+  /** How long the model thought: from its first reasoning to its first answer text or call (ms). */
+  reasoningMs: z.optional(z.number()),
   toolCalls: z.optional(z.array(toolCallWireSchema)),
   status: messageStatusSchema,
   /** The model that was asked. */

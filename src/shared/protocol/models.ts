@@ -7,6 +7,8 @@ export const modelInfoSchema = z.object({
   ownedBy: z.optional(z.string()),
   capabilities: z.array(z.string()),
   supportsImages: z.boolean(),
+  /** The reasoning effort the settings send with this model (gatewayStudio.models.overrides). */
+  reasoningEffort: z.optional(z.string()),
 });
 export type ModelInfo = z.infer<typeof modelInfoSchema>;
 

@@ -34,6 +34,13 @@ function fillBody(body: HTMLElement, m: AssistantMessage, json: boolean, t: Tran
   if (plain) highlightLater(body);
 }
 
+/** "Thinking…" while the answer streams, then "Thought for 12 s" (or "Thinking" when the time is not known). */
+function thinkingLabel(m: AssistantMessage, t: Translate): string {
+  if (m.status === 'streaming') return t('Thinking…');
+  if (m.reasoningMs === undefined) return t('Thinking');
+  return t('Thought for {0} s', String(Math.max(1, Math.round(m.reasoningMs / 1000))));
+}
+
 export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
   const { t, conversation } = useChat();
   const json = conversation.jsonMode.value && m.status === 'done' && m.content.trim() !== '';
@@ -59,6 +66,8 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
       // it is done (models/app.ts), so a screen reader is not interrupted while the answer streams.
       const renderer = new StreamRenderer(el, (block) => decorateCodeBlocks(block, t));
       renderer.append(m.content);
+      // Open while it streams, so the thinking is seen live; folded once the answer is done.
+      det.open = true;
       live.set(m.id, { renderer, reasoning: text, details: det });
       shown.current = undefined;
       announce(t('Answer started.'));
@@ -69,6 +78,7 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
       // Keep the streamed DOM (no re-render of a long answer) unless the text differs from it.
       streaming.renderer.finish();
       live.delete(m.id);
+      if (det instanceof HTMLDetailsElement) det.open = false;
       if (streaming.renderer.content === m.content && !json) shown.current = key;
     } else {
       pre.textContent = m.reasoning ?? '';
@@ -95,7 +105,7 @@ export function AnswerBody({ m }: { m: AssistantMessage }): JSX.Element {
     <>
       <details ref={details} class="reasoning" hidden={!m.reasoning}>
         <summary>
-          <Icon name="lightbulb" /> {t('Reasoning')}
+          <Icon name="lightbulb" /> {thinkingLabel(m, t)}
         </summary>
         <pre ref={reasoning} class="reasoning-text" />
       </details>

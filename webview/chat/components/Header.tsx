@@ -104,6 +104,12 @@ function ModelInfo(): JSX.Element {
       <>
         <Icon name={info.supportsImages ? 'file-media' : 'circle-slash'} />{' '}
         {info.supportsImages ? t('Supports images') : t('No image input listed')}
+        {info.reasoningEffort ? (
+          <span class="model-effort" title={t('Reasoning effort')}>
+            {' · '}
+            <Icon name="lightbulb" /> {t('Effort: {0}', info.reasoningEffort)}
+          </span>
+        ) : null}
       </>
     );
   } else if (model && modelList.list.value.length)

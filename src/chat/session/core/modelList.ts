@@ -54,6 +54,7 @@ export class ModelList {
           ownedBy: r.owned_by,
           capabilities: r.capabilities ?? [],
           supportsImages: acceptsImages(r),
+          ...(typeof r.reasoning_effort === 'string' ? { reasoningEffort: r.reasoning_effort } : {}),
         }));
       this.error = undefined;
       this.loaded = true;

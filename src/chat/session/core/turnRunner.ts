@@ -96,7 +96,14 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     }
     push(o, answer, now);
 
+    // The Thinking block's duration: first reasoning to the first text or call after it.
+    let thinkingFrom: number | undefined;
+    const thought = () => {
+      if (thinkingFrom !== undefined && answer.reasoningMs === undefined) answer.reasoningMs = now() - thinkingFrom;
+    };
     const onEvent: StreamOptions['onEvent'] = (e) => {
+      if (e.type === 'reasoning') thinkingFrom ??= now();
+      else if (e.type === 'text' || e.type === 'tool_call') thought();
       switch (e.type) {
         case 'text':
           answer.content += e.text;
@@ -166,6 +173,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
     }
 
+    thought();
     answer.content = result.message.content ?? answer.content;
     if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
     if (result.finishReason) answer.finishReason = result.finishReason;

@@ -82,6 +82,7 @@ export async function answerLmRequest(
 async function send(backend: ChatBackend, request: ChatRequest, o: LmAnswerOptions): Promise<ChatResult> {
   if (o.stream) return backend.streamChat(request, { signal: o.signal, onEvent: o.onEvent });
   const result = await backend.chat(request, o.signal);
+  if (result.message.reasoning_content) o.onEvent({ type: 'reasoning', text: result.message.reasoning_content });
   if (result.message.content) o.onEvent({ type: 'text', text: result.message.content });
   return result;
 }

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import type { ModelCalls } from '../api/modelCall';
+import type { Services } from './services';
+
+const SETTING = 'gatewayStudio.models.overrides';
+
+let cached: { raw: string; calls: ModelCalls } | undefined;
+const told = new Set<string>();
+
+/**
+ * The call fields of `gatewayStudio.models.overrides` (protocol, extraBody, reasoningEffort,
+ * sampling, variants), from the user's own settings only: a repository's `.vscode/settings.json`
+ * could otherwise change what every request is billed for or where it is kept (`store`). A
+ * workspace value of these fields is ignored and the log says so; problems are logged and shown
+ * once each, naming the setting.
+ */
+export async function modelCalls(s: Services): Promise<ModelCalls> {
+  const { readModelCalls } = await import('../api/modelCall');
+  const info = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('models.overrides');
+  const raw = JSON.stringify(info?.globalValue ?? {});
+  if (cached?.raw !== raw) {
+    cached = { raw, calls: readModelCalls(info?.globalValue ?? {}, SETTING) };
+    const ws = [info?.workspaceValue, info?.workspaceFolderValue].some((v) =>
+      Object.values((v ?? {}) as Record<string, unknown>).some(
+        (e) =>
+          typeof e === 'object' &&
+          e !== null &&
+          ['protocol', 'extraBody', 'reasoningEffort', 'variants', 'temperature', 'topP', 'maxTokens'].some(
+            (k) => k in e,
+          ),
+      ),
+    );
+    if (ws)
+      s.log.warn(
+        `${SETTING}: a workspace's protocol, body, effort, sampling and variants are ignored (user settings only).`,
+      );
+    for (const p of cached.calls.problems) {
+      s.log.warn(p);
+      if (told.has(p)) continue;
+      told.add(p);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Gateway Studio: a model setting was refused. {0}', p));
+    }
+  }
+  return cached.calls;
+}

@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import type { GatewayClient } from '../api/client';
+import type { Protocol } from '../api/modelCall';
+import type { Services } from './services';
+
+/** globalState: per gateway and model, the protocol a refusal taught (`"<base URL> <model>": "responses"`). */
+const PROTOCOLS_KEY = 'gatewayStudio.models.learnedProtocols';
+
+/** Connects a new client to the settings, the remembered protocols and the one-time notice. */
+export function configureModelRouting(s: Services, client: GatewayClient): void {
+  const key = (model: string) => `${client.http.baseUrl} ${model}`;
+  const state = s.context.globalState;
+  // The settings' reader is loaded on the first request, not at activation.
+  const calls = async () => (await import('./modelCalls')).modelCalls(s);
+  client.models.settingsFor = async (model) => (await calls()).byId[model];
+  client.models.variantsOf = async (model) => (await calls()).variants[model];
+  client.models.memory = {
+    get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
+    set: (model, p) => {
+      const all = { ...(state.get<Record<string, Protocol>>(PROTOCOLS_KEY) ?? {}), [key(model)]: p };
+      void state.update(PROTOCOLS_KEY, all);
+    },
+  };
+  client.models.onLearned = (model) => {
+    s.log.info(
+      `${model} answered that it is served on the Responses API only: it is asked on /v1/responses from now on.`,
+    );
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'The model "{0}" is served on the Responses API only. Gateway Studio now uses /v1/responses for it (set "protocol" in gatewayStudio.models.overrides to change this).',
+        model,
+      ),
+    );
+  };
+}

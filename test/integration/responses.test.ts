@@ -1,0 +1,196 @@
+// Issue 22 in the real extension host: a responses-only model found out, remembered and answering
+// a tool round trip (through vscode.lm and the chat), thinking in all four dialects shown as
+// reasoning and never as answer text, the DeepSeek-style tool turn, and the per-model settings.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { ChatController } from '../../src/chat/vscode/controller';
+import type { Services } from '../../src/platform/services';
+import { control, extension, gateway, keyStore, setSetting, useGatewayWithValidKey, waitFor } from './env';
+import { FakeWebview } from './fakeWebview';
+
+const VENDOR = 'gateway-studio';
+interface Recorded {
+  route: string;
+  body: Record<string, unknown>;
+}
+const recorded = async (route: string) => ((await control('requests')) as Recorded[]).filter((r) => r.route === route);
+
+async function model(id: string): Promise<vscode.LanguageModelChat> {
+  const found = await waitFor(`the model ${id}`, async () => {
+    const m = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
+    return m.length > 0 ? m : undefined;
+  });
+  return found[0]!;
+}
+
+const readFileTool: vscode.LanguageModelChatTool = {
+  name: 'read_file',
+  description: 'Reads a file',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+const SCRIPT = '#tools [{"calls":[{"name":"read_file","arguments":{"path":"r.md"}}]}]';
+
+async function drain(
+  r: vscode.LanguageModelChatResponse,
+): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[]; thinking: string }> {
+  let text = '';
+  let thinking = '';
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  const Thinking = (vscode as unknown as Record<string, unknown>).LanguageModelThinkingPart;
+  for await (const part of r.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+    else if (typeof Thinking === 'function' && part instanceof (Thinking as new () => { value: string | string[] }))
+      thinking += ([] as string[]).concat((part as { value: string | string[] }).value).join('');
+  }
+  return { text, calls, thinking };
+}
+
+async function toolRoundTrip(id: string): Promise<string> {
+  const m = await model(id);
+  const first = await drain(
+    await m.sendRequest([vscode.LanguageModelChatMessage.User(SCRIPT)], { tools: [readFileTool] }),
+  );
+  const call = first.calls[0];
+  assert.ok(call, `${id}: expected a tool call, got ${JSON.stringify(first.text)}`);
+  const second = await drain(
+    await m.sendRequest(
+      [
+        vscode.LanguageModelChatMessage.User(SCRIPT),
+        vscode.LanguageModelChatMessage.Assistant([call]),
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('R')]),
+        ]),
+      ],
+      { tools: [readFileTool] },
+    ),
+  );
+  return second.text;
+}
+
+describe('Responses API and reasoning dialects (issue 22)', () => {
+  useGatewayWithValidKey();
+
+  it('a responses-only model is switched after its chat refusal, remembered, and answers a tool round trip', async () => {
+    const text = await toolRoundTrip('gw-codex');
+    assert.equal(text, 'Done. Tool results: read_file=R');
+    assert.equal((await recorded('/v1/chat/completions')).length, 1, 'one refused chat request, then none');
+    const sent = await recorded('/v1/responses');
+    assert.equal(sent.length, 2, 'the refused request over responses, then the second turn');
+    assert.equal(sent[1]!.body.store, false);
+    const input = sent[1]!.body.input as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      input.map((i) => i.type ?? i.role),
+      ['user', 'reasoning', 'function_call', 'function_call_output'],
+      'the encrypted reasoning went back before the call',
+    );
+    // Remembered: a new conversation goes to /v1/responses at once.
+    await control('reset');
+    await (await keyStore()).set(gateway.validKey);
+    await drain(await (await model('gw-codex')).sendRequest([vscode.LanguageModelChatMessage.User('again')]));
+    assert.equal((await recorded('/v1/chat/completions')).length, 0);
+  });
+
+  it('the DeepSeek-style model accepts the tool turn: its reasoning_content is sent back', async () => {
+    assert.equal(await toolRoundTrip('gw-deepseek'), 'Done. Tool results: read_file=R');
+    const second = (await recorded('/v1/chat/completions'))[1]!.body.messages as Array<Record<string, unknown>>;
+    assert.ok(typeof second[1]!.reasoning_content === 'string' && second[1]!.reasoning_content !== '');
+  });
+
+  it('protocol "responses" in the user settings sends a model to /v1/responses, with its extraBody (null drops a field)', async () => {
+    await setSetting('models.overrides', {
+      'gw-chat': { protocol: 'responses', extraBody: { temperature: null, metadata: { via: 'settings' } } },
+    });
+    try {
+      const r = await drain(
+        await (
+          await model('gw-chat')
+        ).sendRequest([vscode.LanguageModelChatMessage.User('#request')], { modelOptions: { temperature: 0.3 } }),
+      );
+      const body = JSON.parse(r.text) as Record<string, unknown>;
+      assert.deepEqual(body.metadata, { via: 'settings' });
+      assert.equal(body.temperature, undefined);
+      assert.equal((await recorded('/v1/chat/completions')).length, 0);
+    } finally {
+      await setSetting('models.overrides', undefined);
+    }
+  });
+
+  it('through vscode.lm a <think> model answers without its tags; its thinking comes as thinking parts where VS Code has them', async () => {
+    const r = await drain(
+      await (await model('gw-think')).sendRequest([vscode.LanguageModelChatMessage.User('tags stay out')]),
+    );
+    assert.equal(r.text, 'Echo: tags stay out');
+    if (typeof (vscode as unknown as Record<string, unknown>).LanguageModelThinkingPart === 'function')
+      assert.match(r.thinking, /I will answer plainly/);
+    else assert.equal(r.thinking, '');
+  });
+
+  it("a repository's workspace settings cannot change a model's protocol, body or effort", async () => {
+    const cfg = vscode.workspace.getConfiguration('gatewayStudio');
+    await cfg.update(
+      'models.overrides',
+      {
+        'gw-chat': {
+          protocol: 'responses',
+          reasoningEffort: 'xhigh',
+          extraBody: { store: true, metadata: { leak: 1 } },
+        },
+      },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    try {
+      const r = await drain(
+        await (await model('gw-chat')).sendRequest([vscode.LanguageModelChatMessage.User('#request')]),
+      );
+      const body = JSON.parse(r.text) as Record<string, unknown>;
+      assert.equal(body.metadata, undefined);
+      assert.equal(body.reasoning_effort, undefined);
+      assert.equal(body.store, undefined);
+      assert.equal((await recorded('/v1/responses')).length, 0, 'still on chat completions');
+    } finally {
+      await cfg.update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  describe('thinking in the chat, one model per dialect', () => {
+    let controller: ChatController | undefined;
+    let page: FakeWebview;
+    let attached: vscode.Disposable | undefined;
+    beforeEach(async () => {
+      const services = (await extension()).exports as Services;
+      controller = new ChatController(services);
+      page = new FakeWebview();
+      attached = controller.attach(page as unknown as vscode.Webview);
+      page.fromPage({ type: 'webview/ready' });
+      page.fromPage({ type: 'chat/new' });
+    });
+    afterEach(() => {
+      attached?.dispose();
+      controller?.dispose();
+    });
+
+    for (const [id, dialect] of [
+      ['gw-deepseek', 'reasoning_content'],
+      ['gw-reasoning', 'reasoning'],
+      ['gw-details', 'reasoning_details[]'],
+      ['gw-think', '<think> tags'],
+      ['gw-codex', 'responses reasoning summary'],
+    ] as const) {
+      it(`${id} (${dialect}): reasoning streams as thinking, the answer has no tag`, async () => {
+        page.fromPage({ type: 'chat/setModel', model: id });
+        page.fromPage({ type: 'chat/send', requestId: id, text: 'think about it', images: [], contexts: [] });
+        const end = await waitFor(`the end of ${id}`, () => page.end(id));
+        assert.equal(end.type, 'chat/done', JSON.stringify(end));
+        const reasoning = page.posted
+          .map((m) => (m.type === 'chat/delta' && m.requestId === id ? (m.reasoning ?? '') : ''))
+          .join('');
+        assert.match(reasoning, /I will answer plainly/);
+        assert.equal(page.streamed(id), 'Echo: think about it');
+        assert.equal(end.message?.content, 'Echo: think about it');
+        assert.match(end.message?.reasoning ?? '', /I will answer plainly/);
+        assert.equal(typeof end.message?.reasoningMs, 'number');
+      });
+    }
+  });
+});
