@@ -1,32 +1,42 @@
 import * as vscode from 'vscode';
 
-const KEY = 'gatewayStudio.apiKey';
+import { LEGACY_KEY_SLOT } from '../api/profiles';
 
 /**
  * The API key lives in SecretStorage only (never settings, global state, the webview or logs).
- * `onDidChange` fires for changes made in this window and in other windows.
+ * This store is the *active profile's* key (`slot` names its secret; the Default profile's is the
+ * one key of earlier versions), so every feature that asks "is a key set" follows a switch.
+ * `onDidChange` fires for changes made in this window and in other windows, and on a switch.
  */
 export class ApiKeyStore implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly slot: () => string = () => LEGACY_KEY_SLOT,
+  ) {
     this.sub = secrets.onDidChange((e) => {
-      if (e.key === KEY) this.emitter.fire();
+      if (e.key === this.slot()) this.emitter.fire();
     });
   }
 
   get(): Thenable<string | undefined> {
-    return this.secrets.get(KEY);
+    return this.secrets.get(this.slot());
   }
 
   set(key: string): Thenable<void> {
-    return this.secrets.store(KEY, key);
+    return this.secrets.store(this.slot(), key);
   }
 
   clear(): Thenable<void> {
-    return this.secrets.delete(KEY);
+    return this.secrets.delete(this.slot());
+  }
+
+  /** The active profile changed: whoever watches the key looks again. */
+  switched(): void {
+    this.emitter.fire();
   }
 
   dispose(): void {
