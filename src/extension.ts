@@ -7,6 +7,7 @@ import { GatewayProfiles } from './platform/profiles';
 import { keySlot } from './api/profiles';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
+import { registerProfiles } from './profiles/vscode/register';
 import { registerConnectionCommands } from './connection/check/vscode/commands';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   void profiles.migrate(String(context.extension.packageJSON.version));
 
   registerKeyCommands(services);
+  registerProfiles(services);
   registerConnectionCommands(services);
   const video = registerVideo(services);
   // Features may not import each other: the video tools reach the chat's tool set through here.

@@ -34,6 +34,8 @@ export class GatewayProfiles implements vscode.Disposable {
   readonly onDidChangeKey = this.keyEmitter.event;
   private readonly subs: vscode.Disposable[] = [];
   private warnedWorkspace = false;
+  /** What still runs on a profile (video tasks), asked before the profile is removed. */
+  private readonly users = new Set<(profileId: string) => string[]>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -109,6 +111,17 @@ export class GatewayProfiles implements vscode.Disposable {
       `gateway profiles: the existing settings${hadKey ? ' and key' : ''} are the profile "Default" (nothing was moved).`,
     );
     return true;
+  }
+
+  /** A feature says what it still runs on a profile (one line per task); undone by disposing. */
+  registerUser(running: (profileId: string) => string[]): vscode.Disposable {
+    this.users.add(running);
+    return { dispose: () => this.users.delete(running) };
+  }
+
+  /** What still runs on `profileId` (the video tasks it polls or downloads). */
+  runningOn(profileId: string): string[] {
+    return [...this.users].flatMap((f) => f(profileId));
   }
 
   /** Lets the integration tests start again from a previous version's state. */
