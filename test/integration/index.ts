@@ -33,6 +33,7 @@ async function loadSuites(): Promise<void> {
   await import('./account.test');
   await import('./videoCost.test');
   await import('./answerCost.test');
+  await import('./profiles.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

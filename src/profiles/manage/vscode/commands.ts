@@ -107,7 +107,9 @@ export async function removeProfileCommand(s: Services, id?: string): Promise<bo
         running.join('; '),
         target.id,
       )
-    : vscode.l10n.t('Its key is deleted from secret storage. Conversations that used it will ask for another profile.');
+    : vscode.l10n.t(
+        'Its key is deleted from secret storage; requests then use the Default profile only if you switch to it.',
+      );
   const ok = await vscode.window.showWarningMessage(
     vscode.l10n.t('Remove the gateway profile "{0}"?', target.name),
     { modal: true, detail },
