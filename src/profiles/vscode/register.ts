@@ -18,6 +18,8 @@ export function registerProfiles(s: Services): void {
     item.accessibilityInformation = { label: vscode.l10n.t('Gateway profile {0}, switch', active.name) };
     if (profiles.length > 1) item.show();
     else item.hide();
+    // The chat view's title shows the switch once there is something to switch to.
+    void vscode.commands.executeCommand('setContext', 'gatewayStudio.profileCount', profiles.length);
   };
   sync();
   s.context.subscriptions.push(
