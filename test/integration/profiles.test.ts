@@ -143,6 +143,19 @@ describe('gateway profiles', () => {
       assert.equal(relay[0]?.auth, 'valid');
       assert.equal(relay[0]?.headers[gateway2.header.name], gateway2.header.value);
       assert.ok(!JSON.stringify(page.posted).includes(gateway2.validKey), 'the key reached the webview');
+      // The conversation remembers the relay: a new one on Default, then the old one reopened
+      // from the history goes on with the relay (and makes it active again).
+      const relayConversation = controller.conversationId;
+      page.fromPage({ type: 'chat/new' });
+      await s.profiles.setActive('default');
+      page.fromPage({ type: 'chat/send', requestId: 'p3', text: 'new on default', images: [], contexts: [] });
+      assert.equal((await waitFor('p3', () => page.end('p3'))).type, 'chat/done');
+      page.fromPage({ type: 'history/open', conversationId: relayConversation });
+      await waitFor('the relay active again', () => s.profiles.activeId() === 'relay');
+      page.fromPage({ type: 'chat/send', requestId: 'p4', text: 'back on relay', images: [], contexts: [] });
+      assert.equal((await waitFor('p4', () => page.end('p4'))).type, 'chat/done');
+      assert.equal(chat(await requests(control)).length, 2, 'p1 and p3 on the first gateway');
+      assert.equal(chat(await requests(control2)).length, 2, 'p2 and p4 on the relay');
     } finally {
       attached.dispose();
       controller.dispose();
