@@ -259,4 +259,34 @@ describe('gateway profiles', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
   });
+
+  it("VS Code's model picker gets every profile's models, the same id apart, each answered with its profile's key", async () => {
+    await setSetting('baseUrl', gateway.url);
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('profiles', [RELAY]);
+    await s.profiles.setKey('relay', gateway2.validKey);
+    const ids = await waitFor('the relay models in vscode.lm', async () => {
+      const all = (await vscode.lm.selectChatModels({ vendor: 'gateway-studio' })).map((m) => m.id);
+      return all.includes(`relay/${gateway2.model}`) ? all : undefined;
+    });
+    assert.ok(ids.includes('gw-chat'), "Default's ids are unchanged");
+    assert.ok(ids.includes('relay/gw-chat'), "the relay's gw-chat is apart from Default's");
+    const [m] = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'relay/gw-chat' });
+    assert.ok(m);
+    assert.match(m.name, /Relay/);
+    const r = await m.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
+    let text = '';
+    for await (const part of r.text) text += part;
+    assert.ok(text.length > 0);
+    const chat = (await requests(control2)).filter((x) => x.route === '/v1/chat/completions');
+    assert.equal(chat.length, 1);
+    assert.equal(chat[0]?.body?.model, 'gw-chat', 'the model id goes without its profile prefix');
+    assert.equal(chat[0]?.auth, 'valid');
+    assert.equal(chat[0]?.headers[gateway2.header.name], gateway2.header.value);
+    assert.deepEqual(
+      (await requests(control)).filter((x) => x.route === '/v1/chat/completions'),
+      [],
+      "nothing went to Default's gateway",
+    );
+  });
 });
