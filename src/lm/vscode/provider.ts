@@ -11,7 +11,8 @@ import { buildLmRequest, callIdsIn, parseToolArguments } from '../messages/core/
 import { ReasoningMemory } from '../answer/core/reasoningMemory';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
-import { DEFAULT_PROFILE_ID, profileModelId, splitProfileModelId } from '../../api/profiles';
+import { DEFAULT_PROFILE_ID } from '../../api/profiles';
+import { profileModelId, splitProfileModelId } from '../../api/profileModels';
 
 /** How long a model list is reused while neither the key nor the base URL changed. */
 const MODEL_LIST_TTL_MS = 5 * 60_000;

@@ -2,29 +2,12 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 
 /**
- * Gateway profiles' commands and status-bar item (issue 22). The item shows the active profile
- * once there is more than one, and switches on click; the commands' code loads on first use.
+ * Gateway profiles' commands and status-bar item (issue 22). Only the command names are here at
+ * activation; their code and the item load right after, from their own chunk.
  */
 export function registerProfiles(s: Services): void {
   const commands = () => import('../manage/vscode/commands');
-  const item = vscode.window.createStatusBarItem('gatewayStudio.profile', vscode.StatusBarAlignment.Right, 101);
-  item.name = vscode.l10n.t('Gateway Studio Profile');
-  item.command = 'gatewayStudio.switchProfile';
-  const sync = (): void => {
-    const { profiles } = s.profiles.list();
-    const active = s.profiles.active();
-    item.text = `$(plug) ${active.name}`;
-    item.tooltip = vscode.l10n.t('Gateway profile: {0}. Click to switch.', active.name);
-    item.accessibilityInformation = { label: vscode.l10n.t('Gateway profile {0}, switch', active.name) };
-    if (profiles.length > 1) item.show();
-    else item.hide();
-    // The chat view's title shows the switch once there is something to switch to.
-    void vscode.commands.executeCommand('setContext', 'gatewayStudio.profileCount', profiles.length);
-  };
-  sync();
   s.context.subscriptions.push(
-    item,
-    s.profiles.onDidChange(sync),
     vscode.commands.registerCommand('gatewayStudio.switchProfile', async (id?: unknown) =>
       (await commands()).switchProfile(s, typeof id === 'string' ? id : undefined),
     ),
@@ -33,4 +16,7 @@ export function registerProfiles(s: Services): void {
       (await commands()).removeProfileCommand(s, typeof id === 'string' ? id : undefined),
     ),
   );
+  void import('../manage/vscode/statusBar')
+    .then((m) => s.context.subscriptions.push(m.profileStatusBar(s)))
+    .catch((e: unknown) => s.log.warn(`The profile status bar did not load: ${String(e)}`));
 }

@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  DEFAULT_PROFILE_ID,
-  LEGACY_KEY_SLOT,
-  activeOrDefault,
-  keySlot,
-  profileModelId,
-  readProfiles,
-  splitProfileModelId,
-} from '../../../src/api/profiles';
+import { DEFAULT_PROFILE_ID, LEGACY_KEY_SLOT, activeOrDefault, keySlot, readProfiles } from '../../../src/api/profiles';
 
 const defaults = { chatModel: 'gw-chat', videoModel: 'vendor-video-1.5' };
 
@@ -104,14 +96,5 @@ void describe('gateway profiles (issue 22)', () => {
     assert.equal(activeOrDefault(profiles, 'b').id, 'b');
     assert.equal(activeOrDefault(profiles, 'gone').id, 'default');
     assert.equal(activeOrDefault(profiles, undefined).id, 'default');
-  });
-
-  void it("model ids stay stable for Default and apart for two profiles' same id", () => {
-    const { profiles } = readProfiles([{ id: 'b', baseUrl: 'https://b' }], defaults);
-    assert.equal(profileModelId('default', 'gw-chat'), 'gw-chat');
-    assert.equal(profileModelId('b', 'gw-chat'), 'b/gw-chat');
-    assert.deepEqual(splitProfileModelId('b/gw-chat', profiles), { profile: 'b', model: 'gw-chat' });
-    assert.deepEqual(splitProfileModelId('gw-chat', profiles), { profile: 'default', model: 'gw-chat' });
-    assert.deepEqual(splitProfileModelId('vendor/model', profiles), { profile: 'default', model: 'vendor/model' });
   });
 });
