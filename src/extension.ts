@@ -4,7 +4,6 @@ import { configureCoreL10n } from './platform/l10n';
 import { ApiKeyStore } from './platform/secrets';
 import { GatewayOrigins } from './platform/gatewayOrigins';
 import { GatewayProfiles } from './platform/profiles';
-import { keySlot } from './api/profiles';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
 import { registerProfiles } from './profiles/vscode/register';
@@ -26,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   configureCoreL10n();
   const log = createLogger(context);
   const profiles = new GatewayProfiles(context.globalState, context.secrets, log);
-  const keys = new ApiKeyStore(context.secrets, () => keySlot(profiles.activeId()));
+  const keys = new ApiKeyStore(context.secrets, () => profiles.activeSlot());
   context.subscriptions.push(
     profiles,
     keys,

@@ -5,18 +5,10 @@
 // only (the caller passes the global value): a workspace can neither add a profile nor change
 // where a profile's key goes. Keys stay in secret storage, one slot per profile.
 import * as l10n from '@vscode/l10n';
-import { readHeaders } from './headers';
+import { readHeaders } from './headerRules';
+import { DEFAULT_PROFILE_ID } from './profileIds';
 
-/** The id of the profile made of the pre-profile settings and key. */
-export const DEFAULT_PROFILE_ID = 'default';
-
-/** The secret-storage slot of the Default profile's key (the one key of earlier versions). */
-export const LEGACY_KEY_SLOT = 'gatewayStudio.apiKey';
-
-/** The secret-storage slot of a profile's key. */
-export function keySlot(profileId: string): string {
-  return profileId === DEFAULT_PROFILE_ID ? LEGACY_KEY_SLOT : `${LEGACY_KEY_SLOT}.profile.${profileId}`;
-}
+export { DEFAULT_PROFILE_ID, LEGACY_KEY_SLOT, keySlot } from './profileIds';
 
 export interface Profile {
   /** Stable id: conversations, video tasks and key slots refer to it. */

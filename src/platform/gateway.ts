@@ -6,7 +6,7 @@ import type { HttpOptions, LogLevel } from '../api/http';
 import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';
-import { DEFAULT_PROFILE_ID, userModelHeaders } from './profiles';
+import { DEFAULT_PROFILE_ID } from './profiles';
 import { emitUsage } from './usageEvents';
 
 /** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
@@ -29,6 +29,7 @@ export async function gatewayHttpOptions(
   settings: Settings = readSettings(),
   profileId?: string,
 ): Promise<HttpOptions> {
+  await s.profiles.ready();
   const profile = profileId === undefined ? s.profiles.active() : s.profiles.get(profileId);
   if (!profile) {
     throw new GatewayError(
@@ -77,7 +78,7 @@ export async function gatewayHttpOptions(
     baseUrl,
     apiKey,
     headers: profile.headers,
-    modelHeaders: userModelHeaders((p) => s.log.warn(p)),
+    modelHeaders: s.profiles.modelHeaders((p) => s.log.warn(p)),
     timeoutMs: settings.network.requestTimeoutSeconds * 1000,
     idleTimeoutMs: settings.network.streamIdleTimeoutSeconds * 1000,
     maxRetries: settings.network.maxRetries,

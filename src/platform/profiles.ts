@@ -1,18 +1,17 @@
 import * as vscode from 'vscode';
-import { readHeaders, type HeaderMap } from '../api/headers';
-import {
-  DEFAULT_PROFILE_ID,
-  activeOrDefault,
-  keySlot,
-  readProfiles,
-  type Profile,
-  type ProfileList,
-} from '../api/profiles';
+import type { HeaderMap } from '../api/headers';
+import { DEFAULT_PROFILE_ID, keySlot } from '../api/profileIds';
+import type * as ProfileParser from '../api/profiles';
+import type * as HeaderRules from '../api/headerRules';
+import type { Profile, ProfileList } from '../api/profiles';
 import type { Logger } from './log';
 import { readSettings } from './settings';
 
 export type { Profile } from '../api/profiles';
-export { DEFAULT_PROFILE_ID } from '../api/profiles';
+export { DEFAULT_PROFILE_ID } from '../api/profileIds';
+
+/** The parser (src/api/profiles.ts, headerRules.ts), loaded right after activation. */
+type Parser = typeof ProfileParser & typeof HeaderRules;
 
 /** Global state: the active profile's id (global state: no workspace file can set it). */
 const ACTIVE_KEY = 'gatewayStudio.activeProfile';
@@ -34,6 +33,8 @@ export class GatewayProfiles implements vscode.Disposable {
   readonly onDidChangeKey = this.keyEmitter.event;
   private readonly subs: vscode.Disposable[] = [];
   private warnedWorkspace = false;
+  private parser?: Parser;
+  private loading?: Promise<void>;
   /** What still runs on a profile (video tasks), asked before the profile is removed. */
   private readonly users = new Set<(profileId: string) => string[]>();
 
@@ -53,8 +54,26 @@ export class GatewayProfiles implements vscode.Disposable {
     );
   }
 
+  /**
+   * Loads the parser (its own chunk: the activation budget). Until then the list is Default
+   * alone; whatever sends a request (gatewayHttpOptions, the key store) waits for this first.
+   */
+  ready(): Promise<void> {
+    this.loading ??= Promise.all([import('../api/profiles'), import('../api/headerRules')]).then(([p, h]) => {
+      this.parser = { ...p, ...h };
+      this.emitter.fire();
+    });
+    return this.loading;
+  }
+
   /** The profiles now (Default first) and the problems of the user's entries. */
   list(): ProfileList {
+    const s = readSettings();
+    if (!this.parser) {
+      const def = { id: DEFAULT_PROFILE_ID, name: vscode.l10n.t('Default'), baseUrl: '', videoBaseUrl: '' };
+      const models = { chatModel: s.chatModel, videoModel: s.videoModel };
+      return { profiles: [{ ...def, ...models, headers: {}, problems: [] }], problems: [] };
+    }
     const layers = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('profiles');
     if (!this.warnedWorkspace && (layers?.workspaceValue !== undefined || layers?.workspaceFolderValue !== undefined)) {
       this.warnedWorkspace = true;
@@ -62,8 +81,7 @@ export class GatewayProfiles implements vscode.Disposable {
         "gatewayStudio.profiles: this workspace's value is ignored; profiles hold addresses and keys and come from your user settings only.",
       );
     }
-    const s = readSettings();
-    return readProfiles(layers?.globalValue, { chatModel: s.chatModel, videoModel: s.videoModel });
+    return this.parser.readProfiles(layers?.globalValue, { chatModel: s.chatModel, videoModel: s.videoModel });
   }
 
   get(id: string): Profile | undefined {
@@ -76,10 +94,12 @@ export class GatewayProfiles implements vscode.Disposable {
 
   /** The active profile; Default when the remembered one was removed. */
   active(): Profile {
-    return activeOrDefault(this.list().profiles, this.state.get<string>(ACTIVE_KEY));
+    const list = this.list().profiles;
+    return list.find((p) => p.id === this.state.get<string>(ACTIVE_KEY)) ?? list[0]!;
   }
 
   async setActive(id: string): Promise<void> {
+    await this.ready();
     if (!this.get(id)) throw new Error(`no profile "${id}"`);
     if (this.state.get<string>(ACTIVE_KEY) === id) return;
     await this.state.update(ACTIVE_KEY, id === DEFAULT_PROFILE_ID ? undefined : id);
@@ -89,6 +109,12 @@ export class GatewayProfiles implements vscode.Disposable {
 
   keyOf(id: string): Thenable<string | undefined> {
     return this.secrets.get(keySlot(id));
+  }
+
+  /** The secret slot of the active profile's key, once the list is read. */
+  async activeSlot(): Promise<string> {
+    await this.ready();
+    return keySlot(this.activeId());
   }
 
   setKey(id: string, key: string): Thenable<void> {
@@ -104,6 +130,7 @@ export class GatewayProfiles implements vscode.Disposable {
    * (nothing moves, nothing is copied into settings); the marker only records that it happened.
    */
   async migrate(version: string): Promise<boolean> {
+    await this.ready();
     if (this.state.get<string>(MIGRATED_KEY) !== undefined) return false;
     const hadKey = (await this.keyOf(DEFAULT_PROFILE_ID)) !== undefined;
     await this.state.update(MIGRATED_KEY, version);
@@ -129,26 +156,27 @@ export class GatewayProfiles implements vscode.Disposable {
     await this.state.update(MIGRATED_KEY, undefined);
   }
 
+  /**
+   * Per-model `headers` of `gatewayStudio.models.overrides`, from the user's settings only (a
+   * workspace's overrides keep their other fields, never headers); refused ones reported.
+   * Call after {@link ready}.
+   */
+  modelHeaders(report: (problem: string) => void): Record<string, HeaderMap> {
+    const raw = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('models.overrides')?.globalValue;
+    const out: Record<string, HeaderMap> = {};
+    if (!raw || typeof raw !== 'object' || !this.parser) return out;
+    for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
+      if (!v || typeof v !== 'object' || !('headers' in v)) continue;
+      const h = this.parser.readHeaders((v as { headers: unknown }).headers, `gatewayStudio.models.overrides["${id}"]`);
+      for (const p of h.problems) report(p);
+      if (Object.keys(h.headers).length) out[id] = h.headers;
+    }
+    return out;
+  }
+
   dispose(): void {
     for (const d of this.subs) d.dispose();
     this.emitter.dispose();
     this.keyEmitter.dispose();
   }
-}
-
-/**
- * Per-model `headers` of `gatewayStudio.models.overrides`, from the user's settings only (a
- * workspace's overrides keep their other fields, never headers); refused ones reported.
- */
-export function userModelHeaders(report: (problem: string) => void): Record<string, HeaderMap> {
-  const raw = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('models.overrides')?.globalValue;
-  const out: Record<string, HeaderMap> = {};
-  if (!raw || typeof raw !== 'object') return out;
-  for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (!v || typeof v !== 'object' || !('headers' in v)) continue;
-    const h = readHeaders((v as { headers: unknown }).headers, `gatewayStudio.models.overrides["${id}"]`);
-    for (const p of h.problems) report(p);
-    if (Object.keys(h.headers).length) out[id] = h.headers;
-  }
-  return out;
 }

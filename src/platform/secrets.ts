@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import { LEGACY_KEY_SLOT } from '../api/profiles';
+import { LEGACY_KEY_SLOT } from '../api/profileIds';
 
 /**
  * The API key lives in SecretStorage only (never settings, global state, the webview or logs).
@@ -13,30 +13,38 @@ export class ApiKeyStore implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly sub: vscode.Disposable;
 
+  /** The active slot as last resolved, for the change events (which are synchronous). */
+  private current = LEGACY_KEY_SLOT;
+
   constructor(
     private readonly secrets: vscode.SecretStorage,
-    private readonly slot: () => string = () => LEGACY_KEY_SLOT,
+    private readonly slot: () => Promise<string> = () => Promise.resolve(LEGACY_KEY_SLOT),
   ) {
     this.sub = secrets.onDidChange((e) => {
-      if (e.key === this.slot()) this.emitter.fire();
+      if (e.key === this.current) this.emitter.fire();
     });
   }
 
-  get(): Thenable<string | undefined> {
-    return this.secrets.get(this.slot());
+  private async resolve(): Promise<string> {
+    this.current = await this.slot();
+    return this.current;
   }
 
-  set(key: string): Thenable<void> {
-    return this.secrets.store(this.slot(), key);
+  async get(): Promise<string | undefined> {
+    return this.secrets.get(await this.resolve());
   }
 
-  clear(): Thenable<void> {
-    return this.secrets.delete(this.slot());
+  async set(key: string): Promise<void> {
+    await this.secrets.store(await this.resolve(), key);
+  }
+
+  async clear(): Promise<void> {
+    await this.secrets.delete(await this.resolve());
   }
 
   /** The active profile changed: whoever watches the key looks again. */
   switched(): void {
-    this.emitter.fire();
+    void this.resolve().then(() => this.emitter.fire());
   }
 
   dispose(): void {
