@@ -3,8 +3,10 @@ import { createLogger } from './platform/log';
 import { configureCoreL10n } from './platform/l10n';
 import { ApiKeyStore } from './platform/secrets';
 import { GatewayOrigins } from './platform/gatewayOrigins';
+import { GatewayProfiles } from './platform/profiles';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
+import { registerProfiles } from './profiles/vscode/register';
 import { registerConnectionCommands } from './connection/check/vscode/commands';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
@@ -22,12 +24,19 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   const started = performance.now();
   configureCoreL10n();
   const log = createLogger(context);
-  const keys = new ApiKeyStore(context.secrets);
-  context.subscriptions.push(keys);
+  const profiles = new GatewayProfiles(context.globalState, context.secrets, log);
+  const keys = new ApiKeyStore(context.secrets, () => profiles.activeSlot());
+  context.subscriptions.push(
+    profiles,
+    keys,
+    profiles.onDidChange(() => keys.switched()),
+  );
   context.subscriptions.push(logSettingProblems(log), trackActiveEditor());
-  const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log) };
+  const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log), profiles };
+  void profiles.migrate(String(context.extension.packageJSON.version));
 
   registerKeyCommands(services);
+  registerProfiles(services);
   registerConnectionCommands(services);
   const video = registerVideo(services);
   // Features may not import each other: the video tools reach the chat's tool set through here.

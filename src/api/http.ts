@@ -6,6 +6,7 @@ import type * as z from '../shared/zod';
 import { redact, rememberSecret } from '../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
 import { GatewayError, errorFromHttp } from './errors';
+import { expandHeaders, headerSecrets, type HeaderMap } from './headers';
 import { connectFailure } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
 import { isRedirect, redirectTarget } from './redirects';
@@ -40,6 +41,13 @@ export interface HttpOptions {
   noProxy?: readonly string[];
   /** The user's opt-in to plain `http://` to a non-loopback host (refused otherwise). */
   allowInsecureHttp?: boolean;
+  /**
+   * Extra headers (a profile's) for every request to the gateway's origin, `${apiKey}` replaced by
+   * the key; never Authorization or Content-Type (./headers refuses them), never to another host.
+   */
+  headers?: HeaderMap;
+  /** Extra headers per model id, added to a request whose JSON body names that model. */
+  modelHeaders?: Readonly<Record<string, HeaderMap>>;
 }
 
 /** Per-request options. */
@@ -82,6 +90,8 @@ export class HttpClient {
   readonly maxRetries: number;
   private readonly origin: string;
   private readonly apiKey: string | undefined;
+  /** What logs and quoted error bodies never show: the key and the extra headers' values. */
+  private readonly secrets: string[];
   private readonly fetchFn: typeof fetch;
   private readonly random: () => number;
   private readonly controllers = new WeakMap<Response, RequestLink>();
@@ -95,6 +105,11 @@ export class HttpClient {
     this.origin = new URL(n.url).origin;
     this.apiKey = o.apiKey?.trim() || undefined;
     rememberSecret(this.apiKey);
+    this.secrets = [
+      ...(this.apiKey ? [this.apiKey] : []),
+      ...headerSecrets(expandHeaders(this.apiKey, o.headers, ...Object.values(o.modelHeaders ?? {}))),
+    ];
+    for (const v of this.secrets) rememberSecret(v);
     // Looked up per call: VS Code may replace global fetch after we are constructed.
     this.fetchFn = o.fetch ?? ((input, init) => fetch(input, init));
     this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -107,7 +122,8 @@ export class HttpClient {
       // The same rule as fetch's path (once): the key only to the gateway's own origin, per hop.
       authorization: (url) =>
         this.apiKey && new URL(url).origin === this.origin ? `Bearer ${this.apiKey}` : undefined,
-      redact: (text) => redact(text, this.apiKey ? [this.apiKey] : []),
+      extraHeaders: (url) => this.extraHeaders(url, undefined),
+      redact: (text) => redact(text, this.secrets),
       timeoutMs: this.timeoutMs,
       log: (level, msg) => this.log(level, msg),
       proxy: o.proxy,
@@ -127,7 +143,18 @@ export class HttpClient {
 
   /** Writes to the log with the key masked, whatever the message contains. */
   log(level: LogLevel, msg: string): void {
-    this.o.log?.(level, redact(msg, this.apiKey ? [this.apiKey] : []));
+    this.o.log?.(level, redact(msg, this.secrets));
+  }
+
+  /** The profile's and the model's extra headers for `url`: none for another origin. */
+  private extraHeaders(url: string, body: unknown): Record<string, string> {
+    if (new URL(url).origin !== this.origin) return {};
+    const model =
+      body && typeof body === 'object' && typeof (body as { model?: unknown }).model === 'string'
+        ? (body as { model: string }).model
+        : undefined;
+    const perModel = model !== undefined ? this.o.modelHeaders?.[model] : undefined;
+    return expandHeaders(this.apiKey, this.o.headers, perModel);
   }
 
   /**
@@ -221,7 +248,10 @@ export class HttpClient {
       ctrl.abort();
     }, timeoutMs);
 
-    const headers: Record<string, string> = { Accept: o.accept ?? 'application/json' };
+    const headers: Record<string, string> = {
+      ...this.extraHeaders(url, o.body),
+      Accept: o.accept ?? 'application/json',
+    };
     // The key goes only to the gateway's own origin: an absolute URL from a server response may
     // point elsewhere.
     if (this.apiKey && new URL(url).origin === this.origin) headers.Authorization = `Bearer ${this.apiKey}`;
@@ -286,7 +316,7 @@ export class HttpClient {
     }
     // Servers sometimes echo the request back; the key must not survive into the message. Another
     // host's body (a CDN's error page) is not quoted at all: it would reach the model verbatim.
-    const safeText = new URL(url).origin === this.origin ? redact(text, this.apiKey ? [this.apiKey] : []) : '';
+    const safeText = new URL(url).origin === this.origin ? redact(text, this.secrets) : '';
     throw errorFromHttp(res.status, safeText, { method, path: shownPath, requestId, headers: res.headers });
   }
 

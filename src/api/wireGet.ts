@@ -25,6 +25,8 @@ export interface WireContext {
   redact(text: string): string;
   /** The Authorization header for `url`: only ever for the gateway's own origin. */
   authorization(url: string): string | undefined;
+  /** The profile's extra headers for `url` (none for another origin). */
+  extraHeaders?(url: string): Record<string, string>;
   timeoutMs: number;
   log(level: 'debug' | 'info' | 'warn' | 'error', msg: string): void;
   proxy?: string;
@@ -75,7 +77,7 @@ export function wireGet(
 ): Promise<WireResponse> {
   if (o.signal?.aborted) return Promise.reject(abortedError('GET', shownPath));
   const target = new URL(url);
-  const headers: Record<string, string> = { ...o.headers, Accept: o.accept ?? '*/*' };
+  const headers: Record<string, string> = { ...ctx.extraHeaders?.(url), ...o.headers, Accept: o.accept ?? '*/*' };
   const auth = ctx.authorization(url);
   if (auth !== undefined) headers.Authorization = auth;
   const started = Date.now();

@@ -6,6 +6,7 @@ import type { HttpOptions, LogLevel } from '../api/http';
 import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';
+import { DEFAULT_PROFILE_ID } from './profiles';
 import { emitUsage } from './usageEvents';
 import { configureModelRouting } from './modelRouting';
 
@@ -18,17 +19,40 @@ export function logAdapter(log: Logger): (level: LogLevel, msg: string) => void 
 }
 
 /**
- * The client options for the current settings and the key in SecretStorage. Throws
- * `GatewayError('config')` when the base URL is empty or invalid, naming the setting.
+ * The client options for a profile (the active one unless `profileId` names one) and its key in
+ * SecretStorage. Throws `GatewayError('config')` when the base URL is empty or invalid, naming the
+ * setting, and when the profile is gone, broken or has no key, naming the profile: a request is
+ * never sent with another profile's address or key.
  */
 export async function gatewayHttpOptions(
   s: Services,
   host: GatewayHost = 'chat',
   settings: Settings = readSettings(),
+  profileId?: string,
 ): Promise<HttpOptions> {
-  // Through the origin gate, not `settings.baseUrl`: a workspace's value needs the user's yes.
-  const video = host === 'video' ? await s.origins.address('videoBaseUrl') : '';
-  const baseUrl = video.trim() !== '' ? video : await s.origins.address('baseUrl');
+  await s.profiles.ready();
+  const profile = profileId === undefined ? s.profiles.active() : s.profiles.get(profileId);
+  if (!profile) {
+    throw new GatewayError(
+      'config',
+      vscode.l10n.t(
+        'The gateway profile "{0}" no longer exists (gatewayStudio.profiles), so nothing was sent. Switch to another profile or add it again.',
+        profileId ?? '',
+      ),
+      { field: 'gatewayStudio.profiles' },
+    );
+  }
+  if (profile.problems.length > 0)
+    throw new GatewayError('config', profile.problems.join(' '), { field: 'gatewayStudio.profiles' });
+  let baseUrl: string;
+  if (profile.id === DEFAULT_PROFILE_ID) {
+    // Through the origin gate, not `settings.baseUrl`: a workspace's value needs the user's yes.
+    const video = host === 'video' ? await s.origins.address('videoBaseUrl') : '';
+    baseUrl = video.trim() !== '' ? video : await s.origins.address('baseUrl');
+  } else {
+    // A profile's addresses come from the user's settings only (GatewayProfiles.list).
+    baseUrl = host === 'video' && profile.videoBaseUrl !== '' ? profile.videoBaseUrl : profile.baseUrl;
+  }
   if (baseUrl.trim() === '') {
     throw new GatewayError(
       'config',
@@ -40,10 +64,22 @@ export async function gatewayHttpOptions(
       },
     );
   }
-  const apiKey = await s.keys.get();
+  const apiKey = await s.profiles.keyOf(profile.id);
+  if (!apiKey && profile.id !== DEFAULT_PROFILE_ID) {
+    throw new GatewayError(
+      'config',
+      vscode.l10n.t(
+        'The gateway profile "{0}" has no API key, so nothing was sent (another profile\'s key is never used). Switch to it and run "Set API Key".',
+        profile.name,
+      ),
+      { field: 'apiKey' },
+    );
+  }
   return {
     baseUrl,
     apiKey,
+    headers: profile.headers,
+    modelHeaders: s.profiles.modelHeaders((p) => s.log.warn(p)),
     timeoutMs: settings.network.requestTimeoutSeconds * 1000,
     idleTimeoutMs: settings.network.streamIdleTimeoutSeconds * 1000,
     maxRetries: settings.network.maxRetries,
@@ -74,15 +110,20 @@ interface CacheEntry {
   signature: string;
   client: GatewayClient;
 }
-const cache = new WeakMap<Services, Map<GatewayHost, CacheEntry>>();
+const cache = new WeakMap<Services, Map<string, CacheEntry>>();
 
 /**
  * A {@link GatewayClient} for the current settings and key. The same instance is returned while
  * neither changes, so what it learnt (a gateway that rejects `stream_options`) is kept; a change
  * of either builds a fresh one on the next call.
  */
-export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'): Promise<GatewayClient> {
-  const o = await gatewayHttpOptions(s, host);
+export async function getGatewayClient(
+  s: Services,
+  host: GatewayHost = 'chat',
+  profileId?: string,
+): Promise<GatewayClient> {
+  const o = await gatewayHttpOptions(s, host, undefined, profileId);
+  const slot = `${host}:${profileId ?? s.profiles.activeId()}`;
   // The key is part of the identity but never stored in clear outside the client itself.
   const signature = JSON.stringify([
     o.baseUrl,
@@ -93,19 +134,20 @@ export async function getGatewayClient(s: Services, host: GatewayHost = 'chat'):
     o.noProxy ?? [],
     o.allowInsecureHttp === true,
     o.apiKey ? hash(o.apiKey) : '',
+    hash(JSON.stringify([o.headers, o.modelHeaders])),
   ]);
   let perHost = cache.get(s);
   if (!perHost) {
     perHost = new Map();
     cache.set(s, perHost);
   }
-  const hit = perHost.get(host);
+  const hit = perHost.get(slot);
   if (hit && hit.signature === signature) return hit.client;
   const client = new GatewayClient(o);
   client.observer = (a) => emitUsage(s, { kind: 'answer', gateway: client.http.baseUrl, ...a });
   configureModelRouting(s, client);
   for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
-  perHost.set(host, { signature, client });
+  perHost.set(slot, { signature, client });
   return client;
 }
 

@@ -1,32 +1,50 @@
 import * as vscode from 'vscode';
 
-const KEY = 'gatewayStudio.apiKey';
+import { LEGACY_KEY_SLOT } from '../api/profileIds';
 
 /**
  * The API key lives in SecretStorage only (never settings, global state, the webview or logs).
- * `onDidChange` fires for changes made in this window and in other windows.
+ * This store is the *active profile's* key (`slot` names its secret; the Default profile's is the
+ * one key of earlier versions), so every feature that asks "is a key set" follows a switch.
+ * `onDidChange` fires for changes made in this window and in other windows, and on a switch.
  */
 export class ApiKeyStore implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  /** The active slot as last resolved, for the change events (which are synchronous). */
+  private current = LEGACY_KEY_SLOT;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly slot: () => Promise<string> = () => Promise.resolve(LEGACY_KEY_SLOT),
+  ) {
     this.sub = secrets.onDidChange((e) => {
-      if (e.key === KEY) this.emitter.fire();
+      if (e.key === this.current) this.emitter.fire();
     });
   }
 
-  get(): Thenable<string | undefined> {
-    return this.secrets.get(KEY);
+  private async resolve(): Promise<string> {
+    this.current = await this.slot();
+    return this.current;
   }
 
-  set(key: string): Thenable<void> {
-    return this.secrets.store(KEY, key);
+  async get(): Promise<string | undefined> {
+    return this.secrets.get(await this.resolve());
   }
 
-  clear(): Thenable<void> {
-    return this.secrets.delete(KEY);
+  async set(key: string): Promise<void> {
+    await this.secrets.store(await this.resolve(), key);
+  }
+
+  async clear(): Promise<void> {
+    await this.secrets.delete(await this.resolve());
+  }
+
+  /** The active profile changed: whoever watches the key looks again. */
+  switched(): void {
+    void this.resolve().then(() => this.emitter.fire());
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { GatewayOrigins } from './gatewayOrigins';
 import type { Logger } from './log';
+import type { GatewayProfiles } from './profiles';
 import type { ApiKeyStore } from './secrets';
 
 /**
@@ -13,4 +14,6 @@ export interface Services {
   readonly keys: ApiKeyStore;
   /** Whether the key may go to a workspace-set gateway address (asks once per origin). */
   readonly origins: GatewayOrigins;
+  /** The gateway profiles and the active one (`keys` is the active profile's key). */
+  readonly profiles: GatewayProfiles;
 }

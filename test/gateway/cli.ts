@@ -1,7 +1,9 @@
 /**
  * `npm run gateway`: the local gateway for demos and manual testing, with video timing slow
- * enough to watch. Flags: --port N, --video-port N, --step-ms N, --steps N, --chunk-delay-ms N.
+ * enough to watch. Flags: --port N, --video-port N, --step-ms N, --steps N, --chunk-delay-ms N,
+ * --second (the second instance for gateway profiles: its own keys, model and required header).
  */
+import { SECOND_GATEWAY } from './keys';
 import { startGateway } from './server';
 
 function parseFlags(argv: string[]): Record<string, number> {
@@ -9,9 +11,13 @@ function parseFlags(argv: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (arg === '--second') {
+      out.second = 1;
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!m || !known.has(m[1]!)) {
-      throw new Error(`unknown argument "${arg}"; flags: ${[...known].map((k) => `--${k} N`).join(', ')}`);
+      throw new Error(`unknown argument "${arg}"; flags: ${[...known].map((k) => `--${k} N`).join(', ')}, --second`);
     }
     const value = m[2] ?? argv[++i];
     const n = Number(value);
@@ -40,7 +46,9 @@ async function main(): Promise<void> {
     videoStepMs: flags['step-ms'] ?? 3000,
     videoSteps: flags.steps ?? 4,
     chatChunkDelayMs: flags['chunk-delay-ms'] ?? 30,
+    ...(flags.second ? SECOND_GATEWAY : {}),
   });
+  const header = gw.requiredHeader;
   process.stdout.write(
     [
       'Gateway Studio local gateway',
@@ -48,6 +56,10 @@ async function main(): Promise<void> {
       `  video base URL: ${gw.videoUrl}/v1`,
       `  demo API key:   ${gw.keys.valid}`,
       `  403 keys:       ${gw.keys.noPermission} (no permission), ${gw.keys.noBalance} (no balance)`,
+      ...(header
+        ? [`  required header: ${header.name}: ${header.value} (401 without it, 403 with another value)`]
+        : []),
+      ...(flags.second ? [`  own model:      ${Object.keys(SECOND_GATEWAY.models).join(', ')}`] : []),
       'Try "#markdown", "#long 500", "#reasoning" with gw-reasoner, or a video prompt with "#fail".',
       'Ctrl+C stops it.',
       '',

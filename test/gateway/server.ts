@@ -57,6 +57,12 @@ export interface GatewayOptions {
   contextModels?: boolean;
   /** Time `POST /v1/completions` takes before answering (default 0; `setCompletions` changes it). */
   completionLatencyMs?: number;
+  /** The keys this instance accepts (default: keys.ts's `GATEWAY_KEYS`); a second instance has its own. */
+  keys?: { valid: string; noPermission: string; noBalance: string };
+  /** Extra chat models: listed id -> the built-in model whose behaviour it answers with. */
+  models?: Readonly<Record<string, string>>;
+  /** A header every keyed route requires: 401 without it, 403 with another value. */
+  requiredHeader?: { name: string; value: string };
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -78,6 +84,8 @@ export interface RecordedRequest {
 
 /** A running gateway. */
 export interface Gateway {
+  /** The header this instance requires (a second instance's), if any. */
+  requiredHeader?: { name: string; value: string };
   /** Chat host root, `http://127.0.0.1:PORT` (no `/v1`). */
   url: string;
   /** Video host root (a second port). */
@@ -118,7 +126,7 @@ export { DEMO_KEY } from './keys';
 const MAX_RECORDED = 2000;
 /** Chunk stamps kept (a latency bench streams a few thousand per run). */
 const MAX_STAMPS = 50_000;
-const KEYS = GATEWAY_KEYS;
+type GatewayKeys = { valid: string; noPermission: string; noBalance: string };
 
 interface Route {
   kind: RouteKind;
@@ -164,7 +172,7 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
   return 'not-found';
 }
 
-function judgeKey(header: string | undefined): AuthOutcome {
+function judgeKey(header: string | undefined, KEYS: GatewayKeys): AuthOutcome {
   const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
   if (!m) return 'missing';
   const key = m[1]!.trim();
@@ -211,7 +219,10 @@ function tryJson(raw: Buffer): unknown {
 
 /** Start both hosts on 127.0.0.1. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
-  const whole = (name: Exclude<keyof GatewayOptions, 'contextModels' | 'completionLatencyMs'>, min: number): void => {
+  const whole = (
+    name: Exclude<keyof GatewayOptions, 'contextModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader'>,
+    min: number,
+  ): void => {
     const v = opts[name];
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw new Error(`startGateway: ${name} must be an integer >= ${min} (got ${String(v)})`);
@@ -221,6 +232,32 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   whole('videoStepMs', 1);
   whole('videoSteps', 1);
   whole('chatChunkDelayMs', 0);
+  const KEYS: GatewayKeys = opts.keys ?? GATEWAY_KEYS;
+  const extraModels = opts.models ?? {};
+  for (const [id, as] of Object.entries(extraModels))
+    if (!CHAT_MODELS.some((m) => m.id === as))
+      throw new Error(`startGateway: models["${id}"] must name a built-in chat model (got ${as})`);
+  const extraRecords = Object.entries(extraModels).map(([id, as]) => ({
+    ...CHAT_MODELS.find((m) => m.id === as)!,
+    id,
+    owned_by: 'second-gateway',
+  }));
+  /** The required header's verdict: undefined when it is there and right (or none is required). */
+  const headerDenied = (req: IncomingMessage): HttpError | undefined => {
+    const need = opts.requiredHeader;
+    if (!need) return undefined;
+    const got = req.headers[need.name.toLowerCase()];
+    if (got === undefined)
+      return httpError(401, 'authentication_error', 'missing_header', `this relay requires the header ${need.name}`);
+    if (got !== need.value)
+      return httpError(
+        403,
+        'permission_denied',
+        'wrong_header',
+        `the header ${need.name} has a value this relay does not accept`,
+      );
+    return undefined;
+  };
   const faults = new FaultQueue();
   let contextOn = opts.contextModels ?? false;
   const windows = new Map<string, WindowRule>(Object.entries(WINDOW_MODELS).map(([k, v]) => [k, { ...v }]));
@@ -346,7 +383,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
 
       const route = matchRoute(host, method, path);
       const raw = await readBody(req);
-      const auth = judgeKey(req.headers.authorization);
+      const auth = judgeKey(req.headers.authorization, KEYS);
       const pattern = typeof route === 'string' ? path : route.pattern;
       const key = `${method} ${pattern}`;
       counts[key] = (counts[key] ?? 0) + 1;
@@ -360,6 +397,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
 
       const accountEndpoint =
         host === 'chat' || account.knobs.onVideoHost ? GatewayAccount.endpointOf(method, path) : undefined;
+      const missingHeader = route !== 'not-found' || accountEndpoint ? headerDenied(req) : undefined;
+      if (missingHeader && !(typeof route === 'object' && route.open)) throw missingHeader;
       if (route === 'not-found' && accountEndpoint)
         return await account.handle(res, accountEndpoint, auth !== 'missing' && auth !== 'wrong');
       if (route === 'not-found')
@@ -418,22 +457,24 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       switch (route.kind) {
         case 'models': {
           const windowed = contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : [];
-          const data = host === 'chat' ? [...CHAT_MODELS, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
+          const data =
+            host === 'chat' ? [...CHAT_MODELS, ...extraRecords, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
         }
         case 'chat':
           if (route.pattern === '/v1/responses')
             return await handleResponses(
               res,
-              body,
+              b && typeof b.model === 'string' && extraModels[b.model] ? { ...b, model: extraModels[b.model] } : body,
               fx,
               chunkDelayMs,
               (id) => (contextOn ? windows.get(id) : undefined),
               (model, usage) => account.chargeChat(model, usage),
             );
+          // A second instance's own model answers as the built-in model it stands for.
           return await handleChat(
             res,
-            body,
+            b && typeof b.model === 'string' && extraModels[b.model] ? { ...b, model: extraModels[b.model] } : body,
             fx,
             chunkDelayMs,
             (id) => (contextOn ? windows.get(id) : undefined),
@@ -517,6 +558,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     url,
     videoUrl,
     keys: { ...KEYS },
+    requiredHeader: opts.requiredHeader ? { ...opts.requiredHeader } : undefined,
     fault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
     setContextWindow: setContext,

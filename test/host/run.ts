@@ -36,7 +36,10 @@ async function main(): Promise<number> {
   // Fast video steps keep journeys short while still showing queued -> percent -> done.
   const gw = await startHostGateway({ videoSteps: 4, videoStepMs: 1500 });
   // The key scan (keyScan.ts) looks for every key the gateway accepts or knows.
-  scanForKeys({ ...gw.keys });
+  scanForKeys({
+    ...gw.keys,
+    ...Object.fromEntries(Object.entries(gw.second.keys).map(([k, v]) => [`second ${k}`, v])),
+  });
   const browser = await launchBrowser();
   const results: [string, StageResult][] = [];
   if (!only || only === 'integration') {

@@ -2,7 +2,7 @@
 // the suites share: the gateway's HTTP control routes, the extension's exports, polling.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { GATEWAY_KEYS } from '../gateway/keys';
+import { GATEWAY_KEYS, SECOND_GATEWAY } from '../gateway/keys';
 
 /** The extension's id (`publisher.name` of package.json). */
 export const EXTENSION_ID = 'gateway-studio.gateway-studio';
@@ -29,6 +29,31 @@ export const gateway = {
   noPermissionKey: GATEWAY_KEYS.noPermission,
   noBalanceKey: GATEWAY_KEYS.noBalance,
 };
+
+/** The second instance (gateway profiles): its own key, model and required header. */
+export const gateway2 = {
+  get url(): string {
+    return need('GWS_GATEWAY2_URL');
+  },
+  get videoUrl(): string {
+    return need('GWS_GATEWAY2_VIDEO_URL');
+  },
+  validKey: SECOND_GATEWAY.keys.valid,
+  header: SECOND_GATEWAY.requiredHeader,
+  model: Object.keys(SECOND_GATEWAY.models)[0]!,
+};
+
+/** POSTs to the second instance's `/__control/*` routes. */
+export async function control2(path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${gateway2.url}/__control/${path}`, {
+    method: body === undefined && /^(counts|requests)/.test(path) ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  assert.ok(res.ok, `second gateway control ${path} answered ${res.status}`);
+  const text = await res.text();
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
 
 /** POSTs to the gateway's `/__control/*` routes (faults, reset) from the extension host. */
 export async function control(path: string, body?: unknown): Promise<unknown> {

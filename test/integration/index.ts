@@ -35,6 +35,7 @@ async function loadSuites(): Promise<void> {
   await import('./videoCost.test');
   await import('./answerCost.test');
   await import('./responses.test');
+  await import('./profiles.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -105,7 +105,8 @@ export class Accounts implements vscode.Disposable {
     } catch {
       return undefined;
     }
-    const id = `${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
+    // A second profile is a second account, even on the same gateway with the same key.
+    const id = `${this.s.profiles.activeId()}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
     let e = this.entries.get(id);
     if (!e) {
       const remembered = this.s.context.globalState.get<Record<string, SourceKind>>(SOURCES_KEY)?.[http.baseUrl];

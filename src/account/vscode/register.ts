@@ -184,6 +184,21 @@ export function registerAccount(
     e.state.afterUse();
   };
 
+  /** The gateway (or profile) changed: forget what is shown and read the new one's account. */
+  const showAnother = (): void => {
+    shown = undefined;
+    bar.render(
+      {
+        gateway: '',
+        status: 'unknown',
+        unit: { kind: 'USD', quotaPerUnit: 1, rateMicro: 1, symbol: '$' },
+        todayQuota: 0,
+      },
+      undefined,
+    );
+    if (!mayAskAboutGateway()) void show({ read: 'now' }).catch(() => undefined);
+  };
+
   const idle = setInterval(() => {
     if (!vscode.window.state.focused || mayAskAboutGateway()) return;
     void show({ read: 'idle' }).catch((err: unknown) => s.log.warn(`Account: ${String(err)}`));
@@ -206,20 +221,15 @@ export function registerAccount(
       if (!c.affectsConfiguration('gatewayStudio')) return;
       accounts.forgetPrices();
       if (shown) render(shown, shown.state.snapshot());
-      if (c.affectsConfiguration('gatewayStudio.baseUrl') || c.affectsConfiguration('gatewayStudio.spend')) {
-        shown = undefined;
-        bar.render(
-          {
-            gateway: '',
-            status: 'unknown',
-            unit: { kind: 'USD', quotaPerUnit: 1, rateMicro: 1, symbol: '$' },
-            todayQuota: 0,
-          },
-          undefined,
-        );
-        if (!mayAskAboutGateway()) void show({ read: 'now' }).catch(() => undefined);
-      }
+      if (
+        c.affectsConfiguration('gatewayStudio.baseUrl') ||
+        c.affectsConfiguration('gatewayStudio.spend') ||
+        c.affectsConfiguration('gatewayStudio.profiles')
+      )
+        showAnother();
     }),
+    // Each profile is an account of its own: the balance follows the active one.
+    s.profiles.onDidChange(showAnother),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.refreshBalance, async () => {
       await show({ read: 'now' });
     }),

@@ -72,12 +72,19 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.session = new ChatSession({
       prompt: (c) => this.prompt.snapshot(c),
       store: conversations,
-      backend: () => getGatewayClient(s, 'chat'),
+      // The conversation's own profile (set at its first request): a conversation opened from
+      // the history goes on with the gateway and key it started with, never another one's.
+      backend: () => {
+        const shown = this.session.shown;
+        shown.profile ??= s.profiles.activeId();
+        return getGatewayClient(s, 'chat', shown.profile);
+      },
       settings: () => chatSessionSettings(),
       sink: this.hub,
       events: {
         // A shown conversation's cards get the states of the tasks they follow, and its checkpoints.
         conversationShown: () => {
+          this.followProfile();
           this.followed.conversationShown();
           void this.checkpoints.refresh();
         },
@@ -147,7 +154,23 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.session.models.invalidate();
         if (this.hub.size) void this.session.models.load();
       }),
+      // A switch (chat view title, status bar, command) moves the shown conversation to that profile.
+      s.profiles.onDidChange(() => {
+        const shown = this.session.shown;
+        const active = s.profiles.activeId();
+        if (shown.profile !== undefined && shown.profile !== active && s.profiles.get(active)) {
+          shown.profile = active;
+          s.log.info(`conversation ${shown.id} now uses the gateway profile ${active}`);
+        }
+      }),
     );
+  }
+
+  /** Showing a conversation makes its profile the active one (the status bar says which is used). */
+  private followProfile(): void {
+    const p = this.session.shown.profile;
+    if (p === undefined || p === this.s.profiles.activeId() || !this.s.profiles.get(p)) return;
+    void this.s.profiles.setActive(p).catch(() => undefined);
   }
 
   get conversationId(): string {

@@ -12,6 +12,8 @@ import { ReasoningMemory } from '../answer/core/reasoningMemory';
 import { thinkingPartClass } from './thinking';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
+import { DEFAULT_PROFILE_ID } from '../../api/profiles';
+import { profileModelId, splitProfileModelId } from '../../api/profileModels';
 
 /** How long a model list is reused while neither the key nor the base URL changed. */
 const MODEL_LIST_TTL_MS = 5 * 60_000;
@@ -26,6 +28,8 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
   private readonly models = new LmModelCache(MODEL_LIST_TTL_MS);
+  /** The model lists of the profiles other than Default, by profile id. */
+  private readonly profileModels = new Map<string, LmModelCache>();
   /** Gateways (clients) that refused tool_choice "required", per model, for the session. */
   private readonly refusals = new RequiredChoiceRefusals();
   private readonly reasoning = new ReasoningMemory();
@@ -40,6 +44,8 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   constructor(private readonly s: Services) {
     this.subs.push(
       s.keys.onDidChange(() => this.invalidate('the API key changed')),
+      s.profiles.onDidChange(() => this.invalidate('the gateway profiles changed')),
+      s.profiles.onDidChangeKey(() => this.invalidate("a profile's key changed")),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('gatewayStudio.baseUrl')) this.invalidate('the base URL changed');
         if (e.affectsConfiguration('gatewayStudio.models.overrides')) this.invalidate('the model overrides changed');
@@ -50,6 +56,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
   /** Drops the cached list and, if VS Code has asked for it before, tells VS Code to ask again. */
   invalidate(why: string): void {
     this.models.invalidate();
+    for (const c of this.profileModels.values()) c.invalidate();
     this.lastNotice = '';
     if (!this.asked) return;
     this.s.log.debug(`Language models: refreshing the list (${why})`);
@@ -62,16 +69,46 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     this.s.log.info(line);
   }
 
+  /**
+   * Default's models under their own ids (as before profiles), then every other profile's that has
+   * a key, as `profile/model` named "model · profile": two profiles' same id stay apart.
+   */
   async provideLanguageModelChatInformation(
     options: vscode.PrepareLanguageModelChatModelOptions,
     token: vscode.CancellationToken,
   ): Promise<LmModelInfo[]> {
+    const own = await this.defaultModels(options, token);
+    const others = await Promise.all(
+      this.s.profiles
+        .list()
+        .profiles.filter((p) => p.id !== DEFAULT_PROFILE_ID && p.problems.length === 0)
+        .map(async (p) => {
+          if (!(await this.s.profiles.keyOf(p.id))) return [];
+          let cache = this.profileModels.get(p.id);
+          if (!cache) this.profileModels.set(p.id, (cache = new LmModelCache(MODEL_LIST_TTL_MS)));
+          try {
+            const client = await getGatewayClient(this.s, 'chat', p.id);
+            const models = cache.cached(client) ?? (await cache.load(client, undefined, readSettings().modelOverrides));
+            return models.map((m) => ({ ...m, id: profileModelId(p.id, m.id), name: `${m.name} · ${p.name}` }));
+          } catch (e) {
+            this.notice(`Language models: profile ${p.name} offers none: ${lmLogText(e)}`);
+            return [];
+          }
+        }),
+    );
+    return [...own, ...others.flat()];
+  }
+
+  private async defaultModels(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<LmModelInfo[]> {
     this.asked = true;
-    let key = await this.s.keys.get();
+    let key = await this.s.profiles.keyOf(DEFAULT_PROFILE_ID);
     if (!key && !options.silent) {
       // Asked from the "Manage Models" flow: the user expects to be asked for what is missing.
       await vscode.commands.executeCommand('gatewayStudio.setApiKey');
-      key = await this.s.keys.get();
+      key = await this.s.profiles.keyOf(DEFAULT_PROFILE_ID);
     }
     if (!key) {
       this.notice(
@@ -81,7 +118,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     }
     let client: GatewayClient;
     try {
-      client = await getGatewayClient(this.s, 'chat');
+      client = await getGatewayClient(this.s, 'chat', DEFAULT_PROFILE_ID);
     } catch (e) {
       this.notice(`Language models: none offered: ${lmLogText(e)}`);
       return [];
@@ -116,9 +153,11 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      const client = await getGatewayClient(this.s, 'chat');
+      // A `profile/model` id answers on that profile, with its key; any other id on Default.
+      const target = splitProfileModelId(model.id, this.s.profiles.list().profiles);
+      const client = await getGatewayClient(this.s, 'chat', target.profile);
       const { request, dropped } = buildLmRequest(messages, {
-        modelId: model.id,
+        modelId: target.model,
         acceptsImages: model.capabilities.imageInput === true,
         reasoningFor: (_id, call) => this.reasoning.get(call),
         tools: options.tools,

@@ -160,6 +160,11 @@ export const conversationSchema = z.object({
   compaction: z.optional(compactionSchema),
   /** Ids of the rules files switched off for this conversation (see `prompt/rules`). */
   disabledRules: z.optional(z.array(z.string())),
+  /**
+   * The gateway profile it talks to (issue 22), set at its first request; absent in conversations
+   * from before profiles (they go on with the active one, and keep it from then on).
+   */
+  profile: z.optional(z.string()),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */

@@ -4,6 +4,7 @@ import { VideoClient } from '../../api/video';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import { assertVideoId } from '../../api/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
+import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
 import { emitUsage } from '../../platform/usageEvents';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
@@ -72,14 +73,21 @@ export interface GenerateArgs extends Partial<VideoCreateRequest> {
  * Returns the tools the chat panel offers (handed over by `extension.ts`).
  */
 export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
-  const videoClient = async () => new VideoClient((await getGatewayClient(s, 'video')).http);
+  // A task runs on the profile it was started on (a task from before profiles: Default), never
+  // on whichever is active now: its key and address are that profile's until it ends.
+  const videoClient = async (profile: string = s.profiles.activeId()) =>
+    new VideoClient((await getGatewayClient(s, 'video', profile)).http);
   // Built per call (per poll round) so a new key or base URL applies to the next request (round)
   // of a running task.
-  const api: VideoApi = {
-    create: async (req, signal) => (await videoClient()).create(req, signal),
-    readerForRound: videoClient,
-    download: async (src, dest, o) => (await videoClient()).download(src, dest, o),
+  const apiFor = (profile: string | undefined): VideoApi => {
+    const p = profile ?? DEFAULT_PROFILE_ID;
+    return {
+      create: async (req, signal) => (await videoClient(p)).create(req, signal),
+      readerForRound: () => videoClient(p),
+      download: async (src, dest, o) => (await videoClient(p)).download(src, dest, o),
+    };
   };
+  const api = apiFor(undefined);
   let chosenFolder: string | undefined;
   const destination = async (): Promise<string | undefined> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -117,6 +125,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   const manager = new VideoJobManager(
     {
       api,
+      apiFor,
+      profile: () => s.profiles.activeId(),
       store: taskStore,
       pollIntervalMs: () => readSettings().video.pollIntervalSeconds * 1000,
       pollLimit: () => readSettings().video.pollLimit,
@@ -138,7 +148,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       onEnd: (r, end) => {
         // Only a task the gateway accepted can have been charged; a pause ends nothing.
         if (end !== 'paused' && r.videoId)
-          void getGatewayClient(s, 'video').then(
+          void getGatewayClient(s, 'video', r.profile ?? DEFAULT_PROFILE_ID).then(
             (c) =>
               emitUsage(s, {
                 kind: 'clip',
@@ -156,6 +166,12 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
+  // Removing a profile asks first when tasks still run on it (src/profiles).
+  s.context.subscriptions.push(
+    s.profiles.registerUser((id) =>
+      manager.runningOn(id, id === DEFAULT_PROFILE_ID).map((r) => r.request.prompt.slice(0, 40) || r.videoId || r.key),
+    ),
+  );
   const spend = new VideoSpend(
     s,
     () => manager,
@@ -180,11 +196,12 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     quote: (request) => spend.quote(request),
     costOf: (key) => spend.costOf(key),
     start: async (request, imageLabels, o) => {
-      await videoClient(); // a missing base URL is reported before a task is recorded
+      const profile = s.profiles.activeId();
+      await videoClient(profile); // a missing base URL or key is reported before a task is recorded
       // Before anything is recorded or sent: a price above the user's limit asks first.
       const q = await spend.quote(request);
       if (!o?.priceConfirmed && !(await spend.confirm(q))) throw new SpendDeclined(q.line);
-      const { record } = await manager.submit({ request, imageLabels });
+      const { record } = await manager.submit({ request, imageLabels, profile });
       void spend.noteQuote(record.key, q).then(() => {
         const now = manager.get(record.key);
         if (now) changed.fire({ record: now, removed: false });

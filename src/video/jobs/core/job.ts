@@ -29,6 +29,10 @@ export type VideoApi = {
 
 export interface VideoJobDeps {
   api: VideoApi;
+  /** The api of a task's own profile (record.profile); absent: `api` for every task. */
+  apiFor?: (profile: string | undefined) => VideoApi;
+  /** The profile new tasks are recorded with (the active one). */
+  profile?: () => string | undefined;
   store: VideoTaskStore;
   /** Read at every round so a settings change applies to the next round. */
   pollIntervalMs: () => number;
@@ -65,6 +69,11 @@ export class VideoJob {
     private readonly deps: VideoJobDeps,
     private request?: VideoCreateRequest,
   ) {}
+
+  /** The api of this task's profile, looked up per use (a re-added profile's new key applies). */
+  private api(): VideoApi {
+    return this.deps.apiFor?.(this.rec.profile) ?? this.deps.api;
+  }
 
   get record(): Readonly<VideoTaskRecord> {
     return this.rec;
@@ -185,7 +194,7 @@ export class VideoJob {
     // must be kept even if the user stops watching or the window closes meanwhile.
     let id: string;
     try {
-      ({ id } = await this.deps.api.create(request));
+      ({ id } = await this.api().create(request));
     } catch (err) {
       if (!createMayHaveHappened(err)) throw err;
       // The usual "try again" would be wrong here: the task may exist and be billed already.
@@ -210,7 +219,7 @@ export class VideoJob {
     const id = this.rec.videoId;
     if (!id) throw new GatewayError('invalid_response', l10n.t('The task has no video id.'));
     let pending: Promise<void> = Promise.resolve();
-    const api = this.deps.api;
+    const api = this.api();
     const reader = 'readerForRound' in api ? await api.readerForRound() : api;
     const result = await pollLoop(reader, id, {
       intervalMs: this.deps.pollIntervalMs(),
@@ -288,7 +297,7 @@ export class VideoJob {
       try {
         // With the id the client takes the content route first (with the key); the status's result
         // URL is only its fallback (a relay that serves temporary direct links only, spec 2.7).
-        result = await this.deps.api.download(source, file, { signal, videoId: id });
+        result = await this.api().download(source, file, { signal, videoId: id });
       } catch (err) {
         const again = attempt === 1 && (isGatewayError(err, 'truncated', 'network') || isExists(err));
         if (!again) throw err;

@@ -19,6 +19,8 @@ export interface SubmitInput {
   request: VideoCreateRequest;
   /** Labels of the reference images for the record (file names, URLs); the data stays in memory. */
   imageLabels?: string[];
+  /** The gateway profile to run on (default: the deps' `profile()`, the active one). */
+  profile?: string;
 }
 
 export interface VideoManagerEvents {
@@ -134,6 +136,7 @@ export class VideoJobManager {
       transientErrors: 0,
       createdAt: now,
       updatedAt: now,
+      ...this.profileField(input.profile),
     };
     // Persisted before the POST, so a crash mid-request is seen as "interrupted", never resent.
     await this.deps.store.save(record);
@@ -144,11 +147,30 @@ export class VideoJobManager {
     return { record, warnings: record.warnings, done: this.drive(job) };
   }
 
+  /** The profile a new task is bound to: the given one, else the active one (none: Default). */
+  private profileField(given: string | undefined): { profile?: string } {
+    const p = given ?? this.deps.profile?.();
+    return p === undefined ? {} : { profile: p };
+  }
+
+  /** Records still running on `profile` (polling, downloading or being created). */
+  runningOn(profile: string, isDefault: boolean): VideoTaskRecord[] {
+    return this.list().filter(
+      (r) =>
+        (r.profile === profile || (isDefault && r.profile === undefined)) &&
+        (r.state === 'creating' || r.state === 'polling' || r.state === 'downloading'),
+    );
+  }
+
   /**
    * Follows a task by its id (Check Video Task: an id kept after a timeout, or from elsewhere).
    * An id already in the list is resumed instead of added twice.
    */
-  async track(id: string, prompt = ''): Promise<{ record: VideoTaskRecord; done: Promise<VideoRunEnd> }> {
+  async track(
+    id: string,
+    prompt = '',
+    profile?: string,
+  ): Promise<{ record: VideoTaskRecord; done: Promise<VideoRunEnd> }> {
     const videoId = assertVideoId(id);
     const existing = [...this.jobs.values()].find((j) => j.record.videoId === videoId);
     if (existing) return { record: existing.record, done: this.resume(existing.record.key) };
@@ -164,6 +186,7 @@ export class VideoJobManager {
       transientErrors: 0,
       createdAt: now,
       updatedAt: now,
+      ...this.profileField(profile),
     };
     await this.deps.store.save(record);
     const job = new VideoJob(record, this.deps);

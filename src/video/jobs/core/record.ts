@@ -68,6 +68,12 @@ export interface VideoTaskRecord {
   sidecar?: string;
   bytes?: number;
   error?: VideoTaskError;
+  /**
+   * The gateway profile the task was started on: it is polled and downloaded with that profile's
+   * address and key for as long as it runs, whatever profile is active. Absent: Default (tasks
+   * from before profiles).
+   */
+  profile?: string;
 }
 
 /** Where records are kept. The extension uses workspace state; tests use {@link MemoryTaskStore}. */

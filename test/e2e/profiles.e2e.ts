@@ -1,0 +1,107 @@
+// Gateway profiles (issue 22) as a user meets them: two gateways, each with its own key and the
+// second with a header it requires; the chat follows a switch; a video task started on one profile
+// finishes with that profile's key after a switch to the other and after a window reload.
+import * as assert from 'node:assert/strict';
+import type { Journey } from './journey';
+import { generateWithWizard } from './video.e2e';
+import { openChat, sendMessage, UI_TIMEOUT, type Workbench } from './workbench';
+import type { Gateway } from '../gateway/server';
+
+/** Switch Gateway Profile from the palette, picking `name`; waits for the status bar to say it. */
+async function switchTo(wb: Workbench, name: string): Promise<void> {
+  await wb.runCommand('Gateway Studio: Switch Gateway Profile');
+  await wb.pick(name);
+  await wb
+    .statusItem('gatewayStudio.profile')
+    .filter({ hasText: name })
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+}
+
+async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const chats = (g: Gateway) => g.requests().filter((r) => r.route === '/v1/chat/completions');
+
+export const journeys: Journey[] = [
+  {
+    name: "profiles: two gateways switched in the chat, each request with its own key and header; a video task finishes on its profile's key after a switch and a reload",
+    settings: (gw) => ({
+      'gatewayStudio.baseUrl': gw.url,
+      'gatewayStudio.videoBaseUrl': gw.videoUrl,
+      'gatewayStudio.chatModel': 'gw-chat',
+      'gatewayStudio.video.pollIntervalSeconds': 0.3,
+      'gatewayStudio.profiles': [
+        {
+          id: 'relay',
+          name: 'Relay',
+          baseUrl: gw.second.url,
+          videoBaseUrl: gw.second.videoUrl,
+          headers: { [gw.second.requiredHeader!.name]: gw.second.requiredHeader!.value },
+        },
+      ],
+    }),
+    async run({ wb, gw, page, shot }) {
+      const relay = gw.second;
+      const header = relay.requiredHeader!.name;
+      // One key per profile, each through Set API Key while that profile is active.
+      await wb.setApiKey(gw.keys.valid);
+      await switchTo(wb, 'Relay');
+      await wb.setApiKey(relay.keys.valid);
+      await switchTo(wb, 'Default');
+
+      const chat = await openChat(wb);
+      await sendMessage(chat, 'hello from the default gateway');
+      await until('the first answer', () => (chats(gw).length > 0 ? true : undefined));
+      await chat.locator('.msg.assistant').nth(0).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await switchTo(wb, 'Relay');
+      await sendMessage(chat, 'hello from the relay');
+      await until('the relay answer', () => (chats(relay).length > 0 ? true : undefined));
+      await chat.locator('.msg.assistant').nth(1).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      for (const r of chats(gw)) {
+        assert.equal(r.auth, 'valid');
+        assert.equal(r.headers[header], undefined, "the relay's header went to the default gateway");
+      }
+      for (const r of chats(relay)) {
+        assert.equal(r.auth, 'valid', 'the relay saw another key than its own');
+        assert.equal(r.headers[header], relay.requiredHeader!.value);
+      }
+      assert.equal(chats(gw).length, 1);
+      assert.equal(chats(relay).length, 1);
+      await shot('profiles-chat');
+
+      // A video on the relay that stays in progress until the journey completes it.
+      await generateWithWizard(wb, 'a lantern on a pier #never');
+      const polls = () => relay.requests().filter((r) => r.route === '/v1/videos/:id');
+      const id = await until('the relay polling the task', () => polls()[0]?.path.split('/').pop());
+      await switchTo(wb, 'Default');
+      await wb.reloadWindow();
+      const before = polls().length;
+      await until('polling again after the reload', () => (polls().length > before ? true : undefined));
+      relay.completeVideo(id);
+      const item = wb.statusItem('gatewayStudio.videoStatus');
+      await item.filter({ hasText: /Video saved/ }).waitFor({ state: 'visible', timeout: 120_000 });
+      const task = relay.requests().filter((r) => r.route.startsWith('/v1/video'));
+      assert.ok(
+        task.some((r) => r.route === '/v1/videos/:id/content'),
+        'downloaded from the relay',
+      );
+      for (const r of task) {
+        assert.equal(r.auth, 'valid', `${r.method} ${r.path} without the relay's key`);
+        assert.equal(r.headers[header], relay.requiredHeader!.value);
+      }
+      assert.deepEqual(
+        gw.requests().filter((r) => r.route.startsWith('/v1/video')),
+        [],
+        'the task went to the default gateway after the switch',
+      );
+      await page.waitForTimeout(200);
+    },
+  },
+];
