@@ -7,7 +7,7 @@ import { GatewayProfiles } from './platform/profiles';
 import type { Services } from './platform/services';
 import { registerKeyCommands } from './platform/keyCommands';
 import { registerProfiles } from './profiles/vscode/register';
-import { registerConnectionCommands } from './connection/check/vscode/commands';
+import { registerConnectionCommands } from './connection/check/vscode/register';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
 import { registerLanguageModels } from './lm/vscode/register';

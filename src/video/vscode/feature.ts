@@ -7,6 +7,7 @@ import type { VideoTaskRecord } from '../jobs/core/record';
 
 /** Command the status-bar item runs: the task list (the gallery). */
 export const SHOW_TASKS_COMMAND = 'gatewayStudio.video.showTasks';
+export const PICK_TASK_COMMAND = 'gatewayStudio.video.pickTask';
 
 /**
  * What the video feature's surfaces (commands, the gallery, the language-model and chat tools)

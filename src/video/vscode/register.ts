@@ -19,22 +19,16 @@ import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/galle
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
 import { VideoStatusBar } from '../jobs/vscode/statusBar';
-import { SHOW_TASKS_COMMAND } from './feature';
+import { PICK_TASK_COMMAND, SHOW_TASKS_COMMAND } from './feature';
 import { WorkspaceTaskStore } from '../jobs/vscode/store';
-import {
-  notifyEnd,
-  openVideo,
-  PICK_TASK_COMMAND,
-  revealVideo,
-  runAction,
-  showTaskList,
-  type TaskAction,
-} from './taskList';
+import type { TaskAction } from './taskList';
 import type { VideoFeature } from './feature';
-import { runVideoWizard } from '../wizard/vscode/wizard';
 import { SpendDeclined, VideoSpend } from './spend';
 import { costLines, type ClipCost } from '../jobs/core/costs';
 import { registerStoryboard } from '../storyboard/vscode/register';
+
+// The task list, its actions and the wizard load on first use: none is needed at activation.
+const taskList = () => import('./taskList');
 
 /** Command ids of the video feature. */
 export const VIDEO_COMMANDS = {
@@ -161,7 +155,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
               }),
             () => undefined,
           );
-        notifyEnd(s, manager, r, end);
+        void taskList().then((t) => t.notifyEnd(s, manager, r, end));
       },
     },
   );
@@ -245,6 +239,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     }
     let result;
     try {
+      const { runVideoWizard } = await import('../wizard/vscode/wizard');
       result = await runVideoWizard(
         settings,
         async () => (await videoClient()).listVideoModels(),
@@ -309,7 +304,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         return undefined;
       }
     }),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.pickTask, () => showTaskList(s, manager)),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.pickTask, async () => (await taskList()).showTaskList(s, manager)),
     vscode.commands.registerCommand(VIDEO_COMMANDS.debugState, (): VideoDebugState => ({
       tasks: manager.list(),
       running: manager
@@ -324,8 +319,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         }),
       ),
     })),
-    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, (key: string, action: TaskAction) =>
-      runAction(s, manager, key, action),
+    vscode.commands.registerCommand(VIDEO_COMMANDS.taskAction, async (key: string, action: TaskAction) =>
+      (await taskList()).runAction(s, manager, key, action),
     ),
   );
 
@@ -371,8 +366,8 @@ function videoTaskSource(feature: VideoFeature, gallery: VideoGallery): FeatureT
     act: async (key, action) => {
       const file = feature.manager.get(key)?.file;
       if (!file) return;
-      if (action === 'open') await openVideo(file);
-      else if (action === 'reveal') await revealVideo(file);
+      if (action === 'open') await (await taskList()).openVideo(file);
+      else if (action === 'reveal') await (await taskList()).revealVideo(file);
       else await vscode.env.openExternal(vscode.Uri.file(file));
     },
   };

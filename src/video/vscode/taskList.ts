@@ -15,7 +15,6 @@ import { canResume, formatElapsed, shortPrompt, stateLabel } from '../jobs/core/
 export type TaskAction = 'open' | 'details' | 'copyId' | 'resume' | 'stop' | 'remove';
 
 /** Command of the quick-pick task list (the status-bar item opens the gallery instead). */
-export const PICK_TASK_COMMAND = 'gatewayStudio.video.pickTask';
 
 export async function openVideo(file: string): Promise<void> {
   // `vscode.open` on an .mp4 opens VS Code's media preview.

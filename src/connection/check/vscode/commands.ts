@@ -3,16 +3,9 @@ import { GatewayClient } from '../../../api/client';
 import { isGatewayError, type GatewayErrorKind } from '../../../api/errors';
 import { describeError, type GatewayErrorAction } from '../../../contracts/errorWords';
 import { isVideoModel, type ModelRecord } from '../../../api/models';
-import {
-  actionLabel,
-  gatewayHttpOptions,
-  getGatewayClient,
-  runErrorAction,
-  showGatewayError,
-} from '../../../platform/gateway';
+import { actionLabel, gatewayHttpOptions, getGatewayClient, runErrorAction } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
 import { readSettings, updateSetting } from '../../../platform/settings';
-import { setStepContext } from '../../../platform/walkthrough';
 
 /** What Check Connection found; returned by the command so integration tests can assert it. */
 export interface ConnectionCheckResult {
@@ -203,7 +196,7 @@ export async function selectChatModel(s: Services, modelId?: string): Promise<st
 }
 
 /** Shows a Check Connection result without waiting for the user. */
-function report(s: Services, r: ConnectionCheckResult): void {
+export function report(s: Services, r: ConnectionCheckResult): void {
   const text = `${r.title}. ${r.detail}`;
   if (r.ok) {
     s.log.info(text);
@@ -221,28 +214,3 @@ function report(s: Services, r: ConnectionCheckResult): void {
 }
 
 /** Registers Check Connection and Select Chat Model. */
-export function registerConnectionCommands(s: Services): void {
-  s.context.subscriptions.push(
-    vscode.commands.registerCommand('gatewayStudio.checkConnection', async (): Promise<ConnectionCheckResult> => {
-      const r = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Gateway Studio: checking the connection…') },
-        () => checkConnection(s),
-      );
-      report(s, r);
-      // The walkthrough's "Check the connection" step completes on this key.
-      if (r.ok) setStepContext('connectionOk', true);
-      return r;
-    }),
-    vscode.commands.registerCommand(
-      'gatewayStudio.selectChatModel',
-      async (modelId?: unknown): Promise<string | undefined> => {
-        try {
-          return await selectChatModel(s, typeof modelId === 'string' ? modelId : undefined);
-        } catch (e) {
-          showGatewayError(s, e);
-          return undefined;
-        }
-      },
-    ),
-  );
-}

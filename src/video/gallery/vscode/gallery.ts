@@ -14,7 +14,7 @@ import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
 import { failureMeaning } from '../../tools/core/agentText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
-import { GalleryActions } from './galleryActions';
+import type { GalleryActions } from './galleryActions';
 import { SHOW_TASKS_COMMAND, type VideoFeature } from '../../vscode/feature';
 import { relPath } from '../../vscode/agent';
 
@@ -44,14 +44,14 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   private last: GalleryTask[] = [];
   private readonly subs: vscode.Disposable[] = [];
   readonly posterDir: vscode.Uri;
-  private readonly actions: GalleryActions;
+  /** The cards' actions (and the task list they share) load with the first one a user takes. */
+  private actions: Promise<GalleryActions> | undefined;
 
   constructor(
     private readonly s: Services,
     private readonly feature: VideoFeature,
   ) {
     this.posterDir = vscode.Uri.joinPath(s.context.storageUri ?? s.context.globalStorageUri, 'video-posters');
-    this.actions = new GalleryActions(s, feature, this);
     this.subs.push(
       feature.onDidChange((e) => {
         // Tasks leave the list by Remove or by the manager's pruning: their posters go with them.
@@ -128,7 +128,8 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
         this.schedule();
         return;
       default:
-        await this.actions.handle(m);
+        this.actions ??= import('./galleryActions').then((a) => new a.GalleryActions(this.s, this.feature, this));
+        await (await this.actions).handle(m);
     }
   }
 
