@@ -217,6 +217,17 @@ export class BoardSession implements vscode.Disposable {
     return out;
   }
 
+  /** An export call from outside the page (the hidden command), parsed by the page's schema. */
+  async exportMessage(raw: unknown): Promise<ExportReply> {
+    const m = storyboardWebviewMessageSchema.safeParse(raw);
+    if (
+      m.success &&
+      (m.data.type === 'board/stitch' || m.data.type === 'board/saveExport' || m.data.type === 'board/readTake')
+    )
+      return this.exportStep(m.data);
+    return { ok: false, message: vscode.l10n.t('That is not an export call of the board protocol.') };
+  }
+
   /** The export panel's calls (export.ts is loaded on first use): the page names a kind or a shot, never a path. */
   async exportStep(
     m: Extract<StoryboardWebviewMessage, { type: 'board/stitch' | 'board/saveExport' | 'board/readTake' }>,

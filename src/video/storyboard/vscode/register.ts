@@ -14,6 +14,8 @@ export const STORYBOARD_COMMANDS = {
   debugState: 'gatewayStudio.storyboard.debugState',
   /** Hidden: `(path, shotId?)` Generate shot / Generate all of an open board, as its buttons do. */
   generate: 'gatewayStudio.storyboard.generate',
+  /** Hidden: `(path, message)` an export call of an open board, validated as the page's are. */
+  export: 'gatewayStudio.storyboard.export',
 } as const;
 
 /**
@@ -41,6 +43,10 @@ export function registerStoryboard(s: Services, feature: VideoFeature, toTask: T
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.generate, async (file: string, shotId?: string) => {
       const session = (await editor()).sessions.get(file);
       return session ? session.gen.generate(typeof shotId === 'string' ? shotId : undefined) : undefined;
+    }),
+    vscode.commands.registerCommand(STORYBOARD_COMMANDS.export, async (file: string, message: unknown) => {
+      const session = (await editor()).sessions.get(file);
+      return session ? session.exportMessage(message) : undefined;
     }),
   );
   registerApprovalTestHook(s.context);
