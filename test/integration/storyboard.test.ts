@@ -159,7 +159,7 @@ describe('storyboards in the extension host', () => {
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
     await waitFor('the board view', async () => (await debug(file))?.view);
     const call = (m: unknown) =>
-      vscode.commands.executeCommand<Record<string, unknown>>('gatewayStudio.storyboard.export', file, m);
+      vscode.commands.executeCommand<Record<string, unknown>>('gatewayStudio.storyboard.debugState', file, m);
 
     const r = await call({ type: 'board/stitch', requestId: 1 });
     assert.equal(r.ok, true, JSON.stringify(r));

@@ -78,8 +78,8 @@ const editSchema = z.discriminatedUnion('kind', [
 export const STORYBOARD_TAKE_ACTIONS = ['open', 'reveal', 'copyId', 'resume', 'stop'] as const;
 
 const requestId = z.number().check(z.int(), z.gte(0));
-/** A page-made export (re-encoded film or GIF): at most 200 MB. */
-const exportBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength <= 200 * 1024 * 1024);
+/** Most a page-made export (re-encoded film or GIF) may weigh; the host checks `bytes` itself (a Uint8Array). */
+export const MAX_EXPORT_BYTES = 200 * 1024 * 1024;
 
 const pngDataUrl = z
   .string()
@@ -106,7 +106,7 @@ export const storyboardWebviewMessageSchema = z.discriminatedUnion('type', [
   /** Join the chosen takes (the host picks the files from the board and its state, in order). */
   z.object({ type: z.literal('board/stitch'), requestId }),
   /** Save what the page made; the page names a kind, never a path. */
-  z.object({ type: z.literal('board/saveExport'), requestId, kind: z.enum(['reencoded', 'gif']), bytes: exportBytes }),
+  z.object({ type: z.literal('board/saveExport'), requestId, kind: z.enum(['reencoded', 'gif']), bytes: z.unknown() }),
   /** The bytes of a shot's chosen take, for the page's re-encode or GIF (its CSP allows no fetch). */
   z.object({ type: z.literal('board/readTake'), requestId, id }),
 ]);

@@ -5,6 +5,7 @@ import { readSettings } from '../../../platform/settings';
 import { webviewHtml } from '../../../shared/webviewHtml';
 import {
   storyboardWebviewMessageSchema,
+  MAX_EXPORT_BYTES,
   type BoardView,
   type ExportReply,
   type StoryboardHostMessage,
@@ -233,7 +234,11 @@ export class BoardSession implements vscode.Disposable {
     m: Extract<StoryboardWebviewMessage, { type: 'board/stitch' | 'board/saveExport' | 'board/readTake' }>,
   ): Promise<ExportReply> {
     const { stitchBoard, saveBoardExport } = await import('./export');
-    if (m.type === 'board/saveExport') return saveBoardExport(this.doc.uri, m.kind, m.bytes);
+    if (m.type === 'board/saveExport') {
+      if (!(m.bytes instanceof Uint8Array) || m.bytes.byteLength > MAX_EXPORT_BYTES)
+        return { ok: false, message: vscode.l10n.t('Not saved: the export is not bytes of at most 200 MB.') };
+      return saveBoardExport(this.doc.uri, m.kind, m.bytes);
+    }
     const clips = this.chosenClips();
     if (typeof clips === 'string') return { ok: false, kind: 'refused', message: clips };
     if (m.type === 'board/stitch') return stitchBoard(this.doc.uri, clips);

@@ -10,12 +10,10 @@ import type { ToTask } from './view';
 export const STORYBOARD_VIEW_TYPE = 'gatewayStudio.storyboard';
 export const STORYBOARD_COMMANDS = {
   new: 'gatewayStudio.storyboard.new',
-  /** Hidden: `(path)` the open board's last view and state (integration tests). */
+  /** Hidden: `(path)` the open board's last view and state; `(path, message)` an export call as the page makes it (integration tests). */
   debugState: 'gatewayStudio.storyboard.debugState',
   /** Hidden: `(path, shotId?)` Generate shot / Generate all of an open board, as its buttons do. */
   generate: 'gatewayStudio.storyboard.generate',
-  /** Hidden: `(path, message)` an export call of an open board, validated as the page's are. */
-  export: 'gatewayStudio.storyboard.export',
 } as const;
 
 /**
@@ -36,17 +34,14 @@ export function registerStoryboard(s: Services, feature: VideoFeature, toTask: T
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.new, async () =>
       (await import('./agentTools')).newBoardCommand(),
     ),
-    vscode.commands.registerCommand(STORYBOARD_COMMANDS.debugState, async (file: string) => {
+    vscode.commands.registerCommand(STORYBOARD_COMMANDS.debugState, async (file: string, exportCall?: unknown) => {
       const session = (await editor()).sessions.get(file);
+      if (session && exportCall !== undefined) return session.exportMessage(exportCall);
       return session ? { view: session.view(), state: session.gen.state } : undefined;
     }),
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.generate, async (file: string, shotId?: string) => {
       const session = (await editor()).sessions.get(file);
       return session ? session.gen.generate(typeof shotId === 'string' ? shotId : undefined) : undefined;
-    }),
-    vscode.commands.registerCommand(STORYBOARD_COMMANDS.export, async (file: string, message: unknown) => {
-      const session = (await editor()).sessions.get(file);
-      return session ? session.exportMessage(message) : undefined;
     }),
   );
   registerApprovalTestHook(s.context);
