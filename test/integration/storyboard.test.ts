@@ -121,6 +121,78 @@ describe('storyboards in the extension host', () => {
     assert.equal((await creations()).length, 2);
   });
 
+  it("the export panel's stitch joins the chosen takes into film.mp4 in the board's outputs folder; a hostile page gets no path", async () => {
+    const fixtures = path.join(__dirname, '..', '..', 'test', 'gateway', 'fixtures');
+    const file = path.join(dir, 'film.storyboard.json');
+    const out = path.join(dir, 'film.storyboard');
+    await fs.mkdir(out, { recursive: true });
+    await fs.copyFile(path.join(fixtures, 'clip-1s.mp4'), path.join(out, 'a-take1.mp4'));
+    await fs.copyFile(path.join(fixtures, 'clip-2s.mp4'), path.join(out, 'b-take2.mp4'));
+    await fs.copyFile(path.join(fixtures, 'clip-3s.mp4'), path.join(out, 'b-take1.mp4'));
+    await fs.writeFile(
+      path.join(dir, 'film.storyboard.state.json'),
+      JSON.stringify({
+        v: 1,
+        shots: {
+          a: { takes: [{ take: 1, state: 'saved', file: 'a-take1.mp4' }], chosen: 'a-take1.mp4' },
+          b: {
+            takes: [
+              { take: 1, state: 'saved', file: 'b-take1.mp4' },
+              { take: 2, state: 'saved', file: 'b-take2.mp4' },
+            ],
+            chosen: 'b-take2.mp4',
+          },
+        },
+      }),
+    );
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Film',
+        defaults: { model: 'vendor-image-video' },
+        shots: [
+          { id: 'a', prompt: 'one', seconds: 1 },
+          { id: 'b', prompt: 'two', seconds: 2, takes: 2, chosenTake: 2 },
+        ],
+      }),
+    );
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+    await waitFor('the board view', async () => (await debug(file))?.view);
+    const call = (m: unknown) =>
+      vscode.commands.executeCommand<Record<string, unknown>>('gatewayStudio.storyboard.debugState', file, m);
+
+    const r = await call({ type: 'board/stitch', requestId: 1 });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.file, 'boards/film.storyboard/film.mp4');
+    // clip-1s then the chosen take 2 of b (clip-2s, not the 3 s take 1): 3 s within one frame.
+    assert.ok(Math.abs(Number(r.durationSeconds) - 3) < 0.05, String(r.durationSeconds));
+    const film = await fs.readFile(path.join(out, 'film.mp4'));
+    assert.equal(film.subarray(4, 8).toString('latin1'), 'ftyp');
+    const again = await call({ type: 'board/stitch', requestId: 2 });
+    assert.notEqual(again.file, r.file, 'a second film never overwrites the first');
+
+    // A hostile page: a path where a kind belongs, a kind that is the host's, bytes that are no GIF.
+    assert.equal(
+      (await call({ type: 'board/saveExport', requestId: 3, kind: '../../x', bytes: new Uint8Array(8) })).ok,
+      false,
+    );
+    assert.equal(
+      (await call({ type: 'board/saveExport', requestId: 4, kind: 'film', bytes: new Uint8Array(8) })).ok,
+      false,
+    );
+    assert.equal(
+      (await call({ type: 'board/saveExport', requestId: 5, kind: 'gif', bytes: new Uint8Array(8) })).ok,
+      false,
+    );
+    assert.equal((await call({ type: 'board/readTake', requestId: 6, id: '../a' })).ok, false);
+    const read = await call({ type: 'board/readTake', requestId: 7, id: 'a' });
+    assert.equal((read.bytes as Uint8Array).byteLength, (await fs.stat(path.join(out, 'a-take1.mp4'))).size);
+    assert.deepEqual(
+      (await fs.readdir(out)).sort(),
+      ['a-take1.mp4', 'b-take1.mp4', 'b-take2.mp4', 'film-2.mp4', 'film.mp4'].sort(),
+    );
+  });
+
   it('a board with a syntax error shows the error with its line and is never written', async () => {
     const file = path.join(dir, 'broken.storyboard.json');
     const text = '{\n  "title": "x",\n  "shots": [ { "id": "a" "prompt": "p" } ]\n}\n';

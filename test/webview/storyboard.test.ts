@@ -255,3 +255,116 @@ void test("the last frame of a clip sent as bytes comes back as a PNG of the cli
   assert.deepEqual(b.foreign, [], 'mediabunny loads from the bundle; nothing leaves the page');
   assert.deepEqual(await b.csp(), []);
 });
+
+const saved = (id: string, take: number): ShotView =>
+  shot({
+    id,
+    status: { kind: 'saved', text: 'saved' },
+    takes: 2,
+    chosenTake: take,
+    savedTakes: [1, 2],
+    takeCards: [{ ...task({ key: `${id}-${take}`, prompt: id, src: CLIP_URL }), take }],
+  });
+const READY: BoardView = { title: 'Film', running: false, shots: [saved('open', 2), saved('type', 1)] };
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    const v = await probe();
+    if (v !== undefined) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+void test('the export panel lists the chosen takes in order, posts the stitch and shows the host answer; a missing take disables it', async () => {
+  const b = await openBoard();
+  await b.send({ type: 'board/state', view: VIEW });
+  const join = b.page.getByRole('button', { name: 'Join into one MP4' });
+  assert.equal(await join.isDisabled(), true, 'shots 2 and 3 have no saved chosen take');
+  assert.match(await b.page.locator('.export-panel').innerText(), /Choose a take for each shot/);
+
+  await b.send({ type: 'board/state', view: READY });
+  assert.deepEqual(await b.page.locator('.export-takes li').allInnerTexts(), ['Shot 1, take 2', 'Shot 2, take 1']);
+  await join.click();
+  const stitch = await waitFor(
+    async () => (await b.posted()).find((m) => m.type === 'board/stitch'),
+    'the stitch message',
+  );
+  assert.deepEqual(Object.keys(stitch).sort(), ['requestId', 'type'], 'the page names no file');
+  await b.send({
+    type: 'board/exportReply',
+    requestId: stitch.requestId as number,
+    reply: { ok: true, file: 'demo.storyboard/film.mp4', durationSeconds: 3 },
+  });
+  assert.equal(
+    await b.page.locator('.export-status').innerText(),
+    'Saved demo.storyboard/film.mp4 (3.00 s, not re-encoded).',
+  );
+
+  // Parameters that differ: the host says which clip, the panel marks it and offers the re-encode.
+  await join.click();
+  const again = await waitFor(async () => {
+    const all = (await b.posted()).filter((m) => m.type === 'board/stitch');
+    return all.length === 2 ? all[1] : undefined;
+  }, 'the second stitch');
+  await b.send({
+    type: 'board/exportReply',
+    requestId: again.requestId as number,
+    reply: {
+      ok: false,
+      kind: 'mismatch',
+      message: 'Shot 2, take 1 is 640x360, not 320x180',
+      index: 1,
+      parameter: 'size',
+    },
+  });
+  assert.match(await b.page.locator('.export-status').innerText(), /640x360/);
+  assert.equal(
+    await b.page.locator('.export-takes li[aria-invalid="true"]').innerText(),
+    'Shot 2, take 1 (cannot be included)',
+  );
+  assert.equal(await b.page.getByRole('button', { name: 'Re-encode here and join' }).count(), 1);
+  const serious = (await axeViolations(b.page)).filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  assert.deepEqual(serious, []);
+  assert.deepEqual(b.foreign, []);
+});
+
+void test('the GIF export reads the chosen takes through the host (no fetch), then saves the GIF by kind or says why not', async () => {
+  const b = await openBoard();
+  await b.send({ type: 'board/state', view: READY });
+  await b.page.getByRole('button', { name: 'Export GIF' }).click();
+  for (const id of ['open', 'type']) {
+    const read = await waitFor(
+      async () => (await b.posted()).find((m) => m.type === 'board/readTake' && m.id === id),
+      `board/readTake ${id}`,
+    );
+    await b.page.evaluate(
+      ([requestId, bytes]) =>
+        (globalThis as unknown as PageGlobal).postMessage(
+          { type: 'board/exportReply', requestId, reply: { ok: true, bytes: new Uint8Array(bytes as number[]) } },
+          '*',
+        ),
+      [read.requestId, [...CLIP]] as const,
+    );
+  }
+  const outcome = await waitFor(async () => {
+    const save = (await b.posted()).find((m) => m.type === 'board/saveExport');
+    if (save) return save;
+    const status = await b.page.locator('.export-status.error').count();
+    return status ? { error: await b.page.locator('.export-status').innerText() } : undefined;
+  }, 'the GIF save or an error');
+  if ('error' in outcome) {
+    // This Chromium has no H.264 decoder: the panel must then say which take it cannot include.
+    assert.match(String(outcome.error), /Shot 1, take 2 cannot be included/);
+  } else {
+    assert.equal(outcome.kind, 'gif');
+    assert.deepEqual(Object.keys(outcome).sort(), ['bytes', 'kind', 'requestId', 'type']);
+    await b.send({
+      type: 'board/exportReply',
+      requestId: outcome.requestId as number,
+      reply: { ok: true, file: 'demo.storyboard/film.gif' },
+    });
+    assert.match(await b.page.locator('.export-status').innerText(), /^Saved demo\.storyboard\/film\.gif: /);
+  }
+  assert.deepEqual(b.foreign, [], 'the takes came as bytes from the host');
+  assert.deepEqual(await b.csp(), []);
+});

@@ -4,6 +4,7 @@ import type { GalleryWebviewMessage } from '../../src/shared/protocol/gallery';
 import { TaskCard } from '../gallery/taskCard';
 import type { BoardStore } from './state';
 import { t } from './strings';
+import { BoardExport } from './exportWiring';
 
 const TAKE_ACTIONS = new Set(['open', 'reveal', 'copyId', 'resume', 'stop']);
 
@@ -206,6 +207,7 @@ export function App({ store }: { store: BoardStore }) {
       >
         {t('Add shot')}
       </button>
+      <BoardExport store={store} view={view} />
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import { signal, type Signal } from '@preact/signals';
-import type { BoardView, StoryboardHostMessage } from '../../src/shared/protocol/storyboard';
+import type { BoardView, ExportReply, StoryboardHostMessage } from '../../src/shared/protocol/storyboard';
 import { asMessage } from '../../src/shared/protocol/guard';
 import { strings } from '../gallery/strings';
 import type { VsCodeApi } from '../gallery/state';
@@ -9,6 +9,8 @@ export interface BoardStore {
   view: Signal<BoardView | null>;
   notice: Signal<{ text: string; error: boolean } | null>;
   post(m: unknown): void;
+  /** Posts an export call with a fresh `requestId` and resolves with the host's `board/exportReply`. */
+  request(m: Record<string, unknown>): Promise<ExportReply>;
 }
 
 /**
@@ -29,6 +31,8 @@ async function answerClip(api: VsCodeApi, requestId: number, bytes: Uint8Array):
 export function connect(api: VsCodeApi): BoardStore {
   const view = signal<BoardView | null>(null);
   const notice = signal<{ text: string; error: boolean } | null>(null);
+  const pending = new Map<number, (r: ExportReply) => void>();
+  let next = 1;
   window.addEventListener('message', (e: MessageEvent) => {
     const msg = asMessage<StoryboardHostMessage>(e.data);
     if (!msg) return;
@@ -36,6 +40,20 @@ export function connect(api: VsCodeApi): BoardStore {
     else if (msg.type === 'board/strings') strings.value = msg.strings;
     else if (msg.type === 'board/notice') notice.value = { text: msg.text, error: msg.error };
     else if (msg.type === 'board/clip') void answerClip(api, msg.requestId, msg.bytes);
+    else if (msg.type === 'board/exportReply') {
+      pending.get(msg.requestId)?.(msg.reply);
+      pending.delete(msg.requestId);
+    }
   });
-  return { view, notice, post: (m) => api.postMessage(m) };
+  return {
+    view,
+    notice,
+    post: (m) => api.postMessage(m),
+    request: (m) =>
+      new Promise<ExportReply>((resolve) => {
+        const requestId = next++;
+        pending.set(requestId, resolve);
+        api.postMessage({ ...m, requestId });
+      }),
+  };
 }

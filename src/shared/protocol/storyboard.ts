@@ -48,7 +48,19 @@ export type StoryboardHostMessage =
   | { type: 'board/strings'; strings: Record<string, string> }
   | { type: 'board/notice'; text: string; error: boolean }
   /** The bytes of a saved clip whose last frame the host needs (answered by `board/frame`). */
-  | { type: 'board/clip'; requestId: number; bytes: Uint8Array };
+  | { type: 'board/clip'; requestId: number; bytes: Uint8Array }
+  /** The answer to `board/stitch`, `board/saveExport` or `board/readTake` (same `requestId`). */
+  | { type: 'board/exportReply'; requestId: number; reply: ExportReply };
+
+/** What the host answers the export panel: the stitch, a save, or a chosen take's bytes. */
+export type ExportReply =
+  | { ok: true; file: string; durationSeconds: number }
+  | { ok: true; file: string }
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; kind: 'mismatch'; message: string; index: number; parameter: string }
+  | { ok: false; kind: 'undecodable'; message: string; indexes: number[] }
+  | { ok: false; kind: 'refused'; message: string }
+  | { ok: false; message: string };
 
 const editSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('add'), after: z.optional(id) }),
@@ -64,6 +76,10 @@ const editSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const STORYBOARD_TAKE_ACTIONS = ['open', 'reveal', 'copyId', 'resume', 'stop'] as const;
+
+const requestId = z.number().check(z.int(), z.gte(0));
+/** Most a page-made export (re-encoded film or GIF) may weigh; the host checks `bytes` itself (a Uint8Array). */
+export const MAX_EXPORT_BYTES = 200 * 1024 * 1024;
 
 const pngDataUrl = z
   .string()
@@ -87,5 +103,11 @@ export const storyboardWebviewMessageSchema = z.discriminatedUnion('type', [
     dataUrl: z.optional(pngDataUrl),
     error: z.optional(text),
   }),
+  /** Join the chosen takes (the host picks the files from the board and its state, in order). */
+  z.object({ type: z.literal('board/stitch'), requestId }),
+  /** Save what the page made; the page names a kind, never a path. */
+  z.object({ type: z.literal('board/saveExport'), requestId, kind: z.enum(['reencoded', 'gif']), bytes: z.unknown() }),
+  /** The bytes of a shot's chosen take, for the page's re-encode or GIF (its CSP allows no fetch). */
+  z.object({ type: z.literal('board/readTake'), requestId, id }),
 ]);
 export type StoryboardWebviewMessage = z.infer<typeof storyboardWebviewMessageSchema>;

@@ -5,7 +5,9 @@ import { readSettings } from '../../../platform/settings';
 import { webviewHtml } from '../../../shared/webviewHtml';
 import {
   storyboardWebviewMessageSchema,
+  MAX_EXPORT_BYTES,
   type BoardView,
+  type ExportReply,
   type StoryboardHostMessage,
   type StoryboardWebviewMessage,
 } from '../../../shared/protocol/storyboard';
@@ -190,6 +192,62 @@ export class BoardSession implements vscode.Disposable {
       }
       case 'board/takeAction':
         return this.takeAction(m.id, m.take, m.action);
+      case 'board/stitch':
+      case 'board/saveExport':
+      case 'board/readTake':
+        this.post({ type: 'board/exportReply', requestId: m.requestId, reply: await this.exportStep(m) });
+        return;
+    }
+  }
+
+  /** The chosen take of every shot, in board order, or the first shot that has none saved. */
+  chosenClips(): Array<{ id: string; name: string; uri: vscode.Uri }> | string {
+    if (!this.board) return this.error ?? vscode.l10n.t('the board does not parse');
+    const out: Array<{ id: string; name: string; uri: vscode.Uri }> = [];
+    for (const [i, shot] of this.board.shots.entries()) {
+      const take = shot.chosenTake ?? 1;
+      const rec = takeOf(this.gen.state, shot.id, take);
+      if (rec?.state !== 'saved' || !rec.file)
+        return vscode.l10n.t('Shot {0} has no saved clip for its chosen take {1}.', i + 1, take);
+      out.push({
+        id: shot.id,
+        name: vscode.l10n.t('Shot {0}, take {1}', i + 1, take),
+        uri: vscode.Uri.file(takePath(this.doc.uri.fsPath, rec.file)),
+      });
+    }
+    return out;
+  }
+
+  /** An export call from outside the page (the hidden command), parsed by the page's schema. */
+  async exportMessage(raw: unknown): Promise<ExportReply> {
+    const m = storyboardWebviewMessageSchema.safeParse(raw);
+    if (
+      m.success &&
+      (m.data.type === 'board/stitch' || m.data.type === 'board/saveExport' || m.data.type === 'board/readTake')
+    )
+      return this.exportStep(m.data);
+    return { ok: false, message: vscode.l10n.t('That is not an export call of the board protocol.') };
+  }
+
+  /** The export panel's calls (export.ts is loaded on first use): the page names a kind or a shot, never a path. */
+  async exportStep(
+    m: Extract<StoryboardWebviewMessage, { type: 'board/stitch' | 'board/saveExport' | 'board/readTake' }>,
+  ): Promise<ExportReply> {
+    const { stitchBoard, saveBoardExport } = await import('./export');
+    if (m.type === 'board/saveExport') {
+      if (!(m.bytes instanceof Uint8Array) || m.bytes.byteLength > MAX_EXPORT_BYTES)
+        return { ok: false, message: vscode.l10n.t('Not saved: the export is not bytes of at most 200 MB.') };
+      return saveBoardExport(this.doc.uri, m.kind, m.bytes);
+    }
+    const clips = this.chosenClips();
+    if (typeof clips === 'string') return { ok: false, kind: 'refused', message: clips };
+    if (m.type === 'board/stitch') return stitchBoard(this.doc.uri, clips);
+    const clip = clips.find((c) => c.id === m.id);
+    if (!clip) return { ok: false, message: vscode.l10n.t('Shot "{0}" is not on the board.', m.id) };
+    try {
+      return { ok: true, bytes: await vscode.workspace.fs.readFile(clip.uri) };
+    } catch (e) {
+      return { ok: false, message: vscode.l10n.t('{0} cannot be read: {1}', clip.name, String(e)) };
     }
   }
 

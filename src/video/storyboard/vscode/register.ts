@@ -10,7 +10,7 @@ import type { ToTask } from './view';
 export const STORYBOARD_VIEW_TYPE = 'gatewayStudio.storyboard';
 export const STORYBOARD_COMMANDS = {
   new: 'gatewayStudio.storyboard.new',
-  /** Hidden: `(path)` the open board's last view and state (integration tests). */
+  /** Hidden: `(path)` the open board's last view and state; `(path, message)` an export call as the page makes it (integration tests). */
   debugState: 'gatewayStudio.storyboard.debugState',
   /** Hidden: `(path, shotId?)` Generate shot / Generate all of an open board, as its buttons do. */
   generate: 'gatewayStudio.storyboard.generate',
@@ -34,8 +34,9 @@ export function registerStoryboard(s: Services, feature: VideoFeature, toTask: T
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.new, async () =>
       (await import('./agentTools')).newBoardCommand(),
     ),
-    vscode.commands.registerCommand(STORYBOARD_COMMANDS.debugState, async (file: string) => {
+    vscode.commands.registerCommand(STORYBOARD_COMMANDS.debugState, async (file: string, exportCall?: unknown) => {
       const session = (await editor()).sessions.get(file);
+      if (session && exportCall !== undefined) return session.exportMessage(exportCall);
       return session ? { view: session.view(), state: session.gen.state } : undefined;
     }),
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.generate, async (file: string, shotId?: string) => {

@@ -37,3 +37,22 @@ void test('hostile page messages are refused: other actions, paths as ids, non-P
     else assert.equal(r.success, false, JSON.stringify(m));
   }
 });
+
+void test('the export calls name a kind or a shot id, never a path', () => {
+  for (const m of [
+    { type: 'board/stitch', requestId: 1 },
+    { type: 'board/saveExport', requestId: 2, kind: 'gif', bytes: new Uint8Array(4) },
+    { type: 'board/readTake', requestId: 3, id: 'open' },
+  ])
+    assert.equal(schema.safeParse(m).success, true, JSON.stringify(m));
+  // A stray `files` is stripped, never read: the host picks the files from the board.
+  const stray = schema.safeParse({ type: 'board/stitch', requestId: 1, files: ['../../secret.mp4'] });
+  assert.deepEqual(stray.success && stray.data, { type: 'board/stitch', requestId: 1 });
+  for (const m of [
+    { type: 'board/stitch' },
+    { type: 'board/saveExport', requestId: 2, kind: '../../x.gif', bytes: new Uint8Array(4) },
+    { type: 'board/saveExport', requestId: 2, kind: 'film', bytes: new Uint8Array(4) },
+    { type: 'board/readTake', requestId: 3, id: '../open' },
+  ])
+    assert.equal(schema.safeParse(m).success, false, JSON.stringify(m));
+});
