@@ -185,7 +185,8 @@ async function main() {
   }
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
   results.forEach((r) => assertNoDuplicates(r.metafile));
-  if (process.env.GWS_METAFILE) require('node:fs').writeFileSync(process.env.GWS_METAFILE, JSON.stringify(results.map((r) => r.metafile)));
+  if (process.env.GWS_METAFILE)
+    require('node:fs').writeFileSync(process.env.GWS_METAFILE, JSON.stringify(results.map((r) => r.metafile)));
   // The tests' bundle is left out: its size matters to nobody.
   if (summary) results.forEach((r, i) => builds[i].outdir === 'dist' && printSummary(r.metafile, builds[i]));
 }
