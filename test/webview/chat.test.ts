@@ -380,6 +380,12 @@ void test('history lists conversations and renames or deletes them (delete asks 
   const h = await openHarness(browser);
   await h.send(snapshot());
   await h.page.getByRole('button', { name: 'History' }).click();
+  // The panel asks for the list once its chunk has loaded, which a loaded machine can delay.
+  await h.page.waitForFunction(
+    () => (globalThis as unknown as PageGlobal).__posted.some((m) => m.type === 'history/list'),
+    undefined,
+    { timeout: 10_000 },
+  );
   assert.ok((await h.posted()).some((m) => m.type === 'history/list'));
   await h.send({
     type: 'history/list',

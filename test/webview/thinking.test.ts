@@ -51,6 +51,8 @@ void test('thinking shows live while it streams, then folds with how long it too
   assert.match(await details.locator('summary').innerText(), /Thought for 3 s/);
   assert.equal(await h.page.locator('.md').innerText(), 'The answer.');
   await details.locator('summary').click();
+  // The click opens it; the text is read once it shows.
+  await details.locator('.reasoning-text').waitFor({ state: 'visible' });
   assert.match(await details.innerText(), /Picking one\./);
   await h.page.context().close();
 });
