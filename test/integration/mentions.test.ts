@@ -478,7 +478,7 @@ describe('@-mentions in VS Code', () => {
     }
   });
 
-  it('the picker follows the workspace after its first listing: a new file is offered, a deleted one goes, a new .gitignore lists again', async () => {
+  it('the picker follows the workspace after its first listing: a new file is offered, a deleted one goes, a .gitignore written or edited lists again', async () => {
     await write('watched/alpha-watched.ts', 'a\n');
     const before = await fs.readFile(path.join(root, '.gitignore'), 'utf8').catch(() => undefined);
     const labels = async (q: string): Promise<string[]> => (await query(q)).map((r) => r.label);

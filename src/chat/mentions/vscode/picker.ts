@@ -51,8 +51,12 @@ export class MentionProvider implements vscode.Disposable {
   constructor() {
     this.disposables.push(this.terminals);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    // An edited .gitignore changes what is listed as much as a new one (the watcher above skips edits).
+    const ignores = vscode.workspace.createFileSystemWatcher('**/.gitignore', true, false, true);
     this.disposables.push(
       watcher,
+      ignores,
+      ignores.onDidChange(() => this.relist()),
       watcher.onDidCreate((uri) => this.onCreated(uri)),
       watcher.onDidDelete((uri) => {
         this.created.delete(uri.toString());
