@@ -26,5 +26,10 @@ export interface Journey {
   userData?: Record<string, unknown>;
   /** The palette title that says the extension is up (default `Gateway Studio: Show Log`). */
   readyCommand?: string;
+  /**
+   * Runs with no other journey beside it (test/host/e2e.ts runs two at a time otherwise): for a
+   * journey whose timing is the point, such as typing against a debounce.
+   */
+  alone?: boolean;
   run(ctx: JourneyContext): Promise<void>;
 }

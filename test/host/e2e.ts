@@ -53,7 +53,9 @@ export async function runE2e(
   let failed = 0;
   const failures: string[] = [];
   const flaky: string[] = [];
-  const queue = [...journeys];
+  const together = journeys.filter((j) => !j.journey.alone);
+  const alone = journeys.filter((j) => j.journey.alone);
+  let queue = together;
   const worker = async (gw: HostGateway): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const { file, journey } = next;
@@ -76,6 +78,8 @@ export async function runE2e(
     }
   };
   await Promise.all(gateways.map(worker));
+  queue = alone;
+  await worker(gateways[0] as HostGateway);
   return { passed, failed, failures, flaky };
 }
 
@@ -116,7 +120,11 @@ async function runJourney(
   const timing = (): string => phases.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)}`).join(', ');
   let outcome: string | undefined;
   const slug = `e2e-${journey.name}`.replace(/[^\w.-]+/g, '-').slice(0, 80) + (attempt ? `-retry${attempt}` : '');
-  gw.clearFaults();
+  // Each journey starts from a clean gateway: no fault, no recorded request of an earlier one.
+  for (const g of [gw, gw.second]) {
+    g.clearFaults();
+    g.resetCounts();
+  }
   let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
   let page: Awaited<ReturnType<typeof newPage>> | undefined;
   try {
