@@ -272,31 +272,16 @@ export class ChatAccumulator {
 
   /** The message so far (also used as the partial result of a broken stream). */
   result(): ChatResult {
-    // A call without an id, or with one another call of this answer has, could not be answered by
-    // its own tool message (and cards and approvals are keyed by id).
-    const ids = uniqueToolCallIds(this.calls.map((s) => s.id));
-    const toolCalls: ToolCall[] = this.calls.map((s, i) => ({
-      id: ids[i]!,
-      type: 'function',
-      function: { name: s.name, arguments: s.args },
-    }));
-    // What a cut-short stream held back (half a `</think>`) belongs to the partial answer.
     const held = this.think.peek();
-    const content = this.content + held.text;
-    const reasoning = this.reasoning + held.reasoning;
-    // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
-    const message: ChatResult['message'] = {
-      role: 'assistant',
-      content: content !== '' || toolCalls.length === 0 ? content : null,
-    };
-    if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    if (reasoning) message.reasoning_content = reasoning;
-    const out: ChatResult = { message };
-    if (this.finishReason !== undefined) out.finishReason = this.finishReason;
-    if (this.usage) out.usage = this.usage;
-    if (this.model) out.model = this.model;
-    if (this.id) out.id = this.id;
-    return out;
+    return chatResult({
+      calls: this.calls,
+      content: this.content + held.text,
+      reasoning: this.reasoning + held.reasoning,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      model: this.model,
+      id: this.id,
+    });
   }
 }
 
@@ -310,5 +295,42 @@ function detailsText(
     if (d.type === 'reasoning.encrypted') continue;
     out += d.text ?? d.summary ?? '';
   }
+  return out;
+}
+
+/** What a stream gathered, whichever protocol it came in. */
+export interface GatheredAnswer {
+  calls: readonly { id?: string; name: string; args: string }[];
+  /** The text and reasoning, with what a cut-short stream held back (half a `</think>`) added. */
+  content: string;
+  reasoning: string;
+  finishReason?: ChatResult['finishReason'];
+  usage?: ChatResult['usage'];
+  model?: string;
+  id?: string;
+}
+
+/** The answer in the chat's shape (also the partial result of a broken stream). */
+export function chatResult(a: GatheredAnswer): ChatResult {
+  // A call without an id, or with one another call of this answer has, could not be answered by
+  // its own tool message (and cards and approvals are keyed by id).
+  const ids = uniqueToolCallIds(a.calls.map((s) => s.id));
+  const toolCalls: ToolCall[] = a.calls.map((s, i) => ({
+    id: ids[i]!,
+    type: 'function',
+    function: { name: s.name, arguments: s.args },
+  }));
+  // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
+  const message: ChatResult['message'] = {
+    role: 'assistant',
+    content: a.content !== '' || toolCalls.length === 0 ? a.content : null,
+  };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (a.reasoning) message.reasoning_content = a.reasoning;
+  const out: ChatResult = { message };
+  if (a.finishReason !== undefined) out.finishReason = a.finishReason;
+  if (a.usage) out.usage = a.usage;
+  if (a.model) out.model = a.model;
+  if (a.id) out.id = a.id;
   return out;
 }

@@ -8,8 +8,8 @@
 import * as l10n from '@vscode/l10n';
 import { GatewayError } from '../errors';
 import { ThinkTagSplitter } from '../thinkTags';
-import { uniqueToolCallIds } from '../toolCallIds';
-import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from '../wire';
+import { chatResult } from '../accumulator';
+import type { ChatResult, ChatStreamEvent, Usage } from '../wire';
 
 type Json = Record<string, unknown>;
 
@@ -325,26 +325,15 @@ export class ResponsesAccumulator {
 
   /** The answer so far (the partial result of a broken stream too), in the chat's shape. */
   result(): ChatResult {
-    const ids = uniqueToolCallIds(this.calls.map((c) => c.callId));
-    const toolCalls: ToolCall[] = this.calls.map((c, i) => ({
-      id: ids[i]!,
-      type: 'function',
-      function: { name: c.name, arguments: c.args },
-    }));
     const held = this.think.peek();
-    const content = this.content + held.text;
-    const reasoning = this.reasoning + held.reasoning;
-    const message: ChatResult['message'] = {
-      role: 'assistant',
-      content: content !== '' || toolCalls.length === 0 ? content : null,
-    };
-    if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    if (reasoning) message.reasoning_content = reasoning;
-    const out: ChatResult = { message };
-    if (this.finishReason !== undefined) out.finishReason = this.finishReason;
-    if (this.usage) out.usage = this.usage;
-    if (this.model) out.model = this.model;
-    if (this.id) out.id = this.id;
-    return out;
+    return chatResult({
+      calls: this.calls.map((c) => ({ id: c.callId, name: c.name, args: c.args })),
+      content: this.content + held.text,
+      reasoning: this.reasoning + held.reasoning,
+      finishReason: this.finishReason,
+      usage: this.usage,
+      model: this.model,
+      id: this.id,
+    });
   }
 }
