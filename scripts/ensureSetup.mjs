@@ -213,6 +213,12 @@ export function missingHostTestPackages(has = onPath) {
 }
 
 /**
+ * CI builds the llama chroot (which may apt-get debootstrap) while the stages install theirs:
+ * apt waits up to 5 minutes for the other's lock instead of failing at once.
+ */
+export const APT_WAIT = ['-o', 'DPkg::Lock::Timeout=300'];
+
+/**
  * How to get `missing` Debian packages: the apt-get commands to run here (root on Debian or
  * Ubuntu), or the message to stop with, naming the exact command.
  */
@@ -221,8 +227,8 @@ export function packagePlan(missing, { isRoot, debianLike, hasAptGet }) {
   if (debianLike && hasAptGet && isRoot) {
     return {
       run: [
-        ['apt-get', 'update', '-qq'],
-        ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing],
+        ['apt-get', ...APT_WAIT, 'update', '-qq'],
+        ['apt-get', ...APT_WAIT, 'install', '-y', '-qq', '--no-install-recommends', ...missing],
       ],
     };
   }

@@ -56,9 +56,11 @@ fi
 
 if ! command -v debootstrap >/dev/null; then
   t=$SECONDS
-  if ! apt-get install -y -qq debootstrap >"$LOG" 2>&1; then
-    apt-get update -qq >>"$LOG" 2>&1
-    if ! apt-get install -y -qq debootstrap >>"$LOG" 2>&1; then
+  # CI runs this beside `npm test`, which may apt-get too: wait for the other's lock.
+  wait_lock=(-o DPkg::Lock::Timeout=300)
+  if ! apt-get "${wait_lock[@]}" install -y -qq debootstrap >"$LOG" 2>&1; then
+    apt-get "${wait_lock[@]}" update -qq >>"$LOG" 2>&1
+    if ! apt-get "${wait_lock[@]}" install -y -qq debootstrap >>"$LOG" 2>&1; then
       tail -20 "$LOG" >&2
       loud "SKIPPED: apt-get install debootstrap failed on the host (exit 4)"
       exit 4

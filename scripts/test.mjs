@@ -39,11 +39,19 @@ function run(cmd, args, extraEnv = {}) {
 
 /** Each stage's runner; the ones in `browserStages` drive Chrome, Chromium or Edge. */
 const stages = {
-  // Plain-node tests of shared, api and core, through real HTTP against the local gateway.
+  // Plain-node tests of shared, api and core, through real HTTP against the local gateway. Two
+  // files at a time (node's default is one on a 2-core machine): many wait on timers and sockets.
   unit: () => {
     const files = find('test/unit', '.test.ts');
     if (files.length === 0) return 0;
-    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+    return run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      ...files,
+    ]);
   },
   // Randomised differential streams and the fault matrix (`npm run test:faults`); `--quick`
   // runs 1,000 streams instead of 10,000 for local runs.
@@ -51,7 +59,12 @@ const stages = {
     const files = find('test/faults', '.test.ts');
     if (files.length === 0) return 0;
     const quick = process.argv.includes('--quick') ? { GWS_FAULTS_QUICK: '1' } : {};
-    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], quick);
+    // Two at a time: the two randomised suites (about 95 s and 65 s, one core each) overlap.
+    return run(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+      quick,
+    );
   },
   // The webview bundle in headless Chromium (needs `npm run build` first).
   webview: () => {
@@ -73,6 +86,7 @@ const stages = {
   llama: () => {
     const files = find('test/llama', '.test.ts');
     if (files.length === 0) return 0;
+    waitForLlamaBuild();
     const ready =
       existsSync(join(root, '.cache/llama/ready')) && existsSync(join(root, '.cache/llama/sid/usr/bin/llama-server'));
     if (!ready) {
@@ -110,6 +124,26 @@ const stages = {
   },
 };
 const browserStages = ['webview', 'host'];
+
+/**
+ * CI builds the llama chroot beside the first stages (.ci/run): GWS_LLAMA_BUILD names the file
+ * its exit code is written to. Waits for it (at most 20 minutes), prints the build's output, and
+ * turns a non-zero code into the reason the stage is skipped, as a build run before would.
+ */
+function waitForLlamaBuild() {
+  const status = process.env.GWS_LLAMA_BUILD;
+  if (!status) return;
+  const exitFile = `${status}.exit`;
+  const deadline = Date.now() + 20 * 60_000;
+  if (!existsSync(exitFile)) console.log(`${WHO}: waiting for the llama chroot build (${status}.log)`);
+  while (!existsSync(exitFile) && Date.now() < deadline) spawnSync('sleep', ['1']);
+  const log = existsSync(`${status}.log`) ? readFileSync(`${status}.log`, 'utf8').trimEnd() : '';
+  if (log) console.log(log);
+  const code = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : 'none (still running after 20 min)';
+  if (code !== '0') {
+    process.env.GWS_LLAMA_SKIPPED = `scripts/llamaChroot.sh exited ${code} (3: Debian sid unreachable, 4: this machine cannot build it, 1: failed; see its output above)`;
+  }
+}
 /** Why the optional llama stage did not run, when it did not (listed again at the end). */
 let llamaSkipped;
 

@@ -188,8 +188,18 @@ void describe('system packages', () => {
   void test('root on Debian or Ubuntu: apt-get update, then install the missing packages', () => {
     const plan = packagePlan(['libkrb5-dev', 'g++'], { isRoot: true, debianLike: true, hasAptGet: true });
     assert.deepEqual(plan.run, [
-      ['apt-get', 'update', '-qq'],
-      ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'libkrb5-dev', 'g++'],
+      ['apt-get', '-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'],
+      [
+        'apt-get',
+        '-o',
+        'DPkg::Lock::Timeout=300',
+        'install',
+        '-y',
+        '-qq',
+        '--no-install-recommends',
+        'libkrb5-dev',
+        'g++',
+      ],
     ]);
   });
 
