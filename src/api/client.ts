@@ -8,7 +8,7 @@ import type { ModelCallSettings } from './modelCall';
 import type { ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models';
 import { readOverflow } from './overflow';
-import { parseSse } from './sse';
+import { DONE, parseJsonEvents } from './sse';
 import { validateChatRequest } from './validation';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './wire';
 
@@ -209,28 +209,14 @@ export class GatewayClient {
     const acc = new ChatAccumulator(onEvent);
     let sawDone = false;
     try {
-      for await (const ev of parseSse(this.http.body(res, { signal }))) {
-        const data = ev.data.trim();
-        if (data === '[DONE]') {
+      const skipped = (d: string) => this.http.log('warn', `skipped a stream event that is not JSON: ${d}`);
+      for await (const ev of parseJsonEvents(this.http.body(res, { signal }), skipped)) {
+        if (ev === DONE) {
           sawDone = true;
           break;
         }
-        if (data === '') continue;
-        let json: unknown;
-        try {
-          json = JSON.parse(data);
-        } catch {
-          if (ev.event === 'error')
-            throw new GatewayError(
-              'stream',
-              l10n.t('The gateway reported an error mid-stream: {0}', data.slice(0, 300)),
-            );
-          this.http.log('warn', `skipped a stream event that is not JSON: ${data.slice(0, 120)}`);
-          continue;
-        }
-        if (ev.event === 'error' && !(typeof json === 'object' && json !== null && 'error' in json))
-          json = { error: json };
-        acc.push(json);
+        const { json, error } = ev;
+        acc.push(error && !(typeof json === 'object' && json !== null && 'error' in json) ? { error: json } : json);
       }
     } catch (e) {
       if (!isGatewayError(e)) throw e;

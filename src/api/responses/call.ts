@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import * as z from '../../shared/zod';
 import { GatewayError, isGatewayError } from '../errors';
 import { parseJson, type HttpClient } from '../http';
-import { parseSse } from '../sse';
+import { DONE, parseJsonEvents } from '../sse';
 import type { ChatResult, StreamOptions } from '../wire';
 import { ResponsesAccumulator, type ReasoningItem } from './events';
 
@@ -53,25 +53,16 @@ export async function streamResponses(
   }
   let sawDone = false;
   try {
-    for await (const ev of parseSse(http.body(res, { signal }))) {
-      const data = ev.data.trim();
-      if (data === '[DONE]') {
+    const skipped = (d: string) => http.log('warn', `skipped a responses event that is not JSON: ${d}`);
+    for await (const ev of parseJsonEvents(http.body(res, { signal }), skipped)) {
+      if (ev === DONE) {
         sawDone = true;
         break;
       }
-      if (data === '') continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch {
-        if (ev.event === 'error')
-          throw new GatewayError('stream', l10n.t('The gateway reported an error mid-stream: {0}', data.slice(0, 300)));
-        http.log('warn', `skipped a responses event that is not JSON: ${data.slice(0, 120)}`);
-        continue;
-      }
-      if (ev.event === 'error' && typeof json === 'object' && json !== null && !('type' in json))
-        json = { type: 'error', error: json };
-      acc.push(json);
+      const { json, error } = ev;
+      acc.push(
+        error && typeof json === 'object' && json !== null && !('type' in json) ? { type: 'error', error: json } : json,
+      );
       if (acc.finished) break;
     }
   } catch (e) {
