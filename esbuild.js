@@ -43,66 +43,49 @@ const PAGE_CHUNKS = 'webview-chunks';
 /** Where the storyboard page's chunks go (emptied by each build too). */
 const BOARD_CHUNKS = 'storyboard-chunks';
 
-// The webview bundle exists from the chat issue on. The chat page is an ES module (loaded with
-// `<script type="module">`, src/shared/webviewHtml.ts) split like the host: what the first paint
-// does not need (highlight.js, the toolbar's panels) is reached through `import()` and lands in
-// dist/webview-chunks/. A module script's imports inherit its nonce, so the page's CSP
-// (`script-src 'nonce-…'`) admits the chunks and nothing else.
+/**
+ * A webview page's bundle: Preact components for the browser. With `chunks`, an ES module split
+ * like the host (what its first paint does not need is reached through `import()` and lands in
+ * dist/<chunks>/); without, one IIFE.
+ */
+function pageBuild(name, entry, { chunks, loader } = {}) {
+  return {
+    entryPoints: { [name]: entry },
+    outdir: 'dist',
+    ...(chunks ? { chunkNames: `${chunks}/[name]-[hash]`, splitting: true, format: 'esm' } : { format: 'iife' }),
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    ...(loader ? { loader } : {}),
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    logLevel: 'warning',
+  };
+}
+
+// The chat page is an ES module (loaded with `<script type="module">`, src/shared/webviewHtml.ts):
+// highlight.js and the toolbar's panels land in dist/webview-chunks/. A module script's imports
+// inherit its nonce, so the page's CSP (`script-src 'nonce-…'`) admits the chunks and nothing else.
 if (fs.existsSync(path.join(__dirname, 'webview', 'chat', 'main.ts'))) {
-  builds.push({
-    entryPoints: { webview: 'webview/chat/main.ts' },
-    outdir: 'dist',
-    chunkNames: `${PAGE_CHUNKS}/[name]-[hash]`,
-    bundle: true,
-    splitting: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    sourcemap: !production,
-    minify: production,
-    loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
-    // The chat UI is Preact components in .tsx (see webview/chat/app.tsx).
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    logLevel: 'warning',
-  });
+  builds.push(
+    pageBuild('webview', 'webview/chat/main.ts', {
+      chunks: PAGE_CHUNKS,
+      loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
+    }),
+  );
 }
 
-// The video gallery: its own small bundle (Preact components), loaded only by the gallery view.
+// The video gallery: its own small bundle, loaded only by the gallery view.
 if (fs.existsSync(path.join(__dirname, 'webview', 'gallery', 'main.tsx'))) {
-  builds.push({
-    entryPoints: { gallery: 'webview/gallery/main.tsx' },
-    outdir: 'dist',
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    sourcemap: !production,
-    minify: production,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    logLevel: 'warning',
-  });
+  builds.push(pageBuild('gallery', 'webview/gallery/main.tsx'));
 }
 
-// The storyboard editor (issue 24): an ES module split like the chat page, so mediabunny (the last
-// frame, the stitch and the export) lands in dist/storyboard-chunks/ and loads on first use only.
+// The storyboard editor (issue 24): split like the chat page, so mediabunny (the last frame, the
+// stitch and the export) lands in dist/storyboard-chunks/ and loads on first use only.
 if (fs.existsSync(path.join(__dirname, 'webview', 'storyboard', 'main.tsx'))) {
-  builds.push({
-    entryPoints: { storyboard: 'webview/storyboard/main.tsx' },
-    outdir: 'dist',
-    chunkNames: `${BOARD_CHUNKS}/[name]-[hash]`,
-    bundle: true,
-    splitting: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    sourcemap: !production,
-    minify: production,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    logLevel: 'warning',
-  });
+  builds.push(pageBuild('storyboard', 'webview/storyboard/main.tsx', { chunks: BOARD_CHUNKS }));
 }
 
 // Integration tests run inside a real extension host: bundle them to cjs so mocha can load them.

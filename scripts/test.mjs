@@ -37,6 +37,12 @@ function run(cmd, args, extraEnv = {}) {
   return r.status ?? 1;
 }
 
+/** Runs `files` with node's test runner, `concurrency` files at a time. */
+function nodeTests(files, concurrency, extraEnv = {}) {
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec'];
+  return run(process.execPath, [...args, ...files], extraEnv);
+}
+
 /** Each stage's runner; the ones in `browserStages` drive Chrome, Chromium or Edge. */
 const stages = {
   // Plain-node tests of shared, api and core, through real HTTP against the local gateway. Two
@@ -44,14 +50,7 @@ const stages = {
   unit: () => {
     const files = find('test/unit', '.test.ts');
     if (files.length === 0) return 0;
-    return run(process.execPath, [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-concurrency=2',
-      '--test-reporter=spec',
-      ...files,
-    ]);
+    return nodeTests(files, 2);
   },
   // Randomised differential streams and the fault matrix (`npm run test:faults`); `--quick`
   // runs 1,000 streams instead of 10,000 for local runs.
@@ -60,24 +59,13 @@ const stages = {
     if (files.length === 0) return 0;
     const quick = process.argv.includes('--quick') ? { GWS_FAULTS_QUICK: '1' } : {};
     // Two at a time: the two randomised suites (about 95 s and 65 s, one core each) overlap.
-    return run(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-      quick,
-    );
+    return nodeTests(files, 2, quick);
   },
   // The webview bundle in headless Chromium (needs `npm run build` first).
   webview: () => {
     const files = find('test/webview', '.test.ts');
     if (files.length === 0) return 0;
-    return run(process.execPath, [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-concurrency=1',
-      '--test-reporter=spec',
-      ...files,
-    ]);
+    return nodeTests(files, 1);
   },
   // llama.cpp's real llama-server (Debian sid's llama.cpp-tools in the chroot that
   // scripts/llamaChroot.sh builds) serving a tiny model the suite writes itself. Optional: without
@@ -104,14 +92,7 @@ const stages = {
       return 0;
     }
     const t0 = Date.now();
-    const code = run(process.execPath, [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-concurrency=1',
-      '--test-reporter=spec',
-      ...files,
-    ]);
+    const code = nodeTests(files, 1);
     console.log(
       `${WHO}: llama stage (model generation + server start + tests) took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
