@@ -1,30 +1,15 @@
 import * as vscode from 'vscode';
 import type { FeatureTool } from '../../contracts/featureTools';
 import type { Services } from '../../platform/services';
-import { webviewHtml } from '../../shared/webviewHtml';
+import { pageHtml } from '../../platform/webviewPage';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './api';
 import type { ChatController } from './controller';
 
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
-}
-
 function setHtml(webview: vscode.Webview, controller: ChatController, extensionUri: vscode.Uri): void {
   webview.options = controller.webviewOptions(extensionUri);
-  webview.html = webviewHtml({
-    cspSource: webview.cspSource,
-    nonce: nonce(),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css')).toString(),
+  webview.html = pageHtml(webview, extensionUri, {
+    bundle: 'webview',
     title: vscode.l10n.t('Gateway Studio Chat'),
-    lang: vscode.env.language,
-    // A video tool's card plays the saved file.
-    media: true,
-    // The page loads its chunks (dist/webview-chunks/) with import(), see esbuild.js.
     module: true,
   });
 }

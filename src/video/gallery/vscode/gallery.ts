@@ -9,7 +9,7 @@ import {
   type GalleryTask,
   type GalleryWebviewMessage,
 } from '../../../shared/protocol/gallery';
-import { webviewHtml } from '../../../shared/webviewHtml';
+import { pageHtml } from '../../../platform/webviewPage';
 import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
 import { failureMeaning } from '../../tools/core/agentText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
@@ -22,14 +22,6 @@ import { relPath } from '../../vscode/agent';
 export const GALLERY_VIEW_ID = 'gatewayStudio.videoGallery';
 /** Hidden: what the gallery was last sent and whether it is ready (integration and e2e tests). */
 export const GALLERY_DEBUG_COMMAND = 'gatewayStudio.video.debugGallery';
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
-}
 
 /**
  * The video gallery: a webview view beside the chat listing every task with its player, poster
@@ -66,14 +58,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     this.ready = false;
     const ext = this.s.context.extensionUri;
     view.webview.options = this.options();
-    view.webview.html = webviewHtml({
-      cspSource: view.webview.cspSource,
-      nonce: nonce(),
-      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'gallery.js')).toString(),
-      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'gallery.css')).toString(),
+    view.webview.html = pageHtml(view.webview, ext, {
+      bundle: 'gallery',
       title: vscode.l10n.t('Gateway Studio Videos'),
-      lang: vscode.env.language,
-      media: true,
     });
     this.subs.push(
       view.webview.onDidReceiveMessage((raw: unknown) => {

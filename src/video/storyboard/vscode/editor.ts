@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import type { Services } from '../../../platform/services';
 import { readSettings } from '../../../platform/settings';
-import { webviewHtml } from '../../../shared/webviewHtml';
+import { pageHtml } from '../../../platform/webviewPage';
 import {
   storyboardWebviewMessageSchema,
   MAX_EXPORT_BYTES,
@@ -22,14 +22,6 @@ import { boardView, type ToTask } from './view';
 
 /** Open board editors by file path: what the debug command and the agent tools reach. */
 export const sessions = new Map<string, BoardSession>();
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
-}
 
 export function fallback(): Fallback {
   const st = readSettings();
@@ -79,14 +71,9 @@ export class BoardSession implements vscode.Disposable {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(ext, 'dist'), vscode.Uri.file(outputsDirFor(doc.uri.fsPath))],
     };
-    panel.webview.html = webviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: nonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'storyboard.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'storyboard.css')).toString(),
+    panel.webview.html = pageHtml(panel.webview, ext, {
+      bundle: 'storyboard',
       title: vscode.l10n.t('Storyboard'),
-      lang: vscode.env.language,
-      media: true,
       module: true,
     });
     this.subs.push(
