@@ -48,7 +48,7 @@ const BOARD_CHUNKS = 'storyboard-chunks';
  * like the host (what its first paint does not need is reached through `import()` and lands in
  * dist/<chunks>/); without, one IIFE.
  */
-function pageBuild(name, entry, { chunks, loader } = {}) {
+function pageBuild(name, entry, { chunks, loader, alias } = {}) {
   return {
     entryPoints: { [name]: entry },
     outdir: 'dist',
@@ -59,6 +59,7 @@ function pageBuild(name, entry, { chunks, loader } = {}) {
     sourcemap: !production,
     minify: production,
     ...(loader ? { loader } : {}),
+    ...(alias ? { alias } : {}),
     jsx: 'automatic',
     jsxImportSource: 'preact',
     logLevel: 'warning',
@@ -73,6 +74,8 @@ if (fs.existsSync(path.join(__dirname, 'webview', 'chat', 'main.ts'))) {
     pageBuild('webview', 'webview/chat/main.ts', {
       chunks: PAGE_CHUNKS,
       loader: { '.css': 'css', '.ttf': 'file', '.woff2': 'file' },
+      // markdown-it's two calls into punycode.js, done by the browser (webview/chat/punycode.ts).
+      alias: { 'punycode.js': './webview/chat/punycode.ts' },
     }),
   );
 }

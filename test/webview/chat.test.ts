@@ -308,6 +308,22 @@ void test('a link click goes to the host and never navigates the webview', async
   await h.page.context().close();
 });
 
+void test('a link to an international domain goes out in its ASCII form, and a look-alike written as xn-- is shown as written', async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot());
+  // "аpple" with a Cyrillic "а", written out, and the same host already in its ASCII form.
+  await streamFromGateway(h, '#say Try https://\u0430pple.com/login or https://xn--pple-43d.com/login now.');
+  const links = await h.page
+    .locator('.msg.assistant .md a')
+    .evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('href')]));
+  assert.deepEqual(links, [
+    ['https://\u0430pple.com/login', 'https://xn--pple-43d.com/login'],
+    // Shown as written: it never turns into a Unicode name that reads as "apple.com".
+    ['https://xn--pple-43d.com/login', 'https://xn--pple-43d.com/login'],
+  ]);
+  await h.page.context().close();
+});
+
 void test('length and content_filter endings show Continue and a notice; an aligned model is named', async () => {
   const h = await openHarness(browser);
   await h.send(
