@@ -114,6 +114,7 @@ export const WEBVIEW_STRINGS = [
   'Context: {0}',
   'image: {0}',
   'Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.',
+  'Show {0} earlier messages',
   'Answer not valid JSON; shown as text.',
   // Checkpoints
   'Restore files to before this answer',

@@ -8,8 +8,9 @@ import { startGateway, type Gateway } from '../gateway/server';
 import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
 
 /*
- * The log as components: a long conversation opens at its end and fills in above; an update to
- * one message touches that message's DOM only; a card that came before its answer moves there.
+ * The log as components: a long conversation opens at its end with its newest messages, and
+ * earlier ones mount as the user goes up to them; an update to one message touches that
+ * message's DOM only; a card that came before its answer moves there.
  */
 
 let browser: Browser;
@@ -63,47 +64,81 @@ const open = (c: Conversation): HostMessage => ({
 const ids = (h: Harness) =>
   h.page.locator('.log article.msg').evaluateAll((els) => els.map((e) => e.getAttribute('data-message-id') ?? ''));
 
-void test('a 200-turn conversation opens with its first messages rendered at once, then every message fills in below, in order, and the view ends at the newest', async () => {
+void test('a 200-turn conversation opens at its newest messages with the view at the end; earlier ones mount as the user scrolls up, keeping what they read in place, and the button mounts the rest', async () => {
   const h = await openHarness(browser);
   await h.send(snapshot());
   const c = conversation(200);
   await h.send(open(c));
-  // textContent: in a log this long a message off screen is not rendered (content-visibility),
-  // so its innerText is empty until it is scrolled to; its text is in the DOM all the same.
-  assert.match((await h.page.locator('article[data-message-id="a0"] .md').textContent()) ?? '', /Answer 0\./);
-  // The rest arrives in slices after the first screen, below it.
-  for (let i = 0; (await h.page.locator('.log article.msg').count()) < 400; i++) {
-    if (i > 200) assert.fail('the later messages never appeared');
-    await h.page.waitForTimeout(25);
-  }
+  // The newest screenful only: the oldest message is not in the DOM.
+  const first = await ids(h);
   assert.deepEqual(
-    await ids(h),
-    c.messages.map((m) => m.id),
+    first,
+    c.messages.slice(-30).map((m) => m.id),
   );
-  // Opening a conversation shows its newest message: the view follows the end while the slices
-  // come in, instead of staying at the end of the first slice (message 30 of 400).
-  await h.page.waitForTimeout(100);
-  const gap = await h.page
-    .locator('.log')
-    .evaluate((log) => Math.round(log.scrollHeight - log.clientHeight - log.scrollTop));
-  assert.ok(Math.abs(gap) <= 2, `the view is ${gap} px above the end`);
+  assert.equal(await h.page.locator('article[data-message-id="a0"]').count(), 0);
   assert.match(await h.page.locator('article[data-message-id="a199"] .md').innerText(), /Answer 199\./);
   assert.equal(
     (await h.page.locator('article[data-message-id="a198"] [role="group"][aria-label="Code block"]').count()) > 0,
     (texts[0] ?? '').includes('```'),
   );
+  await h.page.waitForTimeout(100);
+  const log = h.page.locator('.log');
+  const gap = await log.evaluate((el) => Math.round(el.scrollHeight - el.clientHeight - el.scrollTop));
+  assert.ok(Math.abs(gap) <= 2, `the view is ${gap} px above the end`);
+  assert.equal(await h.page.getByRole('button', { name: 'Show 370 earlier messages' }).count(), 1);
+
+  // The user scrolls to the top of what is mounted: the next 40 mount above, and the message
+  // that was at the top of the view stays where it was on screen.
+  const top = first[0] ?? '';
+  const at = () =>
+    h.page.locator(`article[data-message-id="${top}"]`).evaluate((el) => Math.round(el.getBoundingClientRect().top));
+  await log.evaluate((el) => el.scrollTo(0, 0));
+  const before = await at();
+  for (let i = 0; (await h.page.locator('.log article.msg').count()) < 70; i++) {
+    if (i > 100) assert.fail('scrolling to the top mounted nothing earlier');
+    await h.page.waitForTimeout(20);
+  }
+  await h.page.waitForTimeout(200);
+  // One slice of 40, or more if the top of the window was still near the view after it.
+  const now = await ids(h);
+  assert.equal((now.length - 30) % 40, 0, `${now.length} messages mounted`);
+  assert.deepEqual(
+    now,
+    c.messages.slice(-now.length).map((m) => m.id),
+    'in order, ending at the newest',
+  );
+  assert.ok(Math.abs((await at()) - before) <= 2, `what the user read moved by ${(await at()) - before} px`);
+  assert.notEqual(await log.evaluate((el) => el.scrollTop), 0, 'the view was kept on what was read');
+
+  // The button mounts every earlier message (for find in page), a step per frame, in order.
+  await h.page.getByRole('button', { name: /earlier messages/ }).click();
+  for (let i = 0; (await h.page.locator('.log article.msg').count()) < 400; i++) {
+    if (i > 200) assert.fail('the button did not mount every earlier message');
+    await h.page.waitForTimeout(20);
+  }
+  assert.deepEqual(
+    await ids(h),
+    c.messages.map((m) => m.id),
+  );
+  assert.equal(await h.page.getByRole('button', { name: /earlier messages/ }).count(), 0);
+  assert.match((await h.page.locator('article[data-message-id="a0"] .md').textContent()) ?? '', /Answer 0\./);
   await h.page.context().close();
 });
 
-void test('a long conversation reloaded mid-answer mounts every message at once, so the stream goes on', async () => {
+void test('a long conversation reloaded mid-answer mounts its whole running turn, however long, so the stream and its cards go on', async () => {
   const h = await openHarness(browser);
   const c = conversation(100);
-  c.messages.push(
-    { id: 'u-last', role: 'user', text: 'one more', images: [], contexts: [], createdAt: 9 },
-    answer('a-last', 'So far', { status: 'streaming' }),
-  );
+  c.messages.push({ id: 'u-last', role: 'user', text: 'one more', images: [], contexts: [], createdAt: 9 });
+  // A turn of 35 earlier answers (tool rounds) before the one still streaming: longer than a screenful.
+  for (let i = 0; i < 35; i++) c.messages.push(answer(`a-round${i}`, `Round ${i}.`));
+  c.messages.push(answer('a-last', 'So far', { status: 'streaming' }));
   await h.send(snapshot({ conversation: c, busyRequestId: 'r1' }));
-  assert.equal(await h.page.locator('.log article.msg').count(), 202);
+  const shown = await ids(h);
+  assert.equal(shown[0], 'u-last', 'the turn is mounted from its question on');
+  assert.deepEqual(
+    shown,
+    c.messages.slice(-37).map((m) => m.id),
+  );
   await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a-last', content: ' and the rest.' });
   await h.send({ type: 'chat/done', requestId: 'r1', message: answer('a-last', 'So far and the rest.') });
   assert.equal(await h.page.locator('article[data-message-id="a-last"] .md').innerText(), 'So far and the rest.');

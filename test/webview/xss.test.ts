@@ -108,6 +108,14 @@ async function renderAll(h: Harness): Promise<void> {
       },
     }),
   );
+  // A long conversation opens at its newest messages: every payload is to reach the DOM, so the
+  // earlier ones are mounted as a user would, from the button above them.
+  await h.page.getByRole('button', { name: /earlier messages/ }).click();
+  await h.page
+    .locator('.log article.msg')
+    .nth(XSS_PAYLOADS.length * 2 - 1)
+    .waitFor({ state: 'attached' });
+  assert.equal(await h.page.locator('.log article.msg').count(), XSS_PAYLOADS.length * 2, 'every payload is mounted');
   for (let i = 0; i < XSS_PAYLOADS.length; i += 1) {
     await h.page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), {
       type: 'tools/call',

@@ -48,10 +48,11 @@ export function createConversationModel({ t }: { t: Translate }) {
   const rows = signal<string[]>([]);
   const messages = new Map<string, Signal<ChatMessage>>();
   /**
-   * Rows in [from, to) are not mounted yet: an opened long conversation mounts its first screen
-   * at once and the rest in slices after it (rows added since are past `to` and always shown).
+   * How many of the oldest rows are not mounted: an opened long conversation mounts its newest
+   * screenful only, and earlier rows when the user scrolls up to them or asks for them all
+   * (MessageList.tsx). A log of 2,000 messages then costs what its window costs at every update.
    */
-  const unmounted = signal({ from: 0, to: 0 });
+  const earlier = signal(0);
   const standaloneError = signal<{ error: ErrorView; requestId: string } | undefined>(undefined);
   const busyRequestId = signal<string | undefined>(undefined);
   const busy = computed(() => busyRequestId.value !== undefined);
@@ -132,12 +133,17 @@ export function createConversationModel({ t }: { t: Translate }) {
     standaloneError.value = undefined;
     rows.value = c.messages.map((m) => m.id);
     const shown = c.model || model;
-    // While a request runs, every row is mounted at once: its deltas and cards need their answer.
+    // While a request runs, its whole turn is mounted however long: its deltas and cards need
+    // their rows. The same conversation sent again keeps what the user had scrolled back to.
     const running =
       busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
-    unmounted.value = running
-      ? { from: 0, to: 0 }
-      : { from: Math.min(FIRST_SCREEN_ROWS, c.messages.length), to: c.messages.length };
+    let start = Math.max(0, c.messages.length - FIRST_SCREEN_ROWS);
+    if (running) {
+      let question = c.messages.length - 1;
+      while (question > 0 && c.messages[question]?.role !== 'user') question--;
+      start = Math.min(start, Math.max(0, question));
+    }
+    earlier.value = previous === c.id ? Math.min(earlier.peek(), start) : start;
     afterRender(() => {
       if (els.model) els.model.value = shown;
       scrollPin.toEnd(previous !== c.id);
@@ -251,7 +257,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     version,
     rows,
     messages,
-    unmounted,
+    earlier,
     standaloneError,
     busyRequestId,
     busy,
