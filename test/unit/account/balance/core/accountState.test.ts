@@ -50,7 +50,10 @@ void describe('AccountState', () => {
     s.afterUse();
     s.afterUse();
     assert.equal(reads(), 0, 'nothing is read on the caller path');
-    await sleep(120);
+    // The read lands 30 ms later plus a round trip, which a loaded machine stretches: wait for it
+    // (2 s at most), then long enough past it for a second read to show if there were one.
+    for (const deadline = Date.now() + 2000; reads() === 0 && Date.now() < deadline;) await sleep(10);
+    await sleep(150);
     assert.equal(reads(), 1);
     await Promise.all([s.refreshNow(), s.refreshNow()]);
     assert.equal(reads(), 2);

@@ -56,8 +56,13 @@ void describe('a video task keeps its profile', () => {
     const { record } = await first.submit({ request: { model: 'vendor-image-video', prompt: 'a fox' } });
     assert.equal(record.profile, 'a');
     active.id = 'b'; // the user switches while it runs
-    await new Promise((r) => setTimeout(r, 200));
-    first.dispose(); // the window reloads mid-poll
+    // The window reloads mid-poll: right after A's first poll, not after a fixed time, which a
+    // loaded machine can stretch past the clip's 600 ms (then nothing is left to resume).
+    const polled = () => a.requests().some((r) => r.route === '/v1/videos/:id');
+    for (const deadline = Date.now() + 5000; !polled() && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 5));
+    first.dispose();
+    assert.notEqual(first.get(record.key)?.state, 'saved', 'the reload came before the end');
     const second = manager(store, active);
     assert.equal(second.get(record.key)?.profile, 'a');
     const [done] = second.resumeUnfinished();
