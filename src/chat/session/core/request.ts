@@ -128,10 +128,15 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
           content: m.content || null,
           tool_calls: calls,
           ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+          ...(m.encryptedReasoning ? { encrypted_reasoning: m.encryptedReasoning } : {}),
         });
         open = calls.map((x) => x.id);
       } else {
-        messages.push({ role: 'assistant', content: m.content });
+        messages.push({
+          role: 'assistant',
+          content: m.content,
+          ...(m.encryptedReasoning ? { encrypted_reasoning: m.encryptedReasoning } : {}),
+        });
       }
     } else {
       if (!open.includes(m.toolCallId)) continue;
