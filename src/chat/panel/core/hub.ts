@@ -77,6 +77,7 @@ function forPage(msg: HostMessage): HostMessage {
     case 'chat/message':
       return replayed(msg.message) ? { ...msg, message: hostOnly(msg.message) } : msg;
     case 'chat/done':
+    case 'chat/error':
       return msg.message && replayed(msg.message) ? { ...msg, message: hostOnly(msg.message) } : msg;
     default:
       return msg;

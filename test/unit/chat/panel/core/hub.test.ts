@@ -124,7 +124,13 @@ void test("encrypted reasoning kept for replay never reaches a page, and the hos
   hub.broadcast({ type: 'chat/snapshot', conversation, ...page, strings: {}, maxImageBytes: 1 });
   hub.broadcast({ type: 'chat/message', requestId: 'r', message: answer });
   hub.broadcast({ type: 'chat/done', requestId: 'r', message: answer });
-  assert.equal(v.posted.length, 4);
+  hub.broadcast({
+    type: 'chat/error',
+    requestId: 'r',
+    error: { title: 't', detail: 'd', actions: [] },
+    message: answer,
+  });
+  assert.equal(v.posted.length, 5);
   const text = JSON.stringify(v.posted);
   assert.ok(!text.includes('SECRET') && !text.includes('encryptedReasoning'), text);
   assert.ok(text.includes('thought'), 'the readable reasoning still goes');
