@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
+import { GatewayLanguageModels } from '../../src/lm/vscode/provider';
+import { thinkingPartClass } from '../../src/lm/vscode/thinking';
 import { getGatewayClient } from '../../src/platform/gateway';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, useGatewayWithValidKey, waitFor } from './env';
@@ -127,6 +129,56 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
     if (typeof (vscode as unknown as Record<string, unknown>).LanguageModelThinkingPart === 'function')
       assert.match(r.thinking, /I will answer plainly/);
     else assert.equal(r.thinking, '');
+  });
+
+  it('thinking parts are looked up at run time: a VS Code without them, or one that refuses the lookup, gets the answer as text only', async () => {
+    assert.equal(thinkingPartClass({}), undefined);
+    const refusing = {
+      get LanguageModelThinkingPart(): unknown {
+        throw new Error('proposed API not enabled');
+      },
+    };
+    assert.equal(thinkingPartClass(refusing), undefined);
+    const services = (await extension()).exports as Services;
+    const answer = async (provider: GatewayLanguageModels): Promise<unknown[]> => {
+      const source = new vscode.CancellationTokenSource();
+      try {
+        const models = await provider.provideLanguageModelChatInformation({ silent: true }, source.token);
+        const think = models.find((m) => m.id === 'gw-think');
+        assert.ok(think, JSON.stringify(models.map((m) => m.id)));
+        const parts: unknown[] = [];
+        await provider.provideLanguageModelChatResponse(
+          think,
+          [vscode.LanguageModelChatMessage.User('in parts')],
+          { tools: [], toolMode: vscode.LanguageModelChatToolMode.Auto, modelOptions: {} } as never,
+          { report: (p) => parts.push(p) },
+          source.token,
+        );
+        return parts;
+      } finally {
+        provider.dispose();
+        source.dispose();
+      }
+    };
+    const text = (parts: unknown[]) =>
+      parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+
+    const older = await answer(new GatewayLanguageModels(services, () => undefined));
+    assert.ok(
+      older.every((p) => p instanceof vscode.LanguageModelTextPart),
+      'text parts only where VS Code has no thinking part',
+    );
+    assert.equal(text(older), 'Echo: in parts');
+
+    const Thinking = thinkingPartClass();
+    const running = await answer(new GatewayLanguageModels(services));
+    assert.equal(text(running), 'Echo: in parts');
+    const thinking = running
+      .filter((p) => Thinking !== undefined && p instanceof Thinking)
+      .map((p) => ([] as string[]).concat((p as { value: string | string[] }).value).join(''))
+      .join('');
+    if (Thinking) assert.match(thinking, /I will answer plainly/, 'thinking parts where the running VS Code has them');
+    else assert.equal(running.length, older.length);
   });
 
   it("a repository's workspace settings cannot change a model's protocol, body or effort", async () => {
