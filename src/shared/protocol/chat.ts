@@ -121,11 +121,18 @@ export const assistantMessageSchema = z.object({
   /** How long the model thought: from its first reasoning to its first answer text or call (ms). */
   reasoningMs: z.optional(z.number()),
   /**
-   * The encrypted reasoning a Responses answer came with and the model it came from, sent back
+   * The encrypted reasoning a Responses answer came with and the model and profile it came from, sent back
    * with the answer (requests are stateless), so it survives a reload. Kept on the host only (the
    * page never gets it) and bounded: chat/session/core/encryptedReasoning.ts.
    */
-  encryptedReasoning: z.optional(z.object({ model: z.string(), items: z.array(reasoningItemSchema) })),
+  encryptedReasoning: z.optional(
+    z.object({
+      model: z.string(),
+      /** The conversation's gateway profile when it came: another gateway could not read it. */
+      profile: z.optional(z.string()),
+      items: z.array(reasoningItemSchema),
+    }),
+  ),
   toolCalls: z.optional(z.array(toolCallWireSchema)),
   status: messageStatusSchema,
   /** The model that was asked. */

@@ -11,17 +11,36 @@
  * an answer without it is sent back as text and calls, as on chat completions.
  */
 import type { EncryptedReasoning } from '../../../api/wire';
-import type { ChatMessage } from '../../../shared/protocol';
+import type { AssistantMessage, ChatMessage, Conversation } from '../../../shared/protocol';
 
 export const ANSWER_CHARS = 64 * 1024;
 export const CONVERSATION_CHARS = 256 * 1024;
 
 const sizeOf = (r: EncryptedReasoning): number => JSON.stringify(r.items).length;
 
-/** What an answer keeps of the encrypted reasoning it came with: all of it, or nothing past the limit. */
-export function reasoningToKeep(r: EncryptedReasoning | undefined): EncryptedReasoning | undefined {
+type Kept = NonNullable<AssistantMessage['encryptedReasoning']>;
+
+/**
+ * What an answer keeps of the encrypted reasoning it came with: all of it, or nothing past the
+ * limit; with the conversation's profile, as only that gateway can read it.
+ */
+export function reasoningToKeep(r: EncryptedReasoning | undefined, profile: string | undefined): Kept | undefined {
   if (!r || r.items.length === 0 || sizeOf(r) > ANSWER_CHARS) return undefined;
-  return { model: r.model, items: r.items.map((i) => ({ ...i })) };
+  return { model: r.model, ...(profile !== undefined ? { profile } : {}), items: r.items.map((i) => ({ ...i })) };
+}
+
+/**
+ * What goes back with an answer: its encrypted reasoning while the conversation is on the profile
+ * it came from. A conversation moved to another profile (a switch moves the shown one) sends none:
+ * that gateway could not verify it and would refuse the whole request.
+ */
+export function reasoningToReplay(
+  c: Pick<Conversation, 'profile'>,
+  m: AssistantMessage,
+): EncryptedReasoning | undefined {
+  const r = m.encryptedReasoning;
+  if (!r || r.profile !== c.profile) return undefined;
+  return { model: r.model, items: r.items };
 }
 
 /** Drops the encrypted reasoning of the oldest answers once the conversation's passes its limit. */

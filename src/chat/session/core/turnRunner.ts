@@ -177,7 +177,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     thought();
     answer.content = result.message.content ?? answer.content;
     if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
-    const encrypted = reasoningToKeep(result.message.encrypted_reasoning);
+    const encrypted = reasoningToKeep(result.message.encrypted_reasoning, conv.profile);
     if (encrypted) answer.encryptedReasoning = encrypted;
     if (result.finishReason) answer.finishReason = result.finishReason;
     if (result.usage) answer.usage = cleanUsage(result.usage);

@@ -4,6 +4,7 @@ import {
   ANSWER_CHARS,
   CONVERSATION_CHARS,
   reasoningToKeep,
+  reasoningToReplay,
   trimReasoning,
 } from '../../../../../src/chat/session/core/encryptedReasoning';
 import type { AssistantMessage, ChatMessage } from '../../../../../src/shared/protocol';
@@ -27,12 +28,12 @@ const kept = (ms: ChatMessage[]) => ms.filter((m) => m.role === 'assistant' && m
 
 void test('an answer keeps all of its encrypted reasoning, or none of it past the limit', () => {
   const small = { model: 'gw-codex', items: [item(1000, 'a'), item(1000, 'b')] };
-  const copy = reasoningToKeep(small);
-  assert.deepEqual(copy, small);
+  const copy = reasoningToKeep(small, 'work');
+  assert.deepEqual(copy, { ...small, profile: 'work' });
   assert.notEqual(copy!.items[0], small.items[0], 'a copy: the stored answer shares nothing with the client');
-  assert.equal(reasoningToKeep({ model: 'gw-codex', items: [item(ANSWER_CHARS)] }), undefined);
-  assert.equal(reasoningToKeep({ model: 'gw-codex', items: [] }), undefined);
-  assert.equal(reasoningToKeep(undefined), undefined);
+  assert.equal(reasoningToKeep({ model: 'gw-codex', items: [item(ANSWER_CHARS)] }, undefined), undefined);
+  assert.equal(reasoningToKeep({ model: 'gw-codex', items: [] }, undefined), undefined);
+  assert.equal(reasoningToKeep(undefined, undefined), undefined);
 });
 
 void test('a conversation past its limit drops the encrypted reasoning of its oldest answers first, nothing else', () => {
@@ -69,4 +70,18 @@ void test("a conversation under its limit keeps every answer's encrypted reasoni
   const messages: ChatMessage[] = [answer('a0', 100), answer('a1', 100)];
   trimReasoning(messages);
   assert.deepEqual(kept(messages), ['a0', 'a1']);
+});
+
+void test("an answer's encrypted reasoning goes back only while the conversation is on the profile it came from", () => {
+  const items = [item(10, 'a')];
+  const onWork: AssistantMessage = {
+    ...answer('a'),
+    encryptedReasoning: { model: 'gw-codex', profile: 'work', items },
+  };
+  assert.deepEqual(reasoningToReplay({ profile: 'work' }, onWork), { model: 'gw-codex', items });
+  assert.equal(reasoningToReplay({ profile: 'home' }, onWork), undefined, 'moved to another gateway');
+  assert.equal(reasoningToReplay({}, onWork), undefined);
+  const before = answer('b', 10);
+  assert.deepEqual(reasoningToReplay({}, before), { model: 'gw-codex', items: before.encryptedReasoning!.items });
+  assert.equal(reasoningToReplay({}, answer('c')), undefined);
 });

@@ -55,3 +55,21 @@ void test('an answer keeps its encrypted reasoning in the stored conversation; a
   );
   assert.equal(input[1]!.encrypted_content, cipher);
 });
+
+void test('a conversation moved to another gateway profile does not send the encrypted reasoning of the one before', async () => {
+  const c = userConversation('think on work', { profile: 'work' });
+  assert.equal((await turn(c)).status, 'done');
+  const first = c.messages.find((m): m is AssistantMessage => m.role === 'assistant')!;
+  assert.equal(first.encryptedReasoning?.profile, 'work');
+  c.profile = 'home';
+  gw.resetCounts();
+  c.messages.push({ id: 'u2', role: 'user', text: 'and now?', images: [], contexts: [], createdAt: 2 });
+  assert.equal((await turn(c)).status, 'done');
+  const input = (
+    gw.requests().find((r) => r.route === '/v1/responses')!.body as { input: Array<Record<string, unknown>> }
+  ).input;
+  assert.deepEqual(
+    input.map((i) => i.type ?? i.role),
+    ['user', 'message', 'user'],
+  );
+});
