@@ -77,9 +77,10 @@ export const journeys: Journey[] = [
       await chooseModel(chat, 'gw-deepseek');
       await sendMessage(chat, `read my deep notes #tools ${readScript('notes/deep.txt')}`);
       await allowTool(chat, 1);
-      const deep = answerWith(chat, 'Done. Tool results: read_file=');
+      // Found by the tool's result in its text: the answer before it says "Done. Tool results" too.
+      const deep = answerWith(chat, 'Deep notes: replay the reasoning');
       await deep.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      assert.match(await deep.locator('.md').innerText(), /Deep notes: replay the reasoning/);
+      assert.match(await deep.locator('.md').innerText(), /^Done\. Tool results: read_file=.*Deep notes/s);
       await thinkingShown(deep, 'gw-deepseek');
       type Sent = {
         model?: string;
