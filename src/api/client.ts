@@ -126,6 +126,8 @@ export class GatewayClient {
       answer = await send(await this.models.responsesBody(req, stream, s));
     }
     this.models.rememberReasoning(wireModel, answer.result.message, answer.reasoning);
+    if (answer.reasoning.length > 0)
+      answer.result.message.encrypted_reasoning = { model: wireModel, items: [...answer.reasoning] };
     return answer.result;
   }
 

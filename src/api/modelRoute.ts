@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto';
 import { isGatewayError } from './errors';
 import type { ModelCallSettings, Protocol } from './modelCall';
 import { mergeBody } from './mergeBody';
-import type { ReasoningItem } from './responses/events';
-import type { AssistantMessage, ChatRequest } from './wire';
+import type { AssistantMessage, ChatMessage, ChatRequest, ReasoningItem } from './wire';
 
 /** Where the protocols learnt from the gateway's answers are kept (globalState in the extension). */
 export interface ProtocolMemory {
@@ -90,6 +89,14 @@ export class ModelRouter {
   /** The chat completions body: the model's sampling, effort and extra fields applied. */
   chatBody(body: Record<string, unknown>, s: ModelCallSettings): Record<string, unknown> {
     let out: Record<string, unknown> = { ...body, ...s.sampling };
+    // Encrypted reasoning is for the Responses API only; a chat gateway may refuse unknown fields.
+    const messages = body.messages as ChatMessage[] | undefined;
+    if (messages?.some((m) => m.role === 'assistant' && m.encrypted_reasoning))
+      out.messages = messages.map((m) => {
+        if (m.role !== 'assistant' || !m.encrypted_reasoning) return m;
+        const { encrypted_reasoning: _drop, ...rest } = m;
+        return rest;
+      });
     if (s.wireModel) out.model = s.wireModel;
     if (s.reasoningEffort) out.reasoning_effort = s.reasoningEffort;
     if (s.extraBody) out = mergeBody(out, s.extraBody);
@@ -104,7 +111,14 @@ export class ModelRouter {
     const body = toResponsesBody(sampled, stream, {
       reasoningEffort: s.reasoningEffort,
       askReasoning: !this.noReasoning.has(wireModel),
-      reasoningFor: (m) => this.reasoning.get(this.key(wireModel, m)),
+      // What the caller kept with the answer (it outlives this process), else what this client saw;
+      // never another model's: it could not read it and would refuse the request.
+      reasoningFor: (m) =>
+        m.encrypted_reasoning
+          ? m.encrypted_reasoning.model === wireModel
+            ? m.encrypted_reasoning.items
+            : undefined
+          : this.reasoning.get(this.key(wireModel, m)),
     });
     return s.extraBody ? mergeBody(body, s.extraBody) : body;
   }

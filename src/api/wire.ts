@@ -49,6 +49,26 @@ export interface AssistantMessage {
   name?: string;
   tool_calls?: ToolCall[];
   reasoning_content?: string;
+  /**
+   * Not a wire field: the encrypted reasoning a Responses answer came with, kept by a caller that
+   * stores the answer (the chat's history) and sent back before it as `reasoning` items. Chat
+   * completions never sees it (`ModelRouter.chatBody` drops it).
+   */
+  encrypted_reasoning?: EncryptedReasoning;
+}
+
+/** A Responses reasoning output item kept for replay (`store: false` leaves the server nothing to remember). */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id?: string;
+  summary: unknown[];
+  encrypted_content: string;
+}
+
+/** An answer's encrypted reasoning and the model (as sent) it came from: only that model can read it. */
+export interface EncryptedReasoning {
+  model: string;
+  items: ReasoningItem[];
 }
 /** The answer to one call; `tool_call_id` must equal the `id` of exactly one call of the turn. */
 export interface ToolMessage {
@@ -99,7 +119,14 @@ export interface Usage {
 
 /** The outcome of a chat call, streamed or not. */
 export interface ChatResult {
-  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string };
+  message: {
+    role: 'assistant';
+    content: string | null;
+    tool_calls?: ToolCall[];
+    reasoning_content?: string;
+    /** Set by a Responses answer that came with encrypted reasoning. */
+    encrypted_reasoning?: EncryptedReasoning;
+  };
   finishReason?: string;
   usage?: Usage;
   model?: string;

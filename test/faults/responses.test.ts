@@ -72,6 +72,9 @@ function differs(m: RModel, got: Awaited<ReturnType<typeof ours>>): string | und
     return `usage: want ${JSON.stringify(m.usage)}, got ${JSON.stringify(r.usage)}`;
   if (!m.truncated && got.encrypted !== m.encrypted)
     return `encrypted reasoning kept: want ${m.encrypted}, got ${got.encrypted}`;
+  // What the answer carries for its caller to store (the chat's history, across reloads).
+  if (!m.truncated && (r.message.encrypted_reasoning?.items.length ?? 0) !== m.encrypted)
+    return `encrypted reasoning carried: want ${m.encrypted}, got ${r.message.encrypted_reasoning?.items.length ?? 0}`;
   return undefined;
 }
 

@@ -2,8 +2,13 @@
 // a tool round trip (through vscode.lm and the chat), thinking in all four dialects shown as
 // reasoning and never as answer text, the DeepSeek-style tool turn, and the per-model settings.
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
+import { GatewayLanguageModels } from '../../src/lm/vscode/provider';
+import { thinkingPartClass } from '../../src/lm/vscode/thinking';
+import { getGatewayClient } from '../../src/platform/gateway';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, useGatewayWithValidKey, waitFor } from './env';
 import { FakeWebview } from './fakeWebview';
@@ -126,6 +131,56 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
     else assert.equal(r.thinking, '');
   });
 
+  it('thinking parts are looked up at run time: a VS Code without them, or one that refuses the lookup, gets the answer as text only', async () => {
+    assert.equal(thinkingPartClass({}), undefined);
+    const refusing = {
+      get LanguageModelThinkingPart(): unknown {
+        throw new Error('proposed API not enabled');
+      },
+    };
+    assert.equal(thinkingPartClass(refusing), undefined);
+    const services = (await extension()).exports as Services;
+    const answer = async (provider: GatewayLanguageModels): Promise<unknown[]> => {
+      const source = new vscode.CancellationTokenSource();
+      try {
+        const models = await provider.provideLanguageModelChatInformation({ silent: true }, source.token);
+        const think = models.find((m) => m.id === 'gw-think');
+        assert.ok(think, JSON.stringify(models.map((m) => m.id)));
+        const parts: unknown[] = [];
+        await provider.provideLanguageModelChatResponse(
+          think,
+          [vscode.LanguageModelChatMessage.User('in parts')],
+          { tools: [], toolMode: vscode.LanguageModelChatToolMode.Auto, modelOptions: {} } as never,
+          { report: (p) => parts.push(p) },
+          source.token,
+        );
+        return parts;
+      } finally {
+        provider.dispose();
+        source.dispose();
+      }
+    };
+    const text = (parts: unknown[]) =>
+      parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+
+    const older = await answer(new GatewayLanguageModels(services, () => undefined));
+    assert.ok(
+      older.every((p) => p instanceof vscode.LanguageModelTextPart),
+      'text parts only where VS Code has no thinking part',
+    );
+    assert.equal(text(older), 'Echo: in parts');
+
+    const Thinking = thinkingPartClass();
+    const running = await answer(new GatewayLanguageModels(services));
+    assert.equal(text(running), 'Echo: in parts');
+    const thinking = running
+      .filter((p) => Thinking !== undefined && p instanceof Thinking)
+      .map((p) => ([] as string[]).concat((p as { value: string | string[] }).value).join(''))
+      .join('');
+    if (Thinking) assert.match(thinking, /I will answer plainly/, 'thinking parts where the running VS Code has them');
+    else assert.equal(running.length, older.length);
+  });
+
   it("a repository's workspace settings cannot change a model's protocol, body or effort", async () => {
     const cfg = vscode.workspace.getConfiguration('gatewayStudio');
     await cfg.update(
@@ -150,6 +205,77 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
       assert.equal((await recorded('/v1/responses')).length, 0, 'still on chat completions');
     } finally {
       await cfg.update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('encrypted reasoning is kept with the conversation: after a reload the next responses turn sends it back', async () => {
+    const services = (await extension()).exports as Services;
+    const chat = async () => {
+      const controller = new ChatController(services);
+      const page = new FakeWebview();
+      // A real webview serialises what is posted at once: a later change to the host's objects is not seen.
+      const post = page.postMessage.bind(page);
+      page.postMessage = (m: unknown) => post(structuredClone(m));
+      const attached = controller.attach(page as unknown as vscode.Webview);
+      page.fromPage({ type: 'webview/ready' });
+      page.fromPage({ type: 'chat/new' });
+      return { page, close: () => (attached.dispose(), controller.dispose()) };
+    };
+    const before = await chat();
+    let id = '';
+    let cipher = '';
+    try {
+      before.page.fromPage({ type: 'chat/setModel', model: 'gw-codex' });
+      before.page.fromPage({ type: 'chat/send', requestId: 'r1', text: 'think first', images: [], contexts: [] });
+      const end = await waitFor('the first answer', () => before.page.end('r1'));
+      assert.equal(end.type, 'chat/done', JSON.stringify(end));
+      const shown = before.page.posted.filter((m) => m.type === 'chat/conversation').pop();
+      id = shown?.type === 'chat/conversation' ? shown.conversation.id : '';
+      assert.ok(id);
+      const leaked = before.page.posted.filter((m) => JSON.stringify(m).includes('gwenc:')).map((m) => m.type);
+      assert.deepEqual(leaked, [], 'the page never gets the ciphertext');
+      // Saved with the conversation, in its file in the workspace storage folder.
+      const file = join(
+        services.context.storageUri?.fsPath ?? '',
+        'chat-conversations',
+        `gatewayStudio.chat.conversation.${id}.json`,
+      );
+      cipher = await waitFor('the record to hold the encrypted reasoning', () => {
+        if (!existsSync(file)) return undefined;
+        return /"encrypted_content":"(gwenc:[^"]+)"/.exec(readFileSync(file, 'utf8'))?.[1];
+      });
+    } finally {
+      before.close();
+    }
+    // A reload: a new client (nothing remembered in the process) and a new chat restored from storage.
+    const oldClient = await getGatewayClient(services);
+    await setSetting('network.requestTimeoutSeconds', 61);
+    try {
+      assert.notEqual(await getGatewayClient(services), oldClient, 'a new client, as after a reload');
+      await control('reset');
+      await (await keyStore()).set(gateway.validKey);
+      const after = await chat();
+      try {
+        after.page.fromPage({ type: 'history/open', conversationId: id });
+        await waitFor('the conversation to open', () =>
+          after.page.posted.some((m) => m.type === 'chat/conversation' && m.conversation.id === id),
+        );
+        after.page.fromPage({ type: 'chat/send', requestId: 'r2', text: 'and now?', images: [], contexts: [] });
+        const end = await waitFor('the answer after the reload', () => after.page.end('r2'));
+        assert.equal(end.type, 'chat/done', JSON.stringify(end));
+      } finally {
+        after.close();
+      }
+      const sent = await recorded('/v1/responses');
+      assert.equal(sent.length, 1, JSON.stringify(sent.map((r) => r.route)));
+      const input = sent[0]!.body.input as Array<Record<string, unknown>>;
+      assert.deepEqual(
+        input.map((i) => i.type ?? i.role),
+        ['user', 'reasoning', 'message', 'user'],
+      );
+      assert.equal(input[1]!.encrypted_content, cipher, 'the stored ciphertext went back before its answer');
+    } finally {
+      await setSetting('network.requestTimeoutSeconds', undefined);
     }
   });
 

@@ -9,17 +9,11 @@ import * as l10n from '@vscode/l10n';
 import { GatewayError } from '../errors';
 import { ThinkTagSplitter } from '../thinkTags';
 import { chatResult } from '../accumulator';
-import type { ChatResult, ChatStreamEvent, Usage } from '../wire';
+import type { ChatResult, ChatStreamEvent, ReasoningItem, Usage } from '../wire';
 
 type Json = Record<string, unknown>;
 
-/** A reasoning output item kept for replay (`store: false` leaves the server nothing to remember). */
-export interface ReasoningItem {
-  type: 'reasoning';
-  id?: string;
-  summary: unknown[];
-  encrypted_content: string;
-}
+export type { ReasoningItem } from '../wire';
 
 interface CallSlot {
   itemId?: string;

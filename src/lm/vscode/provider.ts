@@ -9,7 +9,7 @@ import { answerLmRequest, RequiredChoiceRefusals } from '../answer/core/answer';
 import { lmFailure, lmLogText } from '../answer/core/failure';
 import { buildLmRequest, callIdsIn, parseToolArguments } from '../messages/core/messages';
 import { ReasoningMemory } from '../answer/core/reasoningMemory';
-import { thinkingPartClass } from './thinking';
+import { thinkingPartClass, type ThinkingPartClass } from './thinking';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
 import { DEFAULT_PROFILE_ID } from '../../api/profiles';
@@ -41,7 +41,14 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
    */
   private asked = false;
 
-  constructor(private readonly s: Services) {
+  /**
+   * @param thinkingPart VS Code's thinking part class, looked up on each answer (thinking.ts); a
+   *   test passes one that finds none, as an older VS Code would.
+   */
+  constructor(
+    private readonly s: Services,
+    private readonly thinkingPart: () => ThinkingPartClass | undefined = thinkingPartClass,
+  ) {
     this.subs.push(
       s.keys.onDidChange(() => this.invalidate('the API key changed')),
       s.profiles.onDidChange(() => this.invalidate('the gateway profiles changed')),
@@ -166,7 +173,7 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
       });
       if (dropped.length > 0)
         this.s.log.debug(`Language models: left out of the request to ${model.id}: ${dropped.join('; ')}`);
-      const Thinking = thinkingPartClass();
+      const Thinking = this.thinkingPart();
       const result = await answerLmRequest(client, request, {
         // The chat panel's setting: a gateway that cannot stream cannot stream here either.
         stream: readSettings().chat.stream,

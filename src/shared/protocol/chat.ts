@@ -106,6 +106,13 @@ export const userMessageSchema = z.object({
   attachments: z.optional(z.array(contextAttachmentSchema)),
   createdAt: z.number(),
 });
+/** A Responses reasoning item as the gateway sent it (`encrypted_content` is opaque). */
+const reasoningItemSchema = z.object({
+  type: z.literal('reasoning'),
+  id: z.optional(z.string()),
+  summary: z.array(z.unknown()),
+  encrypted_content: z.string(),
+});
 export const assistantMessageSchema = z.object({
   id,
   role: z.literal('assistant'),
@@ -113,6 +120,19 @@ export const assistantMessageSchema = z.object({
   reasoning: z.optional(z.string()),
   /** How long the model thought: from its first reasoning to its first answer text or call (ms). */
   reasoningMs: z.optional(z.number()),
+  /**
+   * The encrypted reasoning a Responses answer came with and the model and profile it came from, sent back
+   * with the answer (requests are stateless), so it survives a reload. Kept on the host only (the
+   * page never gets it) and bounded: chat/session/core/encryptedReasoning.ts.
+   */
+  encryptedReasoning: z.optional(
+    z.object({
+      model: z.string(),
+      /** The conversation's gateway profile when it came: another gateway could not read it. */
+      profile: z.optional(z.string()),
+      items: z.array(reasoningItemSchema),
+    }),
+  ),
   toolCalls: z.optional(z.array(toolCallWireSchema)),
   status: messageStatusSchema,
   /** The model that was asked. */

@@ -129,6 +129,25 @@ void describe('a responses-only model', () => {
     assert.equal(input[2]!.call_id, call.id);
   });
 
+  void it('an answer carries its encrypted reasoning, which a new client (a reloaded window) sends back with it', async () => {
+    const first = await responsesClient().streamChat(ask('think first', 'gw-codex'));
+    const kept = first.message.encrypted_reasoning;
+    assert.equal(kept?.model, 'gw-codex');
+    assert.match(String(kept?.items[0]?.encrypted_content), /^gwenc:/);
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'think first' },
+      { role: 'assistant', content: first.message.content, encrypted_reasoning: kept },
+      { role: 'user', content: '#request' },
+    ];
+    const echo = await responsesClient().chat({ model: 'gw-codex', messages: history });
+    const input = (JSON.parse(echo.message.content!) as { input: Array<Record<string, unknown>> }).input;
+    assert.deepEqual(
+      input.map((i) => i.type ?? i.role),
+      ['user', 'reasoning', 'message', 'user'],
+    );
+    assert.equal(input[1]!.encrypted_content, kept!.items[0]!.encrypted_content);
+  });
+
   void it('the remembered protocol survives a new client through the memory', async () => {
     const store = new Map<string, 'chat' | 'responses'>();
     const a = client();

@@ -91,3 +91,32 @@ void test('encrypted reasoning is sent back before the same answer, for the same
     ['user', 'function_call'],
   );
 });
+
+void test('encrypted reasoning kept with the answer by its caller is sent back by a new router, for its model only; chat completions never gets it', async () => {
+  const kept = { model: 'a', items: [{ type: 'reasoning' as const, id: 'rs9', summary: [], encrypted_content: 'K' }] };
+  const m = { role: 'assistant' as const, content: 'earlier answer', encrypted_reasoning: kept };
+  const req = {
+    model: 'a',
+    messages: [{ role: 'user' as const, content: 'q' }, m, { role: 'user' as const, content: 'next' }],
+  };
+  // A new router (a reloaded window) has seen nothing: what the message carries is what goes back.
+  const input = (await new ModelRouter().responsesBody(req, true, {})).input as Array<Record<string, unknown>>;
+  assert.deepEqual(input[1], { type: 'reasoning', id: 'rs9', summary: [], encrypted_content: 'K' });
+  assert.deepEqual(
+    input.map((i) => i.type ?? i.role),
+    ['user', 'reasoning', 'message', 'user'],
+  );
+  assert.ok(!JSON.stringify(input).includes('encrypted_reasoning'), 'the carrier field itself is not sent');
+  const other = (await new ModelRouter().responsesBody({ ...req, model: 'b' }, true, {})).input as Array<
+    Record<string, unknown>
+  >;
+  assert.deepEqual(
+    other.map((i) => i.type ?? i.role),
+    ['user', 'message', 'user'],
+    "another model's ciphertext is not sent: it could not read it",
+  );
+  const chat = new ModelRouter().chatBody(req, {});
+  assert.deepEqual((chat.messages as unknown[])[1], { role: 'assistant', content: 'earlier answer' });
+  assert.equal(req.messages[1], m, "the caller's request is not changed");
+  assert.equal(m.encrypted_reasoning, kept);
+});

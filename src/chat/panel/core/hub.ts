@@ -57,6 +57,33 @@ const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
   'tools/videoTask',
 ]);
 
+type Messages = Extract<HostMessage, { type: 'chat/conversation' }>['conversation']['messages'];
+
+const replayed = (m: Messages[number]): boolean => m.role === 'assistant' && m.encryptedReasoning !== undefined;
+function hostOnly<M extends Messages[number]>(m: M): M {
+  if (m.role !== 'assistant' || !m.encryptedReasoning) return m;
+  const { encryptedReasoning: _kept, ...shown } = m;
+  return shown as M;
+}
+
+/** What a page gets: the encrypted reasoning kept for replay stays on the host (opaque, large, never shown). */
+function forPage(msg: HostMessage): HostMessage {
+  switch (msg.type) {
+    case 'chat/snapshot':
+    case 'chat/conversation':
+      return msg.conversation.messages.some(replayed)
+        ? { ...msg, conversation: { ...msg.conversation, messages: msg.conversation.messages.map(hostOnly) } }
+        : msg;
+    case 'chat/message':
+      return replayed(msg.message) ? { ...msg, message: hostOnly(msg.message) } : msg;
+    case 'chat/done':
+    case 'chat/error':
+      return msg.message && replayed(msg.message) ? { ...msg, message: hostOnly(msg.message) } : msg;
+    default:
+      return msg;
+  }
+}
+
 /**
  * Every open chat webview (the sidebar view and the editor panel show the same conversation):
  * what is posted to a webview waits until it says `webview/ready`, and streamed text is batched.
@@ -99,7 +126,8 @@ export class ChatHub implements SessionSink {
     return [...this.surfaces].some((s) => s.visible());
   }
 
-  send(surface: Surface, msg: HostMessage): void {
+  send(surface: Surface, message: HostMessage): void {
+    const msg = forPage(message);
     if (!surface.ready) {
       surface.queue.push(msg);
       return;

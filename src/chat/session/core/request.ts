@@ -16,6 +16,7 @@ import {
 import { formatAttachment } from '../../mentions/core/mentions';
 import { fenced } from '../../../shared/fence';
 import { effectiveModel as sharedEffectiveModel } from '../../../shared/model';
+import { reasoningToReplay } from './encryptedReasoning';
 
 /** Everything a request is built from besides the conversation. */
 export interface RequestDefaults {
@@ -122,16 +123,22 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
       if (m.status === 'streaming') continue;
       const calls = m.toolCalls ?? [];
       if (!m.content && calls.length === 0) continue;
+      const replay = reasoningToReplay(c, m);
       if (calls.length > 0) {
         messages.push({
           role: 'assistant',
           content: m.content || null,
           tool_calls: calls,
           ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+          ...(replay ? { encrypted_reasoning: replay } : {}),
         });
         open = calls.map((x) => x.id);
       } else {
-        messages.push({ role: 'assistant', content: m.content });
+        messages.push({
+          role: 'assistant',
+          content: m.content,
+          ...(replay ? { encrypted_reasoning: replay } : {}),
+        });
       }
     } else {
       if (!open.includes(m.toolCallId)) continue;

@@ -16,6 +16,7 @@ import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/sys
 import { callsUniqueIn } from '../../tools/core/ids';
 import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
+import { reasoningToKeep, trimReasoning } from './encryptedReasoning';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
@@ -176,6 +177,8 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     thought();
     answer.content = result.message.content ?? answer.content;
     if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
+    const encrypted = reasoningToKeep(result.message.encrypted_reasoning, conv.profile);
+    if (encrypted) answer.encryptedReasoning = encrypted;
     if (result.finishReason) answer.finishReason = result.finishReason;
     if (result.usage) answer.usage = cleanUsage(result.usage);
     if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
@@ -291,6 +294,7 @@ function push(o: TurnOptions, m: ChatMessage, now: () => number): void {
   const copy = structuredClone(m);
   if (i >= 0) msgs[i] = copy;
   else msgs.push(copy);
+  if (copy.role === 'assistant' && copy.encryptedReasoning) trimReasoning(msgs);
   o.conversation.updatedAt = now();
   o.callbacks.onMessage(structuredClone(m));
 }

@@ -89,3 +89,51 @@ void test("route hands a message to its type's handler, whose reply goes back th
   assert.deepEqual(seen, ['cancel r1']);
   assert.deepEqual(replies, [{ type: 'history/list', entries: [], activeId: 'c1' }]);
 });
+
+void test("encrypted reasoning kept for replay never reaches a page, and the host's conversation keeps it", () => {
+  const hub = new ChatHub();
+  const v = view();
+  hub.ready(
+    hub.add(v, () => true),
+    [],
+  );
+  const answer = {
+    id: 'a1',
+    role: 'assistant' as const,
+    content: 'hi',
+    reasoning: 'thought',
+    status: 'done' as const,
+    requestedModel: 'gw-codex',
+    createdAt: 1,
+    encryptedReasoning: {
+      model: 'gw-codex',
+      items: [{ type: 'reasoning' as const, summary: [], encrypted_content: 'gwenc:SECRET' }],
+    },
+  };
+  const conversation = {
+    id: 'c1',
+    title: '',
+    createdAt: 1,
+    updatedAt: 1,
+    model: 'gw-codex',
+    params: {},
+    messages: [answer],
+  };
+  const page = { defaults: {} as never, defaultModel: '', defaultSystemPrompt: '' };
+  hub.broadcast({ type: 'chat/conversation', conversation, ...page });
+  hub.broadcast({ type: 'chat/snapshot', conversation, ...page, strings: {}, maxImageBytes: 1 });
+  hub.broadcast({ type: 'chat/message', requestId: 'r', message: answer });
+  hub.broadcast({ type: 'chat/done', requestId: 'r', message: answer });
+  hub.broadcast({
+    type: 'chat/error',
+    requestId: 'r',
+    error: { title: 't', detail: 'd', actions: [] },
+    message: answer,
+  });
+  assert.equal(v.posted.length, 5);
+  const text = JSON.stringify(v.posted);
+  assert.ok(!text.includes('SECRET') && !text.includes('encryptedReasoning'), text);
+  assert.ok(text.includes('thought'), 'the readable reasoning still goes');
+  assert.equal(conversation.messages[0]!.encryptedReasoning.items.length, 1, 'the host keeps its copy');
+  hub.dispose();
+});
