@@ -17,6 +17,7 @@ import type { VideoFeature } from '../../vscode/feature';
 import { applyEdit, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
 import type { Fallback } from '../core/plan';
 import { outputsDirFor, takeOf, takePath } from '../core/state';
+import { writeProblem } from './files';
 import { BoardGeneration } from './generation';
 import { boardView, type ToTask } from './view';
 
@@ -259,6 +260,11 @@ export class BoardSession implements vscode.Disposable {
       // A plain Uint8Array view: the host's readFile gives a Node Buffer, which the webview
       // message serialiser does not treat as a typed array (it arrives as {type:'Buffer',data})
       // and the page could not read the take (the board's GIF and re-encode failed in the e2e).
+      if (await writeProblem(clip.uri.fsPath))
+        return {
+          ok: false,
+          message: vscode.l10n.t('{0} is outside the board outputs folder, so it is not read.', clip.name),
+        };
       const b = await vscode.workspace.fs.readFile(clip.uri);
       return { ok: true, bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) };
     } catch (e) {
