@@ -125,6 +125,8 @@ export const journeys: Journey[] = [
     }),
     files: { 'demo.storyboard.json': `${JSON.stringify(BOARD, null, 2)}\n` },
     async run({ wb, gw, page, cs, shot }) {
+      const t0 = Date.now();
+      const mark = (what: string) => console.log(`  ${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
       await wb.setApiKey(gw.keys.valid);
       await wb.openFile('demo.storyboard.json');
       let f = await boardFrame(page);
@@ -135,24 +137,32 @@ export const journeys: Journey[] = [
       const asked = await approve(page);
       assert.match(asked, /Generate 3 shot\(s\) of "Login demo": 3 clip\(s\), 4 s in all, with vendor-image-video/);
 
-      // Shot 1 runs alone (2 and 3 wait for it); then shot 2 starts with shot 1's last frame.
+      // A shot's gateway id, once the board has recorded it beside itself.
+      const state = join(cs.workspace, 'demo.storyboard.state.json');
+      const recordedId = (id: string) =>
+        until(
+          `shot "${id}"'s gateway id in the state file`,
+          () => {
+            if (!existsSync(state)) return undefined;
+            const s = JSON.parse(readFileSync(state, 'utf8')) as {
+              shots: Record<string, { takes: { videoId?: string }[] }>;
+            };
+            return s.shots[id]?.takes[0]?.videoId;
+          },
+          page,
+        );
+
+      // Shot 1 runs alone (2 and 3 wait for it); the gateway finishes it at once (speed is not the
+      // point here); then shot 2 starts with shot 1's last frame.
       await until('the first POST', () => posts(gw).length >= 1 || undefined, page);
+      assert.equal(await statusOf(f, 'type'), 'waiting', 'shot 2 waits for shot 1');
+      gw.completeVideo(await recordedId('open'));
       await until('shot 2 to start', () => posts(gw).length >= 2 || undefined, page, 120_000);
       assert.equal(await statusOf(f, 'enter'), 'waiting', 'shot 3 waits for shot 2');
-      const state = join(cs.workspace, 'demo.storyboard.state.json');
-      const typeId = await until(
-        "shot 2's gateway id in the state file",
-        () => {
-          if (!existsSync(state)) return undefined;
-          const s = JSON.parse(readFileSync(state, 'utf8')) as {
-            shots: Record<string, { takes: { videoId?: string }[] }>;
-          };
-          return s.shots.type?.takes[0]?.videoId;
-        },
-        page,
-      );
+      const typeId = await recordedId('type');
       await until('shot 2 shown running', async () => (await statusOf(f, 'type')) === 'running' || undefined, page);
 
+      mark('shot 2 running');
       // Reload while shot 2 runs: the board comes back, follows the recorded task, sends nothing new.
       await wb.reloadWindow();
       const polledBefore = gw.requests().filter((r) => r.path.includes(typeId)).length;
@@ -168,7 +178,10 @@ export const journeys: Journey[] = [
         page,
       );
       assert.equal(gw.counts()[CREATE], 2, 'the reload sent no new creation');
+      mark('reloaded, shot 2 followed again');
       gw.completeVideo(typeId);
+      await until('shot 3 to start', () => posts(gw).length >= 3 || undefined, page);
+      gw.completeVideo(await recordedId('enter'));
 
       // The resumed run goes on to shot 3 by itself.
       await until(
@@ -187,6 +200,7 @@ export const journeys: Journey[] = [
         page,
         120_000,
       );
+      mark('all saved');
       const sent = posts(gw);
       assert.equal(sent.length, 3, 'exactly three creation POSTs');
       assert.equal(gw.counts()[CREATE], 3);
@@ -224,6 +238,7 @@ export const journeys: Journey[] = [
       assert.equal(packets, Math.round(sum / FRAME), 'every frame of every shot is in the film');
       assert.ok(Math.abs(duration - sum) <= FRAME, `film ${duration} s against ${sum} s`);
 
+      mark('stitched');
       // GIF under the cap set here.
       const cap = panel.getByLabel('Largest size (KB)');
       await cap.fill(String(GIF_CAP_KB));
@@ -245,6 +260,7 @@ export const journeys: Journey[] = [
       assert.ok(gif.length <= GIF_CAP_KB * 1024, `the GIF is ${gif.length} bytes, over ${GIF_CAP_KB} KB`);
       assert.ok(statSync(join(outputs, 'film.gif')).size === gif.length);
       assert.equal(gw.counts()[CREATE], 3, 'exporting sent nothing to the gateway');
+      mark('GIF saved');
       await shot('e2e-storyboard-exported');
     },
   },
