@@ -180,7 +180,18 @@ export const journeys: Journey[] = [
       assert.equal(gw.counts()[CREATE], 2, 'the reload sent no new creation');
       mark('reloaded, shot 2 followed again');
       gw.completeVideo(typeId);
-      await until('shot 3 to start', () => posts(gw).length >= 3 || undefined, page);
+      await until(
+        'shot 3 to start',
+        async () => {
+          for (const id of ['type', 'enter'])
+            if (['failed', 'blocked'].includes((await statusOf(f, id)) ?? ''))
+              throw new Error(
+                `shot ${id} stopped: ${await f.locator(`li.shot[data-shot="${id}"] p.status`).innerText()}; state file: ${readFileSync(state, 'utf8')}`,
+              );
+          return posts(gw).length >= 3 || undefined;
+        },
+        page,
+      );
       gw.completeVideo(await recordedId('enter'));
 
       // The resumed run goes on to shot 3 by itself.
@@ -261,6 +272,7 @@ export const journeys: Journey[] = [
       assert.ok(statSync(join(outputs, 'film.gif')).size === gif.length);
       assert.equal(gw.counts()[CREATE], 3, 'exporting sent nothing to the gateway');
       mark('GIF saved');
+      assert.equal(await f.locator('.unplayable').count(), 0, 'every take plays in the board editor');
       await shot('e2e-storyboard-exported');
     },
   },

@@ -75,7 +75,9 @@ export async function boardView(
           ...base,
           take,
           ...(rec.file ? { file: vscode.workspace.asRelativePath(file ?? rec.file, false) } : {}),
-          ...(exists && file ? { src: o.asUri(vscode.Uri.file(file)) } : {}),
+          // Only once recorded as saved: while the clip is still being copied the file exists half
+          // written, and a card that loaded it then stayed "cannot play this video" (seen in the e2e).
+          ...(rec.state === 'saved' && exists && file ? { src: o.asUri(vscode.Uri.file(file)) } : {}),
         });
       }
       const own = problems.get(shot.id) ?? [];
