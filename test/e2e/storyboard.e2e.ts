@@ -274,6 +274,16 @@ export const journeys: Journey[] = [
       mark('GIF saved');
       assert.equal(await f.locator('.unplayable').count(), 0, 'every take plays in the board editor');
       await shot('e2e-storyboard-exported');
+      if (process.env.GWS_UPDATE_SCREENSHOT) {
+        // The README's picture: the board editor alone (side bar closed), shot 3's saved take above
+        // the export panel that says what the GIF chose.
+        await wb.runCommand('View: Close Primary Side Bar');
+        await panel.evaluate((p) =>
+          (p as unknown as { scrollIntoView(o: { block: string }): void }).scrollIntoView({ block: 'end' }),
+        );
+        await page.waitForTimeout(800);
+        await page.screenshot({ path: 'media/screenshot-storyboard.png' });
+      }
     },
   },
 ];
