@@ -211,6 +211,10 @@ describe('storyboards against hostile links and tool input', () => {
       ['generate', { path: 'guard/far.storyboard.json' }, /leads out of the workspace/],
       ['generate', { path: 'guard/outdir/far.storyboard.json' }, /leads out of the workspace/],
       ['generate', { path: '/etc/passwd' }, /ends in \.storyboard\.json/],
+      // Where the chat's file tools never write: .git/ and .vscode/, and their Windows aliases.
+      ['create', { path: '.git/hooks/x.storyboard.json', title: 't', shots }, /^"\.git\/hooks.*\.git\/ holds settings/],
+      ['addShot', { path: '.vscode/x.storyboard.json', shot: shots[0] }, /\.vscode\/ holds settings/],
+      ['generate', { path: 'GIT~1/x.storyboard.json' }, /"GIT~1" would name another file on Windows/],
     ];
     for (const [tool, input, want] of cases) {
       const what = `${tool} ${JSON.stringify(input).slice(0, 120)}`;
@@ -220,6 +224,7 @@ describe('storyboards against hostile links and tool input', () => {
       assert.equal(fromLm, fromChat, `the lm tool says what the chat tool says, ${what}`);
     }
     assert.deepEqual(await snapshot(outside), before, 'nothing outside the workspace was written');
+    await assert.rejects(fs.stat(path.join(root(), '.git', 'hooks', 'x.storyboard.json')));
     await assert.rejects(fs.stat(path.join(root(), '..', 'escape.storyboard.json')));
     assert.equal(await creations(), 0, 'nothing was generated');
 
