@@ -106,3 +106,32 @@ export async function linkLeadsOut(target: string, roots: readonly string[]): Pr
   const c = await checkInside(target, roots);
   return c.inside ? undefined : c.real;
 }
+
+/** Folders whose content can run code or hold secrets; never read or written by the agent's tools. */
+export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode'];
+
+/** Whether a root-relative path goes into a protected folder (case-insensitive: macOS, Windows). */
+export function protectedSegment(relative: string): string | undefined {
+  for (const seg of relative.split(/[\\/]/)) {
+    const hit = PROTECTED_DIRS.find((d) => d.toLowerCase() === seg.toLowerCase());
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * The first segment of a root-relative path that Windows would read as a different name, or
+ * undefined. On NTFS `.git.` and `.git ` are `.git`, `GIT~1` is the 8.3 short name of `.git` (or of
+ * any long name), and `config:stream` is an alternate data stream of `config`: each gets past a
+ * check by name. Refused on every platform, so a repository behaves the same wherever it is opened.
+ */
+export function windowsAliasSegment(relative: string): string | undefined {
+  for (const seg of relative.split(/[\\/]/)) {
+    if (seg === '' || seg === '.' || seg === '..') continue;
+    if (/[. ]$/.test(seg) || seg.includes(':')) return seg;
+    const dot = seg.lastIndexOf('.');
+    const name = dot > 0 ? seg.slice(0, dot) : seg;
+    if (/~\d+$/.test(name)) return seg;
+  }
+  return undefined;
+}

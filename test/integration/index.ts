@@ -22,6 +22,7 @@ async function loadSuites(): Promise<void> {
   await import('./video.test');
   await import('./videoTools.test');
   await import('./storyboard.test');
+  await import('./storyboardGuards.test');
   await import('./chat.test');
   await import('./mentions.test');
   await import('./tools.test');

@@ -3,9 +3,15 @@ import * as path from 'node:path';
 import {
   isInside as sharedIsInside,
   LinkLoopError,
+  PROTECTED_DIRS,
+  protectedSegment,
   realpathAllowMissing as sharedRealpathAllowMissing,
   realpathOrSelf,
+  windowsAliasSegment,
 } from '../../../api/insideWorkspace';
+
+// The protected folders and the Windows aliases are the shared rule (the storyboard tools use it too).
+export { PROTECTED_DIRS, protectedSegment, windowsAliasSegment };
 
 /**
  * Turns a path the model asked for into a file inside the workspace, or refuses it. The model is
@@ -38,9 +44,6 @@ export interface ResolvedPath {
    */
   realRelative: string;
 }
-
-/** Folders whose content can run code or hold secrets; never read or written by tools. */
-export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode'];
 
 /** A refusal meant to be shown to the model as the tool's result. */
 export class ToolPathError extends Error {
@@ -86,32 +89,6 @@ export async function resolveWorkspacePath(requested: unknown, roots: readonly W
     }
   }
   return check(requested, picked.absolute, picked.root);
-}
-
-/** Whether a root-relative path goes into a protected folder (case-insensitive: macOS, Windows). */
-export function protectedSegment(relative: string): string | undefined {
-  for (const seg of relative.split(/[\\/]/)) {
-    const hit = PROTECTED_DIRS.find((d) => d.toLowerCase() === seg.toLowerCase());
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
-/**
- * The first segment of a root-relative path that Windows would read as a different name, or
- * undefined. On NTFS `.git.` and `.git ` are `.git`, `GIT~1` is the 8.3 short name of `.git` (or of
- * any long name), and `config:stream` is an alternate data stream of `config`: each gets past a
- * check by name. Refused on every platform, so a repository behaves the same wherever it is opened.
- */
-export function windowsAliasSegment(relative: string): string | undefined {
-  for (const seg of relative.split(/[\\/]/)) {
-    if (seg === '' || seg === '.' || seg === '..') continue;
-    if (/[. ]$/.test(seg) || seg.includes(':')) return seg;
-    const dot = seg.lastIndexOf('.');
-    const name = dot > 0 ? seg.slice(0, dot) : seg;
-    if (/~\d+$/.test(name)) return seg;
-  }
-  return undefined;
 }
 
 /** `child` equals `parent` or lies below it (the shared rule of ../../api/insideWorkspace). */

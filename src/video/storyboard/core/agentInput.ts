@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
+import { protectedSegment, windowsAliasSegment } from '../../../api/insideWorkspace';
 import * as z from '../../../shared/zod';
 import { MAX_PROMPT, MAX_SHOTS, MAX_TAKES, type Board, type Shot } from './board';
 
@@ -34,13 +35,22 @@ export const addShotInput = z.object({
 });
 export const generateInput = z.object({ path: relPath, shot: z.optional(z.string().check(z.maxLength(40))) });
 
-/** Why `p` cannot name a board: only workspace-relative `*.storyboard.json` paths that stay inside. */
+/**
+ * Why `p` cannot name a board: only workspace-relative `*.storyboard.json` paths that stay inside,
+ * and never in `.git/` or `.vscode/` nor through a name Windows reads as another (`.git.`,
+ * `GIT~1`, `x:stream`): what the chat's file tools refuse, refused here too.
+ */
 export function boardPathProblem(p: string): string | undefined {
+  if (p.includes('\0')) return l10n.t('the path contains a NUL character');
   if (!/\.storyboard\.json$/i.test(p)) return l10n.t('a board path ends in .storyboard.json');
   if (path.isAbsolute(p) || /^[a-z]:/i.test(p) || p.startsWith('\\'))
     return l10n.t('give a path relative to the workspace folder');
   const n = path.posix.normalize(p.replace(/\\/g, '/'));
   if (n === '..' || n.startsWith('../')) return l10n.t('the path leads out of the workspace');
+  const inside = protectedSegment(n);
+  if (inside) return l10n.t('{0}/ holds settings and hooks that run code: boards are not kept there', inside);
+  const alias = windowsAliasSegment(n);
+  if (alias) return l10n.t('"{0}" would name another file on Windows', alias);
   return undefined;
 }
 

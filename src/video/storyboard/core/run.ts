@@ -40,7 +40,13 @@ export class BoardRun {
     /** Units outside the run: their state from the state file and the manager. */
     private readonly known: (u: Unit) => UnitStatus | undefined,
   ) {
-    for (const u of requested) this.statuses.set(unitKey(u), { kind: 'pending' });
+    // A unit the state file already has a clip for, or records as started by another window, is
+    // never sent again (a run resumed after a reload lists the whole approved run); anything else
+    // starts as pending (a failed take that is generated again, or one never sent).
+    for (const u of requested) {
+      const k = known(u);
+      this.statuses.set(unitKey(u), k?.kind === 'saved' || k?.kind === 'blocked' ? k : { kind: 'pending' });
+    }
   }
 
   status(u: Unit): UnitStatus {

@@ -67,6 +67,15 @@ export async function prepareCreate(raw: unknown): Promise<{ summary: string; ru
       board.shots.length,
     ),
     run: async () => {
+      // Asked again at run time: the approval may have waited while a file or a link appeared.
+      const now = await boardUri(i.path);
+      if (
+        await vscode.workspace.fs.stat(now).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new FeatureToolError(vscode.l10n.t('{0} exists already; add shots to it instead.', i.path));
       await vscode.workspace.fs.writeFile(uri, Buffer.from(printBoard(board)));
       await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
       return vscode.l10n.t(
@@ -86,6 +95,7 @@ export async function prepareAddShot(raw: unknown): Promise<{ summary: string; r
   return {
     summary: vscode.l10n.t('Add shot "{0}" to {1}: {2}', id, i.path, i.shot.prompt.slice(0, 200)),
     run: async () => {
+      await boardUri(i.path);
       const { doc, board: now } = await readBoard(uri);
       const { id: _id, ...shot } = toShot(i.shot, id);
       const next = applyEdit(now, { kind: 'add', ...(i.after ? { after: i.after } : {}), shot });

@@ -17,6 +17,7 @@ import type { VideoFeature } from '../../vscode/feature';
 import { applyEdit, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
 import type { Fallback } from '../core/plan';
 import { outputsDirFor, takeOf, takePath } from '../core/state';
+import { writeProblem } from './files';
 import { BoardGeneration } from './generation';
 import { boardView, type ToTask } from './view';
 
@@ -42,6 +43,9 @@ export class BoardSession implements vscode.Disposable {
   private board: Board | undefined;
   private error: string | undefined;
   private ready = false;
+  private markReady!: () => void;
+  /** Settles when the page has said it is ready (a board resumed after a reload may need a frame first). */
+  private readonly pageReady = new Promise<void>((r) => (this.markReady = r));
   private last: BoardView | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private nextFrame = 1;
@@ -139,7 +143,14 @@ export class BoardSession implements vscode.Disposable {
 
   /** The last frame of a clip beside the board, decoded by the page (its CSP allows no fetch: bytes travel in the message). */
   private async lastFrame(file: string): Promise<string> {
-    if (!this.ready) throw new Error(vscode.l10n.t('the board editor is not open'));
+    if (!this.ready) {
+      // Resumed after a reload, a chained shot can need a frame before the page has loaded.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(vscode.l10n.t('the board editor is not open'))), 60_000);
+      });
+      await Promise.race([this.pageReady, late]).finally(() => clearTimeout(timer));
+    }
     const bytes = await fs.readFile(takePath(this.doc.uri.fsPath, file));
     const requestId = this.nextFrame++;
     return new Promise((resolve, reject) => {
@@ -156,6 +167,7 @@ export class BoardSession implements vscode.Disposable {
     switch (m.type) {
       case 'webview/ready': {
         this.ready = true;
+        this.markReady();
         const strings: Record<string, string> = {};
         for (const k of [...GALLERY_STRINGS, ...STORYBOARD_STRINGS]) strings[k] = vscode.l10n.t(k);
         this.post({ type: 'board/strings', strings });
@@ -232,7 +244,16 @@ export class BoardSession implements vscode.Disposable {
     const clip = clips.find((c) => c.id === m.id);
     if (!clip) return { ok: false, message: vscode.l10n.t('Shot "{0}" is not on the board.', m.id) };
     try {
-      return { ok: true, bytes: await vscode.workspace.fs.readFile(clip.uri) };
+      // A plain Uint8Array view: the host's readFile gives a Node Buffer, which the webview
+      // message serialiser does not treat as a typed array (it arrives as {type:'Buffer',data})
+      // and the page could not read the take (the board's GIF and re-encode failed in the e2e).
+      if (await writeProblem(clip.uri.fsPath))
+        return {
+          ok: false,
+          message: vscode.l10n.t('{0} is outside the board outputs folder, so it is not read.', clip.name),
+        };
+      const b = await vscode.workspace.fs.readFile(clip.uri);
+      return { ok: true, bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) };
     } catch (e) {
       return { ok: false, message: vscode.l10n.t('{0} cannot be read: {1}', clip.name, String(e)) };
     }

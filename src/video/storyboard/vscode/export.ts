@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTarget, isExportKind, isInside, outputsFolder, refuseBytes } from '../core/stitchOutput';
+import { writeProblem } from './files';
 
 export type StitchReply =
   | { ok: true; file: string; durationSeconds: number }
@@ -62,7 +63,8 @@ export async function stitchBoard(
   const place = placeOf(board);
   if (typeof place === 'string') return { ok: false, kind: 'refused', message: place };
   for (const c of clips) {
-    if (c.uri.scheme !== 'file' || !isInside(place.outputs, c.uri.fsPath)) {
+    // By name and then by where its links lead: `x.storyboard/a-take1.mp4 -> ~/.ssh/id_rsa` is not read.
+    if (c.uri.scheme !== 'file' || !isInside(place.outputs, c.uri.fsPath) || (await writeProblem(c.uri.fsPath))) {
       return {
         ok: false,
         kind: 'refused',
@@ -92,6 +94,8 @@ export async function stitchBoard(
     return { ok: false, kind: 'refused', message: result.message };
   }
   const target = await freeTarget(board, 'film');
+  const why = await writeProblem(target.fsPath);
+  if (why) return { ok: false, kind: 'refused', message: why };
   await vscode.workspace.fs.writeFile(target, result.bytes);
   return { ok: true, file: vscode.workspace.asRelativePath(target), durationSeconds: result.durationSeconds };
 }
@@ -104,6 +108,9 @@ export async function saveBoardExport(board: vscode.Uri, kind: unknown, bytes: U
   const refused = refuseBytes(kind, bytes);
   if (refused) return { ok: false, message: vscode.l10n.t('Not saved: {0}.', refused) };
   const target = await freeTarget(board, kind);
+  // A committed `x.storyboard -> ~/somewhere` link would put the export outside the workspace.
+  const why = await writeProblem(target.fsPath);
+  if (why) return { ok: false, message: why };
   await vscode.workspace.fs.writeFile(target, bytes);
   return { ok: true, file: vscode.workspace.asRelativePath(target) };
 }

@@ -100,6 +100,15 @@ export async function keepClip(boardPath: string, from: string, name: string): P
   if (why) throw new Error(why);
   await fs.mkdir(dir, { recursive: true });
   const dest = path.join(dir, name);
-  await fs.copyFile(from, dest);
+  // Copied under a temporary name of its own and renamed: a reader never sees half a clip under the
+  // take's name, and two followers of one task (the board's load and its resumed run) never collide.
+  const part = `${dest}.${process.pid}-${Math.random().toString(36).slice(2)}.part`;
+  try {
+    await fs.copyFile(from, part);
+    await fs.rename(part, dest);
+  } catch (e) {
+    await fs.rm(part, { force: true });
+    throw e;
+  }
   return dest;
 }

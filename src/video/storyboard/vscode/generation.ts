@@ -181,8 +181,11 @@ export class BoardGeneration implements vscode.Disposable {
     const board = this.h.board();
     const saved = this.h.s.context.workspaceState.get<Record<string, Unit[]>>(RUNS_KEY, {})[this.h.boardPath];
     if (!board || !Array.isArray(saved) || saved.length === 0) return;
-    const units = saved.filter((u) =>
-      board.shots.some((s) => s.id === u?.shotId && u.take >= 1 && u.take <= (s.takes ?? 1)),
+    // A take that failed before the reload is not sent again on its own: that takes a new approval.
+    const units = saved.filter(
+      (u) =>
+        board.shots.some((s) => s.id === u?.shotId && u.take >= 1 && u.take <= (s.takes ?? 1)) &&
+        this.known(u)?.kind !== 'failed',
     );
     await this.startRun(board, units, this.problems(board));
   }

@@ -70,12 +70,16 @@ export async function boardView(
               ...(rec.videoId ? { videoId: rec.videoId } : {}),
               ...(rec.error ? { failure: rec.error } : {}),
             };
-        // The card plays the copy beside the board: that is what the film is made of.
+        // The card plays the copy beside the board, and only once it is recorded as saved: that is
+        // what the film is made of. Never the manager's own file (its `src`): that one is outside
+        // the page's resource roots, so a render between the download and the copy gave the card a
+        // link that failed and left it "cannot play this video" for good (seen in the e2e).
+        const { src: _managerCopy, ...card } = base;
         takeCards.push({
-          ...base,
+          ...card,
           take,
           ...(rec.file ? { file: vscode.workspace.asRelativePath(file ?? rec.file, false) } : {}),
-          ...(exists && file ? { src: o.asUri(vscode.Uri.file(file)) } : {}),
+          ...(rec.state === 'saved' && exists && file ? { src: o.asUri(vscode.Uri.file(file)) } : {}),
         });
       }
       const own = problems.get(shot.id) ?? [];

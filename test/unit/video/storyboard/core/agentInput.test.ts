@@ -40,6 +40,15 @@ void test('tool paths: only workspace-relative *.storyboard.json paths that stay
   assert.match(boardPathProblem('C:\\x.storyboard.json') ?? '', /relative/);
   assert.match(boardPathProblem('../../x.storyboard.json') ?? '', /out of the workspace/);
   assert.match(boardPathProblem('a/../../x.storyboard.json') ?? '', /out of the workspace/);
+  // What the chat's file tools refuse: .git/ and .vscode/ (any case), Windows aliases, NUL.
+  assert.match(boardPathProblem('.git/hooks/x.storyboard.json') ?? '', /^\.git\/ holds settings and hooks/);
+  assert.match(boardPathProblem('a/.VSCode/x.storyboard.json') ?? '', /^\.vscode\/ holds/);
+  assert.match(boardPathProblem('a/../.git/x.storyboard.json') ?? '', /^\.git\//);
+  assert.match(boardPathProblem('.git./x.storyboard.json') ?? '', /"\.git\." would name another file on Windows/);
+  assert.match(boardPathProblem('GIT~1/x.storyboard.json') ?? '', /"GIT~1" would name another file/);
+  assert.match(boardPathProblem('a.storyboard.json:x.storyboard.json') ?? '', /would name another file/);
+  assert.match(boardPathProblem('a\0.storyboard.json') ?? '', /NUL/);
+  assert.equal(boardPathProblem('docs/v1.2/demo.storyboard.json'), undefined);
 });
 
 void test('bad tool input names the field: no shots, a huge takes count, an empty prompt', () => {

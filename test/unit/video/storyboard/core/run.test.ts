@@ -117,3 +117,34 @@ void test('an attached unit (resumed after a reload) is followed and never start
   await h.tick();
   assert.deepEqual(h.log.slice(1), ['start b#1 [data:image/png;base64,LAST-a#1]']);
 });
+
+void test('a run resumed after a reload never sends again a unit that has its clip or was started elsewhere', async () => {
+  const log: string[] = [];
+  const known = new Map<string, UnitStatus>([
+    ['a#1', { kind: 'saved' }],
+    ['x#1', { kind: 'blocked', reason: 'recorded as started but not by this window' }],
+  ]);
+  const run = new BoardRun(
+    board,
+    allUnits(board),
+    new Map(),
+    {
+      start: async (u, refs) => {
+        log.push(`start ${unitKey(u)} [${refs.join(',')}]`);
+        return { done: new Promise<UnitEnd>(() => undefined) };
+      },
+      images: async () => [],
+      lastFrame: async (u: Unit) => `LAST-${unitKey(u)}`,
+      limit: () => 4,
+      onUpdate: () => undefined,
+    },
+    (u) => known.get(unitKey(u)),
+  );
+  run.step();
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  // Only b, the first unit without a clip, starts, from a's recorded clip; a and x are not resent.
+  assert.deepEqual(log, ['start b#1 [LAST-a#1]']);
+  assert.equal(run.status({ shotId: 'a', take: 1 }).kind, 'saved');
+  assert.equal(run.status({ shotId: 'x', take: 1 }).kind, 'blocked');
+});
