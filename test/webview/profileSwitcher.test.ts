@@ -42,8 +42,8 @@ void test('with one profile the header has no switcher; a second one shows it be
   const select = h.page.getByRole('combobox', { name: 'Gateway profile' });
   assert.equal(await select.count(), 1);
   // In the toolbar, just before the model box.
-  const order = await h.page.evaluate(() =>
-    [...document.querySelectorAll('.toolbar #profile, .toolbar #model')].map((e) => e.id),
+  const order = await h.page.evaluate(
+    '[...document.querySelectorAll(".toolbar #profile, .toolbar #model")].map((e) => e.id)',
   );
   assert.deepEqual(order, ['profile', 'model']);
   assert.deepEqual(await select.locator('option').allInnerTexts(), ['Default', 'Relay work']);

@@ -189,6 +189,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     outputDir,
     quote: (request) => spend.quote(request),
     costOf: (key) => spend.costOf(key),
+    // A profile's own video model (issue 22); Profile.videoModel is the setting when it has none.
+    videoModel: () => s.profiles.active().videoModel,
     start: async (request, imageLabels, o) => {
       const profile = s.profiles.activeId();
       await videoClient(profile); // a missing base URL or key is reported before a task is recorded
@@ -217,7 +219,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   };
 
   const generate = async (args?: GenerateArgs, preselected: vscode.Uri[] = []): Promise<string | undefined> => {
-    const settings = readSettings();
+    const settings = { ...readSettings(), videoModel: feature.videoModel() };
     if (args && typeof args.prompt === 'string') {
       const files = (args.imageFiles ?? []).map((f) => (path.isAbsolute(f) ? vscode.Uri.file(f) : workspaceUri(f)));
       try {
