@@ -31,10 +31,11 @@ function nonce(): string {
     .replace(/[^A-Za-z0-9]/g, '');
 }
 
-export function fallback(): Fallback {
+/** What a shot leaves out: the active profile's video model (`feature.videoModel()`), the settings' rest. */
+export function fallback(videoModel: string): Fallback {
   const st = readSettings();
   return {
-    model: st.videoModel,
+    model: videoModel,
     seconds: st.video.seconds,
     resolution: st.video.resolution,
     aspectRatio: st.video.aspectRatio,
@@ -70,7 +71,7 @@ export class BoardSession implements vscode.Disposable {
       feature,
       boardPath: doc.uri.fsPath,
       board: () => this.board,
-      fallback,
+      fallback: () => fallback(feature.videoModel()),
       lastFrame: (file) => this.lastFrame(file),
       changed: () => this.schedule(),
     });
@@ -142,7 +143,7 @@ export class BoardSession implements vscode.Disposable {
   private async render(): Promise<void> {
     const view = await boardView(this.board, this.error, this.gen, {
       boardPath: this.doc.uri.fsPath,
-      fallback: fallback(),
+      fallback: fallback(this.feature.videoModel()),
       toTask: this.toTask,
       asUri: (u) => this.panel.webview.asWebviewUri(u).toString(),
     });
