@@ -81,9 +81,9 @@ export function Header(): JSX.Element {
 }
 
 /** A header picker: its icon and a native control, which brings the keyboard and the screen reader's ways. */
-function PickerBox({ icon, children }: { icon: string; children: ComponentChildren }): JSX.Element {
+function PickerBox({ icon, cls, children }: { icon: string; cls?: string; children: ComponentChildren }): JSX.Element {
   return (
-    <span class="model-box">
+    <span class={cls ? `model-box ${cls}` : 'model-box'}>
       <Icon name={icon} />
       {children}
     </span>
@@ -104,7 +104,7 @@ function ProfileSwitcher(): JSX.Element | null {
   if (list.length < 2) return null;
   const name = list.find((p) => p.id === active)?.name ?? active;
   return (
-    <PickerBox icon="plug">
+    <PickerBox icon="plug" cls="profile-box">
       <select
         id="profile"
         class="profile-select"
