@@ -218,12 +218,18 @@ describe('gateway profiles: default models, the chat header, removal with runnin
     // other key or gateway instead, and its record is kept (with the gateway's id) for a Resume.
     assert.equal(s.profiles.get('relay'), undefined);
     assert.equal(await s.profiles.keyOf('relay'), undefined);
-    await waitFor('the task to stop', async () => ((await videoState()).running.includes(key) ? undefined : true));
+    // At once, not at the end of its poll round: the question said the key goes with the profile.
+    await waitFor(
+      'the task to stop',
+      async () => ((await videoState()).running.includes(key) ? undefined : true),
+      2000,
+    );
     const after = (await polls(control2)).length;
     await new Promise((r) => setTimeout(r, 1500)); // five poll intervals
     assert.equal((await polls(control2)).length, after, 'still polled after the removal');
     const record = (await videoState()).tasks.find((t) => t.key === key);
     assert.ok(record, 'the task record was dropped');
+    assert.equal(record.state, 'paused', 'stopped as a pause, which Resume picks up once the profile is back');
     assert.deepEqual(
       (await requests(control)).filter((r) => r.path.includes(record.videoId ?? key)),
       [],

@@ -160,10 +160,23 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
-  // Removing a profile asks first when tasks still run on it (src/profiles).
+  // Removing a profile asks first when tasks still run on it (src/profiles); once it is removed
+  // they stop at once, as the question said (a poll round would otherwise go on with its client
+  // and the removed key); Resume finishes them after the profile is added again. Only once the
+  // list is read: before that it holds Default alone.
   s.context.subscriptions.push(
     s.profiles.registerUser((id) =>
       manager.runningOn(id, id === DEFAULT_PROFILE_ID).map((r) => r.request.prompt.slice(0, 40) || r.videoId || r.key),
+    ),
+    s.profiles.onDidChange(() =>
+      s.profiles.ready().then(() => {
+        for (const r of manager.list())
+          if (r.profile !== undefined && manager.isRunning(r.key) && !s.profiles.get(r.profile))
+            void manager.pause(r.key).then(
+              () => s.log.info(`video task ${r.videoId ?? r.key} stopped: its profile was removed`),
+              (e: unknown) => s.log.warn(`video task ${r.key} did not stop: ${String(e)}`),
+            );
+      }),
     ),
   );
   const spend = new VideoSpend(
