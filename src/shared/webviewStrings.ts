@@ -8,6 +8,8 @@ export const WEBVIEW_STRINGS = [
   'New chat',
   'History',
   'Model',
+  'Gateway profile',
+  'Gateway profile: {0}',
   'Refresh models',
   'Conversation settings',
   'Tools',

@@ -37,6 +37,7 @@ async function loadSuites(): Promise<void> {
   await import('./answerCost.test');
   await import('./responses.test');
   await import('./profiles.test');
+  await import('./profileDefaults.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

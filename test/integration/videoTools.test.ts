@@ -244,6 +244,7 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       start: async (request, labels) => (await manager.submit({ request, imageLabels: labels })).record,
       quote: () => Promise.resolve({ known: false, line: 'Price unknown: a stand-in feature.' }),
       costOf: () => undefined,
+      videoModel: () => 'vendor-image-video',
     };
     const approvals: ApprovalRequest[] = [];
     const source: FeatureTaskSource = {

@@ -129,3 +129,62 @@ void test('a tool card asking for approval while its chunk loads shows when it i
   assert.deepEqual(await h.cspViolations(), []);
   await h.page.context().close();
 });
+
+void test('an @ typed while the picker chunk loads asks the host at once; its rows show, ranked, when the chunk is here', async () => {
+  const picker = gate();
+  const h = await openHarness(browser, {
+    beforeServe: (f) => (f.startsWith('webview-chunks/MentionPicker-') ? picker.held : Promise.resolve()),
+  });
+  await h.send(snapshot());
+  assert.ok(!(await loaded(h)).includes('webview-chunks/MentionPicker'), 'the picker loaded at first paint');
+  const box = h.page.locator('textarea.input');
+  await box.click();
+  await box.pressSequentially('@rdm');
+  await h.frames();
+  const queries = (await h.posted()).filter((m) => m.type === 'mentions/query');
+  assert.equal(queries.at(-1)?.query, 'rdm', 'the query went to the host without waiting for the chunk');
+  await h.send({
+    type: 'mentions/results',
+    queryId: String(queries.at(-1)?.queryId),
+    items: [
+      { kind: 'file', label: 'src/other.ts', ref: 'file:///w/src/other.ts' },
+      { kind: 'file', label: 'README.md', ref: 'file:///w/README.md' },
+    ],
+  });
+  assert.equal(await h.page.locator('#mention-picker').count(), 0, 'a listbox without its code');
+  picker.open();
+  const rows = h.page.locator('#mention-picker [role="option"] .mention-label');
+  await rows.first().waitFor({ timeout: 5000 });
+  // Ranked by the fuzzy scorer once it is here: only README.md spells r-d-m.
+  assert.deepEqual(await rows.allInnerTexts(), ['README.md']);
+  await h.page.keyboard.press('Enter');
+  await h.page.locator('.mention-chip', { hasText: 'README.md' }).waitFor({ timeout: 5000 });
+  assert.deepEqual(await h.cspViolations(), []);
+  await h.page.context().close();
+});
+
+void test('the cost lines load on the first cost: none in the first paint, the line once its chunk is here', async () => {
+  const costs = gate();
+  const h = await openHarness(browser, {
+    beforeServe: (f) => (f.startsWith('webview-chunks/CostNote-') ? costs.held : Promise.resolve()),
+  });
+  await h.send(snapshot());
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', { content: 'priced' }) });
+  await h.frames();
+  assert.ok(!(await loaded(h)).includes('webview-chunks/CostNote'), 'the cost code loaded without a cost');
+  await h.send({
+    type: 'chat/cost',
+    conversationId: 'c1',
+    messageId: 'a1',
+    cost: {
+      quota: 500_000,
+      unit: { kind: 'USD', quotaPerUnit: 500_000, rateMicro: 1_000_000, symbol: '$' },
+      estimate: false,
+    },
+  });
+  costs.open();
+  const line = h.page.locator('article[data-message-id="a1"] .cost');
+  await line.waitFor({ timeout: 5000 });
+  assert.match(await line.innerText(), /\$1\.00/);
+  await h.page.context().close();
+});

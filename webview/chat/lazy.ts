@@ -1,7 +1,7 @@
 /**
  * The parts of the chat page its first paint does not need, each a chunk loaded on first use
  * (esbuild.js splits the page at these `import()`s): the toolbar's panels, the checkpoint restore
- * panel and the tool cards. highlight.js is loaded the same way, by markdown.ts.
+ * panel, the tool cards, the @-picker and the cost lines. highlight.js is loaded the same way, by markdown.ts.
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
 
@@ -36,3 +36,12 @@ export const panelsCode = lazy(() => import('./components/panels'));
 
 /** The tool cards (with a command's line and a video task's card). */
 export const cardsCode = lazy(() => import('./components/ToolCard'));
+
+/**
+ * The @-picker's listbox and its fuzzy ranking: fetched when the message box first takes focus,
+ * and awaited by the first `@` (models/mentions.ts ranks again once it is here).
+ */
+export const pickerCode = lazy(() => import('./components/MentionPicker'));
+
+/** The cost lines (an answer's, the conversation's) and the money formatting they use. */
+export const costCode = lazy(() => import('./components/CostNote'));

@@ -31,6 +31,7 @@ import { ChatHub, route, type Routes, type Surface } from '../panel/core/hub';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
+import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
 
 /**
@@ -51,6 +52,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
+  private readonly profiles: ChatProfiles;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
@@ -68,6 +70,14 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       promptChanged: () => this.session.refreshPrompt(),
       nextSystemPrompt: () => this.session.nextSystemPrompt(),
     });
+    this.profiles = new ChatProfiles(s, {
+      broadcast: (m) => this.hub.broadcast(m),
+      shown: () => this.session.shown,
+      moved: () => {
+        this.session.settingsChanged();
+        if (this.hub.size) void this.session.models.load();
+      },
+    });
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = new ChatSession({
       prompt: (c) => this.prompt.snapshot(c),
@@ -79,7 +89,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         shown.profile ??= s.profiles.activeId();
         return getGatewayClient(s, 'chat', shown.profile);
       },
-      settings: () => chatSessionSettings(),
+      // The default model is the conversation's profile's (a profile's own, else the setting's).
+      settings: () => ({ ...chatSessionSettings(), chatModel: this.profiles.profileOf(this.session.shown).chatModel }),
       sink: this.hub,
       events: {
         // A shown conversation's cards get the states of the tasks they follow, and its checkpoints.
@@ -139,6 +150,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.checkpoints.routes,
       ...this.mentions.routes,
       ...this.prompt.routes,
+      ...this.profiles.routes,
     };
     this.disposables.push(
       this.tools,
@@ -154,15 +166,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.session.models.invalidate();
         if (this.hub.size) void this.session.models.load();
       }),
-      // A switch (chat view title, status bar, command) moves the shown conversation to that profile.
-      s.profiles.onDidChange(() => {
-        const shown = this.session.shown;
-        const active = s.profiles.activeId();
-        if (shown.profile !== undefined && shown.profile !== active && s.profiles.get(active)) {
-          shown.profile = active;
-          s.log.info(`conversation ${shown.id} now uses the gateway profile ${active}`);
-        }
-      }),
+      this.profiles,
     );
   }
 
@@ -253,6 +257,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       snapshot,
       this.session.historyMessage(),
       this.session.models.message(),
+      this.profiles.message(),
       ...this.tools.messages(),
       ...this.session.cardMessages(),
       ...this.followed.messages(),

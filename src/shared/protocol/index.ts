@@ -30,6 +30,7 @@ import { historyHostMessages, historyWebviewMessages } from './history';
 import { mentionsHostMessages, mentionsWebviewMessages } from './mentions';
 import { modelsHostMessages, modelsWebviewMessages } from './models';
 import { panelHostMessages, panelWebviewMessages } from './panel';
+import { profilesHostMessages, profilesWebviewMessages } from './profiles';
 import { promptHostMessages, promptWebviewMessages } from './prompt';
 import { toolsHostMessages, toolsWebviewMessages } from './tools';
 
@@ -43,6 +44,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...mentionsHostMessages,
   ...contextHostMessages,
   ...promptHostMessages,
+  ...profilesHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -56,6 +58,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...mentionsWebviewMessages,
   ...contextWebviewMessages,
   ...promptWebviewMessages,
+  ...profilesWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -99,6 +102,7 @@ export * from './history';
 export * from './mentions';
 export * from './models';
 export * from './panel';
+export * from './profiles';
 export * from './prompt';
 export * from './tools';
 export { newId } from '../ids';

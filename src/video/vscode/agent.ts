@@ -32,7 +32,7 @@ export class VideoAgent {
     const i = parsed.value;
     const settings = readSettings().video;
     const request: VideoCreateRequest = {
-      model: i.model ?? readSettings().videoModel,
+      model: i.model ?? this.feature.videoModel(),
       prompt: i.prompt,
       seconds: i.seconds ?? settings.seconds,
       aspect_ratio: i.aspectRatio ?? settings.aspectRatio,

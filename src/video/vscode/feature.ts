@@ -29,6 +29,8 @@ export interface VideoFeature {
   quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote>;
   /** The estimate and the charge kept for a task. */
   costOf(key: string): ClipCost | undefined;
+  /** The video model a request names when it names none: the active profile's, else the setting. */
+  videoModel(): string;
 }
 
 export interface StartOptions {

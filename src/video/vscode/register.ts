@@ -160,10 +160,23 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     },
   );
   s.context.subscriptions.push(bar, { dispose: () => manager.dispose() });
-  // Removing a profile asks first when tasks still run on it (src/profiles).
+  // Removing a profile asks first when tasks still run on it (src/profiles); once it is removed
+  // they stop at once, as the question said (a poll round would otherwise go on with its client
+  // and the removed key); Resume finishes them after the profile is added again. Only once the
+  // list is read: before that it holds Default alone.
   s.context.subscriptions.push(
     s.profiles.registerUser((id) =>
       manager.runningOn(id, id === DEFAULT_PROFILE_ID).map((r) => r.request.prompt.slice(0, 40) || r.videoId || r.key),
+    ),
+    s.profiles.onDidChange(() =>
+      s.profiles.ready().then(() => {
+        for (const r of manager.list())
+          if (r.profile !== undefined && manager.isRunning(r.key) && !s.profiles.get(r.profile))
+            void manager.pause(r.key).then(
+              () => s.log.info(`video task ${r.videoId ?? r.key} stopped: its profile was removed`),
+              (e: unknown) => s.log.warn(`video task ${r.key} did not stop: ${String(e)}`),
+            );
+      }),
     ),
   );
   const spend = new VideoSpend(
@@ -189,6 +202,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     outputDir,
     quote: (request) => spend.quote(request),
     costOf: (key) => spend.costOf(key),
+    // A profile's own video model (issue 22); Profile.videoModel is the setting when it has none.
+    videoModel: () => s.profiles.active().videoModel,
     start: async (request, imageLabels, o) => {
       const profile = s.profiles.activeId();
       await videoClient(profile); // a missing base URL or key is reported before a task is recorded
@@ -217,7 +232,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   };
 
   const generate = async (args?: GenerateArgs, preselected: vscode.Uri[] = []): Promise<string | undefined> => {
-    const settings = readSettings();
+    const settings = { ...readSettings(), videoModel: feature.videoModel() };
     if (args && typeof args.prompt === 'string') {
       const files = (args.imageFiles ?? []).map((f) => (path.isAbsolute(f) ? vscode.Uri.file(f) : workspaceUri(f)));
       try {

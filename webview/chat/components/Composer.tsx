@@ -3,7 +3,8 @@ import type { JSX } from 'preact';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { Icon, IconButton, TextButton } from './buttons';
-import { MentionPicker, mentionIcon, mentionName, optionId, PICKER_ID } from './MentionPicker';
+import { pickerCode } from '../lazy';
+import { mentionIcon, mentionName, optionId, PICKER_ID } from './mentionChips';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
 
@@ -11,6 +12,7 @@ export function Composer(): JSX.Element {
   const { t, conversation, composer, mentions } = useChat();
   const { draft, editing, notes } = composer;
   const { picker } = mentions;
+  const code = pickerCode.value.value;
   return (
     <div class="composer">
       <RulesBar />
@@ -26,7 +28,7 @@ export function Composer(): JSX.Element {
           </p>
         ))}
       </div>
-      <MentionPicker />
+      {code ? <code.MentionPicker /> : null}
       <textarea
         class="input"
         rows={3}
@@ -48,6 +50,7 @@ export function Composer(): JSX.Element {
           mentions.update(ta.value, ta.selectionStart);
         }}
         onClick={(ev) => mentions.update(ev.currentTarget.value, ev.currentTarget.selectionStart)}
+        onFocus={() => void pickerCode.load()}
         onBlur={() => mentions.close()}
         onKeyDown={(ev) => {
           if (picker.value && !ev.isComposing) {

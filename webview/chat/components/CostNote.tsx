@@ -1,6 +1,10 @@
-/** The cost under an answer and the conversation's cost in the header; an estimate says why. */
+/**
+ * The cost under an answer and the conversation's cost in the header; an estimate says why. A
+ * chunk loaded on first use (lazy.ts, with the money formatting): most gateways price nothing.
+ */
 import type { JSX } from 'preact';
-import { totalCostView, type CostView } from '../cost';
+import type { AnswerCost } from '../../../src/shared/protocol';
+import { answerCostView, totalCostView, type CostView } from '../cost';
 import { useChat } from '../useChat';
 
 export function CostNote({ view, cls }: { view: CostView; cls: string }): JSX.Element {
@@ -16,4 +20,9 @@ export function ConversationCost(): JSX.Element | null {
   const { t, conversation } = useChat();
   const view = totalCostView(t, conversation.answerCosts.value);
   return view ? <CostNote view={view} cls="cost-total" /> : null;
+}
+
+export function AnswerCostNote({ cost }: { cost: AnswerCost }): JSX.Element {
+  const { t } = useChat();
+  return <CostNote view={answerCostView(t, cost)} cls="cost" />;
 }

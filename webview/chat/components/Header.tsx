@@ -1,11 +1,11 @@
-/** The toolbar (new chat, history, model, settings, tools, export) and the panel it opens. */
-import type { JSX } from 'preact';
+/** The toolbar (new chat, history, profile, model, settings, tools, export) and the panel it opens. */
+import type { ComponentChildren, JSX } from 'preact';
 import type { PanelName } from '../models/panels';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { panelsCode } from '../lazy';
 import { Icon, IconButton } from './buttons';
-import { ConversationCost } from './CostNote';
+import { ConversationCostLine } from './LazyCost';
 
 function PanelButton({ icon, label, panel }: { icon: string; label: string; panel: PanelName }): JSX.Element {
   const { panels } = useChat();
@@ -39,8 +39,8 @@ export function Header(): JSX.Element {
       <div class="toolbar" role="toolbar" aria-label={t('Chat actions')}>
         <IconButton icon="add" label={t('New chat')} onClick={() => post({ type: 'chat/new' })} />
         <PanelButton icon="history" label={t('History')} panel="history" />
-        <span class="model-box">
-          <Icon name="hubot" />
+        <ProfileSwitcher />
+        <PickerBox icon="hubot">
           <input
             type="text"
             id="model"
@@ -54,7 +54,7 @@ export function Header(): JSX.Element {
             onChange={(ev) => setModel(ev.currentTarget.value.trim())}
           />
           <ModelList />
-        </span>
+        </PickerBox>
         <IconButton icon="refresh" label={t('Refresh models')} onClick={() => post({ type: 'models/refresh' })} />
         <PanelButton icon="settings" label={t('Conversation settings')} panel="settings" />
         <PanelButton icon="tools" label={t('Tools')} panel="tools" />
@@ -64,7 +64,7 @@ export function Header(): JSX.Element {
           <span class="usage-total">
             {totalTokens.value ? t('Conversation total: {0} tokens', totalTokens.value) : ''}
           </span>
-          <ConversationCost />
+          <ConversationCostLine />
         </span>
       </div>
       <div class="panel" hidden={!open}>
@@ -77,6 +77,49 @@ export function Header(): JSX.Element {
         ) : null}
       </div>
     </header>
+  );
+}
+
+/** A header picker: its icon and a native control, which brings the keyboard and the screen reader's ways. */
+function PickerBox({ icon, cls, children }: { icon: string; cls?: string; children: ComponentChildren }): JSX.Element {
+  return (
+    <span class={cls ? `model-box ${cls}` : 'model-box'}>
+      <Icon name={icon} />
+      {children}
+    </span>
+  );
+}
+
+/**
+ * The gateway profile, switched here as by the status bar or the command. With one profile there
+ * is nothing to switch and nothing is shown (as the status bar item), so a user who never made a
+ * second profile sees the header as before. A native select: a closed list, arrows and type-ahead.
+ */
+function ProfileSwitcher(): JSX.Element | null {
+  const { t, profiles } = useChat();
+  const list = profiles.list.value;
+  const active = profiles.active.value;
+  // Read so that every answer of the host renders again, and the select shows the host's choice.
+  void profiles.version.value;
+  if (list.length < 2) return null;
+  const name = list.find((p) => p.id === active)?.name ?? active;
+  return (
+    <PickerBox icon="plug" cls="profile-box">
+      <select
+        id="profile"
+        class="profile-select"
+        aria-label={t('Gateway profile')}
+        title={t('Gateway profile: {0}', name)}
+        value={active}
+        onChange={(ev) => profiles.switchTo(ev.currentTarget.value)}
+      >
+        {list.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+    </PickerBox>
   );
 }
 

@@ -1,30 +1,15 @@
 /**
  * The @-picker under the message box: a listbox whose active row the textarea names with
  * `aria-activedescendant` (focus stays in the textarea while the arrows move through the rows).
+ * A chunk loaded on first use (lazy.ts: the message box's focus or the first `@`), with the
+ * fuzzy ranking it shows.
  */
 import type { JSX } from 'preact';
-import type { MentionItem, MentionKind } from '../../../src/shared/protocol';
-import type { Translate } from '../models/strings';
 import { useChat } from '../useChat';
 import { Icon } from './buttons';
+import { ICONS, optionId, PICKER_ID } from './mentionChips';
 
-export const PICKER_ID = 'mention-picker';
-export const optionId = (i: number): string => `mention-opt-${i}`;
-
-const ICONS: Record<MentionKind, string> = {
-  file: 'file',
-  folder: 'folder',
-  editor: 'file-code',
-  selection: 'selection',
-  problems: 'warning',
-  changes: 'git-compare',
-  terminal: 'terminal',
-  image: 'file-media',
-};
-
-export function mentionIcon(kind: MentionKind): string {
-  return ICONS[kind];
-}
+export { fuzzyFilter } from '../../../src/shared/fuzzy';
 
 export function MentionPicker(): JSX.Element | null {
   const { t, mentions } = useChat();
@@ -57,30 +42,4 @@ export function MentionPicker(): JSX.Element | null {
       ) : null}
     </div>
   );
-}
-
-/** A chip's accessible name: kind and label. */
-export function mentionName(item: Pick<MentionItem, 'kind' | 'label'>, t: Translate): string {
-  return `${kindName(item.kind, t)}: ${item.label}`;
-}
-
-function kindName(kind: MentionKind, t: Translate): string {
-  switch (kind) {
-    case 'file':
-      return t('File');
-    case 'folder':
-      return t('Folder');
-    case 'editor':
-      return t('Open editor');
-    case 'selection':
-      return t('Selection');
-    case 'problems':
-      return t('Problems');
-    case 'changes':
-      return t('Changes');
-    case 'terminal':
-      return t('Terminal');
-    case 'image':
-      return t('Image');
-  }
 }

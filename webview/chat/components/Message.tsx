@@ -17,13 +17,12 @@ import { cardsCode } from '../lazy';
 import { CARD_ROW, ERROR_ROW } from '../models/conversation';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
-import { answerCostView } from '../cost';
 import { AnswerBody } from './AnswerBody';
-import { CostNote } from './CostNote';
+import { AnswerCostLine } from './LazyCost';
 import { RestoreCheckpoint } from './Checkpoint';
 import { Icon, IconButton, TextButton } from './buttons';
 import { ErrorBox, StandaloneError } from './ErrorBox';
-import { mentionIcon, mentionName } from './MentionPicker';
+import { mentionIcon, mentionName } from './mentionChips';
 
 function lines(a: ContextAttachment): string {
   if (a.startLine === undefined) return '';
@@ -214,7 +213,7 @@ function AnswerNotes({ m }: { m: AssistantMessage }): JSX.Element {
               )}
             </span>
           ) : null}
-          {m.cost ? <CostNote view={answerCostView(t, m.cost)} cls="cost" /> : null}
+          {m.cost ? <AnswerCostLine cost={m.cost} /> : null}
           {aligned ? (
             <span class="aligned">{t('Answered by {0} (asked for {1})', m.model ?? '', m.requestedModel)}</span>
           ) : null}

@@ -18,6 +18,7 @@ import { createHistoryModel } from './history';
 import { createMentionsModel } from './mentions';
 import { createModelListModel } from './modelList';
 import { createPanelsModel } from './panels';
+import { createProfilesModel } from './profiles';
 import { route, type HostMessageIn, type HostRoutes } from './routes';
 import { createRulesModel } from './rules';
 import { createStringsModel } from './strings';
@@ -36,6 +37,7 @@ export function createChatApp() {
   const strings = createStringsModel();
   const { t } = strings;
   const conversation = createConversationModel({ t });
+  const profiles = createProfilesModel();
   const modelList = createModelListModel({ note: (text, level) => composer.note(text, level) });
   const composer = createComposerModel({ conversation, modelList, t });
   const mentions = createMentionsModel({ composer });
@@ -130,6 +132,7 @@ export function createChatApp() {
     mentions: mentions.onHost,
     context: context.onHost,
     prompt: rules.onHost,
+    profiles: profiles.onHost,
   };
 
   /**
@@ -155,6 +158,7 @@ export function createChatApp() {
     rules,
     history,
     modelList,
+    profiles,
     panels,
     onHostMessage,
   };

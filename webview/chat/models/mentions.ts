@@ -6,9 +6,9 @@
  * The chips themselves are the composer's (they are sent and kept with the draft).
  */
 import { batch, signal } from '@preact/signals';
-import { fuzzyFilter } from '../../../src/shared/fuzzy';
 import { newId } from '../../../src/shared/ids';
 import type { MentionItem } from '../../../src/shared/protocol';
+import { pickerCode } from '../lazy';
 import { afterRender, els, post } from '../runtime';
 import type { ComposerModel } from './composer';
 import type { HostMessageIn } from './routes';
@@ -44,8 +44,10 @@ export function droppedUris(dt: DataTransfer): string[] {
     .slice(0, 50);
 }
 
+/** The rows ranked for `query`; in the host's order until the picker's chunk (with the ranking) is here. */
 function rank(query: string, items: MentionItem[]): MentionItem[] {
-  return query ? fuzzyFilter(query, items, (i) => i.label) : items;
+  const fuzzy = pickerCode.value.peek()?.fuzzyFilter;
+  return query && fuzzy ? fuzzy(query, items, (i) => i.label) : items;
 }
 
 function key(i: MentionItem): string {
@@ -67,6 +69,7 @@ export function createMentionsModel({ composer }: { composer: ComposerModel }) {
     if (cur && cur.start === at.start && cur.query === at.query) return;
     const queryId = newId('q');
     const source = cur?.source ?? [];
+    if (!pickerCode.value.peek()) void pickerCode.load().then(rankAgain);
     picker.value = {
       start: at.start,
       query: at.query,
@@ -93,6 +96,13 @@ export function createMentionsModel({ composer }: { composer: ComposerModel }) {
       active: Math.min(cur.active, Math.max(0, ranked.length - 1)),
       loading: latest ? false : cur.loading,
     };
+  }
+
+  /** The picker's chunk arrived while it was open: the rows so far get their ranking. */
+  function rankAgain(): void {
+    const cur = picker.value;
+    if (!cur) return;
+    picker.value = { ...cur, items: rank(cur.query, cur.source), active: 0 };
   }
 
   function close(): void {

@@ -82,7 +82,12 @@ export async function addProfileCommand(s: Services): Promise<string | undefined
  * on it (they stop: their key goes with the profile; adding the profile again with the same id and
  * key lets Resume finish them). Deletes its key from secret storage.
  */
-export async function removeProfileCommand(s: Services, id?: string): Promise<boolean> {
+export async function removeProfileCommand(
+  s: Services,
+  id?: string,
+  /** The question's window (the integration tests answer it: a modal cannot be clicked there). */
+  dialogs: Pick<typeof vscode.window, 'showWarningMessage'> = vscode.window,
+): Promise<boolean> {
   let target: Profile | undefined;
   if (id === undefined) {
     const items = s.profiles
@@ -110,7 +115,7 @@ export async function removeProfileCommand(s: Services, id?: string): Promise<bo
     : vscode.l10n.t(
         'Its key is deleted from secret storage; requests then use the Default profile only if you switch to it.',
       );
-  const ok = await vscode.window.showWarningMessage(
+  const ok = await dialogs.showWarningMessage(
     vscode.l10n.t('Remove the gateway profile "{0}"?', target.name),
     { modal: true, detail },
     remove,

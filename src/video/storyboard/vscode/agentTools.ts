@@ -124,7 +124,7 @@ export async function prepareGenerate(
   if (i.shot !== undefined && !board.shots.some((s) => s.id === i.shot))
     throw new FeatureToolError(vscode.l10n.t('The board has no shot "{0}".', i.shot));
   const units = allUnits(board).filter((u) => i.shot === undefined || u.shotId === i.shot);
-  const sum = runSummary(board, units, fallback());
+  const sum = runSummary(board, units, fallback(feature.videoModel()));
   const quotes = await Promise.all([...new Set(sum.models)].map(async (m) => (await feature.quote({ model: m })).line));
   return {
     key: `${uri.fsPath}\n${i.shot ?? ''}`,

@@ -24,10 +24,11 @@ import { boardView, type ToTask } from './view';
 /** Open board editors by file path: what the debug command and the agent tools reach. */
 export const sessions = new Map<string, BoardSession>();
 
-export function fallback(): Fallback {
+/** What a shot leaves out: the active profile's video model (`feature.videoModel()`), the settings' rest. */
+export function fallback(videoModel: string): Fallback {
   const st = readSettings();
   return {
-    model: st.videoModel,
+    model: videoModel,
     seconds: st.video.seconds,
     resolution: st.video.resolution,
     aspectRatio: st.video.aspectRatio,
@@ -66,7 +67,7 @@ export class BoardSession implements vscode.Disposable {
       feature,
       boardPath: doc.uri.fsPath,
       board: () => this.board,
-      fallback,
+      fallback: () => fallback(feature.videoModel()),
       lastFrame: (file) => this.lastFrame(file),
       changed: () => this.schedule(),
     });
@@ -133,7 +134,7 @@ export class BoardSession implements vscode.Disposable {
   private async render(): Promise<void> {
     const view = await boardView(this.board, this.error, this.gen, {
       boardPath: this.doc.uri.fsPath,
-      fallback: fallback(),
+      fallback: fallback(this.feature.videoModel()),
       toTask: this.toTask,
       asUri: (u) => this.panel.webview.asWebviewUri(u).toString(),
     });
