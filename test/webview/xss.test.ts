@@ -110,7 +110,10 @@ async function renderAll(h: Harness): Promise<void> {
   );
   // A long conversation opens at its newest messages: every payload is to reach the DOM, so the
   // earlier ones are mounted as a user would, from the button above them.
-  await h.page.getByRole('button', { name: /earlier messages/ }).click();
+  // By keyboard: focusing the button scrolls it into view, which mounts a slice and moves the
+  // button up (the text read is kept in place), so a click could land where it was; focus stays.
+  await h.page.getByRole('button', { name: /earlier messages/ }).focus();
+  await h.page.keyboard.press('Enter');
   await h.page
     .locator('.log article.msg')
     .nth(XSS_PAYLOADS.length * 2 - 1)
