@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { launch, openHarness, snapshot, type Harness, type PageGlobal } from './harness';
+import { launch, openHarness, shownText, snapshot, type Harness, type PageGlobal } from './harness';
 
 let browser: Browser;
 let gw: Gateway;
@@ -537,7 +537,7 @@ void test('a json_object answer is shown as formatted JSON, reasoning stays coll
   assert.equal(await details.getAttribute('open'), null);
   assert.equal(await details.isVisible(), true);
   await details.locator('summary').click();
-  assert.match(await details.innerText(), /Thinking about keys\./);
+  assert.match(await shownText(details, /Thinking about keys\./), /Thinking about keys\./);
   await h.page.context().close();
 });
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import type { HostMessage } from '../../src/shared/protocol';
 import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
@@ -198,4 +198,18 @@ export function snapshot(extra: Partial<Extract<HostMessage, { type: 'chat/snaps
     maxImageBytes: 5 * 1024 * 1024,
     ...extra,
   };
+}
+
+/**
+ * The element's rendered text once it matches `re` (5 s at most), else its last text: what a user
+ * sees after the frame that lays it out. Text inside `content-visibility: auto` (segments of long
+ * reasoning and code) is laid out only at the next frame, which a loaded machine delays.
+ */
+export async function shownText(el: Locator, re: RegExp): Promise<string> {
+  let text = '';
+  for (const deadline = Date.now() + 5000; ;) {
+    text = await el.innerText();
+    if (re.test(text) || Date.now() > deadline) return text;
+    await el.page().waitForTimeout(25);
+  }
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { AssistantMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot } from './harness';
+import { launch, openHarness, shownText, snapshot } from './harness';
 
 let browser: Browser;
 before(async () => {
@@ -53,7 +53,7 @@ void test('thinking shows live while it streams, then folds with how long it too
   await details.locator('summary').click();
   // The click opens it; the text is read once it shows.
   await details.locator('.reasoning-text').waitFor({ state: 'visible' });
-  assert.match(await details.innerText(), /Picking one\./);
+  assert.match(await shownText(details, /Picking one\./), /Picking one\./);
   await h.page.context().close();
 });
 
