@@ -240,7 +240,9 @@ describe('system prompt and rules', () => {
         const last = page.rules().at(-1);
         return last?.rules.length === 1 && last.rules[0]?.id === 'AGENTS.md';
       },
-      15_000,
+      // The disk watcher's delete event came after 15 s twice in a loaded clean-clone run (and
+      // once in the run before); the chip did drop on the retry there.
+      45_000,
     );
   });
 
