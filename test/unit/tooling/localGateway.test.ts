@@ -767,9 +767,12 @@ void describe('faults', () => {
       ['one', ' two', ' three', ' four', ' five', ' six'],
     );
     for (const s of stamps) assert.ok(s.at >= t0 && s.at <= t1, 'a send time on the wall clock, within the request');
-    // On a fixed schedule a late chunk is followed by an early one, so the span, not each gap, is checked.
-    const span = stamps[stamps.length - 1]!.at - stamps[0]!.at;
-    assert.ok(span >= 5 * 20 - 5, `6 chunks at 50/s spanned ${span.toFixed(1)} ms`);
+    // The schedule is absolute: the k-th content chunk (stream index k or later) never leaves before
+    // start + k * 20 ms. A late chunk is followed by early ones, so neither gaps nor the span are bounded
+    // below on a loaded machine; 2 ms covers the timer's rounding.
+    stamps.forEach((s, k) => {
+      assert.ok(s.at - t0 >= k * 20 - 2, `content chunk ${k} left ${(s.at - t0).toFixed(1)} ms after the request`);
+    });
     gw.resetCounts();
     assert.equal(gw.stamps().length, 0);
     // Without the knob nothing is recorded.
