@@ -109,23 +109,33 @@ const PURIFY: Config = {
   ALLOW_DATA_ATTR: false,
 };
 
-const FRAGMENT = { ...PURIFY, RETURN_DOM_FRAGMENT: true } as const;
+/**
+ * Two sanitisers, each configured once: a config passed to every `sanitize` call is parsed again
+ * each time, which cost about as much as the sanitising itself when a long conversation opens.
+ * `toHtml` returns a string, `toNodes` the nodes it built (a fragment).
+ */
+const toHtml = DOMPurify(window);
+toHtml.setConfig(PURIFY);
+const toNodes = DOMPurify(window);
+toNodes.setConfig({ ...PURIFY, RETURN_DOM_FRAGMENT: true });
 
 // markdown-it keeps a link whose URL it refused as `href=""`; such a link would point at the page
 // itself, so it loses its href and reads as plain text.
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A') {
-    const href = node.getAttribute('href');
-    if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute('href');
-  }
-});
+for (const purify of [toHtml, toNodes]) {
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      const href = node.getAttribute('href');
+      if (href !== null && !SAFE_URL.test(href.trim())) node.removeAttribute('href');
+    }
+  });
+}
 
 /** Markdown to sanitised HTML. Both layers matter: markdown-it escapes, DOMPurify is the backstop. */
 export function renderMarkdown(text: string, opts: { highlight: boolean }): string {
   highlightOn = opts.highlight;
   const html = md.render(text);
   highlightOn = true;
-  return DOMPurify.sanitize(html, PURIFY);
+  return toHtml.sanitize(html);
 }
 
 /**
@@ -136,7 +146,7 @@ export function renderMarkdownNodes(text: string, opts: { highlight: boolean }):
   highlightOn = opts.highlight;
   const html = md.render(text);
   highlightOn = true;
-  return DOMPurify.sanitize(html, FRAGMENT);
+  return toNodes.sanitize(html) as unknown as DocumentFragment;
 }
 
 /**
@@ -150,7 +160,7 @@ export function highlightCode(code: string, language: string): string {
     return md.utils.escapeHtml(code);
   }
   const html = hl.highlight(code, hl.knows(language) ? language : 'plaintext');
-  return DOMPurify.sanitize(html, PURIFY);
+  return toHtml.sanitize(html);
 }
 
 /**
@@ -167,7 +177,7 @@ export function highlightBlocks(root: ParentNode): void {
     if (text.length > 50_000 || !hl.knows(lang)) continue;
     try {
       const html = hl.highlight(text, lang);
-      code.replaceChildren(DOMPurify.sanitize(html, FRAGMENT));
+      code.replaceChildren(toNodes.sanitize(html) as unknown as DocumentFragment);
     } catch {
       // Left plain, as markdown-it leaves a block it cannot highlight.
     }
