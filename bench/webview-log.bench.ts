@@ -6,8 +6,8 @@
  * 1. Opening a stored 1,000-turn conversation: answers from the local gateway (through the real
  *    client), saved and loaded back through the chat store, then sent to the real
  *    `dist/webview.js` in headless Chromium as the host does (`chat/conversation`). Goal: first
- *    screen ≤ 200 ms. Only the newest screenful is mounted (MessageList.tsx): the bench says how
- *    many rows.
+ *    screen ≤ 200 ms. Only the newest three screens or so are mounted (models/logWindow.ts): the
+ *    bench says how many rows.
  * 2. One message update (`chat/message` replacing a finished answer) in a 2,000-message log
  *    against the same in a 5-message log, measured in the same run. Goal: ≤ 1.5x.
  * 3. Send: a new question and the start of its answer appended, 2,000 against 5 messages.
@@ -24,6 +24,7 @@ import { ConversationStore, newConversation } from '../src/chat/history/core/sto
 import { MemoryStorage } from '../test/support/memoryStorage';
 import type { AssistantMessage, ChatMessage, Conversation, HostMessage } from '../src/shared/protocol';
 import { startGateway } from '../test/gateway/server';
+import { windowStart } from '../webview/chat/models/logWindow';
 import {
   browserPath,
   CHROMIUM_ARGS,
@@ -197,8 +198,9 @@ async function main(): Promise<void> {
     const h = await openHarness(browser);
     await h.send(snapshot());
     await h.send(open(c));
-    // A long log mounts its newest screenful (the window); a short one all of it.
-    while ((await h.page.locator('article.msg').count()) < Math.min(messages, 30)) await h.page.waitForTimeout(20);
+    // A long log mounts its newest screenfuls (the window); a short one all of it.
+    const shown = c.messages.length - windowStart(c.messages);
+    while ((await h.page.locator('article.msg').count()) < shown) await h.page.waitForTimeout(20);
     await instrument(h);
     const last = c.messages.filter((m): m is AssistantMessage => m.role === 'assistant').at(-1);
     if (!last) throw new Error('no answer to update');

@@ -5,6 +5,7 @@ import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/history/core/store';
 import type { AssistantMessage, Conversation, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
+import { windowStart } from '../../webview/chat/models/logWindow';
 import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
 
 /*
@@ -69,11 +70,13 @@ void test('a 200-turn conversation opens at its newest messages with the view at
   await h.send(snapshot());
   const c = conversation(200);
   await h.send(open(c));
-  // The newest screenful only: the oldest message is not in the DOM.
+  // The newest screenfuls only (models/logWindow.ts): the oldest message is not in the DOM.
   const first = await ids(h);
+  const shown = c.messages.length - windowStart(c.messages);
+  assert.ok(shown >= 4 && shown < 30, `${shown} messages in the first window`);
   assert.deepEqual(
     first,
-    c.messages.slice(-30).map((m) => m.id),
+    c.messages.slice(-shown).map((m) => m.id),
   );
   assert.equal(await h.page.locator('article[data-message-id="a0"]').count(), 0);
   assert.match(await h.page.locator('article[data-message-id="a199"] .md').innerText(), /Answer 199\./);
@@ -85,7 +88,7 @@ void test('a 200-turn conversation opens at its newest messages with the view at
   const log = h.page.locator('.log');
   const gap = await log.evaluate((el) => Math.round(el.scrollHeight - el.clientHeight - el.scrollTop));
   assert.ok(Math.abs(gap) <= 2, `the view is ${gap} px above the end`);
-  assert.equal(await h.page.getByRole('button', { name: 'Show 370 earlier messages' }).count(), 1);
+  assert.equal(await h.page.getByRole('button', { name: `Show ${400 - shown} earlier messages` }).count(), 1);
 
   // The user scrolls to the top of what is mounted: the next 40 mount above, and the message
   // that was at the top of the view stays where it was on screen.
@@ -94,14 +97,14 @@ void test('a 200-turn conversation opens at its newest messages with the view at
     h.page.locator(`article[data-message-id="${top}"]`).evaluate((el) => Math.round(el.getBoundingClientRect().top));
   await log.evaluate((el) => el.scrollTo(0, 0));
   const before = await at();
-  for (let i = 0; (await h.page.locator('.log article.msg').count()) < 70; i++) {
+  for (let i = 0; (await h.page.locator('.log article.msg').count()) < shown + 40; i++) {
     if (i > 100) assert.fail('scrolling to the top mounted nothing earlier');
     await h.page.waitForTimeout(20);
   }
   await h.page.waitForTimeout(200);
   // One slice of 40, or more if the top of the window was still near the view after it.
   const now = await ids(h);
-  assert.equal((now.length - 30) % 40, 0, `${now.length} messages mounted`);
+  assert.equal((now.length - shown) % 40, 0, `${now.length} messages mounted`);
   assert.deepEqual(
     now,
     c.messages.slice(-now.length).map((m) => m.id),
@@ -169,11 +172,12 @@ void test("an update to one answer changes that answer's DOM only", async () => 
       }
     }).observe(document.querySelector('.log'), { subtree: true, childList: true, attributes: true, characterData: true });
   })()`);
-  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a4', 'A **revised** answer.') });
-  assert.equal(await h.page.locator('article[data-message-id="a4"] .md strong').innerText(), 'revised');
+  // a8: inside the first window (models/logWindow.ts), as the answers a user sees are.
+  await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a8', 'A **revised** answer.') });
+  assert.equal(await h.page.locator('article[data-message-id="a8"] .md strong').innerText(), 'revised');
   const touched = (await h.page.evaluate('window.__touched')) as string[];
   assert.ok(touched.length > 0, 'the update changed the DOM');
-  assert.deepEqual([...new Set(touched)], ['a4']);
+  assert.deepEqual([...new Set(touched)], ['a8']);
   await h.page.context().close();
 });
 

@@ -17,6 +17,7 @@ import type {
 } from '../../../src/shared/protocol';
 import { afterRender, announce, els, live, post } from '../runtime';
 import { scrollPin } from '../scrollPin';
+import { windowStart } from './logWindow';
 import type { Translate } from './strings';
 
 /** The conversation without its messages (those live in `messages`, one signal each). */
@@ -32,7 +33,6 @@ export interface ConversationMeta {
 /** Log rows that are not messages have ids no message can have (ids are non-empty strings). */
 export const ERROR_ROW = '\u0000error';
 export const CARD_ROW = '\u0000card:';
-const FIRST_SCREEN_ROWS = 30;
 /** Enough for a short answer whole and the start of a long one, without minutes of speech. */
 const ANNOUNCE_CHARS = 1000;
 
@@ -137,7 +137,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     // their rows. The same conversation sent again keeps what the user had scrolled back to.
     const running =
       busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
-    let start = Math.max(0, c.messages.length - FIRST_SCREEN_ROWS);
+    let start = windowStart(c.messages);
     if (running) {
       let question = c.messages.length - 1;
       while (question > 0 && c.messages[question]?.role !== 'user') question--;
