@@ -2,7 +2,7 @@
  * Shared pieces of the llama stage: one llama-server per test file (started in `before`, stopped
  * in `after`), the product's client pointed at it, and what its wire sends as raw SSE.
  */
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
@@ -107,6 +107,47 @@ export interface Exchange {
 }
 
 /**
+ * One request to llama-server on a connection of its own. A pooled keep-alive connection can be
+ * closed by the server just as the next request is written on it ("fetch failed" on the 7th turn of
+ * a loaded run): that race is the test proxy's, not the product's, so the proxy never reuses one.
+ */
+function forward(
+  url: string,
+  method: string,
+  contentType: string | undefined,
+  body: Buffer,
+): Promise<{ status: number; contentType: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const out = request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: {
+          'content-type': contentType ?? 'application/json',
+          ...(hasBody ? { 'content-length': body.length } : {}),
+        },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (b: Buffer) => parts.push(b));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    out.on('error', reject);
+    out.end(hasBody ? body : undefined);
+  });
+}
+
+/**
  * A pass-through proxy on 127.0.0.1 between the product and llama-server that records every
  * request body and the server's own prompt count (its `usage`), so a test can compare what the
  * product estimated with what the server counted, request by request.
@@ -121,12 +162,13 @@ export async function recordingProxy(server: {
     req.on('end', () => {
       const body = Buffer.concat(parts);
       void (async () => {
-        const upstream = await fetch(`${server.url}${req.url ?? '/'}`, {
-          method: req.method,
-          headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
-          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-        });
-        const text = await upstream.text();
+        const upstream = await forward(
+          `${server.url}${req.url ?? '/'}`,
+          req.method ?? 'GET',
+          req.headers['content-type'],
+          body,
+        );
+        const text = upstream.text;
         const x: Exchange = {
           method: req.method ?? '',
           path: req.url ?? '',
@@ -138,7 +180,7 @@ export async function recordingProxy(server: {
         const type = /"type":"([a-z_]+_error)"/.exec(text);
         if (upstream.status >= 400 && type) x.errorType = type[1];
         exchanges.push(x);
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
+        res.writeHead(upstream.status, { 'content-type': upstream.contentType ?? 'text/plain' });
         res.end(text);
       })().catch((e: unknown) => {
         res.writeHead(502);
