@@ -11,8 +11,18 @@ import type { Gateway } from '../gateway/server';
 
 /** Switch Gateway Profile from the palette, picking `name`; waits for the status bar to say it. */
 async function switchTo(wb: Workbench, name: string): Promise<void> {
-  await wb.runCommand('Gateway Studio: Switch Gateway Profile');
-  await wb.pick(name);
+  // Right after the video wizard the list was once closed under the click (a loaded run): the
+  // whole step is tried again then. A pick that was not clicked switched nothing.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.runCommand('Gateway Studio: Switch Gateway Profile');
+      await wb.pick(name, 15_000);
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await wb.page.keyboard.press('Escape');
+    }
+  }
   await wb
     .statusItem('gatewayStudio.profile')
     .filter({ hasText: name })

@@ -136,10 +136,10 @@ export class Workbench {
   }
 
   /** Picks the quick-pick row whose label contains `label`. */
-  async pick(label: string | RegExp): Promise<void> {
+  async pick(label: string | RegExp, timeout = UI_TIMEOUT): Promise<void> {
     const row = this.quickInput.locator('.monaco-list-row').filter({ hasText: label }).first();
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await row.click();
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click({ timeout });
   }
 
   /** Sets a user setting through the Settings editor (search by id, type into its text box). */
