@@ -79,14 +79,20 @@ describe('inline completion', () => {
   });
 
   it('typing on aborts the request in flight: the gateway records the closed connection', async () => {
-    await control('completions', { latencyMs: 4000 });
-    const editor = await openAt('completion/slow.ts', SOURCE, 1, 9);
-    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-    await waitFor('the first request at the gateway', async () => (await completionCount()) >= 1, 10_000);
-    await editor.edit((b) => b.insert(new vscode.Position(1, 9), 'a'));
-    await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-    await waitFor('the aborted request recorded by the gateway', async () => (await aborted()).length >= 1, 10_000);
-    assert.ok((await state()).stats.aborted >= 1);
+    // Slow enough that the first answer cannot arrive before the typing on a loaded machine (with
+    // 4 s it once did, and nothing was left to abort); set back afterwards for the tests below.
+    await control('completions', { latencyMs: 20_000 });
+    try {
+      const editor = await openAt('completion/slow.ts', SOURCE, 1, 9);
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor('the first request at the gateway', async () => (await completionCount()) >= 1, 10_000);
+      await editor.edit((b) => b.insert(new vscode.Position(1, 9), 'a'));
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await waitFor('the aborted request recorded by the gateway', async () => (await aborted()).length >= 1, 10_000);
+      assert.ok((await state()).stats.aborted >= 1);
+    } finally {
+      await control('completions', { latencyMs: 0 });
+    }
   });
 
   it('a 401 shows once in the status-bar item, with the usual words; no notification', async () => {
