@@ -17,9 +17,9 @@
  *    200 chunks/s.
  * 2. A stored 500-turn conversation: seeded through the extension's ConversationStore (its
  *    workspaceState, by a test entry in the extension host, which then restarts the host), opened
- *    with Open Chat: the time from the command to the first screen and to the newest 30 messages
- *    (the window the log mounts) in the DOM, and the webview's JS heap afterwards (CDP, after a GC) against the same page showing an
- *    empty chat.
+ *    with Open Chat: the time from the command to the first screen and to the newest messages the
+ *    log mounts at first (models/logWindow.ts) in the DOM, and the webview's JS heap afterwards
+ *    (CDP, after a GC) against the same page showing an empty chat.
  *
  * Runs under the host-stage lock (it starts code-server): `flock /tmp/gws-host.lock npm run
  * bench -- latency`. BENCH_OPEN=0 skips part 2 (then nothing is seeded).
@@ -41,6 +41,7 @@ import { startCodeServer } from '../test/host/codeServer';
 import { startHostGateway, type HostGateway } from '../test/host/gateway';
 import { ensureHost, projectRoot } from '../test/host/install';
 import { codeBlock, INSTALL_OBSERVER, line, pctOf, prose, type LatGlobal } from './support/latencyPage';
+import { windowStart } from '../webview/chat/models/logWindow';
 
 const TURNS = 500;
 const OPEN = process.env.BENCH_OPEN !== '0';
@@ -369,7 +370,6 @@ async function main(): Promise<void> {
 }
 
 /** The newest messages an opened conversation mounts (webview/chat/models/conversation.ts). */
-const WINDOW = 30;
 
 /** 2. Opens the stored conversation: Open Chat shows the active conversation. */
 async function openStored(wb: Workbench, conv: Conversation): Promise<void> {
@@ -380,13 +380,13 @@ async function openStored(wb: Workbench, conv: Conversation): Promise<void> {
   let full = 0;
   let origin = 0;
   let attachedAt = 0;
+  // The newest messages the log mounts at first (models/logWindow.ts).
+  const shown = conv.messages.length - windowStart(conv.messages);
   for (const deadline = Date.now() + 120_000; ;) {
     const { inner } = await chatFrames(page, false, 120_000);
     attachedAt = wall();
     try {
-      [first, full, origin] = (await inner.evaluate(
-        WAIT_FOR_MESSAGES(Math.min(WINDOW, conv.messages.length)),
-      )) as number[] as [number, number, number];
+      [first, full, origin] = (await inner.evaluate(WAIT_FOR_MESSAGES(shown))) as number[] as [number, number, number];
       break;
     } catch (e) {
       if (Date.now() > deadline) throw e;
@@ -398,7 +398,7 @@ async function openStored(wb: Workbench, conv: Conversation): Promise<void> {
     `open the ${TURNS}-turn conversation (Open Chat, cold webview; frame found ${(attachedAt - t0).toFixed(0)} ms after the click):`,
   );
   console.log(
-    `  first screen ${late ? `between ${(origin - t0).toFixed(0)} (the app frame's start) and ` : ''}${(Math.abs(first) - t0).toFixed(0)} ms, its newest ${WINDOW} messages (the window the log mounts) in the DOM ${(full - t0).toFixed(0)} ms after the command`,
+    `  first screen ${late ? `between ${(origin - t0).toFixed(0)} (the app frame's start) and ` : ''}${(Math.abs(first) - t0).toFixed(0)} ms, its newest ${shown} messages (the window the log mounts) in the DOM ${(full - t0).toFixed(0)} ms after the command`,
   );
   const heapFull = await heapMb(page);
   const nodes = (await frame.evaluate("document.getElementsByTagName('*').length")) as number;

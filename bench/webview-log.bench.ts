@@ -51,6 +51,8 @@ interface Phases {
 interface BenchGlobal extends PageGlobal {
   __measure(data: unknown): Promise<number>;
   __phases: Phases[];
+  __frames: number[];
+  __framesOn: boolean;
 }
 
 async function answers(): Promise<string[]> {
@@ -309,6 +311,20 @@ async function main(): Promise<void> {
   );
   // 5. The user asked for every earlier message (the button above the window): how long until all
   // are mounted (a step per frame), then an update with all of them mounted.
+  // Every frame's length while they mount: the page answers the user between steps.
+  await large.h.page.evaluate(() => {
+    const g = globalThis as unknown as BenchGlobal;
+    g.__frames = [];
+    g.__framesOn = true;
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      g.__frames.push(now - last);
+      last = now;
+      if (g.__framesOn) g.requestAnimationFrame(tick);
+    };
+    g.requestAnimationFrame(tick);
+  });
   const t0 = Date.now();
   // By keyboard: focusing the button scrolls it into view, which mounts a slice that moves it
   // up under a pointer; the focus stays on it (MessageList.tsx).
@@ -317,10 +333,18 @@ async function main(): Promise<void> {
   while ((await large.h.page.locator('article.msg').count()) < TURNS * 2 + 2 * SENDS)
     await large.h.page.waitForTimeout(5);
   const all = Date.now() - t0;
+  const frames = await large.h.page.evaluate(() => {
+    const g = globalThis as unknown as BenchGlobal;
+    g.__framesOn = false;
+    return g.__frames;
+  });
+  const sorted = [...frames].sort((x, y) => x - y);
+  const framesLine = `  frames while they mounted: ${frames.length}, longest ${(sorted.at(-1) ?? 0).toFixed(1)} ms, p95 ${(sorted[Math.floor(sorted.length * 0.95)] ?? 0).toFixed(1)} ms, median ${median(frames).toFixed(1)} ms (the page takes input between frames)`;
   const [a5, aBig] = await updates(40);
   console.log(
     `every earlier message mounted from the button: ${all} ms wall; then one message update (that answer is off screen now), median of 30: 5-message log ${a5.toFixed(2)} ms, every message mounted ${aBig.toFixed(2)} ms, ratio ${(aBig / a5).toFixed(2)}x (no goal: the user asked for the whole log)`,
   );
+  console.log(framesLine);
   await browser.close();
 }
 
