@@ -97,12 +97,17 @@ export class ChatHub implements SessionSink {
 
   constructor(clock: DeltaClock = realClock) {
     this.deltas = new DeltaBatcher((batch) => {
+      const sent: PromiseLike<unknown>[] = [];
       for (const [messageId, d] of batch) {
         const msg: HostMessage = { type: 'chat/delta', requestId: d.requestId, messageId };
         if (d.content) msg.content = d.content;
         if (d.reasoning) msg.reasoning = d.reasoning;
-        for (const s of this.surfaces) this.send(s, msg);
+        for (const s of this.surfaces) {
+          const p = this.send(s, msg);
+          if (p) sent.push(p);
+        }
       }
+      return Promise.all(sent);
     }, clock);
   }
 
@@ -126,13 +131,14 @@ export class ChatHub implements SessionSink {
     return [...this.surfaces].some((s) => s.visible());
   }
 
-  send(surface: Surface, message: HostMessage): void {
+  /** Posts, or queues until the page is ready; what it returns settles once it was delivered. */
+  send(surface: Surface, message: HostMessage): PromiseLike<unknown> | undefined {
     const msg = forPage(message);
     if (!surface.ready) {
       surface.queue.push(msg);
-      return;
+      return undefined;
     }
-    void surface.webview.postMessage(msg).then(undefined, () => undefined);
+    return surface.webview.postMessage(msg).then(undefined, () => undefined);
   }
 
   broadcast(msg: HostMessage): void {

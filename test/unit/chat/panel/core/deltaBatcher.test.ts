@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import {
   DeltaBatcher,
   LEADING_GAP_MS,
+  MAX_HOLD_MS,
+  MAX_IN_FLIGHT,
   type DeltaBenchHook,
   type DeltaClock,
   type PendingDelta,
@@ -42,7 +44,7 @@ function setup(hook?: DeltaBenchHook) {
   const c = fakeClock();
   const posts: { at: number; batch: Map<string, PendingDelta> }[] = [];
   const b = new DeltaBatcher(
-    (batch) => posts.push({ at: c.clock.now(), batch }),
+    (batch) => void posts.push({ at: c.clock.now(), batch }),
     c.clock,
     () => hook,
   );
@@ -139,4 +141,76 @@ void test('the bench switch selects the old trailing 16 ms policy and sees the d
   s.b.add('r1', 'a1', { content: 'c' });
   s.tick();
   assert.deepEqual(seen.at(-1), { arrivals: [66], postedAt: 66 }, 'switched back: posted at once');
+});
+
+/** Posts whose delivery settles only when the test says (a busy page). */
+function slowPage(hook?: DeltaBenchHook) {
+  const c = fakeClock();
+  const posts: { at: number; content: string; deliver: () => void }[] = [];
+  const b = new DeltaBatcher(
+    (batch) =>
+      new Promise<void>((resolve) => {
+        posts.push({
+          at: c.clock.now(),
+          content: [...batch.values()].map((d) => d.content).join(''),
+          deliver: resolve,
+        });
+      }),
+    c.clock,
+    () => hook,
+  );
+  return { ...c, b, posts };
+}
+const settle = () => new Promise((r) => setImmediate(r));
+
+void test(`no more than ${MAX_IN_FLIGHT} posts wait for delivery: what arrives meanwhile goes whole in the next post once one is delivered`, async () => {
+  const s = slowPage();
+  let sent = '';
+  // 1,000 chunks/s for 60 ms while the page delivers nothing.
+  for (let i = 0; i < 60; i++) {
+    sent += `t${i} `;
+    s.b.add('r1', 'a1', { content: `t${i} ` });
+    s.advance(1);
+  }
+  assert.equal(s.posts.length, MAX_IN_FLIGHT, 'posts beyond the limit waited');
+  s.posts[0]!.deliver();
+  await settle();
+  s.advance(0);
+  assert.equal(s.posts.length, MAX_IN_FLIGHT + 1, 'a delivery lets the next post go at once');
+  assert.equal(s.posts.map((p) => p.content).join(''), sent, 'in order, nothing lost, nothing twice');
+  for (const p of s.posts) p.deliver();
+  await settle();
+  // Free again: the next delta goes on the next turn.
+  s.advance(LEADING_GAP_MS);
+  s.b.add('r1', 'a1', { content: 'end' });
+  s.tick();
+  assert.equal(s.posts.at(-1)?.content, 'end');
+});
+
+void test(`a delivery that never settles holds the text at most ${MAX_HOLD_MS} ms; flush posts at once whatever is in flight`, async () => {
+  const s = slowPage();
+  for (let i = 0; i < MAX_IN_FLIGHT; i++) {
+    s.b.add('r1', 'a1', { content: `p${i}` });
+    s.advance(LEADING_GAP_MS);
+  }
+  assert.equal(s.posts.length, MAX_IN_FLIGHT);
+  s.b.add('r1', 'a1', { content: 'late' });
+  s.advance(LEADING_GAP_MS);
+  assert.equal(s.posts.length, MAX_IN_FLIGHT, 'held behind undelivered posts');
+  s.advance(MAX_HOLD_MS);
+  assert.equal(s.posts.at(-1)?.content, 'late', 'sent anyway after the hold');
+  s.b.add('r1', 'a1', { content: 'last' });
+  s.b.flush();
+  assert.equal(s.posts.at(-1)?.content, 'last', 'flush (another message follows) never waits');
+  await settle();
+});
+
+void test('the old policy (bench comparison only) never waits for delivery', () => {
+  const s = slowPage({ policy: 'trailing16' });
+  for (let i = 0; i < 100; i++) {
+    s.b.add('r1', 'a1', { content: 'x' });
+    s.advance(1);
+  }
+  s.advance(16);
+  assert.ok(s.posts.length >= 6, `${s.posts.length} posts in 116 ms`);
 });
