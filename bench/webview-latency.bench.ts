@@ -454,7 +454,7 @@ async function latency(wb: Workbench, gw: HostGateway, host: HostSwitch): Promis
   );
   console.log(`goal: chunk to paint against the frame floor: ${verdicts.join(', ')}`);
   console.log(
-    '(new: the hub posts the first delta of a burst on the next turn, then at most every 8 ms, src/chat/panel/core/deltaBatcher.ts; the webview renders in the next animation frame)',
+    '(new: the hub posts the first delta of a burst on the next turn, then at most every 8 ms and with at most 2 posts undelivered, src/chat/panel/core/deltaBatcher.ts; the webview renders in the next animation frame)',
   );
 }
 
