@@ -5,13 +5,17 @@
  * of 50 MB (what buffering costs). A last 200 MB run collects garbage every 50 ms, so its figure is
  * the memory the download really holds (the others include garbage V8 has not collected yet).
  *
- * Then 1 GB (GWS_BENCH_DOWNLOAD_MB to change it), three rounds, each running the three side by side
- * in turn on the same URL and disk under the same 5 ms memory sampler: the new path (node:http +
+ * Then 1 GB (GWS_BENCH_DOWNLOAD_MB to change it), four rounds, each running every side in turn
+ * (each round starting with another) on the same URL and disk under the same 5 ms memory
+ * sampler: the new path (node:http +
  * a pipe into the write-behind sink + fsync), the old one (fetch's web stream, bench/support/
- * fetchDownload.ts, + fsync) and curl followed by an fsync of its file (so both sides pay for
- * putting the bytes on disk). Prints each round, the medians, new/curl and new/old, and the new
- * path's RSS growth (goals: ≥ 90 % of curl, ≤ 64 MB). Each file is deleted at once. The gateway
- * runs in a child process so its memory is not counted. Asserts nothing about time.
+ * fetchDownload.ts, + fsync), curl followed by an fsync of its file (so both sides pay for
+ * putting the bytes on disk) and, to tell where the difference lies, the same writer fed straight
+ * from a TCP socket without node's HTTP client (bench/support/rawSocketDownload.ts, not a product
+ * path: it would go around VS Code's proxy support). Prints each round, the medians, new/curl,
+ * new/old and new/raw socket, and the new path's RSS growth (goals: ≥ 90 % of curl, ≤ 64 MB).
+ * Each file is deleted at once. The gateway runs in a child process so its memory is not counted.
+ * Asserts nothing about time.
  *
  * Run: `npm run bench -- video-download` (or `node --expose-gc --import tsx bench/video-download.bench.ts`).
  */
@@ -23,9 +27,12 @@ import { HttpClient } from '../src/api/http';
 import { VideoClient } from '../src/api/video';
 import { pollLoop } from '../src/video/jobs/core/pollLoop';
 import { fetchDownload } from './support/fetchDownload';
+import { rawSocketDownload } from './support/rawSocketDownload';
 
 const MB = 1024 * 1024;
 const KEY = 'sk-demo-gateway-studio';
+/** Rounds of the 1 GB comparison: one per side, so each side starts a round once. */
+const ROUNDS = 4;
 
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -179,21 +186,28 @@ async function main(): Promise<void> {
       `same 50 MB file, naive / ours peak RSS growth: ${(naiveRss / smallRss).toFixed(1)}x; naive 50 MB / ours 200 MB: ${(naiveRss / largeRss).toFixed(1)}x`,
     );
 
-    // 1 GB: new, old and curl+fsync interleaved, three rounds, the same sampler around each.
+    // 1 GB: every side in turn, four rounds, the same sampler around each.
     const bigSize = Number(process.env.GWS_BENCH_DOWNLOAD_MB ?? 1024) * MB;
     const url = `${videoUrl}/v1/videos/${id}/content`;
     const sides = {
       new: (file: string) => client.download(id, file),
       old: (file: string) => fetchDownload(client.http, url, file),
+      'raw socket': (file: string) => rawSocketDownload(url, KEY, file),
       'curl+fsync': (file: string) => curlDownload(url, file, bigSize),
     };
     const runs: Record<keyof typeof sides, { mbs: number; rss: number; cpuMs: number }[]> = {
       new: [],
       old: [],
+      'raw socket': [],
       'curl+fsync': [],
     };
-    for (let round = 1; round <= 3; round++) {
-      for (const name of Object.keys(sides) as (keyof typeof sides)[]) {
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Each round starts with another side: the first 1 GB of a run went 30-40 % slower than
+      // the same side's later rounds, with twice their system time, and the new path always went
+      // first.
+      const names = Object.keys(sides) as (keyof typeof sides)[];
+      const order = [...names.slice((round - 1) % names.length), ...names.slice(0, (round - 1) % names.length)];
+      for (const name of order) {
         await control({ match: { path: '/content' }, contentSize: bigSize, times: 1 });
         const file = join(dir, `big-${round}.mp4`);
         try {
@@ -213,14 +227,17 @@ async function main(): Promise<void> {
     const newRss = Math.max(...runs.new.map((r) => r.rss));
     const oldRss = Math.max(...runs.old.map((r) => r.rss));
     console.log(
-      `${mb(bigSize)} MB medians: new ${med('new').toFixed(0)} MB/s, old ${med('old').toFixed(0)} MB/s, curl+fsync ${med('curl+fsync').toFixed(0)} MB/s`,
+      `${mb(bigSize)} MB medians: new ${med('new').toFixed(0)} MB/s, old ${med('old').toFixed(0)} MB/s, raw socket ${med('raw socket').toFixed(0)} MB/s, curl+fsync ${med('curl+fsync').toFixed(0)} MB/s`,
     );
     console.log(
       `throughput new / curl+fsync: ${((100 * med('new')) / med('curl+fsync')).toFixed(0)} % (goal ≥ 90 %: ${med('new') >= 0.9 * med('curl+fsync') ? 'met' : 'MISSED'}); new / old: ${(med('new') / med('old')).toFixed(2)}x`,
     );
+    console.log(
+      `new / raw socket (the same writer without node's HTTP client): ${((100 * med('new')) / med('raw socket')).toFixed(0)} %; raw socket / curl+fsync: ${((100 * med('raw socket')) / med('curl+fsync')).toFixed(0)} %`,
+    );
     const cpu = (name: keyof typeof sides) => median(runs[name].map((r) => r.cpuMs));
     console.log(
-      `CPU time of this process (median): new ${cpu('new').toFixed(0)} ms, old ${cpu('old').toFixed(0)} ms (old / new ${(cpu('old') / cpu('new')).toFixed(2)}x; curl's own CPU is not counted), load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+      `CPU time of this process (median): new ${cpu('new').toFixed(0)} ms, old ${cpu('old').toFixed(0)} ms (old / new ${(cpu('old') / cpu('new')).toFixed(2)}x), raw socket ${cpu('raw socket').toFixed(0)} ms; curl's own CPU is not counted, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
     );
     console.log(
       `${mb(bigSize)} MB peak RSS growth: new ${mb(newRss)} MB (goal ≤ 64 MB: ${newRss <= 64 * MB ? 'met' : 'MISSED'}), old ${mb(oldRss)} MB`,
