@@ -89,7 +89,8 @@ export class DeltaBatcher {
     cur.reasoning += d.reasoning ?? '';
     if (probe?.onPost) (cur.arrivals ??= []).push(this.clock.now());
     this.pending.set(messageId, cur);
-    if (this.cancel || this.held) return;
+    // A post already scheduled, or held for a delivery (its hold timer is `cancel` too), takes it.
+    if (this.cancel) return;
     this.schedule();
   }
 
