@@ -63,10 +63,12 @@ export async function fetchVideo(
     // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts), and a
     // resumed request goes the same way again, so the key rule holds hop by hop.
     http.download(url, { signal: o.signal, accept: ACCEPT, followRedirects: true, headers });
-  // The file is opened while the request is under way, and awaited only once the answer is in:
-  // by then it is open, so reading starts without a disk wait, in which a body that arrived whole
-  // and was cut (its bytes in the response's buffer) would go with the connection. An HTTP error
-  // still comes before a file error, as when the file was opened after the headers.
+  // The file is opened before the request: between the answer's headers and the pipe into the
+  // file there must be no disk wait, in which a body that arrived whole and was cut (its bytes in
+  // the response's buffer) would go with the connection. Assuming the open would finish during the
+  // request lost those bytes on a loaded machine ("stopped after 0 of 100000 bytes" where 40,000
+  // had arrived). A failed open is reported only after the answer, so an HTTP error still comes
+  // first, as when the file was opened after the headers.
   const temp = path.join(path.dirname(destFile), partFileName(path.basename(destFile)));
   const opening = fs.open(temp, 'wx').then(
     (handle) => ({ handle }),
@@ -87,9 +89,9 @@ export async function fetchVideo(
     if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
   };
   try {
+    const opened = await opening;
     res = await get();
     meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
-    const opened = await opening;
     if ('error' in opened) throw opened.error;
     fh = opened.handle;
     for (let resumes = 0; ;) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { HttpClient } from '../../../src/api/http';
@@ -140,6 +140,39 @@ void describe('video download: length, idle, stop', () => {
     const e = await gatewayFailure(client({ baseUrl: base }).download('vid_short', join(dir, 'v.mp4')));
     assert.equal(e.kind, 'truncated');
     assert.match(e.message, /stopped after 40000 of 100000 bytes/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  void it('a body cut while the file is slow to open still counts the bytes that arrived (a loaded disk)', async () => {
+    // The whole short body and the FIN arrive at once; the file takes 300 ms to open. Opening it
+    // during the request left the answer unread across that wait, and the closed connection took
+    // its 40,000 buffered bytes: "stopped after 0".
+    const srv = createTcpServer((sock) => {
+      sock.once('data', () => {
+        sock.end(
+          Buffer.concat([
+            Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Length: 100000\r\n\r\n'),
+            generated(100_000).subarray(0, 40_000),
+          ]),
+        );
+      });
+    });
+    servers.push(srv);
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const dir = tmp.fresh('slow-open');
+    const open = fsp.open;
+    fsp.open = (async (...args: Parameters<typeof open>) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return open(...args);
+    }) as typeof open;
+    try {
+      const e = await gatewayFailure(client({ baseUrl: base }).download('vid_slow', join(dir, 'v.mp4')));
+      assert.equal(e.kind, 'truncated');
+      assert.match(e.message, /stopped after 40000 of 100000 bytes/);
+    } finally {
+      fsp.open = open;
+    }
     assert.deepEqual(readdirSync(dir), []);
   });
 
