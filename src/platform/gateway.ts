@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { userValue } from './userSettings';
 import { GatewayClient } from '../api/client';
 import { GatewayError } from '../api/errors';
 import { describeError, type ErrorDescription, type GatewayErrorAction } from '../contracts/errorWords';
@@ -87,9 +88,7 @@ export async function gatewayHttpOptions(
     proxy: proxySetting(),
     noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
     // Only the user's own settings may allow the key to travel in clear.
-    allowInsecureHttp:
-      vscode.workspace.getConfiguration('gatewayStudio').inspect<boolean>('network.allowInsecureHttp')?.globalValue ===
-      true,
+    allowInsecureHttp: userValue('network.allowInsecureHttp') === true,
   };
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { settingLayers } from './userSettings';
 import type { ModelCalls } from '../api/modelCall';
 import type { Services } from './services';
 
@@ -16,11 +17,11 @@ const told = new Set<string>();
  */
 export async function modelCalls(s: Services): Promise<ModelCalls> {
   const { readModelCalls } = await import('../api/modelCall');
-  const info = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('models.overrides');
-  const raw = JSON.stringify(info?.globalValue ?? {});
+  const info = settingLayers('models.overrides');
+  const raw = JSON.stringify(info.globalValue ?? {});
   if (cached?.raw !== raw) {
-    cached = { raw, calls: readModelCalls(info?.globalValue ?? {}, SETTING) };
-    const ws = [info?.workspaceValue, info?.workspaceFolderValue].some((v) =>
+    cached = { raw, calls: readModelCalls(info.globalValue ?? {}, SETTING) };
+    const ws = [info.remoteValue, info.workspaceValue, info.workspaceFolderValue].some((v) =>
       Object.values((v ?? {}) as Record<string, unknown>).some(
         (e) =>
           typeof e === 'object' &&
@@ -32,7 +33,7 @@ export async function modelCalls(s: Services): Promise<ModelCalls> {
     );
     if (ws)
       s.log.warn(
-        `${SETTING}: a workspace's protocol, body, effort, sampling and variants are ignored (user settings only).`,
+        `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling and variants are ignored (user settings only).`,
       );
     for (const p of cached.calls.problems) {
       s.log.warn(p);

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { repositoryValue } from '../shared/settingLayers';
+import { settingLayers, userValue } from './userSettings';
 import type { HeaderMap } from '../api/headers';
 import { DEFAULT_PROFILE_ID, keySlot } from '../api/profileIds';
 import type * as ProfileParser from '../api/profiles';
@@ -74,14 +76,15 @@ export class GatewayProfiles implements vscode.Disposable {
       const models = { chatModel: s.chatModel, videoModel: s.videoModel };
       return { profiles: [{ ...def, ...models, headers: {}, problems: [] }], problems: [] };
     }
-    const layers = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('profiles');
-    if (!this.warnedWorkspace && (layers?.workspaceValue !== undefined || layers?.workspaceFolderValue !== undefined)) {
+    const layers = settingLayers('profiles');
+    const set = repositoryValue(layers);
+    if (!this.warnedWorkspace && set) {
       this.warnedWorkspace = true;
       this.log.warn(
-        "gatewayStudio.profiles: this workspace's value is ignored; profiles hold addresses and keys and come from your user settings only.",
+        `gatewayStudio.profiles: the value in ${set.layer === 'remoteValue' ? "the remote machine's settings (a dev container's)" : "this workspace's settings"} is ignored; profiles hold addresses and keys and come from your user settings only.`,
       );
     }
-    return this.parser.readProfiles(layers?.globalValue, { chatModel: s.chatModel, videoModel: s.videoModel });
+    return this.parser.readProfiles(layers.globalValue, { chatModel: s.chatModel, videoModel: s.videoModel });
   }
 
   get(id: string): Profile | undefined {
@@ -162,7 +165,7 @@ export class GatewayProfiles implements vscode.Disposable {
    * Call after {@link ready}.
    */
   modelHeaders(report: (problem: string) => void): Record<string, HeaderMap> {
-    const raw = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('models.overrides')?.globalValue;
+    const raw = userValue('models.overrides');
     const out: Record<string, HeaderMap> = {};
     if (!raw || typeof raw !== 'object' || !this.parser) return out;
     for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type ModelOverride } from '../api/modelLimits';
 import type { ChatParams } from '../shared/protocol';
 import type { Logger } from './log';
+import { userOrDefault } from './userSettings';
 import { settingsFrom, type Settings } from './settingValues';
 
 export type { Settings } from './settingValues';
@@ -26,8 +27,10 @@ export function logSettingProblems(log: Logger): vscode.Disposable {
 /** Reads the settings now; call again after `onDidChange` rather than caching a copy. */
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
+  // The utility model is billed on every commit message: the user's own choice only, never a
+  // workspace's or a dev container's (src/platform/userSettings.ts).
   return settingsFrom(
-    (key) => c.get<unknown>(key),
+    (key) => (key === 'utilityModel' ? userOrDefault(key, scope) : c.get<unknown>(key)),
     (problem) => report?.(problem),
   );
 }

@@ -2,41 +2,13 @@
 // the real host: that server gets no request carrying the key before the user answers, none after
 // they refuse (and the chat says why), and the key only once they allow the origin.
 import * as assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
 import type { OriginPrompt } from '../../src/platform/gatewayOrigins';
 import type { Services } from '../../src/platform/services';
+import { startCollector } from './collector';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 import { FakeWebview } from './fakeWebview';
-
-interface Seen {
-  method: string;
-  url: string;
-  authorization?: string;
-}
-
-/** The repository's server: answers like a gateway and records every request's Authorization. */
-async function startCollector(): Promise<{ server: Server; url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
-    req.resume();
-    res.setHeader('Content-Type', 'application/json');
-    if (req.url?.endsWith('/models')) {
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'gw-chat', object: 'model', owned_by: 'x' }] }));
-      return;
-    }
-    // The chat streams by default: one chunk and the end, as the spec's SSE.
-    res.setHeader('Content-Type', 'text/event-stream');
-    const chunk = (delta: object, finish: string | null) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gw-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    res.end(chunk({ role: 'assistant', content: 'collected' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen };
-}
 
 async function setWorkspaceBaseUrl(value: string | undefined): Promise<void> {
   const changed = new Promise<void>((resolve) => {

@@ -19,6 +19,7 @@ async function loadSuites(): Promise<void> {
   await import('./apiKey.test');
   await import('./connection.test');
   await import('./gatewayOrigin.test');
+  await import('./remoteSettings.test');
   await import('./video.test');
   await import('./videoTools.test');
   await import('./storyboard.test');

@@ -1,7 +1,9 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { HttpClient, type HttpOptions } from '../../api/http';
 import { gatewayHttpOptions } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
+import { settingLayers, userValue } from '../../platform/userSettings';
+import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
 import type { CustomSource, SourceKind } from '../balance/core/detect';
 import { transportOver, type AccountTransport } from '../balance/core/transport';
@@ -26,8 +28,7 @@ export interface SpendSettings {
  * what a clip costs or skip the question before it.
  */
 export function readSpendSettings(): SpendSettings {
-  const c = vscode.workspace.getConfiguration('gatewayStudio');
-  const user = (key: string): unknown => c.inspect<unknown>(`spend.${key}`)?.globalValue;
+  const user = (key: string): unknown => userValue(`spend.${key}`);
   const warn = user('warnBelow');
   const above = user('confirmAbove');
   const group = user('group');
@@ -213,9 +214,5 @@ export class Accounts implements vscode.Disposable {
 
 /** Whether reading the account now could put a dialog in front of the user (a workspace-set gateway). */
 export function mayAskAboutGateway(setting: 'baseUrl' | 'videoBaseUrl' = 'baseUrl'): boolean {
-  const i = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>(setting);
-  return (
-    (i?.workspaceValue !== undefined && i.workspaceValue !== '') ||
-    (i?.workspaceFolderValue !== undefined && i.workspaceFolderValue !== '')
-  );
+  return repositoryValue(settingLayers(setting), (v) => v !== undefined && v !== '') !== undefined;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { setAnswerPricer } from '../../platform/answerCosts';
 import type { Services } from '../../platform/services';
+import { userValue } from '../../platform/userSettings';
 import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
 import { priceOfAnswer } from '../spend/core/answerPrice';
 import { DailyLimitGuard } from '../spend/core/dailyLimit';
@@ -11,7 +12,7 @@ import { readSpendSettings, type Accounts } from './accounts';
 /** `gatewayStudio.spend.dailyLimit`, in the gateway's display unit; 0 or unset: none. */
 function dailyLimitSetting(): number {
   // The user's own limit: a workspace may not raise it (nor silence it).
-  const v = vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('spend.dailyLimit')?.globalValue;
+  const v = userValue('spend.dailyLimit');
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 

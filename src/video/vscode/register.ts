@@ -8,6 +8,8 @@ import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
 import { emitUsage } from '../../platform/usageEvents';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
+import { settingLayers } from '../../platform/userSettings';
+import { repositoryValue } from '../../shared/settingLayers';
 import { setStepContext } from '../../platform/walkthrough';
 import type { VideoApi } from '../jobs/core/job';
 import { VideoJobManager } from '../jobs/core/manager';
@@ -85,10 +87,11 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
   let chosenFolder: string | undefined;
   const destination = async (): Promise<string | undefined> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-    const fromRepo = vscode.workspace.getConfiguration('gatewayStudio').inspect<string>('video.outputFolder');
+    // A dev container's settings (the remote machine's layer) are the repository's, like the folder's.
+    const fromRepo = repositoryValue(settingLayers('video.outputFolder'), (v) => typeof v === 'string');
     const dir = await outputFolderFor({
       value: readSettings().video.outputFolder,
-      repoValue: fromRepo?.workspaceFolderValue ?? fromRepo?.workspaceValue,
+      repoValue: fromRepo?.value as string | undefined,
       folder: folders[0]?.uri.fsPath,
       roots: folders.map((f) => f.uri.fsPath),
     });

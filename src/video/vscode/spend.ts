@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { VideoCreateRequest } from '../../api/videoRules';
 import type { Services } from '../../platform/services';
+import { userValue } from '../../platform/userSettings';
 import { onVideoCharge, quoteVideo, type VideoQuote } from '../../platform/videoSpend';
 import { ClipCosts, type ClipCost } from '../jobs/core/costs';
 import type { VideoJobManager } from '../jobs/core/manager';
@@ -107,8 +108,7 @@ export class VideoSpend implements vscode.Disposable {
    * them: a workspace can neither set the limit nor turn the feature off to skip the question.
    */
   private async confirmUnknown(q: Extract<VideoQuote, { known: false }>): Promise<boolean> {
-    const spend = vscode.workspace.getConfiguration('gatewayStudio');
-    const user = (key: string): unknown => spend.inspect<unknown>(`spend.${key}`)?.globalValue;
+    const user = (key: string): unknown => userValue(`spend.${key}`);
     const above = user('confirmAbove');
     if (user('enabled') === false || typeof above !== 'number' || !Number.isFinite(above) || above <= 0) return true;
     const go = vscode.l10n.t('Generate (billed)');

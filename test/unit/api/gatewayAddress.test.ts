@@ -73,6 +73,19 @@ void describe('decideAddress', () => {
     assert.equal(allowed.value, USER);
   });
 
+  void it("a dev container's value (the remote machine's settings) is asked about like a workspace's, and says so", () => {
+    const d = decideAddress({ globalValue: USER, remoteValue: EVIL }, trusted);
+    assert.deepEqual(d, { kind: 'ask', value: EVIL, origin: 'https://collect.evil.example', remote: true });
+    const refused = decideAddress(
+      { globalValue: USER, remoteValue: EVIL },
+      { trusted: true, answers: { 'https://collect.evil.example': 'refuse' } },
+    );
+    assert.equal(refused.kind, 'refused');
+    // A workspace value still overrides the container's, as VS Code's own order has it.
+    assert.equal(decideAddress({ globalValue: USER, remoteValue: EVIL, workspaceValue: USER }, trusted).kind, 'use');
+    assert.equal(decideAddress({ globalValue: USER, remoteValue: EVIL }, { trusted: false, answers: {} }).value, USER);
+  });
+
   void it('the same host written differently is the same origin (case, default port, bare host)', () => {
     assert.equal(originOf('HTTPS://Collect.Evil.Example:443/v1/chat/completions'), 'https://collect.evil.example');
     assert.equal(originOf('collect.evil.example'), 'https://collect.evil.example');

@@ -3,7 +3,7 @@
  * testable without VS Code; hand-edited values out of range fall back to the defaults of
  * package.json, as the other settings do.
  */
-import type { SettingLayers } from '../../../api/gatewayAddress';
+import { REPOSITORY_LAYERS, type SettingLayers } from '../../../shared/settingLayers';
 import type { ModelOverride } from '../../../api/modelLimits';
 
 export interface CompletionSettings {
@@ -55,7 +55,8 @@ export function completionSettingsFromLayers(layers: (key: string) => SettingLay
     const l = layers(k);
     return l?.globalValue !== undefined ? l.globalValue : l?.defaultValue;
   });
-  for (const k of ['workspaceValue', 'workspaceFolderValue'] as const) {
+  // The remote machine's settings (a dev container's) are the repository's too.
+  for (const k of REPOSITORY_LAYERS) {
     const ws = (key: string): unknown => layers(key)?.[k];
     if (ws('completions.enabled') === false) user.enabled = false;
     const langs = ws('completions.languages');
@@ -75,7 +76,7 @@ export function completionSettingsFromLayers(layers: (key: string) => SettingLay
 
 /** Whether a workspace or folder setting turns completion off (the toggle cannot turn it on there). */
 export function offByWorkspace(layers: SettingLayers | undefined): boolean {
-  return layers?.workspaceValue === false || layers?.workspaceFolderValue === false;
+  return REPOSITORY_LAYERS.some((k) => layers?.[k] === false);
 }
 
 /** The user's own value of a text setting (the workspace's is not used), trimmed. */

@@ -3,6 +3,7 @@ import { getGatewayClient } from '../../../platform/gateway';
 import { rememberSecret } from '../../../shared/redact';
 import type { Services } from '../../../platform/services';
 import { readSettings, updateSetting } from '../../../platform/settings';
+import { settingLayers } from '../../../platform/userSettings';
 import { completeAt } from '../core/completer';
 import { assembleContext, type CompletionContext } from '../core/context';
 import { CompletionScheduler, type Outcome } from '../core/scheduler';
@@ -78,8 +79,8 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
 
   /** The settings for `scope` (default: the active editor's file), a workspace narrowing only. */
   settings(scope?: vscode.Uri): CompletionSettings {
-    const c = vscode.workspace.getConfiguration('gatewayStudio', scope ?? vscode.window.activeTextEditor?.document.uri);
-    return completionSettingsFromLayers((k) => c.inspect<unknown>(k));
+    const uri = scope ?? vscode.window.activeTextEditor?.document.uri;
+    return completionSettingsFromLayers((k) => settingLayers(k, uri));
   }
 
   private get snoozedUntil(): number {
@@ -89,7 +90,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
   /** The model in use now (empty when none is set). */
   model(): string {
     // The user's own chat model: a workspace's would be paid on every pause in typing.
-    const chat = userText(vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('chatModel'));
+    const chat = userText(settingLayers('chatModel'));
     return completionModel(this.settings(), chat);
   }
 
@@ -114,9 +115,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
     await updateSetting('completions.enabled', !on);
     if (!on) await this.snooze(0);
     this.refresh();
-    const layers = vscode.workspace
-      .getConfiguration('gatewayStudio', vscode.window.activeTextEditor?.document.uri)
-      .inspect<unknown>('completions.enabled');
+    const layers = settingLayers('completions.enabled', vscode.window.activeTextEditor?.document.uri);
     if (!on && offByWorkspace(layers))
       void vscode.window.showInformationMessage(
         vscode.l10n.t(

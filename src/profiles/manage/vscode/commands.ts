@@ -3,12 +3,8 @@ import { apiKeyProblem } from '../../../platform/secrets';
 import { DEFAULT_PROFILE_ID, type Profile } from '../../../platform/profiles';
 import type { Services } from '../../../platform/services';
 import { updateSetting } from '../../../platform/settings';
+import { userValue } from '../../../platform/userSettings';
 import { addProfile, newProfileProblem, removeProfile } from '../core/edit';
-
-/** The user's own value of `gatewayStudio.profiles` (never a workspace's). */
-function userValue(): unknown {
-  return vscode.workspace.getConfiguration('gatewayStudio').inspect<unknown>('profiles')?.globalValue;
-}
 
 /** Switch Gateway Profile: a quick pick of every profile; returns the id switched to. */
 export async function switchProfile(s: Services, id?: string): Promise<string | undefined> {
@@ -69,7 +65,7 @@ export async function addProfileCommand(s: Services): Promise<string | undefined
     validateInput: (v) => (v.length === 0 ? undefined : apiKeyProblem(v)),
   });
   if (key === undefined) return undefined;
-  const r = addProfile(userValue(), { name, baseUrl });
+  const r = addProfile(userValue('profiles'), { name, baseUrl });
   await updateSetting('profiles', r.value);
   if (key !== '') await s.profiles.setKey(r.id, key);
   s.log.info(`gateway profile added: ${r.id}`);
@@ -121,7 +117,7 @@ export async function removeProfileCommand(
     remove,
   );
   if (ok !== remove) return false;
-  await updateSetting('profiles', removeProfile(userValue(), target.id));
+  await updateSetting('profiles', removeProfile(userValue('profiles'), target.id));
   await s.profiles.clearKey(target.id);
   s.log.info(`gateway profile removed: ${target.id} (${running.length} running video task(s) stop)`);
   return true;

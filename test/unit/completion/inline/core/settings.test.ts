@@ -13,7 +13,12 @@ import {
 } from '../../../../../src/completion/inline/core/settings';
 
 const from = (values: Record<string, unknown>) => completionSettingsFrom((k) => values[k]);
-type Layers = { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown };
+type Layers = {
+  globalValue?: unknown;
+  remoteValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+};
 const layered = (values: Record<string, Layers>) => completionSettingsFromLayers((k) => values[k]);
 
 void describe('completion settings', () => {
@@ -88,6 +93,22 @@ void describe('completion settings', () => {
         'gw-coder',
       );
       assert.equal(userText({ workspaceFolderValue: 'gw-pricey' }), '');
+    });
+
+    void it("a dev container's settings (the remote machine's layer) may only narrow it too", () => {
+      const s = layered({
+        'completions.enabled': { globalValue: false, remoteValue: true },
+        'completions.debounceMs': { remoteValue: 0 },
+        'completions.maxFileKilobytes': { remoteValue: 100_000 },
+        'completions.model': { remoteValue: 'gw-very-expensive' },
+      });
+      assert.equal(s.enabled, false);
+      assert.equal(s.debounceMs, 250);
+      assert.equal(s.maxFileKilobytes, 1024);
+      assert.equal(s.model, '');
+      assert.equal(layered({ 'completions.enabled': { remoteValue: false } }).enabled, false);
+      assert.equal(offByWorkspace({ remoteValue: false }), true);
+      assert.equal(userText({ remoteValue: 'gw-pricey' }), '');
     });
   });
 });
