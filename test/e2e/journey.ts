@@ -22,8 +22,11 @@ export interface Journey {
   settings?: (gw: HostGateway) => Record<string, unknown>;
   /** Files to create in the workspace before it opens (relative path -> contents). */
   files?: Record<string, string | Buffer>;
-  /** JSON files for the user data folder (e.g. `User/argv.json` with a display language). */
-  userData?: Record<string, unknown>;
+  /**
+   * JSON files for the user data folder (e.g. `User/argv.json` with a display language, or
+   * `Machine/settings.json`: the remote machine's settings, which a dev container writes).
+   */
+  userData?: Record<string, unknown> | ((gw: HostGateway) => Record<string, unknown>);
   /** The palette title that says the extension is up (default `Gateway Studio: Show Log`). */
   readyCommand?: string;
   /**

@@ -133,7 +133,9 @@ async function runJourney(
       logFile: join(resultsDir, `${slug}-code-server.log`),
       label: 'e2e',
       settings: journey.settings?.(gw) ?? {},
-      ...(journey.userData ? { userData: journey.userData } : {}),
+      ...(journey.userData
+        ? { userData: typeof journey.userData === 'function' ? journey.userData(gw) : journey.userData }
+        : {}),
     });
     phase('start');
     for (const [rel, contents] of Object.entries(journey.files ?? {})) {
