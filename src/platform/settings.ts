@@ -27,7 +27,8 @@ export function logSettingProblems(log: Logger): vscode.Disposable {
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
   return settingsFrom(
-    (key) => c.get<unknown>(key),
+    // chat.systemPrompt: the user's own only; a workspace's is a rules chip (chat/prompt/vscode/workspacePrompt.ts).
+    (key) => (key === 'chat.systemPrompt' ? c.inspect<unknown>(key)?.globalValue : c.get<unknown>(key)),
     (problem) => report?.(problem),
   );
 }
