@@ -200,6 +200,26 @@ describe('gateway profiles', () => {
     assert.equal(b?.headers['x-model-tag'], undefined);
   });
 
+  it("an override's headers go only to the profile they were written for: gw-chat to Default, relay|gw-chat to the relay", async () => {
+    await setSetting('baseUrl', gateway.url);
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('profiles', [RELAY]);
+    await s.profiles.setKey('relay', gateway2.validKey);
+    await setSetting('models.overrides', {
+      'gw-chat': { headers: { 'x-default-tenant': 'd-${apiKey}' } },
+      'relay|gw-chat': { headers: { 'x-relay-tenant': 'r-${apiKey}' } },
+    });
+    const hi = [{ role: 'user' as const, content: 'hi' }];
+    await (await getGatewayClient(s, 'chat', 'default')).streamChat({ model: 'gw-chat', messages: hi });
+    await (await getGatewayClient(s, 'chat', 'relay')).streamChat({ model: 'gw-chat', messages: hi });
+    const [d] = (await requests(control)).filter((r) => r.route === '/v1/chat/completions');
+    const [r] = (await requests(control2)).filter((x) => x.route === '/v1/chat/completions');
+    assert.equal(d?.headers['x-default-tenant'], `d-${gateway.validKey}`);
+    assert.equal(d?.headers['x-relay-tenant'], undefined, "the relay's header reached Default's gateway");
+    assert.equal(r?.headers['x-relay-tenant'], `r-${gateway2.validKey}`);
+    assert.equal(r?.headers['x-default-tenant'], undefined, "Default's header (with its key) reached the relay");
+  });
+
   it("a hostile repository's settings add no profile and set no header; the active profile is not theirs to choose", async () => {
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const file = path.join(root, '.vscode', 'settings.json');
@@ -267,11 +287,12 @@ describe('gateway profiles', () => {
     await s.profiles.setKey('relay', gateway2.validKey);
     const ids = await waitFor('the relay models in vscode.lm', async () => {
       const all = (await vscode.lm.selectChatModels({ vendor: 'gateway-studio' })).map((m) => m.id);
-      return all.includes(`relay/${gateway2.model}`) ? all : undefined;
+      return all.includes(`relay|${gateway2.model}`) ? all : undefined;
     });
     assert.ok(ids.includes('gw-chat'), "Default's ids are unchanged");
-    assert.ok(ids.includes('relay/gw-chat'), "the relay's gw-chat is apart from Default's");
-    const [m] = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'relay/gw-chat' });
+    assert.ok(ids.includes('relay|gw-chat'), "the relay's gw-chat is apart from Default's");
+    assert.ok(!ids.includes('relay/gw-chat'), 'the earlier form, which a Default model id can take, is gone');
+    const [m] = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'relay|gw-chat' });
     assert.ok(m);
     assert.match(m.name, /Relay/);
     const r = await m.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
