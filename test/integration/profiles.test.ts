@@ -310,4 +310,35 @@ describe('gateway profiles', () => {
       "nothing went to Default's gateway",
     );
   });
+  it("a Default model named like another profile's (relay/gw-chat) is answered by Default's gateway with Default's key", async () => {
+    // Default's gateway lists and serves `relay/gw-chat`, as relays list `openai/gpt-4o`.
+    await control('context', { enabled: true, model: 'relay/gw-chat' });
+    try {
+      await setSetting('baseUrl', gateway.url);
+      await (await keyStore()).set(gateway.validKey);
+      await setSetting('profiles', [RELAY]);
+      await s.profiles.setKey('relay', gateway2.validKey);
+      const found = await waitFor("Default's relay/gw-chat in vscode.lm", async () => {
+        const all = await vscode.lm.selectChatModels({ vendor: 'gateway-studio' });
+        return all.some((m) => m.id === 'relay|gw-chat') ? all.filter((m) => m.id === 'relay/gw-chat') : undefined;
+      });
+      assert.equal(found.length, 1, 'one model under that id');
+      const r = await found[0]!.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
+      let text = '';
+      for await (const part of r.text) text += part;
+      assert.ok(text.length > 0);
+      const one = (await requests(control)).filter((x) => x.route === '/v1/chat/completions');
+      assert.equal(one.length, 1, "the request went to Default's gateway");
+      assert.equal(one[0]?.body?.model, 'relay/gw-chat', 'under the id Default named it');
+      assert.equal(one[0]?.auth, 'valid', "with Default's key");
+      assert.equal(one[0]?.headers[gateway2.header.name], undefined, "the relay's header stayed with the relay");
+      assert.deepEqual(
+        (await requests(control2)).filter((x) => x.route === '/v1/chat/completions'),
+        [],
+        'nothing went to the profile called relay',
+      );
+    } finally {
+      await control('context', { enabled: false });
+    }
+  });
 });
