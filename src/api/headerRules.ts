@@ -2,6 +2,7 @@
 // model override is read, each refusal with its reason. Loaded after activation, with the parser.
 import * as l10n from '@vscode/l10n';
 import { API_KEY_PLACEHOLDER, RESERVED, TOKEN, type HeaderMap } from './headers';
+import { DEFAULT_PROFILE_ID, PROFILE_MODEL_MARK } from './profileIds';
 
 /** Why a header is refused (`where` names the setting or profile), or undefined when it is fine. */
 export function headerProblem(name: string, value: unknown, where: string): string | undefined {
@@ -46,4 +47,30 @@ export function readHeaders(raw: unknown, where: string): { headers: Record<stri
 /** Whether a header map uses the key (and so must only ever go where the key goes). */
 export function carriesKey(headers: HeaderMap): boolean {
   return Object.values(headers).some((v) => v.includes(API_KEY_PLACEHOLDER));
+}
+
+/**
+ * The per-model `headers` of `gatewayStudio.models.overrides` (`raw`, the user's value) that go to
+ * the gateway of profile `profileId`, by the model id sent on the wire. An entry is for the
+ * profile its key names, as VS Code's picker writes the model: `gpt-4o` for Default,
+ * `relay|gpt-4o` for the profile `relay` (../profileIds). A header written for one gateway's model
+ * (a token, `${apiKey}`) never goes to another gateway that serves a model of the same name.
+ */
+export function readModelHeaders(
+  raw: unknown,
+  profileId: string,
+): { headers: Record<string, HeaderMap>; problems: string[] } {
+  const headers: Record<string, HeaderMap> = {};
+  const problems: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { headers, problems };
+  for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!v || typeof v !== 'object' || !('headers' in v)) continue;
+    const mark = key.indexOf(PROFILE_MODEL_MARK);
+    const owner = mark < 0 ? DEFAULT_PROFILE_ID : key.slice(0, mark);
+    if (owner !== profileId) continue;
+    const h = readHeaders((v as { headers: unknown }).headers, `gatewayStudio.models.overrides["${key}"]`);
+    problems.push(...h.problems);
+    if (Object.keys(h.headers).length) headers[mark < 0 ? key : key.slice(mark + 1)] = h.headers;
+  }
+  return { headers, problems };
 }

@@ -10,3 +10,12 @@ export const LEGACY_KEY_SLOT = 'gatewayStudio.apiKey';
 export function keySlot(profileId: string): string {
   return profileId === DEFAULT_PROFILE_ID ? LEGACY_KEY_SLOT : `${LEGACY_KEY_SLOT}.profile.${profileId}`;
 }
+
+/**
+ * Between a profile's id and a model's id where one id must name both (VS Code's model picker,
+ * the keys of `gatewayStudio.models.overrides`): `relay|gpt-4o`. Profile ids cannot hold it, and
+ * a Default model whose own id holds it is not offered under that id (./profileModels), so no
+ * gateway's model id can be taken for another profile's. Not `/`: gateways name models
+ * `openai/gpt-4o`, and a profile called `openai` once took those (issue 35 item 7).
+ */
+export const PROFILE_MODEL_MARK = '|';

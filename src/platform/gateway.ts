@@ -80,7 +80,7 @@ export async function gatewayHttpOptions(
     baseUrl,
     apiKey,
     headers: profile.headers,
-    modelHeaders: s.profiles.modelHeaders((p) => s.log.warn(p)),
+    modelHeaders: s.profiles.modelHeaders(profile.id, (p) => s.log.warn(p)),
     timeoutMs: settings.network.requestTimeoutSeconds * 1000,
     idleTimeoutMs: settings.network.streamIdleTimeoutSeconds * 1000,
     maxRetries: settings.network.maxRetries,

@@ -160,21 +160,17 @@ export class GatewayProfiles implements vscode.Disposable {
   }
 
   /**
-   * Per-model `headers` of `gatewayStudio.models.overrides`, from the user's settings only (a
-   * workspace's overrides keep their other fields, never headers); refused ones reported.
-   * Call after {@link ready}.
+   * Per-model `headers` of `gatewayStudio.models.overrides` for profile `profileId`'s gateway only
+   * (`relay|model` keys for the profile `relay`, plain ids for Default: api/headerRules.ts), from the
+   * user's settings only (a workspace's overrides keep their other fields, never headers); refused
+   * ones reported. Call after {@link ready}.
    */
-  modelHeaders(report: (problem: string) => void): Record<string, HeaderMap> {
+  modelHeaders(profileId: string, report: (problem: string) => void): Record<string, HeaderMap> {
     const raw = userValue('models.overrides');
-    const out: Record<string, HeaderMap> = {};
-    if (!raw || typeof raw !== 'object' || !this.parser) return out;
-    for (const [id, v] of Object.entries(raw as Record<string, unknown>)) {
-      if (!v || typeof v !== 'object' || !('headers' in v)) continue;
-      const h = this.parser.readHeaders((v as { headers: unknown }).headers, `gatewayStudio.models.overrides["${id}"]`);
-      for (const p of h.problems) report(p);
-      if (Object.keys(h.headers).length) out[id] = h.headers;
-    }
-    return out;
+    if (!this.parser) return {};
+    const { headers, problems } = this.parser.readModelHeaders(raw, profileId);
+    for (const p of problems) report(p);
+    return headers;
   }
 
   dispose(): void {

@@ -28,6 +28,7 @@ export interface Settings {
   /** `utilityModel`: the model for small tasks (commit messages); empty means the chat model. */
   utilityModel: string;
   chat: {
+    /** The user's own `chat.systemPrompt` (a workspace's is a rules chip, not this). */
     systemPrompt: string;
     /** `chat.environmentContext`: the environment section of the system prompt. */
     environmentContext: boolean;
@@ -86,7 +87,7 @@ export function settingsFrom(get: (key: string) => unknown, report: (problem: st
     videoModel: g('videoModel', 'vendor-image-video'),
     utilityModel: g('utilityModel', ''),
     chat: {
-      systemPrompt: g('chat.systemPrompt', ''),
+      systemPrompt: text(get('chat.systemPrompt')),
       environmentContext: g('chat.environmentContext', true),
       stream: g('chat.stream', unset.stream),
       temperature: g('chat.temperature', unset.temperature),
@@ -119,6 +120,11 @@ export function settingsFrom(get: (key: string) => unknown, report: (problem: st
       maxRetries: n('network.maxRetries', 2, 0, 10, true),
     },
   };
+}
+
+/** `value` when it is text, else empty (a hand-edited number or object is no prompt). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** The number `value` holds (a number or a numeric string), else NaN. */

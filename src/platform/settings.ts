@@ -30,7 +30,9 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   // The utility model is billed on every commit message: the user's own choice only, never a
   // workspace's or a dev container's (src/platform/userSettings.ts).
   return settingsFrom(
-    (key) => (key === 'utilityModel' ? userOrDefault(key, scope) : c.get<unknown>(key)),
+    // chat.systemPrompt: the user's own only; a workspace's (or a dev container's) is a rules chip
+    // (chat/prompt/vscode/workspacePrompt.ts).
+    (key) => (key === 'utilityModel' || key === 'chat.systemPrompt' ? userOrDefault(key, scope) : c.get<unknown>(key)),
     (problem) => report?.(problem),
   );
 }

@@ -185,6 +185,8 @@ export const WEBVIEW_STRINGS = [
   // The rules chips and the system prompt
   'Rules in effect',
   'Rules file {0}: click to open',
+  'System prompt from {0}',
+  "This workspace's system prompt (gatewayStudio.chat.systemPrompt), sent as a project rule: click to open {0}",
   'Send {0} with this conversation',
   'Show what is sent',
   'This workspace is not trusted (Restricted Mode), so its rules files are not sent: text in a repository can try to steer the assistant (prompt injection). Read them first, then allow them if you trust them.',

@@ -200,6 +200,26 @@ describe('gateway profiles', () => {
     assert.equal(b?.headers['x-model-tag'], undefined);
   });
 
+  it("an override's headers go only to the profile they were written for: gw-chat to Default, relay|gw-chat to the relay", async () => {
+    await setSetting('baseUrl', gateway.url);
+    await (await keyStore()).set(gateway.validKey);
+    await setSetting('profiles', [RELAY]);
+    await s.profiles.setKey('relay', gateway2.validKey);
+    await setSetting('models.overrides', {
+      'gw-chat': { headers: { 'x-default-tenant': 'd-${apiKey}' } },
+      'relay|gw-chat': { headers: { 'x-relay-tenant': 'r-${apiKey}' } },
+    });
+    const hi = [{ role: 'user' as const, content: 'hi' }];
+    await (await getGatewayClient(s, 'chat', 'default')).streamChat({ model: 'gw-chat', messages: hi });
+    await (await getGatewayClient(s, 'chat', 'relay')).streamChat({ model: 'gw-chat', messages: hi });
+    const [d] = (await requests(control)).filter((r) => r.route === '/v1/chat/completions');
+    const [r] = (await requests(control2)).filter((x) => x.route === '/v1/chat/completions');
+    assert.equal(d?.headers['x-default-tenant'], `d-${gateway.validKey}`);
+    assert.equal(d?.headers['x-relay-tenant'], undefined, "the relay's header reached Default's gateway");
+    assert.equal(r?.headers['x-relay-tenant'], `r-${gateway2.validKey}`);
+    assert.equal(r?.headers['x-default-tenant'], undefined, "Default's header (with its key) reached the relay");
+  });
+
   it("a hostile repository's settings add no profile and set no header; the active profile is not theirs to choose", async () => {
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const file = path.join(root, '.vscode', 'settings.json');
@@ -267,11 +287,12 @@ describe('gateway profiles', () => {
     await s.profiles.setKey('relay', gateway2.validKey);
     const ids = await waitFor('the relay models in vscode.lm', async () => {
       const all = (await vscode.lm.selectChatModels({ vendor: 'gateway-studio' })).map((m) => m.id);
-      return all.includes(`relay/${gateway2.model}`) ? all : undefined;
+      return all.includes(`relay|${gateway2.model}`) ? all : undefined;
     });
     assert.ok(ids.includes('gw-chat'), "Default's ids are unchanged");
-    assert.ok(ids.includes('relay/gw-chat'), "the relay's gw-chat is apart from Default's");
-    const [m] = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'relay/gw-chat' });
+    assert.ok(ids.includes('relay|gw-chat'), "the relay's gw-chat is apart from Default's");
+    assert.ok(!ids.includes('relay/gw-chat'), 'the earlier form, which a Default model id can take, is gone');
+    const [m] = await vscode.lm.selectChatModels({ vendor: 'gateway-studio', id: 'relay|gw-chat' });
     assert.ok(m);
     assert.match(m.name, /Relay/);
     const r = await m.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
@@ -288,5 +309,36 @@ describe('gateway profiles', () => {
       [],
       "nothing went to Default's gateway",
     );
+  });
+  it("a Default model named like another profile's (relay/gw-chat) is answered by Default's gateway with Default's key", async () => {
+    // Default's gateway lists and serves `relay/gw-chat`, as relays list `openai/gpt-4o`.
+    await control('context', { enabled: true, model: 'relay/gw-chat' });
+    try {
+      await setSetting('baseUrl', gateway.url);
+      await (await keyStore()).set(gateway.validKey);
+      await setSetting('profiles', [RELAY]);
+      await s.profiles.setKey('relay', gateway2.validKey);
+      const found = await waitFor("Default's relay/gw-chat in vscode.lm", async () => {
+        const all = await vscode.lm.selectChatModels({ vendor: 'gateway-studio' });
+        return all.some((m) => m.id === 'relay|gw-chat') ? all.filter((m) => m.id === 'relay/gw-chat') : undefined;
+      });
+      assert.equal(found.length, 1, 'one model under that id');
+      const r = await found[0]!.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {});
+      let text = '';
+      for await (const part of r.text) text += part;
+      assert.ok(text.length > 0);
+      const one = (await requests(control)).filter((x) => x.route === '/v1/chat/completions');
+      assert.equal(one.length, 1, "the request went to Default's gateway");
+      assert.equal(one[0]?.body?.model, 'relay/gw-chat', 'under the id Default named it');
+      assert.equal(one[0]?.auth, 'valid', "with Default's key");
+      assert.equal(one[0]?.headers[gateway2.header.name], undefined, "the relay's header stayed with the relay");
+      assert.deepEqual(
+        (await requests(control2)).filter((x) => x.route === '/v1/chat/completions'),
+        [],
+        'nothing went to the profile called relay',
+      );
+    } finally {
+      await control('context', { enabled: false });
+    }
   });
 });

@@ -101,3 +101,28 @@ void test('"Show what is sent" asks the host to open the system prompt, with or 
   assert.deepEqual(await h.posted(), [{ type: 'prompt/show' }]);
   await h.page.close();
 });
+
+void test("a workspace's system prompt is a chip that says so, switched and opened like a rules file", async () => {
+  const h = await openHarness(browser);
+  await h.send(snapshot({ conversation: { ...newConversation(1), id: 'c-setting' } }));
+  await h.send({
+    type: 'prompt/rules',
+    rules: [{ id: '.vscode/settings.json', kind: 'setting', truncated: false }],
+    blocked: false,
+    warnings: [],
+  });
+  await h.frames();
+  await h.clearPosted();
+  const chip = h.page.locator('.rule-chip');
+  assert.equal(await chip.count(), 1);
+  assert.equal(await chip.locator('.rule-open').textContent(), 'System prompt from .vscode/settings.json');
+  assert.match((await chip.locator('.rule-open').getAttribute('title')) ?? '', /gatewayStudio\.chat\.systemPrompt/);
+  await chip.locator('input').uncheck();
+  await chip.locator('.rule-open').click();
+  await h.frames();
+  assert.deepEqual(await h.posted(), [
+    { type: 'prompt/setRuleEnabled', id: '.vscode/settings.json', enabled: false },
+    { type: 'prompt/openRule', id: '.vscode/settings.json' },
+  ]);
+  await h.page.close();
+});

@@ -13,7 +13,7 @@ import { thinkingPartClass, type ThinkingPartClass } from './thinking';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
 import { DEFAULT_PROFILE_ID } from '../../api/profiles';
-import { profileModelId, splitProfileModelId } from '../../api/profileModels';
+import { offeredAsDefault, profileModelId, splitProfileModelId } from '../../api/profileModels';
 
 /** How long a model list is reused while neither the key nor the base URL changed. */
 const MODEL_LIST_TTL_MS = 5 * 60_000;
@@ -78,13 +78,20 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
 
   /**
    * Default's models under their own ids (as before profiles), then every other profile's that has
-   * a key, as `profile/model` named "model · profile": two profiles' same id stay apart.
+   * a key, as `profile|model` (api/profileIds.ts says why) named "model · profile": two profiles' same id stay apart.
    */
   async provideLanguageModelChatInformation(
     options: vscode.PrepareLanguageModelChatModelOptions,
     token: vscode.CancellationToken,
   ): Promise<LmModelInfo[]> {
-    const own = await this.defaultModels(options, token);
+    const all = await this.defaultModels(options, token);
+    // A Default id holding the profile mark would read as another profile's model (api/profileIds).
+    const own = all.filter((m) => offeredAsDefault(m.id));
+    const hidden = all.filter((m) => !offeredAsDefault(m.id)).map((m) => m.id);
+    if (hidden.length)
+      this.notice(
+        `Language models: not offered, as their ids would name another gateway profile: ${hidden.join(', ')}`,
+      );
     const others = await Promise.all(
       this.s.profiles
         .list()
@@ -160,8 +167,17 @@ export class GatewayLanguageModels implements vscode.LanguageModelChatProvider<L
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      // A `profile/model` id answers on that profile, with its key; any other id on Default.
+      // A `profile|model` id answers on that profile, with its key; an id without the mark on
+      // Default; one whose profile is gone on none (never on another gateway instead).
       const target = splitProfileModelId(model.id, this.s.profiles.list().profiles);
+      if (!target)
+        throw new GatewayError(
+          'config',
+          vscode.l10n.t(
+            'The model "{0}" belongs to a gateway profile that is no longer configured, so nothing was sent.',
+            model.id,
+          ),
+        );
       const client = await getGatewayClient(this.s, 'chat', target.profile);
       const { request, dropped } = buildLmRequest(messages, {
         modelId: target.model,

@@ -4,7 +4,7 @@ import * as z from '../zod';
 /** One rules file as the chips above the composer show it. */
 export const ruleChipSchema = z.object({
   id: z.string(),
-  kind: z.enum(['agents', 'copilot', 'rules', 'nested']),
+  kind: z.enum(['agents', 'copilot', 'rules', 'nested', 'setting']),
   /** Cut to the size limit: the warning names the file. */
   truncated: z.boolean(),
 });

@@ -68,3 +68,14 @@ void test('the utility model is read as written and is empty by default, which m
     'gw-small',
   );
 });
+
+void test('a chat.systemPrompt that is not text (a hand-edited number or object) is no prompt rather than a crash', () => {
+  const read = (v: unknown) =>
+    settingsFrom(
+      (k) => (k === 'chat.systemPrompt' ? v : undefined),
+      () => {},
+    ).chat;
+  assert.equal(read(42).systemPrompt, '');
+  assert.equal(read({ a: 1 }).systemPrompt, '');
+  assert.equal(read('Be brief.').systemPrompt, 'Be brief.');
+});

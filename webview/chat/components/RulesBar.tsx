@@ -28,11 +28,18 @@ export function RulesBar(): JSX.Element {
               <button
                 type="button"
                 class="rule-open"
-                title={t('Rules file {0}: click to open', r.id)}
+                title={
+                  r.kind === 'setting'
+                    ? t(
+                        "This workspace's system prompt (gatewayStudio.chat.systemPrompt), sent as a project rule: click to open {0}",
+                        r.id,
+                      )
+                    : t('Rules file {0}: click to open', r.id)
+                }
                 onClick={() => post({ type: 'prompt/openRule', id: r.id })}
               >
-                <Icon name="book" />
-                <span>{r.id}</span>
+                <Icon name={r.kind === 'setting' ? 'settings-gear' : 'book'} />
+                <span>{r.kind === 'setting' ? t('System prompt from {0}', r.id) : r.id}</span>
               </button>
               {r.truncated ? <Icon name="warning" /> : null}
             </span>

@@ -45,6 +45,7 @@ export class PromptContext implements vscode.Disposable {
       environment: readSettings().chat.environmentContext ? this.environment.snapshot() : undefined,
       rules: [...rules, ...nested.filter((r) => !rules.some((x) => x.id === r.id))],
       rulesBlocked: this.rules.blocked,
+      untrusted: this.rules.untrusted,
     };
   }
 

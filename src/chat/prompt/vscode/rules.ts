@@ -12,6 +12,7 @@ import { linkOutOfWorkspace } from '../../../platform/workspaceLinks';
 import { RULES_FILES } from '../../tools/core/protectedFiles';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../../shared/protocol';
+import { untrustedPromptText, workspacePrompts } from './workspacePrompt';
 
 /** Where the user's "send the rules of this untrusted workspace anyway" is kept (per workspace). */
 const ALLOWED_KEY = 'gatewayStudio.chat.rulesAllowedUntrusted';
@@ -36,6 +37,8 @@ export class RulesSource implements vscode.Disposable {
   private last: { rules: RuleFile[]; warnings: RuleWarning[] } = { rules: [], warnings: [] };
   /** Rules files of the last read that are links leading out of the workspace, and so skipped. */
   private linkedOut: string[] = [];
+  /** Settings files of the last read whose system prompt was left out (Restricted Mode). */
+  private untrustedPrompts: string[] = [];
 
   constructor(private readonly o: RulesOptions) {
     this.isTrusted = o.isTrusted ?? (() => vscode.workspace.isTrusted);
@@ -46,7 +49,15 @@ export class RulesSource implements vscode.Disposable {
         this.changed.fire();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('gatewayStudio.chat.systemPrompt')) this.changed.fire();
+      }),
     );
+  }
+
+  /** True in Restricted Mode, whatever the user allowed for the rules files. */
+  get untrusted(): boolean {
+    return !this.isTrusted();
   }
 
   /** True while the workspace is untrusted and the user has not allowed its rules. */
@@ -82,6 +93,11 @@ export class RulesSource implements vscode.Disposable {
         if (text !== undefined) found.push({ id: ruleId(c.uri), path: c.uri.fsPath, kind: c.kind, text });
       }
     }
+    // After the files, so the files keep their room under the total limit. A restricted setting:
+    // not even read in Restricted Mode, so allowing the rules files does not send it.
+    const prompts = workspacePrompts();
+    this.untrustedPrompts = this.untrusted ? prompts.map((p) => p.id) : [];
+    if (!this.untrusted) for (const p of prompts) found.push({ ...p, kind: 'setting' });
     this.linkedOut = linkedOut;
     this.last = limitRules(found);
     for (const w of this.last.warnings) {
@@ -117,7 +133,11 @@ export class RulesSource implements vscode.Disposable {
       type: 'prompt/rules',
       rules: rules.map((r) => ({ id: r.id, kind: r.kind, truncated: r.truncated })),
       blocked: this.blocked,
-      warnings: [...this.linkedOut.map(linkOutText), ...warnings.map(warningText)],
+      warnings: [
+        ...this.untrustedPrompts.map(untrustedPromptText),
+        ...this.linkedOut.map(linkOutText),
+        ...warnings.map(warningText),
+      ],
     };
   }
 

@@ -22,7 +22,7 @@ import { reasoningToReplay } from './encryptedReasoning';
 export interface RequestDefaults {
   /** `gatewayStudio.chatModel`. */
   model: string;
-  /** `gatewayStudio.chat.systemPrompt`. */
+  /** `gatewayStudio.chat.systemPrompt` from the user's own settings (a workspace's is a rules entry). */
   systemPrompt: string;
   /** The chat parameters of the settings (spec 2.1). */
   params: ChatParams;
