@@ -9,7 +9,8 @@ import { GatewayError, errorFromHttp } from './errors';
 import { expandHeaders, headerSecrets, type HeaderMap } from './headers';
 import { connectFailure } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
-import { isRedirect, redirectTarget } from './redirects';
+import { pinnedLookup, systemResolve, type Resolve } from './pinnedLookup';
+import { gatewayIsLocal, isRedirect, redirectTarget } from './redirects';
 import { abortedError, retryDelayMs, sleep } from './retry';
 import { wireGet, type WireContext, type WireGetOptions, type WireResponse } from './wireGet';
 
@@ -48,6 +49,8 @@ export interface HttpOptions {
   headers?: HeaderMap;
   /** Extra headers per model id, added to a request whose JSON body names that model. */
   modelHeaders?: Readonly<Record<string, HeaderMap>>;
+  /** How a download resolves another host's name before it is checked (tests inject one). */
+  resolve?: Resolve;
 }
 
 /** Per-request options. */
@@ -116,6 +119,10 @@ export class HttpClient {
     this.idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.maxRetries = Math.max(0, o.maxRetries ?? DEFAULT_RETRIES);
     this.random = o.random ?? Math.random;
+    const resolve = o.resolve ?? systemResolve;
+    const own = pinnedLookup(resolve, true);
+    // Another host's address is checked as resolved, unless the gateway is itself local.
+    const other = gatewayIsLocal(this.baseUrl) ? own : pinnedLookup(resolve, false);
     this.wire = {
       baseUrl: this.baseUrl,
       origin: this.origin,
@@ -128,6 +135,7 @@ export class HttpClient {
       log: (level, msg) => this.log(level, msg),
       proxy: o.proxy,
       noProxy: o.noProxy,
+      lookup: (url) => (new URL(url).origin === this.origin ? own : other),
     };
   }
 
