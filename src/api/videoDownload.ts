@@ -59,6 +59,7 @@ export async function fetchVideo(
   o: VideoDownloadOptions,
 ): Promise<{ file: string; bytes: number }> {
   const shown = new URL(url).pathname;
+  const gatewayOrigin = new URL(http.baseUrl).origin;
   const get = (headers?: Record<string, string>) =>
     // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts), and a
     // resumed request goes the same way again, so the key rule holds hop by hop.
@@ -81,17 +82,24 @@ export async function fetchVideo(
   let closed = false;
   let head: Uint8Array = new Uint8Array(0);
   let checked = false;
+  // Only the gateway's own words are quoted: another host's text would reach the model verbatim.
+  const quotable = (answered: string) => new URL(answered).origin === gatewayOrigin;
   const checkHead = (chunk: Uint8Array) => {
     if (checked) return;
     head = concat(head, chunk.subarray(0, 16));
     if (head.length < 12) return;
     checked = true;
-    if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
+    if (!looksLikeVideo(head))
+      throw notVideo(
+        shown,
+        new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)),
+        res !== undefined && quotable(res.url),
+      );
   };
   try {
     const opened = await opening;
     res = await get();
-    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
     if ('error' in opened) throw opened.error;
     fh = opened.handle;
     for (let resumes = 0; ;) {
@@ -120,13 +128,13 @@ export async function fetchVideo(
       res = next.res;
       if (next.from === 0) {
         // The server sent the whole video again: it replaces what was written.
-        meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+        meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
         written = 0;
         head = new Uint8Array(0);
         checked = false;
       }
     }
-    if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
+    if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head), quotable(res.url));
     if (meta.total !== undefined && written !== meta.total) throw truncated(shown, written, meta.total);
     // After a restart the file may be longer than the video written over its start.
     await fh.truncate(written);
@@ -155,10 +163,17 @@ export async function fetchVideo(
   }
 }
 
-/** A full (200) answer's facts, or `not_video` when it is JSON or text. */
-async function videoBody(res: WireResponse, shown: string, idleMs: number, signal?: AbortSignal): Promise<BodyMeta> {
+/** A full (200) answer's facts, or `not_video` when it is JSON or text (quoted if `quote`). */
+async function videoBody(
+  res: WireResponse,
+  shown: string,
+  idleMs: number,
+  signal: AbortSignal | undefined,
+  quote: boolean,
+): Promise<BodyMeta> {
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
-  if (/json|^text\//.test(type)) throw notVideo(shown, await readSnippet(res, shown, idleMs, signal));
+  if (/json|^text\//.test(type))
+    throw notVideo(shown, quote ? await readSnippet(res, shown, idleMs, signal) : '', quote);
   return bodyMeta(res);
 }
 
@@ -186,14 +201,19 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function notVideo(p: string, body: string): GatewayError {
+function notVideo(p: string, body: string, quoted: boolean): GatewayError {
   const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const what = !quoted
+    ? l10n.t('a text from another host (not shown)')
+    : snippet
+      ? `"${snippet}"`
+      : l10n.t('an empty body');
   return new GatewayError(
     'not_video',
     l10n.t(
       '{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).',
       p,
-      snippet ? `"${snippet}"` : l10n.t('an empty body'),
+      what,
     ),
     { path: p, advice: 'checkVideoAddress' },
   );
