@@ -100,12 +100,19 @@ export async function fetchVideo(
     const opened = await opening;
     res = await get();
     meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
+    checkSize(meta.total, http.maxDownloadBytes, shown);
     if ('error' in opened) throw opened.error;
     fh = opened.handle;
     for (let resumes = 0; ;) {
+      let arrived = written;
       const sink = new WriteBehind(fh, {
         position: written,
-        check: checkHead,
+        check: (chunk) => {
+          checkHead(chunk);
+          // A server that announced less (or nothing) is stopped at the limit all the same.
+          arrived += chunk.byteLength;
+          checkSize(arrived, http.maxDownloadBytes, shown);
+        },
         onWritten: (at) => o.onProgress?.(at, meta.total),
       });
       try {
@@ -129,6 +136,7 @@ export async function fetchVideo(
       if (next.from === 0) {
         // The server sent the whole video again: it replaces what was written.
         meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
+        checkSize(meta.total, http.maxDownloadBytes, shown);
         written = 0;
         head = new Uint8Array(0);
         checked = false;
@@ -216,6 +224,23 @@ function notVideo(p: string, body: string, quoted: boolean): GatewayError {
       what,
     ),
     { path: p, advice: 'checkVideoAddress' },
+  );
+}
+
+/**
+ * Refuses a video past `gatewayStudio.video.maxDownloadMegabytes`: nothing of it is saved (the
+ * temporary file goes), and the task keeps its record and id, so a raised limit and a resume fetch it.
+ */
+function checkSize(bytes: number | undefined, max: number, p: string): void {
+  if (bytes === undefined || bytes <= max) return;
+  throw new GatewayError(
+    'config',
+    l10n.t(
+      'The video at {0} is larger than {1} MB, the limit set by gatewayStudio.video.maxDownloadMegabytes, so it was not saved. The task is kept: raise the limit and resume it to download the video.',
+      p,
+      Math.round((max / 1024 / 1024) * 100) / 100,
+    ),
+    { path: p, field: 'gatewayStudio.video.maxDownloadMegabytes', advice: 'raiseSizeLimit' },
   );
 }
 

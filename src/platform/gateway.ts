@@ -90,7 +90,15 @@ export async function gatewayHttpOptions(
     allowInsecureHttp:
       vscode.workspace.getConfiguration('gatewayStudio').inspect<boolean>('network.allowInsecureHttp')?.globalValue ===
       true,
+    maxAnswerBytes: userMegabytes('chat.maxAnswerMegabytes', 16),
+    maxDownloadBytes: userMegabytes('video.maxDownloadMegabytes', 2048),
   };
+}
+
+/** A size limit in bytes from the user's settings only (`inspect().globalValue`), else its default. */
+function userMegabytes(key: string, fallback: number): number {
+  const v = vscode.workspace.getConfiguration('gatewayStudio').inspect<number>(key)?.globalValue;
+  return (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback) * 1024 * 1024;
 }
 
 /** VS Code's `http.proxy` (or the environment's), which its fetch applies; for error messages. */
@@ -133,6 +141,8 @@ export async function getGatewayClient(
     o.proxy ?? '',
     o.noProxy ?? [],
     o.allowInsecureHttp === true,
+    o.maxAnswerBytes,
+    o.maxDownloadBytes,
     o.apiKey ? hash(o.apiKey) : '',
     hash(JSON.stringify([o.headers, o.modelHeaders])),
   ]);
