@@ -12,10 +12,14 @@ const ENDPOINT_SUFFIXES = [
   '/embeddings',
 ];
 
-/** True for hosts whose traffic never leaves the machine, where plain http is fine. */
+/**
+ * True for hosts whose traffic never leaves the machine, where plain http is fine. Not
+ * `*.localhost`: outside systemd-resolved, such a name goes to the DNS server, which may answer any
+ * address, and the key would cross the network in clear text.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
 
 /**

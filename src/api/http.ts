@@ -9,7 +9,8 @@ import { GatewayError, errorFromHttp } from './errors';
 import { expandHeaders, headerSecrets, type HeaderMap } from './headers';
 import { connectFailure } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
-import { isRedirect, redirectTarget } from './redirects';
+import { pinnedLookup, systemResolve, type Resolve } from './pinnedLookup';
+import { gatewayIsLocal, isRedirect, redirectTarget } from './redirects';
 import { abortedError, retryDelayMs, sleep } from './retry';
 import { wireGet, type WireContext, type WireGetOptions, type WireResponse } from './wireGet';
 
@@ -48,6 +49,12 @@ export interface HttpOptions {
   headers?: HeaderMap;
   /** Extra headers per model id, added to a request whose JSON body names that model. */
   modelHeaders?: Readonly<Record<string, HeaderMap>>;
+  /** How a download resolves another host's name before it is checked (tests inject one). */
+  resolve?: Resolve;
+  /** Longest streamed or read answer body, in bytes (`gatewayStudio.chat.maxAnswerMegabytes`). */
+  maxAnswerBytes?: number;
+  /** Longest video download, in bytes (`gatewayStudio.video.maxDownloadMegabytes`). */
+  maxDownloadBytes?: number;
 }
 
 /** Per-request options. */
@@ -88,6 +95,9 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly maxRetries: number;
+  /** The size limits; Infinity when none is set. */
+  readonly maxAnswerBytes: number;
+  readonly maxDownloadBytes: number;
   private readonly origin: string;
   private readonly apiKey: string | undefined;
   /** What logs and quoted error bodies never show: the key and the extra headers' values. */
@@ -116,6 +126,12 @@ export class HttpClient {
     this.idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.maxRetries = Math.max(0, o.maxRetries ?? DEFAULT_RETRIES);
     this.random = o.random ?? Math.random;
+    this.maxAnswerBytes = o.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
+    this.maxDownloadBytes = o.maxDownloadBytes ?? Number.POSITIVE_INFINITY;
+    const resolve = o.resolve ?? systemResolve;
+    const own = pinnedLookup(resolve, true);
+    // Another host's address is checked as resolved, unless the gateway is itself local.
+    const other = gatewayIsLocal(this.baseUrl) ? own : pinnedLookup(resolve, false);
     this.wire = {
       baseUrl: this.baseUrl,
       origin: this.origin,
@@ -128,6 +144,7 @@ export class HttpClient {
       log: (level, msg) => this.log(level, msg),
       proxy: o.proxy,
       noProxy: o.noProxy,
+      lookup: (url) => (new URL(url).origin === this.origin ? own : other),
     };
   }
 
@@ -322,13 +339,19 @@ export class HttpClient {
 
   /**
    * Yields a response body's chunks under the idle watchdog (./idleBody): silence for
-   * `idleTimeoutMs` is a `timeout`, a dropped connection `network`, a stop `aborted`.
+   * `idleTimeoutMs` is a `timeout`, a dropped connection `network`, a stop `aborted`, a body past
+   * `maxAnswerBytes` `truncated`.
    */
   async *body(res: Response, o: { signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<Uint8Array> {
     const link = this.controllers.get(res);
     this.controllers.delete(res);
     const path = new URL(res.url || this.baseUrl).pathname;
-    yield* idleBody(res, link, { idleMs: o.idleTimeoutMs ?? this.idleTimeoutMs, path, signal: o.signal });
+    yield* idleBody(res, link, {
+      idleMs: o.idleTimeoutMs ?? this.idleTimeoutMs,
+      path,
+      signal: o.signal,
+      maxBytes: this.maxAnswerBytes,
+    });
   }
 
   /** Reads a whole body as text under the idle watchdog. */

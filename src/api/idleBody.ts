@@ -19,7 +19,7 @@ export interface RequestLink {
 export async function* idleBody(
   res: Response,
   link: RequestLink | undefined,
-  o: { idleMs: number; path: string; signal?: AbortSignal },
+  o: { idleMs: number; path: string; signal?: AbortSignal; maxBytes?: number },
 ): AsyncGenerator<Uint8Array> {
   const { idleMs, path } = o;
   if (!res.body) return;
@@ -45,6 +45,7 @@ export async function* idleBody(
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });
   arm(idleMs);
+  let received = 0;
   try {
     for (;;) {
       if (o.signal?.aborted) stopped = true;
@@ -65,6 +66,10 @@ export async function* idleBody(
       if (timedOut) throw idleError(idleMs, path);
       if (stopped || o.signal?.aborted) throw abortedError('GET', path);
       if (r.done) return;
+      received += r.value.byteLength;
+      // Past the limit the rest is dropped (the finally ends the connection); what came before
+      // is the caller's partial answer.
+      if (o.maxBytes !== undefined && received > o.maxBytes) throw answerTooLarge(path, o.maxBytes);
       if (r.value.byteLength > 0) yield r.value;
     }
   } finally {
@@ -74,6 +79,19 @@ export async function* idleBody(
     link?.ctrl.abort();
     reader.releaseLock();
   }
+}
+
+/** The error of a body past `gatewayStudio.chat.maxAnswerMegabytes`. */
+function answerTooLarge(path: string, max: number): GatewayError {
+  return new GatewayError(
+    'truncated',
+    l10n.t(
+      'The answer from {0} passed {1} MB, the limit set by gatewayStudio.chat.maxAnswerMegabytes; it was stopped there and what arrived before is kept.',
+      path,
+      Math.round((max / 1024 / 1024) * 100) / 100,
+    ),
+    { path, field: 'gatewayStudio.chat.maxAnswerMegabytes', advice: 'raiseSizeLimit' },
+  );
 }
 
 function idleError(idleMs: number, path: string): GatewayError {

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { isLoopbackHost } from './baseUrl';
+import { isPrivateHost } from './addresses';
 import { GatewayError } from './errors';
 
 /**
@@ -11,47 +11,17 @@ import { GatewayError } from './errors';
 
 export const MAX_DOWNLOAD_REDIRECTS = 5;
 
+/**
+ * Whether the gateway itself is in the user's machine or network, judged by its address as
+ * written (an IP literal or `localhost`), never by what its name resolves to: a hostile gateway
+ * could answer its own name with 127.0.0.1 at the moment of the check.
+ */
+export function gatewayIsLocal(gatewayUrl: string): boolean {
+  return isPrivateHost(new URL(gatewayUrl).hostname);
+}
+
 export function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-function ipv4(host: string): number[] | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  return parts.every((p) => p <= 255) ? parts : undefined;
-}
-
-/**
- * True for loopback, private (RFC 1918, unique-local), link-local, carrier-grade NAT and
- * unspecified addresses, and `localhost` names. Takes a WHATWG `URL.hostname`, which has already
- * turned `0x7f000001` or `2130706433` into `127.0.0.1`. A public name that resolves to a private
- * address is not caught here (that needs the resolver).
- */
-export function isPrivateHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isLoopbackHost(h)) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-  const v4 = ipv4(mapped ? (mapped[1] ?? '') : h);
-  if (v4) {
-    const [a = 0, b = 0] = v4;
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(h)) {
-    // `::ffff:7f00:1` is how the URL parser writes `::ffff:127.0.0.1`.
-    const [hi = '0', lo = '0'] = h.slice(7).split(':');
-    const n = (parseInt(hi, 16) << 16) | parseInt(lo, 16);
-    return isPrivateHost(`${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`);
-  }
-  return h === '::' || /^f[cd][0-9a-f]{0,2}:/.test(h) || /^fe[89ab][0-9a-f]?:/.test(h);
 }
 
 /**
@@ -59,9 +29,8 @@ export function isPrivateHost(hostname: string): boolean {
  * network the gateway is not in. `gatewayUrl` is the gateway's base URL.
  */
 export function checkServerGivenUrl(target: URL, gatewayUrl: string): void {
-  const gateway = new URL(gatewayUrl);
-  if (target.origin === gateway.origin) return;
-  if (isPrivateHost(target.hostname) && !isPrivateHost(gateway.hostname)) {
+  if (target.origin === new URL(gatewayUrl).origin) return;
+  if (isPrivateHost(target.hostname) && !gatewayIsLocal(gatewayUrl)) {
     throw new GatewayError(
       'invalid_response',
       l10n.t(

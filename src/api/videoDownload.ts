@@ -59,6 +59,7 @@ export async function fetchVideo(
   o: VideoDownloadOptions,
 ): Promise<{ file: string; bytes: number }> {
   const shown = new URL(url).pathname;
+  const gatewayOrigin = new URL(http.baseUrl).origin;
   const get = (headers?: Record<string, string>) =>
     // Storage links commonly redirect to a signed URL; each hop is checked (redirects.ts), and a
     // resumed request goes the same way again, so the key rule holds hop by hop.
@@ -81,23 +82,37 @@ export async function fetchVideo(
   let closed = false;
   let head: Uint8Array = new Uint8Array(0);
   let checked = false;
+  // Only the gateway's own words are quoted: another host's text would reach the model verbatim.
+  const quotable = (answered: string) => new URL(answered).origin === gatewayOrigin;
   const checkHead = (chunk: Uint8Array) => {
     if (checked) return;
     head = concat(head, chunk.subarray(0, 16));
     if (head.length < 12) return;
     checked = true;
-    if (!looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)));
+    if (!looksLikeVideo(head))
+      throw notVideo(
+        shown,
+        new TextDecoder().decode(chunk.subarray(0, SNIPPET_BYTES)),
+        res !== undefined && quotable(res.url),
+      );
   };
   try {
     const opened = await opening;
     res = await get();
-    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+    meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
+    checkSize(meta.total, http.maxDownloadBytes, shown);
     if ('error' in opened) throw opened.error;
     fh = opened.handle;
     for (let resumes = 0; ;) {
+      let arrived = written;
       const sink = new WriteBehind(fh, {
         position: written,
-        check: checkHead,
+        check: (chunk) => {
+          checkHead(chunk);
+          // A server that announced less (or nothing) is stopped at the limit all the same.
+          arrived += chunk.byteLength;
+          checkSize(arrived, http.maxDownloadBytes, shown);
+        },
         onWritten: (at) => o.onProgress?.(at, meta.total),
       });
       try {
@@ -120,13 +135,14 @@ export async function fetchVideo(
       res = next.res;
       if (next.from === 0) {
         // The server sent the whole video again: it replaces what was written.
-        meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal);
+        meta = await videoBody(res, shown, http.idleTimeoutMs, o.signal, quotable(res.url));
+        checkSize(meta.total, http.maxDownloadBytes, shown);
         written = 0;
         head = new Uint8Array(0);
         checked = false;
       }
     }
-    if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head));
+    if (!checked && !looksLikeVideo(head)) throw notVideo(shown, new TextDecoder().decode(head), quotable(res.url));
     if (meta.total !== undefined && written !== meta.total) throw truncated(shown, written, meta.total);
     // After a restart the file may be longer than the video written over its start.
     await fh.truncate(written);
@@ -155,10 +171,17 @@ export async function fetchVideo(
   }
 }
 
-/** A full (200) answer's facts, or `not_video` when it is JSON or text. */
-async function videoBody(res: WireResponse, shown: string, idleMs: number, signal?: AbortSignal): Promise<BodyMeta> {
+/** A full (200) answer's facts, or `not_video` when it is JSON or text (quoted if `quote`). */
+async function videoBody(
+  res: WireResponse,
+  shown: string,
+  idleMs: number,
+  signal: AbortSignal | undefined,
+  quote: boolean,
+): Promise<BodyMeta> {
   const type = (res.headers.get('content-type') ?? '').toLowerCase();
-  if (/json|^text\//.test(type)) throw notVideo(shown, await readSnippet(res, shown, idleMs, signal));
+  if (/json|^text\//.test(type))
+    throw notVideo(shown, quote ? await readSnippet(res, shown, idleMs, signal) : '', quote);
   return bodyMeta(res);
 }
 
@@ -186,16 +209,38 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function notVideo(p: string, body: string): GatewayError {
+function notVideo(p: string, body: string, quoted: boolean): GatewayError {
   const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const what = !quoted
+    ? l10n.t('a text from another host (not shown)')
+    : snippet
+      ? `"${snippet}"`
+      : l10n.t('an empty body');
   return new GatewayError(
     'not_video',
     l10n.t(
       '{0} answered {1} instead of a video. Per the service spec this means the wrong path was called or the API key header was missing (or the task is not finished yet).',
       p,
-      snippet ? `"${snippet}"` : l10n.t('an empty body'),
+      what,
     ),
     { path: p, advice: 'checkVideoAddress' },
+  );
+}
+
+/**
+ * Refuses a video past `gatewayStudio.video.maxDownloadMegabytes`: nothing of it is saved (the
+ * temporary file goes), and the task keeps its record and id, so a raised limit and a resume fetch it.
+ */
+function checkSize(bytes: number | undefined, max: number, p: string): void {
+  if (bytes === undefined || bytes <= max) return;
+  throw new GatewayError(
+    'config',
+    l10n.t(
+      'The video at {0} is larger than {1} MB, the limit set by gatewayStudio.video.maxDownloadMegabytes, so it was not saved. The task is kept: raise the limit and resume it to download the video.',
+      p,
+      Math.round((max / 1024 / 1024) * 100) / 100,
+    ),
+    { path: p, field: 'gatewayStudio.video.maxDownloadMegabytes', advice: 'raiseSizeLimit' },
   );
 }
 

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { finished, type Writable } from 'node:stream';
 import * as l10n from '@vscode/l10n';
 import { connectFailure, describeNetworkError } from './connectFailure';
@@ -31,6 +32,11 @@ export interface WireContext {
   log(level: 'debug' | 'info' | 'warn' | 'error', msg: string): void;
   proxy?: string;
   noProxy?: readonly string[];
+  /**
+   * The `lookup` for a URL (./pinnedLookup): for another host than the gateway's, it refuses a name
+   * that resolves into the user's network; either way the socket connects to what it checked.
+   */
+  lookup?(url: string): LookupFunction;
 }
 
 export interface WireGetOptions {
@@ -86,7 +92,9 @@ export function wireGet(
     let timedOut = false;
     let settled = false;
     const mod = target.protocol === 'https:' ? https : http;
-    const req = mod.request(url, { method: 'GET', headers });
+    // Only a direct connection calls `lookup`; through a proxy, the proxy resolves the name.
+    const lookup = ctx.lookup?.(url);
+    const req = mod.request(url, lookup ? { method: 'GET', headers, lookup } : { method: 'GET', headers });
     const timer = setTimeout(() => {
       timedOut = true;
       req.destroy();
@@ -102,6 +110,8 @@ export function wireGet(
       if (settled) return;
       done();
       if (o.signal?.aborted) return reject(abortedError('GET', shownPath));
+      // The lookup's refusal of a private address: said as it is, and not retried.
+      if (e instanceof GatewayError) return reject(e);
       if (timedOut)
         return reject(
           new GatewayError(

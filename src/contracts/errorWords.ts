@@ -197,6 +197,8 @@ export function errorHint(e: GatewayErrorFacts): string {
       return l10n.t('Try again, or raise gatewayStudio.network.streamIdleTimeoutSeconds.');
     case 'brokenToolCall':
       return l10n.t('The model produced a broken tool call; send the request again.');
+    case 'raiseSizeLimit':
+      return l10n.t('If this size is expected, raise {0} in your user settings and try again.', e.field ?? '');
     case undefined:
       return kindHint(e);
   }

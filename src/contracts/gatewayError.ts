@@ -41,7 +41,9 @@ export type ErrorAdvice =
   | 'freshResultLink'
   | 'stillRateLimited'
   | 'raiseIdleTimeout'
-  | 'brokenToolCall';
+  | 'brokenToolCall'
+  /** A size limit stopped the body; `field` names the setting. */
+  | 'raiseSizeLimit';
 
 /** What a gateway failure states: the wire's error object, the request it belongs to, the retries. */
 export interface GatewayErrorFacts {

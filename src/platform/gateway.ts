@@ -89,7 +89,15 @@ export async function gatewayHttpOptions(
     noProxy: vscode.workspace.getConfiguration('http').get<string[]>('noProxy') ?? [],
     // Only the user's own settings may allow the key to travel in clear.
     allowInsecureHttp: userValue('network.allowInsecureHttp') === true,
+    maxAnswerBytes: userMegabytes('chat.maxAnswerMegabytes', 16),
+    maxDownloadBytes: userMegabytes('video.maxDownloadMegabytes', 2048),
   };
+}
+
+/** A size limit in bytes from the user's settings only (`inspect().globalValue`), else its default. */
+function userMegabytes(key: string, fallback: number): number {
+  const v = userValue(key);
+  return (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback) * 1024 * 1024;
 }
 
 /** VS Code's `http.proxy` (or the environment's), which its fetch applies; for error messages. */
@@ -132,6 +140,8 @@ export async function getGatewayClient(
     o.proxy ?? '',
     o.noProxy ?? [],
     o.allowInsecureHttp === true,
+    o.maxAnswerBytes,
+    o.maxDownloadBytes,
     o.apiKey ? hash(o.apiKey) : '',
     hash(JSON.stringify([o.headers, o.modelHeaders])),
   ]);

@@ -153,6 +153,46 @@ describe('chat host side', () => {
     assert.match(notice?.type === 'chat/notice' ? notice.text : '', /EACCES: permission denied/);
   });
 
+  it('a localhost or mailto link from an answer asks in a modal first; declined, nothing opens; accepted, it opens', async () => {
+    // VS Code's own prompt skips these two; no dialog can be clicked here, so stand-ins answer it
+    // and record what would have opened.
+    const window = vscode.window as { showWarningMessage: (...a: unknown[]) => Thenable<unknown> };
+    const env = vscode.env as { openExternal: (uri: vscode.Uri) => Thenable<boolean> };
+    const { showWarningMessage } = window;
+    const { openExternal } = env;
+    const asked: { message: string; modal?: boolean; detail?: string }[] = [];
+    const opened: string[] = [];
+    let answer: 'Open' | undefined;
+    window.showWarningMessage = (message: unknown, options: unknown) => {
+      asked.push({ message: String(message), ...(options as vscode.MessageOptions) });
+      return Promise.resolve(answer);
+    };
+    env.openExternal = (uri) => {
+      opened.push(uri.toString(true));
+      return Promise.resolve(true);
+    };
+    const settled = async (n: number) => waitFor(`${n} modal(s)`, () => asked.length >= n || undefined);
+    try {
+      page.fromPage({ type: 'link/open', href: 'http://localhost:3000/admin/delete?all=1' });
+      await settled(1);
+      page.fromPage({ type: 'link/open', href: 'mailto:boss@example.com?subject=resign' });
+      await settled(2);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(opened, [], 'a declined link was opened');
+      assert.equal(asked[0]?.modal, true);
+      assert.match(asked[0]?.message ?? '', /own machine or network/);
+      assert.equal(asked[0]?.detail, 'http://localhost:3000/admin/delete?all=1');
+      assert.match(asked[1]?.message ?? '', /mail link/);
+      answer = 'Open';
+      page.fromPage({ type: 'link/open', href: 'mailto:boss@example.com?subject=resign' });
+      await waitFor('the accepted link to open', () => opened.length > 0 || undefined);
+      assert.deepEqual(opened, ['mailto:boss@example.com?subject=resign']);
+    } finally {
+      window.showWarningMessage = showWarningMessage;
+      env.openExternal = openExternal;
+    }
+  });
+
   it('conversations stored in workspace state by an earlier version move into files and stay in the history', async () => {
     const services = (await extension()).exports as Services;
     const state = services.context.workspaceState;

@@ -79,6 +79,12 @@ void describe('base URL normalisation (spec 4.7)', () => {
     }
   });
 
+  void it('*.localhost and localhost. are not loopback for plain http: the DNS server may answer any address for them', () => {
+    for (const named of ['http://gw.localhost:8080/v1', 'http://localhost.:8080/v1', 'http://a.b.localhost/v1'])
+      assert.match(configError(named).message, /unencrypted.*allowInsecureHttp/, named);
+    assert.equal(normaliseBaseUrl('dev.localhost:8080').url, 'https://dev.localhost:8080/v1');
+  });
+
   void it('a relative /v1/ result path is prefixed with the host root, an absolute URL is kept (spec 2.6)', () => {
     assert.equal(
       resolveAgainstBase('https://v.example.com/v1', '/v1/videos/x/content'),

@@ -1,4 +1,5 @@
 /** Which links the chat opens outside VS Code, decided without VS Code so it can be tested alone. */
+import { isPrivateHost } from '../../../api/addresses';
 
 export type LinkVerdict = { ok: true } | { ok: false; reason: 'invalid' | 'scheme' | 'userInfo'; scheme?: string };
 
@@ -28,4 +29,20 @@ export function checkChatLink(href: string): LinkVerdict {
   if (authority.includes('@')) return { ok: false, reason: 'userInfo' };
   if (url.hostname === '') return { ok: false, reason: 'invalid' };
   return { ok: true };
+}
+
+/**
+ * Why the chat asks before opening an allowed link itself: VS Code's trusted-domain prompt skips
+ * `mailto:` (it starts the mail program with the address, subject and body the answer chose) and
+ * localhost (a dev server, a router's admin page, which act on a GET). Undefined for a link VS Code
+ * already asks about.
+ */
+export function askBeforeOpening(href: string): 'mail' | 'local' | undefined {
+  const trimmed = href.trim();
+  if (/^mailto:/i.test(trimmed)) return 'mail';
+  try {
+    return isPrivateHost(new URL(trimmed).hostname) ? 'local' : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@ import { readSettings } from '../../../platform/settings';
 import type { Conversation, ErrorAction, HostMessage, ImageAttachment, ReplyTo } from '../../../shared/protocol';
 import { conversationToMarkdown } from '../../history/core/export';
 import type { Routes } from '../core/hub';
-import { checkChatLink } from '../core/links';
+import { askBeforeOpening, checkChatLink } from '../core/links';
 import { titleFor } from '../../history/core/store';
 
 /**
@@ -100,8 +100,27 @@ export class EditorActions implements vscode.Disposable {
       this.notify({ type: 'chat/notice', level: 'warning', text: vscode.l10n.t('Not a valid link: {0}', shown) });
       return;
     }
-    // VS Code asks the user before opening a domain they have not trusted yet.
+    // VS Code asks the user before opening a domain they have not trusted yet, but not before a
+    // mail link or localhost: those the chat asks about itself.
+    if (!(await this.confirmLink(href.trim()))) return;
     await vscode.env.openExternal(uri);
+  }
+
+  /** A modal for a link VS Code would open without asking; true when the user chose Open. */
+  private async confirmLink(href: string): Promise<boolean> {
+    const ask = askBeforeOpening(href);
+    if (!ask) return true;
+    const open = vscode.l10n.t('Open');
+    const message =
+      ask === 'mail'
+        ? vscode.l10n.t(
+            'Open this mail link from the answer? Your mail program starts with the address, subject and text the answer chose.',
+          )
+        : vscode.l10n.t(
+            'Open this link into your own machine or network from the answer? A page there (a dev server, a router) may act on what the link asks.',
+          );
+    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail: href.slice(0, 500) }, open);
+    return choice === open;
   }
 
   async errorAction(a: ErrorAction): Promise<void> {

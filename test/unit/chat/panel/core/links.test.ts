@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkChatLink } from '../../../../../src/chat/panel/core/links';
+import { askBeforeOpening, checkChatLink } from '../../../../../src/chat/panel/core/links';
 
 void test('links that hide their host behind user info are refused', () => {
   for (const href of [
@@ -35,4 +35,21 @@ void test('other schemes and non-links are refused with the reason', () => {
   });
   assert.equal(checkChatLink('not a link').ok, false);
   assert.equal(checkChatLink('https://').ok, false);
+});
+
+void test('mail links and links into the own machine or network are asked about; other web links are left to VS Code', () => {
+  for (const href of ['mailto:someone@example.com?subject=x&body=y', ' MAILTO:a@b.example'])
+    assert.equal(askBeforeOpening(href), 'mail', href);
+  for (const href of [
+    'http://localhost:3000/admin/delete?all=1',
+    'http://localhost.:3000/',
+    'http://app.localhost/',
+    'http://127.0.0.1:8080/',
+    'http://[::1]/',
+    'http://192.168.1.1/reboot',
+    'http://169.254.169.254/latest/meta-data/',
+  ])
+    assert.equal(askBeforeOpening(href), 'local', href);
+  for (const href of ['https://github.com/org/repo', 'http://example.com:8080/x'])
+    assert.equal(askBeforeOpening(href), undefined, href);
 });
