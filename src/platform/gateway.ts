@@ -94,7 +94,7 @@ export async function gatewayHttpOptions(
   };
 }
 
-/** A size limit in bytes from the user's settings only (`inspect().globalValue`), else its default. */
+/** A size limit in bytes from the user's own settings only (src/platform/userSettings.ts), else its default. */
 function userMegabytes(key: string, fallback: number): number {
   const v = userValue(key);
   return (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback) * 1024 * 1024;
