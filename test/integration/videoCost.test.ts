@@ -164,7 +164,7 @@ describe('video cost', () => {
     await waitFor('the second creation', async () => ((await creations()) === 2 ? true : undefined));
   });
 
-  it('a tool call above confirmAbove asks too: declined, the model is told and nothing is sent', async () => {
+  it("a tool call above confirmAbove asks once, in Gateway Studio's own question naming the price and the limit: declined, the model is told and nothing is sent", async () => {
     await setSetting('spend.confirmAbove', 0.5);
     await answerDialogs(['decline']);
     const r = await vscode.lm.invokeTool(
@@ -173,8 +173,11 @@ describe('video cost', () => {
       new vscode.CancellationTokenSource().token,
     );
     const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-    assert.match(text, /declined its estimated price \(about ¥0\.80: 4 s, 720p, vendor-image-video\)/, text);
-    assert.equal((await dialogs()).length, 1);
+    assert.match(text, /declined it in Gateway Studio's own confirmation, which names the price/, text);
+    const shown = await dialogs();
+    assert.equal(shown.length, 1);
+    assert.match(shown[0]!.message, /Another agent asks to spend money: a 4 s video with vendor-image-video/);
+    assert.match(shown[0]!.detail ?? '', /about ¥0\.80: 4 s, 720p, vendor-image-video \(above your limit of ¥0\.50\)/);
     assert.equal(await creations(), 0, 'nothing was sent');
   });
 
