@@ -32,6 +32,16 @@ const debug = (file: string) =>
 const creations = async () =>
   ((await control('requests')) as Req[]).filter((r) => r.method === 'POST' && /\/v1\/videos/.test(r.route));
 
+/**
+ * Turns on VS Code's global tool auto-approve (the current name of chat.tools.autoApprove). Its
+ * one-time opt-in dialog cannot be shown in an extension test; VS Code's own test-mode context
+ * key stands for the opt-in, so the setting then applies as it does for a user who accepted it.
+ */
+async function enableAutoApprove(chat: vscode.WorkspaceConfiguration): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
+}
+
 describe('storyboards in the extension host', () => {
   let dir: string;
   before(async () => {
@@ -196,7 +206,7 @@ describe('storyboards in the extension host', () => {
       }),
     );
     const chat = vscode.workspace.getConfiguration('chat');
-    await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
+    await enableAutoApprove(chat);
     try {
       await vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', ['decline']);
       const r = await vscode.lm.invokeTool(

@@ -214,7 +214,6 @@ describe('storyboards against hostile links and tool input', () => {
       await assert.rejects(fs.lstat(hook), 'no pre-commit hook was created');
       await assert.rejects(fs.lstat(clips), 'nothing was created in .vscode/');
     } finally {
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       await fs.rm(hook, { force: true });
       if (!hadGit) await fs.rm(path.join(ws, '.git'), { recursive: true, force: true });
       await fs.rm(clips, { recursive: true, force: true });

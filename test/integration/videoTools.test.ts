@@ -50,6 +50,16 @@ async function creations(): Promise<{ count: number; bodies: Record<string, unkn
   };
 }
 
+/**
+ * Turns on VS Code's global tool auto-approve (the current name of chat.tools.autoApprove). Its
+ * one-time opt-in dialog cannot be shown in an extension test; VS Code's own test-mode context
+ * key stands for the opt-in, so the setting then applies as it does for a user who accepted it.
+ */
+async function enableAutoApprove(chat: vscode.WorkspaceConfiguration): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
+}
+
 describe('video tools for agents (vscode.lm) and the gallery', () => {
   before(async () => {
     await extension();
@@ -164,7 +174,7 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     // VS Code's global auto-approve (the current name of chat.tools.autoApprove) skips its own
     // confirmation of every tool: only the extension's question stands between an agent and the bill.
     const chat = vscode.workspace.getConfiguration('chat');
-    await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
+    await enableAutoApprove(chat);
     const input = { prompt: 'an auto-approved comet', model: 'vendor-image-video', seconds: 4 };
     try {
       await answerAgentDialogs(['decline']);
