@@ -119,6 +119,30 @@ export function protectedSegment(relative: string): string | undefined {
   return undefined;
 }
 
+/** Why a feature must not create or read its own file at a path (see {@link placeProblem}). */
+export type PlaceRefusal = { kind: 'outside'; real: string } | { kind: 'protected'; dir: string; real: string };
+
+/**
+ * The rule for the files a feature writes or reads beside the user's (a storyboard's state file,
+ * clips and exports, the gallery's frames): really inside a workspace folder and not in `.git/`
+ * or `.vscode/`, judged by where links lead, a dangling one included: a committed
+ * `x.storyboard.state.json -> .git/hooks/pre-commit` would otherwise have the write create a hook.
+ * `userOutside`: a path named outside every folder is the user's own choice (an absolute folder in
+ * user settings) and passes. Throws {@link LinkLoopError} for a loop; callers treat that as a refusal.
+ */
+export async function placeProblem(
+  target: string,
+  roots: readonly string[],
+  o: { userOutside?: boolean } = {},
+): Promise<PlaceRefusal | undefined> {
+  const c = await checkInside(target, roots);
+  if (!c.inside) return o.userOutside && !namedInside(target, roots) ? undefined : { kind: 'outside', real: c.real };
+  // By where it leads and by its name: a `.git` named in the path is refused even where no link is.
+  const named = roots.filter((r) => isInside(r, target)).map((r) => protectedSegment(path.relative(r, target)));
+  const dir = protectedSegment(path.relative(await realpathOrSelf(c.root), c.real)) ?? named.find(Boolean);
+  return dir ? { kind: 'protected', dir, real: c.real } : undefined;
+}
+
 /**
  * The first segment of a root-relative path that Windows would read as a different name, or
  * undefined. On NTFS `.git.` and `.git ` are `.git`, `GIT~1` is the 8.3 short name of `.git` (or of

@@ -27,6 +27,8 @@ export type VideoQuote =
       line: string;
       /** Set when the figure is above `gatewayStudio.spend.confirmAbove`: that limit as text (`¥0.50`). */
       above?: string;
+      /** Quota units in one of the gateway's display units, so a limit in that unit can be compared. */
+      perUnit?: number;
     }
   | {
       known: false;

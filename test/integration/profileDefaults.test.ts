@@ -140,6 +140,8 @@ describe('gateway profiles: default models, the chat header, removal with runnin
     assert.ok(await start('on default'));
     await s.profiles.setActive('relay');
     assert.ok(await start('on relay'));
+    // Gateway Studio's own question before an agent's billed call (issue 35), answered yes.
+    await vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', ['accept']);
     const tool = await vscode.lm.invokeTool(
       'gatewayStudio_generateVideo',
       { input: { prompt: 'a tool clip on relay', seconds: 4, images: [image] }, toolInvocationToken: undefined },

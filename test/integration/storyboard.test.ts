@@ -32,6 +32,16 @@ const debug = (file: string) =>
 const creations = async () =>
   ((await control('requests')) as Req[]).filter((r) => r.method === 'POST' && /\/v1\/videos/.test(r.route));
 
+/**
+ * Turns on VS Code's global tool auto-approve (the current name of chat.tools.autoApprove). Its
+ * one-time opt-in dialog cannot be shown in an extension test; VS Code's own test-mode context
+ * key stands for the opt-in, so the setting then applies as it does for a user who accepted it.
+ */
+async function enableAutoApprove(chat: vscode.WorkspaceConfiguration): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
+}
+
 describe('storyboards in the extension host', () => {
   let dir: string;
   before(async () => {
@@ -119,6 +129,104 @@ describe('storyboards in the extension host', () => {
     await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
     await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file, 'open');
     assert.equal((await creations()).length, 2);
+  });
+
+  it("two chained shots approved, shot 2's model changed after shot 1 started: shot 2 is not created without a new approval", async () => {
+    await control('reset');
+    const file = path.join(dir, 'frozen.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify(
+        {
+          title: 'Frozen',
+          defaults: { model: 'vendor-image-video', resolution: '480p', aspectRatio: '16:9' },
+          shots: [
+            { id: 'one', prompt: 'the first', seconds: 1 },
+            { id: 'two', prompt: 'the second', seconds: 1, continueFrom: 'previous' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'gatewayStudio.storyboard');
+    await waitFor('the board view', async () => (await debug(file))?.view);
+    // One answer: the run's approval. A second question (the changed shot) gets no.
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+    await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file);
+    await waitFor('shot 1 created', async () => ((await creations()).length === 1 ? true : undefined));
+
+    // The board is edited while shot 1 runs: shot 2 now names another model.
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const text = doc.getText();
+    const at = text.lastIndexOf('"prompt": "the second"');
+    assert.ok(at > 0);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, doc.positionAt(at), '"model": "vendor-video-1.5",\n      ');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    // Saved, so no editor is left dirty (closing one would ask).
+    assert.ok(await doc.save());
+
+    const done = await waitFor(
+      'the run to end',
+      async () => {
+        const v = (await debug(file))?.view;
+        const two = v?.shots.find((x) => x.id === 'two');
+        return v && !v.running && two && ['failed', 'saved'].includes(two.status.kind) ? v : undefined;
+      },
+      90_000,
+    );
+    const two = done.shots.find((x) => x.id === 'two');
+    assert.equal(two?.status.kind, 'failed', two?.status.text);
+    assert.match(
+      two?.status.text ?? '',
+      /changed after the approval \(model vendor-image-video -> vendor-video-1\.5\)/,
+    );
+    const shown = await vscode.commands.executeCommand<{ message: string }[]>('gatewayStudio.storyboard.testApprovals');
+    assert.equal(shown.length, 2, 'the changed shot asked again');
+    assert.match(
+      shown[1]?.message ?? '',
+      /Shot "two" take 1 changed after you approved the run \(model vendor-image-video -> vendor-video-1\.5\)/,
+    );
+    const posts = await creations();
+    assert.equal(posts.length, 1, 'no creation request for shot 2');
+    assert.equal(posts[0]?.body.prompt, 'the first');
+  });
+
+  it("an agent's storyboard generation (vscode.lm) gets Gateway Studio's own question, even with VS Code's auto-approve on; declined, nothing is created", async () => {
+    await control('reset');
+    const file = path.join(dir, 'agent.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Agent',
+        defaults: { model: 'vendor-image-video' },
+        shots: [{ id: 'a', prompt: 'p', seconds: 1 }],
+      }),
+    );
+    const chat = vscode.workspace.getConfiguration('chat');
+    await enableAutoApprove(chat);
+    try {
+      await vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', ['decline']);
+      const r = await vscode.lm.invokeTool(
+        'gatewayStudio_generateStoryboard',
+        { input: { path: 'boards/agent.storyboard.json' }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(text, /declined it in Gateway Studio's own confirmation/, text);
+      const shown = await vscode.commands.executeCommand<{ message: string; detail?: string }[]>(
+        'gatewayStudio.video.testSpendDialogs',
+      );
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!.message, /Another agent asks to spend money: Generate storyboard clips: 1 clip\(s\)/);
+      assert.match(shown[0]!.detail ?? '', /[Pp]rice/);
+      await new Promise((res) => setTimeout(res, 500));
+      assert.equal((await creations()).length, 0, 'no creation request');
+    } finally {
+      await chat.update('tools.global.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it("the export panel's stitch joins the chosen takes into film.mp4 in the board's outputs folder; a hostile page gets no path", async () => {

@@ -164,6 +164,62 @@ describe('storyboards against hostile links and tool input', () => {
     assert.deepEqual(await fs.readdir(outs), before, 'no film and no GIF outside the workspace');
   });
 
+  it('a dangling link from the state file to .git/hooks/pre-commit and from the outputs folder into .vscode/ is refused: nothing is created there', async () => {
+    await control('reset');
+    const ws = root();
+    const hadGit = await fs.stat(path.join(ws, '.git')).then(
+      () => true,
+      () => false,
+    );
+    const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
+    const clips = path.join(ws, '.vscode', 'sb-clips');
+    await fs.mkdir(path.dirname(hook), { recursive: true });
+    await fs.rm(hook, { force: true });
+    await fs.symlink(hook, path.join(dir, 'hooked.storyboard.state.json'));
+    await fs.symlink(clips, path.join(dir, 'hooked.storyboard'));
+    const file = path.join(dir, 'hooked.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Hooked',
+        defaults: { model: 'vendor-image-video' },
+        shots: [{ id: 'a', prompt: 'p', seconds: 1 }],
+      }),
+    );
+    try {
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+      await waitFor('the board view', async () => (await debug(file))?.view);
+      await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+      await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file);
+      const done = await waitFor(
+        'the run to end',
+        async () => {
+          const v = (await debug(file))?.view;
+          const k = v?.shots[0]?.status.kind;
+          return v && !v.running && (k === 'failed' || k === 'saved') ? v : undefined;
+        },
+        60_000,
+      );
+      assert.match(JSON.stringify(done), /leads into \.git\/; nothing is written or read there/);
+      assert.equal(done.shots[0]?.status.kind, 'failed', 'the clip is not copied into .vscode/');
+      assert.match(done.shots[0]?.status.text ?? '', /leads into \.vscode\//);
+      // The export's writes go through the same rule.
+      const gif = new Uint8Array([...Buffer.from('GIF89a'), 1, 0, 1, 0, 0, 0, 0, 0x3b]);
+      const saved = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>(
+        'gatewayStudio.storyboard.debugState',
+        file,
+        { type: 'board/saveExport', requestId: 1, kind: 'gif', bytes: gif },
+      );
+      assert.equal(saved.ok, false);
+      await assert.rejects(fs.lstat(hook), 'no pre-commit hook was created');
+      await assert.rejects(fs.lstat(clips), 'nothing was created in .vscode/');
+    } finally {
+      await fs.rm(hook, { force: true });
+      if (!hadGit) await fs.rm(path.join(ws, '.git'), { recursive: true, force: true });
+      await fs.rm(clips, { recursive: true, force: true });
+    }
+  });
+
   it('the vscode.lm storyboard tools refuse what the chat tools refuse (paths out of the workspace, links out, malformed input), and change nothing outside', async () => {
     await control('reset');
     const farBoard = JSON.stringify({ title: 'Far', shots: [{ id: 'a', prompt: 'p', seconds: 1 }] });

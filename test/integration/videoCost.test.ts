@@ -164,7 +164,7 @@ describe('video cost', () => {
     await waitFor('the second creation', async () => ((await creations()) === 2 ? true : undefined));
   });
 
-  it('a tool call above confirmAbove asks too: declined, the model is told and nothing is sent', async () => {
+  it("a tool call above confirmAbove asks once, in Gateway Studio's own question naming the price and the limit: declined, the model is told and nothing is sent", async () => {
     await setSetting('spend.confirmAbove', 0.5);
     await answerDialogs(['decline']);
     const r = await vscode.lm.invokeTool(
@@ -173,9 +173,75 @@ describe('video cost', () => {
       new vscode.CancellationTokenSource().token,
     );
     const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-    assert.match(text, /declined its estimated price \(about ¥0\.80: 4 s, 720p, vendor-image-video\)/, text);
-    assert.equal((await dialogs()).length, 1);
+    assert.match(text, /declined it in Gateway Studio's own confirmation, which names the price/, text);
+    const shown = await dialogs();
+    assert.equal(shown.length, 1);
+    assert.match(shown[0]!.message, /Another agent asks to spend money: a 4 s video with vendor-image-video/);
+    assert.match(shown[0]!.detail ?? '', /about ¥0\.80: 4 s, 720p, vendor-image-video \(above your limit of ¥0\.50\)/);
     assert.equal(await creations(), 0, 'nothing was sent');
+  });
+
+  it('a storyboard shot above confirmAbove asks like a single video, naming its figure: declined, it is not created', async function () {
+    this.timeout(60_000);
+    await setSetting('spend.confirmAbove', 0.5);
+    const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'priced.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Priced',
+        defaults: { model: 'vendor-image-video', resolution: '720p' },
+        shots: [{ id: 'a', prompt: 'an expensive shot', seconds: 4 }],
+      }),
+    );
+    const board = () =>
+      vscode.commands.executeCommand<{
+        view?: { running: boolean; shots: { status: { kind: string; text: string } }[] };
+      }>('gatewayStudio.storyboard.debugState', file);
+    try {
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+      await waitFor('the board view', async () => (await board())?.view);
+      await answerDialogs(['decline']);
+      // The board's own approval is given; the price question is the one declined.
+      await vscode.commands.executeCommand('gatewayStudio.storyboard.testApprovals', [true]);
+      await vscode.commands.executeCommand('gatewayStudio.storyboard.generate', file);
+      const v = await waitFor('the shot to stop', async () => {
+        const st = (await board())?.view;
+        return st && !st.running && st.shots[0]?.status.kind === 'failed' ? st : undefined;
+      });
+      assert.match(v.shots[0]?.status.text ?? '', /declined the price/);
+      const shown = await dialogs();
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!.message, /estimated at ¥0\.80, above your limit of ¥0\.50/);
+      assert.equal(await creations(), 0, 'declined: the shot was not created');
+    } finally {
+      await setSetting('spend.confirmAbove', undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it("agents spend within gatewayStudio.spend.agentAllowance without our question; past today's allowance they are asked again", async () => {
+    const call = async (prompt: string) => {
+      const r = await vscode.lm.invokeTool(
+        'gatewayStudio_generateVideo',
+        { input: { prompt, ...REQUEST }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    };
+    // ¥0.80 a clip: one fits in ¥1.00 a day, the second does not.
+    await setSetting('spend.agentAllowance', 1);
+    try {
+      await answerDialogs(['decline']);
+      assert.match(await call('an allowed comet'), /Started video task/);
+      assert.equal((await dialogs()).length, 0, 'within the allowance: not asked');
+      assert.match(await call('a comet too many'), /declined it in Gateway Studio's own confirmation/);
+      const shown = await dialogs();
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!.detail ?? '', /beyond what agents may spend today without asking/);
+      assert.equal(await creations(), 1);
+    } finally {
+      await setSetting('spend.agentAllowance', undefined);
+    }
   });
 
   it('with confirmAbove set and no price known, the submit asks, saying the price is unknown', async function () {

@@ -34,6 +34,13 @@ async function invoke(name: string, input: object): Promise<string> {
   return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
+/**
+ * Answers Gateway Studio's own question before a billed tool call (issue 35: VS Code's confirmation
+ * may be auto-approved, so the extension asks itself) and returns how many it asked.
+ */
+const answerAgentDialogs = (answers: Array<'accept' | 'decline'>) =>
+  vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', answers);
+
 async function creations(): Promise<{ count: number; bodies: Record<string, unknown>[] }> {
   const counts = (await control('counts')) as Record<string, number>;
   const requests = (await control('requests')) as { route: string; method: string; body: Record<string, unknown> }[];
@@ -41,6 +48,16 @@ async function creations(): Promise<{ count: number; bodies: Record<string, unkn
     count: counts['POST /v1/videos/generations'] ?? 0,
     bodies: requests.filter((r) => r.method === 'POST' && r.route === '/v1/videos/generations').map((r) => r.body),
   };
+}
+
+/**
+ * Turns on VS Code's global tool auto-approve (the current name of chat.tools.autoApprove). Its
+ * one-time opt-in dialog cannot be shown in an extension test; VS Code's own test-mode context
+ * key stands for the opt-in, so the setting then applies as it does for a user who accepted it.
+ */
+async function enableAutoApprove(chat: vscode.WorkspaceConfiguration): Promise<void> {
+  await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  await chat.update('tools.global.autoApprove', true, vscode.ConfigurationTarget.Global);
 }
 
 describe('video tools for agents (vscode.lm) and the gallery', () => {
@@ -98,6 +115,7 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
 
   it('generate creates exactly one task, answers at once with id, status and path; status reports it running, then saved with its path', async () => {
     await control('reset');
+    await answerAgentDialogs(['accept']);
     const text = await invoke(GENERATE, {
       prompt: 'a lighthouse in a storm #never',
       model: 'vendor-image-video',
@@ -143,6 +161,7 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
 
     // vscode.lm.invokeTool calls prepareInvocation (the workbench shows and, in tests, accepts the
     // confirmation) and then invoke with the same input: that path starts the task.
+    await answerAgentDialogs(['accept']);
     assert.match(await invoke(GENERATE, input), /Started video task/);
     assert.equal((await creations()).count, 1);
     // Its confirmation was used up: the same plan again, without a new confirmation, is refused.
@@ -150,10 +169,38 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     assert.equal((await creations()).count, 1, 'still one POST');
   });
 
+  it("with VS Code's auto-approve on, an agent's generate call still gets Gateway Studio's own question naming the price; declined, no creation request reaches the gateway", async () => {
+    await control('reset');
+    // VS Code's global auto-approve (the current name of chat.tools.autoApprove) skips its own
+    // confirmation of every tool: only the extension's question stands between an agent and the bill.
+    const chat = vscode.workspace.getConfiguration('chat');
+    await enableAutoApprove(chat);
+    const input = { prompt: 'an auto-approved comet', model: 'vendor-image-video', seconds: 4 };
+    try {
+      await answerAgentDialogs(['decline']);
+      const text = await invoke(GENERATE, input);
+      const shown = await vscode.commands.executeCommand<{ message: string; detail?: string }[]>(
+        'gatewayStudio.video.testSpendDialogs',
+      );
+      assert.equal(shown.length, 1, 'our own question was asked');
+      assert.match(shown[0]!.message, /Another agent asks to spend money: a 4 s video with vendor-image-video/);
+      assert.match(shown[0]!.detail ?? '', /^Price( unknown)?:/, 'it names the price or says it is unknown');
+      assert.match(text, /declined it in Gateway Studio's own confirmation/, text);
+      assert.equal((await creations()).count, 0, 'declined: no creation request');
+
+      await answerAgentDialogs(['accept']);
+      assert.match(await invoke(GENERATE, input), /Started video task/);
+      assert.equal((await creations()).count, 1, 'accepted: one creation request');
+    } finally {
+      await chat.update('tools.global.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a workspace image becomes the one data URL of an image-to-video request', async () => {
     await control('reset');
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     await fs.writeFile(path.join(folder, 'diagram.png'), PNG_1x1);
+    await answerAgentDialogs(['accept']);
     const text = await invoke(GENERATE, {
       prompt: 'make a 4-second clip of this diagram',
       model: 'vendor-video-1.5',
@@ -244,6 +291,7 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       start: async (request, labels) => (await manager.submit({ request, imageLabels: labels })).record,
       quote: () => Promise.resolve({ known: false, line: 'Price unknown: a stand-in feature.' }),
       costOf: () => undefined,
+      confirmAgent: () => Promise.resolve('allowed' as const),
       videoModel: () => 'vendor-image-video',
     };
     const approvals: ApprovalRequest[] = [];

@@ -45,7 +45,7 @@ export class VideoSpend implements vscode.Disposable {
       return { known: false, line: vscode.l10n.t("Price unknown: the gateway's account has not been read yet.") };
     const book = new PriceBook(e.prices?.book.all() ?? [], pricesFromSettings(settings.prices, snap.unit));
     const q = quoteClip(req, book.lookup(req.model), snap.unit, settings.confirmAbove);
-    if (q.ok) return { known: true, ...q.quote };
+    if (q.ok) return { known: true, ...q.quote, perUnit: quotaFromDisplay(1, snap.unit) };
     // The limit in the gateway's unit, so video's question about an unknown price can name it.
     const limit =
       settings.confirmAbove > 0

@@ -6,7 +6,7 @@ import { readSettings } from '../../platform/settings';
 import { rulesResult, startedText, taskStatusText } from '../tools/core/agentText';
 import { fileStem, type VideoTaskRecord } from '../jobs/core/record';
 import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../tools/core/toolInput';
-import type { VideoFeature } from './feature';
+import type { StartOptions, VideoFeature } from './feature';
 import { SpendDeclined } from './spend';
 import { imageLabel, imageToDataUrl } from './images';
 
@@ -75,10 +75,11 @@ export class VideoAgent {
   async start(
     plan: Extract<VideoPlan, { ok: true }>,
     signal?: AbortSignal,
+    o?: StartOptions,
   ): Promise<{ text: string; record?: VideoTaskRecord }> {
     let record: VideoTaskRecord;
     try {
-      record = await this.feature.start(plan.request, plan.labels);
+      record = await this.feature.start(plan.request, plan.labels, o);
     } catch (e) {
       if (e instanceof GatewayError && e.kind === 'validation') {
         return { text: rulesResult(validateVideoRequest(plan.request).errors) };

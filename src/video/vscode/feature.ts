@@ -27,6 +27,12 @@ export interface VideoFeature {
   start(request: VideoCreateRequest, imageLabels: string[], o?: StartOptions): Promise<VideoTaskRecord>;
   /** What the request would cost, from the account feature's cached prices ("unknown" without them). */
   quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote>;
+  /**
+   * A billed action another agent asked for through `vscode.lm`: our own modal naming the price
+   * (VS Code's confirmation may be auto-approved), unless the user's daily allowance for agents
+   * covers it. `confirmed` named the price, so `confirmAbove` need not ask again.
+   */
+  confirmAgent(action: string, quotes: readonly VideoQuote[]): Promise<'allowed' | 'confirmed' | 'declined'>;
   /** The estimate and the charge kept for a task. */
   costOf(key: string): ClipCost | undefined;
   /** The video model a request names when it names none: the active profile's, else the setting. */

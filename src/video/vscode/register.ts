@@ -205,6 +205,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     outputDir,
     quote: (request) => spend.quote(request),
     costOf: (key) => spend.costOf(key),
+    confirmAgent: (action, quotes) => spend.confirmAgent(action, quotes),
     // A profile's own video model (issue 22); Profile.videoModel is the setting when it has none.
     videoModel: () => s.profiles.active().videoModel,
     start: async (request, imageLabels, o) => {

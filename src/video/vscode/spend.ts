@@ -4,10 +4,30 @@ import type { Services } from '../../platform/services';
 import { userValue } from '../../platform/userSettings';
 import { onVideoCharge, quoteVideo, type VideoQuote } from '../../platform/videoSpend';
 import { ClipCosts, type ClipCost } from '../jobs/core/costs';
+import { totalLine } from '../storyboard/core/price';
+import { costOf, dayOf, decide, parseAllowance } from '../tools/core/agentAllowance';
 import type { VideoJobManager } from '../jobs/core/manager';
 
 /** Hidden, registered only under the integration tests: answers the next price dialogs and lists those shown. */
 export const SPEND_DIALOG_TEST_COMMAND = 'gatewayStudio.video.testSpendDialogs';
+
+/** globalState: what agents spent today without being asked (this machine, every workspace). */
+const AGENT_SPEND_KEY = 'gatewayStudio.spend.agentSpentToday';
+
+/**
+ * `allowed`: within the agents' allowance, not asked (`confirmAbove` still asks at the start);
+ * `confirmed`: the user said yes to the modal, which named the price (and the limit it is above).
+ */
+export type AgentAnswer = 'allowed' | 'confirmed' | 'declined';
+
+/** Several clips' price: the total, and why a clip has none. */
+function agentPriceLine(quotes: readonly VideoQuote[]): string {
+  const total = totalLine(
+    quotes.map((q) => (q.known ? { known: true, quota: q.quota, amount: q.amount } : { known: false })),
+  );
+  const unknown = quotes.find((q) => !q.known);
+  return [total ? vscode.l10n.t('Price: {0}', total) : '', unknown?.line ?? ''].filter(Boolean).join(' ');
+}
 
 /** Thrown by a start the user declined at the price: nothing was sent. */
 export class SpendDeclined extends Error {
@@ -133,6 +153,57 @@ export class VideoSpend implements vscode.Disposable {
       return false;
     }
     return true;
+  }
+
+  /**
+   * A billed action another agent asked for (a `vscode.lm` tool): VS Code's own confirmation is
+   * skipped by a global auto-approve, so this modal, from the extension, names the price (or says
+   * it is unknown) and nothing is sent without it, unless the user's daily allowance for agents
+   * covers the action's known price. The allowance is read from user settings only.
+   */
+  async confirmAgent(action: string, quotes: readonly VideoQuote[]): Promise<AgentAnswer> {
+    const allowance = parseAllowance(userValue('spend.agentAllowance'));
+    const store = this.s.context.globalState;
+    const d = decide({
+      allowance,
+      stored: store.get(AGENT_SPEND_KEY),
+      today: dayOf(new Date()),
+      cost: costOf(quotes.map((q) => (q.known ? { quota: q.quota, perUnit: q.perUnit } : undefined))),
+    });
+    if (!d.ask) {
+      // Counted before the start: an action that then fails still used the allowance (never more).
+      await store.update(AGENT_SPEND_KEY, d.next);
+      this.s.log.info(`agent spend: within gatewayStudio.spend.agentAllowance (${d.next.spent} of ${allowance} today)`);
+      return 'allowed';
+    }
+    const price = quotes.length === 1 && quotes[0] ? VideoSpend.priceLine(quotes[0]) : agentPriceLine(quotes);
+    const go = vscode.l10n.t('Generate (billed)');
+    const pick = await this.dialogs.showWarningMessage(
+      vscode.l10n.t('Another agent asks to spend money: {0}. Allow it?', action),
+      {
+        modal: true,
+        detail: [
+          price,
+          vscode.l10n.t(
+            "The request came from a chat agent through VS Code's tools, whose confirmation can be auto-approved; this question is Gateway Studio's own.",
+          ),
+          d.why === 'over'
+            ? vscode.l10n.t(
+                'It is beyond what agents may spend today without asking (gatewayStudio.spend.agentAllowance: {0}).',
+                allowance,
+              )
+            : d.why === 'unknown-price'
+              ? vscode.l10n.t('With the price unknown, gatewayStudio.spend.agentAllowance cannot cover it.')
+              : vscode.l10n.t(
+                  'gatewayStudio.spend.agentAllowance in your user settings lets agents spend up to an amount a day without this question.',
+                ),
+        ].join('\n'),
+      },
+      go,
+    );
+    if (pick !== go)
+      this.s.log.info('agent spend: a billed action asked for by an agent was declined; nothing was sent');
+    return pick === go ? 'confirmed' : 'declined';
   }
 
   /** Keeps the quote shown before the submit beside the new task. */

@@ -73,3 +73,23 @@ void test('checkInside: a workspace reached through a linked path still matches 
   const out = await checkInside(path.join(alias, 'AGENTS.md'), [alias]);
   assert.equal(out.inside, false);
 });
+
+void test('placeProblem refuses a dangling link into .git/hooks (what a write would create there) and a link out; a plain file passes', async () => {
+  const { placeProblem } = await import('../../../src/api/insideWorkspace');
+  await fs.mkdir(path.join(ws, '.git', 'hooks'), { recursive: true });
+  await fs.mkdir(path.join(ws, '.vscode'), { recursive: true });
+  const hook = path.join(ws, '.git', 'hooks', 'pre-commit');
+  await fs.symlink(hook, path.join(ws, 'x.storyboard.state.json'));
+  await fs.symlink(path.join(ws, '.vscode'), path.join(ws, 'frames'));
+  const state = await placeProblem(path.join(ws, 'x.storyboard.state.json'), [ws]);
+  assert.deepEqual(state, { kind: 'protected', dir: '.git', real: hook });
+  assert.equal((await placeProblem(path.join(ws, 'frames', 'a.png'), [ws]))?.kind, 'protected');
+  assert.equal((await placeProblem(path.join(ws, '.vscode', 'tasks.json'), [ws]))?.kind, 'protected');
+  assert.equal((await placeProblem(path.join(ws, 'dangling'), [ws]))?.kind, 'outside');
+  assert.equal((await placeProblem(path.join(ws, 'outdir', 'a.png'), [ws], { userOutside: true }))?.kind, 'outside');
+  assert.equal(await placeProblem(path.join(ws, 'docs', 'new.png'), [ws]), undefined);
+  // A folder the user named outside every workspace folder is theirs.
+  assert.equal(await placeProblem(path.join(outside, 'frames', 'a.png'), [ws], { userOutside: true }), undefined);
+  assert.equal((await placeProblem(path.join(outside, 'frames', 'a.png'), [ws]))?.kind, 'outside');
+  await assert.rejects(fs.lstat(hook), 'nothing was created in .git/hooks');
+});

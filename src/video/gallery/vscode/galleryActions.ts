@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { placeProblem } from '../../../api/insideWorkspace';
 import { KNOWN_VIDEO_MODELS } from '../../../api/videoRules';
 import type { Services } from '../../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/protocol/gallery';
@@ -117,14 +118,39 @@ export class GalleryActions {
     if (!dir || !dataUrl.startsWith('data:image/png;base64,')) return;
     const stem = fileStem(r.request.prompt, r.videoId ?? r.key);
     const framesDir = vscode.Uri.joinPath(vscode.Uri.file(dir), 'frames');
+    if (await this.refused(framesDir)) return;
     await vscode.workspace.fs.createDirectory(framesDir);
     let file = vscode.Uri.joinPath(framesDir, `${stem}-${time.toFixed(2).replace('.', '_')}s.png`);
     for (let i = 2; await exists(file); i++)
       file = vscode.Uri.joinPath(framesDir, `${stem}-${time.toFixed(2).replace('.', '_')}s-${i}.png`);
+    if (await this.refused(file)) return;
     await vscode.workspace.fs.writeFile(file, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
     this.s.log.info(`gallery: frame at ${time.toFixed(2)} s of ${r.videoId ?? r.key} saved to ${file.fsPath}`);
     // One reference image: image-to-video, which both known models accept.
     this.port.post({ type: 'gallery/form', form: { ...formOf(r), images: [relPath(file.fsPath)] } });
+  }
+
+  /**
+   * The shared rule (api/insideWorkspace.ts): a `frames` folder or frame name inside the workspace
+   * that links out of it, or into `.git/` or `.vscode/` (dangling links too), is not written. An
+   * output folder the user set outside the workspace is theirs.
+   */
+  private async refused(target: vscode.Uri): Promise<boolean> {
+    const roots = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+    const why = await placeProblem(target.fsPath, roots, { userOutside: true }).catch(() => ({
+      kind: 'outside' as const,
+      real: target.fsPath,
+    }));
+    if (!why) return false;
+    const text =
+      why.kind === 'outside'
+        ? vscode.l10n.t('{0} leads out of the workspace; the frame was not saved.', relPath(target.fsPath))
+        : vscode.l10n.t('{0} leads into {1}/; the frame was not saved.', relPath(target.fsPath), why.dir);
+    this.s.log.warn(`gallery: ${text}`);
+    this.port.post({ type: 'gallery/notice', text, error: true });
+    return true;
   }
 
   private async deleteFile(r: VideoTaskRecord): Promise<void> {

@@ -14,8 +14,12 @@ export interface UnitEnd {
 }
 
 export interface RunDeps {
-  /** Submits one unit with its reference images (data URLs or HTTPS URLs); resolves once recorded. */
-  start(unit: Unit, refs: string[]): Promise<{ done: Promise<UnitEnd> }>;
+  /**
+   * Submits one unit with the shot's own reference images (data URLs or HTTPS URLs) and, for a
+   * chained shot, the last frame (kept apart: the approval froze the own images, not the frame);
+   * resolves once recorded.
+   */
+  start(unit: Unit, own: string[], frame?: string): Promise<{ done: Promise<UnitEnd> }>;
   /** The shot's own reference images as they are sent (throws naming the image that cannot be read). */
   images(shotId: string): Promise<string[]>;
   /** The last frame of a saved unit's clip as a PNG data URL (decoded in the webview). */
@@ -98,11 +102,12 @@ export class BoardRun {
   private launch(u: Unit): void {
     this.set(u, { kind: 'running' });
     void (async () => {
-      const refs = await this.deps.images(u.shotId);
+      const own = await this.deps.images(u.shotId);
       const dep = dependencyOf(this.board, u.shotId);
+      let frame: string | undefined;
       if (dep) {
         try {
-          refs.push(await this.deps.lastFrame(dep));
+          frame = await this.deps.lastFrame(dep);
         } catch (e) {
           throw new Error(
             l10n.t(
@@ -114,7 +119,7 @@ export class BoardRun {
           );
         }
       }
-      const { done } = await this.deps.start(u, refs);
+      const { done } = await this.deps.start(u, own, frame);
       return await done;
     })().then(
       (end) => this.ended(u, end),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { checkInside } from '../../../api/insideWorkspace';
 import { FeatureToolError } from '../../../contracts/featureTools';
@@ -13,8 +14,12 @@ import {
   parseInput,
   toShot,
 } from '../core/agentInput';
+import type { ApprovedUnit } from '../core/approved';
 import { allUnits, runSummary } from '../core/plan';
+import { totalLine } from '../core/price';
+import type { VideoQuote } from '../../../platform/videoSpend';
 import { fallback, sessions } from './editor';
+import { freezeUnits } from './approvedRun';
 import { workspaceRoots } from './files';
 
 const VIEW_TYPE = 'gatewayStudio.storyboard';
@@ -117,17 +122,30 @@ export async function prepareAddShot(raw: unknown): Promise<{ summary: string; r
 export async function prepareGenerate(
   feature: VideoFeature,
   raw: unknown,
-): Promise<{ summary: string; key: string; run: () => Promise<string> }> {
+): Promise<{
+  summary: string;
+  key: string;
+  approved: ApprovedUnit[];
+  quotes: VideoQuote[];
+  run: () => Promise<string>;
+}> {
   const i = input(generateInput, raw);
   const uri = await boardUri(i.path);
   const { board } = await readBoard(uri);
   if (i.shot !== undefined && !board.shots.some((s) => s.id === i.shot))
     throw new FeatureToolError(vscode.l10n.t('The board has no shot "{0}".', i.shot));
   const units = allUnits(board).filter((u) => i.shot === undefined || u.shotId === i.shot);
-  const sum = runSummary(board, units, fallback(feature.videoModel()));
-  const quotes = await Promise.all([...new Set(sum.models)].map(async (m) => (await feature.quote({ model: m })).line));
+  const fb = fallback(feature.videoModel());
+  const sum = runSummary(board, units, fb);
+  // The requests this approval stands for, frozen now (images by content hash): the run sends these
+  // or asks again, and the lm tool's invoke matches its confirmation by them, not by path and shot.
+  const approved = await freezeUnits(board, units, uri.fsPath, fb);
+  // Each clip priced as it will be sent (model, seconds, resolution), so the total can be named.
+  const quotes = await Promise.all(approved.map((a) => feature.quote(a)));
   return {
-    key: `${uri.fsPath}\n${i.shot ?? ''}`,
+    key: `${uri.fsPath}\n${i.shot ?? ''}\n${createHash('sha256').update(JSON.stringify(approved)).digest('hex')}`,
+    approved,
+    quotes,
     summary: [
       vscode.l10n.t(
         'Generate {0} shot(s) of "{1}" ({2}): up to {3} clip(s), {4} s in all, with {5}. Takes that already have a clip are skipped.',
@@ -138,7 +156,7 @@ export async function prepareGenerate(
         sum.seconds,
         sum.models.join(', '),
       ),
-      ...quotes,
+      boardPriceLine(quotes),
       vscode.l10n.t('Billed to your gateway account.'),
     ].join('\n'),
     run: async () => {
@@ -146,9 +164,18 @@ export async function prepareGenerate(
       const session = await waitFor(() => sessions.get(uri.fsPath));
       if (!session) throw new FeatureToolError(vscode.l10n.t('The board editor did not open; nothing was sent.'));
       // The tool's own approval (chat or VS Code) named shots, seconds and models: not asked twice.
-      return session.gen.generate(i.shot, { ask: false });
+      return session.gen.generate(i.shot, { ask: false, approved });
     },
   };
+}
+
+/** The run's price for the confirmations: the total, or why it is not known. */
+export function boardPriceLine(quotes: readonly VideoQuote[]): string {
+  const total = totalLine(
+    quotes.map((q) => (q.known ? { known: true, quota: q.quota, amount: q.amount } : { known: false })),
+  );
+  const unknown = quotes.find((q) => !q.known);
+  return [total ?? '', unknown && !unknown.known ? unknown.line : ''].filter(Boolean).join(' ');
 }
 
 async function waitFor<T>(get: () => T | undefined, ms = 10_000): Promise<T | undefined> {

@@ -152,7 +152,12 @@ export class BoardSession implements vscode.Disposable {
       });
       await Promise.race([this.pageReady, late]).finally(() => clearTimeout(timer));
     }
-    const bytes = await fs.readFile(takePath(this.doc.uri.fsPath, file));
+    // The clip beside the board is read by the same rule as the export's reads: a take file that is a
+    // link out of the workspace (or into .git/) is not handed to the page.
+    const clip = takePath(this.doc.uri.fsPath, file);
+    const why = await writeProblem(clip);
+    if (why) throw new Error(why);
+    const bytes = await fs.readFile(clip);
     const requestId = this.nextFrame++;
     return new Promise((resolve, reject) => {
       this.frames.set(requestId, { resolve, reject });

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { checkInside } from '../../../api/insideWorkspace';
+import { checkInside, placeProblem } from '../../../api/insideWorkspace';
 import { imageToDataUrl } from '../../vscode/images';
 import type { Board } from '../core/board';
 import { isUrl, pathProblem } from '../core/plan';
-import { outputsDirFor, parseState, printState, statePathFor, type BoardState } from '../core/state';
+import { emptyState, outputsDirFor, parseState, printState, statePathFor, type BoardState } from '../core/state';
 
 /** The file-system folders of the open workspace (what "inside the workspace" means). */
 export function workspaceRoots(): string[] {
@@ -70,17 +70,23 @@ export async function shotImages(
 }
 
 /**
- * Why the board's state file or outputs folder must not be written: a link that leads out of the
- * workspace (a hostile `x.storyboard -> ~/.ssh` would have clips copied over keys).
+ * Why the board's state file, a clip or an export must not be written or read there: a link that
+ * leads out of the workspace (a hostile `x.storyboard -> ~/.ssh` would have clips copied over
+ * keys) or into `.git/` or `.vscode/`, dangling links included (`x.storyboard.state.json ->
+ * .git/hooks/pre-commit` would create a hook). The one rule of api/insideWorkspace.ts.
  */
 export async function writeProblem(target: string): Promise<string | undefined> {
-  const c = await checkInside(target, workspaceRoots()).catch(() => undefined);
-  return c?.inside
-    ? undefined
-    : vscode.l10n.t('{0} leads out of the workspace; nothing is written there.', path.basename(target));
+  const why = await placeProblem(target, workspaceRoots()).catch(() => ({ kind: 'outside' as const }));
+  if (!why) return undefined;
+  return why.kind === 'outside'
+    ? vscode.l10n.t('{0} leads out of the workspace; nothing is written there.', path.basename(target))
+    : vscode.l10n.t('{0} leads into {1}/; nothing is written or read there.', path.basename(target), why.dir);
 }
 
 export async function readState(boardPath: string): Promise<{ state: BoardState; error?: string }> {
+  // A state file that links elsewhere is neither read nor (the error keeps it so) ever written.
+  const why = await writeProblem(statePathFor(boardPath));
+  if (why) return { state: emptyState(), error: why };
   const text = await fs.readFile(statePathFor(boardPath), 'utf8').catch(() => undefined);
   return parseState(text);
 }

@@ -5,6 +5,7 @@ import type { VideoTaskRecord } from '../../jobs/core/record';
 import { effectiveShot, type Board } from '../core/board';
 import {
   allUnits,
+  dependencyOf,
   runSummary,
   shotProblems,
   shotRequest,
@@ -13,6 +14,7 @@ import {
   type Unit,
   type UnitStatus,
 } from '../core/plan';
+import { freezeUnit, unitChanges, type ApprovedUnit } from '../core/approved';
 import { totalLine, type ClipQuote } from '../core/price';
 import { BoardRun, type UnitEnd } from '../core/run';
 import {
@@ -25,10 +27,9 @@ import {
   type TakeRecord,
 } from '../core/state';
 import { approve } from './approval';
+import { freezeUnits, loadApprovedRun, saveApprovedRun } from './approvedRun';
 import { imageFileProblems, keepClip, readState, shotImages, writeState } from './files';
 
-/** workspaceState: the runs the user approved that have units left, per board file (survives a reload). */
-const RUNS_KEY = 'gatewayStudio.storyboard.runs';
 const FINAL = new Set<VideoTaskRecord['state']>(['saved', 'failed', 'error', 'timed_out', 'paused']);
 
 export interface GenerationHost {
@@ -53,6 +54,8 @@ export class BoardGeneration implements vscode.Disposable {
   stateError: string | undefined;
   run: BoardRun | undefined;
   private fileProblems = new Map<string, string>();
+  /** The run's units as approved (unit key -> frozen request): a unit sent otherwise asks again. */
+  private approved = new Map<string, ApprovedUnit>();
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
@@ -134,13 +137,18 @@ export class BoardGeneration implements vscode.Disposable {
    * Generate shot (`shotId`) or Generate all: asks for approval naming shots, seconds, models and
    * the price, then runs. Returns what the user is told (also when nothing starts).
    */
-  async generate(shotId?: string, o: { ask?: boolean } = {}): Promise<string> {
+  async generate(shotId?: string, o: { ask?: boolean; approved?: readonly ApprovedUnit[] } = {}): Promise<string> {
     const board = this.h.board();
     if (!board) return vscode.l10n.t('The board does not parse; fix it in the text editor first. Nothing was sent.');
     if (this.run && !this.isDone()) return vscode.l10n.t('This board is already generating.');
+    // A tool's approval (o.approved) froze its units when it was shown: only those run.
+    const given = o.approved && new Map(o.approved.map((a) => [unitKey(a), a]));
     const units = allUnits(
       board,
-      (u) => (shotId !== undefined && u.shotId !== shotId) || !['pending', 'failed'].includes(this.status(u).kind),
+      (u) =>
+        (shotId !== undefined && u.shotId !== shotId) ||
+        !['pending', 'failed'].includes(this.status(u).kind) ||
+        (given !== undefined && !given.has(unitKey(u))),
     );
     if (units.length === 0) return vscode.l10n.t('Nothing to generate: every take has a clip or is running.');
     const sum = runSummary(board, units, this.h.fallback());
@@ -152,6 +160,8 @@ export class BoardGeneration implements vscode.Disposable {
           .map((i) => new URL(i).host),
       ),
     );
+    // Frozen before the question: the approval stands for the requests as they are now.
+    const frozen = given ? units.map((u) => given.get(unitKey(u))!) : await this.freeze(board, units);
     if (o.ask !== false) {
       const ok = await approve({
         message: vscode.l10n.t(
@@ -172,15 +182,15 @@ export class BoardGeneration implements vscode.Disposable {
       });
       if (!ok) return vscode.l10n.t('Not generated: you declined. Nothing was sent.');
     }
-    await this.startRun(board, units, problems);
+    await this.startRun(board, frozen, problems);
     return vscode.l10n.t('Generating {0} clip(s).', units.length);
   }
 
   /** Continues the run approved before a reload: running takes are followed, the rest start when they may. */
   async resumePending(): Promise<void> {
     const board = this.h.board();
-    const saved = this.h.s.context.workspaceState.get<Record<string, Unit[]>>(RUNS_KEY, {})[this.h.boardPath];
-    if (!board || !Array.isArray(saved) || saved.length === 0) return;
+    const saved = loadApprovedRun(this.h.s.context.workspaceState, this.h.boardPath);
+    if (!board || saved.length === 0) return;
     // A take that failed before the reload is not sent again on its own: that takes a new approval.
     const units = saved.filter(
       (u) =>
@@ -194,21 +204,24 @@ export class BoardGeneration implements vscode.Disposable {
     return !this.run?.units().some((u) => ['pending', 'waiting', 'running'].includes(u.status.kind));
   }
 
-  private async saveRun(units: Unit[] | undefined): Promise<void> {
-    const runs = { ...this.h.s.context.workspaceState.get<Record<string, Unit[]>>(RUNS_KEY, {}) };
-    if (units?.length) runs[this.h.boardPath] = units;
-    else delete runs[this.h.boardPath];
-    await this.h.s.context.workspaceState.update(RUNS_KEY, runs);
+  /** What an approval shown now stands for (the requests frozen, the images by content hash). */
+  freeze(board: Board, units: readonly Unit[]): Promise<ApprovedUnit[]> {
+    return freezeUnits(board, units, this.h.boardPath, this.h.fallback());
   }
 
-  private async startRun(board: Board, units: Unit[], problems: Map<string, string[]>): Promise<void> {
+  private async saveRun(units: readonly ApprovedUnit[] | undefined): Promise<void> {
+    await saveApprovedRun(this.h.s.context.workspaceState, this.h.boardPath, units);
+  }
+
+  private async startRun(board: Board, units: ApprovedUnit[], problems: Map<string, string[]>): Promise<void> {
+    this.approved = new Map(units.map((u) => [unitKey(u), u]));
     await this.saveRun(units);
     const run = new BoardRun(
       board,
       units,
       problems,
       {
-        start: (u, refs) => this.startUnit(u, refs),
+        start: (u, own, frame) => this.startUnit(u, own, frame),
         images: async (id) => (await shotImages(this.h.board() ?? board, this.h.boardPath, id)).urls,
         lastFrame: async (dep) => {
           const file = takeOf(this.state, dep.shotId, dep.take)?.file;
@@ -242,20 +255,24 @@ export class BoardGeneration implements vscode.Disposable {
     });
   }
 
-  private async startUnit(u: Unit, refs: string[]): Promise<{ done: Promise<UnitEnd> }> {
+  private async startUnit(u: Unit, own: string[], frame: string | undefined): Promise<{ done: Promise<UnitEnd> }> {
     if (this.disposed) throw new Error(vscode.l10n.t('the board was closed'));
     const board = this.h.board();
     const shot = board?.shots.find((s) => s.id === u.shotId);
     if (!board || !shot) throw new Error(vscode.l10n.t('the shot is no longer on the board'));
-    const req = shotRequest(board, shot, this.h.fallback());
-    if (refs.length) req.image_urls = refs;
-    else delete req.image_urls;
+    const { image_urls: _placeholders, ...req } = shotRequest(board, shot, this.h.fallback());
+    // Exactly what is sent, compared with what was approved (the shot may have been edited since).
+    const now = freezeUnit(u, req, own, dependencyOf(board, u.shotId));
+    const changes = unitChanges(this.approved.get(unitKey(u)), now);
+    if (changes.length) await this.approveAgain(u, req, changes, now);
+    const refs = [...own, ...(frame ? [frame] : [])];
     const labels = [
       ...(shot.images ?? []),
       ...(shot.continueFrom ? [vscode.l10n.t('(last frame of the previous shot)')] : []),
     ];
-    // The board's own approval named the price: the per-clip question is not asked again.
-    const record = await this.h.feature.start(req, labels, { priceConfirmed: true });
+    // Not priceConfirmed: like a single video, a clip above spend.confirmAbove (or of unknown price
+    // while it is set) asks when it is sent, naming its figure.
+    const record = await this.h.feature.start(refs.length ? { ...req, image_urls: refs } : req, labels);
     await this.setTake(u.shotId, {
       take: u.take,
       taskKey: record.key,
@@ -265,6 +282,34 @@ export class BoardGeneration implements vscode.Disposable {
       seconds: req.seconds,
     });
     return { done: this.waitEnd(record.key) };
+  }
+
+  /** A unit that changed since the run's approval is sent only on a new one, naming the changes; throws when declined. */
+  private async approveAgain(
+    u: Unit,
+    req: { model: string; seconds?: number; resolution?: string },
+    changes: string[],
+    now: ApprovedUnit,
+  ): Promise<void> {
+    const q = await this.h.feature.quote(req);
+    const ok = await approve({
+      message: vscode.l10n.t(
+        'Shot "{0}" take {1} changed after you approved the run ({2}). Generate it as it is now?',
+        u.shotId,
+        u.take,
+        changes.join('; '),
+      ),
+      detail: [q.line, vscode.l10n.t('Generating is billed to your gateway account.')].join('\n'),
+    });
+    if (!ok)
+      throw new Error(
+        vscode.l10n.t(
+          'not sent: the shot changed after the approval ({0}) and the change was not approved',
+          changes.join('; '),
+        ),
+      );
+    this.approved.set(unitKey(u), now);
+    await this.saveRun([...this.approved.values()]);
   }
 
   /** Resolves when the manager's task ends (saved and copied beside the board, or not). */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
+import type { VideoQuote } from '../../../platform/videoSpend';
 import type { VideoFeature } from '../../vscode/feature';
 import { ADD_SHOT_JSON_SCHEMA, CREATE_JSON_SCHEMA, GENERATE_JSON_SCHEMA } from '../core/toolSchemas';
 
@@ -81,7 +82,9 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
   const confirmed = new Set<string>();
   const register = (
     name: string,
-    prepare: (input: unknown) => Promise<{ summary: string; key?: string; run: () => Promise<string> }>,
+    prepare: (
+      input: unknown,
+    ) => Promise<{ summary: string; key?: string; quotes?: VideoQuote[]; run: () => Promise<string> }>,
     title: string,
   ) =>
     vscode.lm.registerTool<unknown>(name, {
@@ -101,6 +104,15 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
           const key = p.key ?? JSON.stringify(options.input);
           if (!confirmed.delete(key))
             return text(vscode.l10n.t('Not run: this call was not confirmed. Nothing was changed or sent.'));
+          // A billed run (it has quotes) also gets our own question: VS Code's may be auto-approved.
+          if (
+            p.quotes &&
+            (await feature.confirmAgent(vscode.l10n.t('{0}: {1} clip(s)', title, p.quotes.length), p.quotes)) ===
+              'declined'
+          )
+            return text(
+              "The storyboard was not generated: the user declined it in Gateway Studio's own confirmation, which names the price. Nothing was sent or billed. Do not call the tool again unless the user asks.",
+            );
           return text(await p.run());
         } catch (e) {
           return text(message(e));

@@ -22,6 +22,10 @@ export const PREPARE_DEBUG_COMMAND = 'gatewayStudio.video.debugPrepareTool';
  */
 export const INVOKE_UNPREPARED_TEST_COMMAND = 'gatewayStudio.video.testInvokeUnprepared';
 
+/** The answer when the user declined our own question (for the model, which tells the user). */
+const AGENT_DECLINED_TEXT =
+  "The video task was not started: the user declined it in Gateway Studio's own confirmation, which names the price. Nothing was sent or billed. Do not call the tool again unless the user asks.";
+
 const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
 
 const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>]/g;
@@ -68,10 +72,15 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
       s.log.warn('video tool: an invocation without a matching confirmation was refused; nothing was sent');
       return text(NOT_CONFIRMED_TEXT);
     }
+    // Our own question: VS Code's confirmation above may have been auto-approved.
+    const q = await feature.quote(plan.request);
+    const what = vscode.l10n.t('a {0} s video with {1}', plan.request.seconds ?? '?', plan.request.model);
+    const answer = await feature.confirmAgent(what, [q]);
+    if (answer === 'declined') return text(AGENT_DECLINED_TEXT);
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
     try {
-      return text((await agent.start(plan, ac.signal)).text);
+      return text((await agent.start(plan, ac.signal, { priceConfirmed: answer === 'confirmed' })).text);
     } catch (e) {
       s.log.error(`video tool: ${e instanceof Error ? e.message : String(e)}`);
       return text(notStartedText(e));

@@ -24,8 +24,8 @@ function harness(o: { limit?: number; fail?: string[]; frameFails?: boolean } = 
     allUnits(board),
     new Map(),
     {
-      start: async (u, refs) => {
-        log.push(`start ${unitKey(u)} [${refs.join(',')}]`);
+      start: async (u, own, frame) => {
+        log.push(`start ${unitKey(u)} [${[...own, ...(frame ? [frame] : [])].join(',')}]`);
         return { done: new Promise<UnitEnd>((r) => ends.set(unitKey(u), r)) };
       },
       images: async (id) => (id === 'a' ? ['data:image/png;base64,LOGO'] : []),
@@ -129,8 +129,8 @@ void test('a run resumed after a reload never sends again a unit that has its cl
     allUnits(board),
     new Map(),
     {
-      start: async (u, refs) => {
-        log.push(`start ${unitKey(u)} [${refs.join(',')}]`);
+      start: async (u, own, frame) => {
+        log.push(`start ${unitKey(u)} [${[...own, ...(frame ? [frame] : [])].join(',')}]`);
         return { done: new Promise<UnitEnd>(() => undefined) };
       },
       images: async () => [],
