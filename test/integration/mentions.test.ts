@@ -166,6 +166,22 @@ describe('@-mentions in VS Code', () => {
     }
   });
 
+  it('mention file: a harmless name that links to the .env beside it is refused with a note (issue 35)', async () => {
+    await fs.mkdir(path.join(root, 'mention-envlink'), { recursive: true });
+    await write('mention-envlink/.env', 'API_KEY=sk-mention-link-1234\n');
+    await fs.symlink(path.join(root, 'mention-envlink', '.env'), path.join(root, 'mention-envlink', 'notes.md'));
+    try {
+      const row = (await query('mention-envlink/notes')).find((r) => r.label === 'mention-envlink/notes.md');
+      assert.ok(row, 'the picker offers it');
+      const sent = await send([row]);
+      assert.equal(sent.attachments[0]?.text, '');
+      assert.match(sent.attachments[0]?.note ?? '', /may hold secrets/);
+      assert.ok(!JSON.stringify(sent.received).includes('sk-mention-link'), textOf(sent.received));
+    } finally {
+      await fs.rm(path.join(root, 'mention-envlink'), { recursive: true, force: true });
+    }
+  });
+
   it('mention file: a file over the limit is cut with a truncation note, and the stored message says so', async () => {
     const big = await write('mention-big/huge.txt', 'line of text that repeats\n'.repeat(2000)); // 52,000 chars
     const row = (await query('mention-big/huge')).find((r) => r.ref === big.toString());
