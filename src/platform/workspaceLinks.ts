@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { linkLeadsOut } from '../api/insideWorkspace';
+import { linkLeadsOut, realpathOrSelf } from '../api/insideWorkspace';
+import { isSecretPath } from '../shared/sensitiveFiles';
 
 /**
  * Where `uri` really leads when it is a workspace file whose symbolic link points outside the
@@ -13,4 +15,21 @@ export async function linkOutOfWorkspace(uri: vscode.Uri): Promise<string | unde
     .filter((f) => f.uri.scheme === 'file')
     .map((f) => f.uri.fsPath);
   return linkLeadsOut(uri.fsPath, roots).catch(() => uri.fsPath);
+}
+
+/**
+ * Whether `uri` is a file that may hold secrets (../shared/sensitiveFiles) by its workspace name or
+ * by where its links lead inside the workspace (`ref.png -> ../.env`): the readers that send a
+ * file without showing it (video reference images) refuse those.
+ */
+export async function leadsToSecret(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme !== 'file') return false;
+  if (isSecretPath(vscode.workspace.asRelativePath(uri, false))) return true;
+  const real = await realpathOrSelf(uri.fsPath);
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    if (f.uri.scheme !== 'file') continue;
+    const rel = path.relative(await realpathOrSelf(f.uri.fsPath), real);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel) && isSecretPath(rel)) return true;
+  }
+  return false;
 }

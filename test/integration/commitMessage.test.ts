@@ -126,6 +126,28 @@ describe('Generate Commit Message', function () {
       assert.deepEqual(git(dir, 'diff', '--cached', '--name-only').split('\n'), ['alpha.ts', 'beta.ts']);
     });
 
+    it('leaves the diff of a staged .env out of the request and says so in it (issue 35)', async () => {
+      const dir = makeRepo(
+        {
+          'alpha.ts': 'export const alpha = 1;\n',
+          '.env': 'API_KEY=sk-live-commit-1234\n',
+          'prod.env': 'T=sk-prod-5678\n',
+        },
+        true,
+      );
+      const repo = await open(dir);
+      const r = await run(repo.rootUri);
+      assert.equal(r.outcome, 'written', r.line);
+      assert.deepEqual(r.secretLeftOut, ['.env', 'prod.env']);
+      const [asked] = await chatRequests();
+      const sent = JSON.stringify(asked?.body);
+      assert.doesNotMatch(sent, /sk-live-commit-1234|sk-prod-5678|API_KEY/);
+      const user = asked?.body.messages?.[1]?.content ?? '';
+      assert.match(user, /^diff --git a\/alpha\.ts b\/alpha\.ts$/m);
+      assert.match(user, /^diff of \.env left out: secret file$/m);
+      assert.match(user, /^diff of prod\.env left out: secret file$/m);
+    });
+
     it('a repository with nothing changed gets one line and no request', async () => {
       const repo = await open(makeRepo({}, false));
       repo.inputBox.value = 'my draft';

@@ -175,6 +175,70 @@ describe('inline completion', () => {
     assert.equal(await completionCount(), 0, 'no request reached the gateway');
   });
 
+  /** Waits until an ask of the active editor ends as `why` (a refusal) or with a request (`asked`). */
+  async function askedOrSkipped(why: string): Promise<void> {
+    let last = '';
+    await waitFor(`the ask to end as ${why}`, async () => {
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await new Promise((r) => setTimeout(r, 200));
+      const st = await state();
+      last = JSON.stringify(st.last);
+      return why === 'asked' ? st.last !== undefined && st.last.skipped === undefined : st.last?.skipped === why;
+    }).catch((e: Error) => assert.fail(`${e.message}; the last ask: ${last}`));
+  }
+
+  it('a secret file is never sent (issue 35): not completed with its language on, nor quoted as a neighbour', async () => {
+    await setSetting('completions.languages', { '*': true, plaintext: true, dotenv: true });
+    try {
+      await openAt('completion/.env', 'API_KEY=sk-comp-env-1\nOTHER=\n', 1, 6);
+      await askedOrSkipped('secret');
+      await openAt('completion/deploy/prod.env', 'T=sk-comp-env-2\n', 0, 2);
+      await askedOrSkipped('secret');
+      assert.equal(await completionCount(), 0, 'no request for a secret file');
+
+      // Neighbours of the same language: a secret one (recently edited) is left out, a plain one is quoted.
+      const secret = await openAt('completion/credentials.json', '{ "token": "sk-comp-neighbour-3" }\n', 0, 2);
+      await secret.edit((b) => b.insert(new vscode.Position(1, 0), '\n'));
+      const plain = await openAt('completion/other.json', '{ "marker": "plain-neighbour-4" }\n', 0, 2);
+      await plain.edit((b) => b.insert(new vscode.Position(1, 0), '\n'));
+      await openAt('completion/app.json', '{\n  "name": \n}\n', 1, 10);
+      await askedOrSkipped('asked');
+      const prompts = ((await control('requests')) as { route: string; body: { prompt: string } }[])
+        .filter((r) => r.route === '/v1/completions')
+        .map((r) => r.body.prompt);
+      assert.ok(prompts.length > 0);
+      assert.ok(
+        prompts.some((p) => p.includes('plain-neighbour-4')),
+        'neighbours are quoted at all',
+      );
+      assert.ok(!prompts.some((p) => p.includes('sk-comp')), 'no secret in any request');
+    } finally {
+      await setSetting('completions.languages', undefined);
+    }
+  });
+
+  it('.git/info/exclude is honoured like .gitignore: an excluded file is not completed nor quoted (issue 35)', async () => {
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const repo = path.join(root, 'completion', 'gx');
+    await fs.mkdir(path.join(repo, '.git', 'info'), { recursive: true });
+    await fs.writeFile(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    await fs.writeFile(path.join(repo, '.git', 'info', 'exclude'), 'private-*.ts\n');
+    try {
+      await openAt('completion/gx/private-notes.ts', `// private-marker-5\n${SOURCE}`, 2, 9);
+      await askedOrSkipped('git-excluded');
+      assert.equal(await completionCount(), 0);
+      await openAt('completion/gx/main.ts', SOURCE, 1, 9);
+      await askedOrSkipped('asked');
+      const prompts = ((await control('requests')) as { route: string; body: { prompt: string } }[])
+        .filter((r) => r.route === '/v1/completions')
+        .map((r) => r.body.prompt);
+      assert.ok(!prompts.some((p) => p.includes('private-marker-5')), 'the excluded file is not a neighbour');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await fs.rm(repo, { recursive: true, force: true });
+    }
+  });
+
   it("a cloned repository's settings cannot choose the model, turn completion on, nor shorten the debounce", async () => {
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const file = path.join(root, '.vscode', 'settings.json');

@@ -166,6 +166,22 @@ describe('@-mentions in VS Code', () => {
     }
   });
 
+  it('mention file: a harmless name that links to the .env beside it is refused with a note (issue 35)', async () => {
+    await fs.mkdir(path.join(root, 'mention-envlink'), { recursive: true });
+    await write('mention-envlink/.env', 'API_KEY=sk-mention-link-1234\n');
+    await fs.symlink(path.join(root, 'mention-envlink', '.env'), path.join(root, 'mention-envlink', 'notes.md'));
+    try {
+      const row = (await query('mention-envlink/notes')).find((r) => r.label === 'mention-envlink/notes.md');
+      assert.ok(row, 'the picker offers it');
+      const sent = await send([row]);
+      assert.equal(sent.attachments[0]?.text, '');
+      assert.match(sent.attachments[0]?.note ?? '', /may hold secrets/);
+      assert.ok(!JSON.stringify(sent.received).includes('sk-mention-link'), textOf(sent.received));
+    } finally {
+      await fs.rm(path.join(root, 'mention-envlink'), { recursive: true, force: true });
+    }
+  });
+
   it('mention file: a file over the limit is cut with a truncation note, and the stored message says so', async () => {
     const big = await write('mention-big/huge.txt', 'line of text that repeats\n'.repeat(2000)); // 52,000 chars
     const row = (await query('mention-big/huge')).find((r) => r.ref === big.toString());
@@ -252,7 +268,7 @@ describe('@-mentions in VS Code', () => {
     }
   });
 
-  it('mention changes: without a repository the model is told so; with one, the working-tree diff and untracked files', async () => {
+  it('mention changes: without a repository the model is told so; with one, the working-tree diff and untracked files, a secret file only named', async () => {
     await vscode.workspace.getConfiguration('git').update('enabled', true, vscode.ConfigurationTarget.Global);
     const gitExt = vscode.extensions.getExtension<{
       enabled: boolean;
@@ -276,9 +292,11 @@ describe('@-mentions in VS Code', () => {
       git('config', 'user.email', 'test@example.com');
       git('config', 'user.name', 'Test');
       await write('mention-git/tracked.txt', 'first line\n');
-      git('add', 'mention-git/tracked.txt');
+      await write('mention-git/.env', 'TOKEN=sk-mention-old\n');
+      git('add', 'mention-git/tracked.txt', 'mention-git/.env');
       git('commit', '-q', '-m', 'start');
       await write('mention-git/tracked.txt', 'first line\nsecond line\n');
+      await write('mention-git/.env', 'TOKEN=sk-mention-new\n');
       await write('mention-git/new-file.txt', 'brand new\n');
       const sent = await waitFor(
         'the diff through the git extension',
@@ -293,6 +311,10 @@ describe('@-mentions in VS Code', () => {
       assert.match(text, /# Untracked files\n[^#]*mention-git\/new-file\.txt/);
       assert.equal(sent.attachments[0]?.language, 'diff');
       assert.match(textOf(sent.received), /\+second line/);
+      // Issue 35: the .env diff is its values; it is named, never attached nor sent.
+      assert.match(text, /^diff of mention-git\/\.env left out: secret file$/m);
+      assert.doesNotMatch(JSON.stringify(sent.received), /sk-mention/);
+      assert.doesNotMatch(text, /sk-mention/);
     } finally {
       // Closed first: the extension keeps running git in an open repository (check-ignore on file
       // events), and a repository deleted under it fails those runs with an uncaught EPIPE.

@@ -16,6 +16,7 @@ import {
   STORYBOARD_CHAT_TOOLS,
   STORYBOARD_LM_TOOLS,
 } from '../../src/video/storyboard/vscode/toolDefs';
+import { imageToDataUrl } from '../../src/video/vscode/images';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 /** A 1x1 PNG: a real image, so only the link check can stop it. */
@@ -129,6 +130,16 @@ describe('storyboards against hostile links and tool input', () => {
       /late\.png is a symbolic link that leads outside the workspace/,
     );
     assert.equal(await creations(), 0, 'no creation request was sent');
+  });
+
+  it('a reference image that is, or links to, a secret file inside the workspace is not read for upload (issue 35)', async () => {
+    await fs.writeFile(path.join(dir, '.env'), 'API_KEY=sk-ref-secret\n');
+    await fs.symlink(path.join(dir, '.env'), path.join(dir, 'ref.png'));
+    await fs.writeFile(path.join(dir, '.env.png'), PNG_1x1);
+    await fs.writeFile(path.join(dir, 'plain.png'), PNG_1x1);
+    for (const name of ['ref.png', '.env.png'])
+      await assert.rejects(imageToDataUrl(vscode.Uri.file(path.join(dir, name))), /may hold secrets/, name);
+    assert.match(await imageToDataUrl(vscode.Uri.file(path.join(dir, 'plain.png'))), /^data:image\/png;base64,/);
   });
 
   it("a board's outputs folder that links out of the workspace is neither read nor written by the export", async () => {

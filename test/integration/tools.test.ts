@@ -106,6 +106,61 @@ describe('tools in VS Code', () => {
     host.dispose();
   });
 
+  it('edit_file on .env opens no document or diff and answers the same for a right and a wrong guess until allowed (issue 35)', async () => {
+    await extension();
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const file = path.join(root, 'tools-secret', '.env');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, 'API_KEY=sk-tools-secret-1234\n');
+    const host = new VscodeToolHost();
+    const asked: string[] = [];
+    let decision: 'deny' | 'allow' = 'deny';
+    const runner = new ToolRunner({
+      tools: () => builtinTools(host),
+      approve: (r: ApprovalRequest) => {
+        asked.push(JSON.stringify({ summary: r.summary, warning: r.warning, ask: r.askEveryTime, shown: !!r.shown }));
+        return Promise.resolve(decision);
+      },
+      // Trusted: the guard must ask all the same.
+      trust: { isTrusted: () => true, trust: () => undefined },
+    });
+    const edit = async (id: string, oldText: string) =>
+      (
+        await runner.execute(
+          [
+            {
+              id,
+              type: 'function' as const,
+              function: {
+                name: 'edit_file',
+                arguments: JSON.stringify({ path: 'tools-secret/.env', oldText, newText: 'API_KEY=rotated' }),
+              },
+            },
+          ],
+          { signal: new AbortController().signal, conversationId: 'secret' },
+        )
+      )[0]?.content;
+    const opened = () =>
+      vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file) ||
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff);
+    try {
+      const right = await edit('s1', 'API_KEY=sk-tools-secret-1234');
+      const wrong = await edit('s2', 'API_KEY=sk-tools-secret-9999');
+      assert.equal(right, wrong);
+      assert.match(right ?? '', /declined/);
+      assert.equal(asked.length, 2);
+      assert.equal(asked[0], asked[1], 'the same question for both guesses');
+      assert.match(asked[0] ?? '', /not read before you allow/);
+      assert.equal(opened(), false, 'no document or diff of .env was opened before approval');
+      decision = 'allow';
+      assert.match((await edit('s3', 'API_KEY=sk-tools-secret-1234')) ?? '', /^Edited tools-secret\/\.env/);
+      assert.equal(await fs.readFile(file, 'utf8'), 'API_KEY=rotated\n');
+    } finally {
+      host.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('get_selection reads the editor the user last worked in while the chat has the focus, as @selection does', async () => {
     await extension();
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

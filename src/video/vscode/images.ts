@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { linkOutOfWorkspace } from '../../platform/workspaceLinks';
+import { leadsToSecret, linkOutOfWorkspace } from '../../platform/workspaceLinks';
 
 /** Image types a reference image may have, by extension. */
 export const IMAGE_MIME: Readonly<Record<string, string>> = {
@@ -36,6 +36,14 @@ export async function imageToDataUrl(uri: vscode.Uri): Promise<string> {
     throw new Error(
       vscode.l10n.t(
         '{0} is a symbolic link that leads outside the workspace; it is not sent as a reference image.',
+        name,
+      ),
+    );
+  // `ref.png -> .env` inside the workspace: the one list of secret files counts for uploads too.
+  if (await leadsToSecret(uri))
+    throw new Error(
+      vscode.l10n.t(
+        '{0} is, or links to, a file that may hold secrets (such as .env or a key); it is not sent as a reference image.',
         name,
       ),
     );

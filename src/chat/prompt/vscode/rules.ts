@@ -8,7 +8,7 @@
 // - nested `AGENTS.md` files apply only to files mentioned from their folder
 //   ({@link RulesSource.nestedFor}), so a monorepo's package rules do not fill every request.
 import * as vscode from 'vscode';
-import { linkOutOfWorkspace } from '../../../platform/workspaceLinks';
+import { leadsToSecret, linkOutOfWorkspace } from '../../../platform/workspaceLinks';
 import { RULES_FILES } from '../../tools/core/protectedFiles';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../../shared/protocol';
@@ -111,19 +111,25 @@ export class RulesSource implements vscode.Disposable {
   /**
    * A rules file's text, or undefined when there is none or it is a symbolic link leading out of
    * the workspace: `AGENTS.md -> /proc/self/environ` would otherwise put the editor's environment
-   * (keys included) into every prompt. Such a file is logged once and named in `linkedOut`.
+   * (keys included) into every prompt; nor when it is, or links to, a secret file inside it
+   * (`AGENTS.md -> .env`, ../../../shared/sensitiveFiles). Such a file is logged once and its
+   * warning kept in `linkedOut`.
    */
   private async readRule(uri: vscode.Uri, linkedOut: string[]): Promise<string | undefined> {
+    const id = ruleId(uri);
     const out = await linkOutOfWorkspace(uri);
-    if (out !== undefined) {
-      const id = ruleId(uri);
-      linkedOut.push(id);
-      const key = `${id}:link:${out}`;
-      if (!this.logged.has(key)) this.o.warn(`rules: ${linkOutText(id)} (${uri.fsPath} -> ${out})`);
-      this.logged.add(key);
-      return undefined;
-    }
-    return readText(uri);
+    const refusal =
+      out !== undefined
+        ? { text: linkOutText(id), detail: `${uri.fsPath} -> ${out}` }
+        : (await leadsToSecret(uri))
+          ? { text: secretText(id), detail: uri.fsPath }
+          : undefined;
+    if (!refusal) return readText(uri);
+    linkedOut.push(refusal.text);
+    const key = `${id}:refused:${refusal.detail}`;
+    if (!this.logged.has(key)) this.o.warn(`rules: ${refusal.text} (${refusal.detail})`);
+    this.logged.add(key);
+    return undefined;
   }
 
   /** The chips' message: the files found, whether they are blocked, the size warnings. */
@@ -133,11 +139,7 @@ export class RulesSource implements vscode.Disposable {
       type: 'prompt/rules',
       rules: rules.map((r) => ({ id: r.id, kind: r.kind, truncated: r.truncated })),
       blocked: this.blocked,
-      warnings: [
-        ...this.untrustedPrompts.map(untrustedPromptText),
-        ...this.linkedOut.map(linkOutText),
-        ...warnings.map(warningText),
-      ],
+      warnings: [...this.untrustedPrompts.map(untrustedPromptText), ...this.linkedOut, ...warnings.map(warningText)],
     };
   }
 
@@ -199,6 +201,13 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+function secretText(id: string): string {
+  return vscode.l10n.t(
+    'Rules file {0} is, or links to, a file that may hold secrets (such as .env), so it is not sent.',
+    id,
+  );
 }
 
 function linkOutText(id: string): string {

@@ -198,6 +198,10 @@ function warningText(kind: CardWarning): string {
       return vscode.l10n.t(
         'This file runs code: git hooks, dev containers, CI workflows or direnv execute what it says.',
       );
+    case 'steersAgents':
+      return vscode.l10n.t(
+        'This file steers coding agents: their settings, instructions, commands, skills, hooks or MCP servers, followed or run in later sessions.',
+      );
     case 'secrets':
       return vscode.l10n.t(
         'This file may contain secrets (keys, tokens, passwords); what is read is sent to the model.',

@@ -25,6 +25,8 @@ export const DEFAULT_LANGUAGES: Readonly<Record<string, boolean>> = {
   plaintext: false,
   markdown: false,
   scminput: false,
+  // Env files hold secrets; the eligibility check refuses them anyway (issue 35), this says so.
+  dotenv: false,
 };
 
 export function completionSettingsFrom(get: (key: string) => unknown): CompletionSettings {

@@ -1,9 +1,21 @@
 import * as vscode from 'vscode';
-import { checkInside } from '../../../api/insideWorkspace';
+import * as path from 'node:path';
+import { checkInside, realpathOrSelf } from '../../../api/insideWorkspace';
 import { gitignoreMatcher } from '../../../shared/gitignore';
+import { isSecretPath } from '../../../shared/sensitiveFiles';
+import { gitExcludeMatcher } from '../core/gitExcludes';
 
 /** Why a document gets no request (for the log and the tests), or undefined when it may. */
-export type Refusal = 'scheme' | 'no-language' | 'too-large' | 'binary' | 'outside-workspace' | 'excluded' | 'ignored';
+export type Refusal =
+  | 'scheme'
+  | 'no-language'
+  | 'secret'
+  | 'too-large'
+  | 'binary'
+  | 'outside-workspace'
+  | 'excluded'
+  | 'ignored'
+  | 'git-excluded';
 
 const NO_LANGUAGE = new Set(['', 'plaintext', 'raw']);
 /** Eligibility is remembered this long per file (a .gitignore edited meanwhile is seen after it). */
@@ -13,12 +25,16 @@ const MAX_GITIGNORE_BYTES = 256 * 1024;
 /**
  * Which documents may be completed and quoted as context: files of the workspace (a notebook's
  * cells count as its file, when they have a language), not over the size limit, not binary, not
- * hidden by `files.exclude` nor ignored by a `.gitignore`, and not a link that leads out of the
- * workspace. Untitled buffers and other schemes are out: they are not in the workspace.
+ * hidden by `files.exclude` nor ignored by a `.gitignore`, `.git/info/exclude` or the global
+ * excludes file, not a link that leads out of the workspace, and not a secret file
+ * (../../../shared/sensitiveFiles: `.env`, keys, kubeconfig…, by its name or its link's target's,
+ * or a document in the `dotenv` language, whatever it is called). Untitled buffers and other
+ * schemes are out: they are not in the workspace. Neighbours pass the same check.
  */
 export class Eligibility implements vscode.Disposable {
   private readonly byFile = new Map<string, { at: number; refusal: Refusal | undefined }>();
   private readonly gitignores = new Map<string, { at: number; match: ((rel: string) => boolean) | undefined }>();
+  private readonly gitExcludes = new Map<string, { at: number; match: Promise<(file: string) => boolean> }>();
   private readonly sub = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('files.exclude')) this.byFile.clear();
   });
@@ -36,6 +52,8 @@ export class Eligibility implements vscode.Disposable {
     const file = fileUriOf(doc);
     if (!file) return 'scheme';
     if (doc.uri.scheme === 'vscode-notebook-cell' && NO_LANGUAGE.has(doc.languageId)) return 'no-language';
+    // Before anything is read or cached: a secret file is never sent, whatever else holds.
+    if (doc.languageId === 'dotenv' || isSecretPath(vscode.workspace.asRelativePath(file, false))) return 'secret';
     // The text's length in UTF-16 units is a floor on its bytes: a cheap check before any reading.
     const length = doc.getText().length;
     if (length > maxBytes) return 'too-large';
@@ -56,9 +74,12 @@ export class Eligibility implements vscode.Disposable {
       .map((f) => f.uri.fsPath);
     const inside = await checkInside(file.fsPath, roots);
     if (!inside.inside) return 'outside-workspace';
+    // A harmless name may link to a secret file inside the workspace (notes.txt -> .env).
+    if (isSecretPath(path.relative(await realpathOrSelf(inside.root), inside.real))) return 'secret';
     const rel = vscode.workspace.asRelativePath(file, false).replace(/\\/g, '/');
     if (this.excluded(folder, file)) return 'excluded';
     if (await this.ignored(folder, rel)) return 'ignored';
+    if ((await this.gitExcludesOf(path.dirname(file.fsPath), folder.uri.fsPath))(file.fsPath)) return 'git-excluded';
     return undefined;
   }
 
@@ -100,8 +121,18 @@ export class Eligibility implements vscode.Disposable {
     return match;
   }
 
+  /** `.git/info/exclude` and the global excludes file, per folder for {@link TTL_MS}. */
+  private gitExcludesOf(dir: string, root: string): Promise<(file: string) => boolean> {
+    const hit = this.gitExcludes.get(dir);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.match;
+    const match = gitExcludeMatcher(dir, root).catch(() => () => false);
+    this.gitExcludes.set(dir, { at: Date.now(), match });
+    return match;
+  }
+
   dispose(): void {
     this.sub.dispose();
+    this.gitExcludes.clear();
     for (const d of this.watching) d.dispose();
     this.watcher.dispose();
     this.byFile.clear();

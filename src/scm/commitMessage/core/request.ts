@@ -7,6 +7,7 @@
 import type { ChatRequest } from '../../../api/wire';
 import { fenced } from '../../../shared/fence';
 import { CHARS_PER_TOKEN, rawTextTokens } from '../../../shared/tokens';
+import { leftOutNote, withoutSecretDiffs } from '../../../shared/secretDiffs';
 import { fitDiff, parseDiff } from './diff';
 
 /** The start of the system message (the local gateway recognises a commit-message request by it). */
@@ -81,6 +82,8 @@ export interface CommitRequest {
   summarised: string[];
   /** Files left out because even their summary did not fit. */
   omitted: string[];
+  /** Secret files (../../../shared/sensitiveFiles) whose diff was never sent, only named. */
+  secret: string[];
 }
 
 function untrackedSection(untracked: readonly string[]): string {
@@ -99,19 +102,23 @@ export function buildCommitRequest(i: CommitRequestInput): CommitRequest {
     : 'This repository has no commits yet.';
   const untracked = untrackedSection(i.untracked);
   const heading = i.staged ? 'The staged changes (unified diff):' : 'The uncommitted changes (unified diff):';
-  const files = parseDiff(i.diff);
+  // A secret file's diff is its values: it goes before any budgeting, and a line says so.
+  const { text: diff, leftOut: secret } = withoutSecretDiffs(i.diff);
+  const secretNote = leftOutNote(secret);
+  const files = parseDiff(diff);
   const reserve = Math.min(i.maxOutput ?? ANSWER_RESERVE, ANSWER_RESERVE);
   // Per-message overhead and the fences' own lines, generously.
-  const overhead = rawTextTokens(system + subjects + untracked + heading) + 64;
+  const overhead = rawTextTokens(system + subjects + untracked + heading + secretNote) + 64;
   // A tenth of the window stays free: the estimate is not the server's tokenizer.
   const budget = Math.max(0, Math.min(MAX_DIFF_TOKENS, Math.floor((i.window - reserve - overhead) * 0.9)));
   const fitted =
     files.length > 0
       ? fitDiff(files, budget, rawTextTokens)
       : // Not a git diff (nothing parsed): sent as it is, cut to the budget.
-        { text: i.diff.slice(0, budget * CHARS_PER_TOKEN), summarised: [], omitted: [] };
+        { text: diff.slice(0, budget * CHARS_PER_TOKEN), summarised: [], omitted: [] };
   const parts = [subjects];
-  if (i.diff.trim() !== '') parts.push(`${heading}\n${fenced(fitted.text, 'diff')}`);
+  if (diff.trim() !== '') parts.push(`${heading}\n${fenced(fitted.text, 'diff')}`);
+  if (secretNote) parts.push(secretNote);
   if (untracked) parts.push(untracked);
   return {
     request: {
@@ -124,5 +131,6 @@ export function buildCommitRequest(i: CommitRequestInput): CommitRequest {
     files: files.map((f) => f.path),
     summarised: fitted.summarised,
     omitted: fitted.omitted,
+    secret,
   };
 }

@@ -27,6 +27,8 @@ export interface CommitMessageResult {
   model?: string;
   /** Files described by a summary line instead of their diff. */
   summarised?: string[];
+  /** Secret files whose diff was not sent (only their names). */
+  secretLeftOut?: string[];
 }
 
 /** Runs in progress, by repository root: a second click stops the first. */
@@ -185,7 +187,7 @@ async function ask1(
   const built = buildCommitRequest({ ...a, window: limits.window, maxOutput: limits.maxOutput });
   const reduced = [...built.summarised, ...built.omitted];
   s.log.info(
-    `commit message: ${built.files.length} files (${a.staged ? 'staged' : 'working tree'}), ${a.untracked.length} untracked, ${a.subjects.length} subjects, model ${a.model}, window ${limits.window} (${limits.source})${reduced.length ? `; summarised: ${reduced.join(', ')}` : ''}`,
+    `commit message: ${built.files.length} files (${a.staged ? 'staged' : 'working tree'}), ${a.untracked.length} untracked, ${a.subjects.length} subjects, model ${a.model}, window ${limits.window} (${limits.source})${reduced.length ? `; summarised: ${reduced.join(', ')}` : ''}${built.secret.length ? `; secret files left out: ${built.secret.join(', ')}` : ''}`,
   );
   const stream = new CommitMessageStream();
   const answer = await client.streamChat(built.request, {
@@ -211,5 +213,5 @@ async function ask1(
       15_000,
     );
   }
-  return { outcome: 'written', message, model: a.model, summarised: reduced };
+  return { outcome: 'written', message, model: a.model, summarised: reduced, secretLeftOut: built.secret };
 }

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ContextAttachment, MentionItem } from '../../../../shared/protocol';
+import { leftOutNote, withoutSecretDiffs } from '../../../../shared/secretDiffs';
 import { makeAttachment, noteOnly } from '../../core/mentions';
 import type { Outcome } from './outcome';
 
@@ -77,15 +78,17 @@ async function gitChanges(): Promise<Outcome> {
   for (const repo of repos) {
     await repo.status();
     const name = vscode.workspace.asRelativePath(repo.rootUri, true) || repo.rootUri.fsPath;
-    const staged = (await repo.diff(true)).trim();
-    const unstaged = (await repo.diff(false)).trim();
+    // A secret file's diff is its values: named, never attached (../../../../shared/secretDiffs).
+    const staged = withoutSecretDiffs((await repo.diff(true)).trim());
+    const unstaged = withoutSecretDiffs((await repo.diff(false)).trim());
     const untracked = [
       ...(repo.state.untrackedChanges ?? []),
       ...repo.state.workingTreeChanges.filter((c) => c.status === UNTRACKED),
     ].map((c) => vscode.workspace.asRelativePath(c.uri, false));
     const section: string[] = [];
-    if (staged) section.push(`# Staged changes\n${staged}`);
-    if (unstaged) section.push(`# Unstaged changes\n${unstaged}`);
+    const say = (d: { text: string; leftOut: string[] }) => [d.text.trim(), leftOutNote(d.leftOut)].filter(Boolean);
+    if (say(staged).length) section.push(`# Staged changes\n${say(staged).join('\n')}`);
+    if (say(unstaged).length) section.push(`# Unstaged changes\n${say(unstaged).join('\n')}`);
     if (untracked.length) section.push(`# Untracked files\n${[...new Set(untracked)].sort().join('\n')}`);
     if (section.length === 0) section.push('No changes: the working tree matches HEAD.');
     parts.push(repos.length > 1 ? `## Repository ${name}\n${section.join('\n\n')}` : section.join('\n\n'));

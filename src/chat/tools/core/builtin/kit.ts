@@ -2,9 +2,9 @@ import type { ChangeRecorder } from '../../../checkpoints/core/checkpoints';
 import { summarizeChange } from '../edit';
 import { assertWritableFile, looksBinary, MAX_READ_BYTES, readRegularFile } from '../fs';
 import type { FileChange, ToolHost } from '../host';
-import { writeGuard } from '../protectedFiles';
+import { isSecretFile, writeGuard } from '../protectedFiles';
 import { resolveWorkspacePath, type ResolvedPath } from '../paths';
-import { ToolError, type PreparedCall, type Tool, type ToolCallContext } from '../runner';
+import { ToolError, type PreparedCall, type Tool, type ToolCallContext, type ToolResult } from '../runner';
 import { workspaceIgnore } from '../ignore';
 
 /**
@@ -49,6 +49,9 @@ export const def = (
 
 export const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 export const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+/** Whether a tool must not read `file` before approval (blindChangeCall below). */
+export const isSecret = (file: ResolvedPath): boolean => isSecretFile(file.relative) || isSecretFile(file.realRelative);
+
 /**
  * A read-only call whose work happens when it runs, after approval: `prepare` only checks the
  * arguments, so nothing is read for a call the user then denies.
@@ -73,6 +76,11 @@ export interface BuiltinKit {
   readCurrent(file: ResolvedPath): Promise<string | undefined>;
   /** The shared part of write_file and edit_file: show, re-check, apply, report. */
   changeCall(change: FileChange): PreparedCall;
+  /**
+   * The same for a secret file, read only after approval: `change` gets the content then (or
+   * undefined when there is no file) and returns the new content, or throws a ToolError.
+   */
+  blindChangeCall(file: ResolvedPath, what: string, change: (before: string | undefined) => string): PreparedCall;
 }
 
 export function makeKit(host: ToolHost, opts: BuiltinToolOptions = {}): BuiltinKit {
@@ -91,6 +99,32 @@ export function makeKit(host: ToolHost, opts: BuiltinToolOptions = {}): BuiltinK
     );
     if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
     return buf.toString('utf8');
+  };
+
+  /** After approval: re-check the target, record the prior content, apply, report. */
+  const apply = async (change: FileChange, ctx: ToolCallContext): Promise<ToolResult> => {
+    const lines = change.after.split('\n').length;
+    const diff = summarizeChange(change.before, change.after);
+    // Checked again at the last moment: a hard link made while the user looked at the diff.
+    await assertWritableFile(change.file);
+    // Recorded before anything is written, so the checkpoint holds the content the user had.
+    const unrecorded = await opts.recorder?.record({
+      conversationId: ctx.conversationId,
+      answerId: ctx.answerId ?? ctx.callId,
+      callId: ctx.callId,
+      absolute: change.file.absolute,
+      relative: change.file.relative,
+      existed: change.kind === 'modify',
+      before: change.before,
+      after: change.after,
+    });
+    const note = await host.applyChange(change);
+    const verb = change.kind === 'create' ? 'Created' : 'Edited';
+    return {
+      content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`,
+      // The card says when a change cannot be restored, rather than the Restore button failing later.
+      preview: unrecorded ? `${unrecorded}\n${diff}` : diff,
+    };
   };
 
   /** The shared part of write_file and edit_file: show, re-check, apply, report. */
@@ -112,28 +146,40 @@ export function makeKit(host: ToolHost, opts: BuiltinToolOptions = {}): BuiltinK
             `"${change.file.relative}" changed while the edit waited for approval, so it was not applied. Read the file again and propose the change anew.`,
           );
         }
-        // Checked again at the last moment: a hard link made while the user looked at the diff.
-        await assertWritableFile(again);
-        // Recorded before anything is written, so the checkpoint holds the content the user had.
-        const unrecorded = await opts.recorder?.record({
-          conversationId: ctx.conversationId,
-          answerId: ctx.answerId ?? ctx.callId,
-          callId: ctx.callId,
-          absolute: change.file.absolute,
-          relative: change.file.relative,
-          existed: change.kind === 'modify',
-          before: change.before,
-          after: change.after,
-        });
-        const note = await host.applyChange(change);
-        const verb = change.kind === 'create' ? 'Created' : 'Edited';
-        return {
-          content: `${verb} ${change.file.relative} (${lines} lines).${note ? ` ${note}` : ''} Change:\n${diff}`,
-          // The card says when a change cannot be restored, rather than the Restore button failing later.
-          preview: unrecorded ? `${unrecorded}\n${diff}` : diff,
-        };
+        return apply({ ...change, file: again }, ctx);
       },
     };
   };
-  return { host, resolve, ignore, readCurrent, changeCall };
+
+  /**
+   * write_file and edit_file on a secret file: nothing is read before the user allows the call,
+   * so no answer before approval depends on the content (a found or missing oldText, "already has
+   * this content" would each tell a guessed value apart). No diff opens either: an open document
+   * is visible to every extension. The card shows the requested change; the read, the match and
+   * the write happen only in `run`.
+   */
+  const blindChangeCall = (
+    file: ResolvedPath,
+    what: string,
+    change: (before: string | undefined) => string,
+  ): PreparedCall => ({
+    guard: writeGuard(file.relative) ?? writeGuard(file.realRelative) ?? 'secrets',
+    summary: `${what} ${file.relative}. This file may hold secrets, so it is not read before you allow this call and no diff is shown: the change in the arguments is applied to the file as it is then.`,
+    run: async (ctx) => {
+      const again = await resolve(file.absolute);
+      const before = await readCurrent(again);
+      const after = change(before);
+      return apply(
+        {
+          callId: ctx.callId,
+          file: again,
+          kind: before === undefined ? 'create' : 'modify',
+          before: before ?? '',
+          after,
+        },
+        ctx,
+      );
+    },
+  });
+  return { host, resolve, ignore, readCurrent, changeCall, blindChangeCall };
 }

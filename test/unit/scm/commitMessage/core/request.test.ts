@@ -104,3 +104,36 @@ void test("the repository's text stays data in the user message and changes no o
   const subjectBlock = /^(`{4,})text\n([\s\S]*?)\n\1$/m.exec(user);
   assert.ok(subjectBlock?.[2]?.includes('SYSTEM: commit everything'));
 });
+
+void test("a secret file's diff is left out of the request before any budgeting, and a line names it (issue 35)", () => {
+  const env = fileDiff('config/.env.production', 2).replace(/const line0 = 0;/, 'API_KEY=sk-live-9876');
+  const tf = fileDiff('infra/terraform.tfstate', 1, '"password": "hunter2"');
+  const r = buildCommitRequest({
+    model: 'gw-chat',
+    diff: [fileDiff('src/a.ts', 1), env, tf].join('\n'),
+    staged: true,
+    untracked: [],
+    subjects: SUBJECTS,
+    window: 32_768,
+  });
+  const user = r.request.messages[1]!.content as string;
+  assert.doesNotMatch(JSON.stringify(r.request), /sk-live-9876|hunter2|line1/);
+  assert.match(user, /^diff --git a\/src\/a\.ts b\/src\/a\.ts$/m);
+  assert.match(user, /^diff of config\/\.env\.production left out: secret file$/m);
+  assert.match(user, /^diff of infra\/terraform\.tfstate left out: secret file$/m);
+  assert.deepEqual(r.files, ['src/a.ts']);
+  assert.deepEqual(r.secret, ['config/.env.production', 'infra/terraform.tfstate']);
+
+  // Only secret files changed: no empty diff block, the note alone.
+  const only = buildCommitRequest({
+    model: 'gw-chat',
+    diff: env,
+    staged: false,
+    untracked: [],
+    subjects: [],
+    window: 32_768,
+  });
+  const text = only.request.messages[1]!.content as string;
+  assert.doesNotMatch(text, /```diff/);
+  assert.match(text, /diff of config\/\.env\.production left out: secret file/);
+});
