@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
-import { GatewayError } from '../../../src/api/errors';
 import { VideoClient } from '../../../src/api/video';
 import { describeError } from '../../../src/contracts/errorWords';
+import { gatewayFailure } from '../../support/helpers';
 
 const servers: { close(): void }[] = [];
 after(() => servers.forEach((s) => s.close()));
@@ -21,16 +21,6 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, String(e));
-    return e;
-  }
-  assert.fail('the call succeeded');
 }
 
 const MP4_HEAD = Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]);
@@ -54,7 +44,7 @@ void describe('size limits', () => {
       pump();
     });
     const client = new GatewayClient({ baseUrl: url, maxRetries: 0, maxAnswerBytes: 64 * 1024 });
-    const e = await failure(client.streamChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const e = await gatewayFailure(client.streamChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
     assert.equal(e.kind, 'truncated');
     assert.match(e.message, /0\.06 MB.*gatewayStudio\.chat\.maxAnswerMegabytes/);
     const kept = (e.partial?.message.content as string | undefined) ?? '';
@@ -83,7 +73,9 @@ void describe('size limits', () => {
       });
       const http = new GatewayClient({ baseUrl: url, maxRetries: 0, maxDownloadBytes: 100_000 }).http;
       const dir = mkdtempSync(join(tmpdir(), 'gws-limit-'));
-      const e = await failure(new VideoClient(http).download('vid_1', join(dir, 'clip.mp4'), { videoId: 'vid_1' }));
+      const e = await gatewayFailure(
+        new VideoClient(http).download('vid_1', join(dir, 'clip.mp4'), { videoId: 'vid_1' }),
+      );
       assert.equal(e.kind, 'config');
       assert.equal(e.field, 'gatewayStudio.video.maxDownloadMegabytes');
       assert.match(

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
-import { GatewayError } from '../../../src/api/errors';
 import { pinnedLookup } from '../../../src/api/pinnedLookup';
 import { VideoClient } from '../../../src/api/video';
+import { gatewayFailure } from '../../support/helpers';
 
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]), Buffer.alloc(64, 1)]);
 const KEY = 'gw-plain-key-0123456789';
@@ -42,16 +42,6 @@ function resolver(table: Record<string, string[]>) {
   return { resolve, calls };
 }
 
-async function refusal(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, String(e));
-    return e;
-  }
-  assert.fail('the call succeeded');
-}
-
 const dest = () => join(mkdtempSync(join(tmpdir(), 'gws-lookup-')), 'clip.mp4');
 
 void describe('result URLs judged by the resolved address', () => {
@@ -66,7 +56,7 @@ void describe('result URLs judged by the resolved address', () => {
       resolve: dns.resolve,
     });
     const video = new VideoClient(client.http);
-    const e = await refusal(video.download(`http://cdn.test:${local.port}/x.mp4`, dest()));
+    const e = await gatewayFailure(video.download(`http://cdn.test:${local.port}/x.mp4`, dest()));
     assert.match(e.message, /cdn\.test.*127\.0\.0\.1.*your own network/);
     assert.equal(e.kind, 'invalid_response');
     assert.equal(local.hits.length, 0, 'the local server was reached');
@@ -76,7 +66,7 @@ void describe('result URLs judged by the resolved address', () => {
   void it('a name answering a public and a metadata address is refused whole (no rebinding between the two)', async () => {
     const dns = resolver({ 'cdn.test': ['93.184.215.14', '169.254.169.254'] });
     const client = new GatewayClient({ baseUrl: 'https://gw.example.com/v1', maxRetries: 0, resolve: dns.resolve });
-    const e = await refusal(new VideoClient(client.http).download('http://cdn.test:9/x.mp4', dest()));
+    const e = await gatewayFailure(new VideoClient(client.http).download('http://cdn.test:9/x.mp4', dest()));
     assert.match(e.message, /169\.254\.169\.254/);
   });
 
@@ -96,7 +86,7 @@ void describe('result URLs judged by the resolved address', () => {
       maxRetries: 0,
       resolve: dns.resolve,
     });
-    const e = await refusal(new VideoClient(client.http).download('vid_1', dest()));
+    const e = await gatewayFailure(new VideoClient(client.http).download('vid_1', dest()));
     assert.match(e.message, /metadata\.test.*::ffff:127\.0\.0\.1/);
     assert.equal(gw.hits.length, 1);
     assert.equal(inner.hits.length, 0);

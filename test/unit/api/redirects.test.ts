@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
-import { GatewayError } from '../../../src/api/errors';
 import { isPrivateHost } from '../../../src/api/addresses';
 import { VideoClient } from '../../../src/api/video';
 import { normaliseVideoStatus, resolveResultUrl } from '../../../src/api/videoStatus';
+import { gatewayFailure } from '../../support/helpers';
 
 interface Hit {
   method: string;
@@ -44,16 +44,6 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse, body: s
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]), Buffer.alloc(64, 1)]);
 const KEY = 'gw-plain-key-0123456789';
 
-async function refusal(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof GatewayError, String(e));
-    return e;
-  }
-  assert.fail('the call succeeded');
-}
-
 void describe('redirects', () => {
   void it('a 307 from the chat endpoint is not followed: the other host receives nothing, the error says why', async () => {
     const other = await serve((_q, res) => res.end('{}'));
@@ -63,7 +53,9 @@ void describe('redirects', () => {
       res.end();
     });
     const client = new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 });
-    const e = await refusal(client.chat({ model: 'm', messages: [{ role: 'user', content: 'private conversation' }] }));
+    const e = await gatewayFailure(
+      client.chat({ model: 'm', messages: [{ role: 'user', content: 'private conversation' }] }),
+    );
     assert.match(e.message, /redirect \(307\).*127\.0\.0\.1:\d+/);
     assert.equal(other.hits.length, 0, 'the conversation was resent to the redirect target');
     assert.equal(gw.hits.length, 1);
@@ -101,7 +93,7 @@ void describe('redirects', () => {
     });
     const video = new VideoClient(new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 }).http);
     const dest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-    const e = await refusal(video.download(`${cdn.url}/x.mp4`, dest));
+    const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, dest));
     assert.doesNotMatch(e.message, /IGNORE PREVIOUS/);
     assert.equal(e.status, 404);
   });
@@ -115,7 +107,7 @@ void describe('redirects', () => {
       const gw = await serve((_q, res) => res.end('{}'));
       const video = new VideoClient(new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 }).http);
       const dest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-      const e = await refusal(video.download(`${cdn.url}/x.mp4`, dest));
+      const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, dest));
       assert.equal(e.kind, 'not_video', type);
       assert.doesNotMatch(e.message, /IGNORE PREVIOUS|evil\.example/, type);
       assert.match(e.message, /another host/, type);
@@ -127,7 +119,7 @@ void describe('redirects', () => {
     });
     const ownVideo = new VideoClient(new GatewayClient({ baseUrl: own.url, apiKey: KEY, maxRetries: 0 }).http);
     const ownDest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-    const ownError = await refusal(ownVideo.download('vid_1', ownDest));
+    const ownError = await gatewayFailure(ownVideo.download('vid_1', ownDest));
     assert.match(ownError.message, /task not finished/);
   });
 });
@@ -173,7 +165,7 @@ void describe('the key in server text', () => {
       res.end(`data: ${JSON.stringify({ error: { message: `bad token ${KEY} for this group` } })}\n\n`);
     });
     const client = new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 });
-    const e = await refusal(client.streamChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const e = await gatewayFailure(client.streamChat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
     assert.match(e.message, /bad token/);
     assert.ok(!e.message.includes(KEY), e.message);
   });
