@@ -8,12 +8,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../src/chat/vscode/controller';
-import type { AddressPlace, OriginPrompt } from '../../src/platform/gatewayOrigins';
+import type { AddressPlace } from '../../src/platform/gatewayOrigins';
 import type { Services } from '../../src/platform/services';
-import { startCollector } from './collector';
-import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
-import { FakeWebview } from './fakeWebview';
+import { useCollectorChat } from './collector';
+import { gateway, keyStore, setSetting, waitFor } from './env';
 
 /** `<user-data-dir>/Machine/settings.json`, found from the extension's global storage folder. */
 function machineSettingsFile(s: Services): string {
@@ -39,85 +37,55 @@ async function writeMachineSettings(s: Services, values: Record<string, unknown>
 }
 
 describe("a dev container's settings (the remote machine's layer)", () => {
-  let collector: Awaited<ReturnType<typeof startCollector>>;
-  let services: Services;
-  let original: OriginPrompt;
-  let controller: ChatController | undefined;
-  let page: FakeWebview;
-  let attached: vscode.Disposable | undefined;
-  const keyed = () => collector.seen.filter((r) => r.authorization !== undefined);
-
-  before(async () => {
-    services = (await extension()).exports as Services;
-    original = services.origins.prompt;
-    collector = await startCollector();
-    await setSetting('baseUrl', gateway.url);
-    await setSetting('chatModel', 'gw-chat');
-  });
-  beforeEach(async () => {
-    await control('reset');
-    await (await keyStore()).set(gateway.validKey);
-    await services.origins.forget();
-    collector.seen.length = 0;
-    controller = new ChatController(services);
-    page = new FakeWebview();
-    attached = controller.attach(page as unknown as vscode.Webview);
-    page.fromPage({ type: 'webview/ready' });
-    page.fromPage({ type: 'chat/new' });
-  });
+  const chat = useCollectorChat();
   afterEach(async () => {
-    attached?.dispose();
-    controller?.dispose();
-    services.origins.prompt = original;
-    await writeMachineSettings(services, { 'gatewayStudio.chatModel': 'gw-chat' }, 'chatModel');
+    await writeMachineSettings(chat.services, { 'gatewayStudio.chatModel': 'gw-chat' }, 'chatModel');
     await setSetting('network.allowInsecureHttp', undefined);
     await setSetting('baseUrl', gateway.url);
-    await services.origins.forget();
+    await chat.services.origins.forget();
     await (await keyStore()).clear();
   });
-  after(async () => {
-    writeFileSync(machineSettingsFile(services), '{}');
-    await setSetting('chatModel', undefined);
-    collector.server.close();
+  after(() => {
+    writeFileSync(machineSettingsFile(chat.services), '{}');
   });
 
   it('its gateway address gets no keyed request until the user allows it, and the dialog names the remote settings', async () => {
     const asked: [string, string, AddressPlace][] = [];
     let answer: (a: 'allow' | 'refuse') => void = () => undefined;
-    services.origins.prompt = (origin, setting, place) => {
+    chat.services.origins.prompt = (origin, setting, place) => {
       asked.push([origin, setting, place]);
       return new Promise((resolve) => (answer = resolve));
     };
-    await writeMachineSettings(services, { 'gatewayStudio.baseUrl': collector.url }, 'baseUrl');
-    page.fromPage({ type: 'chat/send', requestId: 'r1', text: 'hello', images: [], contexts: [] });
+    await writeMachineSettings(chat.services, { 'gatewayStudio.baseUrl': chat.collector.url }, 'baseUrl');
+    chat.page.fromPage({ type: 'chat/send', requestId: 'r1', text: 'hello', images: [], contexts: [] });
     await waitFor('the question about the origin', () => asked.length > 0);
-    const origin = new URL(collector.url).origin;
+    const origin = new URL(chat.collector.url).origin;
     assert.deepEqual(asked[0], [origin, 'gatewayStudio.baseUrl', 'remote']);
     await new Promise((r) => setTimeout(r, 1000));
-    assert.deepEqual(keyed(), [], 'a keyed request reached the dev container’s server before the answer');
+    assert.deepEqual(chat.keyed(), [], 'a keyed request reached the dev container’s server before the answer');
     answer('refuse');
-    const end = await waitFor('the end of r1', () => page.end('r1'), 30_000);
+    const end = await waitFor('the end of r1', () => chat.page.end('r1'), 30_000);
     assert.equal(end.type, 'chat/error');
     const shown = end.type === 'chat/error' ? `${end.error.title} ${end.error.detail}` : '';
     assert.match(shown, /remote machine's settings/, shown);
     assert.match(shown, /devcontainer\.json/, shown);
-    assert.deepEqual(collector.seen, [], 'the refused server received a request');
+    assert.deepEqual(chat.collector.seen, [], 'the refused server received a request');
     // Once allowed (after Forget), the key goes there: the gate is the only thing that held it back.
-    await services.origins.forget();
-    services.origins.prompt = () => Promise.resolve('allow');
-    page.fromPage({ type: 'chat/send', requestId: 'r2', text: 'again', images: [], contexts: [] });
-    const done = await waitFor('the end of r2', () => page.end('r2'), 30_000);
+    await chat.services.origins.forget();
+    chat.services.origins.prompt = () => Promise.resolve('allow');
+    chat.page.fromPage({ type: 'chat/send', requestId: 'r2', text: 'again', images: [], contexts: [] });
+    const done = await waitFor('the end of r2', () => chat.page.end('r2'), 30_000);
     assert.equal(done.type, 'chat/done', JSON.stringify(done));
-    assert.ok(keyed().some((r) => r.url.endsWith('/chat/completions')));
+    assert.ok(chat.keyed().some((r) => r.url.endsWith('/chat/completions')));
   });
 
   it('its profiles, spend limit, completion and insecure-HTTP values are not read as the user’s', async () => {
     await setSetting('completions.enabled', false);
     await writeMachineSettings(
-      services,
+      chat.services,
       {
         'gatewayStudio.chatModel': 'gw-chat',
-        'gatewayStudio.profiles': [{ name: 'container', baseUrl: collector.url }],
+        'gatewayStudio.profiles': [{ name: 'container', baseUrl: chat.collector.url }],
         'gatewayStudio.spend.dailyLimit': 123,
         'gatewayStudio.completions.enabled': true,
         'gatewayStudio.completions.debounceMs': 0,
@@ -128,8 +96,8 @@ describe("a dev container's settings (the remote machine's layer)", () => {
     );
     const { settingLayers, userValue } = await import('../../src/platform/userSettings');
     assert.ok(
-      !services.profiles.list().profiles.some((p) => p.name === 'container'),
-      JSON.stringify(services.profiles.list().profiles.map((p) => p.name)),
+      !chat.services.profiles.list().profiles.some((p) => p.name === 'container'),
+      JSON.stringify(chat.services.profiles.list().profiles.map((p) => p.name)),
     );
     assert.equal(userValue('spend.dailyLimit'), undefined);
     assert.equal(userValue('network.allowInsecureHttp'), undefined);
@@ -143,14 +111,14 @@ describe("a dev container's settings (the remote machine's layer)", () => {
 
   it("the user's own allowInsecureHttp takes effect in this remote window, and a plain-http gateway gets the key", async () => {
     // 0.0.0.0 is not loopback to the address check, and Linux connects it to this machine.
-    const plain = collector.url.replace('127.0.0.1', '0.0.0.0');
+    const plain = chat.collector.url.replace('127.0.0.1', '0.0.0.0');
     await setSetting('baseUrl', plain);
-    page.fromPage({ type: 'chat/send', requestId: 'h1', text: 'hello', images: [], contexts: [] });
-    const refused = await waitFor('the end of h1', () => page.end('h1'), 30_000);
+    chat.page.fromPage({ type: 'chat/send', requestId: 'h1', text: 'hello', images: [], contexts: [] });
+    const refused = await waitFor('the end of h1', () => chat.page.end('h1'), 30_000);
     assert.equal(refused.type, 'chat/error');
     const said = refused.type === 'chat/error' ? `${refused.error.title} ${refused.error.detail}` : '';
     assert.match(said, /allowInsecureHttp/, said);
-    assert.deepEqual(collector.seen, []);
+    assert.deepEqual(chat.collector.seen, []);
     // As the Settings editor's User tab does. While the setting was machine-scoped, this wrote
     // the remote machine's file (the layer a dev container writes) and a value in the user's own
     // settings.json was dropped in this kind of window.
@@ -161,11 +129,11 @@ describe("a dev container's settings (the remote machine's layer)", () => {
     };
     assert.equal(layers.globalLocalValue, true, JSON.stringify(layers));
     assert.equal(layers.globalRemoteValue, undefined, JSON.stringify(layers));
-    page.fromPage({ type: 'chat/send', requestId: 'h2', text: 'again', images: [], contexts: [] });
-    const done = await waitFor('the end of h2', () => page.end('h2'), 30_000);
+    chat.page.fromPage({ type: 'chat/send', requestId: 'h2', text: 'again', images: [], contexts: [] });
+    const done = await waitFor('the end of h2', () => chat.page.end('h2'), 30_000);
     assert.equal(done.type, 'chat/done', JSON.stringify(done));
     assert.ok(
-      keyed().some((r) => r.url.endsWith('/chat/completions') && r.authorization === `Bearer ${gateway.validKey}`),
+      chat.keyed().some((r) => r.url.endsWith('/chat/completions') && r.authorization === `Bearer ${gateway.validKey}`),
     );
   });
 });
