@@ -171,6 +171,22 @@ export default tseslint.config(
     ignores: ['src/platform/log.ts'],
     rules: { 'no-console': 'error' },
   },
+  // A setting's layers are read in one place: `inspect().globalValue` merges the user's settings
+  // with the remote machine's, which a dev container's repository writes (src/shared/settingLayers.ts).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/userSettings.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='inspect']",
+          message:
+            "Read a setting's layers through src/platform/userSettings.ts (settingLayers, userValue): inspect().globalValue includes the remote machine's settings, which a dev container writes.",
+        },
+      ],
+    },
+  },
   // Formatting is prettier's (checked by `npm run format:check`); lint keeps to meaning.
   prettier,
 );

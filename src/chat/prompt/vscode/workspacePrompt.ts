@@ -43,7 +43,7 @@ export function workspacePrompts(): WorkspacePrompt[] {
   // Folder values only exist apart from the workspace's in a multi-root workspace.
   if (file)
     for (const f of folders) {
-      const v = vscode.workspace.getConfiguration('gatewayStudio', f.uri).inspect<unknown>(KEY)?.workspaceFolderValue;
+      const v = settingLayers(KEY, f.uri).workspaceFolderValue;
       add(v, settingsFile(f), `${f.name}/.vscode/settings.json`);
     }
   return out;
