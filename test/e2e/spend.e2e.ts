@@ -94,10 +94,9 @@ export const journeys: Journey[] = [
       ...settings(gw),
       // $999.99: the first answer takes the balance below it.
       'gatewayStudio.spend.warnBelow': 999.99,
+      // A clip of vendor-image-video is a few cents: above this the submit asks, naming the figure.
+      'gatewayStudio.spend.confirmAbove': 0.01,
     }),
-    // A clip of vendor-image-video is a few cents: above this the submit asks, naming the figure.
-    // The setting is machine-scoped: in code-server it is the remote machine's settings file.
-    userData: { 'Machine/settings.json': { 'gatewayStudio.spend.confirmAbove': 0.01 } },
     async run({ wb, gw, page, shot, cs }) {
       gw.setAccount({
         displayType: 'USD',
