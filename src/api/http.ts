@@ -9,10 +9,10 @@ import { GatewayError, errorFromHttp } from './errors';
 import { expandHeaders, headerSecrets, type HeaderMap } from './headers';
 import { connectFailure } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
-import { pinnedLookup, systemResolve, type Resolve } from './pinnedLookup';
+import type { Resolve } from './pinnedLookup';
 import { gatewayIsLocal, isRedirect, redirectTarget } from './redirects';
 import { abortedError, retryDelayMs, sleep } from './retry';
-import { wireGet, type WireContext, type WireGetOptions, type WireResponse } from './wireGet';
+import type { WireContext, WireGetOptions, WireResponse } from './wireGet';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -105,8 +105,8 @@ export class HttpClient {
   private readonly fetchFn: typeof fetch;
   private readonly random: () => number;
   private readonly controllers = new WeakMap<Response, RequestLink>();
-  /** What a download (./wireGet) needs of this client, the key rule included. */
-  private readonly wire: WireContext;
+  /** What a download (./wireGet) needs of this client, the key rule included; made on the first. */
+  private wire: WireContext | undefined;
 
   constructor(private readonly o: HttpOptions) {
     const n = normaliseBaseUrl(o.baseUrl, undefined, o.allowInsecureHttp === true);
@@ -128,24 +128,6 @@ export class HttpClient {
     this.random = o.random ?? Math.random;
     this.maxAnswerBytes = o.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
     this.maxDownloadBytes = o.maxDownloadBytes ?? Number.POSITIVE_INFINITY;
-    const resolve = o.resolve ?? systemResolve;
-    const own = pinnedLookup(resolve, true);
-    // Another host's address is checked as resolved, unless the gateway is itself local.
-    const other = gatewayIsLocal(this.baseUrl) ? own : pinnedLookup(resolve, false);
-    this.wire = {
-      baseUrl: this.baseUrl,
-      origin: this.origin,
-      // The same rule as fetch's path (once): the key only to the gateway's own origin, per hop.
-      authorization: (url) =>
-        this.apiKey && new URL(url).origin === this.origin ? `Bearer ${this.apiKey}` : undefined,
-      extraHeaders: (url) => this.extraHeaders(url, undefined),
-      redact: (text) => redact(text, this.secrets),
-      timeoutMs: this.timeoutMs,
-      log: (level, msg) => this.log(level, msg),
-      proxy: o.proxy,
-      noProxy: o.noProxy,
-      lookup: (url) => (new URL(url).origin === this.origin ? own : other),
-    };
   }
 
   /** Whether a key will be sent. */
@@ -195,7 +177,26 @@ export class HttpClient {
     const url = this.url(path);
     const shownPath = new URL(url).pathname;
     this.checkKey('GET', shownPath);
-    return this.retrying('GET', shownPath, o, () => wireGet(this.wire, url, shownPath, o));
+    // node:http and the resolver check load with the first download: activation and chat need neither.
+    const { wireGet, withLookup } = await import('./wireGet');
+    const wire = (this.wire ??= withLookup(this.wireBase(), this.o.resolve, gatewayIsLocal(this.baseUrl)));
+    return this.retrying('GET', shownPath, o, () => wireGet(wire, url, shownPath, o));
+  }
+
+  private wireBase(): Omit<WireContext, 'lookup'> {
+    return {
+      baseUrl: this.baseUrl,
+      origin: this.origin,
+      // The same rule as fetch's path (once): the key only to the gateway's own origin, per hop.
+      authorization: (url) =>
+        this.apiKey && new URL(url).origin === this.origin ? `Bearer ${this.apiKey}` : undefined,
+      extraHeaders: (url) => this.extraHeaders(url, undefined),
+      redact: (text) => redact(text, this.secrets),
+      timeoutMs: this.timeoutMs,
+      log: (level, msg) => this.log(level, msg),
+      proxy: this.o.proxy,
+      noProxy: this.o.noProxy,
+    };
   }
 
   /** Refuses a key that cannot go into an HTTP header (see the comment inside). */

@@ -17,7 +17,7 @@ import {
   videoIdFromCreation,
   type VideoStatus,
 } from './videoStatus';
-import { fetchVideo, type VideoDownloadOptions } from './videoDownload';
+import type { VideoDownloadOptions } from './videoDownload';
 
 export type { VideoStatus, VideoOutcome } from './videoStatus';
 
@@ -122,7 +122,7 @@ export class VideoClient {
   }
 
   /**
-   * Downloads a task's video to `destFile` (see {@link fetchVideo}). `source` is an id or a result URL;
+   * Downloads a task's video to `destFile` (see `fetchVideo` in ./videoDownload). `source` is an id or a result URL;
    * with `o.videoId` the content route `{video_base_url}/v1/videos/{id}/content` comes first (with
    * the key), and a different result URL is the fallback when that route answered 404, another 4xx
    * but 401/403/408/429, a 5xx (after the retries), or JSON (or anything else that is not a video):
@@ -134,6 +134,8 @@ export class VideoClient {
     destFile: string,
     o: VideoDownloadOptions = {},
   ): Promise<{ file: string; bytes: number }> {
+    // Loaded with the first download: activation (which resumes tasks) does not need it.
+    const { fetchVideo } = await import('./videoDownload');
     if (o.videoId === undefined) return fetchVideo(this.http, this.contentUrl(source), destFile, o);
     const id = assertVideoId(o.videoId);
     const route = this.contentUrl(id);

@@ -1,7 +1,6 @@
 // The download half of the video client: streams a task's video into a file beside its target,
 // checks that it is one, and links it into place. Which URL to download is chosen by
 // `VideoClient.download` in ./video.
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
@@ -10,6 +9,7 @@ import { Writable } from 'node:stream';
 import type { HttpClient } from './http';
 import { MAX_RESUMES, bodyMeta, resumeFrom, type BodyMeta } from './rangeResume';
 import { looksLikeVideo } from './videoStatus';
+import { partFileName } from './partFileNames';
 import { pipeBody, type WireResponse } from './wireGet';
 import { WriteBehind } from './writeBehind';
 
@@ -26,19 +26,6 @@ export interface VideoDownloadOptions {
 
 /** Bytes of a non-video body kept for the error message. */
 const SNIPPET_BYTES = 2048;
-
-/** `.<name>.<8 hex>.part`: a download into `<dir>/<name>` writes here first, beside the target. */
-export function partFileName(destName: string): string {
-  return `.${destName}.${randomBytes(4).toString('hex')}.part`;
-}
-
-/**
- * The destination name a temporary download file was made for (see {@link partFileName}), or
- * undefined when `fileName` is not such a file. Cleanup matches on this, never on a looser pattern.
- */
-export function partFileTarget(fileName: string): string | undefined {
-  return /^\.(.+)\.[0-9a-f]{8}\.part$/.exec(fileName)?.[1];
-}
 
 /** The `Accept` of a download request. */
 const ACCEPT = 'video/mp4, video/*, application/octet-stream';

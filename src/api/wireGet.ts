@@ -17,6 +17,7 @@ import { connectFailure, describeNetworkError } from './connectFailure';
 import { GatewayError, errorFromHttp } from './errors';
 import { isRedirect, redirectTarget } from './redirects';
 import { abortedError } from './retry';
+import { pinnedLookup, systemResolve, type Resolve } from './pinnedLookup';
 
 /** What a download request needs from the client that sends it (see HttpClient.download). */
 export interface WireContext {
@@ -37,6 +38,20 @@ export interface WireContext {
    * that resolves into the user's network; either way the socket connects to what it checked.
    */
   lookup?(url: string): LookupFunction;
+}
+
+/**
+ * `base` with the lookup of ./pinnedLookup: another host's address is checked as resolved, unless
+ * the gateway is itself local; the gateway's own name is pinned to what it resolved to.
+ */
+export function withLookup(
+  base: Omit<WireContext, 'lookup'>,
+  resolve: Resolve | undefined,
+  gatewayLocal: boolean,
+): WireContext {
+  const own = pinnedLookup(resolve ?? systemResolve, true);
+  const other = gatewayLocal ? own : pinnedLookup(resolve ?? systemResolve, false);
+  return { ...base, lookup: (url) => (new URL(url).origin === base.origin ? own : other) };
 }
 
 export interface WireGetOptions {

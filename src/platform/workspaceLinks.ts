@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { linkLeadsOut, realpathOrSelf } from '../api/insideWorkspace';
-import { isSecretPath } from '../shared/sensitiveFiles';
 
 /**
  * Where `uri` really leads when it is a workspace file whose symbolic link points outside the
@@ -24,6 +23,8 @@ export async function linkOutOfWorkspace(uri: vscode.Uri): Promise<string | unde
  */
 export async function leadsToSecret(uri: vscode.Uri): Promise<boolean> {
   if (uri.scheme !== 'file') return false;
+  // The list loads with the first such read: activation does not need it.
+  const { isSecretPath } = await import('../shared/sensitiveFiles');
   if (isSecretPath(vscode.workspace.asRelativePath(uri, false))) return true;
   const real = await realpathOrSelf(uri.fsPath);
   for (const f of vscode.workspace.workspaceFolders ?? []) {
