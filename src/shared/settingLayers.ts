@@ -66,8 +66,3 @@ export function repositoryValue(
   }
   return undefined;
 }
-
-/** Where a repository's value was written, in the words of the dialogs and the log. */
-export function layerPlace(layer: RepositoryLayer): 'remote' | 'workspace' {
-  return layer === 'remoteValue' ? 'remote' : 'workspace';
-}
