@@ -22,7 +22,7 @@ const noVscode = restricted(vscodePath, ...zodPaths);
 // made: a feature is any folder of src/ that is not a shared layer, a capability any folder of a
 // feature except its composition point (`<feature>/vscode/`). scripts/checkLayout.mjs refuses a
 // source file outside these folders.
-const SHARED_LAYERS = ['api', 'shared', 'platform', 'contracts'];
+const SHARED_LAYERS = ['api', 'shared', 'files', 'platform', 'contracts'];
 const dirs = (d) =>
   fs.existsSync(d)
     ? fs
@@ -46,8 +46,13 @@ const zones = [
     message: 'src/shared imports nothing of the extension.',
   },
   {
+    target: './src/files/**',
+    from: ['./src/api/**', './src/platform/**', './src/contracts/**', ...everyFeature, EXTENSION],
+    message: 'src/files holds the host-side file rules (workspace paths, the file writer): it imports only src/shared.',
+  },
+  {
     target: './src/contracts/**',
-    from: ['./src/api/**', './src/platform/**', ...everyFeature, EXTENSION],
+    from: ['./src/api/**', './src/files/**', './src/platform/**', ...everyFeature, EXTENSION],
     message: 'src/contracts holds the vocabulary features share: it imports only src/shared.',
   },
   {
@@ -86,7 +91,7 @@ const zones = [
   ),
   {
     target: './webview/**',
-    from: ['./src/api/**', './src/platform/**', ...everyFeature, EXTENSION],
+    from: ['./src/api/**', './src/files/**', './src/platform/**', ...everyFeature, EXTENSION],
     message: 'The webview bundles import only src/shared and src/contracts.',
   },
   {
@@ -158,6 +163,7 @@ export default tseslint.config(
     files: [
       'src/api/**/*.ts',
       'src/shared/**/*.ts',
+      'src/files/**/*.ts',
       'src/contracts/**/*.ts',
       'src/**/core/**/*.ts',
       'webview/**/*.ts',

@@ -1,6 +1,6 @@
 // Inline completion while typing, through the product's core (context, request, client, cleaner,
 // cache, debounce and abort policy) against the local gateway's fill-in-the-middle route; no
-// VS Code. A region of a real source file (src/api/retry.ts) is removed and typed back at about
+// VS Code. A region of a real source file (src/api/transport/retry.ts) is removed and typed back at about
 // 8 characters per second (jittered), pausing at line ends as a person does. The gateway answers
 // after a fixed model time with the file's real continuation (a model that guesses right, so the
 // cache can serve what the user goes on to type). Each configuration types the same text with
@@ -24,7 +24,7 @@ import { startGateway } from '../test/gateway/server';
 const CHARS = 170;
 const CPS = 8;
 const MODEL_MS = 60;
-const SOURCE = readFileSync(new URL('../src/api/retry.ts', import.meta.url), 'utf8');
+const SOURCE = readFileSync(new URL('../src/api/transport/retry.ts', import.meta.url), 'utf8');
 // The body of `retryDelayMs` and what follows: code, not the header comment.
 const START = SOURCE.indexOf('export function retryDelayMs');
 const TYPED = SOURCE.slice(START, START + CHARS);
@@ -96,7 +96,7 @@ async function typeWith(
     doc: 'warm-up',
     prefix: BEFORE,
     suffix: AFTER,
-    context: () => assembleContext({ text: SOURCE, offset: START, path: 'src/api/retry.ts', languageId: 'typescript' }),
+    context: () => assembleContext({ text: SOURCE, offset: START, path: 'src/api/transport/retry.ts', languageId: 'typescript' }),
   });
   s.stats.requests = 0;
   s.stats.aborted = 0;
@@ -130,7 +130,7 @@ async function typeWith(
           suffix: AFTER,
           context: () => {
             fired = performance.now();
-            return assembleContext({ text, offset, path: 'src/api/retry.ts', languageId: 'typescript' });
+            return assembleContext({ text, offset, path: 'src/api/transport/retry.ts', languageId: 'typescript' });
           },
         })
         .then((out) => {
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     }
     console.log(`machine load (1 min): ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores`);
     console.log(
-      `typed ${TYPED.length} characters of src/api/retry.ts at ~${CPS}/s with pauses; gateway model time ${MODEL_MS} ms`,
+      `typed ${TYPED.length} characters of src/api/transport/retry.ts at ~${CPS}/s with pauses; gateway model time ${MODEL_MS} ms`,
     );
     const rows: string[][] = [
       ['', 'req/100 chars', 'aborted', 'from cache', 'overhead p50', 'overhead p99', 'cache hit p99', 'timer late p99'],

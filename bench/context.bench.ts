@@ -9,7 +9,7 @@
 // summary request excluded) against the time of building the unfitted request in the same run.
 // Asserts nothing about time.
 import { performance } from 'node:perf_hooks';
-import type { ChatRequest, ToolDefinition } from '../src/api/wire';
+import type { ChatRequest, ToolDefinition } from '../src/api/chat/wire';
 import { fitToWindow, type Fitted } from '../src/chat/context/core/compaction';
 import { TokenEstimator, resolveModelLimits } from '../src/chat/context/core/contextWindow';
 import { buildChatRequest, type RequestDefaults } from '../src/chat/session/core/request';

@@ -11,7 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../src/api/client';
 import { AccountState } from '../src/account/balance/core/accountState';
-import { transportOver } from '../src/account/balance/core/transport';
+import { transportOver } from '../src/api/account/transport';
 import { PriceBook, parsePricing } from '../src/account/pricing/core/pricing';
 import { priceOfAnswer } from '../src/account/spend/core/answerPrice';
 import { answerCost } from '../src/account/spend/core/cost';

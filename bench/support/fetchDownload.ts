@@ -1,11 +1,11 @@
 /**
- * The download as it was before it moved to node:http (src/api/videoDownload.ts before this
+ * The download as it was before it moved to node:http (src/api/video/videoDownload.ts before this
  * change): the global fetch's web stream read through HttpClient.body, each chunk awaited into the
  * old promise-per-chunk write-behind, then an fsync. Kept only so the bench measures old and new
  * in the same run; checks that do not cost time (the video signature, l10n errors) are left out.
  */
 import { promises as fs } from 'node:fs';
-import type { HttpClient } from '../../src/api/http';
+import type { HttpClient } from '../../src/api/transport/http';
 
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 

@@ -12,7 +12,7 @@
  */
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
-import { WriteBehind } from '../../src/api/writeBehind';
+import { WriteBehind } from '../../src/files/writeBehind';
 
 const READ_BYTES = 256 * 1024;
 

@@ -1,18 +1,18 @@
 import * as l10n from '@vscode/l10n';
 import * as z from '../shared/zod';
-import { ChatAccumulator } from './accumulator';
-import { GatewayError, isGatewayError, readWireError } from './errors';
-import { HttpClient, parseJson, type HttpOptions } from './http';
-import { ModelRouter, isResponsesOnly } from './modelRoute';
-import type { ModelCallSettings } from './modelCall';
+import { ChatAccumulator } from './chat/accumulator';
+import { GatewayError, isGatewayError, readWireError } from './transport/errors';
+import { HttpClient, parseJson, type HttpOptions } from './transport/http';
+import { ModelRouter, isResponsesOnly } from './models/modelRoute';
+import type { ModelCallSettings } from './models/modelCall';
 import type { ResponsesAnswer } from './responses/call';
-import { parseModelList, type ModelRecord } from './models';
-import { readOverflow } from './overflow';
-import { DONE, parseJsonEvents } from './sse';
-import { validateChatRequest } from './validation';
-import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './wire';
+import { parseModelList, type ModelRecord } from './models/models';
+import { readOverflow } from './chat/overflow';
+import { DONE, parseJsonEvents } from './transport/sse';
+import { validateChatRequest } from './chat/validation';
+import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './chat/wire';
 
-export type { ModelRecord } from './models';
+export type { ModelRecord } from './models/models';
 
 /** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
 export interface AnswerSeen {

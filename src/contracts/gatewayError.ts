@@ -67,7 +67,7 @@ export interface GatewayErrorFacts {
   readonly advice?: ErrorAdvice;
 }
 
-/** True for an error the gateway client threw (src/api/errors.ts `GatewayError`). */
+/** True for an error the gateway client threw (src/api/transport/errors.ts `GatewayError`). */
 export function isGatewayFailure(err: unknown): err is GatewayErrorFacts {
   return err instanceof Error && err.name === 'GatewayError' && typeof (err as { kind?: unknown }).kind === 'string';
 }

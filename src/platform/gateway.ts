@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { userValue } from './userSettings';
 import { GatewayClient } from '../api/client';
-import { GatewayError } from '../api/errors';
+import { GatewayError } from '../api/transport/errors';
 import { describeError, type ErrorDescription, type GatewayErrorAction } from '../contracts/errorWords';
-import type { HttpOptions, LogLevel } from '../api/http';
+import type { HttpOptions, LogLevel } from '../api/transport/http';
 import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { GatewayError } from '../api/errors';
-import { decideAddress, parseAnswers, type OriginAnswer } from '../api/gatewayAddress';
+import { GatewayError } from '../api/transport/errors';
+import { decideAddress, parseAnswers, type OriginAnswer } from '../api/transport/gatewayAddress';
 import type { Logger } from './log';
 import { settingLayers } from './userSettings';
 
@@ -16,7 +16,7 @@ export type AddressPlace = 'workspace' | 'remote';
 export type OriginPrompt = (origin: string, setting: string, place: AddressPlace) => Promise<OriginAnswer | undefined>;
 
 /**
- * The gate between a workspace's settings and the key (see src/api/gatewayAddress.ts). Answers are
+ * The gate between a workspace's settings and the key (see src/api/transport/gatewayAddress.ts). Answers are
  * kept in global state, which no workspace file can write. One prompt per origin at a time: the
  * model list, the chat and the status bar asking at once see one dialog.
  */

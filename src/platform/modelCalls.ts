@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { settingLayers } from './userSettings';
-import type { ModelCalls } from '../api/modelCall';
+import type { ModelCalls } from '../api/models/modelCall';
 import type { Services } from './services';
 
 const SETTING = 'gatewayStudio.models.overrides';
@@ -16,7 +16,7 @@ const told = new Set<string>();
  * once each, naming the setting.
  */
 export async function modelCalls(s: Services): Promise<ModelCalls> {
-  const { readModelCalls } = await import('../api/modelCall');
+  const { readModelCalls } = await import('../api/models/modelCall');
   const info = settingLayers('models.overrides');
   const raw = JSON.stringify(info.globalValue ?? {});
   if (cached?.raw !== raw) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../api/client';
-import type { Protocol } from '../api/modelCall';
+import type { Protocol } from '../api/models/modelCall';
 import type { Services } from './services';
 
 /** globalState: per gateway and model, the protocol a refusal taught (`"<base URL> <model>": "responses"`). */

@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
 import { repositoryValue } from '../shared/settingLayers';
 import { settingLayers, userValue } from './userSettings';
-import type { HeaderMap } from '../api/headers';
-import { DEFAULT_PROFILE_ID, keySlot } from '../api/profileIds';
-import type * as ProfileParser from '../api/profiles';
-import type * as HeaderRules from '../api/headerRules';
-import type { Profile, ProfileList } from '../api/profiles';
+import type { HeaderMap } from '../api/transport/headers';
+import { DEFAULT_PROFILE_ID, keySlot } from '../api/transport/profileIds';
+import type * as ProfileParser from '../api/transport/profiles';
+import type * as HeaderRules from '../api/transport/headerRules';
+import type { Profile, ProfileList } from '../api/transport/profiles';
 import type { Logger } from './log';
 import { readSettings } from './settings';
 
-export type { Profile } from '../api/profiles';
-export { DEFAULT_PROFILE_ID } from '../api/profileIds';
+export type { Profile } from '../api/transport/profiles';
+export { DEFAULT_PROFILE_ID } from '../api/transport/profileIds';
 
-/** The parser (src/api/profiles.ts, headerRules.ts), loaded right after activation. */
+/** The parser (src/api/transport/profiles.ts, headerRules.ts), loaded right after activation. */
 type Parser = typeof ProfileParser & typeof HeaderRules;
 
 /** Global state: the active profile's id (global state: no workspace file can set it). */
@@ -21,7 +21,7 @@ const ACTIVE_KEY = 'gatewayStudio.activeProfile';
 const MIGRATED_KEY = 'gatewayStudio.profilesMigrated';
 
 /**
- * The user's gateway profiles (src/api/profiles.ts) and which one is active. Profiles are read
+ * The user's gateway profiles (src/api/transport/profiles.ts) and which one is active. Profiles are read
  * from the user's settings only (`inspect().globalValue`): a workspace value of
  * `gatewayStudio.profiles` is ignored and said once in the log. Keys live in secret storage, one
  * slot per profile; Default's slot is the key of earlier versions.
@@ -61,7 +61,7 @@ export class GatewayProfiles implements vscode.Disposable {
    * alone; whatever sends a request (gatewayHttpOptions, the key store) waits for this first.
    */
   ready(): Promise<void> {
-    this.loading ??= Promise.all([import('../api/profiles'), import('../api/headerRules')]).then(([p, h]) => {
+    this.loading ??= Promise.all([import('../api/transport/profiles'), import('../api/transport/headerRules')]).then(([p, h]) => {
       this.parser = { ...p, ...h };
       this.emitter.fire();
     });

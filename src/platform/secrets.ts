@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import { LEGACY_KEY_SLOT } from '../api/profileIds';
+import { LEGACY_KEY_SLOT } from '../api/transport/profileIds';
 
 /**
  * The API key lives in SecretStorage only (never settings, global state, the webview or logs).

@@ -1,4 +1,4 @@
-import { readOverrides, type ModelOverride } from '../api/modelLimits';
+import { readOverrides, type ModelOverride } from '../api/models/modelLimits';
 import { DEFAULT_CHAT_PARAMS as unset } from '../shared/chatParams';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { type ModelOverride } from '../api/modelLimits';
+import { type ModelOverride } from '../api/models/modelLimits';
 import type { ChatParams } from '../shared/protocol';
 import type { Logger } from './log';
 import { userOrDefault } from './userSettings';

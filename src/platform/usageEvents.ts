@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Usage } from '../api/wire';
+import type { Usage } from '../api/chat/wire';
 import type { Services } from './services';
 
 /**

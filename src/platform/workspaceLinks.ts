@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { linkLeadsOut, realpathOrSelf } from '../api/insideWorkspace';
+import { linkLeadsOut, realpathOrSelf } from '../files/insideWorkspace';
 
 /**
  * Where `uri` really leads when it is a workspace file whose symbolic link points outside the

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../src/api/client';
-import { isGatewayError } from '../../src/api/errors';
-import type { ChatResult } from '../../src/api/wire';
+import { isGatewayError } from '../../src/api/transport/errors';
+import type { ChatResult } from '../../src/api/chat/wire';
 import { generateResponses, modelResponses, responsesSse, type RModel } from './responsesModel';
 import { pieces, rng } from './streamModel';
 

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { ChatResult } from '../../src/api/wire';
+import type { ChatResult } from '../../src/api/chat/wire';
 import { GatewayClient } from '../../src/api/client';
-import { isGatewayError } from '../../src/api/errors';
+import { isGatewayError } from '../../src/api/transport/errors';
 import {
   generate,
   MODEL,

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeError } from '../../src/contracts/errorWords';
-import { GatewayError } from '../../src/api/errors';
-import { VideoClient } from '../../src/api/video';
+import { GatewayError } from '../../src/api/transport/errors';
+import { VideoClient } from '../../src/api/video/video';
 import { getGatewayClient } from '../../src/platform/gateway';
 import { pollLoop } from '../../src/video/jobs/core/pollLoop';
 import type { Services } from '../../src/platform/services';
@@ -199,7 +199,7 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
       new RegExp(`CONNECT ${VIDEO_HOST.replace(/\./g, '\\.')}:\\d+`),
       `the video host went through the proxy:\n${log}`,
     );
-    // The download goes through node:http, which VS Code patches too (src/api/wireGet.ts): for an
+    // The download goes through node:http, which VS Code patches too (src/api/transport/wireGet.ts): for an
     // http:// URL its proxy agent forwards the GET with the absolute URI instead of a CONNECT.
     assert.match(
       log,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isGatewayError } from '../../src/api/errors';
-import type { ChatStreamEvent } from '../../src/api/wire';
-import { readOverflow } from '../../src/api/overflow';
+import { isGatewayError } from '../../src/api/transport/errors';
+import type { ChatStreamEvent } from '../../src/api/chat/wire';
+import { readOverflow } from '../../src/api/chat/overflow';
 import { llamaClient, rawStream, recordingProxy, useLlama, WEATHER_TOOL } from './helpers';
 
 /**

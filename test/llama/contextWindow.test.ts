@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, test } from 'node:test';
-import type { ChatRequest } from '../../src/api/wire';
+import type { ChatRequest } from '../../src/api/chat/wire';
 import { readModelLimits, TokenEstimator } from '../../src/chat/context/core/contextWindow';
 import { ConversationStore } from '../../src/chat/history/core/store';
 import type { ContextMeter, HostMessage } from '../../src/shared/protocol';

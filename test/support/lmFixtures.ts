@@ -1,6 +1,6 @@
 // What the vscode.lm tests build requests from: two tools, a tool-calling script for the local
 // gateway, and VS Code's part and turn shapes (the provider recognises parts by their fields).
-import type { ChatRequest } from '../../src/api/wire';
+import type { ChatRequest } from '../../src/api/chat/wire';
 import { buildLmRequest } from '../../src/lm/messages/core/messages';
 import { LM_ROLE, type LmMessageLike } from '../../src/lm/messages/core/parts';
 

@@ -4,7 +4,7 @@
  * it sends to the chat views recorded.
  */
 import { GatewayClient } from '../../src/api/client';
-import type { HttpOptions } from '../../src/api/http';
+import type { HttpOptions } from '../../src/api/transport/http';
 import { ChatSession } from '../../src/chat/session/core/session';
 import type { Question, SessionDeps, SessionSettings } from '../../src/chat/session/core/sessionDeps';
 import type { HostMessage } from '../../src/shared/protocol';

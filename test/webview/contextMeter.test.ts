@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { ToolDefinition } from '../../src/api/wire';
+import type { ToolDefinition } from '../../src/api/chat/wire';
 import type { ContextMeter, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
 import { openSession, question } from '../support/sessionHarness';

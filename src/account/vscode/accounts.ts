@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
-import { HttpClient, type HttpOptions } from '../../api/http';
+import { HttpClient, type HttpOptions } from '../../api/transport/http';
 import { gatewayHttpOptions } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { settingLayers, userValue } from '../../platform/userSettings';
 import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
 import type { CustomSource, SourceKind } from '../balance/core/detect';
-import { transportOver, type AccountTransport } from '../balance/core/transport';
+import { transportOver, type AccountTransport } from '../../api/account/transport';
 import { PriceBook, parsePricing, pricesFromSettings, type PriceSetting } from '../pricing/core/pricing';
 
 /** The account settings (`gatewayStudio.spend.*`), read fresh on each use. */

@@ -1,10 +1,10 @@
 // One `POST /v1/responses`, streamed or not, read into the chat's result (events.ts).
 import * as l10n from '@vscode/l10n';
 import * as z from '../../shared/zod';
-import { GatewayError, isGatewayError } from '../errors';
-import { parseJson, type HttpClient } from '../http';
-import { DONE, parseJsonEvents } from '../sse';
-import type { ChatResult, StreamOptions } from '../wire';
+import { GatewayError, isGatewayError } from '../transport/errors';
+import { parseJson, type HttpClient } from '../transport/http';
+import { DONE, parseJsonEvents } from '../transport/sse';
+import type { ChatResult, StreamOptions } from '../chat/wire';
 import { ResponsesAccumulator, type ReasoningItem } from './events';
 
 /** An answer and the encrypted reasoning that came with it. */

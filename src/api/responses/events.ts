@@ -6,14 +6,14 @@
  * of a `response.completed` event.
  */
 import * as l10n from '@vscode/l10n';
-import { GatewayError } from '../errors';
-import { ThinkTagSplitter } from '../thinkTags';
-import { chatResult } from '../accumulator';
-import type { ChatResult, ChatStreamEvent, ReasoningItem, Usage } from '../wire';
+import { GatewayError } from '../transport/errors';
+import { ThinkTagSplitter } from '../chat/thinkTags';
+import { chatResult } from '../chat/accumulator';
+import type { ChatResult, ChatStreamEvent, ReasoningItem, Usage } from '../chat/wire';
 
 type Json = Record<string, unknown>;
 
-export type { ReasoningItem } from '../wire';
+export type { ReasoningItem } from '../chat/wire';
 
 interface CallSlot {
   itemId?: string;

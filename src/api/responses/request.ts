@@ -4,7 +4,7 @@
  * `function` wrapper, `max_tokens` becomes `max_output_tokens`. Stateless: `store: false`, and the
  * encrypted reasoning of earlier turns, which the server then cannot remember, is sent back.
  */
-import type { AssistantMessage, ChatRequest, ContentPart, TextPart } from '../wire';
+import type { AssistantMessage, ChatRequest, ContentPart, TextPart } from '../chat/wire';
 import type { ReasoningItem } from './events';
 
 type Json = Record<string, unknown>;

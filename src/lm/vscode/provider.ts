@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../api/client';
-import { GatewayError, isGatewayError } from '../../api/errors';
+import { GatewayError, isGatewayError } from '../../api/transport/errors';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
-import { uniqueToolCallIds } from '../../api/toolCallIds';
+import { uniqueToolCallIds } from '../../api/chat/toolCallIds';
 import { readSettings } from '../../platform/settings';
 import { answerLmRequest, RequiredChoiceRefusals } from '../answer/core/answer';
 import { lmFailure, lmLogText } from '../answer/core/failure';
@@ -12,8 +12,8 @@ import { ReasoningMemory } from '../answer/core/reasoningMemory';
 import { thinkingPartClass, type ThinkingPartClass } from './thinking';
 import { estimateTokens } from '../messages/core/tokens';
 import { LmModelCache, type LmModelInfo } from '../models/core/models';
-import { DEFAULT_PROFILE_ID } from '../../api/profiles';
-import { offeredAsDefault, profileModelId, splitProfileModelId } from '../../api/profileModels';
+import { DEFAULT_PROFILE_ID } from '../../api/transport/profiles';
+import { offeredAsDefault, profileModelId, splitProfileModelId } from '../../api/models/profileModels';
 
 /** How long a model list is reused while neither the key nor the base URL changed. */
 const MODEL_LIST_TTL_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { GatewayError } from '../../api/errors';
-import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../api/videoRules';
+import { GatewayError } from '../../api/transport/errors';
+import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../api/video/videoRules';
 import { readSettings } from '../../platform/settings';
 import { rulesResult, startedText, taskStatusText } from '../tools/core/agentText';
 import { fileStem, type VideoTaskRecord } from '../jobs/core/record';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { VideoCreateRequest } from '../../api/videoRules';
+import type { VideoCreateRequest } from '../../api/video/videoRules';
 import type { VideoQuote } from '../../platform/videoSpend';
 import type { ClipCost } from '../jobs/core/costs';
 import type { VideoJobManager } from '../jobs/core/manager';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { VideoClient } from '../../api/video';
-import type { VideoCreateRequest } from '../../api/videoRules';
-import { assertVideoId } from '../../api/videoStatus';
+import { VideoClient } from '../../api/video/video';
+import type { VideoCreateRequest } from '../../api/video/videoRules';
+import { assertVideoId } from '../../api/video/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
 import { emitUsage } from '../../platform/usageEvents';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { VideoCreateRequest } from '../../api/videoRules';
+import type { VideoCreateRequest } from '../../api/video/videoRules';
 import type { Services } from '../../platform/services';
 import { userValue } from '../../platform/userSettings';
 import { onVideoCharge, quoteVideo, type VideoQuote } from '../../platform/videoSpend';

@@ -17,7 +17,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import OpenAI from 'openai';
-import type { ChatResult, ToolCall } from '../../../src/api/wire';
+import type { ChatResult, ToolCall } from '../../../src/api/chat/wire';
 import { GatewayClient } from '../../../src/api/client';
 import { fragments, int, pick, rng, type Rand } from '../../faults/streamModel';
 

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
-import { readModelCalls } from '../../../src/api/modelCall';
-import type { ChatMessage, ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/api/wire';
+import { readModelCalls } from '../../../src/api/models/modelCall';
+import type { ChatMessage, ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/api/chat/wire';
 import { gatewayFailure, useGateway } from '../../support/helpers';
 
 const gw = useGateway();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GatewayClient } from '../../../src/api/client';
-import { VideoClient } from '../../../src/api/video';
+import { VideoClient } from '../../../src/api/video/video';
 import { describeError } from '../../../src/contracts/errorWords';
 import { gatewayFailure } from '../../support/helpers';
 

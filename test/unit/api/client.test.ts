@@ -3,7 +3,7 @@
 // truncation, mid-stream errors, the idle watchdog and stopping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/api/wire';
+import type { ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/api/chat/wire';
 import { GatewayClient } from '../../../src/api/client';
 import type { Fault } from '../../gateway/server';
 import { gatewayFailure as failure, useGateway, gatewayFailure } from '../../support/helpers';

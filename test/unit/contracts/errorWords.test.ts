@@ -2,7 +2,7 @@
 // facts, and this is the one place they become a title, a detail, the advice and the actions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayError } from '../../../src/api/errors';
+import { GatewayError } from '../../../src/api/transport/errors';
 import { describeError, errorHint } from '../../../src/contracts/errorWords';
 
 void describe('describeError is the one place errors become user text', () => {

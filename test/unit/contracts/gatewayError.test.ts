@@ -1,7 +1,7 @@
 // The failure vocabulary the client and its audiences share (src/contracts/gatewayError.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayError } from '../../../src/api/errors';
+import { GatewayError } from '../../../src/api/transport/errors';
 import { isGatewayFailure, notFoundCause } from '../../../src/contracts/gatewayError';
 
 void test("the client's errors are recognised by their facts; other errors are not", () => {

@@ -20,12 +20,12 @@ function tree(files: Record<string, string>): string {
 }
 const ok = {
   'src/extension.ts': 'x\n',
-  'src/api/http.ts': 'x\n',
+  'src/api/transport/http.ts': 'x\n',
   'src/chat/vscode/register.ts': 'x\n',
   'src/chat/tools/core/fs.ts': 'x\n',
   'src/chat/tools/vscode/host.ts': 'x\n',
   'webview/chat/main.ts': 'x\n',
-  'test/unit/api/http.test.ts': 'x\n',
+  'test/unit/api/transport/http.test.ts': 'x\n',
   'test/unit/chat/tools/core/fs.edits.test.ts': 'x\n',
 };
 
@@ -44,7 +44,7 @@ void test('a source file outside a layer folder is refused, in src and in the we
 });
 
 void test('a file over 400 lines is refused; 400 lines pass', () => {
-  const p = problemsOf(tree({ ...ok, 'src/api/http.ts': 'x\n'.repeat(400), 'src/api/big.ts': 'x\n'.repeat(401) }));
+  const p = problemsOf(tree({ ...ok, 'src/api/transport/http.ts': 'x\n'.repeat(400), 'src/api/big.ts': 'x\n'.repeat(401) }));
   assert.deepEqual(
     p.filter((l) => l.includes('line limit')),
     ['src/api/big.ts: 401 lines, over the 400-line limit'],

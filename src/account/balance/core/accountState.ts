@@ -6,7 +6,7 @@
  */
 import { USD, type MoneyUnit } from './money';
 import { readBalance, type BalanceReading, type CustomSource, type SourceKind } from './detect';
-import type { AccountTransport } from './transport';
+import type { AccountTransport } from '../../../api/account/transport';
 
 export type AccountStatus = 'unknown' | 'ok' | 'unavailable' | 'none';
 

@@ -14,7 +14,7 @@ import {
   type Parsed,
   type StatusInfo,
 } from './sources';
-import type { AccountTransport, Fetched } from './transport';
+import type { AccountTransport, Fetched } from '../../../api/account/transport';
 
 export type SourceKind = 'new-api' | 'dashboard' | 'custom';
 

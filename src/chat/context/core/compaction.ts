@@ -12,7 +12,7 @@
  * room, {@link ContextTooSmall} says so with the figures.
  */
 import * as l10n from '@vscode/l10n';
-import type { ChatRequest, ChatMessage as WireMessage } from '../../../api/wire';
+import type { ChatRequest, ChatMessage as WireMessage } from '../../../api/chat/wire';
 import type { Conversation } from '../../../shared/protocol';
 import { formatAttachment } from '../../mentions/core/mentions';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';

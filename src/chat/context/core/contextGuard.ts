@@ -5,9 +5,9 @@
  * recovery from an overflow the server reports anyway, the meter, and the words of its failures.
  */
 import * as l10n from '@vscode/l10n';
-import type { ModelRecord } from '../../../api/models';
-import { readOverflow } from '../../../api/overflow';
-import type { ChatBackend, ChatRequest, Usage } from '../../../api/wire';
+import type { ModelRecord } from '../../../api/models/models';
+import { readOverflow } from '../../../api/chat/overflow';
+import type { ChatBackend, ChatRequest, Usage } from '../../../api/chat/wire';
 import type { ContextMeter, Conversation, ErrorView, ToolMode } from '../../../shared/protocol';
 import {
   CompactionFailed,

@@ -13,7 +13,7 @@
  * the server's count, so the same request estimates to exactly what the server said, and new
  * content is scaled by the same ratio.
  */
-import type { ChatMessage as WireMessage, ChatRequest, ContentPart } from '../../../api/wire';
+import type { ChatMessage as WireMessage, ChatRequest, ContentPart } from '../../../api/chat/wire';
 import {
   DEFAULT_CONTEXT_WINDOW,
   readModelLimits,
@@ -23,7 +23,7 @@ import {
   type LimitSource,
   type ModelLimits,
   type ModelOverride,
-} from '../../../api/modelLimits';
+} from '../../../api/models/modelLimits';
 import { CHARS_PER_TOKEN, rawTextTokens } from '../../../shared/tokens';
 
 export {

@@ -1,5 +1,5 @@
 /** Which links the chat opens outside VS Code, decided without VS Code so it can be tested alone. */
-import { isPrivateHost } from '../../../api/addresses';
+import { isPrivateHost } from '../../../api/transport/addresses';
 
 export type LinkVerdict = { ok: true } | { ok: false; reason: 'invalid' | 'scheme' | 'userInfo'; scheme?: string };
 

@@ -10,7 +10,7 @@
  * Dropping it costs only the model's memory of its own thinking, never the request or the text:
  * an answer without it is sent back as text and calls, as on chat completions.
  */
-import type { EncryptedReasoning } from '../../../api/wire';
+import type { EncryptedReasoning } from '../../../api/chat/wire';
 import type { AssistantMessage, ChatMessage, Conversation } from '../../../shared/protocol';
 
 export const ANSWER_CHARS = 64 * 1024;

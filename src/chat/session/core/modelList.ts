@@ -1,4 +1,4 @@
-import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models';
+import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models/models';
 import type { ErrorView, HostMessage, ModelInfo } from '../../../shared/protocol';
 import { errorView } from './errorView';
 

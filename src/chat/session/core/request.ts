@@ -5,7 +5,7 @@ import type {
   ContentPart,
   ToolChoice,
   ToolDefinition,
-} from '../../../api/wire';
+} from '../../../api/chat/wire';
 import {
   chatParamsSchema,
   type ChatParams,

@@ -1,8 +1,8 @@
 // What a ChatSession needs from outside (the gateway client, the settings, the views, the log)
 // and what the user sends it: the contract the host side implements.
-import type { ModelOverride } from '../../../api/modelLimits';
-import type { ModelRecord } from '../../../api/models';
-import type { ChatBackend } from '../../../api/wire';
+import type { ModelOverride } from '../../../api/models/modelLimits';
+import type { ModelRecord } from '../../../api/models/models';
+import type { ChatBackend } from '../../../api/chat/wire';
 import type {
   AnswerCost,
   ChatParams,

@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../../api/wire';
-import { isGatewayError } from '../../../api/errors';
+import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../../api/chat/wire';
+import { isGatewayError } from '../../../api/transport/errors';
 import {
   newId,
   type AssistantMessage,

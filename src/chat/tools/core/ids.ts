@@ -1,7 +1,7 @@
 import type { ChatMessage, Conversation } from '../../../shared/protocol';
-import type { ToolCall } from '../../../api/wire';
+import type { ToolCall } from '../../../api/chat/wire';
 
-import { uniqueToolCallIds as idsUniqueAcross } from '../../../api/toolCallIds';
+import { uniqueToolCallIds as idsUniqueAcross } from '../../../api/chat/toolCallIds';
 
 /** The accumulator's scheme, applied against the rest of the conversation (`taken`). */
 export { idsUniqueAcross };

@@ -8,7 +8,7 @@ import {
   realpathAllowMissing as sharedRealpathAllowMissing,
   realpathOrSelf,
   windowsAliasSegment,
-} from '../../../api/insideWorkspace';
+} from '../../../files/insideWorkspace';
 
 // The protected folders and the Windows aliases are the shared rule (the storyboard tools use it too).
 export { PROTECTED_DIRS, protectedSegment, windowsAliasSegment };

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/wire';
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
 import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
 import type { ToolCallValidator } from './validation';
 import { ToolPathError } from './paths';

@@ -5,10 +5,10 @@
  * hands them to {@link ToolExecutor.execute} and sends the returned tool messages back to the
  * model. Approval, trust and the webview cards live on the tools side.
  *
- * Definitions, calls and tool messages are the wire types of `src/api/wire.ts`, so they are sent
+ * Definitions, calls and tool messages are the wire types of `src/api/chat/wire.ts`, so they are sent
  * as they are.
  */
-import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/wire';
+import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
 
 /** What `execute` gets besides the calls. */
 export interface ToolExecutionContext {

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { ToolCall, ToolDefinition, ToolMessage } from '../../../api/wire';
+import type { ToolCall, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
 
 /**
  * Checks model-made tool calls before anything runs. Every refusal is a `tool` message with the

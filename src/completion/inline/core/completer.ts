@@ -4,7 +4,7 @@
  * and the answer cleaned (./clean). The editor side and the benchmark both use it.
  */
 import type { GatewayClient } from '../../../api/client';
-import { completeFim } from '../../../api/completions';
+import { completeFim } from '../../../api/completions/completions';
 import { redact } from '../../../shared/redact';
 import { cleanCompletion } from './clean';
 import type { CompletionContext } from './context';

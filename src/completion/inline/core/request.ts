@@ -5,8 +5,8 @@
  * endpoint with an infill prompt that shows the file with a hole and asks for the hole's code
  * only; its answer goes through ./clean either way.
  */
-import type { FimRequest } from '../../../api/completions';
-import type { ChatRequest } from '../../../api/wire';
+import type { FimRequest } from '../../../api/completions/completions';
+import type { ChatRequest } from '../../../api/chat/wire';
 import type { CompletionContext } from './context';
 
 /** Small answers: a line, or a short block. */

@@ -4,7 +4,7 @@
  * package.json, as the other settings do.
  */
 import { REPOSITORY_LAYERS, type SettingLayers } from '../../../shared/settingLayers';
-import type { ModelOverride } from '../../../api/modelLimits';
+import type { ModelOverride } from '../../../api/models/modelLimits';
 
 export interface CompletionSettings {
   /** The master switch (the status-bar toggle). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { checkInside, realpathOrSelf } from '../../../api/insideWorkspace';
+import { checkInside, realpathOrSelf } from '../../../files/insideWorkspace';
 import { gitignoreMatcher } from '../../../shared/gitignore';
 import { isSecretPath } from '../../../shared/sensitiveFiles';
 import { gitExcludeMatcher } from '../core/gitExcludes';

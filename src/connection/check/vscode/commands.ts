@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../../../api/client';
-import { isGatewayError, type GatewayErrorKind } from '../../../api/errors';
+import { isGatewayError, type GatewayErrorKind } from '../../../api/transport/errors';
 import { describeError, type GatewayErrorAction } from '../../../contracts/errorWords';
-import { isVideoModel, type ModelRecord } from '../../../api/models';
+import { isVideoModel, type ModelRecord } from '../../../api/models/models';
 import { actionLabel, gatewayHttpOptions, getGatewayClient, runErrorAction } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
 import { readSettings, updateSetting } from '../../../platform/settings';

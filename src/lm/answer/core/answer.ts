@@ -1,6 +1,6 @@
 // One answer of the language-model provider, streamed or not, without `vscode`.
-import { isGatewayError, type GatewayError } from '../../../api/errors';
-import type { ChatBackend, ChatRequest, ChatResult, ChatStreamEvent } from '../../../api/wire';
+import { isGatewayError, type GatewayError } from '../../../api/transport/errors';
+import type { ChatBackend, ChatRequest, ChatResult, ChatStreamEvent } from '../../../api/chat/wire';
 
 /** Options of {@link answerLmRequest}. */
 export interface LmAnswerOptions {

@@ -1,9 +1,9 @@
 // What a failure of the language-model provider says, to its caller and to the log, without
 // `vscode`: the provider words every error through here.
 import * as l10n from '@vscode/l10n';
-import { isGatewayError, notFoundCause, type GatewayError } from '../../../api/errors';
+import { isGatewayError, notFoundCause, type GatewayError } from '../../../api/transport/errors';
 import { describeError } from '../../../contracts/errorWords';
-import { readOverflow } from '../../../api/overflow';
+import { readOverflow } from '../../../api/chat/overflow';
 
 /** The outcome of {@link lmFailure}. */
 export interface LmFailure {

@@ -8,8 +8,8 @@ import type {
   ContentPart,
   ToolCall,
   ToolDefinition,
-} from '../../../api/wire';
-import { GatewayError } from '../../../api/errors';
+} from '../../../api/chat/wire';
+import { GatewayError } from '../../../api/transport/errors';
 import {
   classifyPart,
   describePart,

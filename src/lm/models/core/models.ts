@@ -1,7 +1,7 @@
 // The gateway's model records (spec 2.3) as VS Code language-model entries, without `vscode`.
 import * as l10n from '@vscode/l10n';
-import { DEFAULT_CONTEXT_WINDOW, resolveLimits, type ModelOverride } from '../../../api/modelLimits';
-import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models';
+import { DEFAULT_CONTEXT_WINDOW, resolveLimits, type ModelOverride } from '../../../api/models/modelLimits';
+import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models/models';
 
 /** The shape of `vscode.LanguageModelChatInformation` (1.104). */
 export interface LmModelInfo {

@@ -1,6 +1,6 @@
 // Edits of the user's `gatewayStudio.profiles` value. Whatever else the user wrote in an entry
 // (fields a later version reads, comments aside) is kept: an edit touches only its own entry.
-import { DEFAULT_PROFILE_ID, idFromName, urlProblem } from '../../../api/profiles';
+import { DEFAULT_PROFILE_ID, idFromName, urlProblem } from '../../../api/transport/profiles';
 
 /** What Add Gateway Profile asks for. */
 export interface NewProfile {

@@ -4,7 +4,7 @@
  * message as fenced data, sized to the model's window. Nothing read from the repository reaches
  * any other field of the request: the model, the address and the headers come from the settings.
  */
-import type { ChatRequest } from '../../../api/wire';
+import type { ChatRequest } from '../../../api/chat/wire';
 import { fenced } from '../../../shared/fence';
 import { CHARS_PER_TOKEN, rawTextTokens } from '../../../shared/tokens';
 import { leftOutNote, withoutSecretDiffs } from '../../../shared/secretDiffs';

@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { GatewayClient, ModelRecord } from '../../../api/client';
-import { isGatewayError } from '../../../api/errors';
-import { resolveLimits } from '../../../api/modelLimits';
-import { readOverflow } from '../../../api/overflow';
+import { isGatewayError } from '../../../api/transport/errors';
+import { resolveLimits } from '../../../api/models/modelLimits';
+import { readOverflow } from '../../../api/chat/overflow';
 import { effectiveModel } from '../../../shared/model';
 import { getGatewayClient, showGatewayError } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';

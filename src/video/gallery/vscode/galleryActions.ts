@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { placeProblem } from '../../../api/insideWorkspace';
-import { KNOWN_VIDEO_MODELS } from '../../../api/videoRules';
+import { placeProblem } from '../../../files/insideWorkspace';
+import { KNOWN_VIDEO_MODELS } from '../../../api/video/videoRules';
 import type { Services } from '../../../platform/services';
 import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../../../shared/protocol/gallery';
 import { confirmationText, rulesResult } from '../../tools/core/agentText';

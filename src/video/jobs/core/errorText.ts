@@ -1,7 +1,7 @@
 // The video feature's words for a failure, in one place: the task record's error (the gallery,
 // the task list and the status bar show it), the gallery's notice, and the text the model reads
 // when its video tool could not start a task. The words themselves come from contracts/errorWords.
-import { isGatewayError } from '../../../api/errors';
+import { isGatewayError } from '../../../api/transport/errors';
 import { describeError } from '../../../contracts/errorWords';
 import type { VideoTaskError } from './record';
 

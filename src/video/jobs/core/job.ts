@@ -6,10 +6,10 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { GatewayError, isGatewayError } from '../../../api/errors';
-import type { VideoDownloadOptions } from '../../../api/videoDownload';
-import type { VideoCreateRequest } from '../../../api/videoRules';
-import type { VideoStatus } from '../../../api/videoStatus';
+import { GatewayError, isGatewayError } from '../../../api/transport/errors';
+import type { VideoDownloadOptions } from '../../../api/video/videoDownload';
+import type { VideoCreateRequest } from '../../../api/video/videoRules';
+import type { VideoStatus } from '../../../api/video/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
 import { pollLoop, type VideoStatusReader } from './pollLoop';
 import { saveError } from './saveErrors';

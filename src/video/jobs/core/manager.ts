@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
-import { GatewayError } from '../../../api/errors';
-import { validateVideoRequest, type VideoCreateRequest } from '../../../api/videoRules';
-import { assertVideoId } from '../../../api/videoStatus';
+import { GatewayError } from '../../../api/transport/errors';
+import { validateVideoRequest, type VideoCreateRequest } from '../../../api/video/videoRules';
+import { assertVideoId } from '../../../api/video/videoStatus';
 import * as path from 'node:path';
 import { VideoJob, type VideoJobDeps, type VideoRunEnd } from './job';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';

@@ -7,8 +7,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import { checkInside } from '../../../api/insideWorkspace';
-import { GatewayError } from '../../../api/errors';
+import { checkInside } from '../../../files/insideWorkspace';
+import { GatewayError } from '../../../api/transport/errors';
 
 export const OUTPUT_FOLDER_SETTING = 'gatewayStudio.video.outputFolder';
 

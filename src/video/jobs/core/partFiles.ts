@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { partFileTarget } from '../../../api/partFileNames';
+import { partFileTarget } from '../../../files/partFileNames';
 
 /** The idle timeout downloads run with when none is given: the HTTP client's default (120 s). */
 export const DEFAULT_DOWNLOAD_IDLE_MS = 120_000;

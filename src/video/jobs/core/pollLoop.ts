@@ -2,9 +2,9 @@
  * The one poll loop of a video task (spec 4 rule 3): the gateway client reads a status once
  * (`VideoClient.status`, `legacyStatus`); every rule about asking again lives here.
  */
-import { isGatewayError, type GatewayError } from '../../../api/errors';
-import { sleep } from '../../../api/retry';
-import { assertVideoId, type VideoStatus } from '../../../api/videoStatus';
+import { isGatewayError, type GatewayError } from '../../../api/transport/errors';
+import { sleep } from '../../../api/transport/retry';
+import { assertVideoId, type VideoStatus } from '../../../api/video/videoStatus';
 
 /** One status read on each route: `VideoClient` fits; tests may wrap it. */
 export interface VideoStatusReader {

@@ -3,7 +3,7 @@
  * transition, so a fresh job built from it (after a window reload or a restart) continues where the
  * old one stopped, and never creates the task a second time.
  */
-import type { VideoOutcome } from '../../../api/videoStatus';
+import type { VideoOutcome } from '../../../api/video/videoStatus';
 
 /**
  * - `creating`: the creation POST is about to be or is being sent. A record found in this state

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { protectedSegment, windowsAliasSegment } from '../../../api/insideWorkspace';
+import { protectedSegment, windowsAliasSegment } from '../../../files/insideWorkspace';
 import * as z from '../../../shared/zod';
 import { MAX_PROMPT, MAX_SHOTS, MAX_TAKES, type Board, type Shot } from './board';
 

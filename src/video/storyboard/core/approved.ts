@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
-import type { VideoCreateRequest } from '../../../api/videoRules';
+import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import * as z from '../../../shared/zod';
 import { MAX_TAKES, SHOT_ID } from './board';
 import { unitKey, type Unit } from './plan';

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
-import { referenceImageProblem, validateVideoRequest, type VideoCreateRequest } from '../../../api/videoRules';
+import { referenceImageProblem, validateVideoRequest, type VideoCreateRequest } from '../../../api/video/videoRules';
 import { effectiveShot, type Board, type Shot } from './board';
 
 export interface Fallback {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { checkInside } from '../../../api/insideWorkspace';
+import { checkInside } from '../../../files/insideWorkspace';
 import { FeatureToolError } from '../../../contracts/featureTools';
 import type { VideoFeature } from '../../vscode/feature';
 import { applyEdit, newShotId, parseBoard, printBoard, type Board } from '../core/board';

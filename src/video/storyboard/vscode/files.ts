@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { checkInside, placeProblem } from '../../../api/insideWorkspace';
+import { checkInside, placeProblem } from '../../../files/insideWorkspace';
 import { imageToDataUrl } from '../../vscode/images';
 import type { Board } from '../core/board';
 import { isUrl, pathProblem } from '../core/plan';

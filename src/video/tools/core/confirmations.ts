@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { VideoCreateRequest } from '../../../api/videoRules';
+import type { VideoCreateRequest } from '../../../api/video/videoRules';
 
 /**
  * Which billed video plans the user confirmed. VS Code shows the confirmation that the tool's

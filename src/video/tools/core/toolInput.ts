@@ -5,7 +5,7 @@
  * package.json equal to them.
  */
 import * as z from '../../../shared/zod';
-import type { VideoRuleIssue } from '../../../api/videoRules';
+import type { VideoRuleIssue } from '../../../api/video/videoRules';
 
 export const generateVideoInputSchema = z.object({
   prompt: z.string(),

@@ -6,7 +6,7 @@ import {
   rulesFor,
   secondsChoices,
   type VideoCreateRequest,
-} from '../../../api/videoRules';
+} from '../../../api/video/videoRules';
 import type { Settings } from '../../../platform/settings';
 import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../vscode/images';
 

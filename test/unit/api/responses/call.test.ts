@@ -1,7 +1,7 @@
 // One /v1/responses call over SSE bytes from an injected fetch: framing, [DONE] without completion.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HttpClient } from '../../../../src/api/http';
+import { HttpClient } from '../../../../src/api/transport/http';
 import { streamResponses } from '../../../../src/api/responses/call';
 import { gatewayFailure } from '../../../support/helpers';
 

@@ -1,9 +1,9 @@
 // Responses stream events as OpenAI documents them, and the deviations relays add.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayError } from '../../../../src/api/errors';
+import { GatewayError } from '../../../../src/api/transport/errors';
 import { ResponsesAccumulator, usageOf } from '../../../../src/api/responses/events';
-import type { ChatStreamEvent } from '../../../../src/api/wire';
+import type { ChatStreamEvent } from '../../../../src/api/chat/wire';
 
 function run(events: unknown[]): { acc: ResponsesAccumulator; out: ChatStreamEvent[] } {
   const out: ChatStreamEvent[] = [];

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpClient } from '../../../../../src/api/http';
+import { HttpClient } from '../../../../../src/api/transport/http';
 import { AccountState, type AccountSnapshot } from '../../../../../src/account/balance/core/accountState';
-import { transportOver } from '../../../../../src/account/balance/core/transport';
+import { transportOver } from '../../../../../src/api/account/transport';
 import { useGateway } from '../../../../support/helpers';
 
 const gw = useGateway();

@@ -3,10 +3,10 @@
 // issue 21 mapped to the right figure, through the product's own HTTP client.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpClient } from '../../../../../src/api/http';
+import { HttpClient } from '../../../../../src/api/transport/http';
 import { readBalance, type ReadOutcome } from '../../../../../src/account/balance/core/detect';
 import { formatQuota } from '../../../../../src/account/balance/core/money';
-import { transportOver } from '../../../../../src/account/balance/core/transport';
+import { transportOver } from '../../../../../src/api/account/transport';
 import { useGateway } from '../../../../support/helpers';
 
 const gw = useGateway();

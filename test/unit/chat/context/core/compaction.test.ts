@@ -3,13 +3,13 @@
 // from and retried once, the fixed parts too large, the meter, the manual action. Real HTTP.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolDefinition } from '../../../../../src/api/wire';
+import type { ToolDefinition } from '../../../../../src/api/chat/wire';
 import { countPromptTokens } from '../../../../gateway/context';
 import { ChatSession } from '../../../../../src/chat/session/core/session';
 import { elideToFit, fitToWindow, KEEP_RECENT_TOOL_RESULTS } from '../../../../../src/chat/context/core/compaction';
 import { TokenEstimator, resolveModelLimits } from '../../../../../src/chat/context/core/contextWindow';
 import type { ToolExecutor } from '../../../../../src/chat/tools/core/seam';
-import type { ChatRequest } from '../../../../../src/api/wire';
+import type { ChatRequest } from '../../../../../src/api/chat/wire';
 import type { Conversation, ContextMeter, HostMessage } from '../../../../../src/shared/protocol';
 import { conversationToMarkdown } from '../../../../../src/chat/history/core/export';
 import { useGateway } from '../../../../support/helpers';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayError } from '../../../../../src/api/errors';
+import { GatewayError } from '../../../../../src/api/transport/errors';
 import { errorView } from '../../../../../src/chat/session/core/errorView';
 import { RequestProblem } from '../../../../../src/chat/session/core/request';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
-import type { ChatRequest } from '../../../../../src/api/wire';
+import type { ChatRequest } from '../../../../../src/api/chat/wire';
 import {
   buildChatRequest,
   formatContext,

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolCall } from '../../../../../src/api/wire';
+import type { ToolCall } from '../../../../../src/api/chat/wire';
 import { builtinTools } from '../../../../../src/chat/tools/core/builtins';
 import { ToolRunner, type ToolDecision } from '../../../../../src/chat/tools/core/runner';
 import { nodeToolHost } from '../../../../support/nodeToolHost';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolCall } from '../../../../../src/api/wire';
+import type { ToolCall } from '../../../../../src/api/chat/wire';
 import { builtinTools } from '../../../../../src/chat/tools/core/builtins';
 import type { ToolHost } from '../../../../../src/chat/tools/core/host';
 import {

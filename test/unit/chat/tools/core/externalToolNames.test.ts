@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolCall } from '../../../../../src/api/wire';
+import type { ToolCall } from '../../../../../src/api/chat/wire';
 import {
   externalToolKey,
   nameExternalTools,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ChatResult } from '../../../../../src/api/wire';
+import type { ChatResult } from '../../../../../src/api/chat/wire';
 import { GatewayClient } from '../../../../../src/api/client';
 import { ConversationStore } from '../../../../../src/chat/history/core/store';
 import { MemoryStorage } from '../../../../support/memoryStorage';

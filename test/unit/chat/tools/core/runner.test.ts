@@ -12,7 +12,7 @@ import {
   type ToolDecision,
   type ToolCardUpdate,
 } from '../../../../../src/chat/tools/core/runner';
-import type { ToolCall } from '../../../../../src/api/wire';
+import type { ToolCall } from '../../../../../src/api/chat/wire';
 
 let ws: string;
 before(async () => {

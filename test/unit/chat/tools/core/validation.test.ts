@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolCallValidator } from '../../../../../src/chat/tools/core/validation';
-import type { ToolCall, ToolDefinition } from '../../../../../src/api/wire';
+import type { ToolCall, ToolDefinition } from '../../../../../src/api/chat/wire';
 
 const readFile: ToolDefinition = {
   type: 'function',

@@ -1,7 +1,7 @@
 // The two request shapes: fill-in-the-middle and the chat infill prompt.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateChatRequest } from '../../../../../src/api/validation';
+import { validateChatRequest } from '../../../../../src/api/chat/validation';
 import {
   chatInfillRequest,
   fimRequest,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
-import type { ChatStreamEvent, ChatRequest, ChatResult } from '../../../../../src/api/wire';
+import type { ChatStreamEvent, ChatRequest, ChatResult } from '../../../../../src/api/chat/wire';
 import {
   answerLmRequest,
   RequiredChoiceRefusals,

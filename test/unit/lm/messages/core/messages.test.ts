@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
-import { GatewayError } from '../../../../../src/api/errors';
+import { GatewayError } from '../../../../../src/api/transport/errors';
 import {
   buildLmRequest,
   callIdsIn,

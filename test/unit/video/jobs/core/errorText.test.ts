@@ -1,7 +1,7 @@
 // The video feature's words for a failure (src/video/jobs/core/errorText.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayError } from '../../../../../src/api/errors';
+import { GatewayError } from '../../../../../src/api/transport/errors';
 import { failureText, notStartedText, taskError } from '../../../../../src/video/jobs/core/errorText';
 
 void test("a task record keeps the failure's kind and status beside its words", () => {

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { startGateway } from '../../../../gateway/server';
 import { useGateway } from '../../../../support/helpers';
-import { HttpClient } from '../../../../../src/api/http';
-import { VideoClient } from '../../../../../src/api/video';
-import { GatewayError } from '../../../../../src/api/errors';
+import { HttpClient } from '../../../../../src/api/transport/http';
+import { VideoClient } from '../../../../../src/api/video/video';
+import { GatewayError } from '../../../../../src/api/transport/errors';
 import { VideoJobManager } from '../../../../../src/video/jobs/core/manager';
 import { freeName, type VideoApi } from '../../../../../src/video/jobs/core/job';
 import {

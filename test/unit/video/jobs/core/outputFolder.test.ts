@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isGatewayError } from '../../../../../src/api/errors';
+import { isGatewayError } from '../../../../../src/api/transport/errors';
 import { outputFolderFor } from '../../../../../src/video/jobs/core/outputFolder';
 
 let base: string;

@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { HttpClient } from '../../../../../src/api/http';
-import { VideoClient } from '../../../../../src/api/video';
-import { partFileTarget } from '../../../../../src/api/partFileNames';
-import type { VideoDownloadOptions } from '../../../../../src/api/videoDownload';
+import { HttpClient } from '../../../../../src/api/transport/http';
+import { VideoClient } from '../../../../../src/api/video/video';
+import { partFileTarget } from '../../../../../src/files/partFileNames';
+import type { VideoDownloadOptions } from '../../../../../src/api/video/videoDownload';
 import { VideoJobManager } from '../../../../../src/video/jobs/core/manager';
 import {
   partStaleAfterMs,

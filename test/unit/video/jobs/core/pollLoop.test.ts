@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gatewayFailure as rejects, useGateway } from '../../../../support/helpers';
-import { HttpClient } from '../../../../../src/api/http';
-import { VideoClient } from '../../../../../src/api/video';
+import { HttpClient } from '../../../../../src/api/transport/http';
+import { VideoClient } from '../../../../../src/api/video/video';
 import { describeError } from '../../../../../src/contracts/errorWords';
 import { pollLoop } from '../../../../../src/video/jobs/core/pollLoop';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { validateVideoRequest } from '../../../../../src/api/videoRules';
+import { validateVideoRequest } from '../../../../../src/api/video/videoRules';
 import {
   confirmationText,
   generateToolDescription,

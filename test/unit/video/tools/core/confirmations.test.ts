@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { VideoCreateRequest } from '../../../../../src/api/videoRules';
+import type { VideoCreateRequest } from '../../../../../src/api/video/videoRules';
 import { CONFIRMATION_TTL_MS, ConfirmationLedger, planKey } from '../../../../../src/video/tools/core/confirmations';
 
 const plan: VideoCreateRequest = { model: 'vendor-image-video', prompt: 'a comet', seconds: 4, resolution: '720p' };
