@@ -96,7 +96,8 @@ async function typeWith(
     doc: 'warm-up',
     prefix: BEFORE,
     suffix: AFTER,
-    context: () => assembleContext({ text: SOURCE, offset: START, path: 'src/api/transport/retry.ts', languageId: 'typescript' }),
+    context: () =>
+      assembleContext({ text: SOURCE, offset: START, path: 'src/api/transport/retry.ts', languageId: 'typescript' }),
   });
   s.stats.requests = 0;
   s.stats.aborted = 0;

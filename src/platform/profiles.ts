@@ -61,10 +61,12 @@ export class GatewayProfiles implements vscode.Disposable {
    * alone; whatever sends a request (gatewayHttpOptions, the key store) waits for this first.
    */
   ready(): Promise<void> {
-    this.loading ??= Promise.all([import('../api/transport/profiles'), import('../api/transport/headerRules')]).then(([p, h]) => {
-      this.parser = { ...p, ...h };
-      this.emitter.fire();
-    });
+    this.loading ??= Promise.all([import('../api/transport/profiles'), import('../api/transport/headerRules')]).then(
+      ([p, h]) => {
+        this.parser = { ...p, ...h };
+        this.emitter.fire();
+      },
+    );
     return this.loading;
   }
 

@@ -44,7 +44,9 @@ void test('a source file outside a layer folder is refused, in src and in the we
 });
 
 void test('a file over 400 lines is refused; 400 lines pass', () => {
-  const p = problemsOf(tree({ ...ok, 'src/api/transport/http.ts': 'x\n'.repeat(400), 'src/api/big.ts': 'x\n'.repeat(401) }));
+  const p = problemsOf(
+    tree({ ...ok, 'src/api/transport/http.ts': 'x\n'.repeat(400), 'src/api/big.ts': 'x\n'.repeat(401) }),
+  );
   assert.deepEqual(
     p.filter((l) => l.includes('line limit')),
     ['src/api/big.ts: 401 lines, over the 400-line limit'],

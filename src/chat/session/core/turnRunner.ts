@@ -1,5 +1,12 @@
 import * as l10n from '@vscode/l10n';
-import type { ChatBackend, ChatRequest, ChatResult, StreamOptions, ToolCall, ToolMessage } from '../../../api/chat/wire';
+import type {
+  ChatBackend,
+  ChatRequest,
+  ChatResult,
+  StreamOptions,
+  ToolCall,
+  ToolMessage,
+} from '../../../api/chat/wire';
 import { isGatewayError } from '../../../api/transport/errors';
 import {
   newId,

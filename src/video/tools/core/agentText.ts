@@ -4,7 +4,12 @@
  * meaning of a failure. Plain text without VS Code, so plain-node tests read exactly what a model
  * reads; the ui layer only wraps it in VS Code objects.
  */
-import { KNOWN_VIDEO_MODELS, rulesFor, type VideoCreateRequest, type VideoRuleIssue } from '../../../api/video/videoRules';
+import {
+  KNOWN_VIDEO_MODELS,
+  rulesFor,
+  type VideoCreateRequest,
+  type VideoRuleIssue,
+} from '../../../api/video/videoRules';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 
 /** The rules of the models spec 2.4 describes, one paragraph each (the tools' model description). */

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_PROFILE_ID, LEGACY_KEY_SLOT, activeOrDefault, keySlot, readProfiles } from '../../../../src/api/transport/profiles';
+import {
+  DEFAULT_PROFILE_ID,
+  LEGACY_KEY_SLOT,
+  activeOrDefault,
+  keySlot,
+  readProfiles,
+} from '../../../../src/api/transport/profiles';
 
 const defaults = { chatModel: 'gw-chat', videoModel: 'vendor-video-1.5' };
 
