@@ -16,6 +16,7 @@ import { bundleReport } from '../scripts/bundleSizes.mjs';
 import { cleanupAll } from '../test/host/cleanup';
 import { startCodeServer } from '../test/host/codeServer';
 import { ensureHost, projectRoot } from '../test/host/install';
+import { median } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_ACTIVATION_RUNS ?? 3);
 const GOAL_MS = 50;
@@ -75,14 +76,13 @@ async function main(): Promise<void> {
       await cs.stop();
     }
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   const worst = (xs: number[]) => Math.max(...xs);
   if (since.length)
     console.log(
-      `activation (code loading -> activate() returned): median ${med(since).toFixed(1)} ms, max ${worst(since).toFixed(1)} ms over ${since.length} fresh starts (goal <= ${GOAL_MS} ms: ${worst(since) <= GOAL_MS ? 'met' : 'MISSED'})`,
+      `activation (code loading -> activate() returned): median ${median(since).toFixed(1)} ms, max ${worst(since).toFixed(1)} ms over ${since.length} fresh starts (goal <= ${GOAL_MS} ms: ${worst(since) <= GOAL_MS ? 'met' : 'MISSED'})`,
     );
   else console.log('activation: the host set no willLoadExtensionCode mark; only activate() was measured');
-  console.log(`activate() alone: median ${med(own).toFixed(1)} ms, max ${worst(own).toFixed(1)} ms`);
+  console.log(`activate() alone: median ${median(own).toFixed(1)} ms, max ${worst(own).toFixed(1)} ms`);
 }
 
 void main()

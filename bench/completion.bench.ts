@@ -20,6 +20,7 @@ import { completeAt } from '../src/completion/inline/core/completer';
 import { assembleContext, type CompletionContext } from '../src/completion/inline/core/context';
 import { CompletionScheduler } from '../src/completion/inline/core/scheduler';
 import { startGateway } from '../test/gateway/server';
+import { percentile, seededRandom } from './support/stats';
 
 const CHARS = 170;
 const CPS = 8;
@@ -31,22 +32,7 @@ const TYPED = SOURCE.slice(START, START + CHARS);
 const BEFORE = SOURCE.slice(0, START);
 const AFTER = SOURCE.slice(START + CHARS);
 
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 interface Run {
   requests: number;
@@ -115,7 +101,7 @@ async function typeWith(
     timerLate: [],
   };
   const pending: Promise<void>[] = [];
-  const random = rng(23);
+  const random = seededRandom(23);
   for (let i = 1; i <= TYPED.length; i++) {
     const prefix = BEFORE + TYPED.slice(0, i);
     const text = prefix + AFTER;
@@ -200,17 +186,17 @@ async function main(): Promise<void> {
         ((r.gatewayRequests / TYPED.length) * 100).toFixed(1),
         `${r.gatewayRequests ? ((r.gatewayAborted / r.gatewayRequests) * 100).toFixed(0) : 0}% (${r.gatewayAborted})`,
         `${shown ? ((r.fromCache / shown) * 100).toFixed(0) : 0}% of ${shown}`,
-        `${pct(all, 50).toFixed(1)} ms`,
-        `${pct(all, 99).toFixed(1)} ms`,
-        `${pct(r.cacheOverheads, 99).toFixed(2)} ms`,
-        `${pct(r.timerLate, 99).toFixed(1)} ms`,
+        `${percentile(all, 50).toFixed(1)} ms`,
+        `${percentile(all, 99).toFixed(1)} ms`,
+        `${percentile(r.cacheOverheads, 99).toFixed(2)} ms`,
+        `${percentile(r.timerLate, 99).toFixed(1)} ms`,
       ]);
     }
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const r of rows) console.log(r.map((c, k) => c.padEnd(widths[k]!)).join('  '));
     const product = Object.values(results)[0]!;
     const base = Object.values(results)[1]!;
-    const p99 = pct([...product.overheads, ...product.cacheOverheads], 99);
+    const p99 = percentile([...product.overheads, ...product.cacheOverheads], 99);
     console.log(
       `goals: <= 25 requests per 100 characters: ${((product.gatewayRequests / TYPED.length) * 100).toFixed(1)} ` +
         `(baseline ${((base.gatewayRequests / TYPED.length) * 100).toFixed(1)}); <= 15 ms p99 overhead: ${p99.toFixed(1)} ms`,

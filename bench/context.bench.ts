@@ -16,20 +16,10 @@ import { buildChatRequest, type RequestDefaults } from '../src/chat/session/core
 import { DEFAULT_CHAT_PARAMS } from '../src/shared/chatParams';
 import type { Conversation } from '../src/shared/protocol';
 import { countPromptTokens } from '../test/gateway/context';
+import { mean, percentile, seededRandom } from './support/stats';
 
 const TURNS = 200;
 const WINDOW = 8192;
-
-/** Deterministic PRNG (mulberry32), so the recording is the same in every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CODE_LINES = [
   'export function handle(req: Request): Response {',
@@ -64,7 +54,7 @@ interface Step {
 
 /** The recording: the messages in order, cut into the points where a request is sent. */
 function record(): Step[] {
-  const r = rng(20261123);
+  const r = seededRandom(20261123);
   const steps: Step[] = [];
   let n = 0;
   const t = () => ++n;
@@ -118,11 +108,6 @@ function record(): Step[] {
     });
   }
   return steps;
-}
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
 }
 
 async function replay(steps: Step[]) {
@@ -237,12 +222,11 @@ async function main(): Promise<void> {
   await replay(steps);
   const r = await replay(steps);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const mean = (xs: number[]) => sum(xs) / xs.length;
   console.log(
     `recorded session: ${TURNS} turns, ${r.server.length} requests, ${r.recorded} messages, ${unfitted} tokens unfitted`,
   );
   console.log(
-    `window ${WINDOW}: prompt tokens per request (gateway rule) max ${Math.max(...r.server)}, p95 ${pct(r.server, 95)}, mean ${Math.round(mean(r.server))}`,
+    `window ${WINDOW}: prompt tokens per request (gateway rule) max ${Math.max(...r.server)}, p95 ${percentile(r.server, 95)}, mean ${Math.round(mean(r.server))}`,
   );
   console.log(`requests past the window (prompt + reserve): ${r.overWindow}`);
   console.log(`compactions: ${r.summaries} summaries, ${r.elided} tool results elided (over all requests)`);
@@ -253,7 +237,7 @@ async function main(): Promise<void> {
     `estimate vs gateway count: mean ${(mean(r.estErr) * 100).toFixed(1)}%, worst ${(Math.max(...r.estErr.map(Math.abs)) * 100).toFixed(1)}%`,
   );
   console.log(
-    `deciding + compacting per request (summary request excluded): mean ${mean(r.fitMs).toFixed(3)} ms, p95 ${pct(r.fitMs, 95).toFixed(3)} ms, max ${Math.max(...r.fitMs).toFixed(3)} ms, total ${sum(r.fitMs).toFixed(1)} ms`,
+    `deciding + compacting per request (summary request excluded): mean ${mean(r.fitMs).toFixed(3)} ms, p95 ${percentile(r.fitMs, 95).toFixed(3)} ms, max ${Math.max(...r.fitMs).toFixed(3)} ms, total ${sum(r.fitMs).toFixed(1)} ms`,
   );
   console.log(
     `baseline (building the unfitted request): mean ${mean(r.buildMs).toFixed(3)} ms; ratio ${(mean(r.fitMs) / mean(r.buildMs)).toFixed(2)}x`,

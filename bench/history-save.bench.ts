@@ -11,38 +11,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FileStorage } from '../src/chat/history/core/fileStorage';
-import { ConversationStore, isConversationStoreKey, newConversation } from '../src/chat/history/core/store';
+import { ConversationStore, isConversationStoreKey } from '../src/chat/history/core/store';
 import type { Conversation } from '../src/shared/protocol';
 import { MemoryStorage } from '../test/support/memoryStorage';
+import { conversationOfTurns } from './support/conversation';
+import { median } from './support/stats';
 
 const CONVERSATIONS = 100;
 const TURNS = 40;
 const SAVES = 9;
 
 function conversation(i: number): Conversation {
-  const c = newConversation(1_000_000 + i * 1000);
   const prose = `Line ${i}: the parser reads the token stream and builds the tree. `.repeat(90);
-  for (let t = 0; t < TURNS; t++) {
-    const at = c.createdAt + t * 2;
-    c.messages.push({
-      id: `u${i}-${t}`,
-      role: 'user',
-      text: `question ${t} about ${i}`,
-      images: [],
-      contexts: [],
-      createdAt: at,
-    });
-    c.messages.push({
-      id: `a${i}-${t}`,
-      role: 'assistant',
-      content: prose,
-      status: 'done',
-      requestedModel: 'gw-chat',
-      createdAt: at + 1,
-    });
-  }
-  c.updatedAt = c.createdAt + TURNS * 2;
-  return c;
+  return conversationOfTurns(TURNS, () => prose, {
+    createdAt: 1_000_000 + i * 1000,
+    question: (t) => `question ${t} about ${i}`,
+  });
 }
 
 /** Workspace state as VS Code handles it: the whole value per update, over RPC and into the database. */
@@ -60,8 +44,6 @@ class WholeValueState extends MemoryStorage {
     return this.data.get(key) as T | undefined;
   }
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function timeSaves(store: ConversationStore, c: Conversation, flush: () => Promise<void>): Promise<number[]> {
   const times: number[] = [];

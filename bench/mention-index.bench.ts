@@ -9,19 +9,14 @@ import { performance } from 'node:perf_hooks';
 import { PathIndex, type FolderRow } from '../src/chat/mentions/core/pathIndex';
 import { fuzzyFilter } from '../src/shared/fuzzy';
 import type { MentionItem } from '../src/shared/protocol';
+import { median, seededRandom } from './support/stats';
 
 const FILES = 50_000;
 const QUERIES = ['srcchatsessioncoreturn', 'readme', 'pkg12/mod3'];
 
 function paths(): string[] {
-  let a = 7;
-  // mulberry32: an LCG's low bits repeat with a short period, which limits distinct paths.
-  const r = (n: number): number => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const random = seededRandom(7);
+  const r = (n: number): number => Math.floor(random() * n);
   const words = ['src', 'chat', 'session', 'core', 'vscode', 'tools', 'video', 'api', 'test', 'unit', 'docs', 'lib'];
   const out = new Set<string>();
   while (out.size < FILES) {
@@ -58,9 +53,6 @@ function oldFirst(list: string[]): MentionItem[] {
   return list.map((p): MentionItem => ({ kind: 'file', label: p, ref: `file:///ws/${p}` })).slice(0, 50);
 }
 
-const pct = (xs: number[], p: number): number =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
-
 function main(): void {
   const list = paths();
   let t0 = performance.now();
@@ -84,12 +76,12 @@ function main(): void {
     }
   }
   const line = (name: string, xs: number[]): string =>
-    `${name} p50 ${pct(xs, 0.5).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+    `${name} p50 ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   console.log(
     `per keystroke over ${newTimes.length} keystrokes: ${line('index', newTimes)}; ${line('rebuilt each time', oldTimes)}`,
   );
   console.log(
-    `old/new p50 ${(pct(oldTimes, 0.5) / pct(newTimes, 0.5)).toFixed(1)}x; goal <= 30 ms per keystroke: ${Math.max(...newTimes) <= 30 ? 'met' : 'missed'} (max)`,
+    `old/new p50 ${(median(oldTimes) / median(newTimes)).toFixed(1)}x; goal <= 30 ms per keystroke: ${Math.max(...newTimes) <= 30 ? 'met' : 'missed'} (max)`,
   );
 }
 

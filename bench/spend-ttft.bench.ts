@@ -22,14 +22,10 @@ import type { SessionDeps } from '../src/chat/session/core/sessionDeps';
 import { startGateway } from '../test/gateway/server';
 import { MemoryStorage } from '../test/support/memoryStorage';
 import { SETTINGS } from '../test/support/sessionHarness';
+import { median, percentile } from './support/stats';
 
 const TURNS = 120;
 const WARMUP = 10;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
-}
 
 type Gw = Awaited<ReturnType<typeof startGateway>>;
 
@@ -130,11 +126,11 @@ async function main(): Promise<void> {
   const counts = gw.counts();
   await gw.close();
 
-  const med = { off: pct(ttft.off, 50), on: pct(ttft.on, 50) };
+  const med = { off: median(ttft.off), on: median(ttft.on) };
   const f = (ms: number) => `${ms.toFixed(2)} ms`;
   console.log(`time to first token through the chat session, ${TURNS} turns each (local gateway):`);
-  console.log(`  spend off: median ${f(med.off)}, p90 ${f(pct(ttft.off, 90))}`);
-  console.log(`  spend on:  median ${f(med.on)}, p90 ${f(pct(ttft.on, 90))}`);
+  console.log(`  spend off: median ${f(med.off)}, p90 ${f(percentile(ttft.off, 90))}`);
+  console.log(`  spend on:  median ${f(med.on)}, p90 ${f(percentile(ttft.on, 90))}`);
   console.log(
     `  on/off (medians): ${(med.on / med.off).toFixed(3)} (goal <= 1.02); balance reads ${counts['GET /api/usage/token'] ?? 0}, pricing reads ${counts['GET /api/pricing'] ?? 0}`,
   );

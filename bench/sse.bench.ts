@@ -4,6 +4,7 @@
 // parallel calls with long arguments), as a long agent turn would.
 import OpenAI from 'openai';
 import { GatewayClient } from '../src/api/client';
+import { median } from './support/stats';
 
 const TARGET_BYTES = 30 * 1024 * 1024;
 
@@ -153,8 +154,6 @@ async function runOpenai(parts: Uint8Array[]): Promise<{ ms: number; text: numbe
   const calls = (m.tool_calls ?? []) as Array<{ function: { arguments: string } }>;
   return { ms, text: m.content?.length ?? 0, args: calls.reduce((n, t) => n + t.function.arguments.length, 0) };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const { bytes, textChars, argChars } = buildStream();

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { builtinTools } from '../src/chat/tools/core/builtins';
 import { ToolRunner, type Tool, type ToolCardUpdate } from '../src/chat/tools/core/runner';
 import { nodeToolHost } from '../test/support/nodeToolHost';
+import { median } from './support/stats';
 
 const BIG = 10 * 1024 * 1024;
 const SMALL = 10 * 1024;
@@ -63,8 +64,6 @@ async function once(ws: string, kind: 'command' | 'outside', size: number): Prom
   const done = cards.filter((c) => c.state === 'done').at(-1);
   return { ms, heapMb, request: m?.content.length ?? NaN, card: done?.resultPreview?.length ?? NaN };
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gws-bench-tool-')));

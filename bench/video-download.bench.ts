@@ -27,6 +27,7 @@ import { VideoClient } from '../src/api/video/video';
 import { pollLoop } from '../src/video/jobs/core/pollLoop';
 import { fetchDownload } from './support/fetchDownload';
 import { rawSocketDownload } from './support/rawSocketDownload';
+import { median } from './support/stats';
 
 const MB = 1024 * 1024;
 const KEY = 'sk-demo-gateway-studio';
@@ -114,13 +115,6 @@ async function curlDownload(url: string, file: string, size: number): Promise<vo
     await fh.close();
   }
   if (statSync(file).size !== size) throw new Error('curl: wrong size');
-}
-
-/** The middle value, or the mean of the two middle ones for an even count (4 rounds). */
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 async function main(): Promise<void> {

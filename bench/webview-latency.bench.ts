@@ -31,8 +31,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Frame, Page } from 'playwright-core';
-import { GatewayClient } from '../src/api/client';
-import { newConversation } from '../src/chat/history/core/store';
 import type { Conversation } from '../src/shared/protocol';
 import { chatSettings, UI_TIMEOUT, Workbench } from '../test/e2e/workbench';
 import { launchBrowser, newPage } from '../test/host/browser';
@@ -40,7 +38,9 @@ import { cleanupAll } from '../test/host/cleanup';
 import { startCodeServer } from '../test/host/codeServer';
 import { startHostGateway, type HostGateway } from '../test/host/gateway';
 import { ensureHost, projectRoot } from '../test/host/install';
-import { codeBlock, INSTALL_OBSERVER, line, pctOf, prose, type LatGlobal } from './support/latencyPage';
+import { conversationOfTurns, gatewayAnswers } from './support/conversation';
+import { codeBlock, INSTALL_OBSERVER, line, prose, type LatGlobal } from './support/latencyPage';
+import { percentile } from './support/stats';
 import { windowStart } from '../webview/chat/models/logWindow';
 
 const TURNS = 500;
@@ -120,44 +120,12 @@ async function runCommandAt(wb: Workbench, title: string): Promise<number> {
   return t0;
 }
 
-async function answers(gw: HostGateway): Promise<string[]> {
-  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const out: string[] = [];
-  for (const p of ['#markdown', '#long 150', 'what does this function return?', '#say Use `xs.at(-1)`.']) {
-    const r = await client.streamChat(
-      { model: 'gw-chat', messages: [{ role: 'user', content: p }] },
-      { onEvent: () => undefined },
-    );
-    out.push(r.message.content ?? '');
-  }
-  return out;
-}
+/** The answers the stored conversation repeats (its fourth a short inline-code answer). */
+const answers = (gw: HostGateway): Promise<string[]> =>
+  gatewayAnswers(gw, ['#markdown', '#long 150', 'what does this function return?', '#say Use `xs.at(-1)`.']);
 
 function conversation(texts: string[]): Conversation {
-  const c = newConversation(1);
-  c.title = `${TURNS} turns`;
-  c.model = 'gw-chat';
-  for (let i = 0; i < TURNS; i++) {
-    c.messages.push({
-      id: `u${i}`,
-      role: 'user',
-      text: `question ${i}: explain the next part`,
-      images: [],
-      contexts: [],
-      createdAt: i,
-    });
-    c.messages.push({
-      id: `a${i}`,
-      role: 'assistant',
-      content: texts[i % texts.length] ?? '',
-      status: 'done',
-      requestedModel: 'gw-chat',
-      finishReason: 'stop',
-      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
-      createdAt: i,
-    });
-  }
-  return c;
+  return conversationOfTurns(TURNS, (t) => texts[t % texts.length] ?? '');
 }
 
 /**
@@ -436,21 +404,21 @@ async function latency(wb: Workbench, gw: HostGateway, host: HostSwitch): Promis
       }
       const n = res.new!;
       const o = res.old!;
-      const floor99 = pctOf(n.floor, 99);
-      const p99 = pctOf(n.paint, 99);
-      const p50 = pctOf(n.paint, 50);
-      const inPage99 = pctOf(n.inPage, 99);
+      const floor99 = percentile(n.floor, 99);
+      const p99 = percentile(n.paint, 99);
+      const p50 = percentile(n.paint, 50);
+      const inPage99 = percentile(n.inPage, 99);
       const ok99 = p99 <= floor99 + FLOOR_MARGIN_MS;
       const ok50 = r.perSecond !== 200 || p50 <= P50_GOAL_MS;
       console.log(
-        `    new/old painted p50 ${(p50 / pctOf(o.paint, 50)).toFixed(2)}, p99 ${(p99 / pctOf(o.paint, 99)).toFixed(2)}; goal p99 <= floor p99 ${floor99.toFixed(1)} + ${FLOOR_MARGIN_MS} ms: ${p99.toFixed(1)} ms ${ok99 ? 'met' : 'MISSED'} (message -> painted p99 ${inPage99.toFixed(1)} ms)${r.perSecond === 200 ? `; p50 <= ${P50_GOAL_MS} ms: ${p50.toFixed(1)} ms ${ok50 ? 'met' : 'MISSED'}` : ''}`,
+        `    new/old painted p50 ${(p50 / percentile(o.paint, 50)).toFixed(2)}, p99 ${(p99 / percentile(o.paint, 99)).toFixed(2)}; goal p99 <= floor p99 ${floor99.toFixed(1)} + ${FLOOR_MARGIN_MS} ms: ${p99.toFixed(1)} ms ${ok99 ? 'met' : 'MISSED'} (message -> painted p99 ${inPage99.toFixed(1)} ms)${r.perSecond === 200 ? `; p50 <= ${P50_GOAL_MS} ms: ${p50.toFixed(1)} ms ${ok50 ? 'met' : 'MISSED'}` : ''}`,
       );
       verdicts.push(`${kind}@${r.perSecond}/s ${ok99 && ok50 ? 'met' : 'MISSED'}`);
     }
   }
-  const hostNew = pctOf(hostAll.new!, 99);
+  const hostNew = percentile(hostAll.new!, 99);
   console.log(
-    `goal: host delay p99 <= ${HOST_GOAL_MS} ms: new ${hostNew.toFixed(1)} ms (${hostNew <= HOST_GOAL_MS ? 'met' : 'MISSED'}), old ${pctOf(hostAll.old!, 99).toFixed(1)} ms (${hostAll.new!.length} and ${hostAll.old!.length} deltas)`,
+    `goal: host delay p99 <= ${HOST_GOAL_MS} ms: new ${hostNew.toFixed(1)} ms (${hostNew <= HOST_GOAL_MS ? 'met' : 'MISSED'}), old ${percentile(hostAll.old!, 99).toFixed(1)} ms (${hostAll.new!.length} and ${hostAll.old!.length} deltas)`,
   );
   console.log(`goal: chunk to paint against the frame floor: ${verdicts.join(', ')}`);
   console.log(

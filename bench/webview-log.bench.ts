@@ -19,21 +19,15 @@
  * schedules, and the style/layout it causes (forced, so it is counted).
  */
 import { chromium } from 'playwright-core';
-import { GatewayClient } from '../src/api/client';
-import { ConversationStore, newConversation } from '../src/chat/history/core/store';
+import { ConversationStore } from '../src/chat/history/core/store';
 import { MemoryStorage } from '../test/support/memoryStorage';
 import type { AssistantMessage, ChatMessage, Conversation, HostMessage } from '../src/shared/protocol';
 import { startGateway } from '../test/gateway/server';
 import { windowStart } from '../webview/chat/models/logWindow';
-import {
-  browserPath,
-  CHROMIUM_ARGS,
-  DEFAULT_PARAMS,
-  openHarness,
-  snapshot,
-  type Harness,
-  type PageGlobal,
-} from '../test/webview/harness';
+import { browserPath, CHROMIUM_ARGS } from '../test/support/browserPath';
+import { DEFAULT_PARAMS, openHarness, snapshot, type Harness, type PageGlobal } from '../test/webview/harness';
+import { conversationOfTurns, gatewayAnswers } from './support/conversation';
+import { median, percentile } from './support/stats';
 
 const TURNS = 1000;
 const OPEN_RUNS = 9;
@@ -58,49 +52,15 @@ interface BenchGlobal extends PageGlobal {
 
 async function answers(): Promise<string[]> {
   const gw = await startGateway();
-  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const prompts = [
-    '#markdown',
-    '#long 150',
-    'what does this function return?',
-    '#say Use `Array.prototype.at`:\n\n```ts\nconst last = xs.at(-1);\n```\n',
-  ];
-  const out: string[] = [];
-  for (const p of prompts) {
-    const r = await client.streamChat(
-      { model: 'gw-chat', messages: [{ role: 'user', content: p }] },
-      { onEvent: () => undefined },
-    );
-    out.push(r.message.content ?? '');
+  try {
+    return await gatewayAnswers(gw);
+  } finally {
+    await gw.close();
   }
-  await gw.close();
-  return out;
 }
 
 function conversation(turns: number, texts: string[]): Conversation {
-  const c = newConversation(1);
-  c.title = `${turns} turns`;
-  for (let i = 0; i < turns; i++) {
-    c.messages.push({
-      id: `u${i}`,
-      role: 'user',
-      text: `question ${i}: explain the next part`,
-      images: [],
-      contexts: [],
-      createdAt: i,
-    });
-    c.messages.push({
-      id: `a${i}`,
-      role: 'assistant',
-      content: texts[i % texts.length] ?? '',
-      status: 'done',
-      requestedModel: 'gw-chat',
-      finishReason: 'stop',
-      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
-      createdAt: i,
-    });
-  }
-  return c;
+  return conversationOfTurns(turns, (t) => texts[t % texts.length] ?? '');
 }
 
 async function stored(c: Conversation): Promise<Conversation> {
@@ -160,8 +120,6 @@ async function instrument(h: Harness): Promise<void> {
     };
   });
 }
-
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
   const texts = await answers();
@@ -340,8 +298,7 @@ async function main(): Promise<void> {
     g.__framesOn = false;
     return g.__frames;
   });
-  const sorted = [...frames].sort((x, y) => x - y);
-  const framesLine = `  frames while they mounted: ${frames.length}, longest ${(sorted.at(-1) ?? 0).toFixed(1)} ms, p95 ${(sorted[Math.floor(sorted.length * 0.95)] ?? 0).toFixed(1)} ms, median ${median(frames).toFixed(1)} ms (the page takes input between frames)`;
+  const framesLine = `  frames while they mounted: ${frames.length}, longest ${Math.max(0, ...frames).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms, median ${median(frames).toFixed(1)} ms (the page takes input between frames)`;
   const [a5, aBig] = await updates(40);
   console.log(
     `every earlier message mounted from the button: ${all} ms wall; then one message update (that answer is off screen now), median of 30: 5-message log ${a5.toFixed(2)} ms, every message mounted ${aBig.toFixed(2)} ms, ratio ${(aBig / a5).toFixed(2)}x (no goal: the user asked for the whole log)`,

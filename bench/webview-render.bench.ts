@@ -10,7 +10,9 @@
  */
 import { GatewayClient } from '../src/api/client';
 import { startGateway } from '../test/gateway/server';
-import { browserPath, openHarness, snapshot, CHROMIUM_ARGS, type PageGlobal } from '../test/webview/harness';
+import { browserPath, CHROMIUM_ARGS } from '../test/support/browserPath';
+import { openHarness, snapshot, type PageGlobal } from '../test/webview/harness';
+import { mean, median, percentile } from './support/stats';
 import { chromium } from 'playwright-core';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 100_000);
@@ -169,11 +171,8 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
   const tenth = Math.max(1, Math.floor(times.length / 10));
   const first = times.slice(0, tenth);
   const last = times.slice(-tenth);
-  const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
-  const pct = (a: number[], p: number) =>
-    [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))] ?? 0;
   const line = (name: string, a: number[]) =>
-    `${name.padEnd(10)} mean ${mean(a).toFixed(3)} ms   median ${pct(a, 0.5).toFixed(3)} ms   p95 ${pct(a, 0.95).toFixed(3)} ms   max ${Math.max(...a).toFixed(3)} ms`;
+    `${name.padEnd(10)} mean ${mean(a).toFixed(3)} ms   median ${median(a).toFixed(3)} ms   p95 ${percentile(a, 95).toFixed(3)} ms   max ${Math.max(...a).toFixed(3)} ms`;
   console.log(
     `chunks: ${times.length} of ${TOKENS_PER_CHUNK} tokens; streamed in ${(wall / 1000).toFixed(1)} s wall; final DOM: ${stats.blocks} blocks, ${stats.codeBlocks} code blocks`,
   );
@@ -181,7 +180,7 @@ async function scenario(name: string, tokens: string[]): Promise<void> {
   console.log(line('first 10%', first));
   console.log(line('last 10%', last));
   console.log(
-    `ratio last/first: mean ${(mean(last) / mean(first)).toFixed(2)}x, median ${(pct(last, 0.5) / pct(first, 0.5)).toFixed(2)}x (goal: <= 1.5x)`,
+    `ratio last/first: mean ${(mean(last) / mean(first)).toFixed(2)}x, median ${(median(last) / median(first)).toFixed(2)}x (goal: <= 1.5x)`,
   );
   const phase = (k: keyof Sample, a: Sample[]) => mean(a.map((x) => x[k])).toFixed(3);
   for (const [name, a] of [

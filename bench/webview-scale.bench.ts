@@ -11,7 +11,9 @@
  * the list's length costs). Medians of 5 runs, fresh page each. Asserts nothing about time.
  */
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, browserPath, openHarness, snapshot } from '../test/webview/harness';
+import { browserPath, CHROMIUM_ARGS } from '../test/support/browserPath';
+import { openHarness, snapshot } from '../test/webview/harness';
+import { median } from './support/stats';
 import { openGallery, task } from '../test/webview/galleryHarness';
 import type { HistoryEntry } from '../src/shared/protocol';
 
@@ -83,7 +85,6 @@ function timeUntil(
   );
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const fmt = (xs: number[]): string => `${median(xs).toFixed(1)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
 type Timed = { screen: number; all: number };
 /** The full-screen figure, then the every-row one. */

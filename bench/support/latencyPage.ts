@@ -2,6 +2,7 @@
  * The page side of bench/webview-latency.bench.ts: the streamed texts with their markers, and the
  * observer installed in the chat webview's frame.
  */
+import { percentile } from './stats';
 
 /** `n` prose words, one marker each, paragraphs of 60 words. */
 export function prose(n: number): string {
@@ -19,11 +20,6 @@ export function prose(n: number): string {
 export function codeBlock(n: number): string {
   const lines = Array.from({ length: n }, (_, i) => `    tk${i}q=add(t,${i})`);
   return `\`\`\`python\ndef run():\n${lines.join('\n')}\n\`\`\``;
-}
-
-/** Nearest-rank percentile of sorted values. */
-export function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 export interface LatGlobal {
@@ -97,14 +93,5 @@ export const INSTALL_OBSERVER = `(() => {
 
 /** "p50 / p99 / max" of `xs`, in ms. */
 export function line(label: string, xs: number[]): string {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${label} p50 ${pct(s, 50).toFixed(1)} / p99 ${pct(s, 99).toFixed(1)} / max ${(s[s.length - 1] ?? NaN).toFixed(1)} ms`;
-}
-
-/** The `p`th percentile of unsorted values. */
-export function pctOf(xs: number[], p: number): number {
-  return pct(
-    [...xs].sort((a, b) => a - b),
-    p,
-  );
+  return `${label} p50 ${percentile(xs, 50).toFixed(1)} / p99 ${percentile(xs, 99).toFixed(1)} / max ${percentile(xs, 100).toFixed(1)} ms`;
 }

@@ -89,23 +89,6 @@ export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): 
   return Buffer.concat(parts);
 }
 
-/** Parse a JSON request body; a malformed one is a 400 naming the problem. */
-export function parseJsonBody(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
-  if (text.trim() === '')
-    throw httpError(400, 'invalid_request_error', 'invalid_json', 'request body is empty; expected a JSON object');
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw httpError(
-      400,
-      'invalid_request_error',
-      'invalid_json',
-      `request body is not valid JSON: ${(err as Error).message}`,
-    );
-  }
-}
-
 /** Headers every answer gets from faults (`headers`, `retryAfter`, `retryAfterMs`). */
 export function faultHeaders(fx: FaultEffects): Record<string, string> {
   const h: Record<string, string> = { ...(fx.headers ?? {}) };

@@ -26,7 +26,7 @@ import { VideoStore } from './video';
 import { handleCompletions, type AbortedCompletion, type CompletionControl } from './completions';
 import { GatewayAccount, type AccountKnobs } from './account';
 
-export type { Fault, FaultEffects } from './faults';
+export type { Fault } from './faults';
 export type { ChunkStamp } from './chat';
 export type { AbortedCompletion, CompletionControl } from './completions';
 export type { AccountKnobs } from './account';
@@ -121,7 +121,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export { DEMO_KEY } from './keys';
 /** Requests kept by `requests()`; older ones are dropped (counts keep counting). */
 const MAX_RECORDED = 2000;
 /** Chunk stamps kept (a latency bench streams a few thousand per run). */

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
+import { browserPath, CHROMIUM_ARGS } from '../support/browserPath';
 import { onCleanup } from './cleanup';
 import { projectRoot } from './install';
 import { watchMessages } from './keyScan';
@@ -11,28 +11,13 @@ import { watchMessages } from './keyScan';
 /** Failure screenshots and final states of the main journeys land here (git-ignored). */
 export const resultsDir = join(projectRoot, 'test-results');
 
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-/** The browser's executable; throws, naming what was searched, when there is none. */
-export function browserExecutable(stage = 'host'): string {
-  const found = findBrowser();
-  if (found.path === undefined) throw new Error(noBrowserMessage([stage], found));
-  return found.path;
-}
+// code-server's workbench in a container: /dev/shm is often too small for it.
+const FLAGS = [...CHROMIUM_ARGS, '--disable-dev-shm-usage'];
 
 /** Launches the browser; it is closed at cleanup even when the run fails. */
 export async function launchBrowser(stage?: string): Promise<Browser> {
   const browser = await chromium.launch({
-    executablePath: browserExecutable(stage),
+    executablePath: browserPath(stage ?? 'host'),
     headless: true,
     args: FLAGS,
     timeout: 120_000,

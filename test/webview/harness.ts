@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { findBrowser, noBrowserMessage } from '../../scripts/ensureSetup.mjs';
 import type { HostMessage } from '../../src/shared/protocol';
 import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
 import { WEBVIEW_STRINGS } from '../../src/shared/webviewStrings';
 import { webviewHtml } from '../../src/shared/webviewHtml';
+import { browserPath, CHROMIUM_ARGS } from '../support/browserPath';
 
 export const ORIGIN = 'http://webview.harness';
 /** Answered with the local gateway's sample MP4, the way an `asWebviewUri` link is. */
@@ -45,26 +45,9 @@ const root = join(__dirname, '..', '..');
 const dist = join(root, 'dist');
 const SAMPLE_MP4_PATH = join(root, 'test', 'gateway', 'fixtures', 'sample.mp4');
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Debian's chromium, another Chrome/Chromium/Edge, or $GWS_BROWSER (see scripts/ensureSetup.mjs). */
-export function browserPath(stage = 'webview'): string {
-  const found = findBrowser();
-  if (found.path === undefined) throw new Error(noBrowserMessage([stage], found));
-  return found.path;
-}
-
 export async function launch(): Promise<Browser> {
   if (!existsSync(join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
-  return chromium.launch({ executablePath: browserPath(), args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: browserPath('webview'), args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface Harness {

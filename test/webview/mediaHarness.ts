@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { browserPath, CHROMIUM_ARGS } from './harness';
+import { browserPath, CHROMIUM_ARGS } from '../support/browserPath';
 
 export const MEDIA_ORIGIN = 'https://media.harness';
 const root = join(__dirname, '..', '..');
@@ -62,7 +62,7 @@ async function bundle(): Promise<string> {
 }
 
 export async function launchMedia(): Promise<Browser> {
-  return chromium.launch({ executablePath: browserPath(), args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: browserPath('webview'), args: CHROMIUM_ARGS, headless: true });
 }
 
 export interface MediaPage {

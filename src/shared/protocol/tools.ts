@@ -12,7 +12,6 @@ export const toolPreviewSchema = z.enum(['diff', 'command']);
 export type ToolPreview = z.infer<typeof toolPreviewSchema>;
 
 export const toolCardStateSchema = z.enum(['awaiting-approval', 'running', 'done', 'denied', 'error']);
-export type ToolCardState = z.infer<typeof toolCardStateSchema>;
 
 /** One tool card in the webview; sent again whenever its state changes. */
 export const toolCallUpdateSchema = z.object({
