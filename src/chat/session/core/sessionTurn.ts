@@ -7,7 +7,7 @@ import {
 } from '../../../shared/protocol';
 import { PartialSaver } from '../../history/core/partialSave';
 import type { ToolExecutor } from '../../tools/core/seam';
-import { effectiveModel } from './request';
+import { effectiveModel } from '../../conversation/core/request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionContext } from './sessionContext';
 import type { SessionDeps } from './sessionDeps';

@@ -18,12 +18,18 @@ import {
   type Usage,
 } from '../../../shared/protocol';
 import type { TurnContext } from '../../context/core/contextGuard';
-import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
+import {
+  buildChatRequest,
+  effectiveModel,
+  RequestProblem,
+  type BuildOptions,
+  type RequestDefaults,
+} from '../../conversation/core/request';
 import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import { callsUniqueIn } from '../../tools/core/ids';
 import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
-import { reasoningToKeep, trimReasoning } from './encryptedReasoning';
+import { reasoningToKeep, trimReasoning } from '../../conversation/core/encryptedReasoning';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */

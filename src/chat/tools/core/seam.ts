@@ -9,6 +9,7 @@
  * as they are.
  */
 import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
+import type { ToolCallUpdate } from '../../../shared/protocol';
 
 /** What `execute` gets besides the calls. */
 export interface ToolExecutionContext {
@@ -55,3 +56,9 @@ export interface ToolExecutor {
    */
   execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]>;
 }
+
+/**
+ * A tool card's new state, with the conversation whose turn made the call: call ids (`call_0`)
+ * repeat across conversations, and a stopped turn reports its calls after the user has left it.
+ */
+export type ConversationToolCall = ToolCallUpdate & { conversationId: string };

@@ -1,4 +1,4 @@
-import type { ChangeRecorder } from '../../../checkpoints/core/checkpoints';
+import type { ChangeRecorder } from '../../../conversation/core/contracts';
 import { summarizeChange } from '../edit';
 import { assertWritableFile, looksBinary, MAX_READ_BYTES, readRegularFile } from '../fs';
 import type { FileChange, ToolHost } from '../host';
