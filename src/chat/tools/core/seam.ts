@@ -62,3 +62,33 @@ export interface ToolExecutor {
  * repeat across conversations, and a stopped turn reports its calls after the user has left it.
  */
 export type ConversationToolCall = ToolCallUpdate & { conversationId: string };
+
+/** Throws an AbortError when the run was stopped. */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}
+
+function abortError(): Error {
+  const e = new Error('The tool run was stopped.');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** `p`, or an AbortError as soon as `signal` aborts (the listener is removed either way). */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
