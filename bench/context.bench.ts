@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { ChatRequest, ToolDefinition } from '../src/api/chat/wire';
 import { fitToWindow, type Fitted } from '../src/chat/context/core/compaction';
 import { TokenEstimator, resolveModelLimits } from '../src/chat/context/core/contextWindow';
-import { buildChatRequest, type RequestDefaults } from '../src/chat/session/core/request';
+import { buildChatRequest, type RequestDefaults } from '../src/chat/conversation/core/request';
 import { DEFAULT_CHAT_PARAMS } from '../src/shared/chatParams';
 import type { Conversation } from '../src/shared/protocol';
 import { countPromptTokens } from '../test/gateway/context';

@@ -30,85 +30,16 @@ export function describeError(err: unknown): ErrorDescription {
   const reqId = err.requestId ? ' ' + l10n.t('(request id {0})', err.requestId) : '';
   switch (err.kind) {
     case 'auth':
-      return {
-        title: l10n.t('The API key was refused (401)'),
-        detail:
-          l10n.t(
-            'The gateway answers 401 when the key is missing or wrong. Run "Set API Key" with a key copied from the console\'s API Keys page (a web-login password is not a key). If a key is set, an old environment variable or another configuration may be overriding it.',
-          ) + reqId,
-        actions: ['setApiKey', 'showLog'],
-      };
-    case 'forbidden': {
-      const tag = `${err.code ?? ''} ${err.type ?? ''} ${server}`.toLowerCase();
-      const which = /quota|balance|insufficient|credit/.test(tag)
-        ? l10n.t('The account balance looks insufficient.')
-        : /group|permission|not allowed|denied/.test(tag)
-          ? l10n.t("The key's group is not allowed to use this model.")
-          : '';
-      return {
-        title: l10n.t('Access denied (403)'),
-        detail:
-          [
-            l10n.t(
-              'The gateway answers 403 when the key lacks permission for the model, the balance is used up, or the group does not allow it.',
-            ),
-            which,
-            l10n.t("Check the key's permissions, the balance and the group in the console, or choose another model."),
-            l10n.t('Server said: {0}', server),
-          ]
-            .filter(Boolean)
-            .join(' ') + reqId,
-        actions: ['openSettings', 'showLog'],
-      };
-    }
-    case 'not_found': {
-      const cause = notFoundCause(err);
-      const detail =
-        cause === 'model'
-          ? l10n.t(
-              'The gateway answers 404 for a wrong model ID or a base URL without /v1. Here the model ID is the likelier cause: pick a model with "Select Chat Model" or check the model setting.',
-            )
-          : cause === 'id'
-            ? l10n.t('The gateway answers 404 for an unknown video id. Use the id returned when the task was created.')
-            : l10n.t(
-                'The gateway answers 404 for a base URL without /v1 or a wrong model ID. Here the base URL is the likelier cause ({0} {1} does not exist): the base URL must end at /v1 and never include /chat/completions.',
-                err.method ?? 'GET',
-                err.path ?? '',
-              );
-      return {
-        title: l10n.t('Not found (404)'),
-        detail: `${detail} ${l10n.t('Server said: {0}', server)}${reqId}`,
-        actions: cause === 'id' ? ['showLog'] : ['openSettings', 'showLog'],
-      };
-    }
+      return authWords(reqId);
+    case 'forbidden':
+      return forbiddenWords(err, server, reqId);
+    case 'not_found':
+      return notFoundWords(err, server, reqId);
     case 'rate_limit':
-      return {
-        title: l10n.t('Rate limited (429)'),
-        detail:
-          (err.retries > 0
-            ? l10n.t(
-                'The gateway is rate limiting this key or model; still limited after {0} automatic retries. Wait a moment and try again.',
-                err.retries,
-              )
-            : l10n.t('The gateway is rate limiting this key or model. Wait a moment and try again.')) + reqId,
-        actions: ['retry', 'showLog'],
-      };
+      return rateLimitWords(err, reqId);
     case 'network':
-      return {
-        title: l10n.t('Could not reach the gateway'),
-        detail:
-          l10n.t("{0} Check the base URL, your network connection and VS Code's proxy settings (http.proxy).", server) +
-          retriesNote(err),
-        actions: ['retry', 'openSettings', 'showLog'],
-      };
     case 'timeout':
-      return {
-        title: l10n.t('The gateway did not answer in time'),
-        detail:
-          l10n.t('{0} Try again, or raise the request or stream idle timeout in the settings.', server) +
-          retriesNote(err),
-        actions: ['retry', 'openSettings', 'showLog'],
-      };
+      return unreachedWords(err, server);
     case 'image_fetch':
       return {
         title: l10n.t('The gateway could not fetch a reference image'),
@@ -129,16 +60,7 @@ export function describeError(err: unknown): ErrorDescription {
     case 'aborted':
       return { title: l10n.t('Stopped'), detail: server, actions: [] };
     case 'truncated':
-      // The same kind covers a chat answer and a video download; a download's error names the
-      // path it came from and carries no partial answer.
-      return {
-        title:
-          err.partial !== undefined || !err.path || err.path.endsWith('/chat/completions')
-            ? l10n.t('The answer was cut off')
-            : l10n.t('The download was cut off'),
-        detail: `${server} ${errorHint(err)}`,
-        actions: ['retry', 'showLog'],
-      };
+      return truncatedWords(err, server);
     case 'stream':
       return {
         title: l10n.t('The gateway reported an error during the answer'),
@@ -172,6 +94,114 @@ export function describeError(err: unknown): ErrorDescription {
         actions: ['showLog'],
       };
   }
+}
+
+/** 401: the key. */
+function authWords(reqId: string): ErrorDescription {
+  return {
+    title: l10n.t('The API key was refused (401)'),
+    detail:
+      l10n.t(
+        'The gateway answers 401 when the key is missing or wrong. Run "Set API Key" with a key copied from the console\'s API Keys page (a web-login password is not a key). If a key is set, an old environment variable or another configuration may be overriding it.',
+      ) + reqId,
+    actions: ['setApiKey', 'showLog'],
+  };
+}
+
+/** 403: permission, balance or group, named when the server's words say which. */
+function forbiddenWords(err: GatewayErrorFacts, server: string, reqId: string): ErrorDescription {
+  const tag = `${err.code ?? ''} ${err.type ?? ''} ${server}`.toLowerCase();
+  const which = /quota|balance|insufficient|credit/.test(tag)
+    ? l10n.t('The account balance looks insufficient.')
+    : /group|permission|not allowed|denied/.test(tag)
+      ? l10n.t("The key's group is not allowed to use this model.")
+      : '';
+  return {
+    title: l10n.t('Access denied (403)'),
+    detail:
+      [
+        l10n.t(
+          'The gateway answers 403 when the key lacks permission for the model, the balance is used up, or the group does not allow it.',
+        ),
+        which,
+        l10n.t("Check the key's permissions, the balance and the group in the console, or choose another model."),
+        l10n.t('Server said: {0}', server),
+      ]
+        .filter(Boolean)
+        .join(' ') + reqId,
+    actions: ['openSettings', 'showLog'],
+  };
+}
+
+/** 404: the model id, a video id or the base URL, whichever the request makes likelier. */
+function notFoundWords(err: GatewayErrorFacts, server: string, reqId: string): ErrorDescription {
+  const cause = notFoundCause(err);
+  const detail =
+    cause === 'model'
+      ? l10n.t(
+          'The gateway answers 404 for a wrong model ID or a base URL without /v1. Here the model ID is the likelier cause: pick a model with "Select Chat Model" or check the model setting.',
+        )
+      : cause === 'id'
+        ? l10n.t('The gateway answers 404 for an unknown video id. Use the id returned when the task was created.')
+        : l10n.t(
+            'The gateway answers 404 for a base URL without /v1 or a wrong model ID. Here the base URL is the likelier cause ({0} {1} does not exist): the base URL must end at /v1 and never include /chat/completions.',
+            err.method ?? 'GET',
+            err.path ?? '',
+          );
+  return {
+    title: l10n.t('Not found (404)'),
+    detail: `${detail} ${l10n.t('Server said: {0}', server)}${reqId}`,
+    actions: cause === 'id' ? ['showLog'] : ['openSettings', 'showLog'],
+  };
+}
+
+/** 429, after the automatic retries. */
+function rateLimitWords(err: GatewayErrorFacts, reqId: string): ErrorDescription {
+  return {
+    title: l10n.t('Rate limited (429)'),
+    detail:
+      (err.retries > 0
+        ? l10n.t(
+            'The gateway is rate limiting this key or model; still limited after {0} automatic retries. Wait a moment and try again.',
+            err.retries,
+          )
+        : l10n.t('The gateway is rate limiting this key or model. Wait a moment and try again.')) + reqId,
+    actions: ['retry', 'showLog'],
+  };
+}
+
+/** No answer: the connection failed or the gateway took too long. */
+function unreachedWords(err: GatewayErrorFacts, server: string): ErrorDescription {
+  if (err.kind === 'timeout') {
+    return {
+      title: l10n.t('The gateway did not answer in time'),
+      detail:
+        l10n.t('{0} Try again, or raise the request or stream idle timeout in the settings.', server) +
+        retriesNote(err),
+      actions: ['retry', 'openSettings', 'showLog'],
+    };
+  }
+  return {
+    title: l10n.t('Could not reach the gateway'),
+    detail:
+      l10n.t("{0} Check the base URL, your network connection and VS Code's proxy settings (http.proxy).", server) +
+      retriesNote(err),
+    actions: ['retry', 'openSettings', 'showLog'],
+  };
+}
+
+/** A chat answer or a download that ended early. */
+function truncatedWords(err: GatewayErrorFacts, server: string): ErrorDescription {
+  // The same kind covers a chat answer and a video download; a download's error names the
+  // path it came from and carries no partial answer.
+  return {
+    title:
+      err.partial !== undefined || !err.path || err.path.endsWith('/chat/completions')
+        ? l10n.t('The answer was cut off')
+        : l10n.t('The download was cut off'),
+    detail: `${server} ${errorHint(err)}`,
+    actions: ['retry', 'showLog'],
+  };
 }
 
 function retriesNote(err: GatewayErrorFacts): string {

@@ -1,4 +1,4 @@
-import type { KeyValueStorage } from '../../src/chat/history/core/store';
+import type { KeyValueStorage } from '../../src/chat/conversation/core/contracts';
 
 /** An in-memory {@link KeyValueStorage} for tests, round-tripping values through JSON like a Memento. */
 export class MemoryStorage implements KeyValueStorage {

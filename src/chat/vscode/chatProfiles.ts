@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Profile } from '../../platform/profiles';
 import type { Services } from '../../platform/services';
 import type { Conversation, HostMessage, ProfileEntry } from '../../shared/protocol';
-import type { Routes } from '../panel/core/hub';
+import type { Routes } from '../conversation/core/routes';
 
 /**
  * The chat's side of gateway profiles (issue 22): the header's switcher (`profiles/*`) and what a

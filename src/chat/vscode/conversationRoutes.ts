@@ -2,7 +2,7 @@ import { readSettings } from '../../platform/settings';
 import type { WebviewMessage } from '../../shared/protocol';
 import type { ChatCheckpoints } from '../checkpoints/vscode/checkpoints';
 import type { ChatMentions } from '../mentions/vscode/chatMentions';
-import type { Routes } from '../panel/core/hub';
+import type { Routes } from '../conversation/core/routes';
 import type { EditorActions } from '../panel/vscode/editorActions';
 import type { ChatSession } from '../session/core/session';
 

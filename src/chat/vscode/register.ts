@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { FeatureTool } from '../../contracts/featureTools';
 import type { Services } from '../../platform/services';
 import { pageHtml } from '../../platform/webviewPage';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './api';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from '../conversation/core/contracts';
 import type { ChatController } from './controller';
 
 function setHtml(webview: vscode.Webview, controller: ChatController, extensionUri: vscode.Uri): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { HostMessage, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
-import type { Routes } from '../panel/core/hub';
-import type { ToolSettingChange } from './api';
+import type { Routes } from '../conversation/core/routes';
+import type { ToolSettingChange } from '../tools/vscode/chatPort';
 
 /**
  * Where the chat meets the tools feature: the clicks on approval cards and in the tools menu go

@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import { summarizeChange } from '../../tools/core/edit';
 import type { CheckpointStorage } from './storage';
+import type { ChangeRecorder, RecordedChange } from '../../conversation/core/contracts';
 import { CheckpointRefused, targetProblem, type PlannedFile, type RestorePlan } from './restore';
 import type { WorkspaceRoot } from '../../tools/core/paths';
 
@@ -31,25 +32,6 @@ export const MAX_CHECKPOINT_BYTES = 20 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
 /** Version of the stored index. */
 export const CHECKPOINT_VERSION = 1;
-
-/** One change a tool is about to apply (called after approval, before the file is written). */
-export interface RecordedChange {
-  conversationId: string;
-  /** The assistant message whose tool call makes the change (the call id when unknown). */
-  answerId: string;
-  callId: string;
-  absolute: string;
-  relative: string;
-  /** False when the change creates the file. */
-  existed: boolean;
-  before: string;
-  after: string;
-}
-
-/** What the changing tools call before applying; returns a note for the card when not recorded. */
-export interface ChangeRecorder {
-  record(change: RecordedChange): Promise<string | undefined>;
-}
 
 type Prior =
   | { kind: 'absent' }

@@ -10,7 +10,7 @@ import {
   type RestorePlan,
 } from '../core/checkpoints';
 import type { HostMessage } from '../../../shared/protocol';
-import type { Routes } from '../../panel/core/hub';
+import type { Routes } from '../../conversation/core/routes';
 
 /** URI scheme of the read-only "after restore" documents on the right of a checkpoint diff. */
 export const CHECKPOINT_SCHEME = 'gateway-studio-checkpoint';

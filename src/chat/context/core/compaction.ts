@@ -14,7 +14,7 @@
 import * as l10n from '@vscode/l10n';
 import type { ChatRequest, ChatMessage as WireMessage } from '../../../api/chat/wire';
 import type { Conversation } from '../../../shared/protocol';
-import { formatAttachment } from '../../mentions/core/mentions';
+import { formatAttachment } from '../../conversation/core/attachments';
 import { answerReserve, totalOf, type Breakdown, type ModelLimits, type TokenEstimator } from './contextWindow';
 import {
   buildChatRequest,
@@ -23,7 +23,7 @@ import {
   formatContext,
   type BuildOptions,
   type RequestDefaults,
-} from '../../session/core/request';
+} from '../../conversation/core/request';
 
 /** Share of the window left unused for the estimate's error. */
 export const SAFETY_MARGIN = 0.03;

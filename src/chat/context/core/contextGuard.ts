@@ -29,8 +29,13 @@ import {
   type ModelLimits,
   type ModelOverride,
 } from './contextWindow';
-import { effectiveModel, effectiveParams, type BuildOptions, type RequestDefaults } from '../../session/core/request';
-import type { KeyValueStorage } from '../../history/core/store';
+import {
+  effectiveModel,
+  effectiveParams,
+  type BuildOptions,
+  type RequestDefaults,
+} from '../../conversation/core/request';
+import type { KeyValueStorage } from '../../conversation/core/contracts';
 import type { ToolExecutor } from '../../tools/core/seam';
 
 const MEMORY_KEY = 'gatewayStudio.chat.contextWindow';

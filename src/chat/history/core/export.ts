@@ -1,8 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import { fenceFor } from '../../../shared/fence';
 import type { Conversation } from '../../../shared/protocol';
-import { attachmentLabel, formatAttachment } from '../../mentions/core/mentions';
-import { formatContext } from '../../session/core/request';
+import { attachmentLabel, formatAttachment } from '../../conversation/core/attachments';
+import { formatContext } from '../../conversation/core/request';
 import { titleFor } from './store';
 
 /**

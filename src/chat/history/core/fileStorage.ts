@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { KeyValueStorage } from './store';
+import type { KeyValueStorage } from '../../conversation/core/contracts';
 
 /**
  * Conversations as one JSON file each (plus the index) in the extension's storage folder, instead

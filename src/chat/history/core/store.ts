@@ -7,17 +7,8 @@ import {
   type HistoryEntry,
 } from '../../../shared/protocol';
 import { repairToolCallIds } from '../../tools/core/ids';
+import type { KeyValueStorage } from '../../conversation/core/contracts';
 import { imageGoneNote, isStoredImage, type ConversationImageFiles, type StoredImage } from './conversationImages';
-
-/**
- * What the store needs from persistence; `vscode.Memento` (workspaceState) satisfies it as-is,
- * and tests pass an in-memory map. Per workspace, so conversations follow the project.
- */
-export interface KeyValueStorage {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-  keys(): readonly string[];
-}
 
 /**
  * Version of the stored format. Bump it with a migration in {@link ConversationStore.read}.

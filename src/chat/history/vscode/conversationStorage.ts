@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { Services } from '../../../platform/services';
 import { FileStorage } from '../core/fileStorage';
-import { isConversationStoreKey, type KeyValueStorage } from '../core/store';
+import { isConversationStoreKey } from '../core/store';
+import type { KeyValueStorage } from '../../conversation/core/contracts';
 
 /**
  * Where conversations are kept: one file each in the workspace's storage folder, moved there from

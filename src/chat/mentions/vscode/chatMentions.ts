@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Routes } from '../../panel/core/hub';
+import type { Routes } from '../../conversation/core/routes';
 import type { MentionProvider } from './picker';
 
 /**

@@ -13,15 +13,7 @@ export interface PendingDelta {
   requestId: string;
   content: string;
   reasoning: string;
-  /** When each delta of this batch arrived (`clock.now()`), kept only while a probe listens. */
-  arrivals?: number[];
 }
-
-/**
- * `leading`: the policy above. `trailing16`: the old one (a 16 ms timer started by a burst's
- * first delta), kept so the latency bench can compare both in one run.
- */
-export type DeltaPolicy = 'leading' | 'trailing16';
 
 /** Least time between two posts once a burst is under way. */
 export const LEADING_GAP_MS = 8;
@@ -29,7 +21,6 @@ export const LEADING_GAP_MS = 8;
 export const MAX_IN_FLIGHT = 2;
 /** The longest a due post waits for a delivery before it goes anyway. */
 export const MAX_HOLD_MS = 100;
-const TRAILING_MS = 16;
 
 /** Time and timers, faked in tests. `delay` 0 means the next turn of the event loop. */
 export interface DeltaClock {
@@ -49,21 +40,6 @@ export const realClock: DeltaClock = {
   },
 };
 
-/**
- * Test-only switch, read from `globalThis[Symbol.for('gatewayStudio.deltaBench')]`: the latency
- * bench (bench/support/seedConversation.ts, in the extension host) picks the policy and records
- * the delay the host adds. Nothing in the extension sets it.
- */
-export interface DeltaBenchHook {
-  policy?: DeltaPolicy;
-  /** Called per post with the arrival time of every delta in it and the post time. */
-  onPost?: (arrivals: readonly number[], postedAt: number) => void;
-}
-const HOOK_KEY = Symbol.for('gatewayStudio.deltaBench');
-export function benchHook(): DeltaBenchHook | undefined {
-  return (globalThis as Record<symbol, DeltaBenchHook | undefined>)[HOOK_KEY];
-}
-
 export class DeltaBatcher {
   private pending = new Map<string, PendingDelta>();
   private cancel: (() => void) | undefined;
@@ -79,15 +55,12 @@ export class DeltaBatcher {
      */
     private readonly post: (batch: Map<string, PendingDelta>) => PromiseLike<unknown> | void,
     private readonly clock: DeltaClock = realClock,
-    private readonly hook: () => DeltaBenchHook | undefined = benchHook,
   ) {}
 
   add(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void {
-    const probe = this.hook();
     const cur = this.pending.get(messageId) ?? { requestId, content: '', reasoning: '' };
     cur.content += d.content ?? '';
     cur.reasoning += d.reasoning ?? '';
-    if (probe?.onPost) (cur.arrivals ??= []).push(this.clock.now());
     this.pending.set(messageId, cur);
     // A post already scheduled, or held for a delivery (its hold timer is `cancel` too), takes it.
     if (this.cancel) return;
@@ -95,15 +68,10 @@ export class DeltaBatcher {
   }
 
   private schedule(): void {
-    const probe = this.hook();
-    const delay =
-      (probe?.policy ?? 'leading') === 'trailing16'
-        ? TRAILING_MS
-        : Math.max(0, this.lastPostAt + LEADING_GAP_MS - this.clock.now());
+    const delay = Math.max(0, this.lastPostAt + LEADING_GAP_MS - this.clock.now());
     this.cancel = this.clock.schedule(() => {
       this.cancel = undefined;
-      // The old policy, kept for the bench's comparison, never waited for delivery.
-      if (this.inFlight >= MAX_IN_FLIGHT && this.hook()?.policy !== 'trailing16') {
+      if (this.inFlight >= MAX_IN_FLIGHT) {
         this.held = true;
         // A delivery that never settles (a page gone) must not hold the text for good.
         this.cancel = this.clock.schedule(() => {
@@ -141,8 +109,6 @@ export class DeltaBatcher {
       const done = () => this.delivered();
       sent.then(done, done);
     }
-    const onPost = this.hook()?.onPost;
-    if (onPost) for (const d of batch.values()) onPost(d.arrivals ?? [], this.lastPostAt);
   }
 
   dispose(): void {

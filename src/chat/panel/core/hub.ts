@@ -1,32 +1,6 @@
-import type { HostMessage, ReplyTo, WebviewMessage } from '../../../shared/protocol';
-import type { SessionSink } from '../../session/core/sessionDeps';
+import type { HostMessage } from '../../../shared/protocol';
+import type { SessionSink } from '../../conversation/core/routes';
 import { DeltaBatcher, type DeltaClock, realClock } from './deltaBatcher';
-
-/** Answers the webview that sent the message being handled, and only it. */
-export type Reply = (msg: HostMessage) => void;
-
-/** Handles one type of webview message; `reply` takes only the answer paired with `T`. */
-export type Handler<T extends WebviewMessage['type']> = (
-  m: Extract<WebviewMessage, { type: T }>,
-  reply: (msg: ReplyTo<T>) => void,
-) => void | Promise<void>;
-
-/**
- * The webview messages one capability handles, by type: each capability's VS Code side declares
- * its own, and the controller puts them together into one table that must cover every type.
- */
-export type Routes<T extends WebviewMessage['type']> = { readonly [K in T]: Handler<K> };
-
-/** Hands `m` to the handler of its type. */
-export function route<T extends WebviewMessage['type']>(
-  table: Routes<T>,
-  m: Extract<WebviewMessage, { type: T }>,
-  reply: Reply,
-): void | Promise<void> {
-  // The table pairs each type with its own handler; TypeScript cannot follow that through `m.type`.
-  const handler = table[m.type as T] as Handler<T>;
-  return handler(m, reply);
-}
 
 /** The part of a `vscode.Webview` the hub posts to. */
 export interface PostTarget {

@@ -4,7 +4,7 @@ import { activeEditors } from '../../../platform/activeEditor';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, ErrorAction, HostMessage, ImageAttachment, ReplyTo } from '../../../shared/protocol';
 import { conversationToMarkdown } from '../../history/core/export';
-import type { Routes } from '../core/hub';
+import type { Routes } from '../../conversation/core/routes';
 import { askBeforeOpening, checkChatLink } from '../core/links';
 import { titleFor } from '../../history/core/store';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, HostMessage, WebviewMessage } from '../../../shared/protocol';
-import type { Routes } from '../../panel/core/hub';
+import type { Routes } from '../../conversation/core/routes';
 import type { PromptSnapshot } from '../core/systemPrompt';
 import { EditorEnvironment } from './environment';
 import { RulesSource, type RulesOptions } from './rules';

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../../../contracts/errorWords';
 import type { ErrorView } from '../../../shared/protocol';
-import { RequestProblem } from './request';
+import { RequestProblem } from '../../conversation/core/request';
 
 /** Any failure as the chat shows it (a mutable copy of its actions). */
 export function errorView(err: unknown): ErrorView {

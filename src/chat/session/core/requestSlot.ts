@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { SessionSink } from './sessionDeps';
+import type { SessionSink } from '../../conversation/core/routes';
 
 /**
  * The one request the session runs at a time (a turn, or a compaction): who holds it, how it is

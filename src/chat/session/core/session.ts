@@ -13,10 +13,12 @@ import { systemPromptFor } from '../../prompt/core/systemPrompt';
 import type { ToolExecutor } from '../../tools/core/seam';
 import { ConversationSaver } from './conversationSaver';
 import { ModelList } from './modelList';
-import { effectiveModel } from './request';
+import { effectiveModel } from '../../conversation/core/request';
 import { RequestSlot } from './requestSlot';
 import { SessionContext } from './sessionContext';
-import type { ConversationToolCall, Question, SessionDeps, SessionSink } from './sessionDeps';
+import type { Question, SessionDeps } from './sessionDeps';
+import type { ConversationToolCall } from '../../tools/core/seam';
+import type { SessionSink } from '../../conversation/core/routes';
 import { runSessionTurn } from './sessionTurn';
 import { ToolCards } from './toolCards';
 

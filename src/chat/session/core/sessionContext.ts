@@ -4,7 +4,7 @@ import { CompactionFailed } from '../../context/core/compaction';
 import { ContextGuard } from '../../context/core/contextGuard';
 import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import type { ToolExecutor } from '../../tools/core/seam';
-import { effectiveModel, type RequestDefaults } from './request';
+import { effectiveModel, type RequestDefaults } from '../../conversation/core/request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionDeps } from './sessionDeps';
 import { errorView } from './errorView';

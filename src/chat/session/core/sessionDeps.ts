@@ -9,12 +9,12 @@ import type {
   ContextAttachment,
   Conversation,
   EditorContext,
-  HostMessage,
   ImageAttachment,
-  ToolCallUpdate,
 } from '../../../shared/protocol';
-import type { ConversationStore, KeyValueStorage } from '../../history/core/store';
+import type { ConversationStore } from '../../history/core/store';
+import type { KeyValueStorage } from '../../conversation/core/contracts';
 import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
+import type { SessionSink } from '../../conversation/core/routes';
 import type { CostQuery } from './answerCost';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
@@ -32,14 +32,6 @@ export interface SessionSettings {
   maxRounds: number;
   /** `gatewayStudio.models.overrides`: per model id, its window, output limit, images and tools. */
   modelOverrides?: Record<string, ModelOverride>;
-}
-
-/** Where the session's messages for the chat views go (the webview hub). */
-export interface SessionSink {
-  /** To every chat view; anything streamed before it is delivered first. */
-  broadcast(msg: HostMessage): void;
-  /** Text or reasoning that arrived for a streaming answer; the sink may batch it. */
-  delta(requestId: string, messageId: string, d: { content?: string; reasoning?: string }): void;
 }
 
 /** What happened in the session that the host side acts on besides the views. */
@@ -89,9 +81,3 @@ export interface Question {
   /** Resolved @-mentions. */
   attachments?: ContextAttachment[];
 }
-
-/**
- * A tool card's new state, with the conversation whose turn made the call: call ids (`call_0`)
- * repeat across conversations, and a stopped turn reports its calls after the user has left it.
- */
-export type ConversationToolCall = ToolCallUpdate & { conversationId: string };

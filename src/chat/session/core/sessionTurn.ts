@@ -7,10 +7,10 @@ import {
 } from '../../../shared/protocol';
 import { PartialSaver } from '../../history/core/partialSave';
 import type { ToolExecutor } from '../../tools/core/seam';
-import { effectiveModel } from './request';
+import { effectiveModel } from '../../conversation/core/request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionContext } from './sessionContext';
-import type { SessionDeps } from './sessionDeps';
+import type { SessionBackend, SessionDeps } from './sessionDeps';
 import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
@@ -55,19 +55,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
   const compactedBefore = conversation.compaction;
   try {
     const backend = await deps.backend();
-    const price = deps.priceAnswer;
-    const costs = price
-      ? new TurnCosts(
-          (q) => price(backend, q),
-          (messageId, cost) => {
-            // Stored on its answer in its own conversation whatever is shown now: the user may
-            // have opened another conversation before the cost came.
-            void host.save(conversation);
-            if (shown()) sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
-          },
-          (m) => deps.log.warn(m),
-        )
-      : undefined;
+    const costs = turnCosts(host, conversation, backend);
     await context.guard.ensureRecords(() => backend.listModels(signal));
     const outcome = await runTurn({
       backend,
@@ -98,16 +86,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
     // The client could not even be built (no base URL): show it inline like any failure.
     lastError = errorView(err);
     status = 'error';
-    last = {
-      id: newId('a'),
-      role: 'assistant',
-      content: '',
-      status: 'error',
-      requestedModel: effectiveModel(conversation, defaults),
-      createdAt: host.now(),
-      error: lastError,
-    };
-    conversation.messages.push(last);
+    last = failedAnswer(conversation, effectiveModel(conversation, defaults), lastError, host.now());
   }
   partial.end();
   slot.end(requestId);
@@ -127,4 +106,37 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
     sink.broadcast({ type: 'context/compacted', conversationId: conversation.id, compaction: conversation.compaction });
   if (shown()) context.broadcastMeter();
   if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
+}
+
+/** What the turn's answers cost, when someone prices them; each cost is stored and shown as it comes. */
+function turnCosts(host: TurnHost, conversation: Conversation, backend: SessionBackend): TurnCosts | undefined {
+  const { deps } = host;
+  const price = deps.priceAnswer;
+  if (!price) return undefined;
+  return new TurnCosts(
+    (q) => price(backend, q),
+    (messageId, cost) => {
+      // Stored on its answer in its own conversation whatever is shown now: the user may
+      // have opened another conversation before the cost came.
+      void host.save(conversation);
+      if (host.isShown(conversation))
+        deps.sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
+    },
+    (m) => deps.log.warn(m),
+  );
+}
+
+/** The answer that shows a turn which could not start (no client could be built), added to its conversation. */
+function failedAnswer(conversation: Conversation, model: string, error: ErrorView, now: number): AssistantMessage {
+  const last: AssistantMessage = {
+    id: newId('a'),
+    role: 'assistant',
+    content: '',
+    status: 'error',
+    requestedModel: model,
+    createdAt: now,
+    error,
+  };
+  conversation.messages.push(last);
+  return last;
 }

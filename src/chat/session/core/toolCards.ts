@@ -1,5 +1,5 @@
 import type { Conversation, HostMessage, ToolCallUpdate } from '../../../shared/protocol';
-import type { ConversationToolCall } from './sessionDeps';
+import type { ConversationToolCall } from '../../tools/core/seam';
 
 /**
  * The live states of the shown conversation's tool cards, kept so that a reloaded view gets them

@@ -18,12 +18,18 @@ import {
   type Usage,
 } from '../../../shared/protocol';
 import type { TurnContext } from '../../context/core/contextGuard';
-import { buildChatRequest, effectiveModel, RequestProblem, type BuildOptions, type RequestDefaults } from './request';
+import {
+  buildChatRequest,
+  effectiveModel,
+  RequestProblem,
+  type BuildOptions,
+  type RequestDefaults,
+} from '../../conversation/core/request';
 import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import { callsUniqueIn } from '../../tools/core/ids';
 import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
-import { reasoningToKeep, trimReasoning } from './encryptedReasoning';
+import { reasoningToKeep, trimReasoning } from '../../conversation/core/encryptedReasoning';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
@@ -83,19 +89,11 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       requestedModel: effectiveModel(conv, o.defaults),
       createdAt: now(),
     };
-    let req: ChatRequest;
     // Every round after the first answers the tool results of the one before it.
-    const afterTools = rounds > 0;
-    const build: BuildOptions = o.context
-      ? o.context.build(o.executor, afterTools)
-      : o.executor
-        ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice({ afterTools }) }
-        : {};
+    const build = buildOptions(o, rounds > 0);
+    let req: ChatRequest;
     try {
-      // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.
-      const snapshot = o.prompt ? await o.prompt(conv) : undefined;
-      if (snapshot) build.system = (own: string) => assembleSystemPrompt(snapshot, conv, own);
-      req = o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
+      req = await prepareRequest(o, build);
     } catch (err) {
       answer.status = 'error';
       answer.error = (err instanceof RequestProblem ? undefined : o.context?.describe(err)) ?? errorView(err);
@@ -104,152 +102,232 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     }
     push(o, answer, now);
 
-    // The Thinking block's duration: first reasoning to the first text or call after it.
-    let thinkingFrom: number | undefined;
-    const thought = () => {
-      if (thinkingFrom !== undefined && answer.reasoningMs === undefined) answer.reasoningMs = now() - thinkingFrom;
-    };
-    const onEvent: StreamOptions['onEvent'] = (e) => {
-      if (e.type === 'reasoning') thinkingFrom ??= now();
-      else if (e.type === 'text' || e.type === 'tool_call') thought();
-      switch (e.type) {
-        case 'text':
-          answer.content += e.text;
-          stored(conv, answer.id).content = answer.content;
-          o.callbacks.onDelta(answer.id, { content: e.text });
-          return;
-        case 'reasoning':
-          answer.reasoning = (answer.reasoning ?? '') + e.text;
-          stored(conv, answer.id).reasoning = answer.reasoning;
-          o.callbacks.onDelta(answer.id, { reasoning: e.text });
-          return;
-        case 'model':
-          if (e.model && e.model !== answer.requestedModel) answer.model = e.model;
-          return;
-        case 'usage':
-          answer.usage = cleanUsage(e.usage);
-          return;
-        case 'finish':
-          answer.finishReason = e.reason;
-          return;
-        case 'retry':
-          answer.notices = [
-            ...(answer.notices ?? []),
-            l10n.t('Retried (attempt {0}) after {1} s: {2}', e.attempt, (e.delayMs / 1000).toFixed(1), e.message),
-          ];
-          o.callbacks.onMessage({ ...answer });
-          return;
-        case 'tool_call':
-          return;
-      }
-    };
-
-    const send = async (r: ChatRequest): Promise<ChatResult> => {
-      if (r.stream === false) {
-        const res = await o.backend.chat(r, o.signal);
-        if (res.message.reasoning_content) onEvent({ type: 'reasoning', text: res.message.reasoning_content });
-        if (res.message.content) onEvent({ type: 'text', text: res.message.content });
-        return res;
-      }
-      return o.backend.streamChat(r, { signal: o.signal, onEvent });
-    };
+    const stream = answerStream(o, answer, now);
     let result: ChatResult;
     try {
-      try {
-        result = await send(req);
-      } catch (first) {
-        // An overflow the server reports although the request was fitted: learn what it says
-        // (its window, its count), fit again and send once more. Nothing streamed yet, so no
-        // text is lost; a second overflow is shown with its numbers.
-        if (!o.context || o.signal.aborted || answer.content !== '' || !o.context.overflowed(first, req)) throw first;
-        req = (await o.context.prepare(build, o.signal)).req;
-        result = await send(req);
-      }
-      o.context?.observe(req, result.usage);
+      result = await sendFitted(o, req, build, answer, stream.onEvent);
     } catch (err) {
-      const stopped = o.signal.aborted || isGatewayError(err, 'aborted');
-      const partial = isGatewayError(err) ? err.partial : undefined;
-      // Keep what the user saw; the partial result may know a little more (a last fragment).
-      const partialText = partial?.message.content ?? '';
-      if (partialText.length > answer.content.length && partialText.startsWith(answer.content))
-        answer.content = partialText;
-      if (partial?.usage) answer.usage = cleanUsage(partial.usage);
-      if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
-      answer.status = stopped ? 'stopped' : 'error';
-      if (!stopped) answer.error = o.context?.describe(err) ?? errorView(err);
-      push(o, answer, now);
-      return { status: stopped ? 'stopped' : 'error', rounds, error: answer.error, last: answer };
+      return { ...failed(o, answer, err, now), rounds };
     }
-
-    thought();
-    answer.content = result.message.content ?? answer.content;
-    if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
-    const encrypted = reasoningToKeep(result.message.encrypted_reasoning, conv.profile);
-    if (encrypted) answer.encryptedReasoning = encrypted;
-    if (result.finishReason) answer.finishReason = result.finishReason;
-    if (result.usage) answer.usage = cleanUsage(result.usage);
-    if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
-    // Unique across the whole conversation, not only this answer: relays that number calls per
-    // answer send `call_0` again, and cards, approvals and tool messages are all keyed by id.
-    // Renamed here, before anything sees the calls, so the stored answer, the executor (and so
-    // the cards it posts) and the tool messages all use the same id.
-    const calls: ToolCall[] = callsUniqueIn(conv, answer.id, result.message.tool_calls ?? []);
-    if (calls.length > 0) answer.toolCalls = calls;
-    answer.status = 'done';
+    stream.thought();
+    const calls = settle(conv, answer, result);
 
     if (calls.length === 0 || !o.executor) {
       push(o, answer, now);
       return { status: 'done', rounds, last: answer };
     }
-    if (rounds >= o.maxRounds) {
-      answer.notices = [
-        ...(answer.notices ?? []),
-        l10n.t(
-          'Stopped after {0} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.',
-          rounds,
-        ),
-      ];
-      push(o, answer, now);
-      addToolResults(
-        o,
-        calls,
-        calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: TOOL_NOT_RUN_LIMIT() })),
-        now,
-      );
-      return { status: 'max-rounds', rounds, last: answer };
-    }
+    if (rounds >= o.maxRounds) return roundsSpent(o, answer, calls, rounds, now);
     push(o, answer, now);
 
-    let results: ToolMessage[];
-    try {
-      results = await o.executor.execute(calls, { signal: o.signal, conversationId: conv.id, answerId: answer.id });
-    } catch (err) {
-      // Calls that finished before Stop keep their real result: an applied edit stays applied.
-      const finished = err instanceof ToolRunStopped ? err.results : [];
-      addToolResults(
-        o,
-        calls,
-        finished,
-        now,
-        o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${errorView(err).detail}`,
-      );
-      if (o.signal.aborted) {
-        answer.status = 'stopped';
-        push(o, answer, now);
-        return { status: 'stopped', rounds, last: answer };
-      }
-      const error = errorView(err);
-      answer.error = error;
-      answer.status = 'error';
-      push(o, answer, now);
-      return { status: 'error', rounds, error, last: answer };
-    }
-    addToolResults(o, calls, results, now);
+    const ended = await runCalls(o, o.executor, answer, calls, now);
+    if (ended) return { ...ended, rounds };
     rounds++;
     if (o.signal.aborted) {
       return { status: 'stopped', rounds, last: answer };
     }
   }
+}
+
+/** The tools and the context's fitting for one request; `afterTools` when it answers tool results. */
+function buildOptions(o: TurnOptions, afterTools: boolean): BuildOptions {
+  if (o.context) return o.context.build(o.executor, afterTools);
+  return o.executor ? { tools: o.executor.definitions(), toolChoice: o.executor.toolChoice({ afterTools }) } : {};
+}
+
+/** The request with the present system prompt, fitted to the window when a context is given. */
+async function prepareRequest(o: TurnOptions, build: BuildOptions): Promise<ChatRequest> {
+  const conv = o.conversation;
+  // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.
+  const snapshot = o.prompt ? await o.prompt(conv) : undefined;
+  if (snapshot) build.system = (own: string) => assembleSystemPrompt(snapshot, conv, own);
+  return o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
+}
+
+/** What the stream's events do to the answer, and the end of its Thinking block. */
+function answerStream(
+  o: TurnOptions,
+  answer: AssistantMessage,
+  now: () => number,
+): { onEvent: NonNullable<StreamOptions['onEvent']>; thought: () => void } {
+  const conv = o.conversation;
+  // The Thinking block's duration: first reasoning to the first text or call after it.
+  let thinkingFrom: number | undefined;
+  const thought = () => {
+    if (thinkingFrom !== undefined && answer.reasoningMs === undefined) answer.reasoningMs = now() - thinkingFrom;
+  };
+  const onEvent: NonNullable<StreamOptions['onEvent']> = (e) => {
+    if (e.type === 'reasoning') thinkingFrom ??= now();
+    else if (e.type === 'text' || e.type === 'tool_call') thought();
+    switch (e.type) {
+      case 'text':
+        answer.content += e.text;
+        stored(conv, answer.id).content = answer.content;
+        o.callbacks.onDelta(answer.id, { content: e.text });
+        return;
+      case 'reasoning':
+        answer.reasoning = (answer.reasoning ?? '') + e.text;
+        stored(conv, answer.id).reasoning = answer.reasoning;
+        o.callbacks.onDelta(answer.id, { reasoning: e.text });
+        return;
+      case 'model':
+        if (e.model && e.model !== answer.requestedModel) answer.model = e.model;
+        return;
+      case 'usage':
+        answer.usage = cleanUsage(e.usage);
+        return;
+      case 'finish':
+        answer.finishReason = e.reason;
+        return;
+      case 'retry':
+        answer.notices = [
+          ...(answer.notices ?? []),
+          l10n.t('Retried (attempt {0}) after {1} s: {2}', e.attempt, (e.delayMs / 1000).toFixed(1), e.message),
+        ];
+        o.callbacks.onMessage({ ...answer });
+        return;
+      case 'tool_call':
+        return;
+    }
+  };
+  return { onEvent, thought };
+}
+
+/** Sends the request (streamed or not); an overflow the server reports anyway is fitted again and sent once more. */
+async function sendFitted(
+  o: TurnOptions,
+  first: ChatRequest,
+  build: BuildOptions,
+  answer: AssistantMessage,
+  onEvent: NonNullable<StreamOptions['onEvent']>,
+): Promise<ChatResult> {
+  const send = async (r: ChatRequest): Promise<ChatResult> => {
+    if (r.stream === false) {
+      const res = await o.backend.chat(r, o.signal);
+      if (res.message.reasoning_content) onEvent({ type: 'reasoning', text: res.message.reasoning_content });
+      if (res.message.content) onEvent({ type: 'text', text: res.message.content });
+      return res;
+    }
+    return o.backend.streamChat(r, { signal: o.signal, onEvent });
+  };
+  let req = first;
+  let result: ChatResult;
+  try {
+    result = await send(req);
+  } catch (err) {
+    // An overflow the server reports although the request was fitted: learn what it says
+    // (its window, its count), fit again and send once more. Nothing streamed yet, so no
+    // text is lost; a second overflow is shown with its numbers.
+    if (!o.context || o.signal.aborted || answer.content !== '' || !o.context.overflowed(err, req)) throw err;
+    req = (await o.context.prepare(build, o.signal)).req;
+    result = await send(req);
+  }
+  o.context?.observe(req, result.usage);
+  return result;
+}
+
+/** Ends an answer whose request failed or was stopped, keeping what the user saw. */
+function failed(
+  o: TurnOptions,
+  answer: AssistantMessage,
+  err: unknown,
+  now: () => number,
+): Omit<TurnOutcome, 'rounds'> {
+  const stopped = o.signal.aborted || isGatewayError(err, 'aborted');
+  const partial = isGatewayError(err) ? err.partial : undefined;
+  // Keep what the user saw; the partial result may know a little more (a last fragment).
+  const partialText = partial?.message.content ?? '';
+  if (partialText.length > answer.content.length && partialText.startsWith(answer.content))
+    answer.content = partialText;
+  if (partial?.usage) answer.usage = cleanUsage(partial.usage);
+  if (partial?.model && partial.model !== answer.requestedModel) answer.model = partial.model;
+  answer.status = stopped ? 'stopped' : 'error';
+  if (!stopped) answer.error = o.context?.describe(err) ?? errorView(err);
+  push(o, answer, now);
+  return { status: stopped ? 'stopped' : 'error', error: answer.error, last: answer };
+}
+
+/** Takes the finished result into the answer; returns its tool calls, ids made unique. */
+function settle(conv: Conversation, answer: AssistantMessage, result: ChatResult): ToolCall[] {
+  answer.content = result.message.content ?? answer.content;
+  if (result.message.reasoning_content) answer.reasoning = result.message.reasoning_content;
+  const encrypted = reasoningToKeep(result.message.encrypted_reasoning, conv.profile);
+  if (encrypted) answer.encryptedReasoning = encrypted;
+  if (result.finishReason) answer.finishReason = result.finishReason;
+  if (result.usage) answer.usage = cleanUsage(result.usage);
+  if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
+  // Unique across the whole conversation, not only this answer: relays that number calls per
+  // answer send `call_0` again, and cards, approvals and tool messages are all keyed by id.
+  // Renamed here, before anything sees the calls, so the stored answer, the executor (and so
+  // the cards it posts) and the tool messages all use the same id.
+  const calls: ToolCall[] = callsUniqueIn(conv, answer.id, result.message.tool_calls ?? []);
+  if (calls.length > 0) answer.toolCalls = calls;
+  answer.status = 'done';
+  return calls;
+}
+
+/** The round limit is reached: the answer says so, and each call gets a result saying it did not run. */
+function roundsSpent(
+  o: TurnOptions,
+  answer: AssistantMessage,
+  calls: ToolCall[],
+  rounds: number,
+  now: () => number,
+): TurnOutcome {
+  answer.notices = [
+    ...(answer.notices ?? []),
+    l10n.t(
+      'Stopped after {0} rounds of tool calls (setting gatewayStudio.tools.maxRounds). Send a message such as "continue" to let the model go on.',
+      rounds,
+    ),
+  ];
+  push(o, answer, now);
+  addToolResults(
+    o,
+    calls,
+    calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: TOOL_NOT_RUN_LIMIT() })),
+    now,
+  );
+  return { status: 'max-rounds', rounds, last: answer };
+}
+
+/** Runs the answer's calls and adds their results; returns how the turn ended when it cannot go on. */
+async function runCalls(
+  o: TurnOptions,
+  executor: ToolExecutor,
+  answer: AssistantMessage,
+  calls: ToolCall[],
+  now: () => number,
+): Promise<Omit<TurnOutcome, 'rounds'> | undefined> {
+  let results: ToolMessage[];
+  try {
+    results = await executor.execute(calls, {
+      signal: o.signal,
+      conversationId: o.conversation.id,
+      answerId: answer.id,
+    });
+  } catch (err) {
+    // Calls that finished before Stop keep their real result: an applied edit stays applied.
+    const finished = err instanceof ToolRunStopped ? err.results : [];
+    addToolResults(
+      o,
+      calls,
+      finished,
+      now,
+      o.signal.aborted ? TOOL_STOPPED() : `${TOOL_NO_RESULT()} ${errorView(err).detail}`,
+    );
+    if (o.signal.aborted) {
+      answer.status = 'stopped';
+      push(o, answer, now);
+      return { status: 'stopped', last: answer };
+    }
+    const error = errorView(err);
+    answer.error = error;
+    answer.status = 'error';
+    push(o, answer, now);
+    return { status: 'error', error, last: answer };
+  }
+  addToolResults(o, calls, results, now);
+  return undefined;
 }
 
 /**

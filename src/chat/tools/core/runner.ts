@@ -1,8 +1,9 @@
 import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
-import { ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
+import { raceAbort, throwIfAborted, ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
 import type { ToolCallValidator } from './validation';
 import { ToolPathError } from './paths';
 import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
+import { cardFor, clip, type Card } from './toolCard';
 
 /**
  * The tool-call executor without VS Code: validation, approval, trust, execution and result
@@ -125,6 +126,16 @@ export interface ToolRunnerOptions {
 export const DECLINED_MESSAGE =
   'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it or ask the user what to do instead.';
 
+/** A validated, prepared call on its way through approval and running. */
+interface AskedCall {
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  argumentsJson: string;
+  tool: Tool;
+  prepared: PreparedCall;
+}
+
 /** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
 export class ToolRunner implements ToolExecutor {
   private cachedKey: string | undefined;
@@ -182,28 +193,10 @@ export class ToolRunner implements ToolExecutor {
     ctx: ToolExecutionContext,
   ): Promise<ToolMessage> {
     const checked = validator.check(call);
-    let caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime'> = {};
-    const preview = tools.find((t) => t.definition.function.name === call.function.name)?.preview;
-    const card = (
-      state: ToolCardUpdate['state'],
-      readOnly: boolean,
-      resultPreview?: string,
-      argumentsJson = prettyArgs(call.function.arguments),
-    ) =>
-      this.opts.onUpdate?.({
-        conversationId: ctx.conversationId,
-        callId: call.id,
-        name: call.function.name,
-        argumentsJson,
-        state,
-        readOnly,
-        ...(resultPreview !== undefined ? { resultPreview } : {}),
-        ...caution,
-        ...(preview ? { preview } : {}),
-      });
+    const known = tools.find((t) => t.definition.function.name === call.function.name);
+    const card = cardFor(this.opts.onUpdate, call, ctx.conversationId, known?.preview);
     if (!checked.ok) {
-      const known = tools.find((t) => t.definition.function.name === call.function.name);
-      card('error', known?.readOnly ?? false, checked.detail);
+      card.post('error', known?.readOnly ?? false, checked.detail);
       return checked.message;
     }
     const tool = tools.find((t) => t.definition.function.name === checked.name);
@@ -223,95 +216,118 @@ export class ToolRunner implements ToolExecutor {
     } catch (e) {
       throwIfAborted(ctx.signal);
       const text = this.failureText(tool, e);
-      card('error', tool.readOnly, text, argumentsJson);
+      card.post('error', tool.readOnly, text, argumentsJson);
       return answer(text);
     }
-
     try {
-      const trustKey = tool.trustKey ?? checked.name;
-      const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
-      const kinds = [
-        ...(prepared.guard ? [prepared.guard] : []),
-        ...(untrusted ? ['untrustedWorkspace' as const] : []),
-      ];
-      const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
-      const warning = kinds.map(warningText).join('\n');
-      const askEveryTime = prepared.guard !== undefined;
-      caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
-      if (askEveryTime || !this.trusted(tool, trustKey, ctx.conversationId, untrusted)) {
-        // No preview yet: the card's preview area reads as the result, and nothing has run.
-        card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
-        // Asked before the diff opens: the card's buttons work at once, and a click made while
-        // the diff is still opening must find the approver listening. The approver gets the
-        // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
-        // A diff that fails to open is said on the card (the user was about to look for it there).
-        const shown = prepared.show
-          ? prepared.show().then(
-              () => undefined,
-              () => warningText('previewFailed'),
-            )
-          : undefined;
-        const asked = this.opts.approve({
-          conversationId: ctx.conversationId,
-          callId: call.id,
-          name: checked.name,
-          args: checked.args,
-          argumentsJson,
-          readOnly: tool.readOnly,
-          ...(tool.preview ? { preview: tool.preview } : {}),
-          ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
-          ...caution,
-          ...(untrusted ? { untrustedWorkspace: true } : {}),
-          ...(shown ? { shown } : {}),
-          signal: ctx.signal,
-        });
-        void asked.catch(() => undefined); // handled below, after the diff
-        const previewFailed = await shown;
-        if (previewFailed) {
-          caution = { ...caution, warning: [caution.warning, previewFailed].filter(Boolean).join('\n') };
-          card('awaiting-approval', tool.readOnly, undefined, argumentsJson);
-        }
-        const decision = await raceAbort(asked, ctx.signal).catch((e: unknown) => {
-          if (ctx.signal.aborted) card('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
-          throw e;
-        });
-        if (decision === 'deny') {
-          card('denied', tool.readOnly, undefined, argumentsJson);
-          return answer(DECLINED_MESSAGE);
-        }
-        // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
-        // changes files or runs commands needs the explicit step in Manage Tools. A call that asks
-        // every time (a secret file) never turns into trust: the next secret would go unasked.
-        if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
-          if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
-          else await this.opts.trust.trust(trustKey);
-        }
-      }
-      throwIfAborted(ctx.signal);
-      card('running', tool.readOnly, undefined, argumentsJson);
-      let result: ToolResult;
-      try {
-        result = await prepared.run(callCtx);
-      } catch (e) {
-        if (ctx.signal.aborted) {
-          card('error', tool.readOnly, 'Stopped while running.', argumentsJson);
-          throw e;
-        }
-        const text = this.failureText(tool, e);
-        card('error', tool.readOnly, text, argumentsJson);
-        return answer(text);
-      }
-      const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
-      card(
-        'done',
-        tool.readOnly,
-        clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview'),
+      const call2: AskedCall = {
+        callId: call.id,
+        name: checked.name,
+        args: checked.args,
         argumentsJson,
-      );
-      return answer(content);
+        tool,
+        prepared,
+      };
+      if (!(await this.allowed(call2, card, ctx))) return answer(DECLINED_MESSAGE);
+      return answer(await this.runAllowed(call2, card, callCtx));
     } finally {
       prepared.dispose?.();
     }
+  }
+
+  /** Puts the call's warnings on its card and asks the user unless trust covers it; false when denied. */
+  private async allowed(c: AskedCall, card: Card, ctx: ToolExecutionContext): Promise<boolean> {
+    const { tool, prepared } = c;
+    const trustKey = tool.trustKey ?? c.name;
+    const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
+    const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];
+    const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
+    const warning = kinds.map(warningText).join('\n');
+    const askEveryTime = prepared.guard !== undefined;
+    card.caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
+    if (!askEveryTime && this.trusted(tool, trustKey, ctx.conversationId, untrusted)) return true;
+    const decision = await this.ask(c, card, ctx, untrusted, warningText);
+    if (decision === 'deny') {
+      card.post('denied', tool.readOnly, undefined, c.argumentsJson);
+      return false;
+    }
+    // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
+    // changes files or runs commands needs the explicit step in Manage Tools. A call that asks
+    // every time (a secret file) never turns into trust: the next secret would go unasked.
+    if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
+      if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
+      else await this.opts.trust.trust(trustKey);
+    }
+    return true;
+  }
+
+  /** Shows the card awaiting approval (and the diff), and waits for the user's decision or Stop. */
+  private async ask(
+    c: AskedCall,
+    card: Card,
+    ctx: ToolExecutionContext,
+    untrusted: boolean,
+    warningText: (kind: CardWarning) => string,
+  ): Promise<ToolDecision> {
+    const { tool, prepared, argumentsJson } = c;
+    // No preview yet: the card's preview area reads as the result, and nothing has run.
+    card.post('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+    // Asked before the diff opens: the card's buttons work at once, and a click made while
+    // the diff is still opening must find the approver listening. The approver gets the
+    // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
+    // A diff that fails to open is said on the card (the user was about to look for it there).
+    const shown = prepared.show
+      ? prepared.show().then(
+          () => undefined,
+          () => warningText('previewFailed'),
+        )
+      : undefined;
+    const asked = this.opts.approve({
+      conversationId: ctx.conversationId,
+      callId: c.callId,
+      name: c.name,
+      args: c.args,
+      argumentsJson,
+      readOnly: tool.readOnly,
+      ...(tool.preview ? { preview: tool.preview } : {}),
+      ...(prepared.summary !== undefined ? { summary: prepared.summary } : {}),
+      ...card.caution,
+      ...(untrusted ? { untrustedWorkspace: true } : {}),
+      ...(shown ? { shown } : {}),
+      signal: ctx.signal,
+    });
+    void asked.catch(() => undefined); // handled below, after the diff
+    const previewFailed = await shown;
+    if (previewFailed) {
+      card.caution = { ...card.caution, warning: [card.caution.warning, previewFailed].filter(Boolean).join('\n') };
+      card.post('awaiting-approval', tool.readOnly, undefined, argumentsJson);
+    }
+    return raceAbort(asked, ctx.signal).catch((e: unknown) => {
+      if (ctx.signal.aborted) card.post('denied', tool.readOnly, 'Stopped before it ran.', argumentsJson);
+      throw e;
+    });
+  }
+
+  /** Runs an allowed call: its result, clipped, or the failure the model reads instead. */
+  private async runAllowed(c: AskedCall, card: Card, callCtx: ToolCallContext): Promise<string> {
+    const { tool, argumentsJson } = c;
+    throwIfAborted(callCtx.signal);
+    card.post('running', tool.readOnly, undefined, argumentsJson);
+    let result: ToolResult;
+    try {
+      result = await c.prepared.run(callCtx);
+    } catch (e) {
+      if (callCtx.signal.aborted) {
+        card.post('error', tool.readOnly, 'Stopped while running.', argumentsJson);
+        throw e;
+      }
+      const text = this.failureText(tool, e);
+      card.post('error', tool.readOnly, text, argumentsJson);
+      return text;
+    }
+    const preview = clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview');
+    card.post('done', tool.readOnly, preview, argumentsJson);
+    return clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
   }
 
   /**
@@ -350,47 +366,4 @@ export class ToolRunner implements ToolExecutor {
     }
     return this.cachedValidator;
   }
-}
-
-/** Arguments for display: pretty JSON when they parse, else the raw text. */
-export function prettyArgs(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}
-
-/** Cuts long text and says so, so the model knows it did not see everything. */
-export function clip(text: string, max: number, what: string): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n… [${what} was cut at ${max} of ${text.length} characters]`;
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw abortError();
-}
-
-function abortError(): Error {
-  const e = new Error('The tool run was stopped.');
-  e.name = 'AbortError';
-  return e;
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

@@ -9,6 +9,7 @@
  * as they are.
  */
 import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
+import type { ToolCallUpdate } from '../../../shared/protocol';
 
 /** What `execute` gets besides the calls. */
 export interface ToolExecutionContext {
@@ -54,4 +55,40 @@ export interface ToolExecutor {
    * reused `call_0` arrives renamed, e.g. `call_0_2`), so they can key cards and approvals.
    */
   execute(calls: ToolCall[], ctx: ToolExecutionContext): Promise<ToolMessage[]>;
+}
+
+/**
+ * A tool card's new state, with the conversation whose turn made the call: call ids (`call_0`)
+ * repeat across conversations, and a stopped turn reports its calls after the user has left it.
+ */
+export type ConversationToolCall = ToolCallUpdate & { conversationId: string };
+
+/** Throws an AbortError when the run was stopped. */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}
+
+function abortError(): Error {
+  const e = new Error('The tool run was stopped.');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** `p`, or an AbortError as soon as `signal` aborts (the listener is removed either way). */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }

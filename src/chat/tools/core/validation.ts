@@ -136,110 +136,113 @@ function describeJsonError(raw: string, e: unknown): string {
  * recursive-descent reader over RFC 8259; undefined when the text is valid.
  */
 export function locateJsonError(text: string): { pos: number; expected: string } | undefined {
-  let i = 0;
-  class Stop {
-    constructor(
-      readonly pos: number,
-      readonly expected: string,
-    ) {}
-  }
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
-  };
-  const lit = (word: string) => {
-    for (const ch of word) {
-      if (text[i] !== ch) throw new Stop(i, `"${word}"`);
-      i++;
-    }
-  };
-  const str = () => {
-    i++;
-    for (;;) {
-      if (i >= text.length) throw new Stop(i, 'a closing quote');
-      const ch = text.charAt(i);
-      if (ch === '"') {
-        i++;
-        return;
-      }
-      if (ch === '\\') {
-        const nx = text.charAt(i + 1);
-        if (nx === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Stop(i, 'a \\uXXXX escape');
-          i += 6;
-        } else if ('"\\/bfnrt'.includes(nx) && nx !== '') i += 2;
-        else throw new Stop(i, 'a valid escape');
-      } else if (ch < ' ') throw new Stop(i, 'no raw control character (use \\n) in a string');
-      else i++;
-    }
-  };
-  const num = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m || m[0] === '' || m[0] === '-') throw new Stop(i, 'a value');
-    i += m[0].length;
-  };
-  const value = (): void => {
-    ws();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') throw new Stop(i, 'a property name in double quotes');
-        str();
-        ws();
-        if (text[i] !== ':') throw new Stop(i, '":"');
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        throw new Stop(i, '"," or "}"');
-      }
-    } else if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        throw new Stop(i, '"," or "]"');
-      }
-    } else if (ch === '"') str();
-    else if (ch === 't') lit('true');
-    else if (ch === 'f') lit('false');
-    else if (ch === 'n') lit('null');
-    else num();
-  };
+  const r = new JsonReader(text);
   try {
-    value();
-    ws();
-    if (i < text.length) return { pos: i, expected: 'the end of the text' };
+    r.value();
+    r.ws();
+    if (r.i < text.length) return { pos: r.i, expected: 'the end of the text' };
     return undefined;
   } catch (e) {
     if (e instanceof Stop) return { pos: e.pos, expected: e.expected };
     throw e;
+  }
+}
+
+/** Where reading stopped, and what was expected there. */
+class Stop {
+  constructor(
+    readonly pos: number,
+    readonly expected: string,
+  ) {}
+}
+
+/** The reader of {@link locateJsonError}: each method reads one production from `i` or throws a Stop. */
+class JsonReader {
+  i = 0;
+  constructor(private readonly text: string) {}
+
+  ws(): void {
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text.charAt(this.i))) this.i++;
+  }
+
+  private lit(word: string): void {
+    for (const ch of word) {
+      if (this.text[this.i] !== ch) throw new Stop(this.i, `"${word}"`);
+      this.i++;
+    }
+  }
+
+  private str(): void {
+    const text = this.text;
+    this.i++;
+    for (;;) {
+      if (this.i >= text.length) throw new Stop(this.i, 'a closing quote');
+      const ch = text.charAt(this.i);
+      if (ch === '"') {
+        this.i++;
+        return;
+      }
+      if (ch === '\\') {
+        const nx = text.charAt(this.i + 1);
+        if (nx === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(this.i + 2, this.i + 6))) throw new Stop(this.i, 'a \\uXXXX escape');
+          this.i += 6;
+        } else if ('"\\/bfnrt'.includes(nx) && nx !== '') this.i += 2;
+        else throw new Stop(this.i, 'a valid escape');
+      } else if (ch < ' ') throw new Stop(this.i, 'no raw control character (use \\n) in a string');
+      else this.i++;
+    }
+  }
+
+  private num(): void {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i));
+    if (!m || m[0] === '' || m[0] === '-') throw new Stop(this.i, 'a value');
+    this.i += m[0].length;
+  }
+
+  /** `{`, `[`: the members up to the closing bracket, each read by `member`. */
+  private members(close: '}' | ']', member: () => void): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === close) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      member();
+      this.ws();
+      if (this.text[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === close) {
+        this.i++;
+        return;
+      }
+      throw new Stop(this.i, `"," or "${close}"`);
+    }
+  }
+
+  private property(): void {
+    this.ws();
+    if (this.text[this.i] !== '"') throw new Stop(this.i, 'a property name in double quotes');
+    this.str();
+    this.ws();
+    if (this.text[this.i] !== ':') throw new Stop(this.i, '":"');
+    this.i++;
+    this.value();
+  }
+
+  value(): void {
+    this.ws();
+    const ch = this.text[this.i];
+    if (ch === '{') this.members('}', () => this.property());
+    else if (ch === '[') this.members(']', () => this.value());
+    else if (ch === '"') this.str();
+    else if (ch === 't') this.lit('true');
+    else if (ch === 'f') this.lit('false');
+    else if (ch === 'n') this.lit('null');
+    else this.num();
   }
 }
 

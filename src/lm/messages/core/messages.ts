@@ -21,6 +21,7 @@ import {
   rec,
   utf8,
   type LmMessageLike,
+  type LmPart,
   type LmToolLike,
 } from './parts';
 import type { LmCallRef } from '../../answer/core/reasoningMemory';
@@ -99,66 +100,18 @@ function toolResultText(
  * Throws `GatewayError('validation')` naming the message for what cannot be sent.
  */
 export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: ConvertOptions): Converted {
-  const messages: ChatMessage[] = [];
-  const dropped: string[] = [];
-  let images = 0;
+  const out: Converted = { messages: [], images: 0, dropped: [] };
   input.forEach((m, i) => {
     const where = `messages[${i}]`;
     const parts = (Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [m.content] : []).map(
       classifyPart,
     );
     const name = typeof m.name === 'string' && m.name.trim() !== '' ? { name: m.name } : {};
-
     if (m.role === LM_ROLE.assistant) {
-      let text = '';
-      let reasoning = '';
-      const calls: ToolCall[] = [];
-      const refs: LmCallRef[] = [];
-      parts.forEach((p, j) => {
-        if (p.kind === 'text') text += p.text;
-        else if (p.kind === 'thinking') reasoning += p.text;
-        else if (p.kind === 'toolCall') {
-          if (p.callId === '')
-            fail(`${where}.content[${j}].callId`, l10n.t('{0}: a tool call part has an empty callId.', where));
-          calls.push({
-            id: p.callId,
-            type: 'function',
-            function: { name: p.name, arguments: JSON.stringify(p.input ?? {}) },
-          });
-          refs.push({ callId: p.callId, name: p.name, input: p.input });
-        } else if (p.kind === 'toolResult') {
-          fail(
-            `${where}.content[${j}]`,
-            l10n.t(
-              '{0}: a tool result belongs in a user message, after the assistant message that called the tool.',
-              where,
-            ),
-          );
-        } else if (p.kind === 'data' && isTextMime(p.mimeType)) {
-          text += utf8(p.data);
-        } else {
-          dropped.push(`${where}.content[${j}]: ${describePart(p)}`);
-        }
-      });
-      if (calls.length === 0 && text === '') {
-        dropped.push(`${where}: an empty assistant message`);
-        return;
-      }
-      const msg: AssistantMessage = {
-        role: 'assistant',
-        content: calls.length > 0 && text === '' ? null : text,
-        ...name,
-      };
-      if (calls.length > 0) {
-        msg.tool_calls = calls;
-        const remembered =
-          reasoning || refs.map((c) => o.reasoningFor?.(c.callId, c)).find((r) => r !== undefined && r !== '');
-        if (remembered) msg.reasoning_content = remembered;
-      }
-      messages.push(msg);
+      const msg = assistantMessage(parts, where, name, o, out.dropped);
+      if (msg) out.messages.push(msg);
       return;
     }
-
     if (m.role !== LM_ROLE.user && m.role !== LM_ROLE.system) {
       fail(
         `${where}.role`,
@@ -166,70 +119,154 @@ export function toGatewayMessages(input: ReadonlyArray<LmMessageLike>, o: Conver
       );
     }
     const system = m.role === LM_ROLE.system;
-    const content: ContentPart[] = [];
-    const resultImages: ContentPart[] = [];
-    parts.forEach((p, j) => {
-      const pw = `${where}.content[${j}]`;
-      switch (p.kind) {
-        case 'text':
-          if (p.text !== '') content.push({ type: 'text', text: p.text });
-          return;
-        case 'toolResult':
-          if (system) fail(pw, l10n.t('{0}: a tool result belongs in a user message.', where));
-          if (p.callId === '') fail(`${pw}.callId`, l10n.t('{0}: a tool result part has an empty callId.', where));
-          messages.push({
-            role: 'tool',
-            tool_call_id: p.callId,
-            content: toolResultText(p.content, pw, o, resultImages, dropped),
-          });
-          return;
-        case 'toolCall':
-          return fail(pw, l10n.t('{0}: a tool call belongs in an assistant message.', where));
-        case 'data':
-          if (isTextMime(p.mimeType)) {
-            content.push({ type: 'text', text: utf8(p.data) });
-          } else if (isImageMime(p.mimeType) && !system) {
-            if (!o.acceptsImages) {
-              fail(
-                pw,
-                l10n.t(
-                  '{0} contains an image, but the model {1} does not accept images. Choose a model with image input (vision).',
-                  where,
-                  o.modelId ?? '',
-                ),
-              );
-            }
-            if (p.data.byteLength === 0) fail(pw, l10n.t('{0} contains an empty image.', where));
-            content.push({ type: 'image_url', image_url: { url: imageDataUrl(p.mimeType, p.data) } });
-          } else {
-            dropped.push(`${pw}: data part of type ${p.mimeType}`);
-          }
-          return;
-        case 'thinking':
-          dropped.push(`${pw}: thinking part`);
-          return;
-        case 'unknown':
-          dropped.push(`${pw}: ${p.what}`);
-          return;
-      }
-    });
+    const { content, resultImages } = userParts(parts, where, system, o, out);
     // Images a tool returned travel in a user message of their own: tool messages are text only.
     const all = [...resultImages, ...content];
     if (all.length === 0) return;
-    images += all.filter((c) => c.type === 'image_url').length;
+    out.images += all.filter((c) => c.type === 'image_url').length;
     if (system) {
-      messages.push({ role: 'system', content: all.map((c) => (c.type === 'text' ? c.text : '')).join(''), ...name });
+      out.messages.push({
+        role: 'system',
+        content: all.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+        ...name,
+      });
     } else {
       const onlyText = all.every((c) => c.type === 'text');
       // A single text part stays a plain string: the form every server accepts.
-      messages.push({
+      out.messages.push({
         role: 'user',
         content: onlyText && all.length === 1 ? (all[0] as { text: string }).text : all,
         ...name,
       });
     }
   });
-  return { messages, images, dropped };
+  return out;
+}
+
+/** An assistant message's text, reasoning and tool calls (ids kept); undefined when it has none. */
+function assistantMessage(
+  parts: LmPart[],
+  where: string,
+  name: { name?: string },
+  o: ConvertOptions,
+  dropped: string[],
+): AssistantMessage | undefined {
+  let text = '';
+  let reasoning = '';
+  const calls: ToolCall[] = [];
+  const refs: LmCallRef[] = [];
+  parts.forEach((p, j) => {
+    if (p.kind === 'text') text += p.text;
+    else if (p.kind === 'thinking') reasoning += p.text;
+    else if (p.kind === 'toolCall') {
+      if (p.callId === '')
+        fail(`${where}.content[${j}].callId`, l10n.t('{0}: a tool call part has an empty callId.', where));
+      calls.push({
+        id: p.callId,
+        type: 'function',
+        function: { name: p.name, arguments: JSON.stringify(p.input ?? {}) },
+      });
+      refs.push({ callId: p.callId, name: p.name, input: p.input });
+    } else if (p.kind === 'toolResult') {
+      fail(
+        `${where}.content[${j}]`,
+        l10n.t(
+          '{0}: a tool result belongs in a user message, after the assistant message that called the tool.',
+          where,
+        ),
+      );
+    } else if (p.kind === 'data' && isTextMime(p.mimeType)) {
+      text += utf8(p.data);
+    } else {
+      dropped.push(`${where}.content[${j}]: ${describePart(p)}`);
+    }
+  });
+  if (calls.length === 0 && text === '') {
+    dropped.push(`${where}: an empty assistant message`);
+    return undefined;
+  }
+  const msg: AssistantMessage = {
+    role: 'assistant',
+    content: calls.length > 0 && text === '' ? null : text,
+    ...name,
+  };
+  if (calls.length > 0) {
+    msg.tool_calls = calls;
+    const remembered =
+      reasoning || refs.map((c) => o.reasoningFor?.(c.callId, c)).find((r) => r !== undefined && r !== '');
+    if (remembered) msg.reasoning_content = remembered;
+  }
+  return msg;
+}
+
+/** A user or system message's content; its tool results go out at once as `tool` messages, their images apart. */
+function userParts(
+  parts: LmPart[],
+  where: string,
+  system: boolean,
+  o: ConvertOptions,
+  out: Converted,
+): { content: ContentPart[]; resultImages: ContentPart[] } {
+  const content: ContentPart[] = [];
+  const resultImages: ContentPart[] = [];
+  parts.forEach((p, j) => {
+    const pw = `${where}.content[${j}]`;
+    switch (p.kind) {
+      case 'text':
+        if (p.text !== '') content.push({ type: 'text', text: p.text });
+        return;
+      case 'toolResult':
+        if (system) fail(pw, l10n.t('{0}: a tool result belongs in a user message.', where));
+        if (p.callId === '') fail(`${pw}.callId`, l10n.t('{0}: a tool result part has an empty callId.', where));
+        out.messages.push({
+          role: 'tool',
+          tool_call_id: p.callId,
+          content: toolResultText(p.content, pw, o, resultImages, out.dropped),
+        });
+        return;
+      case 'toolCall':
+        return fail(pw, l10n.t('{0}: a tool call belongs in an assistant message.', where));
+      case 'data':
+        return dataPart(p, pw, where, system, o, content, out.dropped);
+      case 'thinking':
+        out.dropped.push(`${pw}: thinking part`);
+        return;
+      case 'unknown':
+        out.dropped.push(`${pw}: ${p.what}`);
+        return;
+    }
+  });
+  return { content, resultImages };
+}
+
+/** A data part of a user or system message: text as text, an image when the model takes images. */
+function dataPart(
+  p: Extract<LmPart, { kind: 'data' }>,
+  pw: string,
+  where: string,
+  system: boolean,
+  o: ConvertOptions,
+  content: ContentPart[],
+  dropped: string[],
+): void {
+  if (isTextMime(p.mimeType)) {
+    content.push({ type: 'text', text: utf8(p.data) });
+  } else if (isImageMime(p.mimeType) && !system) {
+    if (!o.acceptsImages) {
+      fail(
+        pw,
+        l10n.t(
+          '{0} contains an image, but the model {1} does not accept images. Choose a model with image input (vision).',
+          where,
+          o.modelId ?? '',
+        ),
+      );
+    }
+    if (p.data.byteLength === 0) fail(pw, l10n.t('{0} contains an empty image.', where));
+    content.push({ type: 'image_url', image_url: { url: imageDataUrl(p.mimeType, p.data) } });
+  } else {
+    dropped.push(`${pw}: data part of type ${p.mimeType}`);
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { ChatAccumulator } from '../../../../src/api/chat/accumulator';
 import type { ChatStreamEvent, ToolCall, ToolMessage } from '../../../../src/api/chat/wire';
 import { GatewayClient } from '../../../../src/api/client';
 import { GatewayError } from '../../../../src/api/transport/errors';
-import type { RequestDefaults } from '../../../../src/chat/session/core/request';
+import type { RequestDefaults } from '../../../../src/chat/conversation/core/request';
 import type { ToolExecutor } from '../../../../src/chat/tools/core/seam';
 import { runTurn } from '../../../../src/chat/session/core/turnRunner';
 import type { AssistantMessage, Conversation, ToolResultMessage } from '../../../../src/shared/protocol';

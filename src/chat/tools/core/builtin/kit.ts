@@ -1,4 +1,4 @@
-import type { ChangeRecorder } from '../../../checkpoints/core/checkpoints';
+import type { ChangeRecorder } from '../../../conversation/core/contracts';
 import { summarizeChange } from '../edit';
 import { assertWritableFile, looksBinary, MAX_READ_BYTES, readRegularFile } from '../fs';
 import type { FileChange, ToolHost } from '../host';
@@ -83,23 +83,26 @@ export interface BuiltinKit {
   blindChangeCall(file: ResolvedPath, what: string, change: (before: string | undefined) => string): PreparedCall;
 }
 
+/** A file's text as the user has it: an open editor's buffer first, else the file if it is text. */
+async function readCurrentText(host: ToolHost, file: ResolvedPath): Promise<string | undefined> {
+  const open = host.editorText(file.absolute);
+  if (open !== undefined) return open;
+  if (!file.exists) return undefined;
+  const buf = await readRegularFile(file, (size) =>
+    size > MAX_READ_BYTES
+      ? `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`
+      : undefined,
+  );
+  if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
+  return buf.toString('utf8');
+}
+
 export function makeKit(host: ToolHost, opts: BuiltinToolOptions = {}): BuiltinKit {
   const resolve = (p: unknown) => resolveWorkspacePath(p, host.roots());
   /** Made per call: settings and `.gitignore` files may change between calls. */
   const ignore = () => workspaceIgnore(host.roots(), (r) => host.excludePatterns?.(r) ?? []);
 
-  const readCurrent = async (file: ResolvedPath): Promise<string | undefined> => {
-    const open = host.editorText(file.absolute);
-    if (open !== undefined) return open;
-    if (!file.exists) return undefined;
-    const buf = await readRegularFile(file, (size) =>
-      size > MAX_READ_BYTES
-        ? `"${file.relative}" is larger than ${MAX_READ_BYTES / 1024 / 1024} MB and cannot be edited by a tool.`
-        : undefined,
-    );
-    if (looksBinary(buf)) throw new ToolError(`"${file.relative}" is a binary file and cannot be edited as text.`);
-    return buf.toString('utf8');
-  };
+  const readCurrent = (file: ResolvedPath) => readCurrentText(host, file);
 
   /** After approval: re-check the target, record the prior content, apply, report. */
   const apply = async (change: FileChange, ctx: ToolCallContext): Promise<ToolResult> => {

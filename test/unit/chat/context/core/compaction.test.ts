@@ -123,7 +123,7 @@ function toolConversation(results: number, chars: number): Conversation {
 
 void test('old tool results are elided oldest first, the two most recent never', async () => {
   const conv = toolConversation(6, 4000);
-  const { buildChatRequest } = await import('../../../../../src/chat/session/core/request');
+  const { buildChatRequest } = await import('../../../../../src/chat/conversation/core/request');
   const req = buildChatRequest(conv, { model: 'm', systemPrompt: '', params: SETTINGS.params });
   const est = new TokenEstimator();
   const n = elideToFit(req, est, est.count(req) - 2500, KEEP_RECENT_TOOL_RESULTS);

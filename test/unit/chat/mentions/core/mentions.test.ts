@@ -5,8 +5,6 @@ import { attachmentTexts } from '../../../../../src/chat/context/core/compaction
 import { conversationToMarkdown } from '../../../../../src/chat/history/core/export';
 import {
   ATTACHMENT_CHAR_LIMIT,
-  attachmentLabel,
-  formatAttachment,
   formatFolderListing,
   formatProblems,
   formatTerminalOutput,
@@ -14,7 +12,8 @@ import {
   withinBudget,
   FOLDER_ENTRY_LIMIT,
 } from '../../../../../src/chat/mentions/core/mentions';
-import { buildChatRequest, userContent } from '../../../../../src/chat/session/core/request';
+import { formatAttachment } from '../../../../../src/chat/conversation/core/attachments';
+import { buildChatRequest, userContent } from '../../../../../src/chat/conversation/core/request';
 import { ConversationStore, newConversation, titleFor } from '../../../../../src/chat/history/core/store';
 import type { ContextAttachment, UserMessage } from '../../../../../src/shared/protocol';
 import { UNSET_PARAMS, useGateway } from '../../../../support/helpers';
@@ -70,30 +69,6 @@ void test('the total budget is shared in order: later attachments get what earli
   assert.equal(z!.text, '');
   assert.equal(z!.truncated, true);
   assert.equal(z!.originalChars, 60);
-});
-
-void test('the labelled part names kind, path and line range, and fences the content past its backticks', () => {
-  const a = makeAttachment(
-    { kind: 'selection', label: 'src/a.md', path: 'src/a.md', startLine: 3, endLine: 9, language: 'markdown' },
-    'text\n```js\ncode\n```\n',
-  );
-  const out = formatAttachment(a);
-  assert.equal(out.split('\n')[0], '[Attached selection: src/a.md (path: src/a.md, lines 3-9)]');
-  assert.ok(out.includes('````markdown\ntext\n```js\ncode\n```\n````'), out);
-  assert.equal(attachmentLabel(a), 'src/a.md:3-9');
-  assert.equal(attachmentLabel({ label: 'a.ts', startLine: 4, endLine: 4 }), 'a.ts:4');
-  assert.equal(attachmentLabel({ label: 'Changes' }), 'Changes');
-});
-
-void test('an attachment without content carries its note (no repository, no shell integration)', () => {
-  const a = makeAttachment(
-    { kind: 'changes', label: 'Changes', note: 'No git repository is open in this workspace.' },
-    '',
-  );
-  assert.equal(
-    formatAttachment(a),
-    '[Attached git changes (working tree): Changes]\nNo git repository is open in this workspace.',
-  );
 });
 
 void test('problems are listed errors first, by file and line, one line each', () => {

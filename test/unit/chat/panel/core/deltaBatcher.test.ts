@@ -5,7 +5,6 @@ import {
   LEADING_GAP_MS,
   MAX_HOLD_MS,
   MAX_IN_FLIGHT,
-  type DeltaBenchHook,
   type DeltaClock,
   type PendingDelta,
 } from '../../../../../src/chat/panel/core/deltaBatcher';
@@ -40,14 +39,10 @@ function fakeClock() {
   return { clock, advance, tick, pendingTimers: () => timers.length };
 }
 
-function setup(hook?: DeltaBenchHook) {
+function setup() {
   const c = fakeClock();
   const posts: { at: number; batch: Map<string, PendingDelta> }[] = [];
-  const b = new DeltaBatcher(
-    (batch) => void posts.push({ at: c.clock.now(), batch }),
-    c.clock,
-    () => hook,
-  );
+  const b = new DeltaBatcher((batch) => void posts.push({ at: c.clock.now(), batch }), c.clock);
   const text = () => posts.map((p) => [...p.batch.values()].map((d) => d.content).join('|'));
   return { ...c, b, posts, text };
 }
@@ -121,30 +116,8 @@ void test('dispose drops the timer; nothing is posted afterwards', () => {
   assert.equal(s.posts.length, 0);
 });
 
-void test('the bench switch selects the old trailing 16 ms policy and sees the delay each delta waited', () => {
-  const seen: { arrivals: readonly number[]; postedAt: number }[] = [];
-  const hook: DeltaBenchHook = {
-    policy: 'trailing16',
-    onPost: (arrivals, postedAt) => seen.push({ arrivals, postedAt }),
-  };
-  const s = setup(hook);
-  s.b.add('r1', 'a1', { content: 'a' });
-  s.tick();
-  assert.equal(s.posts.length, 0, 'the old policy posted before its timer');
-  s.advance(5);
-  s.b.add('r1', 'a1', { content: 'b' });
-  s.advance(11);
-  assert.deepEqual(s.text(), ['ab']);
-  assert.deepEqual(seen, [{ arrivals: [0, 5], postedAt: 16 }]);
-  hook.policy = 'leading';
-  s.advance(50);
-  s.b.add('r1', 'a1', { content: 'c' });
-  s.tick();
-  assert.deepEqual(seen.at(-1), { arrivals: [66], postedAt: 66 }, 'switched back: posted at once');
-});
-
 /** Posts whose delivery settles only when the test says (a busy page). */
-function slowPage(hook?: DeltaBenchHook) {
+function slowPage() {
   const c = fakeClock();
   const posts: { at: number; content: string; deliver: () => void }[] = [];
   const b = new DeltaBatcher(
@@ -157,7 +130,6 @@ function slowPage(hook?: DeltaBenchHook) {
         });
       }),
     c.clock,
-    () => hook,
   );
   return { ...c, b, posts };
 }
@@ -203,14 +175,4 @@ void test(`a delivery that never settles holds the text at most ${MAX_HOLD_MS} m
   s.b.flush();
   assert.equal(s.posts.at(-1)?.content, 'last', 'flush (another message follows) never waits');
   await settle();
-});
-
-void test('the old policy (bench comparison only) never waits for delivery', () => {
-  const s = slowPage({ policy: 'trailing16' });
-  for (let i = 0; i < 100; i++) {
-    s.b.add('r1', 'a1', { content: 'x' });
-    s.advance(1);
-  }
-  s.advance(16);
-  assert.ok(s.posts.length >= 6, `${s.posts.length} posts in 116 ms`);
 });

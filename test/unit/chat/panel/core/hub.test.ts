@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatHub, route, type Routes } from '../../../../../src/chat/panel/core/hub';
+import { ChatHub } from '../../../../../src/chat/panel/core/hub';
 import type { HostMessage } from '../../../../../src/shared/protocol';
 
 /** The webview hub in plain node: it needs nothing of a webview but `postMessage`. */
@@ -75,19 +75,6 @@ void test('a lone delta reaches a view on the next turn of the event loop, not a
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(v.posted, [{ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Hi' }]);
   hub.dispose();
-});
-
-void test("route hands a message to its type's handler, whose reply goes back through the given reply only", async () => {
-  const replies: HostMessage[] = [];
-  const seen: string[] = [];
-  const table: Routes<'chat/cancel' | 'history/list'> = {
-    'chat/cancel': (m) => void seen.push(`cancel ${m.requestId}`),
-    'history/list': (_m, reply) => reply({ type: 'history/list', entries: [], activeId: 'c1' }),
-  };
-  await route(table, { type: 'chat/cancel', requestId: 'r1' }, (m) => replies.push(m));
-  await route(table, { type: 'history/list' }, (m) => replies.push(m));
-  assert.deepEqual(seen, ['cancel r1']);
-  assert.deepEqual(replies, [{ type: 'history/list', entries: [], activeId: 'c1' }]);
 });
 
 void test("encrypted reasoning kept for replay never reaches a page, and the host's conversation keeps it", () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayError } from '../../../../../src/api/transport/errors';
 import { errorView } from '../../../../../src/chat/session/core/errorView';
-import { RequestProblem } from '../../../../../src/chat/session/core/request';
+import { RequestProblem } from '../../../../../src/chat/conversation/core/request';
 
 void test('a gateway failure is shown in the shared words, with a copy of the actions the view may change', () => {
   const err = new GatewayError('auth', 'HTTP 401', { status: 401 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
 import { ConversationStore } from '../../../../../src/chat/history/core/store';
 import { conversationToMarkdown } from '../../../../../src/chat/history/core/export';
-import type { RequestDefaults } from '../../../../../src/chat/session/core/request';
+import type { RequestDefaults } from '../../../../../src/chat/conversation/core/request';
 import { runTurn } from '../../../../../src/chat/session/core/turnRunner';
 import type { AssistantMessage, Conversation } from '../../../../../src/shared/protocol';
 import { MemoryStorage } from '../../../../support/memoryStorage';

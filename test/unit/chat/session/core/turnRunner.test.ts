@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GatewayClient } from '../../../../../src/api/client';
-import type { RequestDefaults } from '../../../../../src/chat/session/core/request';
+import type { RequestDefaults } from '../../../../../src/chat/conversation/core/request';
 import type { ToolCall } from '../../../../../src/api/chat/wire';
 import type { ToolExecutor } from '../../../../../src/chat/tools/core/seam';
 import { runTurn, type TurnOptions } from '../../../../../src/chat/session/core/turnRunner';

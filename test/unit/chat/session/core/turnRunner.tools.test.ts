@@ -10,7 +10,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { GatewayClient } from '../../../../../src/api/client';
-import { buildChatRequest, type RequestDefaults } from '../../../../../src/chat/session/core/request';
+import { buildChatRequest, type RequestDefaults } from '../../../../../src/chat/conversation/core/request';
 import { ConversationStore } from '../../../../../src/chat/history/core/store';
 import { MemoryStorage } from '../../../../support/memoryStorage';
 import { builtinTools } from '../../../../../src/chat/tools/core/builtins';

@@ -1,13 +1,8 @@
 import type * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../contracts/featureTools';
-import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
-import type { ConversationToolCall } from '../session/core/sessionDeps';
-import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
-import type { ToolExecutor } from '../tools/core/seam';
-
-/** Ids that package.json contributes; tests and other features refer to them. */
-export const CHAT_VIEW_ID = 'gatewayStudio.chatView';
-export const CHAT_PANEL_TYPE = 'gatewayStudio.chatPanel';
+import type { FeatureTaskSource } from '../../../contracts/featureTools';
+import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
+import type { ChangeRecorder } from '../../conversation/core/contracts';
+import type { ConversationToolCall, ToolExecutor } from '../core/seam';
 
 /** A tool-menu change made by the user in the chat. */
 export type ToolSettingChange =
@@ -16,8 +11,9 @@ export type ToolSettingChange =
   | { kind: 'choice'; choice: ToolChoiceSetting };
 
 /**
- * What the chat offers other features (the tools feature uses all of it). Obtained from
- * `registerChat` (the chat's controller, handed to the tools when the chat first loads).
+ * What the tools need from the chat: the chat's controller implements it and the composition
+ * point (`chat/vscode/register.ts`) hands it to `registerTools` when the chat first loads. Declared
+ * here, beside its user, so the tools never import the composition point.
  */
 export interface ChatPanelApi {
   /**

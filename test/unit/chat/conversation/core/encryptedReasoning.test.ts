@@ -6,7 +6,7 @@ import {
   reasoningToKeep,
   reasoningToReplay,
   trimReasoning,
-} from '../../../../../src/chat/session/core/encryptedReasoning';
+} from '../../../../../src/chat/conversation/core/encryptedReasoning';
 import type { AssistantMessage, ChatMessage } from '../../../../../src/shared/protocol';
 
 const item = (chars: number, id = 'rs') => ({

@@ -13,7 +13,7 @@ import {
   type EditorContext,
   type UserMessage,
 } from '../../../shared/protocol';
-import { formatAttachment } from '../../mentions/core/mentions';
+import { formatAttachment } from './attachments';
 import { fenced } from '../../../shared/fence';
 import { effectiveModel as sharedEffectiveModel } from '../../../shared/model';
 import { reasoningToReplay } from './encryptedReasoning';

@@ -7,7 +7,7 @@ import {
   formatContext,
   RequestProblem,
   type RequestDefaults,
-} from '../../../../../src/chat/session/core/request';
+} from '../../../../../src/chat/conversation/core/request';
 import { newConversation } from '../../../../../src/chat/history/core/store';
 import { UNSET_PARAMS, useGateway, userConversation as conv } from '../../../../support/helpers';
 
