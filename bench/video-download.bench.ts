@@ -28,6 +28,7 @@ import { pollLoop } from '../src/video/jobs/core/pollLoop';
 import { fetchDownload } from './support/fetchDownload';
 import { rawSocketDownload } from './support/rawSocketDownload';
 import { median } from './support/stats';
+import { saveTo } from '../src/video/jobs/core/saveDownload';
 
 const MB = 1024 * 1024;
 const KEY = 'sk-demo-gateway-studio';
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
     const streamed = async (size: number, name: string, forceGc = false) => {
       await control({ match: { path: '/content' }, contentSize: size, times: 1 });
       const file = join(dir, name);
-      const r = await measure(() => client.download(id, file), forceGc);
+      const r = await measure(() => client.download(id, saveTo(file)), forceGc);
       if (statSync(file).size !== size) throw new Error(`${name}: wrong size`);
       rmSync(file);
       return r;
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
     const bigSize = Number(process.env.GWS_BENCH_DOWNLOAD_MB ?? 1024) * MB;
     const url = `${videoUrl}/v1/videos/${id}/content`;
     const sides = {
-      new: (file: string) => client.download(id, file),
+      new: (file: string) => client.download(id, saveTo(file)),
       old: (file: string) => fetchDownload(client.http, url, file),
       'raw socket': (file: string) => rawSocketDownload(url, KEY, file),
       'curl+fsync': (file: string) => curlDownload(url, file, bigSize),

@@ -20,6 +20,7 @@ import { getGatewayClient } from '../../src/platform/gateway';
 import { pollLoop } from '../../src/video/jobs/core/pollLoop';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
+import { saveTo } from '../../src/video/jobs/core/saveDownload';
 
 const CHAT_HOST = 'chat.gws.test';
 const VIDEO_HOST = 'video.gws.test';
@@ -183,7 +184,7 @@ describe('through an HTTP proxy (tinyproxy, http.proxy)', function () {
     assert.equal(polled.kind, 'done');
     const dir = mkdtempSync(join(tmpdir(), 'gws-proxy-video-'));
     try {
-      const saved = await video.download(id, join(dir, 'fox.mp4'), { videoId: id });
+      const saved = await video.download(id, saveTo(join(dir, 'fox.mp4')), { videoId: id });
       assert.equal(readFileSync(saved.file).subarray(4, 8).toString('latin1'), 'ftyp');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import * as z from '../../shared/zod';
 import { usageSchema } from '../../shared/protocol';
 import { GatewayError, readWireError } from '../transport/errors';
-import { ThinkTagSplitter } from './thinkTags';
+import { contentReasoning, deltaReasoning, reasoningDeltaShape } from './reasoning/dialects';
 import { uniqueToolCallIds } from './toolCallIds';
 import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
@@ -25,18 +25,8 @@ const deltaSchema = z.object({
   role: str,
   content: str,
   refusal: str,
-  reasoning_content: str,
-  reasoning: str,
-  // OpenRouter's structured form; it often sends `reasoning` beside it with the same text.
-  reasoning_details: z.nullish(
-    z.array(
-      z.object({
-        type: str,
-        text: str,
-        summary: str,
-      }),
-    ),
-  ),
+  // Each reasoning dialect's field (./reasoning/dialects).
+  ...reasoningDeltaShape,
   tool_calls: z.nullish(z.array(toolCallDeltaSchema)),
 });
 
@@ -128,7 +118,7 @@ function isCompleteJson(args: string): boolean {
 
 /**
  * Builds the assistant message from stream chunks. Handles every deviation in wire-quirks.md:
- * reasoning in `reasoning_content` or `reasoning` (fragments joined), tool-call deltas without
+ * reasoning in any dialect of ./reasoning/dialects (fragments joined), tool-call deltas without
  * `index`, parallel calls that all arrive at index 0 with distinct ids, whole calls in one delta,
  * several calls in one chunk, usage at any position, `choices: []`, missing `delta`, and the last
  * argument fragment in the same chunk as `finish_reason` (the delta is applied first). Tool-call
@@ -137,7 +127,7 @@ function isCompleteJson(args: string): boolean {
 export class ChatAccumulator {
   private content = '';
   private reasoning = '';
-  private readonly think = new ThinkTagSplitter();
+  private readonly think = contentReasoning();
   private readonly calls: Slot[] = [];
   /** Wire index -> position in `calls` of the call that index currently continues. */
   private readonly byIndex = new Map<number, number>();
@@ -200,7 +190,7 @@ export class ChatAccumulator {
           this.content += d.refusal;
           this.emit?.({ type: 'text', text: d.refusal });
         }
-        const r = d.reasoning_content ?? d.reasoning ?? detailsText(d.reasoning_details);
+        const r = deltaReasoning(d);
         if (r) this.addReasoning(r);
         if (d.tool_calls) for (const t of d.tool_calls) this.applyToolDelta(t);
       }
@@ -283,19 +273,6 @@ export class ChatAccumulator {
       id: this.id,
     });
   }
-}
-
-/** The text of `reasoning_details[]` entries: `reasoning.text` pieces and `reasoning.summary` ones (encrypted entries have none). */
-function detailsText(
-  details: ReadonlyArray<{ type?: string | null; text?: string | null; summary?: string | null }> | null | undefined,
-): string {
-  if (!details) return '';
-  let out = '';
-  for (const d of details) {
-    if (d.type === 'reasoning.encrypted') continue;
-    out += d.text ?? d.summary ?? '';
-  }
-  return out;
 }
 
 /** What a stream gathered, whichever protocol it came in. */

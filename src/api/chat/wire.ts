@@ -1,9 +1,13 @@
 /**
  * The gateway's wire vocabulary (spec 2.1, 2.2): the chat request, its messages and content
  * parts, tools, tool calls and their answers, usage, the result of a call and the events of a
- * streamed one. Every layer uses these names; this module imports nothing, so anything may
- * import it without pulling in code.
+ * streamed one. Every layer uses these names; this module holds types only (the answer's come
+ * from transport/answer.ts, below every resource), so anything may import it without pulling in code.
  */
+
+import type { ChatResult, EncryptedReasoning, ToolCall, Usage } from '../transport/answer';
+
+export type { ChatResult, EncryptedReasoning, ReasoningItem, ToolCall, Usage } from '../transport/answer';
 
 /** A text part of multimodal content (spec 2.1). */
 export interface TextPart {
@@ -18,16 +22,6 @@ export interface ImagePart {
 }
 
 export type ContentPart = TextPart | ImagePart;
-
-/**
- * A tool call made by the assistant. `arguments` is JSON text as sent by the model, maybe
- * invalid: the tool side validates it and answers with a tool message saying what was wrong.
- */
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
 
 export interface SystemMessage {
   role: 'system';
@@ -57,19 +51,6 @@ export interface AssistantMessage {
   encrypted_reasoning?: EncryptedReasoning;
 }
 
-/** A Responses reasoning output item kept for replay (`store: false` leaves the server nothing to remember). */
-export interface ReasoningItem {
-  type: 'reasoning';
-  id?: string;
-  summary: unknown[];
-  encrypted_content: string;
-}
-
-/** An answer's encrypted reasoning and the model (as sent) it came from: only that model can read it. */
-export interface EncryptedReasoning {
-  model: string;
-  items: ReasoningItem[];
-}
 /** The answer to one call; `tool_call_id` must equal the `id` of exactly one call of the turn. */
 export interface ToolMessage {
   role: 'tool';
@@ -107,30 +88,6 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   user?: string;
-}
-
-/** Token usage (spec 2.2); servers may add more fields, which are kept. */
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  [extra: string]: unknown;
-}
-
-/** The outcome of a chat call, streamed or not. */
-export interface ChatResult {
-  message: {
-    role: 'assistant';
-    content: string | null;
-    tool_calls?: ToolCall[];
-    reasoning_content?: string;
-    /** Set by a Responses answer that came with encrypted reasoning. */
-    encrypted_reasoning?: EncryptedReasoning;
-  };
-  finishReason?: string;
-  usage?: Usage;
-  model?: string;
-  id?: string;
 }
 
 /**

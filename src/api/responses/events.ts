@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { GatewayError } from '../transport/errors';
-import { ThinkTagSplitter } from '../chat/thinkTags';
+import { ThinkTagSplitter } from '../chat/reasoning/thinkTags';
 import { chatResult } from '../chat/accumulator';
 import type { ChatResult, ChatStreamEvent, ReasoningItem, Usage } from '../chat/wire';
 

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { redact } from '../../shared/redact';
 import type { ErrorAdvice, GatewayErrorFacts, GatewayErrorKind } from '../../contracts/gatewayError';
-import type { ChatResult } from '../chat/wire';
+import type { ChatResult } from './answer';
 
 export type { ErrorAdvice, GatewayErrorKind } from '../../contracts/gatewayError';
 export { notFoundCause } from '../../contracts/gatewayError';

@@ -1,7 +1,7 @@
 /**
  * The video half of the gateway client (spec 2.4-2.7, 3, 4): create a task (never retried: it is
  * billed), read its status once on either route, in either format, and download the content (the
- * streaming into a file is in ./videoDownload). The poll loop that asks again is the job's:
+ * streaming into a sink is in ./videoDownload). The poll loop that asks again is the job's:
  * src/video/jobs/core/pollLoop.ts.
  */
 import * as l10n from '@vscode/l10n';
@@ -17,7 +17,7 @@ import {
   videoIdFromCreation,
   type VideoStatus,
 } from './videoStatus';
-import type { VideoDownloadOptions } from './videoDownload';
+import type { VideoDownloadOptions, VideoSinkFactory } from './videoDownload';
 
 export type { VideoStatus, VideoOutcome } from './videoStatus';
 
@@ -122,7 +122,8 @@ export class VideoClient {
   }
 
   /**
-   * Downloads a task's video to `destFile` (see `fetchVideo` in ./videoDownload). `source` is an id or a result URL;
+   * Downloads a task's video into sinks made by `sinkFor` (see `fetchVideo` in ./videoDownload; the
+   * job saves into a file with video/jobs/core/saveDownload.ts). `source` is an id or a result URL;
    * with `o.videoId` the content route `{video_base_url}/v1/videos/{id}/content` comes first (with
    * the key), and a different result URL is the fallback when that route answered 404, another 4xx
    * but 401/403/408/429, a 5xx (after the retries), or JSON (or anything else that is not a video):
@@ -131,12 +132,12 @@ export class VideoClient {
    */
   async download(
     source: string,
-    destFile: string,
+    sinkFor: VideoSinkFactory,
     o: VideoDownloadOptions = {},
   ): Promise<{ file: string; bytes: number }> {
     // Loaded with the first download: activation (which resumes tasks) does not need it.
     const { fetchVideo } = await import('./videoDownload');
-    if (o.videoId === undefined) return fetchVideo(this.http, this.contentUrl(source), destFile, o);
+    if (o.videoId === undefined) return fetchVideo(this.http, this.contentUrl(source), sinkFor, o);
     const id = assertVideoId(o.videoId);
     const route = this.contentUrl(id);
     let given: string | undefined;
@@ -149,9 +150,9 @@ export class VideoClient {
         `video ${id}: ignored the result URL (${err instanceof Error ? err.message : String(err)})`,
       );
     }
-    if (given === undefined || given === route) return fetchVideo(this.http, route, destFile, o);
+    if (given === undefined || given === route) return fetchVideo(this.http, route, sinkFor, o);
     try {
-      return await fetchVideo(this.http, route, destFile, o);
+      return await fetchVideo(this.http, route, sinkFor, o);
     } catch (err) {
       // Not after a refused key (401/403), a cut transfer (retried by the job) or a stop; after any
       // other answer the status's own link is still worth one GET: before the content route came
@@ -168,7 +169,7 @@ export class VideoClient {
         `video ${id}: ${new URL(route).pathname} answered ${answered ?? 'no video'}; downloading the result URL ${foreign ? `on ${link.host} (without the key)` : link.pathname}`,
       );
       try {
-        return await fetchVideo(this.http, given, destFile, o);
+        return await fetchVideo(this.http, given, sinkFor, o);
       } catch (second) {
         if (!isGatewayError(second, 'auth', 'forbidden', 'not_found', 'bad_request', 'not_video', 'invalid_response'))
           throw second;

@@ -80,7 +80,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
     return {
       create: async (req, signal) => (await videoClient(p)).create(req, signal),
       readerForRound: () => videoClient(p),
-      download: async (src, dest, o) => (await videoClient(p)).download(src, dest, o),
+      download: async (src, sinkFor, o) => (await videoClient(p)).download(src, sinkFor, o),
     };
   };
   const api = apiFor(undefined);

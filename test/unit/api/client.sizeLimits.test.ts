@@ -12,6 +12,7 @@ import { GatewayClient } from '../../../src/api/client';
 import { VideoClient } from '../../../src/api/video/video';
 import { describeError } from '../../../src/contracts/errorWords';
 import { gatewayFailure } from '../../support/helpers';
+import { saveTo } from '../../../src/video/jobs/core/saveDownload';
 
 const servers: { close(): void }[] = [];
 after(() => servers.forEach((s) => s.close()));
@@ -74,7 +75,7 @@ void describe('size limits', () => {
       const http = new GatewayClient({ baseUrl: url, maxRetries: 0, maxDownloadBytes: 100_000 }).http;
       const dir = mkdtempSync(join(tmpdir(), 'gws-limit-'));
       const e = await gatewayFailure(
-        new VideoClient(http).download('vid_1', join(dir, 'clip.mp4'), { videoId: 'vid_1' }),
+        new VideoClient(http).download('vid_1', saveTo(join(dir, 'clip.mp4')), { videoId: 'vid_1' }),
       );
       assert.equal(e.kind, 'config');
       assert.equal(e.field, 'gatewayStudio.video.maxDownloadMegabytes');

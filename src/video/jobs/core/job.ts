@@ -7,7 +7,7 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from '../../../api/transport/errors';
-import type { VideoDownloadOptions } from '../../../api/video/videoDownload';
+import { saveTo, type VideoDownload } from './saveDownload';
 import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import type { VideoStatus } from '../../../api/video/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
@@ -24,7 +24,7 @@ import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStor
  */
 export type VideoApi = {
   create(req: VideoCreateRequest, signal?: AbortSignal): Promise<{ id: string }>;
-  download(idOrUrl: string, destFile: string, opts?: VideoDownloadOptions): Promise<{ file: string; bytes: number }>;
+  download: VideoDownload;
 } & (VideoStatusReader | { readerForRound(): Promise<VideoStatusReader> });
 
 export interface VideoJobDeps {
@@ -297,7 +297,7 @@ export class VideoJob {
       try {
         // With the id the client takes the content route first (with the key); the status's result
         // URL is only its fallback (a relay that serves temporary direct links only, spec 2.7).
-        result = await this.api().download(source, file, { signal, videoId: id });
+        result = await this.api().download(source, saveTo(file), { signal, videoId: id });
       } catch (err) {
         const again = attempt === 1 && (isGatewayError(err, 'truncated', 'network') || isExists(err));
         if (!again) throw err;

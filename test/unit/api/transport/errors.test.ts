@@ -9,6 +9,7 @@ import { gatewayFailure, useGateway, finishedVideo, useTempDir } from '../../../
 import { join } from 'node:path';
 import { HttpClient } from '../../../../src/api/transport/http';
 import { VideoClient } from '../../../../src/api/video/video';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 // A chat request to a route the gateway does not have (a base URL without /v1 on a server that
 // answers unknown routes with its error object, "Invalid URL (POST /…)") is blamed on the base
@@ -45,7 +46,7 @@ void describe('the words for a cut-off transfer', () => {
     const c = new VideoClient(new HttpClient({ baseUrl: gw.videoUrl, apiKey: gw.keys.valid, maxRetries: 0 }));
     const id = await finishedVideo(c, 'cut me short');
     gw.fault({ match: { path: '/content' }, contentTruncate: 100 });
-    const err = await gatewayFailure(c.download(id, join(dir.path, 'cut.mp4')));
+    const err = await gatewayFailure(c.download(id, saveTo(join(dir.path, 'cut.mp4'))));
     assert.equal(err.kind, 'truncated');
     const d = describeError(err);
     assert.equal(d.title, 'The download was cut off');

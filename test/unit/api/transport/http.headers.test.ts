@@ -8,6 +8,7 @@ import { GatewayClient } from '../../../../src/api/client';
 import { VideoClient } from '../../../../src/api/video/video';
 import { SECOND_GATEWAY } from '../../../gateway/keys';
 import { gatewayFailure as failure, useGateway } from '../../../support/helpers';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 const gw = useGateway({ ...SECOND_GATEWAY });
 const { name, value } = SECOND_GATEWAY.requiredHeader;
@@ -57,7 +58,7 @@ void describe('extra headers reach the gateway (issue 22)', () => {
       const { id } = await v.create({ model: 'vendor-image-video', prompt: 'a cat' });
       gw.completeVideo(id);
       await v.status(id);
-      const out = await v.download(id, join(dir, 'v.mp4'));
+      const out = await v.download(id, saveTo(join(dir, 'v.mp4')));
       assert.ok(out.bytes > 0);
       const routes = gw.requests().map((r) => [r.route, r.headers[name]]);
       assert.ok(routes.length >= 3);

@@ -13,6 +13,7 @@ import { GatewayClient } from '../../../../src/api/client';
 import { pinnedLookup } from '../../../../src/api/transport/pinnedLookup';
 import { VideoClient } from '../../../../src/api/video/video';
 import { gatewayFailure } from '../../../support/helpers';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70]), Buffer.alloc(64, 1)]);
 const KEY = 'gw-plain-key-0123456789';
@@ -56,7 +57,7 @@ void describe('result URLs judged by the resolved address', () => {
       resolve: dns.resolve,
     });
     const video = new VideoClient(client.http);
-    const e = await gatewayFailure(video.download(`http://cdn.test:${local.port}/x.mp4`, dest()));
+    const e = await gatewayFailure(video.download(`http://cdn.test:${local.port}/x.mp4`, saveTo(dest())));
     assert.match(e.message, /cdn\.test.*127\.0\.0\.1.*your own network/);
     assert.equal(e.kind, 'invalid_response');
     assert.equal(local.hits.length, 0, 'the local server was reached');
@@ -66,7 +67,7 @@ void describe('result URLs judged by the resolved address', () => {
   void it('a name answering a public and a metadata address is refused whole (no rebinding between the two)', async () => {
     const dns = resolver({ 'cdn.test': ['93.184.215.14', '169.254.169.254'] });
     const client = new GatewayClient({ baseUrl: 'https://gw.example.com/v1', maxRetries: 0, resolve: dns.resolve });
-    const e = await gatewayFailure(new VideoClient(client.http).download('http://cdn.test:9/x.mp4', dest()));
+    const e = await gatewayFailure(new VideoClient(client.http).download('http://cdn.test:9/x.mp4', saveTo(dest())));
     assert.match(e.message, /169\.254\.169\.254/);
   });
 
@@ -86,7 +87,7 @@ void describe('result URLs judged by the resolved address', () => {
       maxRetries: 0,
       resolve: dns.resolve,
     });
-    const e = await gatewayFailure(new VideoClient(client.http).download('vid_1', dest()));
+    const e = await gatewayFailure(new VideoClient(client.http).download('vid_1', saveTo(dest())));
     assert.match(e.message, /metadata\.test.*::ffff:127\.0\.0\.1/);
     assert.equal(gw.hits.length, 1);
     assert.equal(inner.hits.length, 0);
@@ -100,7 +101,7 @@ void describe('result URLs judged by the resolved address', () => {
     const dns = resolver({ 'cdn.test': ['127.0.0.1'] });
     const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:9/v1', maxRetries: 0, resolve: dns.resolve });
     const file = dest();
-    const r = await new VideoClient(client.http).download(`http://cdn.test:${cdn.port}/x.mp4`, file);
+    const r = await new VideoClient(client.http).download(`http://cdn.test:${cdn.port}/x.mp4`, saveTo(file));
     assert.equal(r.bytes, MP4.length);
     assert.deepEqual(readFileSync(file), MP4);
     assert.deepEqual(dns.calls, ['cdn.test']);

@@ -14,6 +14,7 @@ import { isPrivateHost } from '../../../../src/api/transport/addresses';
 import { VideoClient } from '../../../../src/api/video/video';
 import { normaliseVideoStatus, resolveResultUrl } from '../../../../src/api/video/videoStatus';
 import { gatewayFailure } from '../../../support/helpers';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 interface Hit {
   method: string;
@@ -73,7 +74,7 @@ void describe('redirects', () => {
     });
     const video = new VideoClient(new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 }).http);
     const dest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-    const r = await video.download('vid_1', dest, { videoId: 'vid_1' });
+    const r = await video.download('vid_1', saveTo(dest), { videoId: 'vid_1' });
     assert.equal(r.bytes, MP4.length);
     assert.deepEqual(readFileSync(dest), MP4);
     assert.equal(gw.hits[0]?.authorization, `Bearer ${KEY}`);
@@ -93,7 +94,7 @@ void describe('redirects', () => {
     });
     const video = new VideoClient(new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 }).http);
     const dest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-    const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, dest));
+    const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, saveTo(dest)));
     assert.doesNotMatch(e.message, /IGNORE PREVIOUS/);
     assert.equal(e.status, 404);
   });
@@ -107,7 +108,7 @@ void describe('redirects', () => {
       const gw = await serve((_q, res) => res.end('{}'));
       const video = new VideoClient(new GatewayClient({ baseUrl: gw.url, apiKey: KEY, maxRetries: 0 }).http);
       const dest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-      const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, dest));
+      const e = await gatewayFailure(video.download(`${cdn.url}/x.mp4`, saveTo(dest)));
       assert.equal(e.kind, 'not_video', type);
       assert.doesNotMatch(e.message, /IGNORE PREVIOUS|evil\.example/, type);
       assert.match(e.message, /another host/, type);
@@ -119,7 +120,7 @@ void describe('redirects', () => {
     });
     const ownVideo = new VideoClient(new GatewayClient({ baseUrl: own.url, apiKey: KEY, maxRetries: 0 }).http);
     const ownDest = join(mkdtempSync(join(tmpdir(), 'gws-redirect-')), 'clip.mp4');
-    const ownError = await gatewayFailure(ownVideo.download('vid_1', ownDest));
+    const ownError = await gatewayFailure(ownVideo.download('vid_1', saveTo(ownDest)));
     assert.match(ownError.message, /task not finished/);
   });
 });

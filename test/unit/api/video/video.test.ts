@@ -19,6 +19,7 @@ import { VideoJobManager } from '../../../../src/video/jobs/core/manager';
 import { pollLoop } from '../../../../src/video/jobs/core/pollLoop';
 import { MemoryTaskStore, type VideoTaskRecord } from '../../../../src/video/jobs/core/record';
 import type { RecordedRequest } from '../../../gateway/server';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 const CREATE = 'POST /v1/videos/generations';
 
@@ -108,7 +109,7 @@ void describe('video client against the local gateway', () => {
       seen.join(','),
     );
     const dest = join(dir, 'current.mp4');
-    const d = await c.download(r.status.resultUrl!, dest);
+    const d = await c.download(r.status.resultUrl!, saveTo(dest));
     const bytes = readFileSync(dest);
     assert.equal(d.bytes, bytes.length);
     assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
@@ -137,7 +138,7 @@ void describe('video client against the local gateway', () => {
       progress.some((p) => p !== undefined && p > 0 && p < 100),
       String(progress),
     );
-    const d = await c.download(r.status.resultUrl!, join(dir, 'legacy.mp4'));
+    const d = await c.download(r.status.resultUrl!, saveTo(join(dir, 'legacy.mp4')));
     assert.ok(d.bytes > 100);
   });
 
@@ -158,7 +159,7 @@ void describe('video client against the local gateway', () => {
     const r = await pollLoop(c, id, fast);
     assert.ok(r.kind === 'done');
     assert.equal(r.status.resultUrl, `${gw.videoUrl}/v1/videos/${id}/content`);
-    await c.download(r.status.resultUrl!, join(dir, 'absolute.mp4'));
+    await c.download(r.status.resultUrl!, saveTo(join(dir, 'absolute.mp4')));
     const content = gw.requests().filter((q) => q.route === '/v1/videos/:id/content');
     assert.equal(content[0]?.auth, 'valid');
   });
@@ -195,7 +196,7 @@ void describe('video client against the local gateway', () => {
     await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentJson: true });
     const dest = join(dir, 'json.mp4');
-    const err = await rejects(c.download(id, dest));
+    const err = await rejects(c.download(id, saveTo(dest)));
     assert.equal(err.kind, 'not_video');
     assert.match(err.message, /wrong path was called or the API key header was missing/);
     assert.equal(existsSync(dest), false);
@@ -214,7 +215,7 @@ void describe('video client against the local gateway', () => {
       contentJson: true,
       headers: { 'content-type': 'application/octet-stream' },
     });
-    const err = await rejects(c.download(id, join(dir, 'octet.mp4')));
+    const err = await rejects(c.download(id, saveTo(join(dir, 'octet.mp4'))));
     assert.equal(err.kind, 'not_video');
   });
 
@@ -223,7 +224,7 @@ void describe('video client against the local gateway', () => {
     const { id } = await c.create({ model: 'vendor-image-video', prompt: 'octet' });
     await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentType: 'application/octet-stream' });
-    const d = await c.download(id, join(dir, 'octet-ok.mp4'));
+    const d = await c.download(id, saveTo(join(dir, 'octet-ok.mp4')));
     assert.ok(d.bytes > 0);
   });
 
@@ -233,7 +234,7 @@ void describe('video client against the local gateway', () => {
     await pollLoop(c, id, fast);
     gw.fault({ match: { path: '/content' }, contentTruncate: 100 });
     const dest = join(dir, 'cut.mp4');
-    const err = await rejects(c.download(id, dest));
+    const err = await rejects(c.download(id, saveTo(dest)));
     assert.equal(err.kind, 'truncated');
     assert.match(err.message, /stopped after \d+ of \d+ bytes/);
     assert.equal(existsSync(dest), false);
@@ -249,7 +250,7 @@ void describe('video client against the local gateway', () => {
     await pollLoop(c, id, fast);
     const dest = join(dir, 'keep.mp4');
     writeFileSync(dest, 'precious');
-    await assert.rejects(c.download(id, dest), /EEXIST/);
+    await assert.rejects(c.download(id, saveTo(dest)), /EEXIST/);
     assert.equal(readFileSync(dest, 'utf8'), 'precious');
   });
 
@@ -463,7 +464,7 @@ void describe('download: the content route with the key, foreign links without i
       gw.resetCounts();
       gw.fault({ match: { path: '/content' }, status: 401, times: 1 });
       const err = await client()
-        .download(`${gw.url}/files/videos/${id}.mp4?sig=1`, join(dir, 'x.mp4'), { videoId: id })
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=1`, saveTo(join(dir, 'x.mp4')), { videoId: id })
         .then(
           () => assert.fail('expected a rejection'),
           (e: unknown) => e,
@@ -508,7 +509,7 @@ void describe('download: the content route with the key, foreign links without i
     void it('without an id, an absolute link on another host is fetched without the key', async () => {
       const c = client();
       const { id, dir } = await readyToDownload(c, 'no id given', 'noid');
-      const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'));
+      const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, saveTo(join(dir, 'v.mp4')));
       assert.ok(d.bytes > 0);
       assert.deepEqual(who(downloads()), [`chat ${FOREIGN_ROUTE} missing`]);
     });
@@ -516,14 +517,14 @@ void describe('download: the content route with the key, foreign links without i
     void it('a relative result path is resolved against the video base URL and carries the key', async () => {
       const c = client();
       const { id, dir } = await readyToDownload(c, 'relative, no id', 'rel');
-      await c.download(`/v1/videos/${id}/content`, join(dir, 'v.mp4'));
+      await c.download(`/v1/videos/${id}/content`, saveTo(join(dir, 'v.mp4')));
       assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
     });
 
     void it('an unusable result URL (file:) does not stop the download from the content route', async () => {
       const c = client();
       const { id, dir } = await readyToDownload(c, 'file url', 'file');
-      const d = await c.download('file:///etc/passwd', join(dir, 'v.mp4'), { videoId: id });
+      const d = await c.download('file:///etc/passwd', saveTo(join(dir, 'v.mp4')), { videoId: id });
       assert.ok(d.bytes > 0);
       assert.deepEqual(who(downloads()), [`video ${CONTENT_ROUTE} valid`]);
     });
@@ -566,7 +567,9 @@ void describe('download: the result link as the fallback', () => {
         const dir = tmp.fresh(`r${label}`);
         gw.resetCounts();
         gw.fault({ match: { path: '/content' }, status, times: -1 });
-        const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id });
+        const d = await c.download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, saveTo(join(dir, 'v.mp4')), {
+          videoId: id,
+        });
         assert.ok(d.bytes > 0);
         assertMp4(d.file);
         assert.deepEqual(downloads(), [`video ${CONTENT_ROUTE} valid`, `chat ${FOREIGN_ROUTE} missing`]);
@@ -579,7 +582,7 @@ void describe('download: the result link as the fallback', () => {
       const dir = tmp.fresh('same');
       gw.resetCounts();
       gw.fault({ match: { path: '/content' }, contentJson: true, times: 1 });
-      const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, join(dir, 'v.mp4'), {
+      const d = await c.download(`${gw.videoUrl}/v1/videos/${id}/content?download=1`, saveTo(join(dir, 'v.mp4')), {
         videoId: id,
       });
       assertMp4(d.file);
@@ -593,7 +596,7 @@ void describe('download: the result link as the fallback', () => {
       gw.fault({ match: { path: '/content' }, status: 500, times: -1 });
       gw.fault({ match: { path: '/files/' }, status: 403, times: -1 });
       const err = await c
-        .download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, join(dir, 'v.mp4'), { videoId: id })
+        .download(`${gw.url}/files/videos/${id}.mp4?sig=abc`, saveTo(join(dir, 'v.mp4')), { videoId: id })
         .then(
           () => assert.fail('expected a rejection'),
           (e: unknown) => e as Error,

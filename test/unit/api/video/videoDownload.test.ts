@@ -12,6 +12,7 @@ import { HttpClient } from '../../../../src/api/transport/http';
 import { VideoClient } from '../../../../src/api/video/video';
 import { mp4Header } from '../../../gateway/video';
 import { finishedVideo, gatewayFailure, useGateway, useTempDir } from '../../../support/helpers';
+import { saveTo } from '../../../../src/video/jobs/core/saveDownload';
 
 const gw = useGateway({ videoStepMs: 20, videoSteps: 1 });
 const tmp = useTempDir('gs-video-download-');
@@ -48,7 +49,7 @@ void describe('video download: Range resume', () => {
     gw.fault({ match: { path: '/content' }, contentSize: size, acceptRanges: true });
     const dest = join(tmp.fresh('resume'), 'v.mp4');
     let last = 0;
-    const d = await c.download(id, dest, { onProgress: (n) => (last = n) });
+    const d = await c.download(id, saveTo(dest), { onProgress: (n) => (last = n) });
     assert.equal(d.bytes, size);
     assert.ok(readFileSync(dest).equals(generated(size)), 'the resumed file is byte for byte the video');
     assert.equal(last, size, 'progress reached the end');
@@ -66,7 +67,7 @@ void describe('video download: Range resume', () => {
     const id = await finishedVideo(c, 'no ranges fox');
     gw.fault({ match: { path: '/content' }, contentSize: 2 * MiB, contentTruncate: MiB });
     const dir = tmp.fresh('noranges');
-    const e = await gatewayFailure(c.download(id, join(dir, 'v.mp4')));
+    const e = await gatewayFailure(c.download(id, saveTo(join(dir, 'v.mp4'))));
     assert.equal(e.kind, 'truncated');
     assert.match(e.message, /stopped after \d+ of 2097152 bytes/);
     assert.equal(contentHits().length, 1);
@@ -80,7 +81,7 @@ void describe('video download: Range resume', () => {
     gw.fault({ match: { path: '/content' }, contentSize: size, acceptRanges: true, contentTruncate: MiB });
     gw.fault({ match: { path: '/content' }, contentSize: size });
     const dest = join(tmp.fresh('ignored'), 'v.mp4');
-    const d = await c.download(id, dest);
+    const d = await c.download(id, saveTo(dest));
     assert.equal(d.bytes, size);
     assert.ok(readFileSync(dest).equals(generated(size)));
     assert.equal(contentHits().length, 2);
@@ -94,7 +95,7 @@ void describe('video download: Range resume', () => {
     gw.fault({ match: { path: '/content' }, contentSize: size, acceptRanges: true, wrongContentRange: true });
     gw.fault({ match: { path: '/content' }, contentSize: size });
     const dest = join(tmp.fresh('badrange'), 'v.mp4');
-    const d = await c.download(id, dest);
+    const d = await c.download(id, saveTo(dest));
     assert.equal(d.bytes, size);
     assert.ok(readFileSync(dest).equals(generated(size)), 'no misplaced bytes were appended');
     const hits = contentHits();
@@ -114,7 +115,7 @@ void describe('video download: Range resume', () => {
       times: -1,
     });
     const dir = tmp.fresh('flaky');
-    const e = await gatewayFailure(c.download(id, join(dir, 'v.mp4')));
+    const e = await gatewayFailure(c.download(id, saveTo(join(dir, 'v.mp4'))));
     assert.equal(e.kind, 'truncated');
     assert.equal(contentHits().length, 6, 'the first request and 5 resumes');
     assert.deepEqual(readdirSync(dir), []);
@@ -137,7 +138,7 @@ void describe('video download: length, idle, stop', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
     const dir = tmp.fresh('short');
-    const e = await gatewayFailure(client({ baseUrl: base }).download('vid_short', join(dir, 'v.mp4')));
+    const e = await gatewayFailure(client({ baseUrl: base }).download('vid_short', saveTo(join(dir, 'v.mp4'))));
     assert.equal(e.kind, 'truncated');
     assert.match(e.message, /stopped after 40000 of 100000 bytes/);
     assert.deepEqual(readdirSync(dir), []);
@@ -167,7 +168,7 @@ void describe('video download: length, idle, stop', () => {
       return open(...args);
     }) as typeof open;
     try {
-      const e = await gatewayFailure(client({ baseUrl: base }).download('vid_slow', join(dir, 'v.mp4')));
+      const e = await gatewayFailure(client({ baseUrl: base }).download('vid_slow', saveTo(join(dir, 'v.mp4'))));
       assert.equal(e.kind, 'truncated');
       assert.match(e.message, /stopped after 40000 of 100000 bytes/);
     } finally {
@@ -182,13 +183,13 @@ void describe('video download: length, idle, stop', () => {
     gw.fault({ match: { path: '/content' }, contentStallAfterBytes: 1000 });
     const dir = tmp.fresh('silent');
     const t0 = Date.now();
-    const idle = await gatewayFailure(c.download(id, join(dir, 'v.mp4')));
+    const idle = await gatewayFailure(c.download(id, saveTo(join(dir, 'v.mp4'))));
     assert.equal(idle.kind, 'timeout');
     assert.ok(Date.now() - t0 < 5000);
     gw.fault({ match: { path: '/content' }, contentStallAfterBytes: 1000 });
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 100);
-    const stopped = await gatewayFailure(client().download(id, join(dir, 'w.mp4'), { signal: ctrl.signal }));
+    const stopped = await gatewayFailure(client().download(id, saveTo(join(dir, 'w.mp4')), { signal: ctrl.signal }));
     assert.equal(stopped.kind, 'aborted');
     assert.deepEqual(readdirSync(dir), []);
   });
@@ -236,7 +237,7 @@ void describe('video download: the key and redirects', () => {
       res.end();
     });
     const dest = join(tmp.fresh('redirect'), 'v.mp4');
-    const d = await client({ baseUrl: gateway.url, key: KEY }).download('vid_1', dest, { videoId: 'vid_1' });
+    const d = await client({ baseUrl: gateway.url, key: KEY }).download('vid_1', saveTo(dest), { videoId: 'vid_1' });
     assert.equal(d.bytes, VIDEO.length);
     assert.ok(readFileSync(dest).equals(VIDEO));
     assert.equal(cdn.hits.length, 2, 'the storage host was asked twice (the second time for the rest)');
@@ -270,7 +271,7 @@ void describe('video download: the key and redirects', () => {
     });
     gatewayUrl = gateway.url;
     const dest = join(tmp.fresh('hops'), 'v.mp4');
-    await client({ baseUrl: gateway.url, key: KEY }).download('vid_2', dest, { videoId: 'vid_2' });
+    await client({ baseUrl: gateway.url, key: KEY }).download('vid_2', saveTo(dest), { videoId: 'vid_2' });
     assert.ok(readFileSync(dest).equals(VIDEO));
     assert.equal(other.hits[0]?.authorization, undefined);
     assert.deepEqual(

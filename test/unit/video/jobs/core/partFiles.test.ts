@@ -18,6 +18,7 @@ import { fileStem, MemoryTaskStore, type VideoTaskRecord } from '../../../../../
 import { errorHint } from '../../../../../src/contracts/errorWords';
 import { finishedVideo, useGateway, useTempDir, gatewayFailure } from '../../../../support/helpers';
 import type { VideoApi } from '../../../../../src/video/jobs/core/job';
+import { saveTo } from '../../../../../src/video/jobs/core/saveDownload';
 
 /*
  * Hidden `.part` files that a download leaves when the window dies mid-transfer: removed for a task
@@ -163,14 +164,15 @@ void describe('leftover .part files of video downloads', () => {
 
     // Another process downloads the way the job does, gets 1000 bytes, and is killed (SIGKILL:
     // no finally block runs, as when VS Code dies).
-    const src = (f: string) => JSON.stringify(pathToFileURL(resolve(__dirname, '../../../../../src/api', f)).href);
+    const src = (f: string) => JSON.stringify(pathToFileURL(resolve(__dirname, '../../../../../src', f)).href);
     const script = `(async () => {
       // tsx hands a CommonJS-compiled module's exports over as the default export.
       const load = async (u) => { const m = await import(u); return m.default ?? m; };
-      const { HttpClient } = await load(${src('http.ts')});
-      const { VideoClient } = await load(${src('video.ts')});
+      const { HttpClient } = await load(${src('api/transport/http.ts')});
+      const { VideoClient } = await load(${src('api/video/video.ts')});
+      const { saveTo } = await load(${src('video/jobs/core/saveDownload.ts')});
       const c = new VideoClient(new HttpClient({ baseUrl: ${JSON.stringify(gw.videoUrl)}, apiKey: ${JSON.stringify(gw.keys.valid)}, maxRetries: 0 }));
-      await c.download(${JSON.stringify(id)}, ${JSON.stringify(join(dir, `${stem}.mp4`))}, { videoId: ${JSON.stringify(id)} });
+      await c.download(${JSON.stringify(id)}, saveTo(${JSON.stringify(join(dir, `${stem}.mp4`))}), { videoId: ${JSON.stringify(id)} });
     })();`;
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -337,7 +339,7 @@ void describe('stale and vanished .part files', () => {
       // Window A: a download that received 1000 bytes and is waiting for more (an open connection).
       gw.fault({ match: { path: '/content' }, contentStallAfterBytes: 1000, times: 1 });
       const stopA = new AbortController();
-      const a = client().download(id, join(dir, `${stem}.mp4`), { videoId: id, signal: stopA.signal });
+      const a = client().download(id, saveTo(join(dir, `${stem}.mp4`)), { videoId: id, signal: stopA.signal });
       const aFailed = gatewayFailure(a);
       let live: string | undefined;
       for (const start = Date.now(); !live;) {
@@ -374,7 +376,7 @@ void describe('stale and vanished .part files', () => {
       const dest = join(dir, 'vanishing.mp4');
       let deleted = 0;
       const err = await gatewayFailure(
-        client().download(id, dest, {
+        client().download(id, saveTo(dest), {
           videoId: id,
           onProgress: () => {
             for (const f of partsOf(dir, 'vanishing')) {

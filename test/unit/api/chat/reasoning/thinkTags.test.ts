@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ThinkTagSplitter, splitThinkTags } from '../../../../src/api/chat/thinkTags';
+import { join } from 'node:path';
+import { ThinkTagSplitter, splitThinkTags } from '../../../../../src/api/chat/reasoning/thinkTags';
+import { matchSnapshot, replay } from '../../../../support/recordedStream';
 
 function run(pieces: string[]): { text: string; reasoning: string } {
   const s = new ThinkTagSplitter();
@@ -47,4 +49,14 @@ void test('held pieces come back at the end: a lone "<thi" is text, an unclosed 
   const s = new ThinkTagSplitter();
   s.push('<think>half </th');
   assert.deepEqual(s.peek(), { text: '', reasoning: '</th' });
+});
+
+void test('a recorded llama.cpp stream (CRLF, `data:` without a space): the think block cut across chunks is reasoning, a later tag is text', async () => {
+  const fixtures = join(__dirname, '..', 'fixtures');
+  const r = await replay(join(fixtures, 'thinkTags.sse'));
+  assert.equal(r.result.message.reasoning_content, '\nA list reversal in place swaps ends.\n');
+  assert.ok(!(r.result.message.content ?? '').startsWith('<'), 'no tag opens the answer');
+  assert.ok((r.result.message.content ?? '').includes('<think> and all'), 'a tag inside the answer stays');
+  assert.equal(r.streamed.text, r.result.message.content);
+  matchSnapshot({ result: r.result, streamed: r.streamed }, join(fixtures, 'thinkTags.json'));
 });
