@@ -167,8 +167,8 @@ void describe('leftover .part files of video downloads', () => {
     const script = `(async () => {
       // tsx hands a CommonJS-compiled module's exports over as the default export.
       const load = async (u) => { const m = await import(u); return m.default ?? m; };
-      const { HttpClient } = await load(${src('http.ts')});
-      const { VideoClient } = await load(${src('video.ts')});
+      const { HttpClient } = await load(${src('transport/http.ts')});
+      const { VideoClient } = await load(${src('video/video.ts')});
       const c = new VideoClient(new HttpClient({ baseUrl: ${JSON.stringify(gw.videoUrl)}, apiKey: ${JSON.stringify(gw.keys.valid)}, maxRetries: 0 }));
       await c.download(${JSON.stringify(id)}, ${JSON.stringify(join(dir, `${stem}.mp4`))}, { videoId: ${JSON.stringify(id)} });
     })();`;
