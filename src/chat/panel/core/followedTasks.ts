@@ -1,9 +1,9 @@
-import type { FeatureTaskSource } from '../../../contracts/featureTools';
+import type { MediaJobSource } from '../../../contracts/featureTools';
 import type { HostMessage, VideoCardAction } from '../../../shared/protocol';
 
 /** A call whose card follows a task, as stored (so history shows the card again after a restart). */
 export interface FollowedEntry {
-  kind: FeatureTaskSource['kind'];
+  kind: MediaJobSource['kind'];
   conversationId: string;
   callId: string;
   key: string;
@@ -25,7 +25,7 @@ export interface FollowPort {
 
 interface Followed {
   entry: FollowedEntry;
-  source: FeatureTaskSource;
+  source: MediaJobSource;
   sub: { dispose(): void };
   /** Orders the describes of one card, so a slow one never overwrites a newer state. */
   seq: number;
@@ -48,13 +48,13 @@ export class FollowedTasks {
 
   constructor(private readonly port: FollowPort) {}
 
-  follow(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void {
+  follow(conversationId: string, callId: string, key: string, source: MediaJobSource): void {
     this.start({ kind: source.kind, conversationId, callId, key }, source);
     this.port.save([...this.byCall.values()].map((f) => f.entry).slice(-MAX_STORED));
   }
 
   /** A source is available: the stored calls of its kind follow their tasks again. */
-  offer(source: FeatureTaskSource): void {
+  offer(source: MediaJobSource): void {
     for (const e of this.port.load())
       if (e.kind === source.kind && !this.byCall.has(id(e.conversationId, e.callId))) this.start(e, source);
   }
@@ -97,7 +97,7 @@ export class FollowedTasks {
     this.byCall.clear();
   }
 
-  private start(entry: FollowedEntry, source: FeatureTaskSource): void {
+  private start(entry: FollowedEntry, source: MediaJobSource): void {
     const at = id(entry.conversationId, entry.callId);
     this.byCall.get(at)?.sub.dispose();
     this.byCall.delete(at);

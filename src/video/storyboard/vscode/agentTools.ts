@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { checkInside } from '../../../files/insideWorkspace';
 import { FeatureToolError } from '../../../contracts/featureTools';
-import type { VideoFeature } from '../../vscode/feature';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { applyEdit, newShotId, parseBoard, printBoard, type Board } from '../core/board';
 import {
   addShotInput,
@@ -16,7 +16,7 @@ import {
 } from '../core/agentInput';
 import type { ApprovedUnit } from '../core/approved';
 import { allUnits, runSummary } from '../core/plan';
-import { totalLine } from '../core/price';
+import { totalLine } from '../../base/core/price';
 import type { VideoQuote } from '../../../platform/videoSpend';
 import { fallback, sessions } from './editor';
 import { freezeUnits } from './approvedRun';

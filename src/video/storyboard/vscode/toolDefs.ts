@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
 import type { VideoQuote } from '../../../platform/videoSpend';
-import type { VideoFeature } from '../../vscode/feature';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { ADD_SHOT_JSON_SCHEMA, CREATE_JSON_SCHEMA, GENERATE_JSON_SCHEMA } from '../core/toolSchemas';
 
 /** Names in `vscode.lm.tools` (package.json `languageModelTools`) and in the chat panel's tool set. */

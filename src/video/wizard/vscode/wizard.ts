@@ -8,7 +8,7 @@ import {
   type VideoCreateRequest,
 } from '../../../api/video/videoRules';
 import type { Settings } from '../../../platform/settings';
-import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../vscode/images';
+import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../base/vscode/images';
 
 /** What the wizard produces: a request ready for validation, and labels of its images. */
 export interface WizardResult {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FeatureTaskSource } from '../../../../../src/contracts/featureTools';
+import type { MediaJobSource } from '../../../../../src/contracts/featureTools';
 import { FollowedTasks, type FollowedEntry, type FollowPort } from '../../../../../src/chat/panel/core/followedTasks';
 import { ChatHub } from '../../../../../src/chat/panel/core/hub';
 import type { GalleryTask } from '../../../../../src/shared/protocol/gallery';
@@ -28,8 +28,8 @@ function source(delay: (key: string) => number = () => 0) {
   const state = new Map<string, GalleryTask>();
   const listeners = new Map<string, Set<() => void>>();
   const acts: [string, VideoCardAction][] = [];
-  const src: FeatureTaskSource = {
-    kind: 'videoTask',
+  const src: MediaJobSource = {
+    kind: 'video',
     watch: (key, l) => {
       const set = listeners.get(key) ?? new Set();
       set.add(l);
@@ -181,7 +181,7 @@ void test('call ids repeat across conversations: a card gets task states only in
   s.set(galleryTask('k1', { stateLabel: 'in conv1' }));
   f.follow('conv1', 'call_0', 'k1', s.src);
   await settle();
-  assert.deepEqual(p.stored, [{ kind: 'videoTask', conversationId: 'conv1', callId: 'call_0', key: 'k1' }]);
+  assert.deepEqual(p.stored, [{ kind: 'video', conversationId: 'conv1', callId: 'call_0', key: 'k1' }]);
   p.shown = 'conv2';
   f.conversationShown();
   s.set(galleryTask('k1', { stateLabel: 'saved while conv2 is shown' }));

@@ -1,15 +1,12 @@
 import * as vscode from 'vscode';
-import type { VideoCreateRequest } from '../../api/video/videoRules';
-import type { Services } from '../../platform/services';
-import { userValue } from '../../platform/userSettings';
-import { onVideoCharge, quoteVideo, type VideoQuote } from '../../platform/videoSpend';
-import { ClipCosts, type ClipCost } from '../jobs/core/costs';
-import { totalLine } from '../storyboard/core/price';
-import { costOf, dayOf, decide, parseAllowance } from '../tools/core/agentAllowance';
-import type { VideoJobManager } from '../jobs/core/manager';
-
-/** Hidden, registered only under the integration tests: answers the next price dialogs and lists those shown. */
-export const SPEND_DIALOG_TEST_COMMAND = 'gatewayStudio.video.testSpendDialogs';
+import type { VideoCreateRequest } from '../../../api/video/videoRules';
+import type { Services } from '../../../platform/services';
+import { userValue } from '../../../platform/userSettings';
+import { onVideoCharge, quoteVideo, type VideoQuote } from '../../../platform/videoSpend';
+import { ClipCosts, type ClipCost } from '../../jobs/core/costs';
+import { totalLine } from '../core/price';
+import { costOf, dayOf, decide, parseAllowance } from '../core/agentAllowance';
+import type { VideoJobManager } from '../../jobs/core/manager';
 
 /** globalState: what agents spent today without being asked (this machine, every workspace). */
 const AGENT_SPEND_KEY = 'gatewayStudio.spend.agentSpentToday';
@@ -45,7 +42,8 @@ type Dialogs = Pick<typeof vscode.window, 'showWarningMessage'>;
  */
 export class VideoSpend implements vscode.Disposable {
   readonly costs: ClipCosts;
-  private dialogs: Dialogs = vscode.window;
+  /** Where the questions are asked: VS Code's modals (the host tests' seam queues answers here). */
+  dialogs: Dialogs = vscode.window;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -70,23 +68,6 @@ export class VideoSpend implements vscode.Disposable {
           .then(() => changed(r.key));
       }),
     );
-    if (s.context.extensionMode === vscode.ExtensionMode.Test) {
-      let shown: Array<{ message: string; detail?: string }> = [];
-      this.subs.push(
-        vscode.commands.registerCommand(SPEND_DIALOG_TEST_COMMAND, (answers?: Array<'accept' | 'decline'>) => {
-          if (!answers) return [...shown];
-          shown = [];
-          const queue = [...answers];
-          this.dialogs = {
-            showWarningMessage: (message: string, options: vscode.MessageOptions, ...items: string[]) => {
-              shown.push({ message, detail: options.detail });
-              return Promise.resolve(queue.shift() === 'accept' ? items[0] : undefined);
-            },
-          } as unknown as Dialogs;
-          return [];
-        }),
-      );
-    }
   }
 
   /** The price of a request as the confirmations show it. Never rejects, never waits on the network. */
