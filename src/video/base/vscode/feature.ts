@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { VideoCreateRequest, VideoRuleIssue } from '../../../api/video/videoRules';
-import type { VideoQuote } from '../../../platform/videoSpend';
+import type { MediaQuote } from '../../../platform/mediaSpend';
 import type { ClipCost } from '../../jobs/core/costs';
 import type { VideoJobManager } from '../../jobs/core/manager';
 import type { VideoTaskRecord } from '../../jobs/core/record';
@@ -30,13 +30,13 @@ export interface VideoFeature {
    */
   start(request: VideoCreateRequest, imageLabels: string[], o?: StartOptions): Promise<VideoTaskRecord>;
   /** What the request would cost, from the account feature's cached prices ("unknown" without them). */
-  quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote>;
+  quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<MediaQuote>;
   /**
    * A billed action another agent asked for through `vscode.lm`: our own modal naming the price
    * (VS Code's confirmation may be auto-approved), unless the user's daily allowance for agents
    * covers it. `confirmed` named the price, so `confirmAbove` need not ask again.
    */
-  confirmAgent(action: string, quotes: readonly VideoQuote[]): Promise<'allowed' | 'confirmed' | 'declined'>;
+  confirmAgent(action: string, quotes: readonly MediaQuote[]): Promise<'allowed' | 'confirmed' | 'declined'>;
   /**
    * Checks a generate input as the agent tools take it (settings fill the gaps, workspace images
    * become data URLs) without side effects: the gallery's form goes the tools' way.

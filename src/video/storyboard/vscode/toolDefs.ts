@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
-import type { VideoQuote } from '../../../platform/videoSpend';
+import type { MediaQuote } from '../../../platform/mediaSpend';
 import type { VideoFeature } from '../../base/vscode/feature';
 import { ADD_SHOT_JSON_SCHEMA, CREATE_JSON_SCHEMA, GENERATE_JSON_SCHEMA } from '../core/toolSchemas';
 
@@ -84,7 +84,7 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
     name: string,
     prepare: (
       input: unknown,
-    ) => Promise<{ summary: string; key?: string; quotes?: VideoQuote[]; run: () => Promise<string> }>,
+    ) => Promise<{ summary: string; key?: string; quotes?: MediaQuote[]; run: () => Promise<string> }>,
     title: string,
   ) =>
     vscode.lm.registerTool<unknown>(name, {
