@@ -29,7 +29,7 @@ interface Followed {
   sub: { dispose(): void };
   /** Orders the describes of one card, so a slow one never overwrites a newer state. */
   seq: number;
-  last?: Extract<HostMessage, { type: 'tools/videoTask' }>;
+  last?: Extract<HostMessage, { type: 'tools/mediaJob' }>;
 }
 
 /** Stored calls beyond this many are forgotten, oldest first. */
@@ -37,7 +37,7 @@ const MAX_STORED = 200;
 
 /**
  * The tasks that tool calls started and their cards keep showing (a video: progress, then the
- * saved file). Every change of a task is described again and sent as `tools/videoTask` to the
+ * saved file). Every change of a task is described again and sent as `tools/mediaJob` to the
  * pages when its conversation is shown; the last one per card is part of the state a reloaded
  * page starts from. Call ids repeat across conversations (relays number them), so a card is
  * the pair (conversation, call). Needs nothing of VS Code.
@@ -124,7 +124,7 @@ export class FollowedTasks {
       });
     // No page to link for yet: the first page that attaches asks again.
     if (!task || missing || seq !== f.seq || this.byCall.get(at) !== f) return;
-    f.last = { type: 'tools/videoTask', callId: f.entry.callId, task };
+    f.last = { type: 'tools/mediaJob', callId: f.entry.callId, task };
     if (f.entry.conversationId === this.port.conversationId()) this.port.broadcast(f.last);
   }
 }
