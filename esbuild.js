@@ -32,6 +32,8 @@ const hostBuild = {
   },
   sourcemap: !production,
   minify: production,
+  // The test-only commands (src/testCommands.d.ts) are in the builds the host tests load, not in the product.
+  define: { __GWS_TEST_COMMANDS__: production ? 'false' : 'true' },
   logLevel: 'warning',
 };
 
@@ -101,6 +103,7 @@ if (fs.existsSync(path.join(__dirname, 'test', 'integration', 'index.ts'))) {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
+    define: { __GWS_TEST_COMMANDS__: 'true' },
     sourcemap: true,
     logLevel: 'warning',
   });

@@ -76,17 +76,18 @@ const zones = [
     message: FEATURE_MESSAGE,
   })),
   // Inside a feature, one capability's VS Code side does not reach into another's: they meet in the
-  // feature's composition point (`src/<feature>/vscode/`), which wires them and holds what their
-  // VS Code sides share (no-cycle keeps that one-way).
+  // feature's composition point (`src/<feature>/vscode/`), which wires them, and share what their
+  // VS Code sides all need through the feature's base capability (`src/<feature>/base/`), which
+  // scripts/capabilityGraph.mjs keeps below them.
   ...features.flatMap((f) =>
     capabilities(f).map((c) => ({
       target: `./src/${f}/${c}/**`,
       from: [
         ...capabilities(f)
-          .filter((d) => d !== c)
+          .filter((d) => d !== c && d !== 'base')
           .map((d) => `./src/${f}/${d}/vscode/**`),
       ],
-      message: `src/${f}/${c} reaches another capability's VS Code side only through src/${f}/vscode/ (the composition point).`,
+      message: `src/${f}/${c} reaches another capability's VS Code side only through src/${f}/vscode/ (the composition point) or src/${f}/base/ (what they share).`,
     })),
   ),
   {

@@ -36,7 +36,11 @@ function walk(root, dir) {
 /** Why `file` (a path under src/) is not in a layer folder, or undefined when it is. */
 function srcPlacement(file) {
   const parts = file.split('/').slice(1);
-  if (parts.length === 1) return parts[0] === 'extension.ts' ? undefined : 'only extension.ts sits at the top of src/';
+  // Beside extension.ts only global declarations (the build flags esbuild.js defines).
+  if (parts.length === 1)
+    return parts[0] === 'extension.ts' || parts[0].endsWith('.d.ts')
+      ? undefined
+      : 'only extension.ts and global declarations (*.d.ts) sit at the top of src/';
   if (SHARED_LAYERS.includes(parts[0])) return undefined;
   if (parts[1] === 'vscode') return undefined;
   if (parts.length >= 4 && (parts[2] === 'core' || parts[2] === 'vscode')) return undefined;

@@ -4,7 +4,8 @@ import type { VideoCardAction } from '../shared/protocol';
 /**
  * A tool one feature offers to another feature's tool runner (the video feature's tools in the
  * chat panel), in a shape that belongs to neither: features may not import each other, so
- * `extension.ts` hands the video tools to the chat tools through this type.
+ * `extension.ts` hands the video tools to the chat tools through this type. What such a tool
+ * starts is a media job of a kind, which the chat's card follows through its {@link MediaJobSource}.
  */
 
 /** Thrown by `prepare` or `run` for a failure the model should read and act on (a broken rule). */
@@ -32,18 +33,39 @@ export interface FeaturePreparedCall {
 export interface FeatureToolResult {
   content: string;
   preview?: string;
-  /** Something the call started that its card keeps showing after the call ends (a video task). */
-  follow?: { kind: 'videoTask'; key: string };
+  /** A media job the call started, which its card keeps showing after the call ends (a video task). */
+  follow?: MediaJobRef;
 }
 
 /**
- * The feature that owns followed tasks (video), as the chat sees it: change events, the task in
- * the gallery's shape with local files as webview URIs, the folders those URIs lie in (the chat
- * page's `localResourceRoots`), and the card's actions.
+ * What a media job is: a video task, a storyboard run (images next). The job store, the status
+ * bar, the gallery's cards, the costs and the agent tools tell jobs apart by this kind.
  */
-export interface FeatureTaskSource {
+export type MediaKind = 'video' | 'storyboard';
+
+/** One media job, by its kind and its key in the store of that kind. */
+export interface MediaJobRef {
+  kind: MediaKind;
+  key: string;
+}
+
+/**
+ * The kind of a followed call as stored, or undefined when it names none. Calls stored before the
+ * media kinds named a video task `videoTask`: they are video jobs.
+ */
+export function storedMediaKind(v: unknown): MediaKind | undefined {
+  if (v === 'videoTask' || v === 'video') return 'video';
+  return v === 'storyboard' ? 'storyboard' : undefined;
+}
+
+/**
+ * The feature that owns media jobs of one kind (video), as the chat sees it: change events, the
+ * job in the gallery card's shape with local files as webview URIs, the folders those URIs lie
+ * in (the chat page's `localResourceRoots`), and the card's actions.
+ */
+export interface MediaJobSource {
   /** What `follow.kind` names this source (stored with a followed call, to find it again after a restart). */
-  kind: 'videoTask';
+  kind: MediaKind;
   watch(key: string, listener: () => void): { dispose(): void };
   describe(key: string, asWebviewUri: (fsPath: string) => string): Promise<GalleryTask | undefined>;
   resourceRoots(): string[];
@@ -60,6 +82,6 @@ export interface FeatureTool {
   readOnly: boolean;
   /** Checks the arguments; throws {@link FeatureToolError} when the call cannot happen. */
   prepare(args: Record<string, unknown>, call: FeatureToolCall): Promise<FeaturePreparedCall>;
-  /** Set when a run's result may `follow` a task of this feature. */
-  tasks?: FeatureTaskSource;
+  /** Set when a run's result may `follow` a media job of this feature. */
+  jobs?: MediaJobSource;
 }

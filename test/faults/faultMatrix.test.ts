@@ -277,7 +277,7 @@ void describe('fault matrix', () => {
 
   /**
    * A manager as the extension builds it: the client is made per call with the key SecretStorage
-   * holds at that moment (src/video/vscode/register.ts, getGatewayClient).
+   * holds at that moment (src/video/vscode/clients.ts, getGatewayClient).
    */
   function video(dir: string, store = new MemoryTaskStore()): Video {
     const key = { value: gw.keys.valid as string | undefined };

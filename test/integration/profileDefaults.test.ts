@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/platform/services';
 import { removeProfileCommand } from '../../src/profiles/manage/vscode/commands';
 import type { HostMessage } from '../../src/shared/protocol';
-import type { VideoDebugState } from '../../src/video/vscode/register';
+import type { VideoDebugState } from '../../src/video/vscode/testCommands';
 import { ChatController } from '../../src/chat/vscode/controller';
 import { control, control2, extension, gateway, gateway2, keyStore, setSetting, waitFor } from './env';
 import { FakeWebview } from './fakeWebview';

@@ -10,13 +10,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FeatureToolError } from '../../src/contracts/featureTools';
 import type { Services } from '../../src/platform/services';
-import type { VideoFeature } from '../../src/video/vscode/feature';
+import type { VideoFeature } from '../../src/video/base/vscode/feature';
 import {
   storyboardChatTools,
   STORYBOARD_CHAT_TOOLS,
   STORYBOARD_LM_TOOLS,
 } from '../../src/video/storyboard/vscode/toolDefs';
-import { imageToDataUrl } from '../../src/video/vscode/images';
+import { imageToDataUrl } from '../../src/video/base/vscode/images';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 /** A 1x1 PNG: a real image, so only the link check can stop it. */

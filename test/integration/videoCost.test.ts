@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatQuota, unitFromStatus } from '../../src/account/balance/core/money';
 import type { AccountDebugState } from '../../src/account/vscode/register';
-import type { VideoDebugState } from '../../src/video/vscode/register';
+import type { VideoDebugState } from '../../src/video/vscode/testCommands';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 const CNY = unitFromStatus({ displayType: 'CNY', quotaPerUnit: 500_000, usdExchangeRate: 8 });

@@ -6,14 +6,15 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../src/contracts/featureTools';
+import type { MediaJobSource } from '../../src/contracts/featureTools';
 import { HttpClient } from '../../src/api/transport/http';
 import { VideoClient } from '../../src/api/video/video';
 import { ToolRunner, type ApprovalRequest } from '../../src/chat/tools/core/runner';
 import { featureTool } from '../../src/chat/tools/vscode/featureTools';
 import { VideoJobManager } from '../../src/video/jobs/core/manager';
 import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/jobs/core/record';
-import type { VideoFeature } from '../../src/video/vscode/feature';
+import type { VideoFeature } from '../../src/video/base/vscode/feature';
+import { VideoAgent } from '../../src/video/tools/vscode/agent';
 import { videoChatTools } from '../../src/video/tools/vscode/lmTools';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
@@ -292,17 +293,18 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       quote: () => Promise.resolve({ known: false, line: 'Price unknown: a stand-in feature.' }),
       costOf: () => undefined,
       confirmAgent: () => Promise.resolve('allowed' as const),
+      plan: (input) => new VideoAgent(feature).plan(input),
       videoModel: () => 'vendor-image-video',
     };
     const approvals: ApprovalRequest[] = [];
-    const source: FeatureTaskSource = {
-      kind: 'videoTask',
+    const source: MediaJobSource = {
+      kind: 'video',
       watch: () => ({ dispose: () => undefined }),
       describe: () => Promise.resolve(undefined),
       resourceRoots: () => [],
       act: () => Promise.resolve(),
     };
-    const follows: { conversationId: string; callId: string; key: string; source: FeatureTaskSource }[] = [];
+    const follows: { conversationId: string; callId: string; key: string; source: MediaJobSource }[] = [];
     const runner = new ToolRunner({
       tools: () =>
         videoChatTools(feature, source).map((t) =>

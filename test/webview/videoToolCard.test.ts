@@ -58,7 +58,7 @@ const done: HostMessage = {
 };
 
 const videoTask = (over: Partial<GalleryTask>): HostMessage => ({
-  type: 'tools/videoTask',
+  type: 'tools/mediaJob',
   callId: CALL,
   task: task({ key: 'k1', videoId: 'video_1', prompt: 'a paper plane over the sea', ...over }),
 });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { UsageEvent } from '../../platform/usageEvents';
-import { provideVideoSpend, reportVideoCharge, type VideoQuote } from '../../platform/videoSpend';
+import { provideMediaSpend, reportMediaCharge, type MediaQuote } from '../../platform/mediaSpend';
 import type { AccountSnapshot } from '../balance/core/accountState';
 import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
 import { PriceBook, pricesFromSettings } from '../pricing/core/pricing';
@@ -27,10 +27,10 @@ export class VideoSpend implements vscode.Disposable {
     private readonly accounts: Accounts,
     private readonly ledger: UsageLedger,
   ) {
-    this.provided = provideVideoSpend(s, { quote: (r) => this.quote(r) });
+    this.provided = provideMediaSpend(s, { quote: (r) => this.quote(r) });
   }
 
-  private async quote(req: { model: string; seconds?: number; resolution?: string }): Promise<VideoQuote> {
+  private async quote(req: { model: string; seconds?: number; resolution?: string }): Promise<MediaQuote> {
     const settings = readSpendSettings();
     if (!settings.enabled)
       return {
@@ -127,8 +127,9 @@ export class VideoSpend implements vscode.Disposable {
       );
     else
       this.s.log.info(`Account: video task ${videoId} charged ${charged} (from ${from}; estimate ${estimate ?? '?'})`);
-    reportVideoCharge(this.s, {
-      videoId,
+    reportMediaCharge(this.s, {
+      kind: 'video',
+      jobId: videoId,
       ...(estimate ? { estimate } : {}),
       charged,
       chargedQuota: quota,

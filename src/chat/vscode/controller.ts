@@ -25,7 +25,7 @@ import { conversationImageFiles } from '../history/vscode/imageStorage';
 import { conversationStorage } from '../history/vscode/conversationStorage';
 import type { ChangeRecorder } from '../conversation/core/contracts';
 import { EditorActions } from '../panel/vscode/editorActions';
-import type { FeatureTaskSource } from '../../contracts/featureTools';
+import { storedMediaKind, type MediaJobSource } from '../../contracts/featureTools';
 import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
 import { ChatHub, type Surface } from '../panel/core/hub';
 import { route, type Routes } from '../conversation/core/routes';
@@ -314,11 +314,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   // -------------------------------------------------------------------------------------------
   // ChatPanelApi
 
-  followTask(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void {
+  followTask(conversationId: string, callId: string, key: string, source: MediaJobSource): void {
     this.followed.follow(conversationId, callId, key, source);
   }
 
-  offerTaskSource(source: FeatureTaskSource): void {
+  offerTaskSource(source: MediaJobSource): void {
     this.followed.offer(source);
   }
 
@@ -369,13 +369,15 @@ const FOLLOWED_KEY = 'gatewayStudio.chat.followedTasks';
 /** The stored follows that have the right shape (the store is ours, but may be of an older version). */
 function storedFollows(v: unknown): FollowedEntry[] {
   if (!Array.isArray(v)) return [];
-  return v.filter(
-    (e): e is FollowedEntry =>
-      typeof e === 'object' &&
-      e !== null &&
-      (e as FollowedEntry).kind === 'videoTask' &&
-      typeof (e as FollowedEntry).conversationId === 'string' &&
-      typeof (e as FollowedEntry).callId === 'string' &&
-      typeof (e as FollowedEntry).key === 'string',
-  );
+  return v
+    .filter(
+      (e): e is FollowedEntry =>
+        typeof e === 'object' &&
+        e !== null &&
+        storedMediaKind((e as FollowedEntry).kind) !== undefined &&
+        typeof (e as FollowedEntry).conversationId === 'string' &&
+        typeof (e as FollowedEntry).callId === 'string' &&
+        typeof (e as FollowedEntry).key === 'string',
+    )
+    .map((e) => ({ ...e, kind: storedMediaKind(e.kind)! }));
 }

@@ -57,8 +57,12 @@ export type VideoCardAction = (typeof VIDEO_CARD_ACTIONS)[number];
 /** Host -> webview. */
 export const toolsHostMessages = [
   z.object({ type: z.literal('tools/call'), update: toolCallUpdateSchema }),
-  /** The video task a tool call started, sent on every change of it (and in the ready state). */
-  z.object({ type: z.literal('tools/videoTask'), callId: id, task: galleryTaskSchema }),
+  /**
+   * The media job a tool call started (a video task today), as a gallery card, sent on every
+   * change of it (and in the ready state). Host and page ship together, so the old name
+   * (`tools/videoTask`) never reaches a page of this version.
+   */
+  z.object({ type: z.literal('tools/mediaJob'), callId: id, task: galleryTaskSchema }),
   z.object({ type: z.literal('tools/list'), tools: z.array(toolInfoSchema), choice: toolChoiceSettingSchema }),
 ] as const;
 

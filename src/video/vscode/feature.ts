@@ -1,49 +1,53 @@
 import type * as vscode from 'vscode';
-import type { VideoCreateRequest } from '../../api/video/videoRules';
-import type { VideoQuote } from '../../platform/videoSpend';
-import type { ClipCost } from '../jobs/core/costs';
+import type { Services } from '../../platform/services';
+import type { VideoFeature } from '../base/vscode/feature';
+import { SpendDeclined, type VideoSpend } from '../base/vscode/spend';
 import type { VideoJobManager } from '../jobs/core/manager';
 import type { VideoTaskRecord } from '../jobs/core/record';
+import { VideoAgent } from '../tools/vscode/agent';
+import type { VideoClients } from './clients';
+import type { OutputFolders } from './outputFolders';
 
-/** Command the status-bar item runs: the task list (the gallery). */
-export const SHOW_TASKS_COMMAND = 'gatewayStudio.video.showTasks';
-export const PICK_TASK_COMMAND = 'gatewayStudio.video.pickTask';
-
-/**
- * What the video feature's surfaces (commands, the gallery, the language-model and chat tools)
- * share: the one job manager and the one way to start a task, so that every task is validated,
- * persisted before its POST, shown in the status bar and never submitted twice.
- */
-export interface VideoFeature {
-  readonly manager: VideoJobManager;
-  /** Any record changed or was removed (after it was stored). */
-  readonly onDidChange: vscode.Event<{ record: VideoTaskRecord; removed: boolean }>;
-  /** The folder videos are saved to now, without asking (undefined: no folder open, none chosen). */
-  outputDir(): string | undefined;
-  /**
-   * Validates and submits through the manager. Throws a `validation` GatewayError naming each
-   * broken rule (nothing sent), or a config error when no gateway is set up.
-   */
-  start(request: VideoCreateRequest, imageLabels: string[], o?: StartOptions): Promise<VideoTaskRecord>;
-  /** What the request would cost, from the account feature's cached prices ("unknown" without them). */
-  quote(request: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote>;
-  /**
-   * A billed action another agent asked for through `vscode.lm`: our own modal naming the price
-   * (VS Code's confirmation may be auto-approved), unless the user's daily allowance for agents
-   * covers it. `confirmed` named the price, so `confirmAbove` need not ask again.
-   */
-  confirmAgent(action: string, quotes: readonly VideoQuote[]): Promise<'allowed' | 'confirmed' | 'declined'>;
-  /** The estimate and the charge kept for a task. */
-  costOf(key: string): ClipCost | undefined;
-  /** The video model a request names when it names none: the active profile's, else the setting. */
-  videoModel(): string;
+export interface FeatureParts {
+  manager: VideoJobManager;
+  changed: vscode.EventEmitter<{ record: VideoTaskRecord; removed: boolean }>;
+  clients: VideoClients;
+  folders: OutputFolders;
+  spend: VideoSpend;
 }
 
-export interface StartOptions {
-  /**
-   * The caller's own billed-confirmation already named the price (the gallery's modal), so a
-   * price above `gatewayStudio.spend.confirmAbove` does not ask a second time. Otherwise `start`
-   * asks in a modal and throws `SpendDeclined` when the user declines (nothing is sent).
-   */
-  priceConfirmed?: boolean;
+/**
+ * The video feature as its capabilities see it (src/video/base/vscode/feature.ts): every start,
+ * whoever asks, is checked for a gateway, priced, asked about above the user's limit, then
+ * submitted through the one manager.
+ */
+export function createVideoFeature(s: Services, p: FeatureParts): VideoFeature {
+  const { manager, changed, spend } = p;
+  const feature: VideoFeature = {
+    manager,
+    onDidChange: changed.event,
+    outputDir: () => p.folders.outputDir(),
+    quote: (request) => spend.quote(request),
+    costOf: (key) => spend.costOf(key),
+    confirmAgent: (action, quotes) => spend.confirmAgent(action, quotes),
+    plan: (input) => agent.plan(input),
+    // A profile's own video model (issue 22); Profile.videoModel is the setting when it has none.
+    videoModel: () => s.profiles.active().videoModel,
+    start: async (request, imageLabels, o) => {
+      const profile = s.profiles.activeId();
+      await p.clients.client(profile); // a missing base URL or key is reported before a task is recorded
+      // Before anything is recorded or sent: a price above the user's limit asks first.
+      const q = await spend.quote(request);
+      if (!o?.priceConfirmed && !(await spend.confirm(q))) throw new SpendDeclined(q.line);
+      const { record } = await manager.submit({ request, imageLabels, profile });
+      void spend.noteQuote(record.key, q).then(() => {
+        const now = manager.get(record.key);
+        if (now) changed.fire({ record: now, removed: false });
+      });
+      s.log.info(`video task started: model ${request.model}, ${imageLabels.length} reference image(s)`);
+      return record;
+    },
+  };
+  const agent = new VideoAgent(feature);
+  return feature;
 }

@@ -46,7 +46,7 @@ export function createToolsModel({ conversation, t }: { conversation: Conversati
   const results = new Map<string, Signal<ToolResultMessage | undefined>>();
   /** Live card states from the host (`tools/call`), by call id. */
   const updates = new Map<string, Signal<ToolCallUpdate | undefined>>();
-  /** The video task a call started (`tools/videoTask`), by call id. */
+  /** The video task a call started (`tools/mediaJob`), by call id. */
   const videoTasks = new Map<string, Signal<GalleryTask | undefined>>();
   const looseCards = signal<LooseCard[]>([]);
   const { rows, messages } = conversation;
@@ -120,7 +120,7 @@ export function createToolsModel({ conversation, t }: { conversation: Conversati
       case 'tools/call':
         card(msg.update);
         return;
-      case 'tools/videoTask':
+      case 'tools/mediaJob':
         keyed(videoTasks, msg.callId).value = msg.task;
         return;
       case 'tools/list':

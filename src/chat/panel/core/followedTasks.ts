@@ -1,9 +1,9 @@
-import type { FeatureTaskSource } from '../../../contracts/featureTools';
+import type { MediaJobSource } from '../../../contracts/featureTools';
 import type { HostMessage, VideoCardAction } from '../../../shared/protocol';
 
 /** A call whose card follows a task, as stored (so history shows the card again after a restart). */
 export interface FollowedEntry {
-  kind: FeatureTaskSource['kind'];
+  kind: MediaJobSource['kind'];
   conversationId: string;
   callId: string;
   key: string;
@@ -25,11 +25,11 @@ export interface FollowPort {
 
 interface Followed {
   entry: FollowedEntry;
-  source: FeatureTaskSource;
+  source: MediaJobSource;
   sub: { dispose(): void };
   /** Orders the describes of one card, so a slow one never overwrites a newer state. */
   seq: number;
-  last?: Extract<HostMessage, { type: 'tools/videoTask' }>;
+  last?: Extract<HostMessage, { type: 'tools/mediaJob' }>;
 }
 
 /** Stored calls beyond this many are forgotten, oldest first. */
@@ -37,7 +37,7 @@ const MAX_STORED = 200;
 
 /**
  * The tasks that tool calls started and their cards keep showing (a video: progress, then the
- * saved file). Every change of a task is described again and sent as `tools/videoTask` to the
+ * saved file). Every change of a task is described again and sent as `tools/mediaJob` to the
  * pages when its conversation is shown; the last one per card is part of the state a reloaded
  * page starts from. Call ids repeat across conversations (relays number them), so a card is
  * the pair (conversation, call). Needs nothing of VS Code.
@@ -48,13 +48,13 @@ export class FollowedTasks {
 
   constructor(private readonly port: FollowPort) {}
 
-  follow(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void {
+  follow(conversationId: string, callId: string, key: string, source: MediaJobSource): void {
     this.start({ kind: source.kind, conversationId, callId, key }, source);
     this.port.save([...this.byCall.values()].map((f) => f.entry).slice(-MAX_STORED));
   }
 
   /** A source is available: the stored calls of its kind follow their tasks again. */
-  offer(source: FeatureTaskSource): void {
+  offer(source: MediaJobSource): void {
     for (const e of this.port.load())
       if (e.kind === source.kind && !this.byCall.has(id(e.conversationId, e.callId))) this.start(e, source);
   }
@@ -97,7 +97,7 @@ export class FollowedTasks {
     this.byCall.clear();
   }
 
-  private start(entry: FollowedEntry, source: FeatureTaskSource): void {
+  private start(entry: FollowedEntry, source: MediaJobSource): void {
     const at = id(entry.conversationId, entry.callId);
     this.byCall.get(at)?.sub.dispose();
     this.byCall.delete(at);
@@ -124,7 +124,7 @@ export class FollowedTasks {
       });
     // No page to link for yet: the first page that attaches asks again.
     if (!task || missing || seq !== f.seq || this.byCall.get(at) !== f) return;
-    f.last = { type: 'tools/videoTask', callId: f.entry.callId, task };
+    f.last = { type: 'tools/mediaJob', callId: f.entry.callId, task };
     if (f.entry.conversationId === this.port.conversationId()) this.port.broadcast(f.last);
   }
 }

@@ -28,7 +28,7 @@ const SUPERSEDED_BY_SNAPSHOT = new Set<HostMessage['type']>([
   'models/list',
   'tools/list',
   'tools/call',
-  'tools/videoTask',
+  'tools/mediaJob',
 ]);
 
 type Messages = Extract<HostMessage, { type: 'chat/conversation' }>['conversation']['messages'];

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { FeatureTaskSource } from '../../../contracts/featureTools';
+import type { MediaJobSource } from '../../../contracts/featureTools';
 import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
 import type { ChangeRecorder } from '../../conversation/core/contracts';
 import type { ConversationToolCall, ToolExecutor } from '../core/seam';
@@ -33,9 +33,9 @@ export interface ChatPanelApi {
    * The card of `callId` (in `conversationId`) shows the task `key` of another feature (a video) from now on: its
    * progress, then the saved file with a preview. Optional for other implementations.
    */
-  followTask?(conversationId: string, callId: string, key: string, source: FeatureTaskSource): void;
+  followTask?(conversationId: string, callId: string, key: string, source: MediaJobSource): void;
   /** A feature's tasks can be described: stored cards of that kind follow their tasks again. */
-  offerTaskSource?(source: FeatureTaskSource): void;
+  offerTaskSource?(source: MediaJobSource): void;
   /** Records each file's prior content before a tool changes it (checkpoints). Optional for other implementations. */
   readonly checkpointRecorder?: ChangeRecorder;
   /** The conversation currently shown (for tools that need its id). */

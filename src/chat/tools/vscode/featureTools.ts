@@ -1,8 +1,8 @@
-import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
+import { FeatureToolError, type MediaJobSource, type FeatureTool } from '../../../contracts/featureTools';
 import { ToolError, type Tool } from '../core/runner';
 
 /** A run's result asks its card to keep following a task of the tool's feature. */
-export type FollowTask = (conversationId: string, callId: string, key: string, source: FeatureTaskSource) => void;
+export type FollowTask = (conversationId: string, callId: string, key: string, source: MediaJobSource) => void;
 
 /**
  * Another feature's tool (see `src/contracts/featureTools.ts`) as one of the chat's tools. Its
@@ -24,7 +24,7 @@ export function featureTool(t: FeatureTool, follow?: FollowTask): Tool {
             const r = await p.run({ signal: c.signal, callId: c.callId }).catch((e: unknown) => {
               throw asToolError(e);
             });
-            if (r.follow && t.tasks) follow?.(c.conversationId, c.callId, r.follow.key, t.tasks);
+            if (r.follow && t.jobs) follow?.(c.conversationId, c.callId, r.follow.key, t.jobs);
             return { content: r.content, ...(r.preview !== undefined ? { preview: r.preview } : {}) };
           },
         };

@@ -39,7 +39,7 @@ export function registerTools(
     ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
   ];
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
-  for (const t of fromFeatures) if (t.tasks) chat.offerTaskSource?.(t.tasks);
+  for (const t of fromFeatures) if (t.jobs) chat.offerTaskSource?.(t.jobs);
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.

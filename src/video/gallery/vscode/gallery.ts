@@ -15,8 +15,8 @@ import { failureMeaning } from '../../tools/core/agentText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
 import type { GalleryActions } from './galleryActions';
-import { SHOW_TASKS_COMMAND, type VideoFeature } from '../../vscode/feature';
-import { relPath } from '../../vscode/agent';
+import { SHOW_TASKS_COMMAND, type VideoFeature } from '../../base/vscode/feature';
+import { relPath } from '../../base/vscode/paths';
 
 /** The gallery's view id (package.json `views`); `<id>.focus` reveals it. */
 export const GALLERY_VIEW_ID = 'gatewayStudio.videoGallery';

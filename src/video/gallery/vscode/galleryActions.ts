@@ -7,10 +7,10 @@ import type { GalleryForm, GalleryHostMessage, GalleryWebviewMessage } from '../
 import { confirmationText, rulesResult } from '../../tools/core/agentText';
 import { failureText } from '../../jobs/core/errorText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
-import { VideoAgent, relPath } from '../../vscode/agent';
-import type { VideoFeature } from '../../vscode/feature';
-import { VideoSpend } from '../../vscode/spend';
-import { openVideo, revealVideo, runAction } from '../../vscode/taskList';
+import type { VideoFeature } from '../../base/vscode/feature';
+import { relPath } from '../../base/vscode/paths';
+import { VideoSpend } from '../../base/vscode/spend';
+import { openVideo, revealVideo, runAction } from '../../base/vscode/taskList';
 
 /** What the actions need from the gallery view. */
 export interface GalleryPort {
@@ -24,15 +24,11 @@ export interface GalleryPort {
  * billed in a modal and then started through the feature's one `start`, like every other task.
  */
 export class GalleryActions {
-  private readonly agent: VideoAgent;
-
   constructor(
     private readonly s: Services,
     private readonly feature: VideoFeature,
     private readonly port: GalleryPort,
-  ) {
-    this.agent = new VideoAgent(feature);
-  }
+  ) {}
 
   async handle(m: Exclude<GalleryWebviewMessage, { type: 'webview/ready' | 'gallery/poster' }>): Promise<void> {
     if (m.type === 'gallery/generate') return this.generate(m.form);
@@ -73,7 +69,7 @@ export class GalleryActions {
 
   /** Checks, confirms as billed, starts. Problems come back to the form as a notice. */
   private async generate(form: GalleryForm): Promise<void> {
-    const plan = await this.agent.plan({
+    const plan = await this.feature.plan({
       prompt: form.prompt,
       model: form.model,
       ...(form.seconds !== undefined ? { seconds: form.seconds } : {}),

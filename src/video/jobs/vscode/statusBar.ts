@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { SHOW_TASKS_COMMAND } from '../../vscode/feature';
 import { statusBarModel, type StatusBarModel } from '../core/summary';
 import type { VideoTaskRecord } from '../core/record';
 
@@ -13,10 +12,14 @@ export class VideoStatusBar implements vscode.Disposable {
   private timer: ReturnType<typeof setInterval> | undefined;
   private last: StatusBarModel = { visible: false, text: '', tooltip: '', mood: 'idle' };
 
-  constructor(private readonly records: () => readonly VideoTaskRecord[]) {
+  /** `command`: what a click runs (the feature's task list). */
+  constructor(
+    private readonly records: () => readonly VideoTaskRecord[],
+    command: string,
+  ) {
     this.item = vscode.window.createStatusBarItem('gatewayStudio.videoStatus', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Gateway Studio Video');
-    this.item.command = SHOW_TASKS_COMMAND;
+    this.item.command = command;
   }
 
   /** What the item shows now (for the debug-state command). */

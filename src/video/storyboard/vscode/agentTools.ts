@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { checkInside } from '../../../files/insideWorkspace';
 import { FeatureToolError } from '../../../contracts/featureTools';
-import type { VideoFeature } from '../../vscode/feature';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { applyEdit, newShotId, parseBoard, printBoard, type Board } from '../core/board';
 import {
   addShotInput,
@@ -16,8 +16,8 @@ import {
 } from '../core/agentInput';
 import type { ApprovedUnit } from '../core/approved';
 import { allUnits, runSummary } from '../core/plan';
-import { totalLine } from '../core/price';
-import type { VideoQuote } from '../../../platform/videoSpend';
+import { totalLine } from '../../base/core/price';
+import type { MediaQuote } from '../../../platform/mediaSpend';
 import { fallback, sessions } from './editor';
 import { freezeUnits } from './approvedRun';
 import { workspaceRoots } from './files';
@@ -126,7 +126,7 @@ export async function prepareGenerate(
   summary: string;
   key: string;
   approved: ApprovedUnit[];
-  quotes: VideoQuote[];
+  quotes: MediaQuote[];
   run: () => Promise<string>;
 }> {
   const i = input(generateInput, raw);
@@ -170,7 +170,7 @@ export async function prepareGenerate(
 }
 
 /** The run's price for the confirmations: the total, or why it is not known. */
-export function boardPriceLine(quotes: readonly VideoQuote[]): string {
+export function boardPriceLine(quotes: readonly MediaQuote[]): string {
   const total = totalLine(
     quotes.map((q) => (q.known ? { known: true, quota: q.quota, amount: q.amount } : { known: false })),
   );

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/protocol/storyboard';
 import { STORYBOARD_STRINGS } from '../../../shared/storyboardStrings';
 import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
-import type { VideoFeature } from '../../vscode/feature';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { applyEdit, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
 import type { Fallback } from '../core/plan';
 import { outputsDirFor, takeOf, takePath } from '../core/state';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { checkInside, placeProblem } from '../../../files/insideWorkspace';
-import { imageToDataUrl } from '../../vscode/images';
+import { imageToDataUrl } from '../../base/vscode/images';
 import type { Board } from '../core/board';
 import { isUrl, pathProblem } from '../core/plan';
 import { emptyState, outputsDirFor, parseState, printState, statePathFor, type BoardState } from '../core/state';

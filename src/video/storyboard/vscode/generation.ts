@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../../platform/services';
-import type { VideoFeature } from '../../vscode/feature';
+import type { VideoFeature } from '../../base/vscode/feature';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { effectiveShot, type Board } from '../core/board';
 import {
@@ -15,7 +15,7 @@ import {
   type UnitStatus,
 } from '../core/plan';
 import { freezeUnit, unitChanges, type ApprovedUnit } from '../core/approved';
-import { totalLine, type ClipQuote } from '../core/price';
+import { totalLine, type ClipQuote } from '../../base/core/price';
 import { BoardRun, type UnitEnd } from '../core/run';
 import {
   emptyState,

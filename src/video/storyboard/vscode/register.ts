@@ -1,17 +1,16 @@
 import * as vscode from 'vscode';
 import type { FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
-import type { VideoFeature } from '../../vscode/feature';
-import { registerApprovalTestHook } from './approval';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { storyboardChatTools, registerStoryboardLmTools } from './toolDefs';
 import type { ToTask } from './view';
+// Static under the flag: registered before activation returns; esbuild drops it from the product.
+import { registerStoryboardTestCommands } from './testCommands';
 
 /** The custom editor's view type (package.json `customEditors`). */
 export const STORYBOARD_VIEW_TYPE = 'gatewayStudio.storyboard';
 export const STORYBOARD_COMMANDS = {
   new: 'gatewayStudio.storyboard.new',
-  /** Hidden: `(path)` the open board's last view and state; `(path, message)` an export call as the page makes it (integration tests). */
-  debugState: 'gatewayStudio.storyboard.debugState',
   /** Hidden: `(path, shotId?)` Generate shot / Generate all of an open board, as its buttons do. */
   generate: 'gatewayStudio.storyboard.generate',
 } as const;
@@ -34,17 +33,12 @@ export function registerStoryboard(s: Services, feature: VideoFeature, toTask: T
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.new, async () =>
       (await import('./agentTools')).newBoardCommand(),
     ),
-    vscode.commands.registerCommand(STORYBOARD_COMMANDS.debugState, async (file: string, exportCall?: unknown) => {
-      const session = (await editor()).sessions.get(file);
-      if (session && exportCall !== undefined) return session.exportMessage(exportCall);
-      return session ? { view: session.view(), state: session.gen.state } : undefined;
-    }),
     vscode.commands.registerCommand(STORYBOARD_COMMANDS.generate, async (file: string, shotId?: string) => {
       const session = (await editor()).sessions.get(file);
       return session ? session.gen.generate(typeof shotId === 'string' ? shotId : undefined) : undefined;
     }),
   );
-  registerApprovalTestHook(s.context);
+  if (__GWS_TEST_COMMANDS__) registerStoryboardTestCommands(s, editor);
   registerStoryboardLmTools(s, feature);
   return storyboardChatTools(s, feature);
 }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
-import type { VideoQuote } from '../../../platform/videoSpend';
-import type { VideoFeature } from '../../vscode/feature';
+import type { MediaQuote } from '../../../platform/mediaSpend';
+import type { VideoFeature } from '../../base/vscode/feature';
 import { ADD_SHOT_JSON_SCHEMA, CREATE_JSON_SCHEMA, GENERATE_JSON_SCHEMA } from '../core/toolSchemas';
 
 /** Names in `vscode.lm.tools` (package.json `languageModelTools`) and in the chat panel's tool set. */
@@ -84,7 +84,7 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
     name: string,
     prepare: (
       input: unknown,
-    ) => Promise<{ summary: string; key?: string; quotes?: VideoQuote[]; run: () => Promise<string> }>,
+    ) => Promise<{ summary: string; key?: string; quotes?: MediaQuote[]; run: () => Promise<string> }>,
     title: string,
   ) =>
     vscode.lm.registerTool<unknown>(name, {

@@ -15,13 +15,11 @@ export const generateVideoInputSchema = z.object({
   resolution: z.optional(z.string()),
   images: z.optional(z.array(z.string())),
 });
-export type GenerateVideoInput = z.infer<typeof generateVideoInputSchema>;
 
 export const videoStatusInputSchema = z.object({
   id: z.optional(z.string()),
   limit: z.optional(z.number()),
 });
-export type VideoStatusInput = z.infer<typeof videoStatusInputSchema>;
 
 export const GENERATE_VIDEO_JSON_SCHEMA = {
   type: 'object',

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { FeatureToolError, type FeatureTaskSource, type FeatureTool } from '../../../contracts/featureTools';
+import { FeatureToolError, type FeatureTool, type MediaJobSource } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
 import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
 import { notStartedText } from '../../jobs/core/errorText';
-import { VideoAgent } from '../../vscode/agent';
-import type { VideoFeature } from '../../vscode/feature';
-import { VideoSpend } from '../../vscode/spend';
+import { VideoAgent } from './agent';
+import type { VideoFeature } from '../../base/vscode/feature';
+import { VideoSpend } from '../../base/vscode/spend';
 
 /** Names in `vscode.lm.tools` (package.json `languageModelTools`). */
 export const LM_TOOL_NAMES = { generate: 'gatewayStudio_generateVideo', status: 'gatewayStudio_videoStatus' } as const;
@@ -118,7 +118,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
 }
 
 /** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
-export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource): FeatureTool[] {
+export function videoChatTools(feature: VideoFeature, jobs?: MediaJobSource): FeatureTool[] {
   const agent = new VideoAgent(feature);
   return [
     {
@@ -126,7 +126,7 @@ export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource)
       description: generateToolDescription(),
       parameters: { ...GENERATE_VIDEO_JSON_SCHEMA },
       readOnly: false,
-      ...(tasks ? { tasks } : {}),
+      ...(jobs ? { jobs } : {}),
       prepare: async (args) => {
         const plan = await agent.plan(args);
         if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
@@ -139,7 +139,7 @@ export function videoChatTools(feature: VideoFeature, tasks?: FeatureTaskSource)
               return {
                 content: started.text,
                 // The card keeps showing the task (progress, then the saved file) after the call ends.
-                ...(started.record?.key ? { follow: { kind: 'videoTask' as const, key: started.record.key } } : {}),
+                ...(started.record?.key ? { follow: { kind: 'video' as const, key: started.record.key } } : {}),
               };
             } catch (e) {
               throw new FeatureToolError(notStartedText(e));

@@ -8,7 +8,8 @@ import {
   type VideoCreateRequest,
 } from '../../../api/video/videoRules';
 import type { Settings } from '../../../platform/settings';
-import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../vscode/images';
+import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../base/vscode/images';
+import { BACK, TOTAL, input, pick, title, type PickItem, type Step } from './quickInput';
 
 /** What the wizard produces: a request ready for validation, and labels of its images. */
 export interface WizardResult {
@@ -18,89 +19,6 @@ export interface WizardResult {
 
 /** Where the images of the request come from, before they are encoded. */
 type ImageChoice = { kind: 'none' } | { kind: 'files'; uris: vscode.Uri[] } | { kind: 'urls'; urls: string[] };
-
-const BACK = Symbol('back');
-type Step<T> = T | typeof BACK | undefined;
-
-interface PickItem<T> extends vscode.QuickPickItem {
-  value: T;
-}
-
-const TOTAL = 6;
-
-function title(): string {
-  return vscode.l10n.t('Gateway Studio: Generate Video');
-}
-
-/** One quick-pick step with a Back button (from step 2 on); undefined when the user cancels. */
-function pick<T>(step: number, placeholder: string, items: PickItem<T>[], active?: T): Promise<Step<T>> {
-  return new Promise((resolve) => {
-    const qp = vscode.window.createQuickPick<PickItem<T>>();
-    qp.title = title();
-    qp.step = step;
-    qp.totalSteps = TOTAL;
-    qp.placeholder = placeholder;
-    qp.items = items;
-    qp.ignoreFocusOut = true;
-    const act = items.find((i) => i.value === active);
-    if (act) qp.activeItems = [act];
-    if (step > 1) qp.buttons = [vscode.QuickInputButtons.Back];
-    let done = false;
-    const finish = (v: Step<T>) => {
-      if (done) return;
-      done = true;
-      resolve(v);
-      qp.dispose();
-    };
-    qp.onDidTriggerButton((b) => {
-      if (b === vscode.QuickInputButtons.Back) finish(BACK);
-    });
-    qp.onDidAccept(() => finish(qp.selectedItems[0]?.value));
-    qp.onDidHide(() => finish(undefined));
-    qp.show();
-  });
-}
-
-/** One input-box step with a Back button; `check` returns why a value is refused. */
-function input(
-  step: number,
-  prompt: string,
-  value: string,
-  check: (v: string) => string | undefined,
-  placeholder?: string,
-): Promise<Step<string>> {
-  return new Promise((resolve) => {
-    const box = vscode.window.createInputBox();
-    box.title = title();
-    box.step = step;
-    box.totalSteps = TOTAL;
-    box.prompt = prompt;
-    box.value = value;
-    box.placeholder = placeholder;
-    box.ignoreFocusOut = true;
-    if (step > 1) box.buttons = [vscode.QuickInputButtons.Back];
-    let done = false;
-    const finish = (v: Step<string>) => {
-      if (done) return;
-      done = true;
-      resolve(v);
-      box.dispose();
-    };
-    box.onDidChangeValue((v) => {
-      box.validationMessage = v.trim() === '' ? undefined : check(v);
-    });
-    box.onDidTriggerButton((b) => {
-      if (b === vscode.QuickInputButtons.Back) finish(BACK);
-    });
-    box.onDidAccept(() => {
-      const problem = check(box.value);
-      if (problem) box.validationMessage = problem;
-      else finish(box.value);
-    });
-    box.onDidHide(() => finish(undefined));
-    box.show();
-  });
-}
 
 function modelDetail(model: string): string {
   const r = rulesFor(model);
@@ -133,6 +51,37 @@ function countOf(images: ImageChoice): number {
   return images.kind === 'files' ? images.uris.length : images.kind === 'urls' ? images.urls.length : 0;
 }
 
+/** The price line of a choice (from cached prices, no request), shown beside durations and resolutions. */
+type PriceOf = (r: { model: string; seconds: number; resolution: string }) => Promise<string>;
+
+/** The wizard's inputs and the choices made so far (each step starts from them, so Back keeps them). */
+interface WizardRun {
+  settings: Settings;
+  models: string[];
+  fromGateway: boolean;
+  preselected: vscode.Uri[];
+  price: PriceOf;
+  model: string;
+  prompt: string;
+  images: ImageChoice;
+  seconds: number;
+  aspect: string;
+  resolution: string;
+}
+
+/** A step shows itself again (a sub-step was cancelled, or the images do not fit the model). */
+const AGAIN = Symbol('again');
+/** What a step ends with: on, back, again, or undefined when the user cancelled. */
+type Outcome = 'next' | typeof BACK | typeof AGAIN | undefined;
+
+/** A pick's answer applied: a value is kept and the wizard goes on; Back and cancel pass through. */
+function settle<T>(r: Step<T>, keep: (v: T) => void): Outcome {
+  if (r === undefined) return undefined;
+  if (r === BACK) return BACK;
+  keep(r as T);
+  return 'next';
+}
+
 /**
  * The multi-step quick input: model, prompt, reference images, seconds, aspect ratio, resolution.
  * Each step offers only what the chosen model allows, starting from the settings' defaults, with
@@ -143,9 +92,26 @@ export async function runVideoWizard(
   settings: Settings,
   listModels: () => Promise<string[]>,
   preselected: vscode.Uri[] = [],
-  /** The price line of a choice (from cached prices, no request), shown beside durations and resolutions. */
-  price: (r: { model: string; seconds: number; resolution: string }) => Promise<string> = () => Promise.resolve(''),
+  price: PriceOf = () => Promise.resolve(''),
 ): Promise<WizardResult | undefined> {
+  const w = await startRun(settings, listModels, preselected, price);
+  const steps = [modelStep, promptStep, imagesStep, secondsStep, aspectStep, resolutionStep];
+  for (let step = 1; step <= TOTAL;) {
+    const r = await steps[step - 1]!(w);
+    if (r === AGAIN) continue;
+    if (r === undefined) return undefined;
+    step = r === BACK ? Math.max(1, step - 1) : step + 1;
+  }
+  return resultOf(w);
+}
+
+/** The gateway's video models (the spec's when it lists none), and the settings' defaults as the first choices. */
+async function startRun(
+  settings: Settings,
+  listModels: () => Promise<string[]>,
+  preselected: vscode.Uri[],
+  price: PriceOf,
+): Promise<WizardRun> {
   let models: string[] = [];
   let fromGateway = true;
   try {
@@ -158,182 +124,193 @@ export async function runVideoWizard(
     models = [...KNOWN_VIDEO_MODELS];
   }
   if (settings.videoModel && !models.includes(settings.videoModel)) models.push(settings.videoModel);
+  return {
+    settings,
+    models,
+    fromGateway,
+    preselected,
+    price,
+    model: settings.videoModel || models[0]!,
+    prompt: '',
+    images: preselected.length ? { kind: 'files', uris: preselected } : { kind: 'none' },
+    seconds: settings.video.seconds,
+    aspect: settings.video.aspectRatio,
+    resolution: settings.video.resolution,
+  };
+}
 
-  let model = settings.videoModel || models[0]!;
-  let prompt = '';
-  let images: ImageChoice = preselected.length ? { kind: 'files', uris: preselected } : { kind: 'none' };
-  let seconds = settings.video.seconds;
-  let aspect = settings.video.aspectRatio;
-  let resolution = settings.video.resolution;
+async function modelStep(w: WizardRun): Promise<Outcome> {
+  const items = w.models.map((m) => ({
+    label: m,
+    description: m === w.settings.videoModel ? vscode.l10n.t('default') : undefined,
+    detail: modelDetail(m),
+    value: m,
+  }));
+  const ph = w.fromGateway
+    ? vscode.l10n.t("Video model (from the gateway's model list)")
+    : vscode.l10n.t("Video model (the gateway's list was unavailable; these are the models the spec names)");
+  return settle(await pick(1, ph, items, w.model), (v) => (w.model = v));
+}
 
-  for (let step = 1; step <= TOTAL;) {
-    let r: Step<unknown>;
-    switch (step) {
-      case 1: {
-        const items = models.map((m) => ({
-          label: m,
-          description: m === settings.videoModel ? vscode.l10n.t('default') : undefined,
-          detail: modelDetail(m),
-          value: m,
-        }));
-        const ph = fromGateway
-          ? vscode.l10n.t("Video model (from the gateway's model list)")
-          : vscode.l10n.t("Video model (the gateway's list was unavailable; these are the models the spec names)");
-        r = await pick(1, ph, items, model);
-        if (typeof r === 'string') model = r;
-        break;
-      }
-      case 2:
-        r = await input(2, vscode.l10n.t('Describe the video: subject, motion, camera, style.'), prompt, (v) =>
-          v.trim() === '' ? vscode.l10n.t('The prompt is required.') : undefined,
-        );
-        if (typeof r === 'string') prompt = r.trim();
-        break;
-      case 3: {
-        const rules = rulesFor(model);
-        const items: PickItem<string>[] = [];
-        if (preselected.length) {
-          items.push({
-            label: vscode.l10n.t('$(file-media) The {0} selected image(s)', preselected.length),
-            detail: preselected.map(imageLabel).join(', '),
-            value: 'selected',
-          });
-        }
-        if (rules.textToVideo)
-          items.push({ label: vscode.l10n.t('$(circle-slash) None (text to video)'), value: 'none' });
-        items.push({
-          label: vscode.l10n.t('$(files) Image files from the workspace…'),
-          detail: vscode.l10n.t('Sent as complete base64 data URLs.'),
-          value: 'files',
-        });
-        items.push({
-          label: vscode.l10n.t('$(link) HTTPS links…'),
-          detail: vscode.l10n.t('Public direct links to image files (not pages that show them).'),
-          value: 'urls',
-        });
-        const limit = rules.known
-          ? rules.minImages === rules.maxImages
-            ? vscode.l10n.t('{0} needs exactly one reference image.', model)
-            : vscode.l10n.t(
-                '{0}: none, one or up to {1} images; with several images at most {2} s.',
-                model,
-                rules.maxImages,
-                rules.maxSecondsMulti ?? rules.maxSeconds,
-              )
-          : vscode.l10n.t('Reference images');
-        r = await pick(3, limit, items, preselected.length ? 'selected' : rules.textToVideo ? 'none' : 'files');
-        if (r === 'none') images = { kind: 'none' };
-        else if (r === 'selected') images = { kind: 'files', uris: preselected };
-        else if (r === 'files') {
-          // Cancelling a sub-step shows the image choice again.
-          const chosen = await pickWorkspaceImages(rules.maxImages);
-          if (!chosen) continue;
-          images = { kind: 'files', uris: chosen };
-        } else if (r === 'urls') {
-          const prev = images.kind === 'urls' ? images.urls.join(' ') : '';
-          const t = await input(
-            3,
-            vscode.l10n.t('HTTPS links to the reference images, separated by spaces.'),
-            prev,
-            (v) => parseUrlList(v).problem,
-          );
-          if (typeof t !== 'string') continue;
-          images = { kind: 'urls', urls: parseUrlList(t).urls };
-        }
-        if (typeof r === 'string') {
-          const n = countOf(images);
-          if (rules.known && (n < rules.minImages || n > rules.maxImages)) {
-            void vscode.window.showWarningMessage(
-              rules.minImages === rules.maxImages
-                ? vscode.l10n.t('{0} only supports exactly one reference image; {1} chosen.', model, n)
-                : vscode.l10n.t('{0} accepts at most {1} reference images; {2} chosen.', model, rules.maxImages, n),
-            );
-            continue;
-          }
-        }
-        break;
-      }
-      case 4: {
-        const n = countOf(images);
-        const choices = secondsChoices(model, n);
-        const rules = rulesFor(model);
-        const multi = n > 1 && rules.maxSecondsMulti !== undefined;
-        const items = await Promise.all(
-          choices.map(async (s) => ({
-            label: vscode.l10n.t('{0} seconds', s),
-            description: s === settings.video.seconds ? vscode.l10n.t('default') : undefined,
-            detail: (await price({ model, seconds: s, resolution })) || undefined,
-            value: s,
-          })),
-        );
-        const ph = multi
-          ? vscode.l10n.t(
-              'Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).',
-              model,
-              rules.maxSecondsMulti ?? 10,
-            )
-          : vscode.l10n.t('Duration (at most {0} s).', rules.maxSeconds);
-        // A default the model does not offer here (15 s with several images) falls to the nearest below.
-        const fallback = [...choices].reverse().find((c) => c <= seconds) ?? choices[0];
-        r = await pick(4, ph, items, choices.includes(seconds) ? seconds : fallback);
-        if (typeof r === 'number') seconds = r;
-        break;
-      }
-      case 5: {
-        const allowed = rulesFor(model).aspectRatios;
-        const items = allowed.map((a) => ({
-          label: a,
-          description: a === settings.video.aspectRatio ? vscode.l10n.t('default') : undefined,
-          value: a,
-        }));
-        const ph =
-          model === 'vendor-video-1.5'
-            ? vscode.l10n.t('Aspect ratio ({0} allows only 16:9 and 9:16)', model)
-            : vscode.l10n.t('Aspect ratio');
-        r = await pick(5, ph, items, allowed.includes(aspect) ? aspect : allowed[0]);
-        if (typeof r === 'string') aspect = r;
-        break;
-      }
-      case 6: {
-        const items = await Promise.all(
-          rulesFor(model).resolutions.map(async (res) => ({
-            label: res,
-            description: res === settings.video.resolution ? vscode.l10n.t('default') : undefined,
-            detail: [RESOLUTION_ADVICE[res], await price({ model, seconds, resolution: res })]
-              .filter(Boolean)
-              .join(' · '),
-            value: res,
-          })),
-        );
-        r = await pick(
-          6,
-          vscode.l10n.t('Resolution: 480p for bulk material, 720p for covers and key visuals'),
-          items,
-          resolution,
-        );
-        if (typeof r === 'string') resolution = r;
-        break;
-      }
-      default:
-        r = undefined;
-    }
-    if (r === undefined) return undefined;
-    if (r === BACK) step = Math.max(1, step - 1);
-    else step++;
+async function promptStep(w: WizardRun): Promise<Outcome> {
+  const r = await input(2, vscode.l10n.t('Describe the video: subject, motion, camera, style.'), w.prompt, (v) =>
+    v.trim() === '' ? vscode.l10n.t('The prompt is required.') : undefined,
+  );
+  return settle(r, (v) => (w.prompt = v.trim()));
+}
+
+/** The ways to give reference images that the model allows. */
+function imageItems(w: WizardRun, textToVideo: boolean): PickItem<string>[] {
+  const items: PickItem<string>[] = [];
+  if (w.preselected.length) {
+    items.push({
+      label: vscode.l10n.t('$(file-media) The {0} selected image(s)', w.preselected.length),
+      detail: w.preselected.map(imageLabel).join(', '),
+      value: 'selected',
+    });
   }
+  if (textToVideo) items.push({ label: vscode.l10n.t('$(circle-slash) None (text to video)'), value: 'none' });
+  items.push({
+    label: vscode.l10n.t('$(files) Image files from the workspace…'),
+    detail: vscode.l10n.t('Sent as complete base64 data URLs.'),
+    value: 'files',
+  });
+  items.push({
+    label: vscode.l10n.t('$(link) HTTPS links…'),
+    detail: vscode.l10n.t('Public direct links to image files (not pages that show them).'),
+    value: 'urls',
+  });
+  return items;
+}
 
+async function imagesStep(w: WizardRun): Promise<Outcome> {
+  const rules = rulesFor(w.model);
+  const limit = rules.known
+    ? rules.minImages === rules.maxImages
+      ? vscode.l10n.t('{0} needs exactly one reference image.', w.model)
+      : vscode.l10n.t(
+          '{0}: none, one or up to {1} images; with several images at most {2} s.',
+          w.model,
+          rules.maxImages,
+          rules.maxSecondsMulti ?? rules.maxSeconds,
+        )
+    : vscode.l10n.t('Reference images');
+  const active = w.preselected.length ? 'selected' : rules.textToVideo ? 'none' : 'files';
+  const r = await pick(3, limit, imageItems(w, rules.textToVideo), active);
+  if (r === undefined) return undefined;
+  if (r === BACK) return BACK;
+  const chosen = await imagesOf(w, r, rules.maxImages);
+  // Cancelling a sub-step shows the image choice again.
+  if (!chosen) return AGAIN;
+  w.images = chosen;
+  const n = countOf(w.images);
+  if (rules.known && (n < rules.minImages || n > rules.maxImages)) {
+    void vscode.window.showWarningMessage(
+      rules.minImages === rules.maxImages
+        ? vscode.l10n.t('{0} only supports exactly one reference image; {1} chosen.', w.model, n)
+        : vscode.l10n.t('{0} accepts at most {1} reference images; {2} chosen.', w.model, rules.maxImages, n),
+    );
+    return AGAIN;
+  }
+  return 'next';
+}
+
+/** The images of a choice: the sub-step for files or links; undefined when it was cancelled. */
+async function imagesOf(w: WizardRun, choice: string, maxImages: number): Promise<ImageChoice | undefined> {
+  if (choice === 'none') return { kind: 'none' };
+  if (choice === 'selected') return { kind: 'files', uris: w.preselected };
+  if (choice === 'files') {
+    const chosen = await pickWorkspaceImages(maxImages);
+    return chosen ? { kind: 'files', uris: chosen } : undefined;
+  }
+  if (choice === 'urls') {
+    const prev = w.images.kind === 'urls' ? w.images.urls.join(' ') : '';
+    const t = await input(
+      3,
+      vscode.l10n.t('HTTPS links to the reference images, separated by spaces.'),
+      prev,
+      (v) => parseUrlList(v).problem,
+    );
+    return typeof t === 'string' ? { kind: 'urls', urls: parseUrlList(t).urls } : undefined;
+  }
+  return w.images;
+}
+
+async function secondsStep(w: WizardRun): Promise<Outcome> {
+  const n = countOf(w.images);
+  const choices = secondsChoices(w.model, n);
+  const rules = rulesFor(w.model);
+  const multi = n > 1 && rules.maxSecondsMulti !== undefined;
+  const items = await Promise.all(
+    choices.map(async (s) => ({
+      label: vscode.l10n.t('{0} seconds', s),
+      description: s === w.settings.video.seconds ? vscode.l10n.t('default') : undefined,
+      detail: (await w.price({ model: w.model, seconds: s, resolution: w.resolution })) || undefined,
+      value: s,
+    })),
+  );
+  const ph = multi
+    ? vscode.l10n.t(
+        'Duration. With several reference images {0} makes at most {1} s (longer is processed as {1} s).',
+        w.model,
+        rules.maxSecondsMulti ?? 10,
+      )
+    : vscode.l10n.t('Duration (at most {0} s).', rules.maxSeconds);
+  // A default the model does not offer here (15 s with several images) falls to the nearest below.
+  const fallback = [...choices].reverse().find((c) => c <= w.seconds) ?? choices[0];
+  const r = await pick(4, ph, items, choices.includes(w.seconds) ? w.seconds : fallback);
+  return settle(r, (v) => (w.seconds = v));
+}
+
+async function aspectStep(w: WizardRun): Promise<Outcome> {
+  const allowed = rulesFor(w.model).aspectRatios;
+  const items = allowed.map((a) => ({
+    label: a,
+    description: a === w.settings.video.aspectRatio ? vscode.l10n.t('default') : undefined,
+    value: a,
+  }));
+  const ph =
+    w.model === 'vendor-video-1.5'
+      ? vscode.l10n.t('Aspect ratio ({0} allows only 16:9 and 9:16)', w.model)
+      : vscode.l10n.t('Aspect ratio');
+  return settle(await pick(5, ph, items, allowed.includes(w.aspect) ? w.aspect : allowed[0]), (v) => (w.aspect = v));
+}
+
+async function resolutionStep(w: WizardRun): Promise<Outcome> {
+  const items = await Promise.all(
+    rulesFor(w.model).resolutions.map(async (res) => ({
+      label: res,
+      description: res === w.settings.video.resolution ? vscode.l10n.t('default') : undefined,
+      detail: [RESOLUTION_ADVICE[res], await w.price({ model: w.model, seconds: w.seconds, resolution: res })]
+        .filter(Boolean)
+        .join(' · '),
+      value: res,
+    })),
+  );
+  const ph = vscode.l10n.t('Resolution: 480p for bulk material, 720p for covers and key visuals');
+  return settle(await pick(6, ph, items, w.resolution), (v) => (w.resolution = v));
+}
+
+/** The request the choices make, its workspace images read as data URLs. */
+async function resultOf(w: WizardRun): Promise<WizardResult> {
   const labels: string[] = [];
   const urls: string[] = [];
-  if (images.kind === 'files') {
-    for (const uri of images.uris) {
+  if (w.images.kind === 'files') {
+    for (const uri of w.images.uris) {
       urls.push(await imageToDataUrl(uri));
       labels.push(imageLabel(uri));
     }
-  } else if (images.kind === 'urls') {
-    urls.push(...images.urls);
-    labels.push(...images.urls);
+  } else if (w.images.kind === 'urls') {
+    urls.push(...w.images.urls);
+    labels.push(...w.images.urls);
   }
-  const request: VideoCreateRequest = { model, prompt, seconds, aspect_ratio: aspect, resolution };
+  const request: VideoCreateRequest = {
+    model: w.model,
+    prompt: w.prompt,
+    seconds: w.seconds,
+    aspect_ratio: w.aspect,
+    resolution: w.resolution,
+  };
   // Spec 2.4: image_urls only, never together with its alias `images`.
   if (urls.length) request.image_urls = urls;
   return { request, imageLabels: labels };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FeatureTaskSource } from '../../../../../src/contracts/featureTools';
+import type { MediaJobSource } from '../../../../../src/contracts/featureTools';
 import { FollowedTasks, type FollowedEntry, type FollowPort } from '../../../../../src/chat/panel/core/followedTasks';
 import { ChatHub } from '../../../../../src/chat/panel/core/hub';
 import type { GalleryTask } from '../../../../../src/shared/protocol/gallery';
@@ -28,8 +28,8 @@ function source(delay: (key: string) => number = () => 0) {
   const state = new Map<string, GalleryTask>();
   const listeners = new Map<string, Set<() => void>>();
   const acts: [string, VideoCardAction][] = [];
-  const src: FeatureTaskSource = {
-    kind: 'videoTask',
+  const src: MediaJobSource = {
+    kind: 'video',
     watch: (key, l) => {
       const set = listeners.get(key) ?? new Set();
       set.add(l);
@@ -75,7 +75,7 @@ function port(page = true, stored: FollowedEntry[] = []) {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
-void test('a followed task goes to the pages on every change as tools/videoTask, its file as a webview URI, and stays in the state for a reloaded page', async () => {
+void test('a followed task goes to the pages on every change as tools/mediaJob, its file as a webview URI, and stays in the state for a reloaded page', async () => {
   const s = source();
   const { p, sent, rootsChanged } = port();
   const f = new FollowedTasks(p);
@@ -87,7 +87,7 @@ void test('a followed task goes to the pages on every change as tools/videoTask,
   s.set(galleryTask('k1', { state: 'saved', stateLabel: 'saved', running: false, file: 'videos/a.mp4' }));
   await settle();
   assert.deepEqual(
-    sent.map((m) => (m.type === 'tools/videoTask' ? [m.callId, m.task.stateLabel, m.task.src] : m.type)),
+    sent.map((m) => (m.type === 'tools/mediaJob' ? [m.callId, m.task.stateLabel, m.task.src] : m.type)),
     [
       ['call_1', 'queued', undefined],
       ['call_1', 'in_progress 50%', undefined],
@@ -112,7 +112,7 @@ void test('a slow description never overwrites a newer one of the same card', as
   s.set(galleryTask('k1', { stateLabel: 'new' }));
   await new Promise((r) => setTimeout(r, 150));
   assert.deepEqual(
-    sent.map((m) => m.type === 'tools/videoTask' && m.task.stateLabel),
+    sent.map((m) => m.type === 'tools/mediaJob' && m.task.stateLabel),
     ['new'],
   );
   assert.equal(f.messages().length, 1);
@@ -131,7 +131,7 @@ void test('without an open page a saved file cannot be linked: nothing is sent u
   p.page = true;
   await f.refreshAll();
   assert.equal(sent.length, 1);
-  assert.equal(sent[0]?.type === 'tools/videoTask' && sent[0].task.src, 'https://res/ws/videos/a.mp4');
+  assert.equal(sent[0]?.type === 'tools/mediaJob' && sent[0].task.src, 'https://res/ws/videos/a.mp4');
   f.dispose();
 });
 
@@ -161,14 +161,14 @@ void test('a page that becomes ready gets the latest task state once, not an old
     () => true,
   );
   const msg = (label: string): HostMessage => ({
-    type: 'tools/videoTask',
+    type: 'tools/mediaJob',
     callId: 'c',
     task: galleryTask('k1', { stateLabel: label }),
   });
   hub.broadcast(msg('queued'));
   hub.ready(surface, [msg('saved')]);
   assert.deepEqual(
-    posted.map((m) => m.type === 'tools/videoTask' && m.task.stateLabel),
+    posted.map((m) => m.type === 'tools/mediaJob' && m.task.stateLabel),
     ['saved'],
   );
   hub.dispose();
@@ -181,7 +181,7 @@ void test('call ids repeat across conversations: a card gets task states only in
   s.set(galleryTask('k1', { stateLabel: 'in conv1' }));
   f.follow('conv1', 'call_0', 'k1', s.src);
   await settle();
-  assert.deepEqual(p.stored, [{ kind: 'videoTask', conversationId: 'conv1', callId: 'call_0', key: 'k1' }]);
+  assert.deepEqual(p.stored, [{ kind: 'video', conversationId: 'conv1', callId: 'call_0', key: 'k1' }]);
   p.shown = 'conv2';
   f.conversationShown();
   s.set(galleryTask('k1', { stateLabel: 'saved while conv2 is shown' }));
@@ -193,7 +193,7 @@ void test('call ids repeat across conversations: a card gets task states only in
   p.shown = 'conv1';
   f.conversationShown();
   assert.deepEqual(
-    sent.map((m) => m.type === 'tools/videoTask' && [m.callId, m.task.stateLabel]),
+    sent.map((m) => m.type === 'tools/mediaJob' && [m.callId, m.task.stateLabel]),
     [['call_0', 'saved while conv2 is shown']],
   );
   f.dispose();
@@ -204,7 +204,7 @@ void test('call ids repeat across conversations: a card gets task states only in
   g.offer(s.src);
   await settle();
   assert.deepEqual(
-    again.sent.map((m) => m.type === 'tools/videoTask' && [m.callId, m.task.stateLabel]),
+    again.sent.map((m) => m.type === 'tools/mediaJob' && [m.callId, m.task.stateLabel]),
     [['call_0', 'saved while conv2 is shown']],
   );
   g.dispose();

@@ -1,18 +1,15 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { GatewayError } from '../../api/transport/errors';
-import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../api/video/videoRules';
-import { readSettings } from '../../platform/settings';
-import { rulesResult, startedText, taskStatusText } from '../tools/core/agentText';
-import { fileStem, type VideoTaskRecord } from '../jobs/core/record';
-import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../tools/core/toolInput';
-import type { StartOptions, VideoFeature } from './feature';
-import { SpendDeclined } from './spend';
-import { imageLabel, imageToDataUrl } from './images';
-
-/** A checked generate call: what will be sent, or why not. */
-export type VideoPlan =
-  { ok: true; request: VideoCreateRequest; labels: string[] } | { ok: false; issues: VideoRuleIssue[] };
+import { GatewayError } from '../../../api/transport/errors';
+import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../../api/video/videoRules';
+import { readSettings } from '../../../platform/settings';
+import { rulesResult, startedText, taskStatusText } from '../core/agentText';
+import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
+import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../core/toolInput';
+import type { StartOptions, VideoFeature, VideoPlan } from '../../base/vscode/feature';
+import { SpendDeclined } from '../../base/vscode/spend';
+import { imageLabel, imageToDataUrl } from '../../base/vscode/images';
+import { relPath } from '../../base/vscode/paths';
 
 /** How long a tool waits for the creation response before answering with the local key. */
 const CREATE_WAIT_MS = 60_000;
@@ -152,8 +149,4 @@ function workspaceFile(p: string): vscode.Uri {
   if (!folder) throw new Error('is a relative path but no folder is open');
   if (path.normalize(p).split(/[\\/]/).includes('..')) throw new Error('leaves the workspace folder');
   return vscode.Uri.joinPath(folder.uri, p);
-}
-
-export function relPath(file: string): string {
-  return vscode.workspace.asRelativePath(vscode.Uri.file(file), false);
 }

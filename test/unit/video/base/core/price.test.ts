@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scaleAmount, totalLine } from '../../../../../src/video/storyboard/core/price';
+import { scaleAmount, totalLine } from '../../../../../src/video/base/core/price';
 
 void test('an amount is rewritten for another quota keeping symbol, decimals and grouping', () => {
   assert.equal(scaleAmount('¥0.80', 400, 1600), '¥3.20');

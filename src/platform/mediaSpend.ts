@@ -1,22 +1,25 @@
 import type * as vscode from 'vscode';
+import type { MediaKind } from '../contracts/featureTools';
 import type { Services } from './services';
 
 /**
- * The bridge between video and the account feature, which may not import each other. Video asks
- * for a quote before it submits and hears what a finished task was charged; the account feature
- * answers both. Without the account feature (turned off, not loaded yet, or failed to load) every
- * quote is "unknown", said plainly, and no charge ever arrives. Only figures and names travel
- * here: never a key or a prompt.
+ * The bridge between the media jobs (a video task today, an image next) and the account feature,
+ * which may not import each other. A media feature asks for a quote before it submits and hears
+ * what a finished job was charged; the account feature answers both. Without the account feature
+ * (turned off, not loaded yet, or failed to load) every quote is "unknown", said plainly, and no
+ * charge ever arrives. Only figures and names travel here: never a key or a prompt.
  */
 
-/** What a clip will be billed for (as video knows it before the submit). */
-export interface VideoQuoteRequest {
+/** What a job will be billed for (as its feature knows it before the submit). */
+export interface MediaQuoteRequest {
+  /** The kind of job priced (the account feature prices clips by model, seconds and resolution). */
+  kind: MediaKind;
   model: string;
   seconds?: number;
   resolution?: string;
 }
 
-export type VideoQuote =
+export type MediaQuote =
   | {
       known: true;
       /** Quota units (the gateway's integer unit). */
@@ -38,10 +41,11 @@ export type VideoQuote =
       limit?: string;
     };
 
-/** What the account feature learned about a finished task's charge. */
-export interface VideoCharge {
-  /** The gateway's id of the task. */
-  videoId: string;
+/** What the account feature learned about a finished job's charge. */
+export interface MediaCharge {
+  kind: MediaKind;
+  /** The gateway's id of the job (a video task's id). */
+  jobId: string;
   /** The estimate at the task's end (same prices as the quote), as text; absent without a price. */
   estimate?: string;
   /** What the gateway charged, as text (`¥0.80`), net of a refund it logged. */
@@ -53,14 +57,14 @@ export interface VideoCharge {
   failedCharged: boolean;
 }
 
-export interface VideoSpendProvider {
+export interface MediaSpendProvider {
   /** Must not make a network request: prices come from what the account feature cached. */
-  quote(req: VideoQuoteRequest): Promise<VideoQuote>;
+  quote(req: MediaQuoteRequest): Promise<MediaQuote>;
 }
 
 interface Bridge {
-  provider?: VideoSpendProvider;
-  chargeListeners: Set<(c: VideoCharge) => void>;
+  provider?: MediaSpendProvider;
+  chargeListeners: Set<(c: MediaCharge) => void>;
 }
 
 // By the extension's context, as in usageEvents.ts: copies of Services are the same extension.
@@ -73,7 +77,7 @@ function bridgeOf(s: Services): Bridge {
 }
 
 /** The account feature offers quotes (until the returned disposable is disposed). */
-export function provideVideoSpend(s: Services, p: VideoSpendProvider): vscode.Disposable {
+export function provideMediaSpend(s: Services, p: MediaSpendProvider): vscode.Disposable {
   const b = bridgeOf(s);
   b.provider = p;
   return {
@@ -83,29 +87,29 @@ export function provideVideoSpend(s: Services, p: VideoSpendProvider): vscode.Di
   };
 }
 
-/** What a clip would cost; "unknown" (with why) when no quote can be given. Never rejects. */
-export async function quoteVideo(s: Services, req: VideoQuoteRequest, unknownLine: string): Promise<VideoQuote> {
+/** What a job would cost; "unknown" (with why) when no quote can be given. Never rejects. */
+export async function quoteMedia(s: Services, req: MediaQuoteRequest, unknownLine: string): Promise<MediaQuote> {
   const p = bridgeOf(s).provider;
   if (!p) return { known: false, line: unknownLine };
   try {
     return await p.quote(req);
   } catch (e) {
-    s.log.warn(`Video price: ${e instanceof Error ? e.message : String(e)}`);
+    s.log.warn(`Price of a ${req.kind} job: ${e instanceof Error ? e.message : String(e)}`);
     return { known: false, line: unknownLine };
   }
 }
 
-export function reportVideoCharge(s: Services, c: VideoCharge): void {
+export function reportMediaCharge(s: Services, c: MediaCharge): void {
   for (const fn of bridgeOf(s).chargeListeners) {
     try {
       fn(c);
     } catch (err) {
-      s.log.warn(`A video charge listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      s.log.warn(`A ${c.kind} charge listener failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }
 
-export function onVideoCharge(s: Services, fn: (c: VideoCharge) => void): vscode.Disposable {
+export function onMediaCharge(s: Services, fn: (c: MediaCharge) => void): vscode.Disposable {
   const set = bridgeOf(s).chargeListeners;
   set.add(fn);
   return { dispose: () => set.delete(fn) };

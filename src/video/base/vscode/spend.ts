@@ -1,15 +1,12 @@
 import * as vscode from 'vscode';
-import type { VideoCreateRequest } from '../../api/video/videoRules';
-import type { Services } from '../../platform/services';
-import { userValue } from '../../platform/userSettings';
-import { onVideoCharge, quoteVideo, type VideoQuote } from '../../platform/videoSpend';
-import { ClipCosts, type ClipCost } from '../jobs/core/costs';
-import { totalLine } from '../storyboard/core/price';
-import { costOf, dayOf, decide, parseAllowance } from '../tools/core/agentAllowance';
-import type { VideoJobManager } from '../jobs/core/manager';
-
-/** Hidden, registered only under the integration tests: answers the next price dialogs and lists those shown. */
-export const SPEND_DIALOG_TEST_COMMAND = 'gatewayStudio.video.testSpendDialogs';
+import type { VideoCreateRequest } from '../../../api/video/videoRules';
+import type { Services } from '../../../platform/services';
+import { userValue } from '../../../platform/userSettings';
+import { onMediaCharge, quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
+import { ClipCosts, type ClipCost } from '../../jobs/core/costs';
+import { totalLine } from '../core/price';
+import { costOf, dayOf, decide, parseAllowance } from '../core/agentAllowance';
+import type { VideoJobManager } from '../../jobs/core/manager';
 
 /** globalState: what agents spent today without being asked (this machine, every workspace). */
 const AGENT_SPEND_KEY = 'gatewayStudio.spend.agentSpentToday';
@@ -21,7 +18,7 @@ const AGENT_SPEND_KEY = 'gatewayStudio.spend.agentSpentToday';
 export type AgentAnswer = 'allowed' | 'confirmed' | 'declined';
 
 /** Several clips' price: the total, and why a clip has none. */
-function agentPriceLine(quotes: readonly VideoQuote[]): string {
+function agentPriceLine(quotes: readonly MediaQuote[]): string {
   const total = totalLine(
     quotes.map((q) => (q.known ? { known: true, quota: q.quota, amount: q.amount } : { known: false })),
   );
@@ -45,7 +42,8 @@ type Dialogs = Pick<typeof vscode.window, 'showWarningMessage'>;
  */
 export class VideoSpend implements vscode.Disposable {
   readonly costs: ClipCosts;
-  private dialogs: Dialogs = vscode.window;
+  /** Where the questions are asked: VS Code's modals (the host tests' seam queues answers here). */
+  dialogs: Dialogs = vscode.window;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -55,10 +53,10 @@ export class VideoSpend implements vscode.Disposable {
   ) {
     this.costs = new ClipCosts(s.context.workspaceState);
     this.subs.push(
-      onVideoCharge(s, (c) => {
+      onMediaCharge(s, (c) => {
         const r = manager()
           .list()
-          .find((t) => t.videoId === c.videoId);
+          .find((t) => c.kind === 'video' && t.videoId === c.jobId);
         if (!r) return;
         void this.costs
           .set(r.key, {
@@ -70,30 +68,13 @@ export class VideoSpend implements vscode.Disposable {
           .then(() => changed(r.key));
       }),
     );
-    if (s.context.extensionMode === vscode.ExtensionMode.Test) {
-      let shown: Array<{ message: string; detail?: string }> = [];
-      this.subs.push(
-        vscode.commands.registerCommand(SPEND_DIALOG_TEST_COMMAND, (answers?: Array<'accept' | 'decline'>) => {
-          if (!answers) return [...shown];
-          shown = [];
-          const queue = [...answers];
-          this.dialogs = {
-            showWarningMessage: (message: string, options: vscode.MessageOptions, ...items: string[]) => {
-              shown.push({ message, detail: options.detail });
-              return Promise.resolve(queue.shift() === 'accept' ? items[0] : undefined);
-            },
-          } as unknown as Dialogs;
-          return [];
-        }),
-      );
-    }
   }
 
   /** The price of a request as the confirmations show it. Never rejects, never waits on the network. */
-  quote(req: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<VideoQuote> {
-    return quoteVideo(
+  quote(req: Pick<VideoCreateRequest, 'model' | 'seconds' | 'resolution'>): Promise<MediaQuote> {
+    return quoteMedia(
       this.s,
-      { model: req.model, seconds: req.seconds, resolution: req.resolution },
+      { kind: 'video', model: req.model, seconds: req.seconds, resolution: req.resolution },
       vscode.l10n.t('Price unknown: the account feature is off or not loaded yet.'),
     );
   }
@@ -102,7 +83,7 @@ export class VideoSpend implements vscode.Disposable {
    * Above `confirmAbove`: a modal that names the figure and the limit; true to go on. Below it,
    * or without a figure, true without asking.
    */
-  async confirm(q: VideoQuote): Promise<boolean> {
+  async confirm(q: MediaQuote): Promise<boolean> {
     if (!q.known) return this.confirmUnknown(q);
     if (q.above === undefined) return true;
     const go = vscode.l10n.t('Generate (billed)');
@@ -127,7 +108,7 @@ export class VideoSpend implements vscode.Disposable {
    * exactly when the price could be anything). The user's own settings only, as the account reads
    * them: a workspace can neither set the limit nor turn the feature off to skip the question.
    */
-  private async confirmUnknown(q: Extract<VideoQuote, { known: false }>): Promise<boolean> {
+  private async confirmUnknown(q: Extract<MediaQuote, { known: false }>): Promise<boolean> {
     const user = (key: string): unknown => userValue(`spend.${key}`);
     const above = user('confirmAbove');
     if (user('enabled') === false || typeof above !== 'number' || !Number.isFinite(above) || above <= 0) return true;
@@ -161,7 +142,7 @@ export class VideoSpend implements vscode.Disposable {
    * it is unknown) and nothing is sent without it, unless the user's daily allowance for agents
    * covers the action's known price. The allowance is read from user settings only.
    */
-  async confirmAgent(action: string, quotes: readonly VideoQuote[]): Promise<AgentAnswer> {
+  async confirmAgent(action: string, quotes: readonly MediaQuote[]): Promise<AgentAnswer> {
     const allowance = parseAllowance(userValue('spend.agentAllowance'));
     const store = this.s.context.globalState;
     const d = decide({
@@ -207,7 +188,7 @@ export class VideoSpend implements vscode.Disposable {
   }
 
   /** Keeps the quote shown before the submit beside the new task. */
-  async noteQuote(key: string, q: VideoQuote): Promise<void> {
+  async noteQuote(key: string, q: MediaQuote): Promise<void> {
     await this.costs.set(key, q.known ? { quoteLine: q.line, estimate: q.amount } : { quoteLine: q.line });
   }
 
@@ -216,7 +197,7 @@ export class VideoSpend implements vscode.Disposable {
   }
 
   /** The line for the billed-confirmation modals (gallery) and the tools' confirmations. */
-  static priceLine(q: VideoQuote): string {
+  static priceLine(q: MediaQuote): string {
     if (!q.known) return q.line;
     return q.above !== undefined
       ? vscode.l10n.t('Price: {0} (above your limit of {1})', q.line, q.above)

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { leadsToSecret, linkOutOfWorkspace } from '../../platform/workspaceLinks';
+import { leadsToSecret, linkOutOfWorkspace } from '../../../platform/workspaceLinks';
 
 /** Image types a reference image may have, by extension. */
 export const IMAGE_MIME: Readonly<Record<string, string>> = {

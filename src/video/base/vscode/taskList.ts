@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { showGatewayError } from '../../platform/gateway';
-import type { Services } from '../../platform/services';
-import type { VideoRunEnd } from '../jobs/core/job';
-import type { VideoJobManager } from '../jobs/core/manager';
-import type { VideoTaskRecord } from '../jobs/core/record';
-import { canResume, formatElapsed, shortPrompt, stateLabel } from '../jobs/core/summary';
+import { showGatewayError } from '../../../platform/gateway';
+import type { Services } from '../../../platform/services';
+import type { VideoRunEnd } from '../../jobs/core/job';
+import type { VideoJobManager } from '../../jobs/core/manager';
+import type { VideoTaskRecord } from '../../jobs/core/record';
+import { canResume, formatElapsed, shortPrompt, stateLabel } from '../../jobs/core/summary';
 
 /**
  * The keyboard way through the tasks (a quick pick, then the chosen task's actions), the
