@@ -6,6 +6,7 @@ import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirm
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
 import { notStartedText } from '../../jobs/core/errorText';
 import { VideoAgent } from './agent';
+import { registerLmToolTestCommands } from './testCommands';
 import type { VideoFeature } from '../../base/vscode/feature';
 import { VideoSpend } from '../../base/vscode/spend';
 
@@ -13,14 +14,6 @@ import { VideoSpend } from '../../base/vscode/spend';
 export const LM_TOOL_NAMES = { generate: 'gatewayStudio_generateVideo', status: 'gatewayStudio_videoStatus' } as const;
 /** Names in the chat panel's tool set. */
 export const CHAT_TOOL_NAMES = { generate: 'generate_video', status: 'video_status' } as const;
-/** Hidden: what `prepareInvocation` of the generate tool returns, as text (integration tests). */
-export const PREPARE_DEBUG_COMMAND = 'gatewayStudio.video.debugPrepareTool';
-/**
- * Hidden, registered only when the extension runs under its integration tests: calls the generate
- * tool's `invoke` without a `prepareInvocation` (a path VS Code itself never takes), so the test
- * can check that such a call is refused. In normal use there is no such path to a billed task.
- */
-export const INVOKE_UNPREPARED_TEST_COMMAND = 'gatewayStudio.video.testInvokeUnprepared';
 
 /** The answer when the user declined our own question (for the model, which tells the user). */
 const AGENT_DECLINED_TEXT =
@@ -39,11 +32,6 @@ function markdownLines(lines: string): vscode.MarkdownString {
       .map((l) => l.replace(MD_SPECIAL, '\\$&'))
       .join('  \n'),
   );
-}
-
-/** Markdown made by {@link markdownLines} back as plain text. */
-function plainText(m: string | vscode.MarkdownString | undefined): string | undefined {
-  return typeof m === 'string' ? m : m?.value.replace(/ {2}\n/g, '\n').replace(/\\(.)/g, '$1');
 }
 
 /**
@@ -97,24 +85,9 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
       prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Checking video tasks') }),
       invoke: (options) => text(agent.status(options.input)),
     }),
-    // Shows the confirmation's text only: it records nothing, so it can never stand for a confirmation.
-    vscode.commands.registerCommand(PREPARE_DEBUG_COMMAND, async (input: unknown) => {
-      const p = await prepare(input, false);
-      return {
-        invocationMessage: plainText(p.invocationMessage),
-        title: plainText(p.confirmationMessages?.title),
-        message: plainText(p.confirmationMessages?.message),
-      };
-    }),
   );
-  if (s.context.extensionMode === vscode.ExtensionMode.Test) {
-    s.context.subscriptions.push(
-      vscode.commands.registerCommand(INVOKE_UNPREPARED_TEST_COMMAND, async (input: unknown) => {
-        const r = await invoke(input, new vscode.CancellationTokenSource().token);
-        return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-      }),
-    );
-  }
+  // The host tests' seams (src/testCommands.d.ts); esbuild drops this branch and its import from the product.
+  if (__GWS_TEST_COMMANDS__) registerLmToolTestCommands(s, prepare, invoke);
 }
 
 /** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
