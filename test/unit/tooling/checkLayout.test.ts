@@ -69,10 +69,10 @@ void test('an allowance whose test now exists, or whose unit is gone, is refused
   const p = problemsOf(
     tree({
       ...ok,
-      'test/unit/untested.json': JSON.stringify({ 'api/http': 'was untested', 'api/gone': 'moved away' }),
+      'test/unit/untested.json': JSON.stringify({ 'api/transport/http': 'was untested', 'api/gone': 'moved away' }),
     }),
   );
-  assert.match(p.join('\n'), /"api\/http" has a test now/);
+  assert.match(p.join('\n'), /"api\/transport\/http" has a test now/);
   assert.match(p.join('\n'), /"api\/gone" is not a core unit/);
 });
 
