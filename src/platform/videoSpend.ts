@@ -58,23 +58,15 @@ export interface VideoSpendProvider {
   quote(req: VideoQuoteRequest): Promise<VideoQuote>;
 }
 
-interface Bridge {
+/** The bridge's state: one per activation, made by `extension.ts` and handed over in `Services.videoSpend`. */
+export interface VideoSpendBridge {
   provider?: VideoSpendProvider;
-  chargeListeners: Set<(c: VideoCharge) => void>;
-}
-
-// By the extension's context, as in usageEvents.ts: copies of Services are the same extension.
-const bridges = new WeakMap<vscode.ExtensionContext, Bridge>();
-
-function bridgeOf(s: Services): Bridge {
-  let b = bridges.get(s.context);
-  if (!b) bridges.set(s.context, (b = { chargeListeners: new Set() }));
-  return b;
+  readonly chargeListeners: Set<(c: VideoCharge) => void>;
 }
 
 /** The account feature offers quotes (until the returned disposable is disposed). */
 export function provideVideoSpend(s: Services, p: VideoSpendProvider): vscode.Disposable {
-  const b = bridgeOf(s);
+  const b = s.videoSpend;
   b.provider = p;
   return {
     dispose: () => {
@@ -85,7 +77,7 @@ export function provideVideoSpend(s: Services, p: VideoSpendProvider): vscode.Di
 
 /** What a clip would cost; "unknown" (with why) when no quote can be given. Never rejects. */
 export async function quoteVideo(s: Services, req: VideoQuoteRequest, unknownLine: string): Promise<VideoQuote> {
-  const p = bridgeOf(s).provider;
+  const p = s.videoSpend.provider;
   if (!p) return { known: false, line: unknownLine };
   try {
     return await p.quote(req);
@@ -96,7 +88,7 @@ export async function quoteVideo(s: Services, req: VideoQuoteRequest, unknownLin
 }
 
 export function reportVideoCharge(s: Services, c: VideoCharge): void {
-  for (const fn of bridgeOf(s).chargeListeners) {
+  for (const fn of s.videoSpend.chargeListeners) {
     try {
       fn(c);
     } catch (err) {
@@ -106,7 +98,7 @@ export function reportVideoCharge(s: Services, c: VideoCharge): void {
 }
 
 export function onVideoCharge(s: Services, fn: (c: VideoCharge) => void): vscode.Disposable {
-  const set = bridgeOf(s).chargeListeners;
+  const set = s.videoSpend.chargeListeners;
   set.add(fn);
   return { dispose: () => set.delete(fn) };
 }

@@ -52,14 +52,10 @@ function hostOf(url: string): string {
 
 /**
  * The account feature: the balance item, the spend ledger, and the reads that feed them, after
- * answers and clips and at most once a minute while idle. Loaded by `extension.ts` through a
- * dynamic import after activation; `onUsage` is the main bundle's event source (this module may
- * be a bundle of its own, with its own copy of the platform modules).
+ * answers and clips (heard on `s.usage`) and at most once a minute while idle. Loaded by
+ * `extension.ts` through a dynamic import after activation.
  */
-export function registerAccount(
-  s: Services,
-  onUsage: (fn: (e: UsageEvent) => void) => vscode.Disposable,
-): vscode.Disposable {
+export function registerAccount(s: Services): vscode.Disposable {
   const bar = new BalanceStatusBar();
   const ledger = new UsageLedger(s.context.globalState);
   let reads = 0;
@@ -210,7 +206,7 @@ export function registerAccount(
     accounts,
     spend,
     { dispose: () => clearInterval(idle) },
-    onUsage(
+    s.usage.on(
       (ev) =>
         void onEvent(ev).catch((err: unknown) => {
           lastError = err instanceof Error ? err.message : String(err);

@@ -5,7 +5,6 @@ import type { VideoCreateRequest } from '../../api/video/videoRules';
 import { assertVideoId } from '../../api/video/videoStatus';
 import { getGatewayClient, showGatewayError } from '../../platform/gateway';
 import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
-import { emitUsage } from '../../platform/usageEvents';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
 import { settingLayers } from '../../platform/userSettings';
@@ -16,7 +15,7 @@ import { VideoJobManager } from '../jobs/core/manager';
 import { outputFolderFor } from '../jobs/core/outputFolder';
 import type { VideoTaskRecord } from '../jobs/core/record';
 import type { StatusBarModel } from '../jobs/core/summary';
-import type { FeatureTaskSource, FeatureTool } from '../../contracts/featureTools';
+import type { FeatureTaskSource } from '../../contracts/featureTools';
 import { registerVideoGallery, type VideoGallery } from '../gallery/vscode/gallery';
 import { imageLabel, imageToDataUrl, isImageUri } from './images';
 import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
@@ -68,7 +67,7 @@ export interface GenerateArgs extends Partial<VideoCreateRequest> {
  * resumption of unfinished tasks. Every task, whoever starts it, goes through the one manager.
  * Returns the tools the chat panel offers (handed over by `extension.ts`).
  */
-export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
+export function registerVideo(s: Services): { manager: VideoJobManager } {
   // A task runs on the profile it was started on (a task from before profiles: Default), never
   // on whichever is active now: its key and address are that profile's until it ends.
   const videoClient = async (profile: string = s.profiles.activeId()) =>
@@ -147,7 +146,7 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
         if (end !== 'paused' && r.videoId)
           void getGatewayClient(s, 'video', r.profile ?? DEFAULT_PROFILE_ID).then(
             (c) =>
-              emitUsage(s, {
+              s.usage.emit({
                 kind: 'clip',
                 gateway: c.http.baseUrl,
                 videoId: r.videoId,
@@ -356,7 +355,8 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  return { manager, chatTools: [...videoChatTools(feature, videoTaskSource(feature, gallery)), ...boardTools] };
+  s.chatTools.push(...videoChatTools(feature, videoTaskSource(feature, gallery)), ...boardTools);
+  return { manager };
 }
 
 function isGenerateArgs(v: unknown): v is GenerateArgs {
