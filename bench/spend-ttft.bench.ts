@@ -9,7 +9,7 @@
 // machine's drift hits both alike. Prints the medians, p90s and the ratio of the medians;
 // asserts nothing about time.
 import { performance } from 'node:perf_hooks';
-import { GatewayClient } from '../src/api/client';
+import { GatewayClient, type AnswerSeen } from '../src/api/client';
 import { AccountState } from '../src/account/balance/core/accountState';
 import { transportOver } from '../src/api/account/transport';
 import { PriceBook, parsePricing } from '../src/account/pricing/core/pricing';
@@ -30,7 +30,12 @@ const WARMUP = 10;
 type Gw = Awaited<ReturnType<typeof startGateway>>;
 
 /** The account feature's work around answers, as register.ts and answerSpend.ts do it. */
-function spendOn(client: GatewayClient): Pick<SessionDeps, 'priceAnswer'> & { close(): void } {
+function spendOn(gw: Gw): Pick<SessionDeps, 'priceAnswer'> & { client: GatewayClient; close(): void } {
+  // The client is built with the account's observer, as getGatewayClient builds it with s.usage.
+  const client: GatewayClient = new GatewayClient(
+    { baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 },
+    { observer: (a) => observe(a) },
+  );
   const transport = transportOver(client.http);
   const ledger = new UsageLedger(new MemoryStorage());
   // Debounced by 5 ms instead of 1.5 s: a balance read after every answer, overlapping the next
@@ -49,7 +54,7 @@ function spendOn(client: GatewayClient): Pick<SessionDeps, 'priceAnswer'> & { cl
     });
     return book;
   };
-  client.observer = (a) => {
+  const observe = (a: AnswerSeen): void => {
     void (async () => {
       const b = await prices();
       await ledger.recordAnswer({
@@ -64,14 +69,15 @@ function spendOn(client: GatewayClient): Pick<SessionDeps, 'priceAnswer'> & { cl
     })();
   };
   return {
+    client,
     priceAnswer: async (_b, q) => priceOfAnswer(q, (await prices()).lookup(q.model), state.snapshot().unit),
     close: () => state.dispose(),
   };
 }
 
 function session(gw: Gw, on: boolean): { session: ChatSession; firstDelta: () => number | undefined; close(): void } {
-  const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const spend = on ? spendOn(client) : undefined;
+  const spend = on ? spendOn(gw) : undefined;
+  const client = spend?.client ?? new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   let first: number | undefined;
   const storage = new MemoryStorage();
   const s = new ChatSession({

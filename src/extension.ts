@@ -17,7 +17,9 @@ import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough
 import { logSettingProblems } from './platform/settings';
 import { trackActiveEditor } from './platform/activeEditor';
 import { activationLine, activationTiming } from './platform/activationTime';
-import { onUsage } from './platform/usageEvents';
+import { UsageEvents } from './platform/usageEvents';
+import { AnswerCosts } from './platform/answerCosts';
+import { ModelRouting } from './platform/modelRouting';
 
 /** Builds the shared services and lets each feature register itself. Nothing else. */
 export function activate(context: vscode.ExtensionContext): Services & { walkthrough: WalkthroughApi } {
@@ -32,15 +34,27 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
     profiles.onDidChange(() => keys.switched()),
   );
   context.subscriptions.push(logSettingProblems(log), trackActiveEditor());
-  const services: Services = { context, log, keys, origins: new GatewayOrigins(context.globalState, log), profiles };
+  // Each feature gets the same services: the only way features reach each other.
+  const services: Services = {
+    context,
+    log,
+    keys,
+    origins: new GatewayOrigins(context.globalState, log),
+    profiles,
+    usage: new UsageEvents(log),
+    answerCosts: new AnswerCosts(log),
+    mediaSpend: { chargeListeners: new Set() },
+    modelRouting: new ModelRouting(context.globalState, log),
+    chatTools: [],
+  };
   void profiles.migrate(String(context.extension.packageJSON.version));
 
   registerKeyCommands(services);
   registerProfiles(services);
   registerConnectionCommands(services);
-  const video = registerVideo(services);
-  // Features may not import each other: the video tools reach the chat's tool set through here.
-  registerChat(services, video.chatTools);
+  // Video adds its tools to services.chatTools before the chat, which reads them when it loads.
+  registerVideo(services);
+  registerChat(services);
   registerLanguageModels(services);
   registerScm(services);
   registerCompletion(services);
@@ -49,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   const walkthrough = registerWalkthrough(services);
   // The balance and spend load after activation, from their own chunk.
   void import('./account/vscode/register')
-    .then((m) => context.subscriptions.push(m.registerAccount(services, (fn) => onUsage(services, fn))))
+    .then((m) => context.subscriptions.push(m.registerAccount(services)))
     .catch((e: unknown) => log.warn(`The account feature did not load: ${e instanceof Error ? e.message : String(e)}`));
 
   log.info(

@@ -3,7 +3,7 @@ import * as z from '../shared/zod';
 import { ChatAccumulator } from './chat/accumulator';
 import { GatewayError, isGatewayError, readWireError } from './transport/errors';
 import { HttpClient, parseJson, type HttpOptions } from './transport/http';
-import { ModelRouter, isResponsesOnly } from './models/modelRoute';
+import { ModelRouter, isResponsesOnly, type RoutingHooks } from './models/modelRoute';
 import type { ModelCallSettings } from './models/modelCall';
 import type { ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models/models';
@@ -21,20 +21,29 @@ export interface AnswerSeen {
   usage?: Usage;
 }
 
+/** What a client is built with besides its options; nothing is set on a client after it is built. */
+export interface ClientHooks {
+  /** Told of every answer after it ended (src/platform/usageEvents.ts); it cannot fail the call. */
+  readonly observer?: (a: AnswerSeen) => void;
+  /** Per-model settings, variants and learnt protocols (modelRoute.ts). */
+  readonly routing?: RoutingHooks;
+}
+
 /**
  * The gateway's chat and model endpoints. One instance per configuration (base URL + key); it
  * remembers that the gateway rejected `stream_options` so later calls do not pay for the retry.
  */
 export class GatewayClient {
   readonly http: HttpClient;
-  /** Told of every answer after it ended (src/platform/usageEvents.ts); it cannot fail the call. */
-  observer?: (a: AnswerSeen) => void;
-  /** Per-model protocol, body and variants (modelRoute.ts); the extension sets its hooks. */
-  readonly models = new ModelRouter();
+  /** Per-model protocol, body and variants (modelRoute.ts). */
+  readonly models: ModelRouter;
+  private readonly observer: ((a: AnswerSeen) => void) | undefined;
   private streamOptionsRejected = false;
 
-  constructor(o: HttpOptions) {
+  constructor(o: HttpOptions, hooks: ClientHooks = {}) {
     this.http = new HttpClient(o);
+    this.models = new ModelRouter(hooks.routing);
+    this.observer = hooks.observer;
   }
 
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */

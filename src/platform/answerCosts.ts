@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { AnswerCost } from '../shared/protocol/cost';
-import type { Services } from './services';
+import type { Logger } from './log';
 
 /** What a feature asks the price of: one ended answer, by figures and names only (never its text). */
 export interface AnswerCostQuery {
@@ -15,37 +15,38 @@ export interface AnswerCostQuery {
 
 export type AnswerPricer = (q: AnswerCostQuery) => Promise<AnswerCost | undefined>;
 
-// By the extension's context, as usageEvents.ts: the account registers, the chat asks; neither
-// imports the other. The map is kept on a global symbol so that every copy of this module in
-// the extension host (the extension's bundle, a test bundle that builds its own chat controller
-// over the extension's Services) sees the one the account registered in.
-const GLOBAL_KEY = Symbol.for('gatewayStudio.answerPricers.v1');
-const pricers: WeakMap<vscode.ExtensionContext, AnswerPricer> = ((
-  globalThis as unknown as Record<symbol, WeakMap<vscode.ExtensionContext, AnswerPricer> | undefined>
-)[GLOBAL_KEY] ??= new WeakMap());
-
-/** The account feature offers its prices (the last one registered wins). */
-export function setAnswerPricer(s: Services, fn: AnswerPricer): vscode.Disposable {
-  pricers.set(s.context, fn);
-  return {
-    dispose: () => {
-      if (pricers.get(s.context) === fn) pricers.delete(s.context);
-    },
-  };
-}
-
 /**
- * The cost of an ended answer, or undefined when nobody prices answers (the account feature is
- * off or not loaded) or pricing failed (logged). Call it after the answer, never before a send:
- * it may read the gateway's prices over the network.
+ * Where the chat asks what an answer cost and the account feature answers, neither importing the
+ * other: one per activation, handed to every feature in `Services.answerCosts`.
  */
-export async function priceAnswer(s: Services, q: AnswerCostQuery): Promise<AnswerCost | undefined> {
-  const fn = pricers.get(s.context);
-  if (!fn) return undefined;
-  try {
-    return await fn(q);
-  } catch (err) {
-    s.log.warn(`The answer's cost is unknown: ${err instanceof Error ? err.message : String(err)}`);
-    return undefined;
+export class AnswerCosts {
+  private pricer: AnswerPricer | undefined;
+
+  constructor(private readonly log: Pick<Logger, 'warn'>) {}
+
+  /** The account feature offers its prices (the last one offered wins) until the result is disposed. */
+  offer(fn: AnswerPricer): vscode.Disposable {
+    this.pricer = fn;
+    return {
+      dispose: () => {
+        if (this.pricer === fn) this.pricer = undefined;
+      },
+    };
+  }
+
+  /**
+   * The cost of an ended answer, or undefined when nobody prices answers (the account feature is
+   * off or not loaded) or pricing failed (logged). Call it after the answer, never before a send:
+   * it may read the gateway's prices over the network.
+   */
+  async price(q: AnswerCostQuery): Promise<AnswerCost | undefined> {
+    const fn = this.pricer;
+    if (!fn) return undefined;
+    try {
+      return await fn(q);
+    } catch (err) {
+      this.log.warn(`The answer's cost is unknown: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
   }
 }

@@ -8,8 +8,6 @@ import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';
 import { DEFAULT_PROFILE_ID } from './profiles';
-import { emitUsage } from './usageEvents';
-import { configureModelRouting } from './modelRouting';
 
 /** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
 export type GatewayHost = 'chat' | 'video';
@@ -113,14 +111,16 @@ function proxySetting(): string | undefined {
   );
 }
 
-interface CacheEntry {
-  signature: string;
-  client: GatewayClient;
-}
-const cache = new WeakMap<Services, Map<string, CacheEntry>>();
+/**
+ * The clients this copy of the module built, by host and profile. Kept here, not in Services: a
+ * test bundle that drives the product's classes over the extension's Services builds clients of
+ * its own classes, so its `instanceof` and error checks hold.
+ */
+const clients = new Map<string, { services: Services; signature: string; client: GatewayClient }>();
 
 /**
- * A {@link GatewayClient} for the current settings and key. The same instance is returned while
+ * A {@link GatewayClient} for the current settings and key, built complete: its answers go to
+ * `s.usage`, its models are routed by `s.modelRouting`. The same instance is returned while
  * neither changes, so what it learnt (a gateway that rejects `stream_options`) is kept; a change
  * of either builds a fresh one on the next call.
  */
@@ -131,8 +131,23 @@ export async function getGatewayClient(
 ): Promise<GatewayClient> {
   const o = await gatewayHttpOptions(s, host, undefined, profileId);
   const slot = `${host}:${profileId ?? s.profiles.activeId()}`;
-  // The key is part of the identity but never stored in clear outside the client itself.
-  const signature = JSON.stringify([
+  const signature = optionsSignature(o);
+  const hit = clients.get(slot);
+  if (hit && hit.services === s && hit.signature === signature) return hit.client;
+  // The hooks name the gateway by the client's own base URL (normalised by it) when they run.
+  const gateway = (): string => client.http.baseUrl;
+  const client: GatewayClient = new GatewayClient(o, {
+    observer: (a) => s.usage.emit({ kind: 'answer', gateway: gateway(), ...a }),
+    routing: s.modelRouting.hooks(gateway),
+  });
+  for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
+  clients.set(slot, { services: s, signature, client });
+  return client;
+}
+
+/** What makes two clients the same: the key is part of it but never kept in clear outside the client. */
+function optionsSignature(o: HttpOptions): string {
+  return JSON.stringify([
     o.baseUrl,
     o.timeoutMs,
     o.idleTimeoutMs,
@@ -145,19 +160,6 @@ export async function getGatewayClient(
     o.apiKey ? hash(o.apiKey) : '',
     hash(JSON.stringify([o.headers, o.modelHeaders])),
   ]);
-  let perHost = cache.get(s);
-  if (!perHost) {
-    perHost = new Map();
-    cache.set(s, perHost);
-  }
-  const hit = perHost.get(slot);
-  if (hit && hit.signature === signature) return hit.client;
-  const client = new GatewayClient(o);
-  client.observer = (a) => emitUsage(s, { kind: 'answer', gateway: client.http.baseUrl, ...a });
-  configureModelRouting(s, client);
-  for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
-  perHost.set(slot, { signature, client });
-  return client;
 }
 
 /** A short non-reversible fingerprint (FNV-1a), enough to notice that the key changed. */

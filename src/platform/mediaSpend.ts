@@ -62,23 +62,15 @@ export interface MediaSpendProvider {
   quote(req: MediaQuoteRequest): Promise<MediaQuote>;
 }
 
-interface Bridge {
+/** The bridge's state: one per activation, made by `extension.ts` and handed over in `Services.mediaSpend`. */
+export interface MediaSpendBridge {
   provider?: MediaSpendProvider;
-  chargeListeners: Set<(c: MediaCharge) => void>;
-}
-
-// By the extension's context, as in usageEvents.ts: copies of Services are the same extension.
-const bridges = new WeakMap<vscode.ExtensionContext, Bridge>();
-
-function bridgeOf(s: Services): Bridge {
-  let b = bridges.get(s.context);
-  if (!b) bridges.set(s.context, (b = { chargeListeners: new Set() }));
-  return b;
+  readonly chargeListeners: Set<(c: MediaCharge) => void>;
 }
 
 /** The account feature offers quotes (until the returned disposable is disposed). */
 export function provideMediaSpend(s: Services, p: MediaSpendProvider): vscode.Disposable {
-  const b = bridgeOf(s);
+  const b = s.mediaSpend;
   b.provider = p;
   return {
     dispose: () => {
@@ -89,7 +81,7 @@ export function provideMediaSpend(s: Services, p: MediaSpendProvider): vscode.Di
 
 /** What a job would cost; "unknown" (with why) when no quote can be given. Never rejects. */
 export async function quoteMedia(s: Services, req: MediaQuoteRequest, unknownLine: string): Promise<MediaQuote> {
-  const p = bridgeOf(s).provider;
+  const p = s.mediaSpend.provider;
   if (!p) return { known: false, line: unknownLine };
   try {
     return await p.quote(req);
@@ -100,7 +92,7 @@ export async function quoteMedia(s: Services, req: MediaQuoteRequest, unknownLin
 }
 
 export function reportMediaCharge(s: Services, c: MediaCharge): void {
-  for (const fn of bridgeOf(s).chargeListeners) {
+  for (const fn of s.mediaSpend.chargeListeners) {
     try {
       fn(c);
     } catch (err) {
@@ -110,7 +102,7 @@ export function reportMediaCharge(s: Services, c: MediaCharge): void {
 }
 
 export function onMediaCharge(s: Services, fn: (c: MediaCharge) => void): vscode.Disposable {
-  const set = bridgeOf(s).chargeListeners;
+  const set = s.mediaSpend.chargeListeners;
   set.add(fn);
   return { dispose: () => set.delete(fn) };
 }

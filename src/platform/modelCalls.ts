@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { settingLayers } from './userSettings';
 import type { ModelCalls } from '../api/models/modelCall';
-import type { Services } from './services';
+import type { Logger } from './log';
 
 const SETTING = 'gatewayStudio.models.overrides';
 
@@ -15,7 +15,7 @@ const told = new Set<string>();
  * workspace value of these fields is ignored and the log says so; problems are logged and shown
  * once each, naming the setting.
  */
-export async function modelCalls(s: Services): Promise<ModelCalls> {
+export async function modelCalls(log: Logger): Promise<ModelCalls> {
   const { readModelCalls } = await import('../api/models/modelCall');
   const info = settingLayers('models.overrides');
   const raw = JSON.stringify(info.globalValue ?? {});
@@ -32,11 +32,11 @@ export async function modelCalls(s: Services): Promise<ModelCalls> {
       ),
     );
     if (ws)
-      s.log.warn(
+      log.warn(
         `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling and variants are ignored (user settings only).`,
       );
     for (const p of cached.calls.problems) {
-      s.log.warn(p);
+      log.warn(p);
       if (told.has(p)) continue;
       told.add(p);
       void vscode.window.showWarningMessage(vscode.l10n.t('Gateway Studio: a model setting was refused. {0}', p));

@@ -1,28 +1,43 @@
 import * as vscode from 'vscode';
-import type { GatewayClient } from '../api/client';
 import type { Protocol } from '../api/models/modelCall';
-import type { Services } from './services';
+import type { RoutingHooks } from '../api/models/modelRoute';
+import type { Logger } from './log';
 
 /** globalState: per gateway and model, the protocol a refusal taught (`"<base URL> <model>": "responses"`). */
 const PROTOCOLS_KEY = 'gatewayStudio.models.learnedProtocols';
 
-/** Connects a new client to the settings, the remembered protocols and the one-time notice. */
-export function configureModelRouting(s: Services, client: GatewayClient): void {
-  const key = (model: string) => `${client.http.baseUrl} ${model}`;
-  const state = s.context.globalState;
-  // The settings' reader is loaded on the first request, not at activation.
-  const calls = async () => (await import('./modelCalls')).modelCalls(s);
-  client.models.settingsFor = async (model) => (await calls()).byId[model];
-  client.models.variantsOf = async (model) => (await calls()).variants[model];
-  client.models.memory = {
-    get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
-    set: (model, p) => {
-      const all = { ...(state.get<Record<string, Protocol>>(PROTOCOLS_KEY) ?? {}), [key(model)]: p };
-      void state.update(PROTOCOLS_KEY, all);
-    },
-  };
-  client.models.onLearned = (model) => {
-    s.log.info(
+/**
+ * The model routing every gateway client is built with: the call settings, the protocols
+ * remembered in globalState and the one-time notice. Created once at activation.
+ */
+export class ModelRouting {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly log: Logger,
+  ) {}
+
+  /** The hooks of a client for `gateway` (its base URL, read when a protocol is remembered). */
+  hooks(gateway: () => string): RoutingHooks {
+    const key = (model: string) => `${gateway()} ${model}`;
+    const state = this.state;
+    // The settings' reader is loaded on the first request, not at activation.
+    const calls = async () => (await import('./modelCalls')).modelCalls(this.log);
+    return {
+      settingsFor: async (model) => (await calls()).byId[model],
+      variantsOf: async (model) => (await calls()).variants[model],
+      memory: {
+        get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
+        set: (model, p) => {
+          const all = { ...(state.get<Record<string, Protocol>>(PROTOCOLS_KEY) ?? {}), [key(model)]: p };
+          void state.update(PROTOCOLS_KEY, all);
+        },
+      },
+      onLearned: (model) => this.learned(model),
+    };
+  }
+
+  private learned(model: string): void {
+    this.log.info(
       `${model} answered that it is served on the Responses API only: it is asked on /v1/responses from now on.`,
     );
     void vscode.window.showInformationMessage(
@@ -31,5 +46,5 @@ export function configureModelRouting(s: Services, client: GatewayClient): void 
         model,
       ),
     );
-  };
+  }
 }

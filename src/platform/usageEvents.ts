@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Usage } from '../api/chat/wire';
-import type { Services } from './services';
+import type { Logger } from './log';
 
 /**
  * What the gateway billed, as the features see it: an answer (chat panel, compaction, language
@@ -21,24 +21,28 @@ export type UsageEvent =
       end: string;
     };
 
-// By the extension's context, not the Services object: copies of Services (the exports of
-// activate, the tests' harnesses) are the same extension.
-const listeners = new WeakMap<vscode.ExtensionContext, Set<(e: UsageEvent) => void>>();
+/**
+ * The channel of usage events, one per activation, handed to every feature in `Services.usage`
+ * (copies of Services, such as the exports of activate, carry the same one).
+ */
+export class UsageEvents {
+  private readonly listeners = new Set<(e: UsageEvent) => void>();
 
-/** Tells every listener; a listener that throws is skipped, the feature that emitted goes on. */
-export function emitUsage(s: Services, e: UsageEvent): void {
-  for (const fn of listeners.get(s.context) ?? []) {
-    try {
-      fn(e);
-    } catch (err) {
-      s.log.warn(`A usage listener failed: ${err instanceof Error ? err.message : String(err)}`);
+  constructor(private readonly log: Pick<Logger, 'warn'>) {}
+
+  /** Tells every listener; a listener that throws is skipped, the feature that emitted goes on. */
+  emit(e: UsageEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch (err) {
+        this.log.warn(`A usage listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
   }
-}
 
-export function onUsage(s: Services, fn: (e: UsageEvent) => void): vscode.Disposable {
-  let set = listeners.get(s.context);
-  if (!set) listeners.set(s.context, (set = new Set()));
-  set.add(fn);
-  return { dispose: () => set.delete(fn) };
+  on(fn: (e: UsageEvent) => void): vscode.Disposable {
+    this.listeners.add(fn);
+    return { dispose: () => this.listeners.delete(fn) };
+  }
 }

@@ -26,13 +26,15 @@ function responseOf(parts: Uint8Array[]): Response {
 }
 
 async function ours(parts: Uint8Array[]): Promise<{ result: ChatResult; errorKind?: string; encrypted: number }> {
-  const c = new GatewayClient({
-    baseUrl: 'https://faults.invalid',
-    apiKey: 'k',
-    fetch: () => Promise.resolve(responseOf(parts)),
-    maxRetries: 0,
-  });
-  c.models.settingsFor = () => ({ protocol: 'responses' });
+  const c = new GatewayClient(
+    {
+      baseUrl: 'https://faults.invalid',
+      apiKey: 'k',
+      fetch: () => Promise.resolve(responseOf(parts)),
+      maxRetries: 0,
+    },
+    { routing: { settingsFor: () => ({ protocol: 'responses' }) } },
+  );
   let encrypted = 0;
   const remember = c.models.rememberReasoning.bind(c.models);
   c.models.rememberReasoning = (model, m, items) => {

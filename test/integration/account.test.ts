@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { formatQuota, unitFromStatus } from '../../src/account/balance/core/money';
-import type { AccountDebugState } from '../../src/account/vscode/register';
+import type { AccountDebugState } from '../../src/account/vscode/debugState';
 import { WARNED_KEY } from '../../src/account/spend/core/dailyLimit';
 import type { Services } from '../../src/platform/services';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';

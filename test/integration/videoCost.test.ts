@@ -9,7 +9,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatQuota, unitFromStatus } from '../../src/account/balance/core/money';
-import type { AccountDebugState } from '../../src/account/vscode/register';
+import type { AccountDebugState } from '../../src/account/vscode/debugState';
 import type { VideoDebugState } from '../../src/video/vscode/testCommands';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 

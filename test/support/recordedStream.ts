@@ -41,8 +41,12 @@ export async function replay(fixture: string, protocol: 'chat' | 'responses' = '
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const { port } = server.address() as AddressInfo;
-    const client = new GatewayClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-recorded', maxRetries: 0 });
-    if (protocol === 'responses') client.models.settingsFor = (m) => readModelCalls({ [m]: { protocol } }).byId[m];
+    const routing =
+      protocol === 'responses' ? { settingsFor: (m: string) => readModelCalls({ [m]: { protocol } }).byId[m] } : {};
+    const client = new GatewayClient(
+      { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-recorded', maxRetries: 0 },
+      { routing },
+    );
     const events: ChatStreamEvent[] = [];
     const ask: ChatRequest = {
       model: 'recorded-model',

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { setAnswerPricer } from '../../platform/answerCosts';
 import type { Services } from '../../platform/services';
 import { userValue } from '../../platform/userSettings';
 import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
@@ -25,8 +24,8 @@ function gatewayHost(url: string): string {
 }
 
 /**
- * What the account adds around each answer: its cost for the chat (through the platform's
- * answer pricer, so the chat never imports the account), the daily soft limit, and the usage
+ * What the account adds around each answer: its cost for the chat (offered on `s.answerCosts`,
+ * so the chat never imports the account), the daily soft limit, and the usage
  * view. `afterCount` runs once the ledger has counted an answer or a clip.
  */
 export function registerAnswerSpend(
@@ -38,7 +37,7 @@ export function registerAnswerSpend(
   let afterCount: (gateway: string, unit: MoneyUnit) => void = () => undefined;
   /** The daily-limit warnings said in this window (the last few), for the debug-state command. */
   const said: string[] = [];
-  const pricer = setAnswerPricer(s, async (q) => {
+  const pricer = s.answerCosts.offer(async (q) => {
     const settings = readSpendSettings();
     if (!settings.enabled) return undefined;
     const e = await accounts.current();

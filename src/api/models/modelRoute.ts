@@ -34,21 +34,31 @@ export function isResponsesOnly(e: unknown): boolean {
   );
 }
 
-/** The routing state of one client. */
-export class ModelRouter {
+/** What a client is built with to route its models (in the extension: the settings and globalState). */
+export interface RoutingHooks {
   /** Per model id, what the settings say (undefined: nothing). */
-  settingsFor?: (model: string) => Promise<ModelCallSettings | undefined> | ModelCallSettings | undefined;
+  readonly settingsFor?: (model: string) => Promise<ModelCallSettings | undefined> | ModelCallSettings | undefined;
   /** Per listed model id, the ids of its variants (`<model>#<variant>`), listed after it. */
-  variantsOf?: (model: string) => Promise<readonly string[] | undefined> | readonly string[] | undefined;
-  memory: ProtocolMemory = memoryInProcess();
+  readonly variantsOf?: (model: string) => Promise<readonly string[] | undefined> | readonly string[] | undefined;
+  /** Where the protocols learnt from refusals are kept; without it, in this process only. */
+  readonly memory?: ProtocolMemory;
   /** Told once per model when a chat refusal switched it to the Responses API. */
-  onLearned?: (model: string) => void;
+  readonly onLearned?: (model: string) => void;
+}
+
+/** The routing state of one client; its hooks are given at construction and never changed. */
+export class ModelRouter {
+  private readonly memory: ProtocolMemory;
   /** Models whose Responses requests go without `reasoning`/`include` (the gateway refused them). */
   private readonly noReasoning = new Set<string>();
   private readonly reasoning = new Map<string, ReasoningItem[]>();
 
+  constructor(private readonly hooks: RoutingHooks = {}) {
+    this.memory = hooks.memory ?? memoryInProcess();
+  }
+
   async settings(model: string): Promise<ModelCallSettings> {
-    return (await this.settingsFor?.(model)) ?? {};
+    return (await this.hooks.settingsFor?.(model)) ?? {};
   }
 
   /**
@@ -63,7 +73,7 @@ export class ModelRouter {
     };
     for (const r of records) {
       out.push(await effort(r));
-      for (const id of (await this.variantsOf?.(r.id)) ?? []) out.push(await effort({ ...r, id }));
+      for (const id of (await this.hooks.variantsOf?.(r.id)) ?? []) out.push(await effort({ ...r, id }));
     }
     return out;
   }
@@ -83,7 +93,7 @@ export class ModelRouter {
     const id = s.wireModel ?? model;
     if (this.memory.get(id) === 'responses') return;
     this.memory.set(id, 'responses');
-    this.onLearned?.(id);
+    this.hooks.onLearned?.(id);
   }
 
   /** The chat completions body: the model's sampling, effort and extra fields applied. */

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { GatewayClient } from '../../api/client';
-import { priceAnswer } from '../../platform/answerCosts';
 import { getGatewayClient } from '../../platform/gateway';
 import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
@@ -104,7 +103,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       log: s.log,
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
-      priceAnswer: (b, q) => priceAnswer(s, { ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
+      priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
     });
     this.actions = new EditorActions(
       (msg) => this.hub.broadcast(msg),

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { FeatureTool } from '../../contracts/featureTools';
 import type { Services } from '../../platform/services';
 import { pageHtml } from '../../platform/webviewPage';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from '../conversation/core/contracts';
@@ -16,12 +15,12 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
 
 /**
  * The chat: a view in its own activity-bar container, the same chat in an editor panel ("Open
- * Chat"), the editor commands, and its tools (with the tools `fromFeatures` offer, the video's).
+ * Chat"), the editor commands, and its tools (with those other features add to `s.chatTools`, the video's).
  * Only the registrations happen at activation: the chat's code (session, history, checkpoints,
  * tools) is imported when the chat is first shown or one of its commands first runs, a chunk of
  * its own (see esbuild.js).
  */
-export function registerChat(s: Services, fromFeatures: readonly FeatureTool[] = []): void {
+export function registerChat(s: Services): void {
   const { context } = s;
   let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
   const load = () =>
@@ -32,7 +31,7 @@ export function registerChat(s: Services, fromFeatures: readonly FeatureTool[] =
       ]);
       const controller = new ChatController(s);
       context.subscriptions.push(controller);
-      return { controller, manageTools: registerTools(s, controller, fromFeatures).manageTools };
+      return { controller, manageTools: registerTools(s, controller, s.chatTools).manageTools };
     })());
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;

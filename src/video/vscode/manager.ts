@@ -2,7 +2,6 @@ import { getGatewayClient } from '../../platform/gateway';
 import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
 import type { Services } from '../../platform/services';
 import { readSettings } from '../../platform/settings';
-import { emitUsage } from '../../platform/usageEvents';
 import { setStepContext } from '../../platform/walkthrough';
 import type { VideoRunEnd } from '../jobs/core/job';
 import { VideoJobManager } from '../jobs/core/manager';
@@ -69,7 +68,7 @@ function reportUsage(s: Services, r: VideoTaskRecord, end: VideoRunEnd): void {
   if (end === 'paused' || !r.videoId) return;
   void getGatewayClient(s, 'video', r.profile ?? DEFAULT_PROFILE_ID).then(
     (c) =>
-      emitUsage(s, {
+      s.usage.emit({
         kind: 'clip',
         gateway: c.http.baseUrl,
         videoId: r.videoId,

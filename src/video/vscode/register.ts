@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { FeatureTool } from '../../contracts/featureTools';
 import type { Services } from '../../platform/services';
 import { SHOW_TASKS_COMMAND } from '../base/vscode/feature';
 import { VideoSpend } from '../base/vscode/spend';
@@ -24,7 +23,7 @@ import { registerVideoTestCommands } from './testCommands';
  * resumption of unfinished tasks. Every task, whoever starts it, goes through the one manager.
  * Returns the tools the chat panel offers (handed over by `extension.ts`).
  */
-export function registerVideo(s: Services): { manager: VideoJobManager; chatTools: FeatureTool[] } {
+export function registerVideo(s: Services): { manager: VideoJobManager } {
   const clients = videoClients(s);
   const folders = new OutputFolders();
   // Reads the manager lazily: the item is built first so the manager's events can reach it.
@@ -61,5 +60,6 @@ export function registerVideo(s: Services): { manager: VideoJobManager; chatTool
       s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  return { manager, chatTools: [...videoChatTools(feature, videoJobSource(feature, gallery)), ...boardTools] };
+  s.chatTools.push(...videoChatTools(feature, videoJobSource(feature, gallery)), ...boardTools);
+  return { manager };
 }

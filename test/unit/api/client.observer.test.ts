@@ -11,8 +11,7 @@ const ask = { model: 'gw-chat', messages: [{ role: 'user' as const, content: 'he
 void describe('GatewayClient.observer', () => {
   void it('sees the model asked for and the usage, streamed and not', async () => {
     const seen: AnswerSeen[] = [];
-    const c = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid });
-    c.observer = (a) => seen.push(a);
+    const c = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid }, { observer: (a) => seen.push(a) });
     const streamed = await c.streamChat(ask);
     const whole = await c.chat({ ...ask, model: 'gw-latest' });
     assert.equal(seen.length, 2);
@@ -22,12 +21,12 @@ void describe('GatewayClient.observer', () => {
   });
 
   void it('an observer that throws does not fail the answer; a refused request is not seen', async () => {
-    const c = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
     let calls = 0;
-    c.observer = () => {
+    const observer = () => {
       calls += 1;
       throw new Error('observer bug');
     };
+    const c = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 }, { observer });
     const r = await c.streamChat(ask);
     assert.ok(r.message.content);
     gw.fault({ status: 401 });

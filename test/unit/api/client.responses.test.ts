@@ -3,18 +3,17 @@
 // images, encrypted reasoning replayed, errors, 429 and a stream cut before response.completed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayClient } from '../../../src/api/client';
+import { GatewayClient, type ClientHooks } from '../../../src/api/client';
 import { readModelCalls } from '../../../src/api/models/modelCall';
+import type { ProtocolMemory } from '../../../src/api/models/modelRoute';
 import type { ChatMessage, ChatRequest, ChatStreamEvent, ToolDefinition } from '../../../src/api/chat/wire';
 import { gatewayFailure, useGateway } from '../../support/helpers';
 
 const gw = useGateway();
-const client = () => new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 1 });
-const responsesClient = () => {
-  const c = client();
-  c.models.settingsFor = (m) => readModelCalls({ [m]: { protocol: 'responses' } }).byId[m];
-  return c;
-};
+const client = (hooks: ClientHooks = {}) =>
+  new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 1 }, hooks);
+const responsesClient = () =>
+  client({ routing: { settingsFor: (m) => readModelCalls({ [m]: { protocol: 'responses' } }).byId[m] } });
 const ask = (text: string, model = 'gw-chat', extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model,
   messages: [{ role: 'user', content: text }],
@@ -85,9 +84,8 @@ void describe('the Responses API gives the chat its usual result and events', ()
 
 void describe('a responses-only model', () => {
   void it('is switched after the chat refusal, remembered, told once, and answers a tool round trip with its reasoning replayed', async () => {
-    const c = client();
     const learned: string[] = [];
-    c.models.onLearned = (m) => learned.push(m);
+    const c = client({ routing: { onLearned: (m) => learned.push(m) } });
     const script = JSON.stringify([
       { calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] },
       { text: 'Read it.' },
@@ -150,11 +148,10 @@ void describe('a responses-only model', () => {
 
   void it('the remembered protocol survives a new client through the memory', async () => {
     const store = new Map<string, 'chat' | 'responses'>();
-    const a = client();
-    a.models.memory = { get: (m) => store.get(m), set: (m, p) => void store.set(m, p) };
+    const memory: ProtocolMemory = { get: (m) => store.get(m), set: (m, p) => void store.set(m, p) };
+    const a = client({ routing: { memory } });
     await a.chat(ask('one', 'gw-codex'));
-    const b = client();
-    b.models.memory = a.models.memory;
+    const b = client({ routing: { memory } });
     const before = count('/v1/chat/completions');
     const r = await b.streamChat(ask('two', 'gw-codex'));
     assert.equal(r.message.content, 'Echo: two');

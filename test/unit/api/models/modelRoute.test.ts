@@ -46,9 +46,8 @@ void test('a refusal of the reasoning fields is recognised by param or words', (
 });
 
 void test('the setting wins over what was learnt, learning is told once', () => {
-  const r = new ModelRouter();
   const told: string[] = [];
-  r.onLearned = (m) => told.push(m);
+  const r = new ModelRouter({ onLearned: (m) => told.push(m) });
   assert.equal(r.protocol('m', {}), 'chat');
   r.learn('m', {});
   r.learn('m', {});

@@ -10,9 +10,7 @@ void test('variants are listed after their model as copies of its record, with t
       variants: { thinking: { reasoningEffort: 'high' }, fast: { reasoningEffort: 'minimal' } },
     },
   });
-  const r = new ModelRouter();
-  r.settingsFor = (m) => calls.byId[m];
-  r.variantsOf = (m) => calls.variants[m];
+  const r = new ModelRouter({ settingsFor: (m) => calls.byId[m], variantsOf: (m) => calls.variants[m] });
   const list = await r.withVariants([
     { id: 'gpt-5', context_length: 400_000 },
     { id: 'other', context_length: 1 },
