@@ -1,24 +1,23 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../api/client';
 import type { Protocol } from '../api/models/modelCall';
+import { learnedProtocolsKey } from '../contracts/persistedState/platform';
+import { persistedState } from './persistedState';
 import type { Services } from './services';
-
-/** globalState: per gateway and model, the protocol a refusal taught (`"<base URL> <model>": "responses"`). */
-const PROTOCOLS_KEY = 'gatewayStudio.models.learnedProtocols';
 
 /** Connects a new client to the settings, the remembered protocols and the one-time notice. */
 export function configureModelRouting(s: Services, client: GatewayClient): void {
   const key = (model: string) => `${client.http.baseUrl} ${model}`;
-  const state = s.context.globalState;
+  const state = persistedState(s.context);
   // The settings' reader is loaded on the first request, not at activation.
   const calls = async () => (await import('./modelCalls')).modelCalls(s);
   client.models.settingsFor = async (model) => (await calls()).byId[model];
   client.models.variantsOf = async (model) => (await calls()).variants[model];
   client.models.memory = {
-    get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
+    get: (model) => state.get(learnedProtocolsKey)[key(model)],
     set: (model, p) => {
-      const all = { ...(state.get<Record<string, Protocol>>(PROTOCOLS_KEY) ?? {}), [key(model)]: p };
-      void state.update(PROTOCOLS_KEY, all);
+      const all: Record<string, Protocol> = { ...state.get(learnedProtocolsKey), [key(model)]: p };
+      void state.set(learnedProtocolsKey, all);
     },
   };
   client.models.onLearned = (model) => {

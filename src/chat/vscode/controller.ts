@@ -4,6 +4,8 @@ import { priceAnswer } from '../../platform/answerCosts';
 import { getGatewayClient } from '../../platform/gateway';
 import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
+import { persistedState } from '../../platform/persistedState';
+import { followedTasksKey } from '../../contracts/persistedState/chat';
 import {
   parseWebviewMessage,
   type EditorContext,
@@ -26,7 +28,7 @@ import { conversationStorage } from '../history/vscode/conversationStorage';
 import type { ChangeRecorder } from '../checkpoints/core/checkpoints';
 import { EditorActions } from '../panel/vscode/editorActions';
 import type { FeatureTaskSource } from '../../contracts/featureTools';
-import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
+import { FollowedTasks } from '../panel/core/followedTasks';
 import { ChatHub, route, type Routes, type Surface } from '../panel/core/hub';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
@@ -133,8 +135,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
       broadcast: (msg) => this.hub.broadcast(msg),
       conversationId: () => this.session.conversationId,
-      load: () => storedFollows(s.context.workspaceState.get<unknown>(FOLLOWED_KEY)),
-      save: (entries) => void s.context.workspaceState.update(FOLLOWED_KEY, entries),
+      load: () => persistedState(s.context).get(followedTasksKey),
+      save: (entries) => void persistedState(s.context).set(followedTasksKey, entries),
       warn: (text) => s.log.warn(text),
     });
     this.routes = {
@@ -360,21 +362,4 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** Where the calls whose cards follow a task are kept (per workspace, like the conversations). */
-const FOLLOWED_KEY = 'gatewayStudio.chat.followedTasks';
-
-/** The stored follows that have the right shape (the store is ours, but may be of an older version). */
-function storedFollows(v: unknown): FollowedEntry[] {
-  if (!Array.isArray(v)) return [];
-  return v.filter(
-    (e): e is FollowedEntry =>
-      typeof e === 'object' &&
-      e !== null &&
-      (e as FollowedEntry).kind === 'videoTask' &&
-      typeof (e as FollowedEntry).conversationId === 'string' &&
-      typeof (e as FollowedEntry).callId === 'string' &&
-      typeof (e as FollowedEntry).key === 'string',
-  );
 }

@@ -32,8 +32,7 @@ import {
 import { effectiveModel, effectiveParams, type BuildOptions, type RequestDefaults } from '../../session/core/request';
 import type { KeyValueStorage } from '../../history/core/store';
 import type { ToolExecutor } from '../../tools/core/seam';
-
-const MEMORY_KEY = 'gatewayStudio.chat.contextWindow';
+import { contextWindowKey, loadState, saveState } from '../../../contracts/persistedState/chat';
 
 interface PerModel {
   learned?: number;
@@ -69,8 +68,7 @@ export class ContextGuard {
   private lastPrompt: number | undefined;
 
   constructor(private readonly deps: ContextGuardDeps) {
-    const raw = deps.storage?.get<unknown>(MEMORY_KEY);
-    this.memory = typeof raw === 'object' && raw !== null ? (raw as Record<string, PerModel>) : {};
+    this.memory = deps.storage ? loadState(deps.storage, contextWindowKey) : {};
   }
 
   /** The model list came (or came again). */
@@ -109,7 +107,7 @@ export class ContextGuard {
 
   private remember(model: string, change: PerModel): void {
     this.memory = { ...this.memory, [model]: { ...this.memory[model], ...change } };
-    void this.deps.storage?.update(MEMORY_KEY, this.memory);
+    if (this.deps.storage) void saveState(this.deps.storage, contextWindowKey, this.memory);
   }
 
   /**
