@@ -125,7 +125,13 @@ export function entries<T>(value: StateCheck<T>): StateCheck<Record<string, T>> 
 
 /** A list whose items that do not parse are dropped. */
 export function items<T>(item: StateCheck<T>): StateCheck<T[]> {
-  return (v) => (Array.isArray(v) ? v.flatMap((e) => (item(e) === undefined ? [] : [item(e) as T])) : undefined);
+  return (v) =>
+    Array.isArray(v)
+      ? v.flatMap((e) => {
+          const ok = item(e);
+          return ok === undefined ? [] : [ok];
+        })
+      : undefined;
 }
 
 /** An object with these fields (each required), and only these. */
