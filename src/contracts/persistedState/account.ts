@@ -2,7 +2,7 @@
 // How to add a key: ./state.ts.
 import { stateKey, entries, oneOf, text, emptyMap } from './state';
 
-export { decodeState, loadState, saveState } from './state';
+export { loadState, saveState } from './state';
 
 /** global: per gateway, the day the daily limit was last said (the last 50 gateways). */
 export const dailyLimitWarnedKey = /* @__PURE__ */ stateKey({

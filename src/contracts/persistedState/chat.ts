@@ -19,7 +19,7 @@ import {
   type StateCheck,
 } from './state';
 
-export { decodeState, loadState, saveState } from './state';
+export { loadState, saveState } from './state';
 
 const toolChoice: StateCheck<ToolChoiceSetting> = (v) =>
   v === 'auto' || v === 'none'
@@ -100,7 +100,7 @@ export const contextWindowKey = /* @__PURE__ */ stateKey({
 });
 
 /** Keys made of a prefix and an id, one per item. */
-export interface StateFamily {
+interface StateFamily {
   readonly prefix: string;
   readonly store: StateStore;
   readonly version: number;

@@ -1,8 +1,6 @@
 // Inline completion's key: the snooze. How to add a key: ./state.ts.
 import { stateKey, finite } from './state';
 
-export { decodeState, loadState, saveState } from './state';
-
 /** global: inline completion is snoozed until this time (ms); 0: not snoozed. */
 export const completionsSnoozedUntilKey = /* @__PURE__ */ stateKey({
   key: 'gatewayStudio.completions.snoozedUntil',

@@ -2,7 +2,7 @@
 // secret slots of the API keys. How to add a key: ./state.ts.
 import { stateKey, entries, oneOf, bool, text, emptyMap } from './state';
 
-export { decodeState, loadState, saveState } from './state';
+export { loadState, saveState } from './state';
 
 /** global: the user's answer per origin a workspace set the gateway to (no workspace file can write it). */
 export const gatewayOriginsKey = /* @__PURE__ */ stateKey({

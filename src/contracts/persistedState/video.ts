@@ -2,7 +2,7 @@
 // spent today without asking. How to add a key: ./state.ts.
 import { stateKey, entries, fields, map, text, finite, emptyMap } from './state';
 
-export { decodeState, loadState, saveState } from './state';
+export { loadState, saveState } from './state';
 
 /** global: what agents spent today without being asked (this machine, every workspace). */
 export const agentSpentTodayKey = /* @__PURE__ */ stateKey<{ day: string; spent: number } | undefined>({

@@ -4,10 +4,9 @@ import { describe, it } from 'node:test';
 import {
   balanceSourcesKey,
   dailyLimitWarnedKey,
-  decodeState,
   usageLedgerKey,
 } from '../../../../src/contracts/persistedState/account';
-import { loadState } from '../../../../src/contracts/persistedState/state';
+import { decodeState, loadState } from '../../../../src/contracts/persistedState/state';
 
 const stored = (key: string, value: unknown) => ({
   get: (k: string) => (k === key ? value : undefined),

@@ -5,13 +5,12 @@ import { describe, it } from 'node:test';
 import {
   chatIndexKey,
   contextWindowKey,
-  decodeState,
   followedTasksKey,
   PERSISTED_FAMILIES,
   rulesAllowedUntrustedKey,
   toolStateKey,
 } from '../../../../src/contracts/persistedState/chat';
-import { loadState } from '../../../../src/contracts/persistedState/state';
+import { decodeState, loadState } from '../../../../src/contracts/persistedState/state';
 
 const stored = (value: unknown) => ({ get: () => value, update: () => Promise.resolve() });
 

@@ -5,14 +5,13 @@ import { describe, it } from 'node:test';
 import {
   activeProfileKey,
   apiKeySlot,
-  decodeState,
   gatewayOriginsKey,
   learnedProtocolsKey,
   profilesMigratedKey,
   SECRETS,
   walkthroughShownKey,
 } from '../../../../src/contracts/persistedState/platform';
-import { loadState } from '../../../../src/contracts/persistedState/state';
+import { decodeState, loadState } from '../../../../src/contracts/persistedState/state';
 
 const stored = (key: string, value: unknown) => ({
   get: (k: string) => (k === key ? value : undefined),

@@ -5,12 +5,11 @@ import { describe, it } from 'node:test';
 import {
   agentSpentTodayKey,
   clipCostsKey,
-  decodeState,
   storyboardRunsKey,
   unreadableVideoTasksKey,
   videoTasksKey,
 } from '../../../../src/contracts/persistedState/video';
-import { loadState } from '../../../../src/contracts/persistedState/state';
+import { decodeState, loadState } from '../../../../src/contracts/persistedState/state';
 import { parseApprovedRun } from '../../../../src/video/storyboard/core/approved';
 
 const stored = (value: unknown) => ({ get: () => value, update: () => Promise.resolve() });
