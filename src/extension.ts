@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
     usage: new UsageEvents(log),
     answerCosts: new AnswerCosts(log),
     mediaSpend: { chargeListeners: new Set() },
-    modelRouting: new ModelRouting(context.globalState, log),
+    modelRouting: new ModelRouting(context, log),
     chatTools: [],
   };
   void profiles.migrate(String(context.extension.packageJSON.version));

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import { GatewayError } from '../api/transport/errors';
-import { decideAddress, parseAnswers, type OriginAnswer } from '../api/transport/gatewayAddress';
+import { decideAddress, type OriginAnswer } from '../api/transport/gatewayAddress';
+import { gatewayOriginsKey, loadState, saveState } from '../contracts/persistedState/platform';
 import type { Logger } from './log';
 import { settingLayers } from './userSettings';
 
 /** The setting keys whose value decides where the key goes. */
 export type AddressSetting = 'baseUrl' | 'videoBaseUrl';
-
-const ANSWERS_KEY = 'gatewayStudio.workspaceGatewayOrigins';
 
 /** Where a repository wrote the address: the folder's settings, or the remote machine's. */
 export type AddressPlace = 'workspace' | 'remote';
@@ -34,13 +33,13 @@ export class GatewayOrigins {
   ) {}
 
   answers(): Record<string, OriginAnswer> {
-    return parseAnswers(this.state.get<unknown>(ANSWERS_KEY));
+    return loadState(this.state, gatewayOriginsKey);
   }
 
   /** Forgets every remembered answer (the "Forget Workspace Gateway Choices" command). */
   async forget(): Promise<void> {
     this.dismissed.clear();
-    await this.state.update(ANSWERS_KEY, undefined);
+    await saveState(this.state, gatewayOriginsKey, undefined);
   }
 
   /**
@@ -84,7 +83,7 @@ export class GatewayOrigins {
     if (!pending) {
       pending = this.prompt(origin, setting, place).then(async (answer) => {
         if (answer !== undefined) {
-          await this.state.update(ANSWERS_KEY, { ...this.answers(), [origin]: answer });
+          await saveState(this.state, gatewayOriginsKey, { ...this.answers(), [origin]: answer });
           this.log.info(
             `${setting}: the user ${answer === 'allow' ? 'allowed' : 'refused'} the ${place === 'remote' ? "remote machine's" : "workspace's"} ${origin}.`,
           );

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { Protocol } from '../api/models/modelCall';
 import type { RoutingHooks } from '../api/models/modelRoute';
+import { learnedProtocolsKey } from '../contracts/persistedState/platform';
 import type { Logger } from './log';
-
-/** globalState: per gateway and model, the protocol a refusal taught (`"<base URL> <model>": "responses"`). */
-const PROTOCOLS_KEY = 'gatewayStudio.models.learnedProtocols';
+import { persistedState, type StateStores } from './persistedState';
 
 /**
  * The model routing every gateway client is built with: the call settings, the protocols
@@ -12,24 +11,24 @@ const PROTOCOLS_KEY = 'gatewayStudio.models.learnedProtocols';
  */
 export class ModelRouting {
   constructor(
-    private readonly state: vscode.Memento,
+    private readonly stores: StateStores,
     private readonly log: Logger,
   ) {}
 
   /** The hooks of a client for `gateway` (its base URL, read when a protocol is remembered). */
   hooks(gateway: () => string): RoutingHooks {
     const key = (model: string) => `${gateway()} ${model}`;
-    const state = this.state;
+    const state = persistedState(this.stores);
     // The settings' reader is loaded on the first request, not at activation.
     const calls = async () => (await import('./modelCalls')).modelCalls(this.log);
     return {
       settingsFor: async (model) => (await calls()).byId[model],
       variantsOf: async (model) => (await calls()).variants[model],
       memory: {
-        get: (model) => state.get<Record<string, Protocol>>(PROTOCOLS_KEY)?.[key(model)],
+        get: (model) => state.get(learnedProtocolsKey)[key(model)],
         set: (model, p) => {
-          const all = { ...(state.get<Record<string, Protocol>>(PROTOCOLS_KEY) ?? {}), [key(model)]: p };
-          void state.update(PROTOCOLS_KEY, all);
+          const all: Record<string, Protocol> = { ...state.get(learnedProtocolsKey), [key(model)]: p };
+          void state.set(learnedProtocolsKey, all);
         },
       },
       onLearned: (model) => this.learned(model),

@@ -8,17 +8,13 @@ import type * as HeaderRules from '../api/transport/headerRules';
 import type { Profile, ProfileList } from '../api/transport/profiles';
 import type { Logger } from './log';
 import { readSettings } from './settings';
+import { activeProfileKey, loadState, profilesMigratedKey, saveState } from '../contracts/persistedState/platform';
 
 export type { Profile } from '../api/transport/profiles';
 export { DEFAULT_PROFILE_ID } from '../api/transport/profileIds';
 
 /** The parser (src/api/transport/profiles.ts, headerRules.ts), loaded right after activation. */
 type Parser = typeof ProfileParser & typeof HeaderRules;
-
-/** Global state: the active profile's id (global state: no workspace file can set it). */
-const ACTIVE_KEY = 'gatewayStudio.activeProfile';
-/** Global state: the version whose first start made today's settings the Default profile. */
-const MIGRATED_KEY = 'gatewayStudio.profilesMigrated';
 
 /**
  * The user's gateway profiles (src/api/transport/profiles.ts) and which one is active. Profiles are read
@@ -100,14 +96,14 @@ export class GatewayProfiles implements vscode.Disposable {
   /** The active profile; Default when the remembered one was removed. */
   active(): Profile {
     const list = this.list().profiles;
-    return list.find((p) => p.id === this.state.get<string>(ACTIVE_KEY)) ?? list[0]!;
+    return list.find((p) => p.id === loadState(this.state, activeProfileKey)) ?? list[0]!;
   }
 
   async setActive(id: string): Promise<void> {
     await this.ready();
     if (!this.get(id)) throw new Error(`no profile "${id}"`);
-    if (this.state.get<string>(ACTIVE_KEY) === id) return;
-    await this.state.update(ACTIVE_KEY, id === DEFAULT_PROFILE_ID ? undefined : id);
+    if (loadState(this.state, activeProfileKey) === id) return;
+    await saveState(this.state, activeProfileKey, id === DEFAULT_PROFILE_ID ? undefined : id);
     this.log.info(`active gateway profile: ${id}`);
     this.emitter.fire();
   }
@@ -136,9 +132,9 @@ export class GatewayProfiles implements vscode.Disposable {
    */
   async migrate(version: string): Promise<boolean> {
     await this.ready();
-    if (this.state.get<string>(MIGRATED_KEY) !== undefined) return false;
+    if (loadState(this.state, profilesMigratedKey) !== undefined) return false;
     const hadKey = (await this.keyOf(DEFAULT_PROFILE_ID)) !== undefined;
-    await this.state.update(MIGRATED_KEY, version);
+    await saveState(this.state, profilesMigratedKey, version);
     this.log.info(
       `gateway profiles: the existing settings${hadKey ? ' and key' : ''} are the profile "Default" (nothing was moved).`,
     );
@@ -158,7 +154,7 @@ export class GatewayProfiles implements vscode.Disposable {
 
   /** Lets the integration tests start again from a previous version's state. */
   async resetMigration(): Promise<void> {
-    await this.state.update(MIGRATED_KEY, undefined);
+    await saveState(this.state, profilesMigratedKey, undefined);
   }
 
   /**

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { walkthroughShownKey } from '../contracts/persistedState/platform';
+import { persistedState } from './persistedState';
 import type { Services } from './services';
 
 /** The walkthrough's id in package.json (`contributes.walkthroughs`). */
@@ -15,9 +17,6 @@ export const STEP_CONTEXT = {
   videoStarted: 'gatewayStudio.videoStarted',
 } as const;
 export type StepContext = keyof typeof STEP_CONTEXT;
-
-/** globalState: the walkthrough was opened once (on the first start after installing). */
-const SHOWN_FLAG = 'gatewayStudio.walkthroughShown';
 
 /** What the extension last set, by context key: VS Code offers no way to read a context key back. */
 const lastSet = new Map<string, boolean>();
@@ -58,14 +57,14 @@ export function registerWalkthrough(s: Services): WalkthroughApi {
     id: fullId,
     context: (step) => lastSet.get(STEP_CONTEXT[step]),
     openOnFirstStart: async (force = false) => {
-      if (context.globalState.get<boolean>(SHOWN_FLAG)) return false;
+      if (persistedState(context).get(walkthroughShownKey)) return false;
       if (!force && context.extensionMode !== vscode.ExtensionMode.Production) return false;
-      await context.globalState.update(SHOWN_FLAG, true);
+      await persistedState(context).set(walkthroughShownKey, true);
       s.log.info('first start: opening the Get Started walkthrough');
       await vscode.commands.executeCommand('workbench.action.openWalkthrough', fullId, false);
       return true;
     },
-    resetFirstStart: () => context.globalState.update(SHOWN_FLAG, undefined),
+    resetFirstStart: () => persistedState(context).set(walkthroughShownKey, undefined),
   };
   void api.openOnFirstStart().catch((e: unknown) => s.log.warn(`could not open the walkthrough: ${String(e)}`));
   return api;

@@ -2,6 +2,8 @@ import type * as vscode from 'vscode';
 import { HttpClient, type HttpOptions } from '../../api/transport/http';
 import { gatewayHttpOptions } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
+import { persistedState } from '../../platform/persistedState';
+import { balanceSourcesKey } from '../../contracts/persistedState/account';
 import { settingLayers, userValue } from '../../platform/userSettings';
 import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
@@ -67,7 +69,6 @@ export interface AccountEntry {
   pricesLoading?: Promise<void>;
 }
 
-const SOURCES_KEY = 'gatewayStudio.spend.sources.v1';
 const PRICES_TTL_MS = 10 * 60_000;
 
 /** A short non-reversible fingerprint, enough to tell two keys apart (the key is never stored). */
@@ -110,7 +111,7 @@ export class Accounts implements vscode.Disposable {
     const id = `${this.s.profiles.activeId()}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
     let e = this.entries.get(id);
     if (!e) {
-      const remembered = this.s.context.globalState.get<Record<string, SourceKind>>(SOURCES_KEY)?.[http.baseUrl];
+      const remembered = persistedState(this.s.context).get(balanceSourcesKey)[http.baseUrl];
       const transport = transportOver(http);
       const entry: AccountEntry = {
         gateway: http.baseUrl,
@@ -133,13 +134,13 @@ export class Accounts implements vscode.Disposable {
   }
 
   private async rememberSource(gateway: string, src: SourceKind | undefined): Promise<void> {
-    const all = { ...(this.s.context.globalState.get<Record<string, SourceKind>>(SOURCES_KEY) ?? {}) };
+    const all: Record<string, SourceKind> = { ...persistedState(this.s.context).get(balanceSourcesKey) };
     if (src) all[gateway] = src;
     else delete all[gateway];
     // Bounded: the last 50 gateways.
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - 50))) delete all[k];
-    await this.s.context.globalState.update(SOURCES_KEY, all);
+    await persistedState(this.s.context).set(balanceSourcesKey, all);
   }
 
   /**

@@ -77,13 +77,3 @@ export function decideAddress(
   if (answer === 'refuse') return { kind: 'refused', value: fromWorkspace, origin, ...remote };
   return { kind: 'ask', value: fromWorkspace, origin, ...remote };
 }
-
-/** Reads the remembered answers from storage, dropping anything that is not one (hand-edited state). */
-export function parseAnswers(stored: unknown): Record<string, OriginAnswer> {
-  const out: Record<string, OriginAnswer> = {};
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return out;
-  for (const [origin, answer] of Object.entries(stored as Record<string, unknown>)) {
-    if (answer === 'allow' || answer === 'refuse') out[origin] = answer;
-  }
-  return out;
-}

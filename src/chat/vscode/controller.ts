@@ -3,6 +3,8 @@ import { GatewayClient } from '../../api/client';
 import { getGatewayClient } from '../../platform/gateway';
 import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
+import { persistedState } from '../../platform/persistedState';
+import { followedTasksKey } from '../../contracts/persistedState/chat';
 import {
   parseWebviewMessage,
   type EditorContext,
@@ -24,8 +26,8 @@ import { conversationImageFiles } from '../history/vscode/imageStorage';
 import { conversationStorage } from '../history/vscode/conversationStorage';
 import type { ChangeRecorder } from '../conversation/core/contracts';
 import { EditorActions } from '../panel/vscode/editorActions';
-import { storedMediaKind, type MediaJobSource } from '../../contracts/featureTools';
-import { FollowedTasks, type FollowedEntry } from '../panel/core/followedTasks';
+import type { MediaJobSource } from '../../contracts/featureTools';
+import { FollowedTasks } from '../panel/core/followedTasks';
 import { ChatHub, type Surface } from '../panel/core/hub';
 import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
@@ -133,8 +135,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
       broadcast: (msg) => this.hub.broadcast(msg),
       conversationId: () => this.session.conversationId,
-      load: () => storedFollows(s.context.workspaceState.get<unknown>(FOLLOWED_KEY)),
-      save: (entries) => void s.context.workspaceState.update(FOLLOWED_KEY, entries),
+      load: () => persistedState(s.context).get(followedTasksKey),
+      save: (entries) => void persistedState(s.context).set(followedTasksKey, entries),
       warn: (text) => s.log.warn(text),
     });
     this.routes = {
@@ -360,23 +362,4 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.hub.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** Where the calls whose cards follow a task are kept (per workspace, like the conversations). */
-const FOLLOWED_KEY = 'gatewayStudio.chat.followedTasks';
-
-/** The stored follows that have the right shape (the store is ours, but may be of an older version). */
-function storedFollows(v: unknown): FollowedEntry[] {
-  if (!Array.isArray(v)) return [];
-  return v
-    .filter(
-      (e): e is FollowedEntry =>
-        typeof e === 'object' &&
-        e !== null &&
-        storedMediaKind((e as FollowedEntry).kind) !== undefined &&
-        typeof (e as FollowedEntry).conversationId === 'string' &&
-        typeof (e as FollowedEntry).callId === 'string' &&
-        typeof (e as FollowedEntry).key === 'string',
-    )
-    .map((e) => ({ ...e, kind: storedMediaKind(e.kind)! }));
 }

@@ -4,19 +4,16 @@
  * gateway (a reload the same day says nothing again), for the last {@link MAX_GATEWAYS} gateways.
  */
 import type { LedgerStorage } from './ledger';
+import { dailyLimitWarnedKey, loadState, saveState } from '../../../contracts/persistedState/account';
 
-export const WARNED_KEY = 'gatewayStudio.spend.dailyLimitWarned.v1';
+export const WARNED_KEY = dailyLimitWarnedKey.key;
 const MAX_GATEWAYS = 50;
 
 export class DailyLimitGuard {
   constructor(private readonly storage: LedgerStorage) {}
 
   private warned(): Record<string, string> {
-    const v = this.storage.get<unknown>(WARNED_KEY);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
-    const out: Record<string, string> = {};
-    for (const [k, d] of Object.entries(v)) if (typeof d === 'string') out[k] = d;
-    return out;
+    return loadState(this.storage, dailyLimitWarnedKey);
   }
 
   /**
@@ -31,7 +28,7 @@ export class DailyLimitGuard {
     all[o.gateway] = o.day;
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - MAX_GATEWAYS))) delete all[k];
-    void this.storage.update(WARNED_KEY, all);
+    void saveState(this.storage, dailyLimitWarnedKey, all);
     return true;
   }
 }

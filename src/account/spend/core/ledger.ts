@@ -6,6 +6,7 @@
  */
 import { toMinor, type MoneyUnit } from '../../balance/core/money';
 import type { Cost, UsageCounts } from './cost';
+import { loadState, saveState, usageLedgerKey } from '../../../contracts/persistedState/account';
 
 export interface LedgerRow {
   /** Local date, `YYYY-MM-DD`. */
@@ -40,7 +41,7 @@ export interface LedgerStorage {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-export const LEDGER_KEY = 'gatewayStudio.spend.ledger.v1';
+export const LEDGER_KEY = usageLedgerKey.key;
 export const MAX_DAYS = 366;
 export const MAX_ROWS = 20_000;
 
@@ -76,9 +77,8 @@ export class UsageLedger {
     private readonly storage: LedgerStorage,
     private readonly now: () => number = Date.now,
   ) {
-    const saved = storage.get<unknown>(LEDGER_KEY);
     this.rowsByKey = new Map();
-    if (Array.isArray(saved)) for (const r of saved) if (isRow(r)) this.rowsByKey.set(keyOf(r), r);
+    for (const r of loadState(storage, usageLedgerKey)) if (isRow(r)) this.rowsByKey.set(keyOf(r), r);
   }
 
   private row(gateway: string, model: string, unit: MoneyUnit): LedgerRow {
@@ -177,7 +177,7 @@ export class UsageLedger {
 
   private save(): Promise<void> {
     this.prune();
-    return Promise.resolve(this.storage.update(LEDGER_KEY, [...this.rowsByKey.values()]));
+    return Promise.resolve(saveState(this.storage, usageLedgerKey, [...this.rowsByKey.values()]));
   }
 
   /** Drops days older than a year before the newest, then the oldest rows beyond {@link MAX_ROWS}. */

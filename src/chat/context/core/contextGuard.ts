@@ -37,8 +37,7 @@ import {
 } from '../../conversation/core/request';
 import type { KeyValueStorage } from '../../conversation/core/contracts';
 import type { ToolExecutor } from '../../tools/core/seam';
-
-const MEMORY_KEY = 'gatewayStudio.chat.contextWindow';
+import { contextWindowKey, loadState, saveState } from '../../../contracts/persistedState/chat';
 
 interface PerModel {
   learned?: number;
@@ -74,8 +73,7 @@ export class ContextGuard {
   private lastPrompt: number | undefined;
 
   constructor(private readonly deps: ContextGuardDeps) {
-    const raw = deps.storage?.get<unknown>(MEMORY_KEY);
-    this.memory = typeof raw === 'object' && raw !== null ? (raw as Record<string, PerModel>) : {};
+    this.memory = deps.storage ? loadState(deps.storage, contextWindowKey) : {};
   }
 
   /** The model list came (or came again). */
@@ -114,7 +112,7 @@ export class ContextGuard {
 
   private remember(model: string, change: PerModel): void {
     this.memory = { ...this.memory, [model]: { ...this.memory[model], ...change } };
-    void this.deps.storage?.update(MEMORY_KEY, this.memory);
+    if (this.deps.storage) void saveState(this.deps.storage, contextWindowKey, this.memory);
   }
 
   /**

@@ -9,17 +9,18 @@ import {
 import { repairToolCallIds } from '../../tools/core/ids';
 import type { KeyValueStorage } from '../../conversation/core/contracts';
 import { imageGoneNote, isStoredImage, type ConversationImageFiles, type StoredImage } from './conversationImages';
+import { chatIndexKey, PERSISTED_FAMILIES } from '../../../contracts/persistedState/chat';
 
 /**
  * Version of the stored format. Bump it with a migration in {@link ConversationStore.read}.
  * 1: images inline as data URLs; 2: images as files ({@link ConversationImageFiles}). A record
  * without images is still written as 1, so a version that knows only 1 keeps reading it.
  */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = PERSISTED_FAMILIES.chatConversation.version;
 /** The index did not change with the images: older versions keep reading it. */
-const INDEX_VERSION = 1;
-const INDEX_KEY = 'gatewayStudio.chat.index';
-const CONV_PREFIX = 'gatewayStudio.chat.conversation.';
+const INDEX_VERSION = chatIndexKey.version;
+const INDEX_KEY = chatIndexKey.key;
+const CONV_PREFIX = PERSISTED_FAMILIES.chatConversation.prefix;
 
 const indexSchema = z.object({
   version: z.number().check(z.int()),

@@ -13,9 +13,7 @@ import { RULES_FILES } from '../../tools/core/protectedFiles';
 import { limitRules, nestedAgentsFor, RULE_LIMITS, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import type { HostMessage } from '../../../shared/protocol';
 import { untrustedPromptText, workspacePrompts } from './workspacePrompt';
-
-/** Where the user's "send the rules of this untrusted workspace anyway" is kept (per workspace). */
-const ALLOWED_KEY = 'gatewayStudio.chat.rulesAllowedUntrusted';
+import { loadState, rulesAllowedUntrustedKey, saveState } from '../../../contracts/persistedState/chat';
 
 export interface RulesOptions {
   workspaceState: vscode.Memento;
@@ -62,11 +60,11 @@ export class RulesSource implements vscode.Disposable {
 
   /** True while the workspace is untrusted and the user has not allowed its rules. */
   get blocked(): boolean {
-    return !this.isTrusted() && this.o.workspaceState.get<boolean>(ALLOWED_KEY) !== true;
+    return !this.isTrusted() && !loadState(this.o.workspaceState, rulesAllowedUntrustedKey);
   }
 
   async allowUntrusted(): Promise<void> {
-    await this.o.workspaceState.update(ALLOWED_KEY, true);
+    await saveState(this.o.workspaceState, rulesAllowedUntrustedKey, true);
     this.changed.fire();
   }
 

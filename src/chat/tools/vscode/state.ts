@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolChoiceSetting, TrustStore } from '../core/runner';
-
-const KEY = 'gatewayStudio.tools.state';
+import { loadState, saveState, toolStateKey } from '../../../contracts/persistedState/chat';
 
 interface Stored {
   /**
@@ -27,16 +26,11 @@ export class ToolState implements TrustStore, vscode.Disposable {
   constructor(private readonly memento: vscode.Memento) {}
 
   private read(): Stored {
-    const raw = this.memento.get<Partial<Stored>>(KEY) ?? {};
-    return {
-      enabled: raw.enabled && typeof raw.enabled === 'object' ? raw.enabled : {},
-      trusted: Array.isArray(raw.trusted) ? raw.trusted.filter((t): t is string => typeof t === 'string') : [],
-      choice: isChoice(raw.choice) ? raw.choice : 'auto',
-    };
+    return loadState(this.memento, toolStateKey);
   }
 
   private async write(next: Stored): Promise<void> {
-    await this.memento.update(KEY, next);
+    await saveState(this.memento, toolStateKey, next);
     this.emitter.fire();
   }
 
@@ -80,12 +74,4 @@ export class ToolState implements TrustStore, vscode.Disposable {
   dispose(): void {
     this.emitter.dispose();
   }
-}
-
-function isChoice(v: unknown): v is ToolChoiceSetting {
-  return (
-    v === 'auto' ||
-    v === 'none' ||
-    (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string')
-  );
 }

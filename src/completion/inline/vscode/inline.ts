@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { getGatewayClient } from '../../../platform/gateway';
 import { rememberSecret } from '../../../shared/redact';
 import type { Services } from '../../../platform/services';
+import { persistedState } from '../../../platform/persistedState';
+import { completionsSnoozedUntilKey } from '../../../contracts/persistedState/completion';
 import { readSettings, updateSetting } from '../../../platform/settings';
 import { settingLayers } from '../../../platform/userSettings';
 import { completeAt } from '../core/completer';
@@ -29,8 +31,6 @@ interface Question {
 type Skip = Refusal | 'off' | 'snoozed' | 'language' | 'suggest-widget' | 'selection' | 'multi-cursor' | 'no-model';
 /** Why the last ask got no request, or what it got (for the tests, through the state command). */
 export type LastAsk = { skipped: Skip } | Outcome;
-
-const SNOOZE_KEY = 'gatewayStudio.completions.snoozedUntil';
 
 /**
  * Inline completion in the editor: the provider VS Code asks on every keystroke, which checks
@@ -84,7 +84,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
   }
 
   private get snoozedUntil(): number {
-    return this.s.context.globalState.get<number>(SNOOZE_KEY) ?? 0;
+    return persistedState(this.s.context).get(completionsSnoozedUntilKey);
   }
 
   /** The model in use now (empty when none is set). */
@@ -135,7 +135,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
       minutes = picked.minutes;
     }
     const until = minutes > 0 ? Date.now() + minutes * 60_000 : 0;
-    await this.s.context.globalState.update(SNOOZE_KEY, until);
+    await persistedState(this.s.context).set(completionsSnoozedUntilKey, until);
     if (this.snoozeTimer) clearTimeout(this.snoozeTimer);
     if (until > 0) this.snoozeTimer = setTimeout(() => this.refresh(), until - Date.now() + 100);
     this.scheduler.abortPending();

@@ -1,15 +1,14 @@
 import * as vscode from 'vscode';
 import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import type { Services } from '../../../platform/services';
+import { persistedState } from '../../../platform/persistedState';
+import { agentSpentTodayKey } from '../../../contracts/persistedState/video';
 import { userValue } from '../../../platform/userSettings';
 import { onMediaCharge, quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
 import { ClipCosts, type ClipCost } from '../../jobs/core/costs';
 import { totalLine } from '../core/price';
 import { costOf, dayOf, decide, parseAllowance } from '../core/agentAllowance';
 import type { VideoJobManager } from '../../jobs/core/manager';
-
-/** globalState: what agents spent today without being asked (this machine, every workspace). */
-const AGENT_SPEND_KEY = 'gatewayStudio.spend.agentSpentToday';
 
 /**
  * `allowed`: within the agents' allowance, not asked (`confirmAbove` still asks at the start);
@@ -144,16 +143,16 @@ export class VideoSpend implements vscode.Disposable {
    */
   async confirmAgent(action: string, quotes: readonly MediaQuote[]): Promise<AgentAnswer> {
     const allowance = parseAllowance(userValue('spend.agentAllowance'));
-    const store = this.s.context.globalState;
+    const store = persistedState(this.s.context);
     const d = decide({
       allowance,
-      stored: store.get(AGENT_SPEND_KEY),
+      stored: store.get(agentSpentTodayKey),
       today: dayOf(new Date()),
       cost: costOf(quotes.map((q) => (q.known ? { quota: q.quota, perUnit: q.perUnit } : undefined))),
     });
     if (!d.ask) {
       // Counted before the start: an action that then fails still used the allowance (never more).
-      await store.update(AGENT_SPEND_KEY, d.next);
+      await store.set(agentSpentTodayKey, d.next);
       this.s.log.info(`agent spend: within gatewayStudio.spend.agentAllowance (${d.next.spent} of ${allowance} today)`);
       return 'allowed';
     }

@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { KeyValueState } from './taskStore';
+import { clipCostsKey, loadState, saveState } from '../../../contracts/persistedState/video';
 
 export interface ClipCost {
   /** The quote shown before the submit ("about ¥0.80: 4 s, 720p, vendor-image-video"), or why there was none. */
@@ -19,7 +20,7 @@ export interface ClipCost {
   failedCharged?: boolean;
 }
 
-export const COSTS_KEY = 'gatewayStudio.video.costs.v1';
+export const COSTS_KEY = clipCostsKey.key;
 export const MAX_COSTS = 300;
 
 const str = (v: unknown, max = 300): string | undefined =>
@@ -44,13 +45,11 @@ export class ClipCosts {
   constructor(private readonly state: KeyValueState) {}
 
   private all(): Record<string, ClipCost> {
-    const v = this.state.get(COSTS_KEY);
     const out: Record<string, ClipCost> = {};
-    if (typeof v === 'object' && v !== null && !Array.isArray(v))
-      for (const [k, c] of Object.entries(v as Record<string, unknown>)) {
-        const ok = clean(c);
-        if (ok) out[k] = ok;
-      }
+    for (const [k, c] of Object.entries(loadState(this.state, clipCostsKey))) {
+      const ok = clean(c);
+      if (ok) out[k] = ok;
+    }
     return out;
   }
 
@@ -66,14 +65,14 @@ export class ClipCosts {
     all[key] = merged;
     const keys = Object.keys(all);
     for (const k of keys.slice(0, Math.max(0, keys.length - MAX_COSTS))) delete all[k];
-    await this.state.update(COSTS_KEY, all);
+    await saveState(this.state, clipCostsKey, all);
   }
 
   async remove(key: string): Promise<void> {
     const all = this.all();
     if (!(key in all)) return;
     delete all[key];
-    await this.state.update(COSTS_KEY, all);
+    await saveState(this.state, clipCostsKey, all);
   }
 }
 

@@ -1,4 +1,5 @@
 import { isTaskRecord, type VideoTaskRecord, type VideoTaskStore } from './record';
+import { loadState, saveState, unreadableVideoTasksKey, videoTasksKey } from '../../../contracts/persistedState/video';
 
 /** The part of a VS Code Memento the store uses (workspace state), so it runs without VS Code. */
 export interface KeyValueState {
@@ -6,9 +7,9 @@ export interface KeyValueState {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-export const TASKS_KEY = 'gatewayStudio.video.tasks';
+export const TASKS_KEY = videoTasksKey.key;
 /** Where a tasks value that is not a map at all is set aside before the first save replaces it. */
-export const UNREADABLE_TASKS_KEY = 'gatewayStudio.video.tasks.unreadable';
+export const UNREADABLE_TASKS_KEY = unreadableVideoTasksKey.key;
 
 /**
  * Video task records kept in a key-value state under one key, as a map of record key to record.
@@ -21,11 +22,7 @@ export class StateTaskStore implements VideoTaskStore {
 
   /** Every stored entry, readable or not, keyed as stored. */
   private raw(): Record<string, unknown> {
-    const value = this.state.get(TASKS_KEY);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { ...(value as Record<string, unknown>) };
-    }
-    return {};
+    return loadState(this.state, videoTasksKey);
   }
 
   load(): VideoTaskRecord[] {
@@ -43,7 +40,7 @@ export class StateTaskStore implements VideoTaskStore {
     await this.setAsideUnreadableWhole();
     const all = this.raw();
     all[record.key] = record;
-    await this.state.update(TASKS_KEY, all);
+    await saveState(this.state, videoTasksKey, all);
   }
 
   async remove(key: string): Promise<void> {
@@ -52,7 +49,7 @@ export class StateTaskStore implements VideoTaskStore {
     // Only a record this version understands is removed; an unreadable entry is never touched.
     if (!isTaskRecord(all[key])) return;
     delete all[key];
-    await this.state.update(TASKS_KEY, all);
+    await saveState(this.state, videoTasksKey, all);
   }
 
   /** A stored value that is not a map (another format altogether) is copied aside, once, before it is replaced. */
@@ -60,6 +57,6 @@ export class StateTaskStore implements VideoTaskStore {
     const value = this.state.get(TASKS_KEY);
     const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
     if (value === undefined || isMap) return;
-    if (this.state.get(UNREADABLE_TASKS_KEY) === undefined) await this.state.update(UNREADABLE_TASKS_KEY, value);
+    if (this.state.get(UNREADABLE_TASKS_KEY) === undefined) await saveState(this.state, unreadableVideoTasksKey, value);
   }
 }

@@ -3,13 +3,7 @@ import type { Board } from '../core/board';
 import { freezeUnit, parseApprovedRun, type ApprovedUnit } from '../core/approved';
 import { dependencyOf, shotRequest, type Fallback, type Unit } from '../core/plan';
 import { shotImages } from './files';
-
-/**
- * workspaceState: the runs the user approved that have units left, per board file, each unit with
- * the request frozen at its approval (survives a reload; a run kept by an older version as bare
- * units is not resumed, since what was approved cannot be shown).
- */
-const RUNS_KEY = 'gatewayStudio.storyboard.runs';
+import { loadState, saveState, storyboardRunsKey } from '../../../contracts/persistedState/video';
 
 /**
  * Each unit's request as it would be sent now, its images read and hashed: what an approval shown
@@ -42,7 +36,7 @@ export async function freezeUnits(
 }
 
 export function loadApprovedRun(ws: vscode.Memento, boardPath: string): ApprovedUnit[] {
-  return parseApprovedRun(ws.get<Record<string, unknown>>(RUNS_KEY, {})[boardPath]);
+  return parseApprovedRun(loadState(ws, storyboardRunsKey)[boardPath]);
 }
 
 export async function saveApprovedRun(
@@ -50,8 +44,8 @@ export async function saveApprovedRun(
   boardPath: string,
   units: readonly ApprovedUnit[] | undefined,
 ): Promise<void> {
-  const runs = { ...ws.get<Record<string, unknown>>(RUNS_KEY, {}) };
+  const runs = { ...loadState(ws, storyboardRunsKey) };
   if (units?.length) runs[boardPath] = units;
   else delete runs[boardPath];
-  await ws.update(RUNS_KEY, runs);
+  await saveState(ws, storyboardRunsKey, runs);
 }

@@ -2,7 +2,7 @@
 // user's yes for its origin, never in an untrusted workspace.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideAddress, originOf, parseAnswers } from '../../../../src/api/transport/gatewayAddress';
+import { decideAddress, originOf } from '../../../../src/api/transport/gatewayAddress';
 
 const USER = 'https://gw.example.com/v1';
 const EVIL = 'https://collect.evil.example/v1';
@@ -90,14 +90,5 @@ void describe('decideAddress', () => {
     assert.equal(originOf('HTTPS://Collect.Evil.Example:443/v1/chat/completions'), 'https://collect.evil.example');
     assert.equal(originOf('collect.evil.example'), 'https://collect.evil.example');
     assert.equal(originOf('ftp://x'), undefined);
-  });
-
-  void it('stored answers that are not answers are dropped', () => {
-    assert.deepEqual(parseAnswers({ 'https://a': 'allow', 'https://b': 'yes', 'https://c': 'refuse' }), {
-      'https://a': 'allow',
-      'https://c': 'refuse',
-    });
-    assert.deepEqual(parseAnswers(['allow']), {});
-    assert.deepEqual(parseAnswers(undefined), {});
   });
 });
