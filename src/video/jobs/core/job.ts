@@ -7,7 +7,7 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { GatewayError, isGatewayError } from '../../../api/transport/errors';
-import { saveTo, type VideoDownload } from './saveDownload';
+import type { VideoDownload } from './saveDownload';
 import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import type { VideoStatus } from '../../../api/video/videoStatus';
 import { partStaleAfterMs, removeStalePartFiles } from './partFiles';
@@ -289,6 +289,8 @@ export class VideoJob {
     // is hidden, and its name never collides with the video's). Other tasks' files are left alone.
     await removeStalePartFiles(dir, stem, { olderThanMs: partStaleAfterMs(this.deps.idleTimeoutMs?.()) });
     const source = this.rec.resultUrl ?? id;
+    // The file writer loads with the first download: activation (which resumes tasks) does not need it.
+    const { saveTo } = await import('./saveDownload');
     let result: { file: string; bytes: number } | undefined;
     let file = '';
     // A proxy that cuts a long transfer short is retried once, then reported (issue 5).
