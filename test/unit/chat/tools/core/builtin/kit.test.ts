@@ -13,7 +13,7 @@ before(async () => {
 after(() => ws.dispose());
 
 void test('the schema helpers build the wire definition of a tool', () => {
-  const d = def('x_tool', 'Does x.', obj({ p: str('A path.'), k: int('How many.', 0) }, ['p']));
+  const d = def('read_file', 'Does x.', obj({ p: str('A path.'), k: int('How many.', 0) }, ['p']));
   assert.deepEqual(d.function.parameters, {
     type: 'object',
     properties: {
@@ -23,7 +23,7 @@ void test('the schema helpers build the wire definition of a tool', () => {
     required: ['p'],
     additionalProperties: false,
   });
-  assert.equal(d.function.name, 'x_tool');
+  assert.equal(d.function.name, 'read_file');
   assert.equal(s(3), '');
   assert.equal(s('a'), 'a');
   assert.equal(n('3'), undefined);
