@@ -81,32 +81,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
     });
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
-    this.session = new ChatSession({
-      prompt: (c) => this.prompt.snapshot(c),
-      store: conversations,
-      // The conversation's own profile (set at its first request): a conversation opened from
-      // the history goes on with the gateway and key it started with, never another one's.
-      backend: () => {
-        const shown = this.session.shown;
-        shown.profile ??= s.profiles.activeId();
-        return getGatewayClient(s, 'chat', shown.profile);
-      },
-      // The default model is the conversation's profile's (a profile's own, else the setting's).
-      settings: () => ({ ...chatSessionSettings(), chatModel: this.profiles.profileOf(this.session.shown).chatModel }),
-      sink: this.hub,
-      events: {
-        // A shown conversation's cards get the states of the tasks they follow, and its checkpoints.
-        conversationShown: () => {
-          this.followProfile();
-          this.followed.conversationShown();
-          void this.checkpoints.refresh();
-        },
-      },
-      log: s.log,
-      contextStorage: s.context.workspaceState,
-      // After the answer: the account prices it by the gateway that answered.
-      priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
-    });
+    this.session = this.createSession(conversations);
     this.actions = new EditorActions(
       (msg) => this.hub.broadcast(msg),
       () => this.session.shown,
@@ -124,21 +99,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
       s.log,
     );
-    this.followed = new FollowedTasks({
-      // Every chat page maps a file to the same resource URI, so any open one can make the link.
-      asWebviewUri: (p) => {
-        const w = this.webviews.values().next().value;
-        return w ? w.asWebviewUri(vscode.Uri.file(p)).toString() : undefined;
-      },
-      rootsChanged: () => {
-        for (const w of this.webviews) this.updateRoots(w);
-      },
-      broadcast: (msg) => this.hub.broadcast(msg),
-      conversationId: () => this.session.conversationId,
-      load: () => persistedState(s.context).get(followedTasksKey),
-      save: (entries) => void persistedState(s.context).set(followedTasksKey, entries),
-      warn: (text) => s.log.warn(text),
-    });
+    this.followed = this.createFollowed();
     this.routes = {
       ...conversationRoutes({
         session: this.session,
@@ -170,6 +131,57 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       }),
       this.profiles,
     );
+  }
+
+  /** The session over the stored conversations, with the prompt, profiles, hub and prices it needs. */
+  private createSession(conversations: ConversationStore): ChatSession {
+    const s = this.s;
+    return new ChatSession({
+      prompt: (c) => this.prompt.snapshot(c),
+      store: conversations,
+      // The conversation's own profile (set at its first request): a conversation opened from
+      // the history goes on with the gateway and key it started with, never another one's.
+      backend: () => {
+        const shown = this.session.shown;
+        shown.profile ??= s.profiles.activeId();
+        return getGatewayClient(s, 'chat', shown.profile);
+      },
+      // The default model is the conversation's profile's (a profile's own, else the setting's).
+      settings: () => ({ ...chatSessionSettings(), chatModel: this.profiles.profileOf(this.session.shown).chatModel }),
+      sink: this.hub,
+      events: {
+        // A shown conversation's cards get the states of the tasks they follow, and its checkpoints.
+        conversationShown: () => {
+          this.followProfile();
+          this.followed.conversationShown();
+          void this.checkpoints.refresh();
+        },
+      },
+      log: s.log,
+      contextStorage: s.context.workspaceState,
+      // After the answer: the account prices it by the gateway that answered.
+      priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
+    });
+  }
+
+  /** The video tasks the cards follow, stored in the workspace, linked through any open chat page. */
+  private createFollowed(): FollowedTasks {
+    const s = this.s;
+    return new FollowedTasks({
+      // Every chat page maps a file to the same resource URI, so any open one can make the link.
+      asWebviewUri: (p) => {
+        const w = this.webviews.values().next().value;
+        return w ? w.asWebviewUri(vscode.Uri.file(p)).toString() : undefined;
+      },
+      rootsChanged: () => {
+        for (const w of this.webviews) this.updateRoots(w);
+      },
+      broadcast: (msg) => this.hub.broadcast(msg),
+      conversationId: () => this.session.conversationId,
+      load: () => persistedState(s.context).get(followedTasksKey),
+      save: (entries) => void persistedState(s.context).set(followedTasksKey, entries),
+      warn: (text) => s.log.warn(text),
+    });
   }
 
   /** Showing a conversation makes its profile the active one (the status bar says which is used). */

@@ -99,6 +99,13 @@ export function registerChat(s: Services): void {
     vscode.commands.registerCommand('gatewayStudio.exportChat', async () => (await chat()).exportMarkdown()),
     vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', async () => (await chat()).showSystemPrompt()),
     vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
+    ...contextCommands(chat, reveal),
+  );
+}
+
+/** The commands that hand the chat a file or the selection as context, then show it. */
+function contextCommands(chat: () => Promise<ChatController>, reveal: () => Promise<void>): vscode.Disposable[] {
+  return [
     // From the explorer: the clicked file, or all selected ones; from an editor tab: its file.
     vscode.commands.registerCommand(
       'gatewayStudio.addFileToChat',
@@ -135,5 +142,5 @@ export function registerChat(s: Services): void {
         endLine: range.end.line,
       });
     }),
-  );
+  ];
 }

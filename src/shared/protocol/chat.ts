@@ -123,7 +123,7 @@ export const assistantMessageSchema = z.object({
   /**
    * The encrypted reasoning a Responses answer came with and the model and profile it came from, sent back
    * with the answer (requests are stateless), so it survives a reload. Kept on the host only (the
-   * page never gets it) and bounded: chat/session/core/encryptedReasoning.ts.
+   * page never gets it) and bounded: chat/conversation/core/encryptedReasoning.ts.
    */
   encryptedReasoning: z.optional(
     z.object({

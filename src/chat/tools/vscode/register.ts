@@ -12,6 +12,14 @@ import { externalTools } from './lmTools';
 import { ToolState } from './state';
 import { VscodeToolHost } from './host';
 
+/** A tool as the menus list it: under its trust key, with its enabled state and outside name. */
+interface ListedTool {
+  tool: Tool;
+  key: string;
+  enabled: boolean;
+  lmName?: string;
+}
+
 const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
 
 /**
@@ -43,7 +51,7 @@ export function registerTools(
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
-  const allTools = (): { tool: Tool; key: string; enabled: boolean; lmName?: string }[] => [
+  const allTools = (): ListedTool[] => [
     ...builtins.map((tool) => {
       const key = tool.definition.function.name;
       return { tool, key, enabled: state.isEnabled(key, true) };
@@ -86,31 +94,7 @@ export function registerTools(
     }));
   const publish = () => chat.postTools(infos(), state.choice());
 
-  /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
-  const setTrusted = async (key: string, on: boolean): Promise<void> => {
-    const tool = allTools().find((t) => t.key === key)?.tool;
-    if (!tool) return;
-    const name = tool.definition.function.name;
-    if (on && !tool.readOnly) {
-      const yes = vscode.l10n.t('Trust {0}', name);
-      const pick = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
-        {
-          modal: true,
-          detail: vscode.l10n.t(
-            '{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.',
-            name,
-          ),
-        },
-        yes,
-      );
-      if (pick !== yes) {
-        publish();
-        return;
-      }
-    }
-    await state.setTrusted(key, on);
-  };
+  const setTrusted = (key: string, on: boolean) => confirmTrust(allTools, state, publish, key, on);
 
   chat.setToolExecutor(runner);
   context.subscriptions.push(
@@ -127,54 +111,90 @@ export function registerTools(
   );
   publish();
 
-  async function manageTools(): Promise<void> {
-    // Items carry the key, so a list that changes while the picker is open cannot redirect a choice.
-    type Item = vscode.QuickPickItem & { key: string };
-    const list = allTools();
-    const items: Item[] = list.map(({ tool, key, enabled, lmName }) => ({
-      key,
-      label: tool.definition.function.name,
-      description: [
-        tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
-        lmName
-          ? vscode.l10n.t(
-              'from {0}',
-              lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName,
-            )
-          : '',
-      ]
-        .filter(Boolean)
-        .join(' · '),
-      detail: tool.definition.function.description,
-      picked: enabled,
-    }));
-    const enabled = await vscode.window.showQuickPick(items, {
-      canPickMany: true,
-      title: vscode.l10n.t('Gateway Studio: tools the model may call (1/2)'),
-      placeHolder: vscode.l10n.t('Checked tools are offered to the model in this workspace.'),
-      ignoreFocusOut: true,
-    });
-    if (!enabled) return;
-    const on = new Set(enabled.map((i) => i.key));
-    for (const i of items) if ((i.picked ?? false) !== on.has(i.key)) await state.setEnabled(i.key, on.has(i.key));
-
-    const trustItems: Item[] = items
-      .filter((i) => on.has(i.key))
-      .map((i) => ({ ...i, picked: state.isTrusted(i.key), detail: undefined }));
-    if (trustItems.length === 0) return;
-    const trusted = await vscode.window.showQuickPick(trustItems, {
-      canPickMany: true,
-      title: vscode.l10n.t('Gateway Studio: tools that run without asking (2/2)'),
-      placeHolder: vscode.l10n.t('Checked tools run without asking in this workspace. Unchecked ones ask every time.'),
-      ignoreFocusOut: true,
-    });
-    if (!trusted) return;
-    const yes = new Set(trusted.map((i) => i.key));
-    for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.key)) await setTrusted(i.key, yes.has(i.key));
-  }
-
   // The Manage Tools command is registered at activation by the chat (vscode/register.ts).
-  return { runner, manageTools };
+  return { runner, manageTools: () => manageTools(allTools(), state, setTrusted) };
+}
+
+/** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */
+async function confirmTrust(
+  allTools: () => ListedTool[],
+  state: ToolState,
+  publish: () => void,
+  key: string,
+  on: boolean,
+): Promise<void> {
+  const tool = allTools().find((t) => t.key === key)?.tool;
+  if (!tool) return;
+  const name = tool.definition.function.name;
+  if (on && !tool.readOnly) {
+    const yes = vscode.l10n.t('Trust {0}', name);
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Let the model use {0} in this workspace without asking?', name),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          '{0} can change files or run commands. Trusted, it runs without showing you the change first. You can take the trust back in Gateway Studio: Manage Tools.',
+          name,
+        ),
+      },
+      yes,
+    );
+    if (pick !== yes) {
+      publish();
+      return;
+    }
+  }
+  await state.setTrusted(key, on);
+}
+
+/** Manage Tools: which tools the model may call, then which of them run without asking. */
+async function manageTools(
+  list: ListedTool[],
+  state: ToolState,
+  setTrusted: (key: string, on: boolean) => Promise<void>,
+): Promise<void> {
+  // Items carry the key, so a list that changes while the picker is open cannot redirect a choice.
+  type Item = vscode.QuickPickItem & { key: string };
+  const items: Item[] = list.map(({ tool, key, enabled, lmName }) => ({
+    key,
+    label: tool.definition.function.name,
+    description: [
+      tool.readOnly ? vscode.l10n.t('read-only') : vscode.l10n.t('changes the workspace'),
+      lmName
+        ? vscode.l10n.t(
+            'from {0}',
+            lmName === tool.definition.function.name ? vscode.l10n.t('another extension') : lmName,
+          )
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    detail: tool.definition.function.description,
+    picked: enabled,
+  }));
+  const enabled = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: vscode.l10n.t('Gateway Studio: tools the model may call (1/2)'),
+    placeHolder: vscode.l10n.t('Checked tools are offered to the model in this workspace.'),
+    ignoreFocusOut: true,
+  });
+  if (!enabled) return;
+  const on = new Set(enabled.map((i) => i.key));
+  for (const i of items) if ((i.picked ?? false) !== on.has(i.key)) await state.setEnabled(i.key, on.has(i.key));
+
+  const trustItems: Item[] = items
+    .filter((i) => on.has(i.key))
+    .map((i) => ({ ...i, picked: state.isTrusted(i.key), detail: undefined }));
+  if (trustItems.length === 0) return;
+  const trusted = await vscode.window.showQuickPick(trustItems, {
+    canPickMany: true,
+    title: vscode.l10n.t('Gateway Studio: tools that run without asking (2/2)'),
+    placeHolder: vscode.l10n.t('Checked tools run without asking in this workspace. Unchecked ones ask every time.'),
+    ignoreFocusOut: true,
+  });
+  if (!trusted) return;
+  const yes = new Set(trusted.map((i) => i.key));
+  for (const i of trustItems) if ((i.picked ?? false) !== yes.has(i.key)) await setTrusted(i.key, yes.has(i.key));
 }
 
 /** Whether the chat editor panel is the visible tab of some editor group. */
