@@ -4,7 +4,7 @@ import { rovingIndex } from '../common/roving';
 import { useRevealed } from '../common/revealed';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
-import { TaskCard } from './taskCard';
+import { TaskCard } from '../common/taskCard';
 import { t } from './strings';
 
 const FILTERS: { id: Filter; label: GalleryString }[] = [
@@ -99,7 +99,7 @@ export function App({ store }: { store: GalleryStore }) {
             <TaskCard
               key={t.key}
               task={t}
-              store={store}
+              post={store.post}
               index={i}
               current={i === at}
               onFocus={() => setCurrent(t.key)}

@@ -1,21 +1,18 @@
 import type { ShotView } from '../../src/shared/protocol/storyboard';
-import type { GalleryStore } from '../gallery/state';
 import type { GalleryWebviewMessage } from '../../src/shared/protocol/gallery';
-import { TaskCard } from '../gallery/taskCard';
+import { TaskCard, type PostTaskMessage } from '../common/taskCard';
 import type { BoardStore } from './state';
 import { t } from './strings';
 import { BoardExport } from './exportWiring';
 
 const TAKE_ACTIONS = new Set(['open', 'reveal', 'copyId', 'resume', 'stop']);
 
-/** The gallery's card posts gallery messages; on a board the ones that make sense become take actions. */
-function takeStore(store: BoardStore, id: string, take: number): GalleryStore {
-  return {
-    post: (m: GalleryWebviewMessage) => {
-      if (m.type === 'gallery/action' && TAKE_ACTIONS.has(m.action))
-        store.post({ type: 'board/takeAction', id, take, action: m.action });
-    },
-  } as unknown as GalleryStore;
+/** The task card posts gallery messages; on a board the ones that make sense become take actions. */
+function takePost(store: BoardStore, id: string, take: number): PostTaskMessage {
+  return (m: GalleryWebviewMessage) => {
+    if (m.type === 'gallery/action' && TAKE_ACTIONS.has(m.action))
+      store.post({ type: 'board/takeAction', id, take, action: m.action });
+  };
 }
 
 function Shot({
@@ -116,7 +113,7 @@ function Shot({
               <ul class="tasks">
                 <TaskCard
                   task={card}
-                  store={takeStore(store, shot.id, card.take)}
+                  post={takePost(store, shot.id, card.take)}
                   index={index * 10 + i}
                   current
                   onFocus={() => undefined}
