@@ -93,7 +93,11 @@ void test('another conversation ends an edit and the checkpoints of the last; no
   const context = { fileName: '/ws/a.ts', language: 'typescript', text: 'x', startLine: 0, endLine: 0 };
   app.onHostMessage({ type: 'chat/context', context, prompt: 'Explain' });
   assert.deepEqual(app.composer.contexts.value, [context]);
-  assert.equal(app.composer.draft.value, 'question u1', 'the typed text stays; the suggestion goes only into an empty box');
+  assert.equal(
+    app.composer.draft.value,
+    'question u1',
+    'the typed text stays; the suggestion goes only into an empty box',
+  );
   app.onHostMessage({
     type: 'chat/cost',
     conversationId: 'c2',
