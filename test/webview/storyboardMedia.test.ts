@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { join } from 'node:path';
 import { stitchClips } from '../../src/video/storyboard/core/stitch';
 import { axeViolations, describe as describeAxe } from './axe';
@@ -55,10 +55,12 @@ interface Canvas {
 }
 type W = { __media: Media; Image: new () => Img; document: { createElement(tag: 'canvas'): Canvas } };
 
-const browser = useBrowser(launchMedia);
 let m: MediaPage;
-before(async () => {
-  m = await openMedia(browser());
+// The shared page is opened with the browser, so it exists before any test.
+const browser = useBrowser(async () => {
+  const b = await launchMedia();
+  m = await openMedia(b);
+  return b;
 });
 after(async () => {
   assert.deepEqual(m.foreignRequests, [], 'nothing left the page');
