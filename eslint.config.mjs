@@ -35,6 +35,9 @@ const capabilities = (feature) => dirs(`src/${feature}`).filter((d) => d !== 'vs
 const everyFeature = features.map((f) => `./src/${f}/**`);
 // A glob, as every other `from` of a zone must be when one is.
 const EXTENSION = './src/extension.{ts,js}';
+// The webview's pages are its folders (chat, gallery, storyboard…) except webview/common, which
+// they share; scripts/checkLayout.mjs refuses a webview file outside a folder.
+const webviewPages = dirs('webview').filter((d) => d !== 'common');
 const FEATURE_MESSAGE =
   'Features do not import each other: move the shared part to src/api, src/shared or src/contracts.';
 
@@ -95,20 +98,16 @@ const zones = [
     from: ['./src/api/**', './src/files/**', './src/platform/**', ...everyFeature, EXTENSION],
     message: 'The webview bundles import only src/shared and src/contracts.',
   },
+  // Pages share only through webview/common: each page imports no other page, common imports none.
+  ...webviewPages.map((p) => ({
+    target: `./webview/${p}/**`,
+    from: webviewPages.filter((q) => q !== p).map((q) => `./webview/${q}/**`),
+    message: `webview/${p} is one page: what pages share moves to webview/common.`,
+  })),
   {
     target: './webview/common/**',
-    from: ['./webview/chat/**', './webview/gallery/**'],
-    message: 'webview/common is what both pages share: it imports neither page.',
-  },
-  {
-    target: './webview/chat/**',
-    from: ['./webview/gallery/**'],
-    message: 'The chat page does not import the gallery.',
-  },
-  {
-    target: './webview/gallery/**',
-    from: ['./webview/chat/**'],
-    message: 'The gallery does not import the chat page.',
+    from: webviewPages.map((p) => `./webview/${p}/**`),
+    message: 'webview/common is what the pages share: it imports no page.',
   },
 ].filter((zone) => zone.from.length > 0); // a feature with one capability has no neighbour to refuse
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { AssistantMessage, ChatMessage, HostMessage } from '../../src/shared/protocol';
 import { axeViolations, countByImpact, describe, IMPACTS, type Impact, type Violation } from './axe';
 import { openGallery, task, VIDEO_URL } from './galleryHarness';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 import { applyTheme, THEMES, type Theme } from './themes';
 
 /*
@@ -14,13 +14,7 @@ import { applyTheme, THEMES, type Theme } from './themes';
  * Serious and critical violations fail the test; the figures per theme are printed.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const MARKDOWN = [
   '## Reading a file',
@@ -320,7 +314,7 @@ for (const theme of THEMES) {
   void test(`the chat panel has no serious or critical axe violations in the ${theme.name} theme`, async () => {
     const problems: string[] = [];
     for (const state of CHAT_STATES) {
-      const h = await openHarness(browser);
+      const h = await openHarness(browser());
       await applyTheme(h.page, theme);
       await h.send(snapshot());
       await state.setUp(h);
@@ -334,7 +328,7 @@ for (const theme of THEMES) {
   void test(`the video gallery has no serious or critical axe violations in the ${theme.name} theme`, async () => {
     const problems: string[] = [];
     for (const state of GALLERY_STATES) {
-      const g = await openGallery(browser);
+      const g = await openGallery(browser());
       await applyTheme(g.page, theme);
       await state.setUp(g.page, (m) => g.send(m));
       problems.push(check(theme, 'gallery', state.name, await axeViolations(g.page)));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Locator } from 'playwright-core';
+import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import type { AnswerCost, AssistantMessage, Conversation, HostMessage } from '../../src/shared/protocol';
 import { axeViolations } from './axe';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
 /*
  * The cost under an answer and the conversation's cost in the header: exact figures plain, an
@@ -11,13 +11,7 @@ import { launch, openHarness, snapshot } from './harness';
  * answer (`chat/cost`) shows and adds up; a cost for another conversation is ignored.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const USD = { kind: 'USD', quotaPerUnit: 500_000, rateMicro: 1_000_000, symbol: '$' } as const;
 
@@ -45,7 +39,7 @@ const conversation = (messages: Conversation['messages']): Conversation => ({
 });
 
 void test('the cost line under an answer: exact, estimated (≈ with its reason), unknown; the header adds them up', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(
     snapshot({
       conversation: conversation([
@@ -95,7 +89,7 @@ void test('the cost line under an answer: exact, estimated (≈ with its reason)
 });
 
 void test('exact costs only: the header total is plain, and a new exact cost updates it', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const msgs: HostMessage[] = [
     snapshot({
       conversation: conversation([answer('a1', { quota: 500_000, unit: USD, estimate: false }), answer('a2')]),
@@ -111,7 +105,7 @@ void test('exact costs only: the header total is plain, and a new exact cost upd
 });
 
 void test("a cost that came before the answer's last copy (chat/done without it) stays under the answer", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: conversation([answer('a1')]) }));
   await h.send({
     type: 'chat/cost',

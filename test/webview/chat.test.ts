@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { launch, openHarness, shownText, snapshot, type Harness, type PageGlobal } from './harness';
+import { openHarness, shownText, snapshot, type Harness, type PageGlobal, useBrowser } from './harness';
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 let client: GatewayClient;
 before(async () => {
-  browser = await launch();
   gw = await startGateway();
   client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
 });
 after(async () => {
-  await browser.close();
   await gw.close();
 });
 
@@ -65,7 +62,7 @@ async function streamFromGateway(h: Harness, prompt: string, id = 'a1', requestI
 }
 
 void test('a streamed markdown answer renders headings, lists, tables and highlighted code, and images only as links', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await streamFromGateway(h, '#markdown');
   const md = h.page.locator('article[aria-label="Assistant"] .md');
@@ -85,7 +82,7 @@ void test('a streamed markdown answer renders headings, lists, tables and highli
 });
 
 void test('while streaming only the unfinished tail is re-rendered; finished blocks stay the same DOM nodes', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/busy', requestId: 'r1' });
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
@@ -116,7 +113,7 @@ void test('while streaming only the unfinished tail is re-rendered; finished blo
 });
 
 void test('Stop (button and Escape) asks the host to cancel the running request; the stopped answer keeps its text', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.locator('textarea[aria-label="Message"]').fill('#long 300');
   await h.page.keyboard.press('Enter');
@@ -146,7 +143,7 @@ void test('Stop (button and Escape) asks the host to cancel the running request;
 });
 
 void test('Enter sends, Shift+Enter adds a line, and the draft survives a reload of the page', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const box = h.page.locator('textarea[aria-label="Message"]');
   await box.click();
@@ -158,7 +155,7 @@ void test('Enter sends, Shift+Enter adds a line, and the draft survives a reload
   const state = await h.page.evaluate(() => (globalThis as unknown as PageGlobal).__state);
   await h.page.context().close();
 
-  const again = await openHarness(browser, { state });
+  const again = await openHarness(browser(), { state });
   await again.send(snapshot());
   assert.equal(await again.page.locator('textarea[aria-label="Message"]').inputValue(), 'line one\nline two');
   await again.page.locator('textarea[aria-label="Message"]').press('Enter');
@@ -168,7 +165,7 @@ void test('Enter sends, Shift+Enter adds a line, and the draft survives a reload
 });
 
 void test('code-block buttons post copy, insert and open with the block text and language', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await streamFromGateway(h, '#say Here:\n\n```python\nprint("hi")\n```\n');
   const block = h.page.locator('[role="group"][aria-label="Code block"]').first();
@@ -188,7 +185,7 @@ void test('code-block buttons post copy, insert and open with the block text and
 });
 
 void test('a tool card asks for approval, posts the decision, then shows the result collapsed', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'chat/message',
@@ -260,7 +257,7 @@ void test('a tool card asks for approval, posts the decision, then shows the res
 });
 
 void test('an inline error keeps the partial answer and its buttons act (Set API Key, Retry, Show Log)', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: 'Half of the' });
@@ -298,7 +295,7 @@ void test('an inline error keeps the partial answer and its buttons act (Set API
 });
 
 void test('a link click goes to the host and never navigates the webview', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await streamFromGateway(h, '#say See [the docs](https://example.com/docs?q=1).');
   await h.page.getByRole('link', { name: 'the docs' }).click();
@@ -309,7 +306,7 @@ void test('a link click goes to the host and never navigates the webview', async
 });
 
 void test('a link to an international domain goes out in its ASCII form, and a look-alike written as xn-- is shown as written', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   // "аpple" with a Cyrillic "а", written out, and the same host already in its ASCII form.
   await streamFromGateway(h, '#say Try https://\u0430pple.com/login or https://xn--pple-43d.com/login now.');
@@ -325,7 +322,7 @@ void test('a link to an international domain goes out in its ASCII form, and a l
 });
 
 void test('length and content_filter endings show Continue and a notice; an aligned model is named', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(
     snapshot({
       conversation: {
@@ -361,7 +358,7 @@ void test('length and content_filter endings show Continue and a notice; an alig
 });
 
 void test('the model box lists /v1/models with capabilities and warns when an attached image meets a text-only model', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const models = await client.listModels();
   await h.send({
@@ -393,7 +390,7 @@ void test('the model box lists /v1/models with capabilities and warns when an at
 });
 
 void test('history lists conversations and renames or deletes them (delete asks once more)', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.getByRole('button', { name: 'History' }).click();
   // The panel asks for the list once its chunk has loaded, which a loaded machine can delay.
@@ -441,7 +438,7 @@ function fileEvent(kind: 'paste' | 'drop', files: Array<{ name: string; type: st
 }
 
 void test('pasted and dropped images become thumbnails sent as data URLs; too large or non-images get a clear message', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ maxImageBytes: 1000 }));
   await h.page.evaluate(fileEvent('paste', [{ name: 'small.png', type: 'image/png', bytes: 300 }]));
   await h.page.evaluate(
@@ -471,7 +468,7 @@ void test('pasted and dropped images become thumbnails sent as data URLs; too la
 });
 
 void test('editor context arrives as a chip with a prompt, and is sent with the message', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'chat/context',
@@ -488,7 +485,7 @@ void test('editor context arrives as a chip with a prompt, and is sent with the 
 });
 
 void test('conversation settings post validated overrides; empty fields fall back to the settings', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.getByRole('button', { name: 'Conversation settings' }).click();
   const panel = h.page.getByRole('region', { name: 'Conversation settings' });
@@ -513,7 +510,7 @@ void test('conversation settings post validated overrides; empty fields fall bac
 });
 
 void test('a json_object answer is shown as formatted JSON, reasoning stays collapsed above the answer', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const conv = {
     id: 'c1',
     title: '',
@@ -542,7 +539,7 @@ void test('a json_object answer is shown as formatted JSON, reasoning stays coll
 });
 
 void test('the tools menu toggles tools and picks tool_choice', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'tools/list',
@@ -566,7 +563,7 @@ void test('the tools menu toggles tools and picks tool_choice', async () => {
 });
 
 void test('a page reloaded mid-answer picks the stream up from the snapshot: partial text, Stop, then further deltas', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(
     snapshot({
       busyRequestId: 'r7',
@@ -600,7 +597,7 @@ void test('a page reloaded mid-answer picks the stream up from the snapshot: par
 });
 
 void test('an open code block grows by appending text (no re-render) and is highlighted once closed', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   await h.send({
@@ -636,7 +633,7 @@ void test('an open code block grows by appending text (no re-render) and is high
 });
 
 void test('a huge streamed code block is kept as plain text when it closes, with exactly its code and working buttons', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   const lines = Array.from({ length: 2500 }, (_, i) => `line_${i} = compute(${i}, "value")`);
@@ -656,7 +653,7 @@ void test('a huge streamed code block is kept as plain text when it closes, with
 });
 
 void test('Edit and resend replaces the last message; switching to another conversation or a new chat ends the edit, so Send does not overwrite that one', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const withTurn = (id: string, text: string): HostMessage => ({
     type: 'chat/conversation',
     defaults: (snapshot() as Extract<HostMessage, { type: 'chat/snapshot' }>).defaults,
@@ -715,7 +712,7 @@ void test('Edit and resend replaces the last message; switching to another conve
 });
 
 void test('a message the host refuses comes back into the composer with its image, and the panel is not left busy', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const box = h.page.locator('textarea[aria-label="Message"]');
   await h.page.evaluate(fileEvent('paste', [{ name: 'shot.png', type: 'image/png', bytes: 64 }]));

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { Conversation } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
 /*
  * The Restore button and panel (webview/chat/components/Checkpoint.tsx) in the real bundle: which
  * answers offer it, what the panel shows and what it posts to the host.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const conversation: Conversation = {
   id: 'c1',
@@ -33,7 +26,7 @@ const conversation: Conversation = {
 };
 
 void test('only answers with a checkpoint offer Restore; the panel lists the files, skips changed ones unless ticked, and posts the choice', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation }));
   // Another conversation's checkpoints are ignored.
   await h.send({
@@ -98,7 +91,7 @@ void test('only answers with a checkpoint offer Restore; the panel lists the fil
 });
 
 void test("run_command's approval card says its effects cannot be restored; other cards do not", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation }));
   for (const [callId, name, preview] of [
     ['k1', 'run_command', 'command'],

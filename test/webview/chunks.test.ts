@@ -3,18 +3,11 @@
 // under the page's CSP (`script-src 'nonce-…'`: a module's imports inherit its nonce). Each
 // test checks what was loaded and that what shows while a chunk is on its way is right.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 /** The bundle files the page has loaded, as `webview.js` or `webview-chunks/<name>`, hash removed. */
 async function loaded(h: Harness): Promise<string[]> {
@@ -43,7 +36,7 @@ const answer = (id: string, extra: Partial<AssistantMessage> = {}): AssistantMes
 
 void test('an answer with code: shown plain until highlight.js is loaded, which only the first code block does', async () => {
   const highlight = gate();
-  const h = await openHarness(browser, {
+  const h = await openHarness(browser(), {
     beforeServe: (f) => (f.startsWith('webview-chunks/highlight-') ? highlight.held : Promise.resolve()),
   });
   await h.send(snapshot());
@@ -72,7 +65,7 @@ void test('an answer with code: shown plain until highlight.js is loaded, which 
 
 void test('a panel opens only once its chunk is here, then takes focus; the first paint loads no panel', async () => {
   const panels = gate();
-  const h = await openHarness(browser, {
+  const h = await openHarness(browser(), {
     beforeServe: (f) => (f.startsWith('webview-chunks/panels-') ? panels.held : Promise.resolve()),
   });
   await h.send(snapshot());
@@ -93,7 +86,7 @@ void test('a panel opens only once its chunk is here, then takes focus; the firs
 
 void test('a tool card asking for approval while its chunk loads shows when it is here, with focus on Allow', async () => {
   const cards = gate();
-  const h = await openHarness(browser, {
+  const h = await openHarness(browser(), {
     beforeServe: (f) => (f.startsWith('webview-chunks/ToolCard-') ? cards.held : Promise.resolve()),
   });
   await h.send(snapshot());
@@ -132,7 +125,7 @@ void test('a tool card asking for approval while its chunk loads shows when it i
 
 void test('an @ typed while the picker chunk loads asks the host at once; its rows show, ranked, when the chunk is here', async () => {
   const picker = gate();
-  const h = await openHarness(browser, {
+  const h = await openHarness(browser(), {
     beforeServe: (f) => (f.startsWith('webview-chunks/MentionPicker-') ? picker.held : Promise.resolve()),
   });
   await h.send(snapshot());
@@ -165,7 +158,7 @@ void test('an @ typed while the picker chunk loads asks the host at once; its ro
 
 void test('the cost lines load on the first cost: none in the first paint, the line once its chunk is here', async () => {
   const costs = gate();
-  const h = await openHarness(browser, {
+  const h = await openHarness(browser(), {
     beforeServe: (f) => (f.startsWith('webview-chunks/CostNote-') ? costs.held : Promise.resolve()),
   });
   await h.send(snapshot());

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * A run_command card must show the whole command: a model (or a file it read) can pad a command
  * with spaces so that `npm test` fills the visible line and `&& curl …|sh` sits out of view.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const answer = (id: string, command: string): AssistantMessage => ({
   id,
@@ -30,7 +23,7 @@ const answer = (id: string, command: string): AssistantMessage => ({
 });
 
 async function showCommand(command: string): Promise<Harness> {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', command) });
   await h.send({
@@ -150,7 +143,7 @@ void test('a long command wraps whole; a bidi override is shown as an escape', a
 });
 
 void test("another tool that happens to be called run_command gets no command line: the card goes by the tool's preview", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1', 'make deploy') });
   await h.send({
@@ -171,7 +164,7 @@ void test("another tool that happens to be called run_command gets no command li
 });
 
 void test('a card drawn from the conversation (no live update) takes the preview from the tools list', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'tools/list',

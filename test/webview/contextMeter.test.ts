@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import type { ToolDefinition } from '../../src/api/chat/wire';
 import type { ContextMeter, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
 import { openSession, question } from '../support/sessionHarness';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
 /*
  * The context meter and the "Earlier conversation summarised" block, fed with what a real
  * session (against the local gateway's windowed models) sends.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 before(async () => {
-  browser = await launch();
   gw = await startGateway({ contextModels: true });
 });
 after(async () => {
-  await browser.close();
   await gw.close();
 });
 
@@ -47,7 +44,7 @@ async function sessionAfterOneAnswer(model: string, toolDescriptionChars = 400) 
 
 void test('the meter shows used over window before sending, grows as the user types, and its tooltip has the figures', async () => {
   const { meter, snap } = await sessionAfterOneAnswer('gw-window-openai');
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snap);
   await h.send({ type: 'context/meter', meter });
   const used = meter.system + meter.tools + meter.history + meter.attachments;
@@ -71,7 +68,7 @@ void test('the meter shows used over window before sending, grows as the user ty
 
 void test('the meter turns amber then red as the window fills', async () => {
   const { meter, snap } = await sessionAfterOneAnswer('gw-window-openai');
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snap);
   const at = async (history: number): Promise<string | null> => {
     const m: ContextMeter = { ...meter, history };
@@ -88,7 +85,7 @@ void test('tools and system prompt past the window: the figures and one click ea
   try {
     const { meter, snap } = await sessionAfterOneAnswer('gw-window-llama', 4000);
     assert.equal(meter.fixedTooLarge, true);
-    const h = await openHarness(browser);
+    const h = await openHarness(browser());
     await h.send(snap);
     await h.send({ type: 'context/meter', meter });
     const box = h.page.locator('.context-fixed');
@@ -114,7 +111,7 @@ void test('Compact conversation asks the host; the summarised block sits under t
     await s.session.send(`q${i}`, question(q));
     await s.until(() => s.received.some((m) => m.type === 'chat/done' && m.requestId === `q${i}`), q);
   }
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: structuredClone(s.session.shown) }));
   await h.send({ type: 'context/meter', meter });
   await h.clearPosted();

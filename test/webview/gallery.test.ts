@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launch } from './harness';
+import { test } from 'node:test';
+import { useBrowser } from './harness';
 import { BROKEN_URL, openGallery, task, VIDEO_URL } from './galleryHarness';
 
 /*
@@ -10,18 +9,12 @@ import { BROKEN_URL, openGallery, task, VIDEO_URL } from './galleryHarness';
  * frame" as a PNG, a video that cannot be decoded, and the CSP holding with no request leaving.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const pngBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 
 void test('a card shows the estimate beside the charge, and a failed task that was charged says so on a line of its own', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({
     type: 'gallery/state',
     tasks: [
@@ -49,7 +42,7 @@ void test('a card shows the estimate beside the charge, and a failed task that w
 });
 
 void test('the list shows every task; the filters and the search narrow it; a failed task shows its reason', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({
     type: 'gallery/state',
     tasks: [
@@ -106,7 +99,7 @@ void test('the list shows every task; the filters and the search narrow it; a fa
 });
 
 void test('a saved video without a cached poster posts one drawn from the video, and plays (currentTime advances)', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v1', src: VIDEO_URL, file: 'videos/v1.mp4' })] });
   const poster = (await h.until('gallery/poster')) as { key: string; dataUrl: string };
   assert.equal(poster.key, 'v1');
@@ -130,7 +123,7 @@ void test('a saved video without a cached poster posts one drawn from the video,
 });
 
 void test('"use this frame" posts the current frame as a full-size PNG with its time; a cached poster is not captured again', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({
     type: 'gallery/state',
     tasks: [task({ key: 'v2', src: VIDEO_URL, file: 'videos/v2.mp4', poster: `${VIDEO_URL}?poster` })],
@@ -152,7 +145,7 @@ void test('"use this frame" posts the current frame as a full-size PNG with its 
 });
 
 void test('a video the browser cannot decode says so and offers Open externally instead of a broken player', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({ type: 'gallery/state', tasks: [task({ key: 'v3', src: BROKEN_URL, file: 'videos/v3.mp4' })] });
   const note = h.page.locator('li[data-key="v3"] .unplayable');
   await note.waitFor({ state: 'visible', timeout: 10_000 });
@@ -165,7 +158,7 @@ void test('a video the browser cannot decode says so and offers Open externally 
 });
 
 void test('card buttons post their actions; the remix form posts the edited parameters', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({
     type: 'gallery/state',
     tasks: [

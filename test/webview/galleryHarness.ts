@@ -1,8 +1,8 @@
 /**
- * Loads the real `dist/gallery.js` + `dist/gallery.css` in headless Chromium behind the HTML and
- * CSP the extension serves (with `media-src`), a fake `acquireVsCodeApi` that records what the
- * page posts, and the local gateway's sample MP4 served as a "webview resource" from the same
- * origin. Anything else is aborted and recorded.
+ * Loads the real media pages (`dist/gallery.js`, `dist/storyboard.js` and their CSS) in headless
+ * Chromium behind the HTML and CSP the extension serves (with `media-src`), a fake
+ * `acquireVsCodeApi` that records what the page posts, and videos served as "webview resources"
+ * from the same origin. Anything else is aborted and recorded.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,15 +20,19 @@ export const VIDEO_URL = `${ORIGIN}/files/sample.mp4`;
 /** A URL answered with bytes that no browser decodes, as video/mp4. */
 export const BROKEN_URL = `${ORIGIN}/files/broken.mp4`;
 
-export interface GalleryHarness {
+/** A media page (the gallery, a storyboard) loaded behind the extension's HTML and CSP. */
+export interface MediaPageHarness<In> {
   page: Page;
   foreignRequests: string[];
   posted(): Promise<Array<Record<string, unknown>>>;
-  send(msg: GalleryHostMessage): Promise<void>;
+  /** Delivers a host message and waits for the frame it renders. */
+  send(msg: In): Promise<void>;
   cspViolations(): Promise<string[]>;
   /** Waits until the page has posted a message of `type` (at most `timeoutMs`). */
   until(type: string, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
+
+export type GalleryHarness = MediaPageHarness<GalleryHostMessage>;
 
 const INIT = `
   window.__posted = [];
@@ -41,38 +45,49 @@ const INIT = `
   });
 `;
 
-export async function openGallery(browser: Browser): Promise<GalleryHarness> {
-  if (!existsSync(join(dist, 'gallery.js'))) throw new Error('dist/gallery.js is missing: run `npm run build` first');
-  const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+export interface MediaPageOptions {
+  /** dist/<bundle>.js and .css. */
+  bundle: 'gallery' | 'storyboard';
+  /** The bundle is an ES module split into chunks (under dist/<bundle>-chunks/). */
+  module?: boolean;
+  viewport: { width: number; height: number };
+  /** Files the page may load as "webview resources" (with CORS, as VS Code answers), by URL. */
+  files?: Record<string, Buffer>;
+}
+
+/**
+ * Opens a media page with a fake `acquireVsCodeApi` that records what the page posts; the bundle's
+ * files and `files` are answered, anything else is aborted and recorded.
+ */
+export async function openMediaPage<In>(browser: Browser, o: MediaPageOptions): Promise<MediaPageHarness<In>> {
+  if (!existsSync(join(dist, `${o.bundle}.js`)))
+    throw new Error(`dist/${o.bundle}.js is missing: run \`npm run build\` first`);
+  const context = await browser.newContext({ viewport: o.viewport });
   const page = await context.newPage();
   const foreignRequests: string[] = [];
   const html = webviewHtml({
     cspSource: ORIGIN,
-    nonce: 'galleryNonce123',
-    scriptUri: `${ORIGIN}/dist/gallery.js`,
-    styleUri: `${ORIGIN}/dist/gallery.css`,
-    title: 'gallery',
+    nonce: `${o.bundle}Nonce123`,
+    scriptUri: `${ORIGIN}/dist/${o.bundle}.js`,
+    styleUri: `${ORIGIN}/dist/${o.bundle}.css`,
+    title: o.bundle,
     media: true,
+    ...(o.module ? { module: true } : {}),
   });
   await context.route('**/*', async (route) => {
     const url = route.request().url().split('?')[0] ?? '';
     if (url === `${ORIGIN}/`) return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    if (url === VIDEO_URL)
+    const file = o.files?.[url];
+    if (file)
       return route.fulfill({
         status: 200,
         contentType: 'video/mp4',
         headers: { 'access-control-allow-origin': '*' },
-        body: SAMPLE_MP4,
+        body: file,
       });
-    if (url === BROKEN_URL)
-      return route.fulfill({
-        status: 200,
-        contentType: 'video/mp4',
-        headers: { 'access-control-allow-origin': '*' },
-        body: Buffer.from('not a video at all'),
-      });
-    const m = /^http:\/\/webview\.harness\/dist\/([\w.-]+)$/.exec(url);
-    if (m?.[1] && existsSync(join(dist, m[1]))) {
+    // The bundle's files, and its chunks in a folder below dist/.
+    const m = /^http:\/\/webview\.harness\/dist\/([\w./-]+)$/.exec(url);
+    if (m?.[1] && !m[1].includes('..') && existsSync(join(dist, m[1]))) {
       return route.fulfill({
         status: 200,
         contentType: m[1].endsWith('.js') ? 'text/javascript' : 'text/css',
@@ -88,7 +103,7 @@ export async function openGallery(browser: Browser): Promise<GalleryHarness> {
   await page.addInitScript(INIT);
   await page.goto(`${ORIGIN}/`);
   const posted = () => page.evaluate(() => (globalThis as unknown as PageGlobal).__posted);
-  const h: GalleryHarness = {
+  return {
     page,
     foreignRequests,
     posted,
@@ -107,12 +122,20 @@ export async function openGallery(browser: Browser): Promise<GalleryHarness> {
         if (hit) return hit;
         if (Date.now() > deadline)
           throw new Error(
-            `the gallery never posted ${type}; it posted ${JSON.stringify((await posted()).map((m) => m.type))}`,
+            `the ${o.bundle} page never posted ${type}; it posted ${JSON.stringify((await posted()).map((m) => m.type))}`,
           );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
   };
+}
+
+export async function openGallery(browser: Browser): Promise<GalleryHarness> {
+  const h = await openMediaPage<GalleryHostMessage>(browser, {
+    bundle: 'gallery',
+    viewport: { width: 420, height: 900 },
+    files: { [VIDEO_URL]: SAMPLE_MP4, [BROKEN_URL]: Buffer.from('not a video at all') },
+  });
   await h.until('webview/ready');
   return h;
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { GALLERY_STRINGS } from '../../src/shared/galleryStrings';
-import { launch } from './harness';
+import { useBrowser } from './harness';
 import { openGallery, task } from './galleryHarness';
 
 /*
@@ -12,13 +11,7 @@ import { openGallery, task } from './galleryHarness';
  * here the map the host builds in zh-cn, from the committed Chinese bundle.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
   string,
@@ -26,7 +19,7 @@ const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l
 >;
 
 void test('with the zh-cn strings the filters, the search, the card and its buttons are in Chinese, {0} filled', async () => {
-  const h = await openGallery(browser);
+  const h = await openGallery(browser());
   await h.send({ type: 'gallery/strings', strings: Object.fromEntries(GALLERY_STRINGS.map((k) => [k, zh[k] ?? k])) });
   await h.send({
     type: 'gallery/state',

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { HostMessage } from '../../src/shared/protocol';
 import { DEFAULT_CHAT_PARAMS } from '../../src/shared/chatParams';
@@ -48,6 +49,25 @@ const SAMPLE_MP4_PATH = join(root, 'test', 'gateway', 'fixtures', 'sample.mp4');
 export async function launch(): Promise<Browser> {
   if (!existsSync(join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` first');
   return chromium.launch({ executablePath: browserPath('webview'), args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * One browser for a test file's tests: launched before the first (by `start`, the page bundles'
+ * Chromium unless told), closed after the last. Call it at the top of the file; the function it
+ * returns is the browser while the tests run.
+ */
+export function useBrowser(start: () => Promise<Browser> = launch): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await start();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is used outside a test (useBrowser launches it before the tests)');
+    return browser;
+  };
 }
 
 export interface Harness {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
 import { openGallery, task, VIDEO_URL } from './galleryHarness';
-import { launch, openHarness, snapshot, type PageGlobal } from './harness';
+import { openHarness, snapshot, type PageGlobal, useBrowser } from './harness';
 
 /*
  * The chat and the gallery driven by the keyboard alone (Tab, Enter, Space, Escape, arrows):
@@ -11,13 +11,7 @@ import { launch, openHarness, snapshot, type PageGlobal } from './harness';
  * gallery lists, what the live region reads while an answer streams, and reduced motion.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 /** What has focus: its aria-label, else its tag and class. */
 function focused(page: Page): Promise<string> {
@@ -52,7 +46,7 @@ const answer = (id: string, extra: Partial<AssistantMessage> = {}): AssistantMes
 });
 
 void test('Send from the button and Stop from the button leave focus in the message box', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.locator('textarea[aria-label="Message"]').fill('hello');
   await tabTo(h.page, 'Send');
@@ -73,7 +67,7 @@ void test('Send from the button and Stop from the button leave focus in the mess
 });
 
 void test('each panel takes focus when it opens and gives it back to the message box when it closes', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'tools/list',
@@ -111,7 +105,7 @@ void test('each panel takes focus when it opens and gives it back to the message
 });
 
 void test('the history list is one Tab stop: the arrow keys move between conversations and Enter opens one', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.locator('button[aria-label="History"]').focus();
   await h.page.keyboard.press('Enter');
@@ -153,7 +147,7 @@ void test('the history list is one Tab stop: the arrow keys move between convers
 });
 
 void test('a copy button of a code block is reached with Tab and works with Enter', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(
     snapshot({
       conversation: {
@@ -178,7 +172,7 @@ void test('a copy button of a code block is reached with Tab and works with Ente
 });
 
 void test('a streamed answer is read out once when it is finished, not per delta', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.page.evaluate(() => {
     const g = globalThis as unknown as PageGlobal & {
@@ -212,7 +206,7 @@ void test('a streamed answer is read out once when it is finished, not per delta
 
 void test('panels ease in, unless the system asks for reduced motion: then nothing animates', async () => {
   for (const motion of ['no-preference', 'reduce'] as const) {
-    const h = await openHarness(browser);
+    const h = await openHarness(browser());
     await h.page.emulateMedia({ reducedMotion: motion });
     await h.send(snapshot());
     await h.page.locator('button[aria-label="History"]').click();
@@ -236,7 +230,7 @@ void test('panels ease in, unless the system asks for reduced motion: then nothi
 });
 
 void test('the gallery list is one Tab stop: the arrow keys move between videos and Enter opens the saved one', async () => {
-  const g = await openGallery(browser);
+  const g = await openGallery(browser());
   await g.send({
     type: 'gallery/state',
     tasks: [
@@ -269,7 +263,7 @@ void test('the gallery list is one Tab stop: the arrow keys move between videos 
 });
 
 void test('every control of the chat (panel open) has an accessible name: a label, text or an enclosing label', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const msg: HostMessage = snapshot();
   await h.send(msg);
   await h.page.locator('button[aria-label="Tools"]').click();

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/history/core/store';
 import type { AssistantMessage, Conversation, HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
 import { windowStart } from '../../webview/chat/models/logWindow';
-import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
+import { DEFAULT_PARAMS, openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * The log as components: a long conversation opens at its end with its newest messages, and
@@ -14,11 +13,10 @@ import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './h
  * message's DOM only; a card that came before its answer moves there.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 let texts: string[] = [];
 before(async () => {
-  browser = await launch();
   gw = await startGateway();
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   for (const prompt of ['#markdown', 'what does this return?']) {
@@ -31,7 +29,6 @@ before(async () => {
   texts = texts.filter(Boolean);
 });
 after(async () => {
-  await browser.close();
   await gw.close();
 });
 
@@ -66,7 +63,7 @@ const ids = (h: Harness) =>
   h.page.locator('.log article.msg').evaluateAll((els) => els.map((e) => e.getAttribute('data-message-id') ?? ''));
 
 void test('a 200-turn conversation opens at its newest messages with the view at the end; earlier ones mount as the user scrolls up, keeping what they read in place, and the button mounts the rest', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const c = conversation(200);
   await h.send(open(c));
@@ -132,7 +129,7 @@ void test('a 200-turn conversation opens at its newest messages with the view at
 });
 
 void test('a long conversation reloaded mid-answer mounts its whole running turn, however long, so the stream and its cards go on', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const c = conversation(100);
   c.messages.push({ id: 'u-last', role: 'user', text: 'one more', images: [], contexts: [], createdAt: 9 });
   // A turn of 35 earlier answers (tool rounds) before the one still streaming: longer than a screenful.
@@ -152,7 +149,7 @@ void test('a long conversation reloaded mid-answer mounts its whole running turn
 });
 
 void test("an update to one answer changes that answer's DOM only", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const c = conversation(10);
   await h.send(open(c));
@@ -182,7 +179,7 @@ void test("an update to one answer changes that answer's DOM only", async () => 
 });
 
 void test('a tool card that arrives before its answer is shown at the end of the log, then moves under the answer that names its call', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'tools/call',

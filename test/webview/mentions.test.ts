@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { MentionItem, UserMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * The @-picker in the real bundle: the host's side is played here by answering each
  * `mentions/query` the page posts with a fixed list of rows, as the extension does.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const ROWS: MentionItem[] = [
   { kind: 'problems', label: 'Problems', detail: 'the whole workspace', ref: '' },
@@ -27,7 +20,7 @@ const ROWS: MentionItem[] = [
 ];
 
 async function open(): Promise<Harness> {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   return h;
 }

@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { HostMessage } from '../../src/shared/protocol';
 import { axeViolations, describe } from './axe';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * The gateway profile switcher in the chat header (issue 22), in the real bundle. The host's side
  * is played here: the page only asks (`profiles/switch`) and shows the list the host sends back.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const list = (active: string, ids = ['default', 'work']): HostMessage => ({
   type: 'profiles/list',
@@ -25,7 +18,7 @@ const list = (active: string, ids = ['default', 'work']): HostMessage => ({
 });
 
 async function open(first: HostMessage): Promise<Harness> {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send(first);
   await h.frames();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { HistoryEntry } from '../../src/shared/protocol';
 import { openGallery, task } from './galleryHarness';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
 /*
  * Long lists mount in steps (webview/common/revealed.ts): the history panel and the gallery show
@@ -11,13 +11,7 @@ import { launch, openHarness, snapshot } from './harness';
  * and End goes to the last row even before it was mounted.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 interface Doc {
   document: {
@@ -69,7 +63,7 @@ const activeKey = (page: Page, attr: string): Promise<string | null | undefined>
   page.evaluate((attr) => (globalThis as unknown as Doc).document.activeElement?.getAttribute(attr), attr);
 
 void test('500 video tasks: the first screen mounts at once, every card follows, End reaches the last, a search starts over', async () => {
-  const g = await openGallery(browser);
+  const g = await openGallery(browser());
   const tasks = Array.from({ length: 500 }, (_, i) =>
     task({ key: `t${i}`, prompt: i % 10 === 0 ? `a lighthouse, take ${i}` : `a boat, take ${i}` }),
   );
@@ -96,7 +90,7 @@ void test('500 video tasks: the first screen mounts at once, every card follows,
 });
 
 void test('200 conversations: the history panel mounts its first screen at once, every row follows, End reaches the last', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   const entries: HistoryEntry[] = Array.from({ length: 200 }, (_, i) => ({
     id: `c${i}`,

@@ -2,19 +2,12 @@
 // they show for the host's `prompt/rules`, what switching and opening one posts, the
 // untrusted-workspace notice with its Allow button, the size warning, and "Show what is sent".
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { newConversation } from '../../src/chat/history/core/store';
 import type { HostMessage } from '../../src/shared/protocol';
-import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
+import { DEFAULT_PARAMS, openHarness, snapshot, type Harness, useBrowser } from './harness';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const RULES: HostMessage = {
   type: 'prompt/rules',
@@ -29,7 +22,7 @@ const RULES: HostMessage = {
 };
 
 async function open(disabled?: string[]): Promise<Harness> {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const conversation = { ...newConversation(1), id: 'c-rules', ...(disabled ? { disabledRules: disabled } : {}) };
   await h.send(snapshot({ conversation }));
   await h.send(RULES);
@@ -103,7 +96,7 @@ void test('"Show what is sent" asks the host to open the system prompt, with or 
 });
 
 void test("a workspace's system prompt is a chip that says so, switched and opened like a rules file", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: { ...newConversation(1), id: 'c-setting' } }));
   await h.send({
     type: 'prompt/rules',

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage, ChatMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot, type Harness } from './harness';
+import { openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * While an answer streams the log stays at its end by CSS scroll anchoring (webview/chat/scrollPin.ts),
  * and a user who scrolled up to read stays where they are.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const answer = (id: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
   id,
@@ -73,7 +66,7 @@ async function startAnswer(h: Harness, turns: number): Promise<void> {
 
 void test('a streaming answer keeps the log at its end, also when it starts in a log that did not scroll yet', async () => {
   for (const turns of [0, 12]) {
-    const h = await openHarness(browser);
+    const h = await openHarness(browser());
     await startAnswer(h, turns);
     await streamLines(h, 'live', 0, 60);
     const b = await logBox(h);
@@ -84,7 +77,7 @@ void test('a streaming answer keeps the log at its end, also when it starts in a
 });
 
 void test('a user who scrolled up while an answer streams stays where they are; their next message brings the end back', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await startAnswer(h, 12);
   await streamLines(h, 'live', 0, 20);
   assert.ok(atEnd(await logBox(h)));

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { BoardView, ShotView, StoryboardHostMessage } from '../../src/shared/protocol/storyboard';
-import { webviewHtml } from '../../src/shared/webviewHtml';
 import { axeViolations } from './axe';
-import { launch, type PageGlobal } from './harness';
-import { task } from './galleryHarness';
+import { type PageGlobal, useBrowser } from './harness';
+import { openMediaPage, ORIGIN, task } from './galleryHarness';
 
 /*
  * The storyboard editor's page in headless Chromium behind the extension's HTML and CSP: the shot
@@ -16,19 +15,11 @@ import { task } from './galleryHarness';
  * decoded on request (lastFrame.ts, loaded on first use) with no request leaving the page.
  */
 
-const ORIGIN = 'http://webview.harness';
 const root = join(__dirname, '..', '..');
-const dist = join(root, 'dist');
 const CLIP = readFileSync(join(root, 'test', 'gateway', 'fixtures', 'clip-1s.mp4'));
 const CLIP_URL = `${ORIGIN}/files/clip-1s.mp4`;
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 interface BoardPage {
   page: Page;
@@ -38,61 +29,15 @@ interface BoardPage {
   csp(): Promise<string[]>;
 }
 
+/** The board page, with the clip its takes play. */
 async function openBoard(): Promise<BoardPage> {
-  if (!existsSync(join(dist, 'storyboard.js')))
-    throw new Error('dist/storyboard.js is missing: run `npm run build` first');
-  const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
-  const page = await context.newPage();
-  const foreign: string[] = [];
-  const html = webviewHtml({
-    cspSource: ORIGIN,
-    nonce: 'boardNonce123',
-    scriptUri: `${ORIGIN}/dist/storyboard.js`,
-    styleUri: `${ORIGIN}/dist/storyboard.css`,
-    title: 'board',
-    media: true,
+  const h = await openMediaPage<StoryboardHostMessage>(browser(), {
+    bundle: 'storyboard',
     module: true,
+    viewport: { width: 900, height: 1000 },
+    files: { [CLIP_URL]: CLIP },
   });
-  await context.route('**/*', async (route) => {
-    const url = route.request().url().split('?')[0] ?? '';
-    if (url === `${ORIGIN}/`) return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-    if (url === CLIP_URL)
-      return route.fulfill({
-        status: 200,
-        contentType: 'video/mp4',
-        headers: { 'access-control-allow-origin': '*' },
-        body: CLIP,
-      });
-    const m = /^http:\/\/webview\.harness\/dist\/([\w./-]+)$/.exec(url);
-    if (m?.[1] && !m[1].includes('..') && existsSync(join(dist, m[1])))
-      return route.fulfill({
-        status: 200,
-        contentType: m[1].endsWith('.js') ? 'text/javascript' : 'text/css',
-        body: readFileSync(join(dist, m[1])),
-      });
-    foreign.push(url);
-    return route.abort();
-  });
-  await page.addInitScript(`
-    window.__posted = [];
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-    window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))), getState: () => null, setState: () => undefined });
-  `);
-  await page.goto(`${ORIGIN}/`);
-  return {
-    page,
-    foreign,
-    send: async (msg) => {
-      await page.evaluate((m) => (globalThis as unknown as PageGlobal).postMessage(m, '*'), msg);
-      await page.evaluate(
-        () =>
-          new Promise<void>((r) => (globalThis as unknown as PageGlobal).requestAnimationFrame(() => setTimeout(r, 0))),
-      );
-    },
-    posted: () => page.evaluate(() => (globalThis as unknown as PageGlobal).__posted),
-    csp: () => page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp),
-  };
+  return { page: h.page, foreign: h.foreignRequests, send: h.send, posted: h.posted, csp: h.cspViolations };
 }
 
 const shot = (over: Partial<ShotView> & { id: string }): ShotView => ({

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { after, test } from 'node:test';
 import { join } from 'node:path';
 import { stitchClips } from '../../src/video/storyboard/core/stitch';
 import { axeViolations, describe as describeAxe } from './axe';
 import { FIXTURES, launchMedia, openMedia, type MediaPage } from './mediaHarness';
+import { useBrowser } from './harness';
 
 /*
  * The storyboard's media work in headless Chromium (Debian's, which decodes and encodes H.264
@@ -55,15 +55,15 @@ interface Canvas {
 }
 type W = { __media: Media; Image: new () => Img; document: { createElement(tag: 'canvas'): Canvas } };
 
-let browser: Browser;
 let m: MediaPage;
-before(async () => {
-  browser = await launchMedia();
-  m = await openMedia(browser);
+// The shared page is opened with the browser, so it exists before any test.
+const browser = useBrowser(async () => {
+  const b = await launchMedia();
+  m = await openMedia(b);
+  return b;
 });
 after(async () => {
   assert.deepEqual(m.foreignRequests, [], 'nothing left the page');
-  await browser.close();
 });
 
 /** Per-pixel difference between the page's PNG and the independently extracted one. */
@@ -230,7 +230,7 @@ void test('the GIF fits under the cap, plays forever by default, and says what i
 });
 
 void test('the export panel: a mismatch marks the take and offers the re-encode; the GIF is saved with what it chose', async () => {
-  const page = (await openMedia(browser)).page;
+  const page = (await openMedia(browser())).page;
   await page.evaluate(() => {
     const g = globalThis as unknown as { __stitchAnswer: unknown; __mountPanel(t: unknown): void };
     g.__stitchAnswer = {

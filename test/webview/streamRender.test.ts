@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage, HostMessage } from '../../src/shared/protocol';
 import { TextChunks } from '../../webview/chat/textChunks';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
 /*
  * How a streamed answer reaches the screen: a closed code block is highlighted in idle time, not
  * in the frame that shows it; long reasoning is kept in segments.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const answer = (id: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
   id,
@@ -33,7 +26,7 @@ interface IdleGlobal {
 }
 
 void test('a code block that closes is shown plain in its frame and highlighted in idle time, with a timeout', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   // Idle callbacks are held, to see what the frame alone shows.
@@ -65,7 +58,7 @@ void test('a code block that closes is shown plain in its frame and highlighted 
 });
 
 void test('with the real idle callback a closed block is highlighted soon after, even while the stream goes on', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '```ts\nconst a = 1;\n```\n\n' });
@@ -76,7 +69,7 @@ void test('with the real idle callback a closed block is highlighted soon after,
 });
 
 void test('long reasoning is kept in segments while it streams, and shows exactly the text sent', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer('a1') });
   let sent = '';

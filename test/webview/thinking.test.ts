@@ -1,18 +1,11 @@
 // The Thinking block (issue 22 item 4): open and growing while the answer streams, folded with its
 // duration once it is done, and never mixed into the answer's text.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage } from '../../src/shared/protocol';
-import { launch, openHarness, shownText, snapshot } from './harness';
+import { openHarness, shownText, snapshot, useBrowser } from './harness';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const answer = (extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
   id: 'a1',
@@ -25,7 +18,7 @@ const answer = (extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
 });
 
 void test('thinking shows live while it streams, then folds with how long it took', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({ type: 'chat/message', requestId: 'r1', message: answer() });
   const details = h.page.locator('details.reasoning');
@@ -58,7 +51,7 @@ void test('thinking shows live while it streams, then folds with how long it too
 });
 
 void test('the header shows the reasoning effort of a model that has one', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'models/list',

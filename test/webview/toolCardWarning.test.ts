@@ -2,18 +2,11 @@
 // asks every time (a protected or secret file) says why and offers no "Always allow"; a warning
 // alone (Restricted Mode) keeps "Always allow", which the host then keeps for the conversation.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { AssistantMessage } from '../../src/shared/protocol';
-import { launch, openHarness, snapshot } from './harness';
+import { openHarness, snapshot, useBrowser } from './harness';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const answer = (calls: { id: string; name: string; args: string }[]): AssistantMessage => ({
   id: 'a1',
@@ -26,7 +19,7 @@ const answer = (calls: { id: string; name: string; args: string }[]): AssistantM
 });
 
 void test('a card that asks every time shows its warning and no "Always allow"; the warning goes once decided', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot());
   await h.send({
     type: 'chat/message',

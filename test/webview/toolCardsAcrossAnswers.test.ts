@@ -3,7 +3,6 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/history/core/store';
 import { builtinTools } from '../../src/chat/tools/core/builtins';
@@ -12,18 +11,17 @@ import { ToolRunner } from '../../src/chat/tools/core/runner';
 import { runTurn } from '../../src/chat/session/core/turnRunner';
 import type { AssistantMessage, Conversation, HostMessage, ToolCallUpdate } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
+import { DEFAULT_PARAMS, openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * Tool cards are keyed by call id. A relay that numbers calls per answer sends call_0 in every
  * answer (and every conversation): each card must still show its own call's arguments and result.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 let ws: string;
 before(async () => {
-  browser = await launch();
   gw = await startGateway();
   ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'gs-cards-')));
   for (const [f, n] of [
@@ -35,7 +33,6 @@ before(async () => {
     await fs.writeFile(path.join(ws, `${f}.ts`), `export const ${f.toUpperCase()} = ${n};\n`);
 });
 after(async () => {
-  await browser.close();
   await gw.close();
   await fs.rm(ws, { recursive: true, force: true });
 });
@@ -92,7 +89,7 @@ void test('two answers from a relay that restarts at call_0: every card sits und
   const withCalls = c.messages.filter((m): m is AssistantMessage => m.role === 'assistant' && !!m.toolCalls?.length);
   assert.equal(withCalls.length, 2);
 
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: { ...newConversation(1), id: c.id } }));
   for (const m of posted) await h.send(m);
 
@@ -150,7 +147,7 @@ const open = (conversation: Conversation): HostMessage => ({
 });
 
 void test('another conversation with its own call_0 shows its own card, not the live state of the one before', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const one = conversationWith('c-one', 'a.ts', 'export const A = 1;');
   const two = conversationWith('c-two', 'b.ts', 'export const B = 2;');
   await h.send(snapshot({ conversation: one }));
@@ -198,7 +195,7 @@ void test('another conversation with its own call_0 shows its own card, not the 
 });
 
 void test("a regenerated answer that gets the dropped answer's id shows its own call, not the dropped one's result", async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   const base = conversationWith('c-re', 'a.ts', 'export const A = 1;');
   const q2 = { id: 'c-re-u2', role: 'user' as const, text: 'and b', images: [], contexts: [], createdAt: 4 };
   const dropped: Conversation = {

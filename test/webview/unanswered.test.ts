@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import { newConversation } from '../../src/chat/history/core/store';
 import { runTurn } from '../../src/chat/session/core/turnRunner';
 import type { Conversation, HostMessage, UserMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './harness';
+import { DEFAULT_PARAMS, openHarness, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * A window that died before an answer arrived comes back with the last question unanswered (it is
@@ -14,14 +13,12 @@ import { DEFAULT_PARAMS, launch, openHarness, snapshot, type Harness } from './h
  * answers an unanswered last question), not only Edit and resend.
  */
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 before(async () => {
-  browser = await launch();
   gw = await startGateway();
 });
 after(async () => {
-  await browser.close();
   await gw.close();
 });
 
@@ -65,7 +62,7 @@ void test('an unanswered last question offers Regenerate, which asks the host to
   assert.equal(first.status, 'done', first.error?.detail);
   c.messages.push(question('u2', 'second question'));
 
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: structuredClone(c) }));
   assert.deepEqual(
     await buttonsOn(h, 'u2'),
@@ -109,7 +106,7 @@ void test('an unanswered last question offers Regenerate, which asks the host to
 
 void test('no Regenerate on an unanswered question while an answer is running', async () => {
   const c: Conversation = { ...newConversation(1), id: 'c-busy', messages: [question('u1', 'still asking')] };
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: c, busyRequestId: 'r-running' }));
   assert.deepEqual(await buttonsOn(h, 'u1'), []);
   await h.send({ type: 'chat/done', requestId: 'r-running' });

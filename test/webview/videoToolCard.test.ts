@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import type { GalleryTask } from '../../src/shared/protocol/gallery';
 import type { Conversation, HostMessage } from '../../src/shared/protocol';
 import { task } from './galleryHarness';
-import { launch, openHarness, ORIGIN, SAMPLE_VIDEO_URL, snapshot, type Harness } from './harness';
+import { openHarness, ORIGIN, SAMPLE_VIDEO_URL, snapshot, type Harness, useBrowser } from './harness';
 
 /*
  * The card of a generate_video call keeps showing the task it started: progress while the
  * gateway works, then the saved file with a preview and Open / Reveal / default-player buttons.
  */
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = useBrowser();
 
 const CALL = 'call_video_1';
 const ARGS = JSON.stringify({ prompt: 'a paper plane over the sea', seconds: 4 });
@@ -66,7 +59,7 @@ const videoTask = (over: Partial<GalleryTask>): HostMessage => ({
 const card = (h: Harness) => h.page.locator(`section.toolcard[data-call-id="${CALL}"]`);
 
 void test('a generate_video card shows the task running with its progress, then saved with the file, a playable preview and open/reveal buttons', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: conversationWithCall() }));
   await h.send(done);
   assert.equal(await card(h).locator('.tc-video').count(), 0, 'no task part before the host names one');
@@ -117,7 +110,7 @@ void test('a generate_video card shows the task running with its progress, then 
 });
 
 void test('a failed task shows its reason and no preview; another conversation drops the task part', async () => {
-  const h = await openHarness(browser);
+  const h = await openHarness(browser());
   await h.send(snapshot({ conversation: conversationWithCall() }));
   await h.send(done);
   await h.send(

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { GatewayClient } from '../../src/api/client';
 import type { HostMessage } from '../../src/shared/protocol';
 import { startGateway, type Gateway } from '../gateway/server';
-import { launch, openHarness, snapshot, type Harness, type PageGlobal } from './harness';
+import { openHarness, snapshot, type Harness, type PageGlobal, useBrowser } from './harness';
 import { XSS_PAYLOADS } from './xss-corpus';
 
-let browser: Browser;
+const browser = useBrowser();
 let gw: Gateway;
 /** Each payload as the gateway streamed it back through `#say` (the real wire path). */
 const streamed: string[][] = [];
 
 before(async () => {
-  browser = await launch();
   gw = await startGateway();
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
   for (const p of XSS_PAYLOADS) {
@@ -30,7 +28,6 @@ before(async () => {
   }
 });
 after(async () => {
-  await browser.close();
   await gw.close();
 });
 
@@ -151,7 +148,7 @@ async function renderAll(h: Harness): Promise<void> {
 
 for (const mode of ['with the production CSP', 'without a CSP (the sanitiser alone)'] as const) {
   void test(`${XSS_PAYLOADS.length} hostile payloads render with zero script executions and zero network requests, ${mode}`, async () => {
-    const h = await openHarness(browser, { noCsp: mode !== 'with the production CSP' });
+    const h = await openHarness(browser(), { noCsp: mode !== 'with the production CSP' });
     await renderAll(h);
     assert.equal(await h.xssCount(), 0, 'a payload executed script');
     assert.deepEqual(h.foreignRequests, [], 'the page requested something outside the bundle');

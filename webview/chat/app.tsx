@@ -9,6 +9,7 @@ import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
 import { cardsCode } from './lazy';
+import { setImageLabel } from './markdown';
 import { createChatApp } from './models/app';
 import { droppedUris } from './models/mentions';
 import { els, post, setApi, type VsCodeApi } from './runtime';
@@ -43,7 +44,7 @@ function App(): JSX.Element {
 /** Renders the chat into `root`, starts listening, and tells the host the page is ready. */
 export function startChat(root: HTMLElement, api: VsCodeApi): void {
   setApi(api);
-  const app = createChatApp();
+  const app = createChatApp({ setImageLabel });
   const { conversation, composer, panels } = app;
   composer.persist(api);
   root.replaceChildren();

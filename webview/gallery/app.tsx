@@ -4,7 +4,7 @@ import { rovingIndex } from '../common/roving';
 import { useRevealed } from '../common/revealed';
 import type { GalleryStore, Filter } from './state';
 import { RemixForm } from './form';
-import { TaskCard } from './taskCard';
+import { TaskCard } from '../common/taskCard';
 import { t } from './strings';
 
 const FILTERS: { id: Filter; label: GalleryString }[] = [
@@ -13,6 +13,34 @@ const FILTERS: { id: Filter; label: GalleryString }[] = [
   { id: 'saved', label: 'Saved' },
   { id: 'failed', label: 'Failed' },
 ];
+
+/** The filters and the search, which survive the view being hidden (gallery/state.ts). */
+function Toolbar({ store }: { store: GalleryStore }) {
+  return (
+    <div class="toolbar" role="toolbar" aria-label={t('Filter videos')}>
+      {FILTERS.map((f) => (
+        <button
+          key={f.id}
+          type="button"
+          class={`filter${store.filter.value === f.id ? ' active' : ''}`}
+          aria-pressed={store.filter.value === f.id}
+          data-filter={f.id}
+          onClick={() => (store.filter.value = f.id)}
+        >
+          {t(f.label)}
+        </button>
+      ))}
+      <input
+        class="search"
+        type="search"
+        placeholder={t('Search prompt, model, id')}
+        aria-label={t('Search videos')}
+        value={store.search.value}
+        onInput={(e) => (store.search.value = e.currentTarget.value)}
+      />
+    </div>
+  );
+}
 
 /** The gallery: filters and search, the remix form when open, then one card per task. */
 export function App({ store }: { store: GalleryStore }) {
@@ -54,28 +82,7 @@ export function App({ store }: { store: GalleryStore }) {
   return (
     <main class="gallery">
       <h1 class="sr-only">{t('Videos')}</h1>
-      <div class="toolbar" role="toolbar" aria-label={t('Filter videos')}>
-        {FILTERS.map((f) => (
-          <button
-            key={f.id}
-            type="button"
-            class={`filter${store.filter.value === f.id ? ' active' : ''}`}
-            aria-pressed={store.filter.value === f.id}
-            data-filter={f.id}
-            onClick={() => (store.filter.value = f.id)}
-          >
-            {t(f.label)}
-          </button>
-        ))}
-        <input
-          class="search"
-          type="search"
-          placeholder={t('Search prompt, model, id')}
-          aria-label={t('Search videos')}
-          value={store.search.value}
-          onInput={(e) => (store.search.value = e.currentTarget.value)}
-        />
-      </div>
+      <Toolbar store={store} />
       {notice && (
         <div class={`notice${notice.error ? ' error' : ''}`} role={notice.error ? 'alert' : 'status'}>
           <pre>{notice.text}</pre>
@@ -99,7 +106,7 @@ export function App({ store }: { store: GalleryStore }) {
             <TaskCard
               key={t.key}
               task={t}
-              store={store}
+              post={store.post}
               index={i}
               current={i === at}
               onFocus={() => setCurrent(t.key)}

@@ -5,6 +5,54 @@ import { t } from './strings';
 
 const ASPECTS = ['16:9', '9:16', '1:1', '4:3', '3:4', '3:2', '2:3'];
 
+/** Seconds, aspect ratio and resolution of the new video. */
+function Parameters({ f, setF }: { f: GalleryForm; setF: (f: GalleryForm) => void }) {
+  return (
+    <div class="row">
+      <label>
+        {t('Seconds')}
+        <input
+          name="seconds"
+          type="number"
+          min={1}
+          max={15}
+          value={f.seconds ?? ''}
+          onInput={(e) => {
+            const n = Number(e.currentTarget.value);
+            const { seconds: _s, ...rest } = f;
+            setF(e.currentTarget.value === '' || !Number.isFinite(n) ? rest : { ...rest, seconds: n });
+          }}
+        />
+      </label>
+      <label>
+        {t('Aspect')}
+        <select
+          name="aspectRatio"
+          value={f.aspectRatio ?? '16:9'}
+          onChange={(e) => setF({ ...f, aspectRatio: e.currentTarget.value })}
+        >
+          {ASPECTS.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {t('Resolution')}
+        <select
+          name="resolution"
+          value={f.resolution ?? '720p'}
+          onChange={(e) => setF({ ...f, resolution: e.currentTarget.value })}
+        >
+          <option value="720p">720p</option>
+          <option value="480p">480p</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
 /**
  * Remix (and "use this frame"): the task's parameters, all editable. Submitting asks the host,
  * which checks the rules and confirms the billed request before anything is sent.
@@ -49,48 +97,7 @@ export function RemixForm({ store, form }: { store: GalleryStore; form: GalleryF
           onInput={(e) => setF({ ...f, prompt: e.currentTarget.value })}
         />
       </label>
-      <div class="row">
-        <label>
-          {t('Seconds')}
-          <input
-            name="seconds"
-            type="number"
-            min={1}
-            max={15}
-            value={f.seconds ?? ''}
-            onInput={(e) => {
-              const n = Number(e.currentTarget.value);
-              const { seconds: _s, ...rest } = f;
-              setF(e.currentTarget.value === '' || !Number.isFinite(n) ? rest : { ...rest, seconds: n });
-            }}
-          />
-        </label>
-        <label>
-          {t('Aspect')}
-          <select
-            name="aspectRatio"
-            value={f.aspectRatio ?? '16:9'}
-            onChange={(e) => setF({ ...f, aspectRatio: e.currentTarget.value })}
-          >
-            {ASPECTS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('Resolution')}
-          <select
-            name="resolution"
-            value={f.resolution ?? '720p'}
-            onChange={(e) => setF({ ...f, resolution: e.currentTarget.value })}
-          >
-            <option value="720p">720p</option>
-            <option value="480p">480p</option>
-          </select>
-        </label>
-      </div>
+      <Parameters f={f} setF={setF} />
       <label>
         {t('Reference images (workspace paths or HTTPS URLs, one a line)')}
         <textarea name="images" rows={2} value={images} onInput={(e) => setImages(e.currentTarget.value)} />

@@ -6,15 +6,11 @@ import type {
   GalleryWebviewMessage,
 } from '../../src/shared/protocol/gallery';
 import { asMessage } from '../../src/shared/protocol/guard';
-import { strings } from './strings';
+import { strings } from '../common/strings';
+import { bucket, type TaskBucket } from '../common/taskBucket';
+import type { VsCodeApi } from '../common/vscodeApi';
 
-export interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-export type Filter = 'all' | 'running' | 'saved' | 'failed';
+export type Filter = 'all' | TaskBucket;
 
 /** What the gallery shows: the host's list, the user's filter and search, the open form. */
 export interface GalleryStore {
@@ -25,15 +21,6 @@ export interface GalleryStore {
   notice: Signal<{ text: string; error: boolean } | null>;
   visible: ReadonlySignal<GalleryTask[]>;
   post(m: GalleryWebviewMessage): void;
-}
-
-const RUNNING = new Set<GalleryTask['state']>(['creating', 'polling', 'downloading', 'timed_out', 'paused']);
-
-/** Which filter a task falls under. */
-export function bucket(t: GalleryTask): Exclude<Filter, 'all'> {
-  if (t.state === 'saved') return 'saved';
-  if (t.state === 'failed' || t.state === 'error') return 'failed';
-  return RUNNING.has(t.state) ? 'running' : 'failed';
 }
 
 /** Tasks under `filter` whose prompt, model, id or file contains every word of `search`. */

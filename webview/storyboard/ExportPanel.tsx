@@ -44,18 +44,22 @@ async function fetchBytes(src: string): Promise<ArrayBuffer> {
 }
 
 type Status = { text: string; error: boolean } | undefined;
+type Translate = (text: string, ...args: Array<string | number>) => string;
+/** What the GIF fieldset asks for. */
+interface GifOptions {
+  maxWidth: number;
+  maxFps: number;
+  maxBytes: number;
+  plays: number;
+}
 
-export function ExportPanel(props: ExportPanelProps) {
-  const t = props.t ?? english;
+/** The panel's state and what every export shares: reading the takes, marking a bad one, one run at a time. */
+function useExportRun(props: ExportPanelProps, t: Translate) {
   const load = props.load ?? fetchBytes;
   const [busy, setBusy] = useState<string | undefined>();
   const [status, setStatus] = useState<Status>();
   const [offerReencode, setOfferReencode] = useState(false);
   const [bad, setBad] = useState<number[]>([]);
-  const [width, setWidth] = useState(480);
-  const [fps, setFps] = useState(12);
-  const [maxKb, setMaxKb] = useState(2048);
-  const [plays, setPlays] = useState(0);
 
   const fail = (err: unknown) => setStatus({ text: err instanceof Error ? err.message : String(err), error: true });
 
@@ -97,84 +101,143 @@ export function ExportPanel(props: ExportPanelProps) {
     }
   }
 
-  const stitch = () =>
-    run(t('Joining…'), async () => {
-      setOfferReencode(false);
-      setBad([]);
-      const r = await props
-        .onStitch()
-        .catch((err: unknown) => ({ ok: false as const, kind: 'refused' as const, message: String(err) }));
-      if (r.ok) {
-        setStatus({
-          text: t('Saved {0} ({1} s, not re-encoded).', r.file, r.durationSeconds.toFixed(2)),
-          error: false,
-        });
+  return { busy, status, setStatus, offerReencode, setOfferReencode, bad, setBad, readAll, clipFailure, run };
+}
+
+type ExportRun = ReturnType<typeof useExportRun>;
+
+/** Join without re-encoding (the host); on a mismatch, offer the re-encode here. */
+function stitch(props: ExportPanelProps, x: ExportRun, t: Translate) {
+  return x.run(t('Joining…'), async () => {
+    x.setOfferReencode(false);
+    x.setBad([]);
+    const r = await props
+      .onStitch()
+      .catch((err: unknown) => ({ ok: false as const, kind: 'refused' as const, message: String(err) }));
+    if (r.ok) {
+      x.setStatus({
+        text: t('Saved {0} ({1} s, not re-encoded).', r.file, r.durationSeconds.toFixed(2)),
+        error: false,
+      });
+      return;
+    }
+    x.setStatus({ text: r.message, error: true });
+    if (r.kind === 'mismatch') {
+      x.setBad([r.index]);
+      x.setOfferReencode(true);
+    } else if (r.kind === 'undecodable') x.setBad(r.indexes);
+  });
+}
+
+/** Re-encode the takes here (WebCodecs) into one film, saved by the host. */
+function reencode(props: ExportPanelProps, x: ExportRun, t: Translate) {
+  return x.run(t('Re-encoding…'), async () => {
+    const clips = await x.readAll();
+    if (!clips) return;
+    try {
+      const { reencodeClips } = await import('./media/reencode');
+      const out = await reencodeClips(clips);
+      const saved = await props.onSave('reencoded', out.bytes);
+      x.setStatus(
+        saved.ok
+          ? {
+              text: t(
+                'Saved {0} ({1} s, re-encoded as {2} {3}x{4}).',
+                saved.file,
+                out.durationSeconds.toFixed(2),
+                out.codec,
+                out.width,
+                out.height,
+              ),
+              error: false,
+            }
+          : { text: saved.message, error: true },
+      );
+      if (saved.ok) x.setOfferReencode(false);
+    } catch (err) {
+      x.clipFailure(err);
+    }
+  });
+}
+
+/** A GIF of the takes within the options' limits, saved by the host. */
+function gif(props: ExportPanelProps, x: ExportRun, t: Translate, options: GifOptions) {
+  return x.run(t('Making the GIF…'), async () => {
+    const clips = await x.readAll();
+    if (!clips) return;
+    try {
+      const { exportGif, describeGif } = await import('./media/gif');
+      const out = await exportGif(clips, options);
+      if (!out.fits) {
+        x.setStatus({ text: describeGif(out), error: true });
         return;
       }
-      setStatus({ text: r.message, error: true });
-      if (r.kind === 'mismatch') {
-        setBad([r.index]);
-        setOfferReencode(true);
-      } else if (r.kind === 'undecodable') setBad(r.indexes);
-    });
+      const saved = await props.onSave('gif', out.bytes);
+      x.setStatus(
+        saved.ok
+          ? { text: t('Saved {0}: {1}', saved.file, describeGif(out)), error: false }
+          : { text: saved.message, error: true },
+      );
+    } catch (err) {
+      x.clipFailure(err);
+    }
+  });
+}
 
-  const reencode = () =>
-    run(t('Re-encoding…'), async () => {
-      const clips = await readAll();
-      if (!clips) return;
-      try {
-        const { reencodeClips } = await import('./media/reencode');
-        const out = await reencodeClips(clips);
-        const saved = await props.onSave('reencoded', out.bytes);
-        setStatus(
-          saved.ok
-            ? {
-                text: t(
-                  'Saved {0} ({1} s, re-encoded as {2} {3}x{4}).',
-                  saved.file,
-                  out.durationSeconds.toFixed(2),
-                  out.codec,
-                  out.width,
-                  out.height,
-                ),
-                error: false,
-              }
-            : { text: saved.message, error: true },
-        );
-        if (saved.ok) setOfferReencode(false);
-      } catch (err) {
-        clipFailure(err);
-      }
-    });
-
-  const gif = () =>
-    run(t('Making the GIF…'), async () => {
-      const clips = await readAll();
-      if (!clips) return;
-      try {
-        const { exportGif, describeGif } = await import('./media/gif');
-        const out = await exportGif(clips, { maxWidth: width, maxFps: fps, maxBytes: maxKb * 1024, plays });
-        if (!out.fits) {
-          setStatus({ text: describeGif(out), error: true });
-          return;
-        }
-        const saved = await props.onSave('gif', out.bytes);
-        setStatus(
-          saved.ok
-            ? { text: t('Saved {0}: {1}', saved.file, describeGif(out)), error: false }
-            : { text: saved.message, error: true },
-        );
-      } catch (err) {
-        clipFailure(err);
-      }
-    });
-
-  const none = props.takes.length === 0;
+/** The GIF's width, frame rate, size cap and loop, and its Export button. */
+function GifFieldset({
+  t,
+  disabled,
+  onExport,
+}: {
+  t: Translate;
+  disabled: boolean;
+  onExport: (o: GifOptions) => void;
+}) {
+  const [width, setWidth] = useState(480);
+  const [fps, setFps] = useState(12);
+  const [maxKb, setMaxKb] = useState(2048);
+  const [plays, setPlays] = useState(0);
   const num = (set: (n: number) => void, min: number, max: number) => (e: Event) => {
     const n = Math.round(Number((e.currentTarget as HTMLInputElement).value));
     if (Number.isFinite(n)) set(Math.min(max, Math.max(min, n)));
   };
+  return (
+    <fieldset class="export-gif" disabled={disabled}>
+      <legend>{t('GIF for a README')}</legend>
+      <label>
+        {t('Width (px)')}
+        <input type="number" min={80} max={1920} value={width} onChange={num(setWidth, 80, 1920)} />
+      </label>
+      <label>
+        {t('Frame rate')}
+        <input type="number" min={2} max={30} value={fps} onChange={num(setFps, 2, 30)} />
+      </label>
+      <label>
+        {t('Largest size (KB)')}
+        <input type="number" min={50} max={51200} value={maxKb} onChange={num(setMaxKb, 50, 51200)} />
+      </label>
+      <label>
+        {t('Loop')}
+        <select value={String(plays)} onChange={(e) => setPlays(Number((e.currentTarget as HTMLSelectElement).value))}>
+          <option value="0">{t('Forever')}</option>
+          <option value="1">{t('Play once')}</option>
+          <option value="2">{t('Play twice')}</option>
+          <option value="3">{t('Play three times')}</option>
+        </select>
+      </label>
+      <button type="button" onClick={() => onExport({ maxWidth: width, maxFps: fps, maxBytes: maxKb * 1024, plays })}>
+        {t('Export GIF')}
+      </button>
+    </fieldset>
+  );
+}
 
+export function ExportPanel(props: ExportPanelProps) {
+  const t = props.t ?? english;
+  const x = useExportRun(props, t);
+  const { busy, status, bad } = x;
+  const none = props.takes.length === 0;
   return (
     <section class="export-panel" aria-labelledby="export-title" aria-busy={busy !== undefined}>
       <h2 id="export-title">{t('Export')}</h2>
@@ -192,45 +255,16 @@ export function ExportPanel(props: ExportPanelProps) {
       </ol>
       {none ? <p>{t('Choose a take for each shot to export the film.')}</p> : null}
       <div class="export-actions">
-        <button type="button" disabled={none || busy !== undefined} onClick={() => void stitch()}>
+        <button type="button" disabled={none || busy !== undefined} onClick={() => void stitch(props, x, t)}>
           {t('Join into one MP4')}
         </button>
-        {offerReencode ? (
-          <button type="button" disabled={busy !== undefined} onClick={() => void reencode()}>
+        {x.offerReencode ? (
+          <button type="button" disabled={busy !== undefined} onClick={() => void reencode(props, x, t)}>
             {t('Re-encode here and join')}
           </button>
         ) : null}
       </div>
-      <fieldset class="export-gif" disabled={none || busy !== undefined}>
-        <legend>{t('GIF for a README')}</legend>
-        <label>
-          {t('Width (px)')}
-          <input type="number" min={80} max={1920} value={width} onChange={num(setWidth, 80, 1920)} />
-        </label>
-        <label>
-          {t('Frame rate')}
-          <input type="number" min={2} max={30} value={fps} onChange={num(setFps, 2, 30)} />
-        </label>
-        <label>
-          {t('Largest size (KB)')}
-          <input type="number" min={50} max={51200} value={maxKb} onChange={num(setMaxKb, 50, 51200)} />
-        </label>
-        <label>
-          {t('Loop')}
-          <select
-            value={String(plays)}
-            onChange={(e) => setPlays(Number((e.currentTarget as HTMLSelectElement).value))}
-          >
-            <option value="0">{t('Forever')}</option>
-            <option value="1">{t('Play once')}</option>
-            <option value="2">{t('Play twice')}</option>
-            <option value="3">{t('Play three times')}</option>
-          </select>
-        </label>
-        <button type="button" onClick={() => void gif()}>
-          {t('Export GIF')}
-        </button>
-      </fieldset>
+      <GifFieldset t={t} disabled={none || busy !== undefined} onExport={(o) => void gif(props, x, t, o)} />
       <p class={status?.error ? 'export-status error' : 'export-status'} role="status" aria-live="polite">
         {busy ?? status?.text ?? ''}
       </p>

@@ -1,21 +1,95 @@
 import type { ShotView } from '../../src/shared/protocol/storyboard';
-import type { GalleryStore } from '../gallery/state';
 import type { GalleryWebviewMessage } from '../../src/shared/protocol/gallery';
-import { TaskCard } from '../gallery/taskCard';
+import { TaskCard, type PostTaskMessage } from '../common/taskCard';
 import type { BoardStore } from './state';
 import { t } from './strings';
 import { BoardExport } from './exportWiring';
 
 const TAKE_ACTIONS = new Set(['open', 'reveal', 'copyId', 'resume', 'stop']);
 
-/** The gallery's card posts gallery messages; on a board the ones that make sense become take actions. */
-function takeStore(store: BoardStore, id: string, take: number): GalleryStore {
-  return {
-    post: (m: GalleryWebviewMessage) => {
-      if (m.type === 'gallery/action' && TAKE_ACTIONS.has(m.action))
-        store.post({ type: 'board/takeAction', id, take, action: m.action });
-    },
-  } as unknown as GalleryStore;
+/** The task card posts gallery messages; on a board the ones that make sense become take actions. */
+function takePost(store: BoardStore, id: string, take: number): PostTaskMessage {
+  return (m: GalleryWebviewMessage) => {
+    if (m.type === 'gallery/action' && TAKE_ACTIONS.has(m.action))
+      store.post({ type: 'board/takeAction', id, take, action: m.action });
+  };
+}
+
+type ShotProps = { shot: ShotView; index: number; count: number; store: BoardStore; running: boolean };
+
+/** Generate, move, duplicate and delete one shot. */
+function ShotActions({ shot, index, count, store, running }: ShotProps) {
+  const edit = (edit: Record<string, unknown>) => store.post({ type: 'board/edit', edit });
+  return (
+    <div class="actions">
+      <button
+        type="button"
+        class="primary"
+        data-action="generate"
+        disabled={running}
+        onClick={() => store.post({ type: 'board/generate', id: shot.id })}
+      >
+        {t('Generate shot')}
+      </button>
+      <button
+        type="button"
+        data-action="up"
+        disabled={index === 0}
+        onClick={() => edit({ kind: 'move', id: shot.id, to: index - 1 })}
+      >
+        {t('Move up')}
+      </button>
+      <button
+        type="button"
+        data-action="down"
+        disabled={index === count - 1}
+        onClick={() => edit({ kind: 'move', id: shot.id, to: index + 1 })}
+      >
+        {t('Move down')}
+      </button>
+      <button type="button" data-action="duplicate" onClick={() => edit({ kind: 'duplicate', id: shot.id })}>
+        {t('Duplicate')}
+      </button>
+      <button type="button" data-action="delete" onClick={() => edit({ kind: 'delete', id: shot.id })}>
+        {t('Delete')}
+      </button>
+    </div>
+  );
+}
+
+/** A shot's takes, each the task card of its video, with the choice of the take to use. */
+function Takes({ shot, index, store }: Pick<ShotProps, 'shot' | 'index' | 'store'>) {
+  const edit = (edit: Record<string, unknown>) => store.post({ type: 'board/edit', edit });
+  return (
+    <section class="takes" aria-label={t('Takes')}>
+      {shot.takeCards.map((card, i) => (
+        <div key={card.key} class={`take${card.take === shot.chosenTake ? ' chosen' : ''}`} data-take={card.take}>
+          <p class="take-head">
+            {t('Take {0}', card.take)}
+            {shot.takes > 1 && shot.savedTakes.includes(card.take) && (
+              <button
+                type="button"
+                data-action="choose"
+                aria-pressed={card.take === shot.chosenTake}
+                onClick={() => edit({ kind: 'choose', id: shot.id, take: card.take })}
+              >
+                {card.take === shot.chosenTake ? t('Chosen take') : t('Use take {0}', card.take)}
+              </button>
+            )}
+          </p>
+          <ul class="tasks">
+            <TaskCard
+              task={card}
+              post={takePost(store, shot.id, card.take)}
+              index={index * 10 + i}
+              current
+              onFocus={() => undefined}
+            />
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
 }
 
 function Shot({
@@ -63,69 +137,8 @@ function Shot({
       <p class={`status ${shot.status.kind}`} data-status={shot.status.kind}>
         {shot.status.text}
       </p>
-      <div class="actions">
-        <button
-          type="button"
-          class="primary"
-          data-action="generate"
-          disabled={running}
-          onClick={() => store.post({ type: 'board/generate', id: shot.id })}
-        >
-          {t('Generate shot')}
-        </button>
-        <button
-          type="button"
-          data-action="up"
-          disabled={index === 0}
-          onClick={() => edit({ kind: 'move', id: shot.id, to: index - 1 })}
-        >
-          {t('Move up')}
-        </button>
-        <button
-          type="button"
-          data-action="down"
-          disabled={index === count - 1}
-          onClick={() => edit({ kind: 'move', id: shot.id, to: index + 1 })}
-        >
-          {t('Move down')}
-        </button>
-        <button type="button" data-action="duplicate" onClick={() => edit({ kind: 'duplicate', id: shot.id })}>
-          {t('Duplicate')}
-        </button>
-        <button type="button" data-action="delete" onClick={() => edit({ kind: 'delete', id: shot.id })}>
-          {t('Delete')}
-        </button>
-      </div>
-      {shot.takeCards.length > 0 && (
-        <section class="takes" aria-label={t('Takes')}>
-          {shot.takeCards.map((card, i) => (
-            <div key={card.key} class={`take${card.take === shot.chosenTake ? ' chosen' : ''}`} data-take={card.take}>
-              <p class="take-head">
-                {t('Take {0}', card.take)}
-                {shot.takes > 1 && shot.savedTakes.includes(card.take) && (
-                  <button
-                    type="button"
-                    data-action="choose"
-                    aria-pressed={card.take === shot.chosenTake}
-                    onClick={() => edit({ kind: 'choose', id: shot.id, take: card.take })}
-                  >
-                    {card.take === shot.chosenTake ? t('Chosen take') : t('Use take {0}', card.take)}
-                  </button>
-                )}
-              </p>
-              <ul class="tasks">
-                <TaskCard
-                  task={card}
-                  store={takeStore(store, shot.id, card.take)}
-                  index={index * 10 + i}
-                  current
-                  onFocus={() => undefined}
-                />
-              </ul>
-            </div>
-          ))}
-        </section>
-      )}
+      <ShotActions shot={shot} index={index} count={count} store={store} running={running} />
+      {shot.takeCards.length > 0 && <Takes shot={shot} index={index} store={store} />}
     </li>
   );
 }

@@ -1,9 +1,10 @@
 import { render } from 'preact';
-import '../gallery/styles.css';
+import '../common/page.css';
+import '../common/taskCard.css';
 import './styles.css';
 import { App } from './app';
 import { connect } from './state';
-import type { VsCodeApi } from '../gallery/state';
+import type { VsCodeApi } from '../common/vscodeApi';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 

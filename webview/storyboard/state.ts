@@ -1,8 +1,8 @@
 import { signal, type Signal } from '@preact/signals';
 import type { BoardView, ExportReply, StoryboardHostMessage } from '../../src/shared/protocol/storyboard';
 import { asMessage } from '../../src/shared/protocol/guard';
-import { strings } from '../gallery/strings';
-import type { VsCodeApi } from '../gallery/state';
+import { strings } from '../common/strings';
+import type { VsCodeApi } from '../common/vscodeApi';
 
 /** What the board page shows: the host's view of the board and the last notice. */
 export interface BoardStore {

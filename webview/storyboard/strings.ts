@@ -1,8 +1,5 @@
-import { strings } from '../gallery/strings';
 import type { StoryboardString } from '../../src/shared/storyboardStrings';
+import { translator } from '../common/strings';
 
-/** The string in the display language (the gallery's table holds both pages' strings), `{0}`… filled. */
-export function t(key: StoryboardString, ...args: (string | number)[]): string {
-  const s = strings.value[key] ?? key;
-  return args.length === 0 ? s : s.replace(/\{(\d+)\}/g, (m, i: string) => String(args[Number(i)] ?? m));
-}
+/** The board's string in the display language (the gallery's table holds both pages' strings), `{0}`… filled. */
+export const t = translator<StoryboardString>();

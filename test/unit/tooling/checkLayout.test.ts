@@ -81,8 +81,41 @@ void test('a unit test named after no source file is refused (tests mirror src);
     tree({ ...ok, 'test/unit/chat-misc.test.ts': 'x\n', 'test/unit/tooling/gateway.test.ts': 'x\n' }),
   );
   assert.deepEqual(p, [
-    'test/unit/chat-misc.test.ts: names no source file (tests mirror src: test/unit/<path under src>.test.ts)',
+    'test/unit/chat-misc.test.ts: names no source file (tests mirror src: test/unit/<path under src>.test.ts, or test/unit/webview/<path under webview>.test.ts)',
   ]);
+});
+
+void test('any folder of webview/ is a page; a stylesheet there is held to the line limit too', () => {
+  const p = problemsOf(
+    tree({
+      ...ok,
+      'webview/newpage/main.ts': 'x\n',
+      'webview/chat/styles.css': 'a {}\n'.repeat(401),
+      'webview/chat/styles/base.css': 'a {}\n'.repeat(400),
+      'webview/loose.css': 'a {}\n',
+    }),
+  );
+  assert.deepEqual(p, [
+    "webview/loose.css: outside a layer folder: the webview's files go in a page's folder, webview/<page>/ (or webview/common/)",
+    'webview/chat/styles.css: 401 lines, over the 400-line limit',
+  ]);
+});
+
+void test('a page model needs its test, mirrored under test/unit/webview/, or an allowance', () => {
+  const files = { ...ok, 'webview/chat/models/composer.ts': 'x\n' };
+  assert.deepEqual(problemsOf(tree(files)), [
+    'webview/chat/models/composer.ts: a page model without test/unit/webview/chat/models/composer.test.ts (write one, or allow the gap with a reason in test/unit/untested.json)',
+  ]);
+  assert.deepEqual(problemsOf(tree({ ...files, 'test/unit/webview/chat/models/composer.send.test.ts': 'x\n' })), []);
+  const allowed = {
+    ...files,
+    'test/unit/untested.json': JSON.stringify({ 'webview/chat/models/composer': 'shown by the browser tests' }),
+  };
+  assert.deepEqual(problemsOf(tree(allowed)), []);
+  assert.match(
+    problemsOf(tree({ ...ok, 'test/unit/webview/chat/gone.test.ts': 'x\n' })).join('\n'),
+    /test\/unit\/webview\/chat\/gone\.test\.ts: names no source file/,
+  );
 });
 
 void test('the repository itself passes', () => {

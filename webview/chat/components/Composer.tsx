@@ -7,9 +7,42 @@ import { pickerCode } from '../lazy';
 import { mentionIcon, mentionName, optionId, PICKER_ID } from './mentionChips';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
+import type { ComposerModel } from '../models/composer';
+import type { MentionsModel } from '../models/mentions';
+
+/**
+ * A key in the message box: the open @-picker's keys first (arrows, Enter/Tab to pick, Escape),
+ * then Enter sends (Shift+Enter and an IME's Enter make a new line).
+ */
+function onKeyDown(ev: KeyboardEvent, mentions: MentionsModel, composer: ComposerModel): void {
+  const picker = mentions.picker.value;
+  if (picker && !ev.isComposing) {
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => mentions.move(1),
+      ArrowUp: () => mentions.move(-1),
+      Enter: () => mentions.pick(),
+      Tab: () => mentions.pick(),
+      Escape: () => mentions.close(),
+    };
+    const act = keys[ev.key];
+    if (act && !(ev.key === 'Enter' && ev.shiftKey)) {
+      // With no rows, Enter sends as usual; the other keys still belong to the picker.
+      if (!(picker.items.length === 0 && (ev.key === 'Enter' || ev.key === 'Tab'))) {
+        ev.preventDefault();
+        ev.stopPropagation();
+        act();
+        return;
+      }
+    }
+  }
+  if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
+    ev.preventDefault();
+    composer.send();
+  }
+}
 
 export function Composer(): JSX.Element {
-  const { t, conversation, composer, mentions } = useChat();
+  const { t, composer, mentions } = useChat();
   const { draft, editing, notes } = composer;
   const { picker } = mentions;
   const code = pickerCode.value.value;
@@ -52,31 +85,7 @@ export function Composer(): JSX.Element {
         onClick={(ev) => mentions.update(ev.currentTarget.value, ev.currentTarget.selectionStart)}
         onFocus={() => void pickerCode.load()}
         onBlur={() => mentions.close()}
-        onKeyDown={(ev) => {
-          if (picker.value && !ev.isComposing) {
-            const keys: Record<string, () => void> = {
-              ArrowDown: () => mentions.move(1),
-              ArrowUp: () => mentions.move(-1),
-              Enter: () => mentions.pick(),
-              Tab: () => mentions.pick(),
-              Escape: () => mentions.close(),
-            };
-            const act = keys[ev.key];
-            if (act && !(ev.key === 'Enter' && ev.shiftKey)) {
-              // With no rows, Enter sends as usual; the other keys still belong to the picker.
-              if (!(picker.value.items.length === 0 && (ev.key === 'Enter' || ev.key === 'Tab'))) {
-                ev.preventDefault();
-                ev.stopPropagation();
-                act();
-                return;
-              }
-            }
-          }
-          if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
-            ev.preventDefault();
-            composer.send();
-          }
-        }}
+        onKeyDown={(ev) => onKeyDown(ev, mentions, composer)}
         onPaste={(ev) => {
           const files = [...(ev.clipboardData?.files ?? [])];
           if (files.length) {
@@ -85,32 +94,40 @@ export function Composer(): JSX.Element {
           }
         }}
       />
-      <div class="composer-actions">
-        <span class="attach-slot">
-          <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'images/pick' })} />
-        </span>
-        <span class="spacer" />
-        <button
-          type="button"
-          class="secondary stop"
-          hidden={!conversation.busy.value}
-          aria-label={t('Stop')}
-          onClick={conversation.stop}
-        >
-          <Icon name="debug-stop" />
-          <span>{t('Stop')}</span>
-        </button>
-        <button
-          type="button"
-          class="primary send"
-          hidden={conversation.busy.value}
-          aria-label={t('Send')}
-          onClick={composer.send}
-        >
-          <Icon name="send" />
-          <span>{t('Send')}</span>
-        </button>
-      </div>
+      <ComposerActions />
+    </div>
+  );
+}
+
+/** Attach, and Send or Stop (whichever the running request leaves). */
+function ComposerActions(): JSX.Element {
+  const { t, conversation, composer } = useChat();
+  return (
+    <div class="composer-actions">
+      <span class="attach-slot">
+        <IconButton icon="file-media" label={t('Attach image')} onClick={() => post({ type: 'images/pick' })} />
+      </span>
+      <span class="spacer" />
+      <button
+        type="button"
+        class="secondary stop"
+        hidden={!conversation.busy.value}
+        aria-label={t('Stop')}
+        onClick={conversation.stop}
+      >
+        <Icon name="debug-stop" />
+        <span>{t('Stop')}</span>
+      </button>
+      <button
+        type="button"
+        class="primary send"
+        hidden={conversation.busy.value}
+        aria-label={t('Send')}
+        onClick={composer.send}
+      >
+        <Icon name="send" />
+        <span>{t('Send')}</span>
+      </button>
     </div>
   );
 }

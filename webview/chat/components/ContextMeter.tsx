@@ -27,6 +27,48 @@ function sourceText(m: Meter, t: Translate): string {
   }
 }
 
+/** The meter's tooltip: the figures behind it, one a line. */
+function tooltipOf(m: Meter, t: Translate, used: number, percent: number, typed: number): string {
+  return [
+    t('Context: {0} of {1} tokens ({2}%)', used, m.window, percent),
+    t('System and rules: {0}', m.system),
+    t('Tool definitions: {0}', m.tools),
+    t('History: {0}', m.history),
+    t('Attachments: {0}', m.attachments),
+    t('Typed message: {0}', typed),
+    t('Reserve for the answer: {0}', m.reserve),
+    t('Window: {0} tokens, from {1}', m.window, sourceText(m, t)),
+    ...(m.lastPromptTokens !== undefined ? [t('Last request, counted by the server: {0}', m.lastPromptTokens)] : []),
+  ].join('\n');
+}
+
+/** The tools and the system prompt alone do not fit: send without tools, or with read-only ones. */
+function FixedTooLarge({ m, t }: { m: Meter; t: Translate }): JSX.Element {
+  return (
+    <div class="context-fixed" role="alert">
+      <p>
+        {t(
+          'The tool definitions ({0}) and the system prompt ({1}) with room for an answer ({2}) exceed the window ({3} tokens).',
+          m.tools,
+          m.system,
+          m.reserve,
+          m.window,
+        )}
+      </p>
+      <TextButton
+        icon="circle-slash"
+        label={t('Send without tools')}
+        onClick={() => post({ type: 'context/toolMode', mode: 'none' })}
+      />
+      <TextButton
+        icon="eye"
+        label={t('Read-only tools only')}
+        onClick={() => post({ type: 'context/toolMode', mode: 'readOnly' })}
+      />
+    </div>
+  );
+}
+
 export function ContextMeter(): JSX.Element | null {
   const { t, conversation, composer, context } = useChat();
   const { draft, images, contexts } = composer;
@@ -40,17 +82,7 @@ export function ContextMeter(): JSX.Element | null {
   const share = Math.min(1, (used + m.reserve) / m.window);
   const percent = Math.round((used / m.window) * 100);
   const level = m.fixedTooLarge || share >= 0.95 ? 'full' : share >= 0.75 ? 'high' : 'ok';
-  const tooltip = [
-    t('Context: {0} of {1} tokens ({2}%)', used, m.window, percent),
-    t('System and rules: {0}', m.system),
-    t('Tool definitions: {0}', m.tools),
-    t('History: {0}', m.history),
-    t('Attachments: {0}', m.attachments),
-    t('Typed message: {0}', typed),
-    t('Reserve for the answer: {0}', m.reserve),
-    t('Window: {0} tokens, from {1}', m.window, sourceText(m, t)),
-    ...(m.lastPromptTokens !== undefined ? [t('Last request, counted by the server: {0}', m.lastPromptTokens)] : []),
-  ].join('\n');
+  const tooltip = tooltipOf(m, t, used, percent, typed);
   return (
     <div class={`context-meter context-${level}`} data-level={level}>
       <div class="context-row">
@@ -86,29 +118,7 @@ export function ContextMeter(): JSX.Element | null {
           }}
         />
       </div>
-      {m.fixedTooLarge ? (
-        <div class="context-fixed" role="alert">
-          <p>
-            {t(
-              'The tool definitions ({0}) and the system prompt ({1}) with room for an answer ({2}) exceed the window ({3} tokens).',
-              m.tools,
-              m.system,
-              m.reserve,
-              m.window,
-            )}
-          </p>
-          <TextButton
-            icon="circle-slash"
-            label={t('Send without tools')}
-            onClick={() => post({ type: 'context/toolMode', mode: 'none' })}
-          />
-          <TextButton
-            icon="eye"
-            label={t('Read-only tools only')}
-            onClick={() => post({ type: 'context/toolMode', mode: 'readOnly' })}
-          />
-        </div>
-      ) : null}
+      {m.fixedTooLarge ? <FixedTooLarge m={m} t={t} /> : null}
     </div>
   );
 }

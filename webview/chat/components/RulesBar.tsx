@@ -4,9 +4,47 @@
  * size warnings and "Show what is sent".
  */
 import type { JSX } from 'preact';
+import type { RuleChip } from '../../../src/shared/protocol';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
+
+/** The rules in effect, each switched off or on for this conversation, opened with its name. */
+function RuleChips({ chips, off }: { chips: RuleChip[]; off: Set<string> }): JSX.Element {
+  const { t } = useChat();
+  return (
+    <div class="rules-chips" role="group" aria-label={t('Rules in effect')}>
+      {chips.map((r) => (
+        <span key={r.id} class={`chip rule-chip${off.has(r.id) ? ' off' : ''}`} data-rule={r.id}>
+          <input
+            type="checkbox"
+            checked={!off.has(r.id)}
+            aria-label={t('Send {0} with this conversation', r.id)}
+            title={t('Send {0} with this conversation', r.id)}
+            onChange={(ev) => post({ type: 'prompt/setRuleEnabled', id: r.id, enabled: ev.currentTarget.checked })}
+          />
+          <button
+            type="button"
+            class="rule-open"
+            title={
+              r.kind === 'setting'
+                ? t(
+                    "This workspace's system prompt (gatewayStudio.chat.systemPrompt), sent as a project rule: click to open {0}",
+                    r.id,
+                  )
+                : t('Rules file {0}: click to open', r.id)
+            }
+            onClick={() => post({ type: 'prompt/openRule', id: r.id })}
+          >
+            <Icon name={r.kind === 'setting' ? 'settings-gear' : 'book'} />
+            <span>{r.kind === 'setting' ? t('System prompt from {0}', r.id) : r.id}</span>
+          </button>
+          {r.truncated ? <Icon name="warning" /> : null}
+        </span>
+      ))}
+    </div>
+  );
+}
 
 export function RulesBar(): JSX.Element {
   const { t, conversation, rules } = useChat();
@@ -14,38 +52,7 @@ export function RulesBar(): JSX.Element {
   const off = new Set(conversation.meta.value?.disabledRules ?? []);
   return (
     <div class="rules-bar">
-      {chips.length > 0 && !blocked ? (
-        <div class="rules-chips" role="group" aria-label={t('Rules in effect')}>
-          {chips.map((r) => (
-            <span key={r.id} class={`chip rule-chip${off.has(r.id) ? ' off' : ''}`} data-rule={r.id}>
-              <input
-                type="checkbox"
-                checked={!off.has(r.id)}
-                aria-label={t('Send {0} with this conversation', r.id)}
-                title={t('Send {0} with this conversation', r.id)}
-                onChange={(ev) => post({ type: 'prompt/setRuleEnabled', id: r.id, enabled: ev.currentTarget.checked })}
-              />
-              <button
-                type="button"
-                class="rule-open"
-                title={
-                  r.kind === 'setting'
-                    ? t(
-                        "This workspace's system prompt (gatewayStudio.chat.systemPrompt), sent as a project rule: click to open {0}",
-                        r.id,
-                      )
-                    : t('Rules file {0}: click to open', r.id)
-                }
-                onClick={() => post({ type: 'prompt/openRule', id: r.id })}
-              >
-                <Icon name={r.kind === 'setting' ? 'settings-gear' : 'book'} />
-                <span>{r.kind === 'setting' ? t('System prompt from {0}', r.id) : r.id}</span>
-              </button>
-              {r.truncated ? <Icon name="warning" /> : null}
-            </span>
-          ))}
-        </div>
-      ) : null}
+      {chips.length > 0 && !blocked ? <RuleChips chips={chips} off={off} /> : null}
       {blocked && chips.length > 0 ? (
         <div class="rules-blocked" role="note">
           <p>

@@ -1,7 +1,8 @@
 /** Per-conversation settings: system prompt and chat parameters; empty fields use the settings. */
-import type { JSX } from 'preact';
+import type { JSX, RefObject } from 'preact';
 import { useRef } from 'preact/hooks';
-import type { ParamOverrides } from '../../../src/shared/protocol';
+import type { ChatParams, ParamOverrides } from '../../../src/shared/protocol';
+import type { Translate } from '../models/strings';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
 import { TextButton } from './buttons';
@@ -32,6 +33,80 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
   );
 }
 
+/** The form's fields, read when Apply is pressed (the inputs are left to the user until then). */
+interface FormRefs {
+  numbers: RefObject<Partial<Record<NumberKey, HTMLInputElement | null>>>;
+  sys: RefObject<HTMLTextAreaElement | null>;
+  fmt: RefObject<HTMLSelectElement | null>;
+  stop: RefObject<HTMLTextAreaElement | null>;
+  stream: RefObject<HTMLInputElement | null>;
+  user: RefObject<HTMLInputElement | null>;
+}
+
+/** The overrides the form holds (an empty field is no override) and its system prompt (empty: none). */
+function readForm(r: FormRefs, d: ChatParams): { params: ParamOverrides; systemPrompt: string | null } {
+  const params: ParamOverrides = {};
+  for (const { key } of NUMBERS) {
+    const el = r.numbers.current?.[key];
+    if (el && el.value.trim() !== '') params[key] = Number(el.value);
+  }
+  const stops = (r.stop.current?.value ?? '').split('\n').filter((s) => s !== '');
+  if (stops.length) params.stop = stops;
+  const f = r.fmt.current?.value;
+  if (f === 'text' || f === 'json_object') params.response_format = f;
+  const streamOn = r.stream.current?.checked ?? d.stream;
+  if (streamOn !== d.stream) params.stream = streamOn;
+  const u = r.user.current?.value.trim() ?? '';
+  if (u) params.user = u;
+  const s = r.sys.current?.value ?? '';
+  return { params, systemPrompt: s === '' ? null : s };
+}
+
+/** One number parameter: the conversation's value, the setting's as placeholder and hint. */
+function NumberField({
+  n: { key, min, max, step },
+  value,
+  fallback,
+  label,
+  hint,
+  numbers,
+}: {
+  n: (typeof NUMBERS)[number];
+  value: number | null | undefined;
+  fallback: number | null;
+  label: string;
+  hint: string;
+  numbers: FormRefs['numbers'];
+}): JSX.Element {
+  return (
+    <Field label={label} hint={hint}>
+      <input
+        ref={(el) => {
+          if (numbers.current) numbers.current[key] = el;
+        }}
+        type="number"
+        min={String(min)}
+        max={max === undefined ? undefined : String(max)}
+        step={step}
+        value={value === undefined || value === null ? '' : String(value)}
+        data-key={key}
+        placeholder={fallback === null ? '' : String(fallback)}
+      />
+    </Field>
+  );
+}
+
+/** The number fields' labels in the page's language. */
+function numberLabels(t: Translate): Record<NumberKey, string> {
+  return {
+    temperature: t('Temperature'),
+    top_p: t('Top P'),
+    max_tokens: t('Max tokens'),
+    presence_penalty: t('Presence penalty'),
+    frequency_penalty: t('Frequency penalty'),
+  };
+}
+
 function SettingsForm(): JSX.Element | null {
   const { t, conversation } = useChat();
   const c = conversation.meta.peek();
@@ -45,30 +120,8 @@ function SettingsForm(): JSX.Element | null {
   if (!c || !d) return null;
   const p = c.params;
   const hint = (v: unknown) => t('Empty uses the setting ({0}).', v === null || v === '' ? '—' : String(v));
-  const label: Record<NumberKey, string> = {
-    temperature: t('Temperature'),
-    top_p: t('Top P'),
-    max_tokens: t('Max tokens'),
-    presence_penalty: t('Presence penalty'),
-    frequency_penalty: t('Frequency penalty'),
-  };
-  const apply = () => {
-    const params: ParamOverrides = {};
-    for (const { key } of NUMBERS) {
-      const el = numbers.current[key];
-      if (el && el.value.trim() !== '') params[key] = Number(el.value);
-    }
-    const stops = (stop.current?.value ?? '').split('\n').filter((s) => s !== '');
-    if (stops.length) params.stop = stops;
-    const f = fmt.current?.value;
-    if (f === 'text' || f === 'json_object') params.response_format = f;
-    const streamOn = stream.current?.checked ?? d.stream;
-    if (streamOn !== d.stream) params.stream = streamOn;
-    const u = user.current?.value.trim() ?? '';
-    if (u) params.user = u;
-    const s = sys.current?.value ?? '';
-    post({ type: 'chat/setParams', params, systemPrompt: s === '' ? null : s });
-  };
+  const label = numberLabels(t);
+  const apply = () => post({ type: 'chat/setParams', ...readForm({ numbers, sys, fmt, stop, stream, user }, d) });
   return (
     <section class="panel-body settings" aria-label={t('Conversation settings')}>
       <PanelHead title={t('Conversation settings')} />
@@ -82,25 +135,17 @@ function SettingsForm(): JSX.Element | null {
         />
       </Field>
       <div class="grid">
-        {NUMBERS.map(({ key, min, max, step }) => {
-          const v = p[key];
-          return (
-            <Field key={key} label={label[key]} hint={hint(d[key])}>
-              <input
-                ref={(el) => {
-                  numbers.current[key] = el;
-                }}
-                type="number"
-                min={String(min)}
-                max={max === undefined ? undefined : String(max)}
-                step={step}
-                value={v === undefined || v === null ? '' : String(v)}
-                data-key={key}
-                placeholder={d[key] === null ? '' : String(d[key])}
-              />
-            </Field>
-          );
-        })}
+        {NUMBERS.map((n) => (
+          <NumberField
+            key={n.key}
+            n={n}
+            value={p[n.key]}
+            fallback={d[n.key]}
+            label={label[n.key]}
+            hint={hint(d[n.key])}
+            numbers={numbers}
+          />
+        ))}
         <Field label={t('Response format')}>
           <select ref={fmt} data-key="response_format">
             <option value="">{`(${d.response_format})`}</option>

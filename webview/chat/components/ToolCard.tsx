@@ -45,17 +45,73 @@ function fromHistory(tools: ToolsModel, callId: string, name: string, args: stri
   };
 }
 
-export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
-  const { t, tools } = useChat();
-  const liveUpdate = tools.update(callId).value;
-  const video = tools.videoTask(callId).value;
-  let u: ToolCallUpdate | undefined = liveUpdate;
+/** The card's state: the host's live one (with a result stored before it said so), else the conversation's. */
+function shownUpdate(
+  tools: ToolsModel,
+  callId: string,
+  liveUpdate: ToolCallUpdate | undefined,
+  name: string | undefined,
+  args: string | undefined,
+): ToolCallUpdate | undefined {
+  let u = liveUpdate;
   if (u && u.resultPreview === undefined) {
     // The result was stored before the host's card said so.
     const result = tools.result(callId).value;
     if (result) u = { ...u, resultPreview: result.content.slice(0, 2000) };
   }
   if (!u && name !== undefined) u = fromHistory(tools, callId, name, args ?? '');
+  return u;
+}
+
+/** The arguments indented, with blank runs and invisible characters shown as markers, never hidden. */
+function prettyArguments(json: string): string {
+  let pretty = json;
+  try {
+    pretty = JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    // Invalid JSON from the model is shown as it came; the tools side answers the model.
+  }
+  return visibleText(pretty, { keepIndent: true });
+}
+
+/** Allow, Deny and (for a read-only tool that may) Always allow. */
+function Approval({
+  update,
+  disabled,
+  decide,
+}: {
+  update: ToolCallUpdate;
+  disabled: boolean;
+  decide: (d: ToolDecision) => void;
+}): JSX.Element {
+  const { t } = useChat();
+  return (
+    <div class="tc-actions">
+      <TextButton
+        icon="check"
+        label={t('Allow')}
+        class="text-btn primary"
+        disabled={disabled}
+        onClick={() => decide('allow')}
+      />
+      <TextButton icon="close" label={t('Deny')} disabled={disabled} onClick={() => decide('deny')} />
+      {update.readOnly && !update.askEveryTime ? (
+        <TextButton
+          icon="check-all"
+          label={t('Always allow')}
+          disabled={disabled}
+          onClick={() => decide('alwaysAllow')}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
+  const { t, tools } = useChat();
+  const liveUpdate = tools.update(callId).value;
+  const video = tools.videoTask(callId).value;
+  const u = shownUpdate(tools, callId, liveUpdate, name, args);
   const ref = useRef<HTMLElement>(null);
   // Buttons are disabled once a decision is sent, until the host's next update for the card.
   const [decided, setDecided] = useState<ToolCallUpdate | undefined>(undefined);
@@ -72,14 +128,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   }, [callId, u === undefined]);
   if (!u) return null;
   const update = u;
-  let pretty = update.argumentsJson;
-  try {
-    pretty = JSON.stringify(JSON.parse(update.argumentsJson), null, 2);
-  } catch {
-    // Invalid JSON from the model is shown as it came; the tools side answers the model.
-  }
-  // Blank runs and invisible characters in any argument are shown as markers, never hidden.
-  pretty = visibleText(pretty, { keepIndent: true });
+  const pretty = prettyArguments(update.argumentsJson);
   const command = update.preview === 'command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
@@ -118,26 +167,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
         </p>
       ) : null}
-      {update.state === 'awaiting-approval' ? (
-        <div class="tc-actions">
-          <TextButton
-            icon="check"
-            label={t('Allow')}
-            class="text-btn primary"
-            disabled={disabled}
-            onClick={() => decide('allow')}
-          />
-          <TextButton icon="close" label={t('Deny')} disabled={disabled} onClick={() => decide('deny')} />
-          {update.readOnly && !update.askEveryTime ? (
-            <TextButton
-              icon="check-all"
-              label={t('Always allow')}
-              disabled={disabled}
-              onClick={() => decide('alwaysAllow')}
-            />
-          ) : null}
-        </div>
-      ) : null}
+      {update.state === 'awaiting-approval' ? <Approval update={update} disabled={disabled} decide={decide} /> : null}
       {video ? <VideoTaskCard callId={callId} task={video} /> : null}
       {update.resultPreview !== undefined ? (
         <details class="tc-result">

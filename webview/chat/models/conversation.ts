@@ -36,37 +36,45 @@ export const CARD_ROW = '\u0000card:';
 /** Enough for a short answer whole and the start of a long one, without minutes of speech. */
 const ANNOUNCE_CHARS = 1000;
 
-export function createConversationModel({ t }: { t: Translate }) {
+/** The conversation's signals: its settings, the log's rows and messages, and the running request. */
+function conversationState() {
   const meta = signal<ConversationMeta | undefined>(undefined);
-  const id = computed(() => meta.value?.id);
-  const defaults = signal<ChatParams | undefined>(undefined);
   const defaultModel = signal('');
-  const defaultSystemPrompt = signal('');
-  /** Bumped on every conversation the host sends: open panels built from it start over. */
-  const version = signal(0);
-  /** The log's rows in order: message ids, plus ERROR_ROW and CARD_ROW+callId rows. */
-  const rows = signal<string[]>([]);
-  const messages = new Map<string, Signal<ChatMessage>>();
-  /**
-   * How many of the oldest rows are not mounted: an opened long conversation mounts its newest
-   * screenful only, and earlier rows when the user scrolls up to them or asks for them all
-   * (MessageList.tsx). A log of 2,000 messages then costs what its window costs at every update.
-   */
-  const earlier = signal(0);
-  const standaloneError = signal<{ error: ErrorView; requestId: string } | undefined>(undefined);
+  const defaults = signal<ChatParams | undefined>(undefined);
   const busyRequestId = signal<string | undefined>(undefined);
-  const busy = computed(() => busyRequestId.value !== undefined);
-  let lastRequestId: string | undefined;
+  return {
+    meta,
+    id: computed(() => meta.value?.id),
+    defaults,
+    defaultModel,
+    defaultSystemPrompt: signal(''),
+    /** Bumped on every conversation the host sends: open panels built from it start over. */
+    version: signal(0),
+    /** The log's rows in order: message ids, plus ERROR_ROW and CARD_ROW+callId rows. */
+    rows: signal<string[]>([]),
+    messages: new Map<string, Signal<ChatMessage>>(),
+    /**
+     * How many of the oldest rows are not mounted: an opened long conversation mounts its newest
+     * screenful only, and earlier rows when the user scrolls up to them or asks for them all
+     * (MessageList.tsx). A log of 2,000 messages then costs what its window costs at every update.
+     */
+    earlier: signal(0),
+    standaloneError: signal<{ error: ErrorView; requestId: string } | undefined>(undefined),
+    busyRequestId,
+    busy: computed(() => busyRequestId.value !== undefined),
+    currentModel: computed(() => effectiveModel(meta.value?.model, defaultModel.value)),
+    /** Answers are shown as formatted JSON when the conversation asks for json_object. */
+    jsonMode: computed(() => (meta.value?.params.response_format ?? defaults.value?.response_format) === 'json_object'),
+  };
+}
 
-  const currentModel = computed(() => effectiveModel(meta.value?.model, defaultModel.value));
-  /** Answers are shown as formatted JSON when the conversation asks for json_object. */
-  const jsonMode = computed(
-    () => (meta.value?.params.response_format ?? defaults.value?.response_format) === 'json_object',
-  );
-  /**
-   * Where the per-message buttons go, in one pass over the log (each message then compares its
-   * own id, so a change re-renders only the buttons whose answer changed).
-   */
+type ConversationState = ReturnType<typeof conversationState>;
+
+/**
+ * Where the per-message buttons go, in one pass over the log (each message then compares its
+ * own id, so a change re-renders only the buttons whose answer changed).
+ */
+function logPositions({ rows, messages }: ConversationState) {
   const positions = computed(() => {
     let lastUser: string | undefined;
     let lastAssistant: string | undefined;
@@ -91,65 +99,81 @@ export function createConversationModel({ t }: { t: Translate }) {
     // regenerate answers it (Edit and resend alone would make the user retype or re-confirm it).
     return { lastUser, lastAssistant, unanswered: lastRole === 'user', total, costs };
   });
-  const lastUserId = computed(() => positions.value.lastUser);
-  const lastAssistantId = computed(() => positions.value.lastAssistant);
-  const unanswered = computed(() => positions.value.unanswered);
-  const totalTokens = computed(() => positions.value.total);
-  /** The costs of the answers, in order, for the header's total. */
-  const answerCosts = computed(() => positions.value.costs);
+  return {
+    lastUserId: computed(() => positions.value.lastUser),
+    lastAssistantId: computed(() => positions.value.lastAssistant),
+    unanswered: computed(() => positions.value.unanswered),
+    totalTokens: computed(() => positions.value.total),
+    /** The costs of the answers, in order, for the header's total. */
+    answerCosts: computed(() => positions.value.costs),
+  };
+}
 
-  /** The signal of one message, made on first use. */
-  function messageSignal(messageId: string, m: ChatMessage): Signal<ChatMessage> {
-    let s = messages.get(messageId);
-    if (!s) {
-      s = signal(m);
-      messages.set(messageId, s);
-    } else s.value = m;
-    return s;
-  }
+/** The signal of one message, made on first use. */
+function messageSignal(messages: Map<string, Signal<ChatMessage>>, messageId: string, m: ChatMessage) {
+  let s = messages.get(messageId);
+  if (!s) {
+    s = signal(m);
+    messages.set(messageId, s);
+  } else s.value = m;
+  return s;
+}
 
-  /**
-   * Shows `c` (another conversation, or the same one sent again). Another conversation gets new
-   * message components (the log is keyed by conversation id); the same one sent again keeps them,
-   * and each re-renders only if its message changed. Returns the id shown before.
-   */
-  function show(c: Conversation, d: ChatParams, model: string, systemPrompt: string): string | undefined {
-    const previous = meta.value?.id;
-    if (previous !== c.id) messages.clear();
-    const ids = new Set(c.messages.map((m) => m.id));
-    for (const messageId of [...messages.keys()]) if (!ids.has(messageId)) messages.delete(messageId);
-    for (const m of c.messages) messageSignal(m.id, m);
-    meta.value = {
-      id: c.id,
-      model: c.model,
-      systemPrompt: c.systemPrompt,
-      params: c.params,
-      disabledRules: c.disabledRules ?? [],
-    };
-    defaults.value = d;
-    defaultModel.value = model;
-    defaultSystemPrompt.value = systemPrompt;
-    version.value++;
-    standaloneError.value = undefined;
-    rows.value = c.messages.map((m) => m.id);
-    const shown = c.model || model;
-    // While a request runs, its whole turn is mounted however long: its deltas and cards need
-    // their rows. The same conversation sent again keeps what the user had scrolled back to.
-    const running =
-      busyRequestId.value !== undefined || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
-    let start = windowStart(c.messages);
-    if (running) {
-      let question = c.messages.length - 1;
-      while (question > 0 && c.messages[question]?.role !== 'user') question--;
-      start = Math.min(start, Math.max(0, question));
-    }
-    earlier.value = previous === c.id ? Math.min(earlier.peek(), start) : start;
-    afterRender(() => {
-      if (els.model) els.model.value = shown;
-      scrollPin.toEnd(previous !== c.id);
-    });
-    return previous;
-  }
+/** The first row mounted: the log's window, and while a request runs its whole turn. */
+function firstMounted(c: Conversation, busy: boolean): number {
+  // While a request runs, its whole turn is mounted however long: its deltas and cards need
+  // their rows.
+  const running = busy || c.messages.some((m) => m.role === 'assistant' && m.status === 'streaming');
+  const start = windowStart(c.messages);
+  if (!running) return start;
+  let question = c.messages.length - 1;
+  while (question > 0 && c.messages[question]?.role !== 'user') question--;
+  return Math.min(start, Math.max(0, question));
+}
+
+/**
+ * Shows `c` (another conversation, or the same one sent again). Another conversation gets new
+ * message components (the log is keyed by conversation id); the same one sent again keeps them,
+ * and each re-renders only if its message changed. Returns the id shown before.
+ */
+function showIn(
+  s: ConversationState,
+  c: Conversation,
+  defaults: { params: ChatParams; model: string; systemPrompt: string },
+): string | undefined {
+  const { messages } = s;
+  const previous = s.meta.value?.id;
+  if (previous !== c.id) messages.clear();
+  const ids = new Set(c.messages.map((m) => m.id));
+  for (const messageId of [...messages.keys()]) if (!ids.has(messageId)) messages.delete(messageId);
+  for (const m of c.messages) messageSignal(messages, m.id, m);
+  s.meta.value = {
+    id: c.id,
+    model: c.model,
+    systemPrompt: c.systemPrompt,
+    params: c.params,
+    disabledRules: c.disabledRules ?? [],
+  };
+  s.defaults.value = defaults.params;
+  s.defaultModel.value = defaults.model;
+  s.defaultSystemPrompt.value = defaults.systemPrompt;
+  s.version.value++;
+  s.standaloneError.value = undefined;
+  s.rows.value = c.messages.map((m) => m.id);
+  const shown = c.model || defaults.model;
+  const start = firstMounted(c, s.busyRequestId.value !== undefined);
+  // The same conversation sent again keeps what the user had scrolled back to.
+  s.earlier.value = previous === c.id ? Math.min(s.earlier.peek(), start) : start;
+  afterRender(() => {
+    if (els.model) els.model.value = shown;
+    scrollPin.toEnd(previous !== c.id);
+  });
+  return previous;
+}
+
+/** The messages that change while a conversation is shown: new ones, costs, deltas, an error. */
+function createUpdates(s: ConversationState) {
+  const { meta, messages, rows } = s;
 
   /** Adds or updates one message; false when it was not taken (no conversation, a stream copy). */
   function upsert(m: ChatMessage): boolean {
@@ -161,7 +185,7 @@ export function createConversationModel({ t }: { t: Translate }) {
     // (chat/done), which the host built before the cost was known: the cost stays.
     const had = existing?.peek();
     if (m.role === 'assistant' && !m.cost && had?.role === 'assistant' && had.cost) m = { ...m, cost: had.cost };
-    messageSignal(m.id, m);
+    messageSignal(messages, m.id, m);
     if (!existing) rows.value = [...rows.value, m.id];
     // The user's own new message brings the end back into view. Anything else is followed by the
     // log's scroll anchor alone (scrollPin.ts): setting scrollTop from scrollHeight here laid out
@@ -173,9 +197,9 @@ export function createConversationModel({ t }: { t: Translate }) {
   /** An answer's cost, known after it ended; ignored for a message this page does not have. */
   function setCost(conversationId: string, messageId: string, cost: AnswerCost): void {
     if (meta.value?.id !== conversationId) return;
-    const s = messages.get(messageId);
-    const m = s?.peek();
-    if (s && m?.role === 'assistant') s.value = { ...m, cost };
+    const sig = messages.get(messageId);
+    const m = sig?.peek();
+    if (sig && m?.role === 'assistant') sig.value = { ...m, cost };
   }
 
   function delta(messageId: string, content: string | undefined, reasoning: string | undefined): void {
@@ -196,15 +220,18 @@ export function createConversationModel({ t }: { t: Translate }) {
   }
 
   function showStandaloneError(error: ErrorView, requestId: string): void {
-    standaloneError.value = { error, requestId };
+    s.standaloneError.value = { error, requestId };
     rows.value = [...rows.value.filter((r) => r !== ERROR_ROW), ERROR_ROW];
-    afterRender(scrollToEnd);
+    afterRender(() => scrollPin.toEnd());
   }
 
-  /** A request ended: the panel is no longer busy with it. */
-  function ended(requestId: string): void {
-    if (busyRequestId.value === requestId) busyRequestId.value = undefined;
-  }
+  return { upsert, setCost, delta, showStandaloneError };
+}
+
+/** The requests the page makes, one at a time, and the model box. */
+function createRequests(s: ConversationState) {
+  const { busyRequestId } = s;
+  let lastRequestId: string | undefined;
 
   /** Sends a request unless one is running; the panel is busy until the host says otherwise. */
   function request(msg: Extract<WebviewMessage, { requestId: string }>): void {
@@ -214,76 +241,56 @@ export function createConversationModel({ t }: { t: Translate }) {
     post(msg);
   }
 
-  function stop(): void {
-    const running = busyRequestId.value;
-    if (running) post({ type: 'chat/cancel', requestId: running });
-  }
-
-  /** The model box changed: the conversation uses it (the default is stored as none). */
-  function setModel(model: string): void {
-    const c = meta.value;
-    if (c) meta.value = { ...c, model: model === defaultModel.value ? '' : model };
-    post({ type: 'chat/setModel', model });
-  }
-
-  /** What the live region reads when an answer ends: the answer itself, cut if it is long. */
-  function announceAnswer(m: ChatMessage | undefined): void {
-    if (m?.role === 'assistant' && m.status === 'stopped') return announce(t('Answer stopped.'));
-    const md = m ? document.querySelector(`article[data-message-id="${CSS.escape(m.id)}"] .md`) : null;
-    const text = (md?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!text) return announce(t('Answer finished.'));
-    const cut =
-      text.length > ANNOUNCE_CHARS
-        ? t('{0} (the rest is in the conversation)', `${text.slice(0, ANNOUNCE_CHARS)}…`)
-        : text;
-    announce(t('Answer finished: {0}', cut));
-  }
-
-  function scrollToEnd(): void {
-    scrollPin.toEnd();
-  }
-
-  /** Follows the end once the current render is in the DOM (a tool card, a late notice). */
-  function scrollToEndSoon(): void {
-    afterRender(scrollToEnd);
-  }
-
   return {
-    meta,
-    id,
-    defaults,
-    defaultModel,
-    defaultSystemPrompt,
-    version,
-    rows,
-    messages,
-    earlier,
-    standaloneError,
-    busyRequestId,
-    busy,
-    currentModel,
-    jsonMode,
-    lastUserId,
-    lastAssistantId,
-    unanswered,
-    totalTokens,
-    answerCosts,
-    show,
-    setCost,
-    upsert,
-    delta,
-    showStandaloneError,
-    ended,
     request,
+    /** A request ended: the panel is no longer busy with it. */
+    ended(requestId: string): void {
+      if (busyRequestId.value === requestId) busyRequestId.value = undefined;
+    },
+    stop(): void {
+      const running = busyRequestId.value;
+      if (running) post({ type: 'chat/cancel', requestId: running });
+    },
+    /** The model box changed: the conversation uses it (the default is stored as none). */
+    setModel(model: string): void {
+      const c = s.meta.value;
+      if (c) s.meta.value = { ...c, model: model === s.defaultModel.value ? '' : model };
+      post({ type: 'chat/setModel', model });
+    },
     regenerate: (): void => request({ type: 'chat/regenerate', requestId: newId('r') }),
     continueAnswer: (): void => request({ type: 'chat/continue', requestId: newId('r') }),
     retry: (): void => request({ type: 'chat/retry', requestId: newId('r') }),
     lastRequest: (): string | undefined => lastRequestId,
-    stop,
-    setModel,
-    announceAnswer,
+  };
+}
+
+/** What the live region reads when an answer ends: the answer itself, cut if it is long. */
+function announceAnswer(t: Translate, m: ChatMessage | undefined): void {
+  if (m?.role === 'assistant' && m.status === 'stopped') return announce(t('Answer stopped.'));
+  const md = m ? document.querySelector(`article[data-message-id="${CSS.escape(m.id)}"] .md`) : null;
+  const text = (md?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return announce(t('Answer finished.'));
+  const cut =
+    text.length > ANNOUNCE_CHARS
+      ? t('{0} (the rest is in the conversation)', `${text.slice(0, ANNOUNCE_CHARS)}…`)
+      : text;
+  announce(t('Answer finished: {0}', cut));
+}
+
+export function createConversationModel({ t }: { t: Translate }) {
+  const s = conversationState();
+  const scrollToEnd = (): void => scrollPin.toEnd();
+  return {
+    ...s,
+    ...logPositions(s),
+    show: (c: Conversation, d: ChatParams, model: string, systemPrompt: string): string | undefined =>
+      showIn(s, c, { params: d, model, systemPrompt }),
+    ...createUpdates(s),
+    ...createRequests(s),
+    announceAnswer: (m: ChatMessage | undefined): void => announceAnswer(t, m),
     scrollToEnd,
-    scrollToEndSoon,
+    /** Follows the end once the current render is in the DOM (a tool card, a late notice). */
+    scrollToEndSoon: (): void => afterRender(scrollToEnd),
   };
 }
 

@@ -54,6 +54,37 @@ function key(i: MentionItem): string {
   return `${i.kind}\u0000${i.ref}\u0000${i.ref ? '' : i.label}`;
 }
 
+/** The picker with the host's rows for `queryId`; answers to older queries still feed the ranking. */
+function withResults(cur: PickerState, queryId: string, items: MentionItem[]): PickerState {
+  const latest = cur.queryId === queryId;
+  const source = latest ? items : cur.source;
+  const ranked = rank(cur.query, source);
+  return {
+    ...cur,
+    source,
+    items: ranked,
+    active: Math.min(cur.active, Math.max(0, ranked.length - 1)),
+    loading: latest ? false : cur.loading,
+  };
+}
+
+/** The picker at `at` while the host answers `queryId`: the rows so far, ranked for the new query. */
+function openedAt(at: { start: number; query: string }, cur: PickerState | undefined, queryId: string): PickerState {
+  const source = cur?.source ?? [];
+  return { ...at, queryId, source, items: rank(at.query, source), active: 0, loading: true };
+}
+
+/** Those of `items` that are not chips yet, each once (the same kind and target). */
+function newChips(have: MentionItem[], items: MentionItem[]): MentionItem[] {
+  const seen = new Set(have.map(key));
+  return items.filter((i) => {
+    const k = key(i);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 export function createMentionsModel({ composer }: { composer: ComposerModel }) {
   const picker = signal<PickerState | undefined>(undefined);
   const { draft, mentions: chips } = composer;
@@ -68,34 +99,15 @@ export function createMentionsModel({ composer }: { composer: ComposerModel }) {
     const cur = picker.value;
     if (cur && cur.start === at.start && cur.query === at.query) return;
     const queryId = newId('q');
-    const source = cur?.source ?? [];
     if (!pickerCode.value.peek()) void pickerCode.load().then(rankAgain);
-    picker.value = {
-      start: at.start,
-      query: at.query,
-      queryId,
-      source,
-      items: rank(at.query, source),
-      active: 0,
-      loading: true,
-    };
+    picker.value = openedAt(at, cur, queryId);
     post({ type: 'mentions/query', queryId, query: at.query });
   }
 
-  /** The host's rows for a query; answers to older queries still feed the ranking. */
+  /** The host's rows for a query. */
   function results(queryId: string, items: MentionItem[]): void {
     const cur = picker.value;
-    if (!cur) return;
-    const latest = cur.queryId === queryId;
-    const source = latest ? items : cur.source;
-    const ranked = rank(cur.query, source);
-    picker.value = {
-      ...cur,
-      source,
-      items: ranked,
-      active: Math.min(cur.active, Math.max(0, ranked.length - 1)),
-      loading: latest ? false : cur.loading,
-    };
+    if (cur) picker.value = withResults(cur, queryId, items);
   }
 
   /** The picker's chunk arrived while it was open: the rows so far get their ranking. */
@@ -139,13 +151,7 @@ export function createMentionsModel({ composer }: { composer: ComposerModel }) {
 
   /** Chips, each at most once (the same kind and target). */
   function add(items: MentionItem[]): void {
-    const have = new Set(chips.value.map(key));
-    const fresh = items.filter((i) => {
-      const k = key(i);
-      if (have.has(k)) return false;
-      have.add(k);
-      return true;
-    });
+    const fresh = newChips(chips.value, items);
     if (fresh.length) chips.value = [...chips.value, ...fresh];
   }
 

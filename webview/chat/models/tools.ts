@@ -37,6 +37,20 @@ function callIdsOf(list: readonly ChatMessage[]): Set<string> {
   return new Set(list.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [])));
 }
 
+/** Whether a card for `callId` is shown: loose, or under an answer that names the call. */
+function cardShown(
+  callId: string,
+  loose: readonly LooseCard[],
+  { rows, messages }: Pick<ConversationModel, 'rows' | 'messages'>,
+): boolean {
+  if (loose.some((c) => c.callId === callId)) return true;
+  for (const id of rows.value) {
+    const m = messages.get(id)?.peek();
+    if (m?.role === 'assistant' && m.toolCalls?.some((c) => c.id === callId)) return true;
+  }
+  return false;
+}
+
 export function createToolsModel({ conversation, t }: { conversation: ConversationModel; t: Translate }) {
   const list = signal<ToolInfo[]>([]);
   const choice = signal<ToolChoiceSetting>('auto');
@@ -86,7 +100,7 @@ export function createToolsModel({ conversation, t }: { conversation: Conversati
   /** Creates or updates a card (host: `postToolCall`). */
   function card(u: ToolCallUpdate): void {
     keyed(updates, u.callId).value = u;
-    if (!cardEls.has(u.callId) && !cardShown(u.callId)) placeLooseCard(u.callId);
+    if (!cardEls.has(u.callId) && !cardShown(u.callId, looseCards.value, conversation)) placeLooseCard(u.callId);
     if (u.state === 'awaiting-approval') {
       afterRender(() => {
         announce(`${t('Tool call: {0}', u.name)}: ${t('Waiting for your approval')}`);
@@ -96,15 +110,6 @@ export function createToolsModel({ conversation, t }: { conversation: Conversati
       });
     }
     conversation.scrollToEndSoon();
-  }
-
-  function cardShown(callId: string): boolean {
-    if (looseCards.value.some((c) => c.callId === callId)) return true;
-    for (const id of rows.value) {
-      const m = messages.get(id)?.peek();
-      if (m?.role === 'assistant' && m.toolCalls?.some((c) => c.id === callId)) return true;
-    }
-    return false;
   }
 
   /** A card for a call no answer names goes under the last answer, or at the end of the log. */

@@ -1,8 +1,13 @@
 // The log's first window (webview/chat/models/logWindow.ts): plain functions, no browser needed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatMessage } from '../../src/shared/protocol';
-import { estimatedLines, WINDOW_LINES, WINDOW_MAX_ROWS, windowStart } from '../../webview/chat/models/logWindow';
+import type { ChatMessage } from '../../../../../src/shared/protocol';
+import {
+  estimatedLines,
+  WINDOW_LINES,
+  WINDOW_MAX_ROWS,
+  windowStart,
+} from '../../../../../webview/chat/models/logWindow';
 
 const user = (i: number, text: string, images = 0): ChatMessage =>
   ({
