@@ -75,7 +75,6 @@ function checkContent(m: ChatMessage, i: number): void {
  * warnings (for example temperature and top_p both set, which the spec advises against).
  */
 export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
-  const warnings: string[] = [];
   if (typeof req !== 'object' || req === null) fail('request', l10n.t('The chat request must be an object.'));
   if (typeof req.model !== 'string' || req.model.trim() === '') {
     fail('model', l10n.t('model is required: choose a chat model (Select Chat Model) or type its ID in the settings.'));
@@ -83,7 +82,16 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
   if (/\s/.test(req.model)) fail('model', l10n.t('model "{0}" contains whitespace; model IDs do not.', req.model));
   if (!Array.isArray(req.messages) || req.messages.length === 0)
     fail('messages', l10n.t('messages must contain at least one message.'));
+  const warnings = checkParams(req);
+  const toolNames = checkTools(req);
+  checkToolChoice(req, toolNames);
+  checkMessages(req.messages);
+  return { warnings };
+}
 
+/** The sampling and output fields; returns the advisory warnings. */
+function checkParams(req: ChatRequest): string[] {
+  const warnings: string[] = [];
   checkRange(req, 'temperature');
   checkRange(req, 'top_p');
   checkRange(req, 'presence_penalty');
@@ -112,7 +120,11 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
     }
   }
   if (req.user !== undefined && typeof req.user !== 'string') fail('user', l10n.t('user must be a string.'));
+  return warnings;
+}
 
+/** The tool definitions; returns their names. */
+function checkTools(req: ChatRequest): Set<string> {
   const toolNames = new Set<string>();
   if (req.tools !== undefined) {
     if (!Array.isArray(req.tools)) fail('tools', l10n.t('tools must be an array.'));
@@ -132,6 +144,11 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
       }
     });
   }
+  return toolNames;
+}
+
+/** `tool_choice`, against the tools defined. */
+function checkToolChoice(req: ChatRequest, toolNames: ReadonlySet<string>): void {
   if (req.tool_choice !== undefined) {
     const tc = req.tool_choice;
     if (typeof tc === 'string') {
@@ -151,9 +168,12 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
     if (tc !== 'none' && tc !== 'auto' && toolNames.size === 0)
       fail('tool_choice', l10n.t('tool_choice asks for a tool but no tools are defined.'));
   }
+}
 
+/** Each message, and every tool answer against a call an earlier assistant message made. */
+function checkMessages(messages: ChatRequest['messages']): void {
   const openCalls = new Set<string>();
-  req.messages.forEach((m, i) => {
+  messages.forEach((m, i) => {
     if (typeof m !== 'object' || m === null || !ROLES.has((m as { role?: string }).role ?? '')) {
       fail(`messages[${i}].role`, l10n.t('messages[{0}].role must be system, user, assistant or tool.', i));
     }
@@ -188,5 +208,4 @@ export function validateChatRequest(req: ChatRequest): { warnings: string[] } {
       openCalls.delete(m.tool_call_id);
     }
   });
-  return { warnings };
 }

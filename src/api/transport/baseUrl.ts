@@ -46,25 +46,7 @@ export function normaliseBaseUrl(
       { field: settingName },
     );
   }
-  let text = raw;
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
-  if (!scheme) {
-    if (/^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)/.test(text)) {
-      throw new GatewayError('config', l10n.t('The base URL "{0}" must start with https:// or http://.', raw), {
-        field: settingName,
-      });
-    }
-    const host = text.split(/[/:?#]/, 1)[0] ?? '';
-    const assumed = isLoopbackHost(host) ? 'http://' : 'https://';
-    text = assumed + text;
-    warnings.push(l10n.t('The base URL had no scheme; {0} was assumed.', assumed));
-  } else if (!/^https?$/i.test(scheme[1] ?? '')) {
-    throw new GatewayError(
-      'config',
-      l10n.t('The base URL "{0}" uses {1}://; only https:// and http:// are supported.', raw, scheme[1] ?? ''),
-      { field: settingName },
-    );
-  }
+  const text = withScheme(raw, settingName, warnings);
   let u: URL;
   try {
     u = new URL(text);
@@ -83,7 +65,38 @@ export function normaliseBaseUrl(
   if (u.search || u.hash) {
     warnings.push(l10n.t('The query string or fragment of the base URL was dropped.'));
   }
-  let path = u.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  const path = v1Path(u.pathname, warnings);
+  checkPlainHttp(u, settingName, allowInsecureHttp, warnings);
+  return { url: `${u.protocol}//${u.host}${path}`, warnings };
+}
+
+/** `raw` with a scheme: a missing one is assumed (http:// for loopback, else https://); others than http(s) are refused. */
+function withScheme(raw: string, settingName: string, warnings: string[]): string {
+  const text = raw;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
+  if (!scheme) {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)/.test(text)) {
+      throw new GatewayError('config', l10n.t('The base URL "{0}" must start with https:// or http://.', raw), {
+        field: settingName,
+      });
+    }
+    const host = text.split(/[/:?#]/, 1)[0] ?? '';
+    const assumed = isLoopbackHost(host) ? 'http://' : 'https://';
+    warnings.push(l10n.t('The base URL had no scheme; {0} was assumed.', assumed));
+    return assumed + text;
+  } else if (!/^https?$/i.test(scheme[1] ?? '')) {
+    throw new GatewayError(
+      'config',
+      l10n.t('The base URL "{0}" uses {1}://; only https:// and http:// are supported.', raw, scheme[1] ?? ''),
+      { field: settingName },
+    );
+  }
+  return text;
+}
+
+/** The path cut at `/v1` (a pasted endpoint and anything after /v1 removed), or `/v1` added. */
+function v1Path(pathname: string, warnings: string[]): string {
+  let path = pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   for (const suffix of ENDPOINT_SUFFIXES) {
     if (path.toLowerCase().endsWith(suffix)) {
       path = path.slice(0, -suffix.length);
@@ -100,6 +113,11 @@ export function normaliseBaseUrl(
   } else {
     path += '/v1';
   }
+  return path;
+}
+
+/** Plain http:// to another machine carries the key unencrypted: refused unless the user allowed it. */
+function checkPlainHttp(u: URL, settingName: string, allowInsecureHttp: boolean, warnings: string[]): void {
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     // Anyone on the path would read the key; a warning in a log nobody opens protects no one.
     if (!allowInsecureHttp) {
@@ -116,7 +134,6 @@ export function normaliseBaseUrl(
       l10n.t('The base URL uses http:// to {0}: the API key would travel unencrypted. Use https://.', u.hostname),
     );
   }
-  return { url: `${u.protocol}//${u.host}${path}`, warnings };
 }
 
 /**

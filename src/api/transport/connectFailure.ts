@@ -2,6 +2,7 @@
 // the real cause inside "fetch failed") and, when VS Code sends the request through a proxy,
 // naming the proxy: the gateway is then not the one to blame.
 import * as l10n from '@vscode/l10n';
+import { GatewayError } from './errors';
 
 /** Node's fetch reports connection failures as `TypeError: fetch failed` with the real cause inside. */
 export function describeNetworkError(err: unknown): string {
@@ -61,4 +62,27 @@ export function connectFailure(
   return proxy && viaProxy(hostname, noProxy)
     ? proxyFailure(host, proxy, describeNetworkError(err))
     : l10n.t('Could not connect to {0}: {1}', host, describeNetworkError(err));
+}
+
+/**
+ * The error of a request that got no answer: its deadline passed (`timeoutMs` given), or the
+ * connection failed (worded by {@link connectFailure}). Both are worth a retry.
+ */
+export function noAnswer(
+  err: unknown,
+  r: { method: string; url: string; path: string; timeoutMs?: number; proxy?: string; noProxy?: readonly string[] },
+): GatewayError {
+  const { method, path } = r;
+  if (r.timeoutMs !== undefined)
+    return new GatewayError(
+      'timeout',
+      l10n.t('No answer from {0} {1} within {2} s.', method, path, Math.round(r.timeoutMs / 1000)),
+      { retryable: true, method, path },
+    );
+  return new GatewayError('network', connectFailure(r.url, err, r.proxy, r.noProxy ?? []), {
+    retryable: true,
+    method,
+    path,
+    cause: err,
+  });
 }

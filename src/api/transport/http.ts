@@ -7,7 +7,7 @@ import { redact, rememberSecret } from '../../shared/redact';
 import { normaliseBaseUrl, resolveAgainstBase } from './baseUrl';
 import { GatewayError, errorFromHttp } from './errors';
 import { expandHeaders, headerSecrets, type HeaderMap } from './headers';
-import { connectFailure } from './connectFailure';
+import { noAnswer } from './connectFailure';
 import { idleBody, type RequestLink } from './idleBody';
 import type { Resolve } from './pinnedLookup';
 import { gatewayIsLocal, isRedirect, redirectTarget } from './redirects';
@@ -245,6 +245,19 @@ export class HttpClient {
     }
   }
 
+  /** The headers and body of a request: the key only to the gateway's own origin. */
+  private requestParts(url: string, o: RequestOptions): { headers: Record<string, string>; body?: string } {
+    const headers: Record<string, string> = {
+      ...this.extraHeaders(url, o.body),
+      Accept: o.accept ?? 'application/json',
+    };
+    // An absolute URL from a server response may point elsewhere.
+    if (this.apiKey && new URL(url).origin === this.origin) headers.Authorization = `Bearer ${this.apiKey}`;
+    if (o.body === undefined) return { headers };
+    headers['Content-Type'] = 'application/json';
+    return { headers, body: JSON.stringify(o.body) };
+  }
+
   private async once(
     method: string,
     url: string,
@@ -266,18 +279,7 @@ export class HttpClient {
       ctrl.abort();
     }, timeoutMs);
 
-    const headers: Record<string, string> = {
-      ...this.extraHeaders(url, o.body),
-      Accept: o.accept ?? 'application/json',
-    };
-    // The key goes only to the gateway's own origin: an absolute URL from a server response may
-    // point elsewhere.
-    if (this.apiKey && new URL(url).origin === this.origin) headers.Authorization = `Bearer ${this.apiKey}`;
-    let body: string | undefined;
-    if (o.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(o.body);
-    }
+    const { headers, body } = this.requestParts(url, o);
     const started = Date.now();
     this.log('debug', `${method} ${shownPath}${attempt ? ` (retry ${attempt})` : ''}`);
     let res: Response;
@@ -287,22 +289,14 @@ export class HttpClient {
       clearTimeout(timer);
       unlink();
       if (user?.aborted) throw abortedError(method, shownPath);
-      if (timedOut) {
-        throw new GatewayError(
-          'timeout',
-          l10n.t('No answer from {0} {1} within {2} s.', method, shownPath, Math.round(timeoutMs / 1000)),
-          {
-            retryable: true,
-            method,
-            path: shownPath,
-          },
-        );
-      }
-      throw new GatewayError('network', connectFailure(url, e, this.o.proxy, this.o.noProxy ?? []), {
-        retryable: true,
+      const deadline = timedOut ? timeoutMs : undefined;
+      throw noAnswer(e, {
         method,
+        url,
         path: shownPath,
-        cause: e,
+        timeoutMs: deadline,
+        proxy: this.o.proxy,
+        noProxy: this.o.noProxy,
       });
     }
     const requestId = requestIdOf(res.headers);

@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { finished, type Writable } from 'node:stream';
 import * as l10n from '@vscode/l10n';
-import { connectFailure, describeNetworkError } from './connectFailure';
+import { describeNetworkError, noAnswer } from './connectFailure';
 import { GatewayError, errorFromHttp } from './errors';
 import { isRedirect, redirectTarget } from './redirects';
 import { abortedError } from './retry';
@@ -127,20 +127,15 @@ export function wireGet(
       if (o.signal?.aborted) return reject(abortedError('GET', shownPath));
       // The lookup's refusal of a private address: said as it is, and not retried.
       if (e instanceof GatewayError) return reject(e);
-      if (timedOut)
-        return reject(
-          new GatewayError(
-            'timeout',
-            l10n.t('No answer from {0} {1} within {2} s.', 'GET', shownPath, Math.round(timeoutMs / 1000)),
-            { retryable: true, method: 'GET', path: shownPath },
-          ),
-        );
+      const deadline = timedOut ? timeoutMs : undefined;
       reject(
-        new GatewayError('network', connectFailure(url, e, ctx.proxy, ctx.noProxy ?? []), {
-          retryable: true,
+        noAnswer(e, {
           method: 'GET',
+          url,
           path: shownPath,
-          cause: e,
+          timeoutMs: deadline,
+          proxy: ctx.proxy,
+          noProxy: ctx.noProxy,
         }),
       );
     });
@@ -153,35 +148,42 @@ export function wireGet(
         resolve({ status, headers: h, body: res, url });
         return;
       }
-      if (isRedirect(status)) {
+      if (isRedirect(status)) done();
+      notOk(ctx, { res, status, headers: h, url, shownPath, hops }, o).then(resolve, (e: unknown) => {
         done();
-        res.destroy();
-        try {
-          const next = redirectTarget({ status, headers: h }, url, ctx.baseUrl, {
-            method: 'GET',
-            path: shownPath,
-            follow: o.followRedirects,
-            hops,
-          });
-          ctx.log('debug', `GET ${shownPath} -> ${status}, following to ${new URL(next).host}`);
-          resolve(wireGet(ctx, next, shownPath, o, hops + 1));
-        } catch (e) {
-          reject(e);
-        }
-        return;
-      }
-      void readSome(res, ERROR_BODY_BYTES).then((text) => {
-        done();
-        // Another host's body (a CDN's error page) is not quoted at all: it would reach the model.
-        const own = new URL(url).origin === ctx.origin;
-        const requestId = h.get('x-request-id') ?? h.get('request-id') ?? h.get('x-oneapi-request-id') ?? undefined;
-        reject(
-          errorFromHttp(status, own ? ctx.redact(text) : '', { method: 'GET', path: shownPath, requestId, headers: h }),
-        );
+        reject(e);
       });
     });
     req.end();
   });
+}
+
+/**
+ * A non-2xx answer: a redirect is followed (each hop checked, redirects.ts), anything else is the
+ * spec's error, quoting the body only when the gateway itself answered.
+ */
+async function notOk(
+  ctx: WireContext,
+  a: { res: IncomingMessage; status: number; headers: Headers; url: string; shownPath: string; hops: number },
+  o: WireGetOptions,
+): Promise<WireResponse> {
+  const { res, status, headers: h, url, shownPath } = a;
+  if (isRedirect(status)) {
+    res.destroy();
+    const next = redirectTarget({ status, headers: h }, url, ctx.baseUrl, {
+      method: 'GET',
+      path: shownPath,
+      follow: o.followRedirects,
+      hops: a.hops,
+    });
+    ctx.log('debug', `GET ${shownPath} -> ${status}, following to ${new URL(next).host}`);
+    return wireGet(ctx, next, shownPath, o, a.hops + 1);
+  }
+  const text = await readSome(res, ERROR_BODY_BYTES);
+  // Another host's body (a CDN's error page) is not quoted at all: it would reach the model.
+  const own = new URL(url).origin === ctx.origin;
+  const requestId = h.get('x-request-id') ?? h.get('request-id') ?? h.get('x-oneapi-request-id') ?? undefined;
+  throw errorFromHttp(status, own ? ctx.redact(text) : '', { method: 'GET', path: shownPath, requestId, headers: h });
 }
 
 /** Up to `max` bytes of a body as text; the connection is closed after. Never rejects. */

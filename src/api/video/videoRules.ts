@@ -156,6 +156,17 @@ function issue(rule: string, field: string, message: string): VideoRuleIssue {
   return { rule, field, message: l10n.t('{0} (rule: {1})', message, rule) };
 }
 
+/** What the checks of one request share: the input, the request as it will be sent, its model's rules. */
+interface VideoCheck {
+  input: VideoCreateRequest;
+  request: VideoCreateRequest;
+  rules: ReturnType<typeof rulesFor>;
+  /** The number of reference images. */
+  n: number;
+  errors: VideoRuleIssue[];
+  warnings: VideoRuleIssue[];
+}
+
 /**
  * Checks `input` against the general rules and the rules of its model (spec 2.4, 7, 8). Never
  * throws; the caller decides what to do with errors. The returned request has the clamp of spec 8
@@ -169,7 +180,24 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
   if (request.model.length === 0) errors.push(issue('model-required', 'model', l10n.t('A video model is required')));
   if (request.prompt.length === 0)
     errors.push(issue('prompt-required', 'prompt', l10n.t('The prompt is empty; describe the video to generate')));
+  checkExclusive(input, errors);
 
+  const refs = referenceImages(input);
+  refs.forEach((ref, i) => {
+    const p = referenceImageProblem(ref);
+    if (p) errors.push(issue('reference-image-format', 'image_urls', l10n.t('Reference image {0} {1}', i + 1, p)));
+  });
+
+  const c: VideoCheck = { input, request, rules: rulesFor(request.model), n: refs.length, errors, warnings };
+  checkReferenceCount(c);
+  checkSeconds(c);
+  checkAspectRatio(c);
+  checkResolution(c);
+  return { errors, warnings, request };
+}
+
+/** Fields that are two names of one thing: only one may be sent. */
+function checkExclusive(input: VideoCreateRequest, errors: VideoRuleIssue[]): void {
   if (input.image_urls !== undefined && input.images !== undefined) {
     errors.push(
       issue(
@@ -188,15 +216,10 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
       ),
     );
   }
+}
 
-  const refs = referenceImages(input);
-  refs.forEach((ref, i) => {
-    const p = referenceImageProblem(ref);
-    if (p) errors.push(issue('reference-image-format', 'image_urls', l10n.t('Reference image {0} {1}', i + 1, p)));
-  });
-
-  const rules = rulesFor(request.model);
-  const n = refs.length;
+/** The number of reference images the model takes. */
+function checkReferenceCount({ rules, n, errors }: VideoCheck): void {
   if (rules.known) {
     if (n === 0 && !rules.textToVideo) {
       errors.push(
@@ -227,7 +250,10 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
       );
     }
   }
+}
 
+/** The duration: whole, within the model's maximum, clamped with several references. */
+function checkSeconds({ input, request, rules, n, errors, warnings }: VideoCheck): void {
   if (input.seconds !== undefined) {
     const s = input.seconds;
     if (!Number.isInteger(s) || s < 1) {
@@ -275,7 +301,9 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
       }
     }
   }
+}
 
+function checkAspectRatio({ input, request, rules, errors }: VideoCheck): void {
   if (input.aspect_ratio !== undefined) {
     const a = input.aspect_ratio.trim();
     if (!/^\d{1,2}:\d{1,2}$/.test(a)) {
@@ -298,7 +326,9 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
       request.aspect_ratio = a;
     }
   }
+}
 
+function checkResolution({ input, request, rules, errors, warnings }: VideoCheck): void {
   if (input.resolution !== undefined) {
     const r = input.resolution.trim();
     if (!/^\d{3,4}p$/.test(r)) {
@@ -318,8 +348,6 @@ export function validateVideoRequest(input: VideoCreateRequest): VideoValidation
       }
     }
   }
-
-  return { errors, warnings, request };
 }
 
 /** Durations to offer for `model` with `imageCount` references, largest allowed last. */
