@@ -102,6 +102,11 @@ export class Bench {
   async reset(journey: Journey, gw: HostGateway): Promise<void> {
     const { cs, page, wb } = this.need();
     await page.keyboard.press('Escape');
+    // New Chat shows the chat where it is: without a chat panel that is the sidebar's chat view,
+    // whose page stays in the workbench (kept while hidden) beside the panel the journey opens.
+    // So the panel first: New Chat then empties it, and closing it leaves no webview behind.
+    if ((await page.locator('.tabs-container .tab', { hasText: 'Gateway Studio Chat' }).count()) === 0)
+      await wb.runCommand('Gateway Studio: Open Chat');
     await wb.runCommand('Gateway Studio: New Chat');
     for (const name of readdirSync(cs.workspace)) rmSync(join(cs.workspace, name), { recursive: true, force: true });
     writeFiles(cs.workspace, journey.files);
@@ -111,6 +116,12 @@ export class Bench {
     const dontSave = page.locator('.monaco-dialog-box button', { hasText: "Don't Save" });
     if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
     await wb.runCommand('Notifications: Clear All Notifications');
+    // The journey's webview() finds its page as the one webview there is.
+    const deadline = Date.now() + UI_TIMEOUT;
+    while ((await page.locator('iframe.webview').count()) > 0) {
+      if (Date.now() > deadline) throw new Error('a webview stayed open after Close All Editors');
+      await page.waitForTimeout(100);
+    }
     await wb.runCommand('View: Show Explorer');
     await page.keyboard.press('Escape');
   }
