@@ -5,7 +5,7 @@
 // clone it first installs what it needs (scripts/ensureSetup.mjs); a stage that needs a browser
 // is skipped, loudly, when the machine has none.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
@@ -128,6 +128,23 @@ function waitForLlamaBuild() {
 /** Why the optional llama stage did not run, when it did not (listed again at the end). */
 let llamaSkipped;
 
+/**
+ * How long each stage took, printed as a table at the end. Also appended to the file
+ * $GWS_STAGE_TIMES names (name, tab, seconds a line), when set: .ci/run prints the whole run's
+ * table from it, the host stage's two halves included (test/host/run.ts adds those).
+ */
+const times = [];
+function recordTime(name, t0) {
+  const secs = (Date.now() - t0) / 1000;
+  times.push([name, secs]);
+  if (process.env.GWS_STAGE_TIMES) appendFileSync(process.env.GWS_STAGE_TIMES, `${name}\t${secs.toFixed(1)}\n`);
+}
+function printTimes() {
+  if (!times.length) return;
+  console.log(`\n${WHO}: stage times\n  ${'stage'.padEnd(34)} seconds`);
+  for (const [name, secs] of times) console.log(`  ${name.padEnd(34)} ${secs.toFixed(0).padStart(7)}`);
+}
+
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : Object.keys(stages);
 for (const name of names) {
@@ -159,7 +176,13 @@ if (names.includes('host') && !skipped.includes('host') && names.indexOf('host')
     cwd: root,
     stdio: ['ignore', out, out],
   });
-  hostInstall.done = new Promise((resolve) => hostInstall.once('close', resolve));
+  const t0 = Date.now();
+  hostInstall.done = new Promise((resolve) =>
+    hostInstall.once('close', (code) => {
+      recordTime('code-server install (background)', t0);
+      resolve(code);
+    }),
+  );
   console.log(`${WHO}: installing the host stage's code-server in the background (log: .cache/host-install.log)`);
 }
 let failed = [];
@@ -168,22 +191,30 @@ for (const name of names.filter((n) => !skipped.includes(n))) {
   if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !built) {
     // Later stages run the built bundles.
     built = true;
-    if (run('npm', ['run', '--silent', 'build']) !== 0) {
+    const t0 = Date.now();
+    const code = run('npm', ['run', '--silent', 'build']);
+    recordTime('npm test: build', t0);
+    if (code !== 0) {
       failed.push('build');
       break;
     }
   }
   if (name === 'host' && hostInstall) {
     console.log(`${WHO}: waiting for the background code-server install, if it is still running`);
+    const t0 = Date.now();
     await hostInstall.done;
+    recordTime('npm test: wait for code-server install', t0);
     // Its output, whether it worked or not: the host stage installs again if it did not.
     console.log(readFileSync(join(root, '.cache', 'host-install.log'), 'utf8').trimEnd());
   }
+  const t0 = Date.now();
   const code = stages[name]();
+  recordTime(`npm test: ${name}`, t0);
   if (code !== 0) failed.push(name);
 }
 // A run that stopped before its host stage leaves no install behind it running.
 if (hostInstall && hostInstall.exitCode === null && hostInstall.signalCode === null) hostInstall.kill();
+printTimes();
 const ran = names.filter((n) => !skipped.includes(n) && !failed.includes(n) && (n !== 'llama' || !llamaSkipped));
 if (failed.length) console.error(`\nFAILED stages: ${failed.join(', ')}`);
 if (skipped.length) {

@@ -11,6 +11,7 @@ const RED_PNG = Buffer.from(
 export const journeys: Journey[] = [
   {
     name: 'chat: pick a model, send a message and see the streamed markdown answer',
+    share: 'chat',
     settings: chatSettings,
     async run({ wb, page, shot }) {
       await wb.setApiKey('sk-demo-gateway-studio');
@@ -56,6 +57,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat: stop a long answer midway; the partial answer stays, marked stopped',
+    share: 'chat',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       await wb.setApiKey(gw.keys.valid);
@@ -76,6 +78,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat: a wrong key shows the 401 error with a Set API Key button; after fixing the key the chat answers',
+    share: 'chat',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       await wb.setApiKey('sk-wrong-key-0000');
@@ -94,6 +97,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat: attach an image from the workspace and the vision model receives it',
+    share: 'chat',
     settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url, 'gatewayStudio.chatModel': 'gw-vision' }),
     files: { 'pics/red.png': RED_PNG },
     async run({ wb, gw, cs, page, shot }) {
@@ -138,6 +142,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat: Select Chat Model lists the gateway models; the picked one answers in the chat with its reasoning',
+    share: 'chat',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       await wb.setApiKey(gw.keys.valid);

@@ -75,6 +75,7 @@ async function editLastQuestion(chat: FrameLocator): Promise<void> {
 export const journeys: Journey[] = [
   {
     name: 'chat actions: Regenerate replaces the last answer with a new one asked with the same conversation',
+    share: 'chatActions',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       const chat = await openChatWithKey(wb, gw);
@@ -119,6 +120,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat actions: an answer cut at max_tokens offers Continue, which sends the conversation again and appends the rest',
+    share: 'chatActions',
     settings: (gw) => ({ ...chatSettings(gw), 'gatewayStudio.chat.maxTokens': 12 }),
     async run({ wb, gw, shot }) {
       const chat = await openChatWithKey(wb, gw);
@@ -159,6 +161,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat actions: Edit and resend sends the edited text and the old answer is gone',
+    share: 'chatActions',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       const chat = await openChatWithKey(wb, gw);
@@ -190,6 +193,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat actions: an edit resent and cut off by a window reload mid-answer comes back edited, not as the old question',
+    share: 'chatActions',
     settings: chatSettings,
     async run({ wb, gw, shot }) {
       let chat = await openChatWithKey(wb, gw);
@@ -281,6 +285,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'chat actions: Export to Markdown writes a .md file with the question and the answer',
+    share: 'chatActions',
     settings: chatSettings,
     async run({ wb, gw, cs, shot }) {
       const chat = await openChatWithKey(wb, gw);

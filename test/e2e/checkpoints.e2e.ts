@@ -18,6 +18,7 @@ const script = JSON.stringify([
 export const journeys: Journey[] = [
   {
     name: 'checkpoints: after an answer edited two files and a window reload, Restore shows both, brings both back and cuts the conversation back',
+    share: 'assorted',
     settings: chatSettings,
     files: { 'notes/a.txt': A, 'notes/b.txt': B },
     async run({ wb, gw, cs, page, shot }) {

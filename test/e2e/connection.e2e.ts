@@ -4,6 +4,7 @@ import type { Journey } from './journey';
 export const journeys: Journey[] = [
   {
     name: 'set the key and the base URL like a user, then Check Connection reports the gateway connected',
+    share: 'assorted',
     async run({ wb, gw, shot }) {
       await wb.runCommand('Gateway Studio: Set API Key');
       await wb.submitInput(gw.keys.valid, { password: true });
@@ -19,6 +20,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'with a wrong key Check Connection shows the 401 message with a Set API Key button that opens the key input',
+    share: 'assorted',
     settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url }),
     async run({ wb, shot }) {
       await wb.runCommand('Gateway Studio: Set API Key');

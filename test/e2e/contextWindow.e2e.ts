@@ -13,6 +13,7 @@ const script = (n: number): string =>
 export const journeys: Journey[] = [
   {
     name: 'context window: a long tool session in an 8k window compacts and keeps answering, nothing lost from the log',
+    share: 'assorted',
     settings: (gw) => {
       // The local gateway's context knob: a model whose record states 8192 in llama.cpp's
       // `meta.n_ctx` and that refuses past it as llama-server does.

@@ -1,5 +1,6 @@
 // What an e2e file exports: journeys, each run in a fresh code-server and a fresh browser context,
-// so no journey depends on another's key, settings or files.
+// so no journey depends on another's key, settings or files; or, for journeys that name a share
+// group, in one workbench with the group's other journeys, reset between them to the same start.
 import type { Page } from 'playwright-core';
 import type { CodeServer } from '../host/codeServer';
 import type { HostGateway } from '../host/gateway';
@@ -34,5 +35,13 @@ export interface Journey {
    * journey whose timing is the point, such as typing against a debounce.
    */
   alone?: boolean;
+  /**
+   * A share group: the journeys naming it run one after another in one code-server and page
+   * (test/host/e2eBench.ts says what is reset between them), which saves each about 15 s of
+   * start-up. Left out for a journey that needs a first run (no key yet, the Welcome page), its
+   * own user data or language, or looks at what earlier journeys leave behind (the conversation
+   * history, video tasks, the balance). A journey in a group sets its own API key first.
+   */
+  share?: string;
   run(ctx: JourneyContext): Promise<void>;
 }

@@ -28,6 +28,7 @@ function lastUserText(requests: { route: string; body: unknown }[]): string {
 export const journeys: Journey[] = [
   {
     name: 'mentions: typing @ and picking a file with the keyboard puts a chip in the message, and the gateway receives the file',
+    share: 'tools',
     settings: chatSettings,
     files: {
       'docs/plan.md': 'Ship the mentions feature on Friday.\n',
@@ -67,6 +68,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'mentions: Add File to Chat in the explorer context menu puts the file as a chip in the open chat',
+    share: 'tools',
     settings: chatSettings,
     files: { 'notes/todo.md': '- write the tests\n' },
     async run({ wb, gw, page }) {

@@ -51,6 +51,7 @@ async function allowTool(chat: FrameLocator, n: number): Promise<void> {
 export const journeys: Journey[] = [
   {
     name: 'responses and reasoning: a responses-only model answers with a tool round trip; thinking is shown for all four dialects; a DeepSeek-style tool turn succeeds with its reasoning sent back',
+    share: 'tools',
     settings: (gw) => ({ ...chatSettings(gw), 'gatewayStudio.chatModel': 'gw-codex' }),
     files: {
       'notes/plan.txt': 'Plan: ship the responses demo on Friday.\n',

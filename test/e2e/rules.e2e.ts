@@ -30,6 +30,7 @@ async function requestCount(gw: HostGateway, n: number): Promise<string[]> {
 export const journeys: Journey[] = [
   {
     name: 'rules: AGENTS.md shows as a chip, reaches the gateway, and unchecking the chip leaves it out',
+    share: 'tools',
     settings: chatSettings,
     files: { 'AGENTS.md': 'House rule: answer with British spelling.\n' },
     async run({ wb, gw, shot }) {

@@ -7,6 +7,7 @@ const script = JSON.stringify([{ calls: [{ name: 'read_file', arguments: { path:
 export const journeys: Journey[] = [
   {
     name: 'tools: the model asks to read a file, the user allows it in the card, and the answer uses the result',
+    share: 'tools',
     settings: chatSettings,
     files: { 'notes/plan.txt': 'Plan: ship the gateway studio demo on Friday.\n' },
     async run({ wb, gw, shot }) {
@@ -27,6 +28,7 @@ export const journeys: Journey[] = [
   },
   {
     name: 'tools: a denied call does not run and the model is told the user declined',
+    share: 'tools',
     settings: chatSettings,
     files: { 'notes/plan.txt': 'secret plan\n' },
     async run({ wb, gw }) {

@@ -45,7 +45,17 @@ export class Workbench {
       .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) })
       .first();
     await row.waitFor({ state: 'visible', timeout: rowTimeoutMs });
-    return row;
+    // hasText matches part of a label, and the palette lists recently run commands first: after
+    // "Preferences: Open User Settings (JSON)" ran, it came before "Preferences: Open User
+    // Settings". The row labelled exactly `title` wins when there is one.
+    const exact = this.quickInput
+      .locator('.monaco-list-row', {
+        has: this.page.locator('.label-name', {
+          hasText: new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
+        }),
+      })
+      .first();
+    return (await exact.count()) > 0 ? exact : row;
   }
 
   /**

@@ -11,6 +11,13 @@ import { ensureHost } from './install';
 import { ensureSystemPackages, missingHostTestPackages } from '../../scripts/ensureSetup.mjs';
 import { keyScanReport, scanForKeys, scanTree } from './keyScan';
 import { resultsDir } from './browser';
+import { appendFileSync } from 'node:fs';
+
+/** Adds a line to the stage-time table scripts/test.mjs and .ci/run print ($GWS_STAGE_TIMES). */
+function recordTime(name: string, t0: number): void {
+  const file = process.env.GWS_STAGE_TIMES;
+  if (file) appendFileSync(file, `${name}\t${((Date.now() - t0) / 1000).toFixed(1)}\n`);
+}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -44,11 +51,14 @@ async function main(): Promise<number> {
   const results: [string, StageResult][] = [];
   if (!only || only === 'integration') {
     process.stdout.write('host: integration (extension host)\n');
+    const t1 = Date.now();
     results.push(['integration', await runIntegration(install, gw, browser)]);
+    recordTime('  host: integration', t1);
     process.stdout.write(`host: integration done (${secs()})\n`);
   }
   if (!only || only === 'e2e') {
     process.stdout.write('host: e2e (Playwright)\n');
+    const t2 = Date.now();
     // The first worker uses the integration suite's gateway; each further one gets its own.
     const gateways = [gw];
     for (let i = 1; i < e2eWorkers(); i++) {
@@ -58,6 +68,7 @@ async function main(): Promise<number> {
     }
     process.stdout.write(`host: e2e runs ${gateways.length} journey(s) at a time\n`);
     results.push(['e2e', await runE2e(install, gateways, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
+    recordTime('  host: e2e', t2);
     process.stdout.write(`host: e2e done (${secs()})\n`);
   }
   // Every code-server folder was scanned when it stopped; the stage's own logs are scanned now.
