@@ -130,17 +130,10 @@ for (const purify of [toHtml, toNodes]) {
   });
 }
 
-/** Markdown to sanitised HTML. Both layers matter: markdown-it escapes, DOMPurify is the backstop. */
-export function renderMarkdown(text: string, opts: { highlight: boolean }): string {
-  highlightOn = opts.highlight;
-  const html = md.render(text);
-  highlightOn = true;
-  return toHtml.sanitize(html);
-}
-
 /**
- * Like {@link renderMarkdown}, as the nodes DOMPurify already built: setting its string as
- * `innerHTML` would parse the same HTML a second time.
+ * Markdown as sanitised nodes. Both layers matter: markdown-it escapes, DOMPurify is the
+ * backstop. The nodes are the ones DOMPurify already built: setting its string as `innerHTML`
+ * would parse the same HTML a second time.
  */
 export function renderMarkdownNodes(text: string, opts: { highlight: boolean }): DocumentFragment {
   highlightOn = opts.highlight;

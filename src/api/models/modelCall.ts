@@ -31,7 +31,6 @@ export interface ModelCallSettings {
   problem?: string;
 }
 
-export { mergeBody } from './mergeBody';
 import { mergeBody } from './mergeBody';
 
 /** The separator of a variant's id: `gpt-5#thinking` is the variant "thinking" of `gpt-5`. */

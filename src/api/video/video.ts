@@ -19,7 +19,7 @@ import {
 } from './videoStatus';
 import type { VideoDownloadOptions, VideoSinkFactory } from './videoDownload';
 
-export type { VideoStatus, VideoOutcome } from './videoStatus';
+export type { VideoStatus } from './videoStatus';
 
 /** The slowest upload a video creation is given time for (see `create`). */
 const UPLOAD_BYTES_PER_SECOND = 50_000;

@@ -31,5 +31,3 @@ export function createCheckpointsModel({ conversation }: { conversation: Convers
 
   return { summaries, plan, reset, onHost };
 }
-
-export type CheckpointsModel = ReturnType<typeof createCheckpointsModel>;

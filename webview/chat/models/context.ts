@@ -23,5 +23,3 @@ export function createContextModel({ conversation }: { conversation: Conversatio
 
   return { meter, compaction, onHost };
 }
-
-export type ContextModel = ReturnType<typeof createContextModel>;

@@ -27,5 +27,3 @@ export function createHistoryModel() {
 
   return { entries, version, onHost };
 }
-
-export type HistoryModel = ReturnType<typeof createHistoryModel>;

@@ -54,5 +54,3 @@ export function createPanelsModel(code: PanelsCode) {
 
   return { open, toggle, close };
 }
-
-export type PanelsModel = ReturnType<typeof createPanelsModel>;

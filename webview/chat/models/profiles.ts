@@ -30,5 +30,3 @@ export function createProfilesModel() {
 
   return { list, active, version, switchTo, onHost };
 }
-
-export type ProfilesModel = ReturnType<typeof createProfilesModel>;

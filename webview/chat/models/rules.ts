@@ -21,5 +21,3 @@ export function createRulesModel() {
 
   return { rules, onHost };
 }
-
-export type RulesModel = ReturnType<typeof createRulesModel>;

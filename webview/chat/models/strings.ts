@@ -18,5 +18,3 @@ export function createStringsModel() {
 
   return { strings, t };
 }
-
-export type StringsModel = ReturnType<typeof createStringsModel>;

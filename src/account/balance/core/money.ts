@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { formatMoney, type MoneyUnit } from '../../../shared/money';
 
-export { toMinor, type DisplayKind, type MoneyUnit } from '../../../shared/money';
+export { toMinor, type MoneyUnit } from '../../../shared/money';
 
 /** new-api's default, used when a gateway states none. */
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;

@@ -20,20 +20,12 @@ import {
   readOverrides,
   resolveLimits,
   type LimitInputs,
-  type LimitSource,
   type ModelLimits,
   type ModelOverride,
 } from '../../../api/models/modelLimits';
 import { CHARS_PER_TOKEN, rawTextTokens } from '../../../shared/tokens';
 
-export {
-  DEFAULT_CONTEXT_WINDOW,
-  readModelLimits,
-  readOverrides,
-  type LimitSource,
-  type ModelLimits,
-  type ModelOverride,
-};
+export { DEFAULT_CONTEXT_WINDOW, readModelLimits, readOverrides, type ModelLimits, type ModelOverride };
 
 /** The model's limits: a learned window, then the user's override, then the record, then the default. */
 export function resolveModelLimits(i: LimitInputs): ModelLimits {

@@ -11,9 +11,6 @@ import * as path from 'node:path';
  * one then shows a note in its place, the conversation itself is never dropped.
  */
 
-/** Default of `gatewayStudio.chat.imageStorageMegabytes`. */
-export const DEFAULT_IMAGE_STORAGE_MEGABYTES = 200;
-
 /** An image as a stored record holds it: the file, not the bytes. */
 export interface StoredImage {
   name: string;

@@ -11,14 +11,7 @@ import { runCommand } from './builtin/runCommand';
 import { searchText } from './builtin/searchText';
 import { writeFile } from './builtin/writeFile';
 
-export {
-  CHANGING_TOOL_NAMES,
-  READ_ONLY_TOOL_NAMES,
-  type BuiltinToolName,
-  type BuiltinToolOptions,
-} from './builtin/kit';
-export { MAX_WRITE_CHARS } from './builtin/writeFile';
-export { COMMAND_NOT_RESTORABLE, MAX_COMMAND_OUTPUT_BYTES } from './builtin/runCommand';
+export { CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES, type BuiltinToolOptions } from './builtin/kit';
 
 /** Every built-in tool over `host`, in the order the model is offered them: reading first. */
 export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {

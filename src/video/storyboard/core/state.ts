@@ -13,7 +13,6 @@ import { MAX_TAKES, SHOT_ID } from './board';
 export const TAKE_FILE = /^[A-Za-z0-9_-]{1,40}-take[1-9]\.mp4$/;
 
 export const takeStates = ['creating', 'running', 'saved', 'failed'] as const;
-export type TakeState = (typeof takeStates)[number];
 
 export const takeSchema = z.object({
   take: z.number().check(z.int(), z.gte(1), z.lte(MAX_TAKES)),

@@ -78,7 +78,7 @@ void test('results come from the conversation and from new tool messages; anothe
   tools.messageShown(toolResult('t2', 'call_2', 'two'));
   assert.equal(tools.result('call_2').value?.content, 'two');
   tools.onHost({ type: 'tools/call', update: call('call_1', 'done') });
-  tools.onHost({ type: 'tools/videoTask', callId: 'call_1', task: task({ key: 'k1' }) });
+  tools.onHost({ type: 'tools/mediaJob', callId: 'call_1', task: task({ key: 'k1' }) });
   assert.equal(tools.videoTask('call_1').value?.key, 'k1');
 
   tools.showConversation(shown, true);
