@@ -9,10 +9,12 @@ import type { ResponsesAnswer } from './responses/call';
 import { parseModelList, type ModelRecord } from './models/models';
 import { readOverflow } from './chat/overflow';
 import { DONE, parseJsonEvents } from './transport/sse';
-import { validateChatRequest } from './chat/validation';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './chat/wire';
 
 export type { ModelRecord } from './models/models';
+
+// The request's rules load with the first chat request: activation builds clients but sends none.
+const requestRules = () => import('./chat/validation');
 
 /** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
 export interface AnswerSeen {
@@ -80,7 +82,7 @@ export class GatewayClient {
   }
 
   private async chatOnce(req: ChatRequest, signal?: AbortSignal, o: { retry?: boolean } = {}): Promise<ChatResult> {
-    validateChatRequest(req);
+    (await requestRules()).validateChatRequest(req);
     const s = await this.callSettings(req.model);
     const viaResponses = () =>
       this.responses(
@@ -151,7 +153,7 @@ export class GatewayClient {
   }
 
   private async streamChatOnce(req: ChatRequest, o: StreamOptions = {}): Promise<ChatResult> {
-    validateChatRequest(req);
+    (await requestRules()).validateChatRequest(req);
     const s = await this.callSettings(req.model);
     // The Responses code is loaded on its first use: not needed at activation.
     const viaResponses = () =>

@@ -18,9 +18,8 @@ import { fileStem, type VideoTaskError, type VideoTaskRecord, type VideoTaskStor
 
 /**
  * What the job needs from the gateway client: `VideoClient` fits; tests may wrap it. A poll round
- * reads statuses from the api itself, or from the reader `readerForRound` builds once per round
- * (the extension builds a client there, so a key set or cleared meanwhile applies from the next
- * round on).
+ * reads statuses from the api, or from the reader `readerForRound` builds once per round (the
+ * extension builds a client there: a key set or cleared meanwhile applies from the next round).
  */
 export type VideoApi = {
   create(req: VideoCreateRequest, signal?: AbortSignal): Promise<{ id: string }>;
@@ -289,8 +288,7 @@ export class VideoJob {
     // is hidden, and its name never collides with the video's). Other tasks' files are left alone.
     await removeStalePartFiles(dir, stem, { olderThanMs: partStaleAfterMs(this.deps.idleTimeoutMs?.()) });
     const source = this.rec.resultUrl ?? id;
-    // The file writer loads with the first download: activation (which resumes tasks) does not need it.
-    const { saveTo } = await import('./saveDownload');
+    const { saveTo } = await import('./saveDownload'); // on first use: activation resumes, saves nothing
     let result: { file: string; bytes: number } | undefined;
     let file = '';
     // A proxy that cuts a long transfer short is retried once, then reported (issue 5).
