@@ -80,12 +80,18 @@ void describe('the other chat keys', () => {
   });
 
   void it('followed tasks keep the entries of the right shape', () => {
-    const good = { kind: 'videoTask', conversationId: 'c', callId: 'k', key: 't1' };
+    const good = { kind: 'video', conversationId: 'c', callId: 'k', key: 't1' };
     assert.deepEqual(
       loadState(stored([good, { ...good, kind: 'other' }, { ...good, callId: 3 }, null]), followedTasksKey),
       [good],
     );
     assert.deepEqual(loadState(stored({ 0: good }), followedTasksKey), []);
+  });
+
+  void it("a followed task stored before media kinds ('videoTask') reads as a video job", () => {
+    const old = { kind: 'videoTask', conversationId: 'c', callId: 'k', key: 't1' };
+    const board = { ...old, kind: 'storyboard', key: 'b1' };
+    assert.deepEqual(loadState(stored([old, board]), followedTasksKey), [{ ...old, kind: 'video' }, board]);
   });
 
   void it('context windows keep each valid field of each model', () => {
