@@ -36,7 +36,9 @@ export function nodeOf(file) {
 /** The feature (or base layer) a node belongs to: `chat/session` -> `chat`. */
 export const featureOf = (node) => (node.startsWith('webview/') ? node : node.split('/')[0]);
 
-const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^'";]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+// `import x from`, `export … from`, a bare `import '…'` and `import('…')`.
+const IMPORT =
+  /(?:^|[^\w.])(?:import|export)\s[^'";]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|[^\w.])import\s+['"](\.[^'"]+)['"]/g;
 
 function resolveImport(files, from, spec) {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
@@ -53,7 +55,7 @@ export function edgesOf(root) {
   for (const f of list) {
     const text = readFileSync(path.join(root, f), 'utf8');
     for (const m of text.matchAll(IMPORT)) {
-      const target = resolveImport(files, f, m[1] ?? m[2]);
+      const target = resolveImport(files, f, m[1] ?? m[2] ?? m[3]);
       if (!target) continue;
       const a = nodeOf(f);
       const b = nodeOf(target);
