@@ -6,6 +6,7 @@
 // is skipped, loudly, when the machine has none.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join, relative } from 'node:path';
 import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
@@ -176,6 +177,14 @@ if (names.includes('host') && !skipped.includes('host') && names.indexOf('host')
     cwd: root,
     stdio: ['ignore', out, out],
   });
+  // At the lowest priority (npm and the compilers it starts inherit it): the stages before the
+  // host stage keep both cores, and the install takes the time they leave idle (the browser
+  // stages wait on pages), so it still ends before the host stage needs it.
+  try {
+    if (hostInstall.pid) setPriority(hostInstall.pid, 19);
+  } catch {
+    // Not permitted on this system: it runs at normal priority, as before.
+  }
   const t0 = Date.now();
   hostInstall.done = new Promise((resolve) =>
     hostInstall.once('close', (code) => {
