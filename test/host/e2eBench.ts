@@ -43,6 +43,28 @@ function writeFiles(workspace: string, files: Journey['files']): void {
   }
 }
 
+/**
+ * The reset's steps that need no argument, on keys bound in every bench's user keybindings: a key
+ * runs its command at once, where the palette takes about a second a command (open, type, wait
+ * for the row, click). Chords no default binding and no journey uses.
+ */
+const RESET_KEYS = {
+  closeAllEditors: 'Control+Alt+Shift+F7',
+  clearNotifications: 'Control+Alt+Shift+F8',
+  showExplorer: 'Control+Alt+Shift+F9',
+} as const;
+const RESET_BINDINGS = [
+  { key: 'ctrl+alt+shift+f7', command: 'workbench.action.closeAllEditors' },
+  { key: 'ctrl+alt+shift+f8', command: 'notifications.clearAll' },
+  { key: 'ctrl+alt+shift+f9', command: 'workbench.view.explorer' },
+];
+
+/** A journey's user data with the reset's keybindings added to any it brings. */
+function withResetKeys(userData: Record<string, unknown> | undefined): Record<string, unknown> {
+  const own = userData?.['User/keybindings.json'];
+  return { ...userData, 'User/keybindings.json': [...(Array.isArray(own) ? own : []), ...RESET_BINDINGS] };
+}
+
 /** One code-server, one browser context and its workbench page. */
 export class Bench {
   cs?: CodeServer;
@@ -67,9 +89,7 @@ export class Bench {
       logFile: logs.codeServer,
       label: 'e2e',
       settings: settingsWithMark(journey, gw, 'gws-e2e-0'),
-      ...(journey.userData
-        ? { userData: typeof journey.userData === 'function' ? journey.userData(gw) : journey.userData }
-        : {}),
+      userData: withResetKeys(typeof journey.userData === 'function' ? journey.userData(gw) : journey.userData),
     });
     phases.phase('start');
     writeFiles(this.cs.workspace, journey.files);
@@ -111,18 +131,19 @@ export class Bench {
     for (const name of readdirSync(cs.workspace)) rmSync(join(cs.workspace, name), { recursive: true, force: true });
     writeFiles(cs.workspace, journey.files);
     await this.writeSettings(settingsWithMark(journey, gw, `gws-e2e-${this.journeys}`));
-    await wb.runCommand('View: Close All Editors');
-    // An edited untitled file would ask to be saved: it is the previous journey's, so not.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(RESET_KEYS.closeAllEditors);
+    // An edited untitled file would ask to be saved: it is the previous journey's, so not. The
+    // journey's webview() finds its page as the one webview there is.
     const dontSave = page.locator('.monaco-dialog-box button', { hasText: "Don't Save" });
-    if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
-    await wb.runCommand('Notifications: Clear All Notifications');
-    // The journey's webview() finds its page as the one webview there is.
     const deadline = Date.now() + UI_TIMEOUT;
     while ((await page.locator('iframe.webview').count()) > 0) {
       if (Date.now() > deadline) throw new Error('a webview stayed open after Close All Editors');
+      if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
       await page.waitForTimeout(100);
     }
-    await wb.runCommand('View: Show Explorer');
+    await page.keyboard.press(RESET_KEYS.clearNotifications);
+    await page.keyboard.press(RESET_KEYS.showExplorer);
     await page.keyboard.press('Escape');
   }
 
