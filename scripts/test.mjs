@@ -6,7 +6,6 @@
 // is skipped, loudly, when the machine has none.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join, relative } from 'node:path';
 import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
@@ -166,63 +165,60 @@ if (needBrowser.length) {
     skipped = needBrowser;
   }
 }
-// code-server's first install (~3 min, mostly one core compiling its native modules) overlaps the
-// stages before the host stage, which use one core; the host stage then only waits for its lock.
-let hostInstall;
-if (names.includes('host') && !skipped.includes('host') && names.indexOf('host') > 0) {
-  const log = join(root, '.cache', 'host-install.log');
-  mkdirSync(join(root, '.cache'), { recursive: true });
-  const out = openSync(log, 'w');
-  hostInstall = spawn(process.execPath, ['--import', 'tsx', 'test/host/install.ts'], {
-    cwd: root,
-    stdio: ['ignore', out, out],
-  });
-  // At the lowest priority (npm and the compilers it starts inherit it): the stages before the
-  // host stage keep both cores, and the install takes the time they leave idle (the browser
-  // stages wait on pages), so it still ends before the host stage needs it.
-  try {
-    if (hostInstall.pid) setPriority(hostInstall.pid, 19);
-  } catch {
-    // Not permitted on this system: it runs at normal priority, as before.
-  }
-  const t0 = Date.now();
-  hostInstall.done = new Promise((resolve) =>
-    hostInstall.once('close', (code) => {
-      recordTime('code-server install (background)', t0);
-      resolve(code);
-    }),
-  );
-  console.log(`${WHO}: installing the host stage's code-server in the background (log: .cache/host-install.log)`);
-}
+// The host stage (code-server's install, then the integration tests and the e2e journeys) runs
+// beside the other stages. Measured on 2 cores, it keeps about 0.7 of a core busy over its 15
+// minutes (its time goes to waiting on a workbench), as does the webview stage: one after the
+// other they left a core idle for most of the run. Its output goes to .cache/host-stage.log and
+// is printed when it ends. GWS_TEST_LANES=0 runs it after the others instead.
+const runnable = names.filter((n) => !skipped.includes(n));
+const hostBeside = runnable.includes('host') && runnable.length > 1 && process.env.GWS_TEST_LANES !== '0';
 let failed = [];
 let built = false;
-for (const name of names.filter((n) => !skipped.includes(n))) {
-  if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !built) {
-    // Later stages run the built bundles.
-    built = true;
-    const t0 = Date.now();
-    const code = run('npm', ['run', '--silent', 'build']);
-    recordTime('npm test: build', t0);
-    if (code !== 0) {
-      failed.push('build');
-      break;
-    }
-  }
-  if (name === 'host' && hostInstall) {
-    console.log(`${WHO}: waiting for the background code-server install, if it is still running`);
-    const t0 = Date.now();
-    await hostInstall.done;
-    recordTime('npm test: wait for code-server install', t0);
-    // Its output, whether it worked or not: the host stage installs again if it did not.
-    console.log(readFileSync(join(root, '.cache', 'host-install.log'), 'utf8').trimEnd());
-  }
+/** The bundles the browser and host stages run, built once before the first of them. */
+function buildOnce() {
+  if (built) return true;
+  built = true;
+  const t0 = Date.now();
+  const code = run('npm', ['run', '--silent', 'build']);
+  recordTime('npm test: build', t0);
+  if (code !== 0) failed.push('build');
+  return code === 0;
+}
+const hostLane = hostBeside && buildOnce() ? startHostLane() : undefined;
+for (const name of runnable) {
+  if (name === 'host' && hostBeside) continue;
+  if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !buildOnce()) break;
   const t0 = Date.now();
   const code = stages[name]();
   recordTime(`npm test: ${name}`, t0);
   if (code !== 0) failed.push(name);
 }
-// A run that stopped before its host stage leaves no install behind it running.
-if (hostInstall && hostInstall.exitCode === null && hostInstall.signalCode === null) hostInstall.kill();
+if (hostLane) {
+  console.log(`\n${WHO}: waiting for the host stage, which ran beside the others (log: .cache/host-stage.log)`);
+  const code = await hostLane.done;
+  console.log(readFileSync(hostLane.log, 'utf8').trimEnd());
+  if (code !== 0) failed.push('host');
+}
+
+/** Starts the host stage in the background, its output to a log file. */
+function startHostLane() {
+  const log = join(root, '.cache', 'host-stage.log');
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const out = openSync(log, 'w');
+  console.log(`${WHO}: the host stage starts beside the others (code-server install, integration, e2e)`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/host/run.ts'], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
+  const t0 = Date.now();
+  const done = new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      recordTime('npm test: host (beside the other stages)', t0);
+      resolve(code ?? (signal ? 1 : 0));
+    }),
+  );
+  return { log, done };
+}
 printTimes();
 const ran = names.filter((n) => !skipped.includes(n) && !failed.includes(n) && (n !== 'llama' || !llamaSkipped));
 if (failed.length) console.error(`\nFAILED stages: ${failed.join(', ')}`);
