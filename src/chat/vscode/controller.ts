@@ -32,6 +32,8 @@ import { ChatHub, type Surface } from '../panel/core/hub';
 import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
+import { ChatSlash } from '../slash/vscode/chatSlash';
+import type { SkillLibrary } from '../tools/core/builtin/loadSkill';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
@@ -55,6 +57,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
   private readonly profiles: ChatProfiles;
+  /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
+  private readonly slash: ChatSlash;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
@@ -79,6 +83,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
       },
+    });
+    this.slash = new ChatSlash({
+      isTrusted: () => this.isWorkspaceTrusted(),
+      globalStorage: s.context.globalStorageUri,
+      tools: () => this.tools.toolNames(),
+      modelIds: () => this.session.models.ids(),
     });
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = this.createSession(conversations);
@@ -106,6 +116,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         mentions: this.mentions,
         checkpoints: this.checkpoints,
         actions: this.actions,
+        slash: {
+          commands: this.slash.commands,
+          notice: (text) => this.hub.broadcast({ type: 'chat/notice', level: 'warning', text }),
+        },
       }),
       ...this.actions.routes,
       ...this.tools.routes,
@@ -114,6 +128,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.mentions.routes,
       ...this.prompt.routes,
       ...this.profiles.routes,
+      ...this.slash.routes,
     };
     this.disposables.push(
       this.tools,
@@ -121,6 +136,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.prompt,
       this.checkpoints,
       this.mentions,
+      this.slash,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -137,7 +153,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private createSession(conversations: ConversationStore): ChatSession {
     const s = this.s;
     return new ChatSession({
-      prompt: (c) => this.prompt.snapshot(c),
+      // The skills the model may load are listed with the rules, for every request.
+      prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
       // The conversation's own profile (set at its first request): a conversation opened from
       // the history goes on with the gateway and key it started with, never another one's.
@@ -333,6 +350,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   offerTaskSource(source: MediaJobSource): void {
     this.followed.offer(source);
+  }
+
+  /** The skills load_skill reads (the tools feature offers it while there is one). */
+  get skills(): SkillLibrary {
+    return this.slash.library;
   }
 
   /** Records what restores a file before a tool changes it (the tools feature calls it). */
