@@ -33,7 +33,6 @@ import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
 import { ChatSlash } from '../slash/vscode/chatSlash';
-import type { SkillLibrary } from '../tools/core/builtin/loadSkill';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
@@ -84,12 +83,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       },
     });
-    this.slash = new ChatSlash({
-      isTrusted: () => this.isWorkspaceTrusted(),
-      globalStorage: s.context.globalStorageUri,
-      tools: () => this.tools.toolNames(),
-      modelIds: () => this.session.models.ids(),
-    });
+    this.slash = this.createSlash();
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = this.createSession(conversations);
     this.actions = new EditorActions(
@@ -116,10 +110,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         mentions: this.mentions,
         checkpoints: this.checkpoints,
         actions: this.actions,
-        slash: {
-          commands: this.slash.commands,
-          notice: (text) => this.hub.broadcast({ type: 'chat/notice', level: 'warning', text }),
-        },
+        slash: this.slash,
       }),
       ...this.actions.routes,
       ...this.tools.routes,
@@ -149,11 +140,21 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     );
   }
 
-  /** The session over the stored conversations, with the prompt, profiles, hub and prices it needs. */
+  /** Prompt files and skills, over the tools menu's tools, the model list and the chat's notices. */
+  private createSlash(): ChatSlash {
+    return new ChatSlash({
+      isTrusted: () => this.isWorkspaceTrusted(),
+      globalStorage: this.s.context.globalStorageUri,
+      tools: () => this.tools.toolNames(),
+      modelIds: () => this.session.models.ids(),
+      notice: (text) => this.hub.broadcast({ type: 'chat/notice', level: 'warning', text }),
+    });
+  }
+
+  /** The session over the stored conversations, with the prompt (rules, skills), profiles, hub and prices. */
   private createSession(conversations: ConversationStore): ChatSession {
     const s = this.s;
     return new ChatSession({
-      // The skills the model may load are listed with the rules, for every request.
       prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
       // The conversation's own profile (set at its first request): a conversation opened from
@@ -353,7 +354,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   }
 
   /** The skills load_skill reads (the tools feature offers it while there is one). */
-  get skills(): SkillLibrary {
+  get skills(): ChatSlash['library'] {
     return this.slash.library;
   }
 

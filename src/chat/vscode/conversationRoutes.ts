@@ -38,7 +38,7 @@ export interface ConversationRoutesDeps {
   /** An error's buttons other than the context window's. */
   actions: Pick<EditorActions, 'errorAction'>;
   /** Turns a `/command` message into its question; `notice` shows a line under the composer. */
-  slash?: { commands: ChatSlash['commands']; notice(text: string): void };
+  slash?: Pick<ChatSlash, 'commands' | 'notice'>;
 }
 
 /** The session's share of the routing table: what the user does to the conversation. */
@@ -80,7 +80,10 @@ export function conversationRoutes(d: ConversationRoutesDeps): Routes<Conversati
  * A message that starts with `/`: a prompt file's or skill's command becomes its question (its
  * links attached like @-mentions, its model for this request only); any other text is sent as typed.
  */
-async function sendCommand(d: ConversationRoutesDeps, m: Extract<WebviewMessage, { type: 'chat/send' }>): Promise<void> {
+async function sendCommand(
+  d: ConversationRoutesDeps,
+  m: Extract<WebviewMessage, { type: 'chat/send' }>,
+): Promise<void> {
   const slash = d.slash!;
   const r = await (await slash.commands).expand(m.text);
   if (r === undefined) return m.mentions?.length ? sendWithMentions(d, m) : d.session.send(m.requestId, m);

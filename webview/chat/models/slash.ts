@@ -66,7 +66,13 @@ export function createSlashModel({ composer }: { composer: Pick<ComposerModel, '
     const cur = menu.value;
     if (msg.type !== 'slash/commands' || !cur) return;
     const items = rank(cur.query, msg.items);
-    menu.value = { ...cur, source: msg.items, items, active: Math.min(cur.active, Math.max(0, items.length - 1)), loading: false };
+    menu.value = {
+      ...cur,
+      source: msg.items,
+      items,
+      active: Math.min(cur.active, Math.max(0, items.length - 1)),
+      loading: false,
+    };
   }
 
   function close(): void {

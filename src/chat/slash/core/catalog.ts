@@ -78,16 +78,36 @@ export async function readCatalog(p: CatalogPlaces): Promise<Catalog> {
   if (!p.trusted) sources.push(...(await restrictedSkills(skillDirs.filter((d) => d.scope === 'workspace'))));
   const listed = await listSkills(readable, p.roots);
   for (const r of listed.refused)
-    sources.push({ kind: 'skill', name: path.basename(path.dirname(r.file)), path: r.file, scope: r.scope, state: 'off', why: r.why, problems: [] });
+    sources.push({
+      kind: 'skill',
+      name: path.basename(path.dirname(r.file)),
+      path: r.file,
+      scope: r.scope,
+      state: 'off',
+      why: r.why,
+      problems: [],
+    });
   const skills = dedupe(prompts, listed.skills, sources);
   for (const e of prompts) sources.push(promptSource(e));
   for (const s of skills) sources.push(skillSource(s));
   return { prompts, skills, sources };
 }
 
-async function readPrompt(file: string, scope: 'workspace' | 'user', p: CatalogPlaces): Promise<PromptEntry | CustomizationSource> {
+async function readPrompt(
+  file: string,
+  scope: 'workspace' | 'user',
+  p: CatalogPlaces,
+): Promise<PromptEntry | CustomizationSource> {
   const name = promptNameFromFile(file);
-  const off = (why: string): CustomizationSource => ({ kind: 'promptFile', name: `/${name}`, path: file, scope, state: 'off', why, problems: [] });
+  const off = (why: string): CustomizationSource => ({
+    kind: 'promptFile',
+    name: `/${name}`,
+    path: file,
+    scope,
+    state: 'off',
+    why,
+    problems: [],
+  });
   if (scope === 'workspace' && !p.trusted) return off(OFF_RESTRICTED);
   if (scope === 'workspace') {
     const c = await checkInside(file, p.roots).catch(() => undefined);
@@ -96,7 +116,8 @@ async function readPrompt(file: string, scope: 'workspace' | 'user', p: CatalogP
   const head = await readHead(file, PROMPT_FILE_BYTES).catch(() => undefined);
   if (!head) return off('It cannot be read.');
   const prompt = parsePromptFile(head.text, file);
-  if (!head.complete) prompt.problems.push({ message: `Longer than ${PROMPT_FILE_BYTES / 1024} KB: only its first part is used.` });
+  if (!head.complete)
+    prompt.problems.push({ message: `Longer than ${PROMPT_FILE_BYTES / 1024} KB: only its first part is used.` });
   return { file, scope, prompt };
 }
 
@@ -105,7 +126,15 @@ async function restrictedSkills(folders: readonly SkillsFolder[]): Promise<Custo
   for (const f of folders) {
     const entries = await fs.readdir(f.dir, { withFileTypes: true }).catch(() => []);
     for (const e of entries.filter((x) => x.isDirectory() || x.isSymbolicLink()).slice(0, 200))
-      out.push({ kind: 'skill', name: e.name, path: path.join(f.dir, e.name, SKILL_FILE), scope: 'workspace', state: 'off', why: OFF_RESTRICTED, problems: [] });
+      out.push({
+        kind: 'skill',
+        name: e.name,
+        path: path.join(f.dir, e.name, SKILL_FILE),
+        scope: 'workspace',
+        state: 'off',
+        why: OFF_RESTRICTED,
+        problems: [],
+      });
   }
   return out;
 }
@@ -117,7 +146,11 @@ function dedupe(prompts: PromptEntry[], skills: FoundSkill[], sources: Customiza
     const e = prompts[i]!;
     if (!taken.has(e.prompt.name)) taken.add(e.prompt.name);
     else {
-      sources.push({ ...promptSource(e), state: 'off', why: `Another prompt file already has the name /${e.prompt.name}.` });
+      sources.push({
+        ...promptSource(e),
+        state: 'off',
+        why: `Another prompt file already has the name /${e.prompt.name}.`,
+      });
       prompts.splice(i--, 1);
     }
   }
@@ -125,7 +158,11 @@ function dedupe(prompts: PromptEntry[], skills: FoundSkill[], sources: Customiza
   for (const s of skills) {
     if (s.header.unusable) sources.push({ ...skillSource(s), state: 'off', why: s.header.unusable });
     else if (taken.has(s.header.name))
-      sources.push({ ...skillSource(s), state: 'off', why: `Another command or skill already has the name ${s.header.name}.` });
+      sources.push({
+        ...skillSource(s),
+        state: 'off',
+        why: `Another command or skill already has the name ${s.header.name}.`,
+      });
     else {
       taken.add(s.header.name);
       kept.push(s);
@@ -135,7 +172,15 @@ function dedupe(prompts: PromptEntry[], skills: FoundSkill[], sources: Customiza
 }
 
 function promptSource(e: PromptEntry): CustomizationSource {
-  return { kind: 'promptFile', name: `/${e.prompt.name}`, path: e.file, scope: e.scope, state: 'available', why: 'Runs when you type its name after /.', problems: e.prompt.problems };
+  return {
+    kind: 'promptFile',
+    name: `/${e.prompt.name}`,
+    path: e.file,
+    scope: e.scope,
+    state: 'available',
+    why: 'Runs when you type its name after /.',
+    problems: e.prompt.problems,
+  };
 }
 
 function skillSource(s: FoundSkill): CustomizationSource {

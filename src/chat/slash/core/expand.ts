@@ -45,7 +45,10 @@ export interface Expanded {
 /** The prompt file run with `rest`; undefined when the user cancelled an input. */
 export async function expandPromptFile(p: PromptFile, rest: string, c: ExpandContext): Promise<Expanded | undefined> {
   const vars = inputVariables(p.body);
-  const given = inputsFromArguments(rest, vars.map((v) => v.name));
+  const given = inputsFromArguments(
+    rest,
+    vars.map((v) => v.name),
+  );
   const inputs = new Map(given.values);
   for (const v of vars) {
     if (inputs.has(v.name)) continue;

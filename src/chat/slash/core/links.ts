@@ -41,7 +41,11 @@ export interface LinkCheck {
 }
 
 /** Each link of the prompt file at `file`, resolved and checked against the workspace `roots`. */
-export async function checkLinks(links: readonly string[], file: string, roots: readonly string[]): Promise<LinkCheck[]> {
+export async function checkLinks(
+  links: readonly string[],
+  file: string,
+  roots: readonly string[],
+): Promise<LinkCheck[]> {
   const out: LinkCheck[] = [];
   for (const link of links.slice(0, LINK_LIMIT)) {
     if (link.includes('\0')) {
@@ -55,9 +59,13 @@ export async function checkLinks(links: readonly string[], file: string, roots: 
       else if (!c.exists) out.push({ link, refused: 'there is no such file' });
       else out.push({ link, absolute });
     } catch (e) {
-      out.push({ link, refused: e instanceof LinkLoopError ? 'it goes through a loop of links' : 'it cannot be checked' });
+      out.push({
+        link,
+        refused: e instanceof LinkLoopError ? 'it goes through a loop of links' : 'it cannot be checked',
+      });
     }
   }
-  for (const link of links.slice(LINK_LIMIT)) out.push({ link, refused: `only the first ${LINK_LIMIT} links are attached` });
+  for (const link of links.slice(LINK_LIMIT))
+    out.push({ link, refused: `only the first ${LINK_LIMIT} links are attached` });
   return out;
 }

@@ -45,7 +45,11 @@ export function parsePromptFile(text: string, fileName: string): PromptFile {
   const own = f.string('name');
   if (own !== undefined) {
     if (COMMAND_NAME.test(own)) name = own;
-    else f.problem('name', `name "${own.slice(0, 80)}" cannot follow "/" (letters, digits, ".", "_", "-"); /${name} is used.`);
+    else
+      f.problem(
+        'name',
+        `name "${own.slice(0, 80)}" cannot follow "/" (letters, digits, ".", "_", "-"); /${name} is used.`,
+      );
   }
   const agent = f.string('agent') ?? f.string('mode');
   const model = firstModel(f);

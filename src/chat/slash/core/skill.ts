@@ -63,7 +63,10 @@ export function parseSkillHeader(head: string, folder: string, complete: boolean
   const f = new FieldReader(head, fm.attributes);
   const problems: CustomizationProblem[] = fm.errors.map((e) => ({ line: e.line, message: e.message }));
   if (!complete && fm.errors.some((e) => /closing ---/.test(e.message))) {
-    problems.splice(0, problems.length, { line: 1, message: 'The frontmatter does not end in the first part of the file.' });
+    problems.splice(0, problems.length, {
+      line: 1,
+      message: 'The frontmatter does not end in the first part of the file.',
+    });
   }
   const own = f.string('name');
   const name = own ?? folder;
@@ -79,14 +82,17 @@ export function parseSkillHeader(head: string, folder: string, complete: boolean
     description = firstParagraph(fm.body);
     f.problem('', 'No description: the model sees the first paragraph instead.');
   }
-  if (description.length > DESCRIPTION_MAX) f.problem('description', `description is longer than ${DESCRIPTION_MAX} characters.`);
+  if (description.length > DESCRIPTION_MAX)
+    f.problem('description', `description is longer than ${DESCRIPTION_MAX} characters.`);
   const whenToUse = f.string('when_to_use');
   const context = f.string('context');
-  if (context === 'fork') f.problem('context', 'context: fork is not supported: the skill is loaded into the conversation.');
+  if (context === 'fork')
+    f.problem('context', 'context: fork is not supported: the skill is loaded into the conversation.');
   const hasHooks = f.has('hooks');
   if (hasHooks) f.problem('hooks', 'Hooks in a skill are not run.');
   const allowedTools = f.list('allowed-tools', true);
-  if (allowedTools?.length) f.problem('allowed-tools', 'allowed-tools does not pre-approve tools here: they ask as you set them.');
+  if (allowedTools?.length)
+    f.problem('allowed-tools', 'allowed-tools does not pre-approve tools here: they ask as you set them.');
   return {
     name,
     description: whenToUse ? `${description} ${whenToUse}` : description,

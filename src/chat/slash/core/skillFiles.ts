@@ -113,7 +113,8 @@ export async function loadSkillBody(skill: FoundSkill, roots: readonly string[])
 /** One file of the skill's folder, named relative to it; never a path that leaves the folder. */
 export async function readSkillFile(skill: FoundSkill, relative: string, roots: readonly string[]): Promise<string> {
   const wanted = relative.trim().replace(/\\/g, '/');
-  if (!wanted || wanted.includes('\0') || path.isAbsolute(wanted)) throw new Error('Give a path relative to the skill folder.');
+  if (!wanted || wanted.includes('\0') || path.isAbsolute(wanted))
+    throw new Error('Give a path relative to the skill folder.');
   const target = path.resolve(skill.dir, wanted);
   const [realDir, realTarget] = await Promise.all([realpathOrSelf(skill.dir), realpathOrSelf(target)]);
   if (!isInside(skill.dir, target) || !isInside(realDir, realTarget))

@@ -33,14 +33,20 @@ export function inputVariables(body: string): InputVariable[] {
  * formName=MyForm`); a value in double quotes may hold spaces. Returns the pairs for the given
  * names and the rest of the text without them.
  */
-export function inputsFromArguments(args: string, names: readonly string[]): { values: Map<string, string>; rest: string } {
+export function inputsFromArguments(
+  args: string,
+  names: readonly string[],
+): { values: Map<string, string>; rest: string } {
   const values = new Map<string, string>();
   const wanted = new Set(names);
-  const rest = args.replace(/(^|\s)([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/g, (all, lead: string, name: string, q?: string, v?: string) => {
-    if (!wanted.has(name) || values.has(name)) return all;
-    values.set(name, q ?? v ?? '');
-    return lead;
-  });
+  const rest = args.replace(
+    /(^|\s)([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/g,
+    (all, lead: string, name: string, q?: string, v?: string) => {
+      if (!wanted.has(name) || values.has(name)) return all;
+      values.set(name, q ?? v ?? '');
+      return lead;
+    },
+  );
   return { values, rest: rest.replace(/\s+/g, ' ').trim() };
 }
 

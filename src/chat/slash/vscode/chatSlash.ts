@@ -14,7 +14,12 @@ export class ChatSlash implements vscode.Disposable {
   private loading: Promise<SlashCommands> | undefined;
   private loaded: SlashCommands | undefined;
 
-  constructor(private readonly o: SlashOptions) {}
+  constructor(private readonly o: SlashOptions & { notice(text: string): void }) {}
+
+  /** A line under the composer (a refused link, a tool name not known). */
+  notice(text: string): void {
+    this.o.notice(text);
+  }
 
   /** The commands, loaded on the first call. */
   get commands(): Promise<SlashCommands> {

@@ -142,7 +142,9 @@ export class SlashCommands implements SkillLibrary {
       .filter((l) => l.refused)
       .map((l) => vscode.l10n.t('/{0}: the link {1} is not attached: {2}.', prompt.name, l.link, l.refused!));
     if (expanded.unknownTools.length)
-      notes.push(vscode.l10n.t('/{0}: no tool here is named {1}; ignored.', prompt.name, expanded.unknownTools.join(', ')));
+      notes.push(
+        vscode.l10n.t('/{0}: no tool here is named {1}; ignored.', prompt.name, expanded.unknownTools.join(', ')),
+      );
     const model = this.model(prompt.name, expanded.model, notes);
     return {
       text: expanded.text,
@@ -168,7 +170,7 @@ export class SlashCommands implements SkillLibrary {
     if (ids.length === 0) return written;
     const found = matchModel(written, ids);
     if (!found)
-      notes.push(vscode.l10n.t("/{0}: the gateway lists no model {1}; the current model answers.", command, written));
+      notes.push(vscode.l10n.t('/{0}: the gateway lists no model {1}; the current model answers.', command, written));
     return found;
   }
 }

@@ -18,17 +18,7 @@ export type { SkillLibrary } from './builtin/loadSkill';
 /** Every built-in tool over `host`, in the order the model is offered them: reading first. */
 export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {
   const kit = makeKit(host, opts);
-  return [
-    readFile,
-    listDirectory,
-    findFiles,
-    searchText,
-    getSelection,
-    getDiagnostics,
-    writeFile,
-    editFile,
-    runCommand,
-  ]
+  return [readFile, listDirectory, findFiles, searchText, getSelection, getDiagnostics, writeFile, editFile, runCommand]
     .map((tool) => tool(kit))
     .concat(opts.skills ? [loadSkill(opts.skills)] : []);
 }

@@ -20,9 +20,13 @@ export function loadSkill(skills: SkillLibrary): Tool {
     definition: def(
       'load_skill',
       "Load a skill listed under Skills: its instructions, or with `file` one of the skill's files (relative to its folder). Load a skill before following it.",
-      obj({ name: str('The skill name, as listed.'), file: str('Optional: a file of the skill, relative to its folder.') }, [
-        'name',
-      ]),
+      obj(
+        {
+          name: str('The skill name, as listed.'),
+          file: str('Optional: a file of the skill, relative to its folder.'),
+        },
+        ['name'],
+      ),
     ),
     prepare(a) {
       const name = s(a['name']).trim();

@@ -5,7 +5,13 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { expandPromptFile, matchModel, parseCommand, skillMessage, type ExpandContext } from '../../../../../src/chat/slash/core/expand';
+import {
+  expandPromptFile,
+  matchModel,
+  parseCommand,
+  skillMessage,
+  type ExpandContext,
+} from '../../../../../src/chat/slash/core/expand';
 import { parsePromptFile } from '../../../../../src/chat/slash/core/promptFile';
 
 let ws: string;
@@ -43,7 +49,11 @@ function ctx(asked: string[], answers: Record<string, string | undefined>): Expa
 
 void test('inputs are asked once per distinct name unless given; links, model, agent and narrowed tools come along', async () => {
   const asked: string[] = [];
-  const r = await expandPromptFile(parsePromptFile(FILE, 'form.prompt.md'), 'formName=Login please', ctx(asked, { fields: 'user, pass' }));
+  const r = await expandPromptFile(
+    parsePromptFile(FILE, 'form.prompt.md'),
+    'formName=Login please',
+    ctx(asked, { fields: 'user, pass' }),
+  );
   assert.deepEqual(asked, ['fields:'], 'formName came from the message, fields asked once');
   assert.ok(r);
   assert.match(r.text, /^Make Login with user, pass in app\.ts; Login again\./);
@@ -51,17 +61,24 @@ void test('inputs are asked once per distinct name unless given; links, model, a
   assert.equal(r.model, 'GPT-4o');
   assert.equal(r.agent, 'plan');
   assert.deepEqual(r.tools, ['read_file'], 'run_command is known but not enabled: not given');
-  assert.deepEqual(r.links.map((l) => [l.link, l.absolute !== undefined]), [
-    ['../../docs/Form.md', true],
-    ['../../../../etc/passwd', false],
-  ]);
+  assert.deepEqual(
+    r.links.map((l) => [l.link, l.absolute !== undefined]),
+    [
+      ['../../docs/Form.md', true],
+      ['../../../../etc/passwd', false],
+    ],
+  );
 });
 
 void test('closing an input box stops the run; a value that looks like a link is not attached', async () => {
   assert.equal(await expandPromptFile(parsePromptFile(FILE, 'f.prompt.md'), '', ctx([], { formName: 'x' })), undefined);
-  const r = await expandPromptFile(parsePromptFile('Do ${input:a}', 'f.prompt.md'), '', ctx([], { a: '[x](../../docs/Form.md)' }));
+  const r = await expandPromptFile(
+    parsePromptFile('Do ${input:a}', 'f.prompt.md'),
+    '',
+    ctx([], { a: '[x](../../docs/Form.md)' }),
+  );
   assert.deepEqual(r?.links, []);
-  assert.equal(r?.tools, undefined, 'no tools field: the user\'s tools as they are');
+  assert.equal(r?.tools, undefined, "no tools field: the user's tools as they are");
 });
 
 void test('commands, skills and model names', () => {
@@ -69,7 +86,10 @@ void test('commands, skills and model names', () => {
   assert.deepEqual(parseCommand('/webapp-testing'), { name: 'webapp-testing', rest: '' });
   assert.equal(parseCommand('what is /explain'), undefined);
   assert.equal(parseCommand('/ space'), undefined);
-  assert.match(skillMessage('pdf', 'Step 1.', 'the report'), /^Use the skill "pdf" for this request\. Its instructions:\n\nStep 1\.\n\nthe report$/);
+  assert.match(
+    skillMessage('pdf', 'Step 1.', 'the report'),
+    /^Use the skill "pdf" for this request\. Its instructions:\n\nStep 1\.\n\nthe report$/,
+  );
   const ids = ['gpt-4o', 'claude-sonnet-4', 'vendor/gpt-4o-mini'];
   assert.equal(matchModel('gpt-4o', ids), 'gpt-4o');
   assert.equal(matchModel('GPT-4o', ids), 'gpt-4o');

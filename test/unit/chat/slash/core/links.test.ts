@@ -35,7 +35,13 @@ void test('file links only: not web addresses, anchors, images or links inside c
 
 void test('a link inside the workspace is attached; links out, through a symlink out, or missing are refused', async () => {
   const file = path.join(ws, '.github/prompts/p.prompt.md');
-  const links = ['../../docs/Form.md', '../../../' + path.basename(outside) + '/secret.txt', outside + '/secret.txt', '../../docs/link.md', '../../docs/none.md'];
+  const links = [
+    '../../docs/Form.md',
+    '../../../' + path.basename(outside) + '/secret.txt',
+    outside + '/secret.txt',
+    '../../docs/link.md',
+    '../../docs/none.md',
+  ];
   const r = await checkLinks(links, file, [ws]);
   assert.equal(r[0]!.absolute, path.join(ws, 'docs/Form.md'));
   assert.match(r[1]!.refused ?? '', /outside the workspace/);

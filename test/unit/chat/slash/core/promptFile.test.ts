@@ -46,7 +46,10 @@ void test('bad input: a YAML error keeps the body and names its line; wrong type
   const broken = parsePromptFile('---\ndescription: [unclosed\n---\nBody stays.\n', 'x.prompt.md');
   assert.equal(broken.body, 'Body stays.\n');
   assert.ok(broken.problems.length > 0);
-  assert.ok(broken.problems.every((p) => typeof p.line === 'number' && p.line >= 2), JSON.stringify(broken.problems));
+  assert.ok(
+    broken.problems.every((p) => typeof p.line === 'number' && p.line >= 2),
+    JSON.stringify(broken.problems),
+  );
   const typed = parsePromptFile('---\ndescription: ok\ntools: {a: 1}\nname: "has space"\n---\nB', 'y.prompt.md');
   assert.equal(typed.tools, undefined);
   assert.equal(typed.name, 'y', 'an invalid name falls back to the file name');

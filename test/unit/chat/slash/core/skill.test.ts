@@ -76,13 +76,25 @@ void test('the defaults: the name from the folder, invocable by both, the first 
 });
 
 void test('bad input: an invalid name makes the skill unusable; a name unlike its folder is noted; a cut header says so', () => {
-  assert.match(parseSkillHeader('---\nname: My Skill\ndescription: d\n---\n', 'x', true).unusable ?? '', /not a skill name/);
-  assert.match(parseSkillHeader('---\nname: ns:skill\ndescription: d\n---\n', 'x', true).unusable ?? '', /not a skill name/);
+  assert.match(
+    parseSkillHeader('---\nname: My Skill\ndescription: d\n---\n', 'x', true).unusable ?? '',
+    /not a skill name/,
+  );
+  assert.match(
+    parseSkillHeader('---\nname: ns:skill\ndescription: d\n---\n', 'x', true).unusable ?? '',
+    /not a skill name/,
+  );
   const other = parseSkillHeader('---\nname: other\ndescription: d\n---\n', 'folder', true);
   assert.equal(other.unusable, undefined);
-  assert.deepEqual(other.problems.map((p) => p.line), [2]);
+  assert.deepEqual(
+    other.problems.map((p) => p.line),
+    [2],
+  );
   const cut = parseSkillHeader(`---\nname: big\ndescription: ${'x'.repeat(100)}`, 'big', false);
-  assert.deepEqual(cut.problems[0], { line: 1, message: 'The frontmatter does not end in the first part of the file.' });
+  assert.deepEqual(cut.problems[0], {
+    line: 1,
+    message: 'The frontmatter does not end in the first part of the file.',
+  });
   const wrong = parseSkillHeader('---\ndescription: d\nuser-invocable: maybe\n---\n', 'w', true);
   assert.equal(wrong.userInvocable, true);
   assert.equal(wrong.problems.find((p) => /user-invocable/.test(p.message))?.line, 3);

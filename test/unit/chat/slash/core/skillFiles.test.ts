@@ -23,10 +23,16 @@ before(async () => {
     await fs.mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
     await fs.writeFile(path.join(ws, rel), text);
   };
-  await write('.github/skills/pdf/SKILL.md', '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse [the script](./fill.py).\n');
+  await write(
+    '.github/skills/pdf/SKILL.md',
+    '---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse [the script](./fill.py).\n',
+  );
   await write('.github/skills/pdf/fill.py', 'print("fill")\n');
   await write('.github/skills/pdf/bin.dat', Buffer.from([0, 1, 2, 0]));
-  await write('.github/skills/huge/SKILL.md', `---\nname: huge\ndescription: Big.\n---\n${'x'.repeat(10 * 1024 * 1024)}`);
+  await write(
+    '.github/skills/huge/SKILL.md',
+    `---\nname: huge\ndescription: Big.\n---\n${'x'.repeat(10 * 1024 * 1024)}`,
+  );
   // A skill whose folder links out of the workspace (to a skill-shaped folder elsewhere).
   await fs.mkdir(path.join(outside, 'evil'), { recursive: true });
   await fs.writeFile(path.join(outside, 'evil/SKILL.md'), '---\nname: evil\ndescription: Steals.\n---\nsecret body\n');
@@ -61,7 +67,10 @@ void test('a skill folder with 10,000 files is listed without reading them: only
   const opened: string[] = [];
   const { readdir, open } = fs;
   fs.readdir = ((p: string, o: unknown) => (listed.push(String(p)), readdir(p, o as never))) as typeof fs.readdir;
-  fs.open = ((p: string, ...rest: unknown[]) => (opened.push(String(p)), open(p, ...(rest as [never])))) as typeof fs.open;
+  fs.open = ((p: string, ...rest: unknown[]) => (
+    opened.push(String(p)),
+    open(p, ...(rest as [never]))
+  )) as typeof fs.open;
   try {
     const r = await found();
     assert.ok(r.skills.some((s) => s.header.name === 'many'));
@@ -72,7 +81,10 @@ void test('a skill folder with 10,000 files is listed without reading them: only
   }
   assert.deepEqual(listed, [skills()], 'only the skills folder is listed');
   assert.ok(opened.includes(path.join(many, 'SKILL.md')));
-  assert.ok(opened.every((f) => path.basename(f) === 'SKILL.md'), opened.join(', '));
+  assert.ok(
+    opened.every((f) => path.basename(f) === 'SKILL.md'),
+    opened.join(', '),
+  );
 });
 
 void test('the body is read on invoke, a 10 MB SKILL.md is cut, and its files are read inside its folder only', async () => {

@@ -4,7 +4,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { narrowTools, toolsNamed } from '../../../../../src/chat/slash/core/toolNames';
 
-const ALL = ['read_file', 'list_directory', 'find_files', 'search_text', 'get_selection', 'get_diagnostics', 'write_file', 'edit_file', 'run_command', 'myserver_query'];
+const ALL = [
+  'read_file',
+  'list_directory',
+  'find_files',
+  'search_text',
+  'get_selection',
+  'get_diagnostics',
+  'write_file',
+  'edit_file',
+  'run_command',
+  'myserver_query',
+];
 
 void test('outside names map to ours: VS Code tools and tool sets, Claude Code tools, MCP server/*', () => {
   assert.deepEqual(toolsNamed('search/codebase', ALL), ['search_text', 'find_files']);
@@ -25,6 +36,9 @@ void test('a prompt file cannot add a tool the user turned off, only narrow the 
   assert.deepEqual(narrowTools([], enabled, ALL).tools, [], 'an empty list offers nothing');
   for (const req of [['*'], ['run_command'], ALL]) {
     const got = narrowTools(req, enabled, ALL).tools;
-    assert.ok(got.every((t) => enabled.includes(t)), `${req.join(',')} -> ${got.join(',')}`);
+    assert.ok(
+      got.every((t) => enabled.includes(t)),
+      `${req.join(',')} -> ${got.join(',')}`,
+    );
   }
 });

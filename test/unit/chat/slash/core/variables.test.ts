@@ -15,10 +15,13 @@ void test('each distinct input name once, with the first placeholder written for
 
 void test('name=value in the message gives an input (quoted values may hold spaces); the rest is kept', () => {
   const r = inputsFromArguments('formName=MyForm for "listing" fields="a b" other=1', ['formName', 'fields']);
-  assert.deepEqual([...r.values], [
-    ['formName', 'MyForm'],
-    ['fields', 'a b'],
-  ]);
+  assert.deepEqual(
+    [...r.values],
+    [
+      ['formName', 'MyForm'],
+      ['fields', 'a b'],
+    ],
+  );
   assert.equal(r.rest, 'for "listing" other=1');
 });
 
