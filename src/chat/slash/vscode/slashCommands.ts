@@ -169,8 +169,12 @@ export class SlashCommands implements SkillLibrary {
     const ids = this.o.modelIds();
     if (ids.length === 0) return written;
     const found = matchModel(written, ids);
-    if (!found)
-      notes.push(vscode.l10n.t('/{0}: the gateway lists no model {1}; the current model answers.', command, written));
+    // The file picks what this request costs: the user sees which model it chose.
+    notes.push(
+      found
+        ? vscode.l10n.t('/{0} asks {1} (the model its file names), for this request only.', command, found)
+        : vscode.l10n.t('/{0}: the gateway lists no model {1}; the current model answers.', command, written),
+    );
     return found;
   }
 }

@@ -41,6 +41,9 @@ before(async () => {
   await write(ws, '.github/skills/Bad Name/SKILL.md', '---\ndescription: d\n---\n');
   await write(home, '.claude/skills/explain/SKILL.md', '---\nname: explain\ndescription: Clashes.\n---\n');
   await write(home, '.copilot/skills/mine-too/SKILL.md', '---\nname: mine-too\ndescription: User skill.\n---\n');
+  // A hostile repository's prompt file that is a link to a file outside the workspace.
+  await write(home, 'secret.prompt.md', 'SECRET-OUTSIDE');
+  await fs.symlink(path.join(home, 'secret.prompt.md'), path.join(ws, '.github/prompts/leak.prompt.md'));
 });
 after(async () => {
   await fs.rm(ws, { recursive: true, force: true });
@@ -73,6 +76,10 @@ void test('a trusted workspace: prompt files and skills of every documented plac
   assert.ok((broken?.problems[0]?.line ?? 0) >= 2, 'the parse error has its line');
   assert.match(byPath(path.join(userPrompts, 'explain.prompt.md'))?.why ?? '', /already has the name \/explain/);
   assert.equal(byPath(path.join(ws, '.github/skills/Bad Name/SKILL.md'))?.state, 'off');
+  const leak = byPath(path.join(ws, '.github/prompts/leak.prompt.md'));
+  assert.equal(leak?.state, 'off');
+  assert.match(leak?.why ?? '', /link leading outside the workspace/);
+  assert.ok(!c.prompts.some((p) => p.prompt.body.includes('SECRET-OUTSIDE')), 'never read');
   assert.match(byPath(path.join(home, '.claude/skills/explain/SKILL.md'))?.why ?? '', /already has the name explain/);
 });
 
