@@ -32,12 +32,14 @@ export function markdownLinks(body: string): string[] {
   return out;
 }
 
+/** Why a link is not attached (the VS Code side words it in the user's language). */
+export type LinkRefusal = 'notPath' | 'outside' | 'missing' | 'loop' | 'unchecked' | 'limit';
+
 export interface LinkCheck {
   link: string;
   /** Absolute path, when the link may be attached. */
   absolute?: string;
-  /** Why it is not attached. */
-  refused?: string;
+  refused?: LinkRefusal;
 }
 
 /** Each link of the prompt file at `file`, resolved and checked against the workspace `roots`. */
@@ -49,23 +51,22 @@ export async function checkLinks(
   const out: LinkCheck[] = [];
   for (const link of links.slice(0, LINK_LIMIT)) {
     if (link.includes('\0')) {
-      out.push({ link, refused: 'the link is not a path' });
+      out.push({ link, refused: 'notPath' });
       continue;
     }
     const absolute = path.resolve(path.dirname(file), link);
     try {
       const c = await checkInside(absolute, roots);
-      if (!c.inside) out.push({ link, refused: 'it leads outside the workspace folders' });
-      else if (!c.exists) out.push({ link, refused: 'there is no such file' });
+      if (!c.inside) out.push({ link, refused: 'outside' });
+      else if (!c.exists) out.push({ link, refused: 'missing' });
       else out.push({ link, absolute });
     } catch (e) {
       out.push({
         link,
-        refused: e instanceof LinkLoopError ? 'it goes through a loop of links' : 'it cannot be checked',
+        refused: e instanceof LinkLoopError ? 'loop' : 'unchecked',
       });
     }
   }
-  for (const link of links.slice(LINK_LIMIT))
-    out.push({ link, refused: `only the first ${LINK_LIMIT} links are attached` });
+  for (const link of links.slice(LINK_LIMIT)) out.push({ link, refused: 'limit' });
   return out;
 }

@@ -13,6 +13,7 @@ import type { SkillLibrary } from '../../tools/core/builtin/loadSkill';
 import type { SlashItem } from '../../../shared/protocol';
 import { modelSkills, readCatalog, slashItems, type Catalog } from '../core/catalog';
 import { expandPromptFile, matchModel, parseCommand, skillMessage } from '../core/expand';
+import { LINK_LIMIT, type LinkRefusal } from '../core/links';
 import { loadSkillBody, readSkillFile, type FoundSkill } from '../core/skillFiles';
 
 /** A catalog this fresh is used again (every request asks for the skills; listing reads disks). */
@@ -140,7 +141,9 @@ export class SlashCommands implements SkillLibrary {
     if (!expanded) return 'cancelled';
     const notes = expanded.links
       .filter((l) => l.refused)
-      .map((l) => vscode.l10n.t('/{0}: the link {1} is not attached: {2}.', prompt.name, l.link, l.refused!));
+      .map((l) =>
+        vscode.l10n.t('/{0}: the link {1} is not attached: {2}.', prompt.name, l.link, refusalText(l.refused!)),
+      );
     if (expanded.unknownTools.length)
       notes.push(
         vscode.l10n.t('/{0}: no tool here is named {1}; ignored.', prompt.name, expanded.unknownTools.join(', ')),
@@ -189,4 +192,21 @@ function askInput(command: string, name: string, placeholder: string | undefined
       ignoreFocusOut: true,
     }),
   );
+}
+
+/** Why a link of a prompt file is not attached, for the line under the composer. */
+function refusalText(r: LinkRefusal): string {
+  switch (r) {
+    case 'outside':
+      return vscode.l10n.t('it leads outside the workspace folders');
+    case 'missing':
+      return vscode.l10n.t('there is no such file');
+    case 'loop':
+      return vscode.l10n.t('it goes through a loop of links');
+    case 'limit':
+      return vscode.l10n.t('only the first {0} links are attached', LINK_LIMIT);
+    case 'notPath':
+    case 'unchecked':
+      return vscode.l10n.t('it cannot be checked');
+  }
 }

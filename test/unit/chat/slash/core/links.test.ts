@@ -44,10 +44,10 @@ void test('a link inside the workspace is attached; links out, through a symlink
   ];
   const r = await checkLinks(links, file, [ws]);
   assert.equal(r[0]!.absolute, path.join(ws, 'docs/Form.md'));
-  assert.match(r[1]!.refused ?? '', /outside the workspace/);
-  assert.match(r[2]!.refused ?? '', /outside the workspace/);
-  assert.match(r[3]!.refused ?? '', /outside the workspace/, 'a symbolic link out is refused');
-  assert.match(r[4]!.refused ?? '', /no such file/);
+  assert.equal(r[1]!.refused, 'outside');
+  assert.equal(r[2]!.refused, 'outside');
+  assert.equal(r[3]!.refused, 'outside', 'a symbolic link out is refused');
+  assert.equal(r[4]!.refused, 'missing');
   assert.ok(r.slice(1).every((c) => c.absolute === undefined));
 });
 
@@ -55,5 +55,5 @@ void test(`at most ${LINK_LIMIT} links are attached`, async () => {
   const many = Array.from({ length: LINK_LIMIT + 2 }, (_, i) => `../../docs/f${i}.md`);
   const r = await checkLinks(many, path.join(ws, '.github/prompts/p.prompt.md'), [ws]);
   assert.equal(r.length, LINK_LIMIT + 2);
-  assert.match(r.at(-1)!.refused ?? '', /only the first/);
+  assert.equal(r.at(-1)!.refused, 'limit');
 });
