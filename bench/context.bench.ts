@@ -13,6 +13,8 @@ import type { ChatRequest, ToolDefinition } from '../src/api/chat/wire';
 import { fitToWindow, type Fitted } from '../src/chat/context/core/compaction';
 import { TokenEstimator, resolveModelLimits } from '../src/chat/context/core/contextWindow';
 import { buildChatRequest, type RequestDefaults } from '../src/chat/conversation/core/request';
+import { assembleSystemPrompt } from '../src/chat/prompt/core/systemPrompt';
+import { rawTextTokens } from '../src/shared/tokens';
 import { DEFAULT_CHAT_PARAMS } from '../src/shared/chatParams';
 import type { Conversation } from '../src/shared/protocol';
 import { countPromptTokens } from '../test/gateway/context';
@@ -217,6 +219,24 @@ const unfitted = (() => {
   );
   return countPromptTokens(req.messages as never, req.tools);
 })();
+/**
+ * The skills section (issue 37): 30 skills whose descriptions are at the format's 1,024-character
+ * limit, English and CJK; each line is cut so the system prompt grows by at most 40 tokens a skill.
+ */
+function skillsGrowth(): { growth: number; perSkill: number } {
+  const skills = Array.from({ length: 30 }, (_, i) => ({
+    name: `skill-${i}-for-the-bench`,
+    description: (i % 5 === 0 ? '处理PDF表单并填写字段。' : `Use when asked to create or run browser tests (${i}). `)
+      .repeat(60)
+      .slice(0, 1024),
+  }));
+  const base = { environment: undefined, rules: [], rulesBlocked: false };
+  const growth =
+    rawTextTokens(assembleSystemPrompt({ ...base, skills }, {}, '')) -
+    rawTextTokens(assembleSystemPrompt(base, {}, ''));
+  return { growth, perSkill: growth / skills.length };
+}
+
 async function main(): Promise<void> {
   // A first pass warms the JIT; the second is measured.
   await replay(steps);
@@ -242,7 +262,11 @@ async function main(): Promise<void> {
   console.log(
     `baseline (building the unfitted request): mean ${mean(r.buildMs).toFixed(3)} ms; ratio ${(mean(r.fitMs) / mean(r.buildMs)).toFixed(2)}x`,
   );
-  if (r.overWindow > 0 || r.dropped > 0 || r.latestMissing > 0) process.exitCode = 1;
+  const skills = skillsGrowth();
+  console.log(
+    `system prompt with 30 skills: +${skills.growth} tokens (${skills.perSkill.toFixed(1)} per skill; bound 40)`,
+  );
+  if (r.overWindow > 0 || r.dropped > 0 || r.latestMissing > 0 || skills.perSkill > 40) process.exitCode = 1;
 }
 
 void main();

@@ -141,6 +141,8 @@ export const WEBVIEW_STRINGS = [
   'Mention a file or context',
   'Searching…',
   'Nothing matches "{0}".',
+  'Prompt files and skills',
+  'No prompt files or skills found.',
   'Remove mention',
   'Attached: {0}',
   'truncated',

@@ -45,3 +45,6 @@ export const pickerCode = lazy(() => import('./components/MentionPicker'));
 
 /** The cost lines (an answer's, the conversation's) and the money formatting they use. */
 export const costCode = lazy(() => import('./components/CostNote'));
+
+/** The `/` menu of prompt files and skills, with its model: loaded when `/` is first typed. */
+export const slashCode = lazy(() => import('./components/SlashMenu'));

@@ -32,6 +32,7 @@ import { ChatHub, type Surface } from '../panel/core/hub';
 import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
+import { ChatSlash } from '../slash/vscode/chatSlash';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
@@ -55,6 +56,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
   private readonly profiles: ChatProfiles;
+  /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
+  private readonly slash: ChatSlash;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
@@ -80,6 +83,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       },
     });
+    this.slash = this.createSlash();
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = this.createSession(conversations);
     this.actions = new EditorActions(
@@ -106,6 +110,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         mentions: this.mentions,
         checkpoints: this.checkpoints,
         actions: this.actions,
+        slash: this.slash,
       }),
       ...this.actions.routes,
       ...this.tools.routes,
@@ -114,6 +119,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.mentions.routes,
       ...this.prompt.routes,
       ...this.profiles.routes,
+      ...this.slash.routes,
     };
     this.disposables.push(
       this.tools,
@@ -121,6 +127,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       this.prompt,
       this.checkpoints,
       this.mentions,
+      this.slash,
       onDidChangeSettings(() => {
         this.session.settingsChanged();
         if (this.hub.size) void this.session.models.load();
@@ -133,11 +140,22 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     );
   }
 
-  /** The session over the stored conversations, with the prompt, profiles, hub and prices it needs. */
+  /** Prompt files and skills, over the tools menu's tools, the model list and the chat's notices. */
+  private createSlash(): ChatSlash {
+    return new ChatSlash({
+      isTrusted: () => this.isWorkspaceTrusted(),
+      globalStorage: this.s.context.globalStorageUri,
+      tools: () => this.tools.toolNames(),
+      modelIds: () => this.session.models.ids(),
+      notice: (text) => this.hub.broadcast({ type: 'chat/notice', level: 'warning', text }),
+    });
+  }
+
+  /** The session over the stored conversations, with the prompt (rules, skills), profiles, hub and prices. */
   private createSession(conversations: ConversationStore): ChatSession {
     const s = this.s;
     return new ChatSession({
-      prompt: (c) => this.prompt.snapshot(c),
+      prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
       // The conversation's own profile (set at its first request): a conversation opened from
       // the history goes on with the gateway and key it started with, never another one's.
@@ -333,6 +351,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   offerTaskSource(source: MediaJobSource): void {
     this.followed.offer(source);
+  }
+
+  /** The skills load_skill reads (the tools feature offers it while there is one). */
+  get skills(): ChatSlash['library'] {
+    return this.slash.library;
   }
 
   /** Records what restores a file before a tool changes it (the tools feature calls it). */

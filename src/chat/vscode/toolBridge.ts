@@ -31,6 +31,12 @@ export class ToolBridge implements vscode.Disposable {
     this.broadcast(this.menu);
   }
 
+  /** The tools the user has enabled and every tool listed, by wire name (a prompt file's `tools` narrows these). */
+  toolNames(): { enabled: string[]; known: string[] } {
+    const tools = this.menu?.type === 'tools/list' ? this.menu.tools : [];
+    return { enabled: tools.filter((t) => t.enabled).map((t) => t.name), known: tools.map((t) => t.name) };
+  }
+
   /** The tools menu for a view that is (re)loaded, once the tools feature posted it. */
   messages(): HostMessage[] {
     return this.menu ? [this.menu] : [];

@@ -32,6 +32,7 @@ import { modelsHostMessages, modelsWebviewMessages } from './models';
 import { panelHostMessages, panelWebviewMessages } from './panel';
 import { profilesHostMessages, profilesWebviewMessages } from './profiles';
 import { promptHostMessages, promptWebviewMessages } from './prompt';
+import { slashHostMessages, slashWebviewMessages } from './slash';
 import { toolsHostMessages, toolsWebviewMessages } from './tools';
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
@@ -45,6 +46,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...contextHostMessages,
   ...promptHostMessages,
   ...profilesHostMessages,
+  ...slashHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -59,6 +61,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...contextWebviewMessages,
   ...promptWebviewMessages,
   ...profilesWebviewMessages,
+  ...slashWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -72,6 +75,7 @@ export interface Replies {
   'mentions/query': 'mentions/results';
   'mentions/drop': 'mentions/add';
   'images/pick': 'images/picked';
+  'slash/list': 'slash/commands';
 }
 
 /** The message a handler of `T` may reply with: its pair's, and nothing for a type without one. */
@@ -104,5 +108,6 @@ export * from './models';
 export * from './panel';
 export * from './profiles';
 export * from './prompt';
+export * from './slash';
 export * from './tools';
 export { newId } from '../ids';

@@ -3,7 +3,7 @@ import type { JSX } from 'preact';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { Icon, IconButton, TextButton } from './buttons';
-import { pickerCode } from '../lazy';
+import { pickerCode, slashCode } from '../lazy';
 import { mentionIcon, mentionName, optionId, PICKER_ID } from './mentionChips';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
@@ -15,6 +15,7 @@ import type { MentionsModel } from '../models/mentions';
  * then Enter sends (Shift+Enter and an IME's Enter make a new line).
  */
 function onKeyDown(ev: KeyboardEvent, mentions: MentionsModel, composer: ComposerModel): void {
+  if (slashCode.value.peek()?.slashModel(composer).keyDown(ev)) return;
   const picker = mentions.picker.value;
   if (picker && !ev.isComposing) {
     const keys: Record<string, () => void> = {
@@ -41,11 +42,19 @@ function onKeyDown(ev: KeyboardEvent, mentions: MentionsModel, composer: Compose
   }
 }
 
+/** A leading `/` opens the `/` menu (its chunk loads on the first one). */
+function slashInput(composer: ComposerModel, text: string, caret: number): void {
+  if (text.startsWith('/') || slashCode.value.peek())
+    void slashCode.load().then((c) => c?.slashModel(composer).update(text, caret));
+}
+
 export function Composer(): JSX.Element {
   const { t, composer, mentions } = useChat();
   const { draft, editing, notes } = composer;
   const { picker } = mentions;
   const code = pickerCode.value.value;
+  const slash = slashCode.value.value;
+  const slashMenu = slash?.slashModel(composer).menu.value;
   return (
     <div class="composer">
       <RulesBar />
@@ -62,13 +71,20 @@ export function Composer(): JSX.Element {
         ))}
       </div>
       {code ? <code.MentionPicker /> : null}
+      {slash ? <slash.SlashMenu /> : null}
       <textarea
         class="input"
         rows={3}
         aria-autocomplete="list"
-        aria-expanded={picker.value !== undefined}
-        aria-controls={PICKER_ID}
-        aria-activedescendant={picker.value?.items.length ? optionId(picker.value.active) : undefined}
+        aria-expanded={picker.value !== undefined || slashMenu !== undefined}
+        aria-controls={slashMenu ? slash?.SLASH_MENU_ID : PICKER_ID}
+        aria-activedescendant={
+          slashMenu?.items.length
+            ? slash?.slashOptionId(slashMenu.active)
+            : picker.value?.items.length
+              ? optionId(picker.value.active)
+              : undefined
+        }
         aria-label={t('Message')}
         placeholder={t('Ask about your code, or paste an image…')}
         value={draft}
@@ -81,10 +97,14 @@ export function Composer(): JSX.Element {
           const ta = ev.currentTarget;
           draft.value = ta.value;
           mentions.update(ta.value, ta.selectionStart);
+          slashInput(composer, ta.value, ta.selectionStart);
         }}
         onClick={(ev) => mentions.update(ev.currentTarget.value, ev.currentTarget.selectionStart)}
         onFocus={() => void pickerCode.load()}
-        onBlur={() => mentions.close()}
+        onBlur={() => {
+          mentions.close();
+          slash?.slashModel(composer).close();
+        }}
         onKeyDown={(ev) => onKeyDown(ev, mentions, composer)}
         onPaste={(ev) => {
           const files = [...(ev.clipboardData?.files ?? [])];

@@ -7,7 +7,7 @@
 import { batch } from '@preact/signals';
 import { asMessage } from '../../../src/shared/protocol/guard';
 import type { ChatMessage, ChatParams, Conversation, HostMessage } from '../../../src/shared/protocol';
-import { panelsCode } from '../lazy';
+import { panelsCode, slashCode } from '../lazy';
 import { afterRender, announce, els, flush } from '../runtime';
 import { createCheckpointsModel } from './checkpoints';
 import { createComposerModel } from './composer';
@@ -175,6 +175,8 @@ export function createChatApp(renderer: ChatRenderer) {
     context: models.context.onHost,
     prompt: models.rules.onHost,
     profiles: models.profiles.onHost,
+    // The menu's model is in its chunk, loaded before the menu asked for anything.
+    slash: (msg) => slashCode.value.peek()?.slashModel(models.composer).onHost(msg),
   };
 
   /**

@@ -31,6 +31,8 @@ export interface RequestDefaults {
    * cannot wait for a new one (the context meter); a request's own `BuildOptions.system` wins.
    */
   system?: (userPrompt: string) => string;
+  /** The model of one turn (a prompt file's `model`), over the conversation's and the setting's. */
+  turnModel?: string;
 }
 
 export interface BuildOptions {
@@ -81,8 +83,11 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
  * The model the conversation uses: its own, else the setting. The one place this is worked out:
  * the request, the meter, compaction, the tool mode and the mentions all ask it.
  */
-export function effectiveModel(c: Pick<Conversation, 'model'>, defaults: Pick<RequestDefaults, 'model'>): string {
-  return sharedEffectiveModel(c.model, defaults.model);
+export function effectiveModel(
+  c: Pick<Conversation, 'model'>,
+  defaults: Pick<RequestDefaults, 'model' | 'turnModel'>,
+): string {
+  return defaults.turnModel?.trim() || sharedEffectiveModel(c.model, defaults.model);
 }
 
 /**

@@ -38,6 +38,11 @@ export class ModelList {
     return this.models.find((m) => m.id === id);
   }
 
+  /** The ids listed now (empty before the first load). */
+  ids(): string[] {
+    return this.models.map((m) => m.id);
+  }
+
   message(): HostMessage {
     return { type: 'models/list', models: this.models, loading: this.loading, error: this.error };
   }

@@ -118,7 +118,7 @@ export class ChatSession {
     this.conversation.messages.push(user);
     this.conversation.updatedAt = this.now();
     this.sink.broadcast({ type: 'chat/message', requestId, message: user });
-    await this.runTurn(requestId);
+    await this.runTurn(requestId, q.model ? { model: q.model } : undefined);
   }
 
   /** Regenerate, and Retry after a failed answer: the last question is asked again. */
@@ -348,7 +348,8 @@ export class ChatSession {
   // -------------------------------------------------------------------------------------------
   // Turns
 
-  private endRequestWithoutTurn(requestId: string): void {
+  /** Ends a request that asks nothing (a `/command` whose input the user cancelled): the page gets its text back. */
+  endRequestWithoutTurn(requestId: string): void {
     this.sink.broadcast({ type: 'chat/done', requestId });
   }
 
@@ -375,7 +376,7 @@ export class ChatSession {
     return this.saver.save(c);
   }
 
-  private runTurn(requestId: string): Promise<void> {
+  private runTurn(requestId: string, turn?: { model: string }): Promise<void> {
     return runSessionTurn(
       {
         deps: this.deps,
@@ -389,6 +390,7 @@ export class ChatSession {
       },
       this.conversation,
       requestId,
+      turn,
     );
   }
 }

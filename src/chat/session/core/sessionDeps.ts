@@ -80,4 +80,10 @@ export interface Question {
   contexts: EditorContext[];
   /** Resolved @-mentions. */
   attachments?: ContextAttachment[];
+  /** The agent this request runs as (a prompt file's `agent`/`mode`). */
+  agent?: string;
+  /** The model of this request only (a prompt file's or skill's `model`); the conversation keeps its own. */
+  model?: string;
+  /** The tools this request may use: already narrowed to the user's enabled tools, never more. */
+  tools?: readonly string[];
 }

@@ -36,7 +36,12 @@ export interface TurnHost {
  * answer streams to the views while the conversation is shown, and is saved when the request is
  * sent, every ~2 s while text arrives, and at its end, whichever conversation is shown by then.
  */
-export async function runSessionTurn(host: TurnHost, conversation: Conversation, requestId: string): Promise<void> {
+export async function runSessionTurn(
+  host: TurnHost,
+  conversation: Conversation,
+  requestId: string,
+  turn?: { model: string },
+): Promise<void> {
   const { deps, slot, context } = host;
   const sink = deps.sink;
   const signal = slot.begin(requestId);
@@ -48,7 +53,8 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
   // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
   void host.save(conversation);
   const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
-  const defaults = context.turnDefaults();
+  // A prompt file's model answers this turn only: the conversation keeps its own.
+  const defaults = { ...context.turnDefaults(), ...(turn ? { turnModel: turn.model } : {}) };
   let status: string;
   let lastError: ErrorView | undefined;
   let last: AssistantMessage | undefined;

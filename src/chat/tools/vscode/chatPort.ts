@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { MediaJobSource } from '../../../contracts/featureTools';
 import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
 import type { ChangeRecorder } from '../../conversation/core/contracts';
+import type { SkillLibrary } from '../core/builtin/loadSkill';
 import type { ConversationToolCall, ToolExecutor } from '../core/seam';
 
 /** A tool-menu change made by the user in the chat. */
@@ -48,4 +49,6 @@ export interface ChatPanelApi {
   isVisible?(): boolean;
   /** `vscode.workspace.isTrusted`, or the chat's stand-in for it (tests of Restricted Mode). */
   isWorkspaceTrusted?(): boolean;
+  /** The skills `load_skill` reads (offered only while the model may load one). */
+  readonly skills?: SkillLibrary;
 }

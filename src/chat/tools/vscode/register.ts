@@ -43,7 +43,10 @@ export function registerTools(
 
   // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
   const builtins = [
-    ...builtinTools(host, chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+    ...builtinTools(host, {
+      ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+      ...(chat.skills ? { skills: chat.skills } : {}),
+    }),
     ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
   ];
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
@@ -70,7 +73,8 @@ export function registerTools(
   const runner = new ToolRunner({
     tools: () =>
       allTools()
-        .filter((t) => t.enabled)
+        // load_skill costs its definition on every request: offered only while a skill may be loaded.
+        .filter((t) => t.enabled && (t.key !== 'load_skill' || (chat.skills?.modelSkills().length ?? 0) > 0))
         .map((t) => t.tool),
     approve: (req) => approvals.approve(req),
     trust: state,

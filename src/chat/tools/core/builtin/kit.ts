@@ -6,6 +6,7 @@ import { isSecretFile, writeGuard } from '../protectedFiles';
 import { resolveWorkspacePath, type ResolvedPath } from '../paths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext, type ToolResult } from '../runner';
 import { workspaceIgnore } from '../ignore';
+import type { SkillLibrary } from './loadSkill';
 
 /**
  * What the built-in tools (one file each beside this one, assembled by ../builtins.ts) share,
@@ -25,6 +26,7 @@ export const READ_ONLY_TOOL_NAMES = [
   'search_text',
   'get_selection',
   'get_diagnostics',
+  'load_skill',
 ] as const;
 export const CHANGING_TOOL_NAMES = ['write_file', 'edit_file', 'run_command'] as const;
 export type BuiltinToolName = (typeof READ_ONLY_TOOL_NAMES)[number] | (typeof CHANGING_TOOL_NAMES)[number];
@@ -63,6 +65,8 @@ export const later = (work: (ctx: ToolCallContext) => Promise<string>): Prepared
 export interface BuiltinToolOptions {
   /** Records each file's prior content before write_file or edit_file applies a change. */
   recorder?: ChangeRecorder;
+  /** The skills `load_skill` reads; without it the tool is not offered. */
+  skills?: SkillLibrary;
 }
 
 /** What every built-in tool is written against: the host, and the checks all of them share. */
