@@ -144,12 +144,16 @@ void test("each card says how its tool shows a call (the tool's preview), so the
 
 void test('stopping while a call awaits approval rejects the run and marks the card', async () => {
   const ac = new AbortController();
-  const { runner, cards } = setup(() => new Promise<ToolDecision>(() => undefined));
+  // Stop once the call is at the approval (not after a fixed delay: on a loaded machine the run
+  // had not reached it yet after 20 ms, so no card had been posted).
+  const { runner, cards } = setup(() => {
+    setTimeout(() => ac.abort(), 0);
+    return new Promise<ToolDecision>(() => undefined);
+  });
   const p = runner.execute([call('s1', 'write_file', { path: 'src/s.txt', content: 'x' })], {
     signal: ac.signal,
     conversationId: 'c',
   });
-  setTimeout(() => ac.abort(), 20);
   await assert.rejects(p, { name: 'AbortError' });
   assert.equal(cards.at(-1)?.state, 'denied');
 });
