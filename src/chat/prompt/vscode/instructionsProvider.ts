@@ -4,7 +4,9 @@
 // why (Restricted Mode, switched off for this conversation, refused as a link out or a secret, a
 // frontmatter that cannot be read, with its line). Patterns that match no workspace file are
 // reported here, where a search of the workspace is worth its cost.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { checkInside } from '../../../files/insideWorkspace';
 import type {
   CustomizationProblem,
   CustomizationSource,
@@ -34,8 +36,14 @@ export function instructionsProvider(
       const off = new Set(c?.disabledRules ?? []);
       const sent = new Map(snapshot.rules.map((r) => [r.id, r]));
       const unmatched = await unmatchedProblems(rules.scoped);
+      const links = await outsideLinks(rules.found);
       const out: CustomizationSource[] = rules.found.map((f) =>
-        source(f, stateOf(f, sent.get(f.id), { blocked: rules.blocked, off }), unmatched.get(f.id) ?? []),
+        source(
+          f,
+          stateOf(f, sent.get(f.id), { blocked: rules.blocked, off }),
+          unmatched.get(f.id) ?? [],
+          links.get(f.id) ?? [],
+        ),
       );
       // Nested files and the workspace's system prompt setting are no files of the list.
       for (const r of snapshot.rules)
@@ -68,7 +76,8 @@ export function instructionsProvider(
 function source(
   f: FoundRule,
   state: Pick<CustomizationSource, 'state' | 'why'>,
-  extra: InstructionsProblem[],
+  extra: readonly InstructionsProblem[],
+  links: readonly CustomizationProblem[],
 ): CustomizationSource {
   return {
     kind: 'instructions',
@@ -76,10 +85,13 @@ function source(
     path: f.path,
     scope: f.user ? 'user' : 'workspace',
     ...state,
-    problems: [...f.problems, ...extra].map((p): CustomizationProblem => ({
-      ...(p.line !== undefined ? { line: p.line } : {}),
-      message: problemWords(p),
-    })),
+    problems: [
+      ...[...f.problems, ...extra].map((p): CustomizationProblem => ({
+        ...(p.line !== undefined ? { line: p.line } : {}),
+        message: problemWords(p),
+      })),
+      ...links,
+    ],
   };
 }
 
@@ -123,6 +135,38 @@ function stateOf(
 
 function cutProblem(r: RuleFile): CustomizationProblem[] {
   return r.truncated ? [{ message: vscode.l10n.t('cut to {0} of {1} characters', r.text.length, r.size) }] : [];
+}
+
+/**
+ * The links of each workspace file (by id) that lead out of the workspace by the one rule
+ * (src/files/insideWorkspace.ts: where the path really is, links followed). The chat follows no
+ * link; this names those a reader might think it does.
+ */
+async function outsideLinks(found: readonly FoundRule[]): Promise<Map<string, CustomizationProblem[]>> {
+  const out = new Map<string, CustomizationProblem[]>();
+  const roots = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
+  for (const f of found) {
+    if (f.folder === undefined || !f.links?.length || roots.length === 0) continue;
+    const problems: CustomizationProblem[] = [];
+    for (const l of f.links) {
+      const target = /^file:/i.test(l.target)
+        ? vscode.Uri.parse(l.target).fsPath
+        : path.resolve(path.dirname(f.path), l.target);
+      const inside = await checkInside(target, roots).then(
+        (c) => c.inside,
+        () => false,
+      );
+      if (!inside)
+        problems.push({
+          line: l.line,
+          message: vscode.l10n.t('links to {0}, outside the workspace: the link is not followed', l.target),
+        });
+    }
+    if (problems.length) out.set(f.id, problems);
+  }
+  return out;
 }
 
 /** The patterns of each workspace scoped file (by id) that match no file of its folder. */

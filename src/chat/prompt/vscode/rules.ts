@@ -9,6 +9,7 @@ import type { HostMessage } from '../../../shared/protocol';
 import { loadState, rulesAllowedUntrustedKey, saveState } from '../../../contracts/persistedState/chat';
 import { PROMPT_WATCH_GLOB, type RuleKind } from '../core/promptSources';
 import type { InstructionsProblem, parseInstructions } from '../core/instructionsFile';
+import { markdownLinks, type MarkdownLink } from '../core/markdownLinks';
 import { limitRules, type RuleFile, type RuleWarning } from '../core/systemPrompt';
 import { readText, refusal, ruleCandidates, type RuleCandidate, type UserPlaces } from './ruleFiles';
 import { fileProblemText, linkOutText, secretText, warningText } from './ruleWords';
@@ -41,6 +42,8 @@ export interface FoundRule {
   readonly description?: string;
   /** Workspace folder index of a workspace file. */
   readonly folder?: number;
+  /** Its local Markdown links (a workspace file's), judged by the Customizations list. */
+  readonly links?: readonly MarkdownLink[];
 }
 
 /** A scoped file whose patterns decide, per conversation, whether it applies. */
@@ -116,16 +119,17 @@ export class RulesSource implements vscode.Disposable {
     const notes: string[] = [];
     let parse: typeof parseInstructions | undefined;
     for (const c of await ruleCandidates(this.o.userPlaces ?? {})) {
-      const base = { id: c.id, path: c.uri.fsPath, kind: c.kind, user: c.folder === undefined };
+      const file = { id: c.id, path: c.uri.fsPath, kind: c.kind, user: c.folder === undefined };
       const read = await this.readRule(c);
       if (read === undefined) continue;
       if ('refused' in read) {
         notes.push(read.refused);
-        found.push({ ...base, status: 'refused', refused: read.refused, problems: [] });
+        found.push({ ...file, status: 'refused', refused: read.refused, problems: [] });
         continue;
       }
+      const base = { ...file, ...(c.folder !== undefined ? { links: markdownLinks(read.text) } : {}) };
       if (!c.scope) {
-        always.push({ ...base, text: read.text });
+        always.push({ ...file, text: read.text });
         found.push({ ...base, status: 'always', problems: [] });
         continue;
       }
@@ -145,7 +149,7 @@ export class RulesSource implements vscode.Disposable {
         ...(c.folder !== undefined ? { folder: c.folder } : {}),
       };
       found.push(f);
-      if (status === 'always') always.push({ ...base, text: p.body });
+      if (status === 'always') always.push({ ...file, text: p.body });
       if (status === 'scoped') scoped.push({ found: f, globs: p.globs, text: p.body });
     }
     // After the files, so the files keep their room under the total limit. A restricted setting:

@@ -15,6 +15,7 @@ import {
   type EnvironmentSnapshot,
   type PromptSnapshot,
 } from '../../../../../src/chat/prompt/core/systemPrompt';
+import type { RuleKind } from '../../../../../src/chat/prompt/core/promptSources';
 import { newConversation } from '../../../../../src/chat/history/core/store';
 import { openSession, question } from '../../../../support/sessionHarness';
 import { useGateway } from '../../../../support/helpers';
@@ -34,7 +35,7 @@ const ENV: EnvironmentSnapshot = {
   openEditors: ['app/src/main.ts', 'lib/README.md'],
 };
 
-const rule = (id: string, text: string, kind: 'agents' | 'copilot' | 'rules' = 'agents') => ({
+const rule = (id: string, text: string, kind: RuleKind = 'agents') => ({
   id,
   path: `/w/${id}`,
   kind,
