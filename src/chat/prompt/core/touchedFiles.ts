@@ -51,8 +51,15 @@ function clean(rel: string, folder: number): { folder: number; relative: string 
   return { folder, relative: segs.join('/') };
 }
 
-/** The files `c` touched, in the order it touched them (mentions, then each tool call). */
-export function conversationTouches(c: Pick<Conversation, 'messages'>, roots: readonly TouchRoot[]): Touch[] {
+/**
+ * The files `c` touched, in the order it touched them (mentions, then each tool call); with
+ * `tools` false only the mentions (nothing scoped to match: the calls' arguments are not parsed).
+ */
+export function conversationTouches(
+  c: Pick<Conversation, 'messages'>,
+  roots: readonly TouchRoot[],
+  tools = true,
+): Touch[] {
   const out: Touch[] = [];
   const add = (p: unknown, how: TouchHow) => {
     const at = typeof p === 'string' ? insideRoot(p, roots) : undefined;
@@ -61,7 +68,7 @@ export function conversationTouches(c: Pick<Conversation, 'messages'>, roots: re
   for (const m of c.messages) {
     if (m.role === 'user')
       for (const a of m.attachments ?? []) if (a.path) add(mentionPath(a.path, roots), 'mentioned');
-    if (m.role !== 'assistant') continue;
+    if (m.role !== 'assistant' || !tools) continue;
     for (const call of m.toolCalls ?? []) {
       const how = READS.has(call.function.name) ? 'read' : EDITS.has(call.function.name) ? 'edited' : undefined;
       if (how) add(argumentPath(call.function.arguments), how);

@@ -20,7 +20,7 @@ export async function appliedRules(
 ): Promise<{ rules: RuleFile[]; warnings: RuleWarning[]; notes: string[] }> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const roots: TouchRoot[] = folders.map((f) => ({ name: f.name, path: f.uri.path }));
-  const touches = c ? conversationTouches(c, roots) : [];
+  const touches = c ? conversationTouches(c, roots, source.scoped.length > 0) : [];
   const active = activeTouch();
   if (active) touches.push(active);
   const shown = (t: Touch) => (folders.length > 1 ? `${roots[t.folder]!.name}/${t.relative}` : t.relative);

@@ -68,7 +68,9 @@ export async function ruleCandidates(user: UserPlaces): Promise<RuleCandidate[]>
       for (const uri of await walk(user.profilePrompts, { folder: '', suffix, recursive: false }))
         out.push({ ...base, uri, id: `User/prompts/${relativeTo(user.profilePrompts, uri)}` });
   }
-  return out;
+  // A workspace folder that is the home folder (or holds it) names the same file twice: read it once.
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.uri.toString()) && Boolean(seen.add(c.uri.toString())));
 }
 
 /** The files below `dir` ending in the pattern's suffix, in name order, within FOLDER_LIMITS. */

@@ -61,6 +61,11 @@ void test('mentions, tool reads and tool edits are touches; other tools and brok
   ]);
 });
 
+void test('without scoped files to match only the mentions are read, not the tool calls', () => {
+  const c = conversation([user('src/a.ts'), calls(['edit_file', { path: 'src/b.ts' }])]);
+  assert.deepEqual(conversationTouches(c, ONE, false), [{ folder: 0, relative: 'src/a.ts', how: 'mentioned' }]);
+});
+
 void test('multi-root: mentions name their folder first; tool paths may, or are absolute', () => {
   const c = conversation([
     user('lib/src/x.ts', 'other/y.ts'),
