@@ -17,16 +17,23 @@
 export type WriteKind = 'workspaceConfig' | 'rules' | 'runsCode' | 'steersAgents' | 'secrets';
 
 /**
- * The rules files the chat puts into the system message of every request (read by
- * `chat/prompt/vscode/rules.ts`): `AGENTS.md` at a folder's root (and nested ones, for files
- * mentioned below them), `.github/copilot-instructions.md`, and `*.md` in `.gatewaystudio/rules/`.
+ * The rules and instructions files the chat puts into the system message (read by
+ * `chat/prompt/vscode/rules.ts` from the one list of prompt sources,
+ * `chat/prompt/core/promptSources.ts`; its unit test checks that every place it reads is named
+ * here): file names read at a folder's root and nested below it, root-relative paths, and
+ * folders whose files are rules. A write to any of them asks every time as a rules file.
  */
 export const RULES_FILES = {
-  agents: 'AGENTS.md',
-  copilot: ['.github', 'copilot-instructions.md'],
-  rulesFolder: ['.gatewaystudio', 'rules'],
-  /** The same list as a VS Code glob relative to a workspace folder (the chips' watcher). */
-  watchGlob: '{AGENTS.md,.github/copilot-instructions.md,.gatewaystudio/rules/*.md}',
+  names: ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md'],
+  paths: [
+    ['.github', 'copilot-instructions.md'],
+    ['.claude', 'CLAUDE.md'],
+  ],
+  folders: [
+    ['.gatewaystudio', 'rules'],
+    ['.github', 'instructions'],
+    ['.claude', 'rules'],
+  ],
 } as const;
 
 /** Folders (a run of segments, at any depth) whose files run code: hooks, dev containers, CI. */
@@ -111,8 +118,8 @@ export const PATTERNS_FOR_PEOPLE = {
   ],
   writesAsk: [
     '*.code-workspace',
-    'AGENTS.md, .github/copilot-instructions.md, .gatewaystudio/** (rules files and this extension’s own folder)',
-    '.claude/**, .cursor/**, .agents/**, CLAUDE.md, CLAUDE.local.md, .cursorrules',
+    'AGENTS.md, CLAUDE.md, CLAUDE.local.md, .github/copilot-instructions.md, .github/instructions/**, .claude/rules/**, .gatewaystudio/** (rules and instructions files, and this extension’s own folder)',
+    '.claude/**, .cursor/**, .agents/**, .cursorrules',
     '.mcp.json, .vscode/mcp.json (the tools refuse all of .vscode/ anyway)',
     '.github/{workflows,hooks,agents,prompts,instructions,skills}/**',
     '.husky/**, .githooks/**, .pre-commit-config.yaml, lefthook.yml (and .yaml, .lefthook.yml, lefthook-local.yml)',
@@ -175,9 +182,9 @@ function isShortName(seg: string): boolean {
 function isRulesFile(segs: readonly string[]): boolean {
   const lower = (xs: readonly string[]) => xs.map((x) => x.toLowerCase());
   const base = segs.at(-1) ?? '';
-  if (base === RULES_FILES.agents.toLowerCase()) return true;
-  if (endsWithRun(segs, lower(RULES_FILES.copilot))) return true;
-  return containsRun(segs.slice(0, -1), lower(RULES_FILES.rulesFolder));
+  if (RULES_FILES.names.some((n) => n.toLowerCase() === base)) return true;
+  if (RULES_FILES.paths.some((p) => endsWithRun(segs, lower(p)))) return true;
+  return RULES_FILES.folders.some((f) => containsRun(segs.slice(0, -1), lower(f)));
 }
 
 /** Whether `run` occurs in `segs` as consecutive segments. */

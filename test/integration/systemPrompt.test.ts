@@ -75,8 +75,9 @@ async function setPrompt(value: string | undefined, target: vscode.Configuration
   await Promise.race([changed, new Promise((r) => setTimeout(r, 10_000))]);
 }
 
-function open(opts: { isTrusted?: () => boolean } = {}): void {
-  controller = new ChatController(services, opts);
+function open(opts: { isTrusted?: () => boolean; userPlaces?: { home?: vscode.Uri } } = {}): void {
+  // No user-level folders: the machine's own ~/.claude/CLAUDE.md must not change what is sent.
+  controller = new ChatController(services, { userPlaces: {}, ...opts });
   page = new FakeWebview();
   attached = controller.attach(page as unknown as vscode.Webview);
   page.fromPage({ type: 'webview/ready' });

@@ -33,7 +33,9 @@ import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
 import { ChatSlash } from '../slash/vscode/chatSlash';
+import { defaultUserPlaces, type UserPlaces } from '../prompt/vscode/ruleFiles';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
+import { customizationProviders } from './customizations';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
 
@@ -61,14 +63,18 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
-  /** `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode). */
+  /**
+   * `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode), `userPlaces`
+   * for the user's home and profile folders (tests: their own, or none).
+   */
   constructor(
     private readonly s: Services,
-    private readonly opts: { isTrusted?: () => boolean } = {},
+    private readonly opts: { isTrusted?: () => boolean; userPlaces?: UserPlaces } = {},
   ) {
     this.prompt = new PromptContext({
       workspaceState: s.context.workspaceState,
       warn: (m) => s.log.warn(m),
+      userPlaces: defaultUserPlaces(s.context.globalStorageUri),
       ...opts,
       broadcast: (m) => this.hub.broadcast(m),
       setRuleEnabled: (id, enabled) => this.session.setRuleEnabled(id, enabled),
@@ -307,9 +313,15 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return this.prompt.showSystemPrompt();
   }
 
-  /** The nested `AGENTS.md` rules that apply to these files (for mentions of files). */
-  nestedRulesFor(files: vscode.Uri[]): ReturnType<PromptContext['rules']['nestedFor']> {
-    return this.prompt.rules.nestedFor(files);
+  /** The nested `AGENTS.md` and `CLAUDE.md` rules that apply to these files (for mentions of files). */
+  nestedRulesFor(files: vscode.Uri[]): ReturnType<PromptContext['nestedFor']> {
+    return this.prompt.nestedFor(files);
+  }
+
+  /** "Show Customizations": every reader's sources, for the shown conversation. */
+  async showCustomizations(): Promise<void> {
+    const { showCustomizations } = await import('../customizations/vscode/showCustomizations');
+    await showCustomizations(customizationProviders({ prompt: this.prompt, shown: () => this.session.shown }));
   }
 
   /** The "New Chat" command. */

@@ -98,6 +98,9 @@ export function registerChat(s: Services): void {
     }),
     vscode.commands.registerCommand('gatewayStudio.exportChat', async () => (await chat()).exportMarkdown()),
     vscode.commands.registerCommand('gatewayStudio.showSystemPrompt', async () => (await chat()).showSystemPrompt()),
+    vscode.commands.registerCommand('gatewayStudio.showCustomizations', async () =>
+      (await chat()).showCustomizations(),
+    ),
     vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
     ...contextCommands(chat, reveal),
   );

@@ -4,9 +4,14 @@ import * as z from '../zod';
 /** One rules file as the chips above the composer show it. */
 export const ruleChipSchema = z.object({
   id: z.string(),
-  kind: z.enum(['agents', 'copilot', 'rules', 'nested', 'setting']),
+  /** Which list entry it comes from (src/chat/prompt/core/promptSources.ts); `nested`: below a mentioned file. */
+  kind: z.enum(['agents', 'claude', 'copilot', 'instructions', 'rules', 'nested', 'setting']),
   /** Cut to the size limit: the warning names the file. */
   truncated: z.boolean(),
+  /** Why a scoped or nested file applies now, in the user's words ("applies: src/a.ts was edited"). */
+  why: z.optional(z.string().check(z.maxLength(500))),
+  /** The user's own file (home folder, VS Code profile): sent even in Restricted Mode. */
+  user: z.optional(z.boolean()),
 });
 export type RuleChip = z.infer<typeof ruleChipSchema>;
 

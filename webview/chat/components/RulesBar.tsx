@@ -32,12 +32,15 @@ function RuleChips({ chips, off }: { chips: RuleChip[]; off: Set<string> }): JSX
                     "This workspace's system prompt (gatewayStudio.chat.systemPrompt), sent as a project rule: click to open {0}",
                     r.id,
                   )
-                : t('Rules file {0}: click to open', r.id)
+                : r.why
+                  ? `${t('Rules file {0}: click to open', r.id)} (${r.why})`
+                  : t('Rules file {0}: click to open', r.id)
             }
             onClick={() => post({ type: 'prompt/openRule', id: r.id })}
           >
             <Icon name={r.kind === 'setting' ? 'settings-gear' : 'book'} />
             <span>{r.kind === 'setting' ? t('System prompt from {0}', r.id) : r.id}</span>
+            {r.why ? <small class="rule-why">{r.why}</small> : null}
           </button>
           {r.truncated ? <Icon name="warning" /> : null}
         </span>
@@ -50,10 +53,13 @@ export function RulesBar(): JSX.Element {
   const { t, conversation, rules } = useChat();
   const { chips, blocked, warnings } = rules.rules.value;
   const off = new Set(conversation.meta.value?.disabledRules ?? []);
+  // The user's own files (home folder, profile) are sent in Restricted Mode too; the workspace's wait.
+  const workspace = blocked ? chips.filter((r) => !r.user) : [];
+  const shown = blocked ? chips.filter((r) => r.user) : chips;
   return (
     <div class="rules-bar">
-      {chips.length > 0 && !blocked ? <RuleChips chips={chips} off={off} /> : null}
-      {blocked && chips.length > 0 ? (
+      {shown.length > 0 ? <RuleChips chips={shown} off={off} /> : null}
+      {workspace.length > 0 ? (
         <div class="rules-blocked" role="note">
           <p>
             <Icon name="shield" />{' '}
@@ -62,7 +68,7 @@ export function RulesBar(): JSX.Element {
             )}
           </p>
           <div class="rules-blocked-files">
-            {chips.map((r) => (
+            {workspace.map((r) => (
               <button
                 key={r.id}
                 type="button"

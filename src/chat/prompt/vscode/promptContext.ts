@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { readSettings } from '../../../platform/settings';
 import type { Conversation, HostMessage, WebviewMessage } from '../../../shared/protocol';
 import type { Routes } from '../../conversation/core/routes';
-import type { PromptSnapshot } from '../core/systemPrompt';
+import type { PromptSnapshot, RuleFile } from '../core/systemPrompt';
+import { appliedRules } from './appliedRules';
 import { EditorEnvironment } from './environment';
 import { RulesSource, type RulesOptions } from './rules';
 
@@ -23,30 +24,63 @@ export interface PromptContextOptions extends RulesOptions {
   nextSystemPrompt(): Promise<string>;
 }
 
+/** How long the active editor must stay before scoped instructions are matched against it again. */
+const ACTIVE_SETTLE_MS = 400;
+
 export class PromptContext implements vscode.Disposable {
   readonly environment = new EditorEnvironment();
   readonly rules: RulesSource;
   private readonly disposables: vscode.Disposable[];
 
+  private settle: ReturnType<typeof setTimeout> | undefined;
+
   constructor(private readonly o: PromptContextOptions) {
     this.rules = new RulesSource(o);
-    this.disposables = [this.environment, this.rules, this.rules.onDidChange(() => void this.post())];
+    this.disposables = [
+      this.environment,
+      this.rules,
+      this.rules.onDidChange(() => void this.post()),
+      // A scoped instructions file may apply to the file the user switched to: the chips and the
+      // meter follow once the editor settles (only when there is such a file).
+      vscode.window.onDidChangeActiveTextEditor(() => {
+        if (this.rules.scoped.length === 0) return;
+        clearTimeout(this.settle);
+        this.settle = setTimeout(() => void this.o.promptChanged(), ACTIVE_SETTLE_MS);
+      }),
+    ];
   }
 
   /**
-   * The present state, for a request of `c` (asked again for every one), with the nested
-   * `AGENTS.md` rules of the files and folders mentioned in `c` after the workspace's own.
+   * The present state, for a request of `c` (asked again for every one): the always-on rules, then
+   * the nested and scoped ones that apply to `c` (./appliedRules), whose chips follow.
    */
   async snapshot(c?: Conversation): Promise<PromptSnapshot> {
     const { rules } = await this.rules.read();
-    const mentioned = c ? mentionedUris(c) : [];
-    const nested = mentioned.length > 0 ? await this.rules.nestedFor(mentioned) : [];
+    const applied = await appliedRules(this.rules, rules, c);
+    if (this.rules.setApplied(applied.rules, applied.warnings, applied.notes))
+      this.o.broadcast(await this.rules.message(false));
     return {
       environment: readSettings().chat.environmentContext ? this.environment.snapshot() : undefined,
-      rules: [...rules, ...nested.filter((r) => !rules.some((x) => x.id === r.id))],
+      rules: [...rules, ...applied.rules],
       rulesBlocked: this.rules.blocked,
       untrusted: this.rules.untrusted,
     };
+  }
+
+  /** The nested rules files that apply to `files` (mentioned), outermost first. */
+  async nestedFor(files: vscode.Uri[]): Promise<RuleFile[]> {
+    const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const attachments = files.map((f) => ({
+      kind: 'file' as const,
+      label: '',
+      text: '',
+      path: vscode.workspace.asRelativePath(f, multi),
+    }));
+    const c = {
+      messages: [{ id: 'm', role: 'user' as const, text: '', images: [], contexts: [], attachments, createdAt: 0 }],
+    };
+    const applied = await appliedRules(this.rules, [], c as unknown as Conversation);
+    return applied.rules.filter((r) => r.kind === 'nested');
   }
 
   /** Sends the chips' state to every chat view. */
@@ -80,28 +114,7 @@ export class PromptContext implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.settle);
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/**
- * The workspace files and folders the conversation's messages mention. Attachment paths are
- * workspace-relative, with the folder's name first in a multi-root workspace (as
- * `asRelativePath` gives them).
- */
-function mentionedUris(c: Conversation): vscode.Uri[] {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const out = new Map<string, vscode.Uri>();
-  for (const m of c.messages) {
-    if (m.role !== 'user') continue;
-    for (const a of m.attachments ?? []) {
-      if (!a.path) continue;
-      const folder = folders.length > 1 ? folders.find((f) => a.path!.startsWith(`${f.name}/`)) : folders[0];
-      if (!folder) continue;
-      const rel = folders.length > 1 ? a.path.slice(folder.name.length + 1) : a.path;
-      const uri = vscode.Uri.joinPath(folder.uri, rel);
-      out.set(uri.toString(), uri);
-    }
-  }
-  return [...out.values()];
 }

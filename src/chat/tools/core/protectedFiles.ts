@@ -8,10 +8,7 @@
  *
  * Matching is by path segment and case-insensitive: on macOS and Windows `.HUSKY/x` is `.husky/x`.
  */
-import { isSecretPath, RULES_FILES, writeKind, type WriteKind } from '../../../shared/sensitiveFiles';
-
-// Kept here for the chat's prompt and rules readers, which import it from this module.
-export { RULES_FILES };
+import { isSecretPath, writeKind, type WriteKind } from '../../../shared/sensitiveFiles';
 
 /** Why a call must ask the user each time. */
 export type GuardKind = WriteKind | 'untrustedWorkspace';

@@ -15,6 +15,7 @@ import {
   type EnvironmentSnapshot,
   type PromptSnapshot,
 } from '../../../../../src/chat/prompt/core/systemPrompt';
+import type { RuleKind } from '../../../../../src/chat/prompt/core/promptSources';
 import { newConversation } from '../../../../../src/chat/history/core/store';
 import { openSession, question } from '../../../../support/sessionHarness';
 import { useGateway } from '../../../../support/helpers';
@@ -34,7 +35,7 @@ const ENV: EnvironmentSnapshot = {
   openEditors: ['app/src/main.ts', 'lib/README.md'],
 };
 
-const rule = (id: string, text: string, kind: 'agents' | 'copilot' | 'rules' = 'agents') => ({
+const rule = (id: string, text: string, kind: RuleKind = 'agents') => ({
   id,
   path: `/w/${id}`,
   kind,
@@ -151,6 +152,31 @@ void test('rules of an untrusted workspace that the user has not allowed are lef
   assert.ok(s.endsWith('mine'));
 });
 
+void test("in an untrusted workspace the user's own files (home folder, profile) are still sent; scoped files name their patterns", () => {
+  const own = { ...rule('~/.claude/CLAUDE.md', 'My own habits.', 'claude'), user: true };
+  const scoped = {
+    ...rule('.github/instructions/ts.instructions.md', 'Strict TS.', 'instructions'),
+    appliesTo: ['**/*.ts', 'src/**'],
+  };
+  const rules = limitRules([rule('AGENTS.md', 'Use tabs.'), own, scoped]).rules;
+  const blocked = assembleSystemPrompt(snapshot({ rules, rulesBlocked: true }), {}, '');
+  assert.ok(blocked.includes('My own habits.'), blocked);
+  assert.ok(!blocked.includes('Use tabs.') && !blocked.includes('Strict TS.'), blocked);
+  const trusted = assembleSystemPrompt(snapshot({ rules }), {}, '');
+  assert.ok(
+    trusted.includes('## .github/instructions/ts.instructions.md (for files matching **/*.ts, src/**)'),
+    trusted,
+  );
+  // Switched off for the conversation, the user's own file is not sent either.
+  assert.ok(
+    !assembleSystemPrompt(
+      snapshot({ rules, rulesBlocked: true }),
+      { disabledRules: ['~/.claude/CLAUDE.md'] },
+      '',
+    ).includes('My own habits.'),
+  );
+});
+
 void test("a workspace's system prompt setting is a rules entry: framed as data above the user's instructions, switchable, and not sent in Restricted Mode even with the rules allowed", () => {
   const setting = {
     id: '.vscode/settings.json',
@@ -248,6 +274,12 @@ void test('nested AGENTS.md files apply to files under their folder, outermost f
     (p) => Promise.resolve(present.has(p)),
   );
   assert.deepEqual(found, ['/w/app/AGENTS.md', '/w/app/src/AGENTS.md']);
+});
+
+void test("nested CLAUDE.md files apply like nested AGENTS.md, each folder's AGENTS.md before its CLAUDE.md", async () => {
+  const present = new Set(['/w/app/CLAUDE.md', '/w/app/AGENTS.md', '/w/app/src/CLAUDE.md', '/w/CLAUDE.md']);
+  const found = await nestedAgentsFor(['/w/app/src/a.ts'], ['/w'], (p) => Promise.resolve(present.has(p)));
+  assert.deepEqual(found, ['/w/app/AGENTS.md', '/w/app/CLAUDE.md', '/w/app/src/CLAUDE.md']);
 });
 
 void test('the session sends the assembled prompt on every request, taken afresh each time', async () => {

@@ -352,7 +352,7 @@ void test('a trusted write_file asks for every file that steers agents, hooks or
   );
   for (const r of asked) {
     assert.equal(r.askEveryTime, true, String(r.args['path']));
-    assert.match(r.warning ?? '', /steers coding agents|runs code/, String(r.args['path']));
+    assert.match(r.warning ?? '', /steers coding agents|runs code|rules file/, String(r.args['path']));
   }
   assert.deepEqual([...trusted], ['write_file'], 'no trust was stored by the answers');
 
