@@ -21,6 +21,8 @@ export interface HookSource {
   readonly scope: 'workspace' | 'user';
   readonly flavor: HookFlavor;
   readonly commands: readonly HookCommand[];
+  /** The folder its hooks run in (a workspace file's own folder); default the engine's root. */
+  readonly root?: string;
 }
 
 export interface HookEngineOptions {
@@ -48,9 +50,9 @@ export class HookEngine implements ToolGate, SessionHooks {
     conversationId: string,
     signal: AbortSignal,
   ): Promise<Ran[]> {
-    const root = this.o.root();
     const todo: Promise<Ran>[] = [];
     for (const src of await this.o.sources()) {
+      const root = src.root ?? this.o.root();
       for (const cmd of src.commands) {
         if (cmd.event !== event || (names && !matches(cmd.matcher, names))) continue;
         const stdin = JSON.stringify({ ...this.common(event, conversationId, root), ...fields(src.flavor) });
