@@ -79,14 +79,60 @@ function eventName(key: string): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** 1-based line of a JSON.parse error, from the position V8 reports (`at position 12`, `line 3`). */
+/** 1-based line of a JSON.parse error: from V8's position when it gives one, else found by a scan. */
 export function jsonErrorLine(text: string, e: unknown): number | undefined {
   const msg = e instanceof Error ? e.message : String(e);
   const line = /line (\d+)/.exec(msg);
   if (line) return Number(line[1]);
   const pos = /position (\d+)/.exec(msg);
-  if (!pos) return undefined;
-  return text.slice(0, Number(pos[1])).split('\n').length;
+  const at = pos ? Number(pos[1]) : jsonErrorOffset(text);
+  return at === undefined ? undefined : text.slice(0, at).split('\n').length;
+}
+
+/** Where a JSON text first goes wrong (Node 20's messages often leave the position out). */
+function jsonErrorOffset(t: string): number | undefined {
+  let i = 0;
+  const ws = () => {
+    while (/\s/.test(t.charAt(i))) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const value = (): void => {
+    ws();
+    const c = t.charAt(i);
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (t[i] === close) return void i++;
+      for (;;) {
+        if (c === '{') {
+          ws();
+          if (t[i] !== '"') fail();
+          value();
+          ws();
+          if (t[i] !== ':') fail();
+          i++;
+        }
+        value();
+        ws();
+        if (t[i] === close) return void i++;
+        if (t[i] !== ',') fail();
+        i++;
+      }
+    }
+    const m = /^(?:"(?:[^"\\\u0000-\u001f]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(i));
+    if (!m) fail();
+    i += m?.[0].length ?? 0;
+  };
+  try {
+    value();
+    ws();
+    return i < t.length ? i : undefined;
+  } catch (at) {
+    return typeof at === 'number' ? at : undefined;
+  }
 }
 
 /** Reads one hook file's text. `flavor`: how its tools are named (by where the file lives). */
