@@ -76,7 +76,7 @@ class Scanner {
         flush();
         i = this.scan(i + 1, ')');
       } else if (c === '>') {
-        const target = /^>*\|?\s*(&|\S*)/.exec(s.slice(i + 1))?.[1] ?? '';
+        const target = /^>*\|?\s*(&|[^\s;&|()<>]*)/.exec(s.slice(i + 1))?.[1] ?? '';
         if (!target.startsWith('&') && target !== '/dev/null') writes = true;
         cur += c;
         i++;

@@ -122,7 +122,7 @@ function jsonErrorOffset(t: string): number | undefined {
         i++;
       }
     }
-    const m = /^(?:"(?:[^"\\\u0000-\u001f]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(i));
+    const m = /^(?:"(?:[^"\\\n]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(i));
     if (!m) fail();
     i += m?.[0].length ?? 0;
   };

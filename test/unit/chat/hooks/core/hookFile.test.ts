@@ -10,7 +10,10 @@ const claude = JSON.stringify({
   permissions: { allow: ['Bash(npm test:*)'] },
   hooks: {
     PreToolUse: [
-      { matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', timeout: 10 }] },
+      {
+        matcher: 'Bash',
+        hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', timeout: 10 }],
+      },
       { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --check' }] },
     ],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo context' }] }],
@@ -96,7 +99,13 @@ void test('disableAllHooks, onTimeout, other hook types and bad timeouts', () =>
       disableAllHooks: true,
       hooks: {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'http', url: 'https://x' }, { type: 'command', command: 'x', onTimeout: 'block', timeout: 36000 }] },
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'http', url: 'https://x' },
+              { type: 'command', command: 'x', onTimeout: 'block', timeout: 36000 },
+            ],
+          },
           { type: 'command', command: 'y', timeout: -1, onTimeout: 'later' },
         ],
       },

@@ -14,8 +14,18 @@ void test('our tools under Claude Code names for matchers and stdin', () => {
 
 void test("arguments become Claude Code's tool_input (absolute file_path) and back", () => {
   const edit = toClaudeInput('edit_file', { path: 'src/a.ts', oldText: 'a', newText: 'b', replaceAll: true }, root);
-  assert.deepEqual(edit, { file_path: path.join(root, 'src/a.ts'), old_string: 'a', new_string: 'b', replace_all: true });
-  assert.deepEqual(fromClaudeInput('edit_file', edit), { path: path.join(root, 'src/a.ts'), oldText: 'a', newText: 'b', replaceAll: true });
+  assert.deepEqual(edit, {
+    file_path: path.join(root, 'src/a.ts'),
+    old_string: 'a',
+    new_string: 'b',
+    replace_all: true,
+  });
+  assert.deepEqual(fromClaudeInput('edit_file', edit), {
+    path: path.join(root, 'src/a.ts'),
+    oldText: 'a',
+    newText: 'b',
+    replaceAll: true,
+  });
   assert.deepEqual(toClaudeInput('run_command', { command: 'npm test' }, root), { command: 'npm test' });
   const read = toClaudeInput('read_file', { path: 'x', startLine: 5, endLine: 9 }, root);
   assert.deepEqual(read, { file_path: path.join(root, 'x'), offset: 5, limit: 5 });
