@@ -47,6 +47,7 @@ export const WEBVIEW_STRINGS = [
   'Deny',
   'Always allow',
   'Result',
+  'Hook output',
   'Arguments',
   'Waiting for your approval',
   'Running',

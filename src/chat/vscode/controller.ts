@@ -17,6 +17,7 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { ChatSession } from '../session/core/session';
+import type { SessionHooks } from '../session/core/sessionDeps';
 import type { ConversationToolCall } from '../tools/core/seam';
 import { ConversationStore } from '../history/core/store';
 import type { ToolExecutor } from '../tools/core/seam';
@@ -69,7 +70,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
    */
   constructor(
     private readonly s: Services,
-    private readonly opts: { isTrusted?: () => boolean; userPlaces?: UserPlaces } = {},
+    private readonly opts: { isTrusted?: () => boolean; userPlaces?: UserPlaces; hooks?: SessionHooks } = {},
   ) {
     this.prompt = new PromptContext({
       workspaceState: s.context.workspaceState,
@@ -185,6 +186,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
       priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
+      ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
     });
   }
 

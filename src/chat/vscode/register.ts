@@ -25,13 +25,16 @@ export function registerChat(s: Services): void {
   let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
   const load = () =>
     (loading ??= (async () => {
-      const [{ ChatController }, { registerTools }] = await Promise.all([
+      const [{ ChatController }, { registerTools }, { lazyPolicies }] = await Promise.all([
         import('./controller'),
         import('../tools/vscode/register'),
+        import('./policies'),
       ]);
-      const controller = new ChatController(s);
+      // Hooks and command rules: loaded on their first event, shared by the tools and the session.
+      const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
+      const controller = new ChatController(s, { hooks: policies.session });
       context.subscriptions.push(controller);
-      return { controller, manageTools: registerTools(s, controller, s.chatTools).manageTools };
+      return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate).manageTools };
     })());
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;

@@ -26,6 +26,8 @@ export const toolCallUpdateSchema = z.object({
   /** The call asks every time: the card offers no "Always allow". */
   askEveryTime: z.optional(z.boolean()),
   preview: z.optional(toolPreviewSchema),
+  /** What the user's hooks and command rules said about the call: each hook's exit and output. */
+  hookOutput: z.optional(z.string()),
 });
 export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
 

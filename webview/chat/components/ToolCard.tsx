@@ -167,6 +167,12 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           <Icon name="info" /> {t("A command's effects are not recorded in checkpoints: Restore cannot undo them.")}
         </p>
       ) : null}
+      {update.hookOutput !== undefined ? (
+        <details class="tc-hooks" open={update.state === 'denied'}>
+          <summary>{t('Hook output')}</summary>
+          <pre>{update.hookOutput}</pre>
+        </details>
+      ) : null}
       {update.state === 'awaiting-approval' ? <Approval update={update} disabled={disabled} decide={decide} /> : null}
       {video ? <VideoTaskCard callId={callId} task={video} /> : null}
       {update.resultPreview !== undefined ? (

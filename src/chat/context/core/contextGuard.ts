@@ -51,6 +51,8 @@ export interface ContextGuardDeps {
   overrides: () => Record<string, ModelOverride>;
   now: () => number;
   log?: (msg: string) => void;
+  /** Before a summary is asked for (the user's PreCompact hooks): `manual` is the Compact action. */
+  beforeSummary?: (conversationId: string, trigger: 'manual' | 'auto', signal: AbortSignal) => Promise<void>;
 }
 
 /** What a turn asks of the context window (see `runTurn`). */
@@ -174,7 +176,9 @@ export class ContextGuard {
     backend: ChatBackend,
     build: BuildOptions,
     signal: AbortSignal,
+    trigger: 'manual' | 'auto' = 'auto',
   ): FitOptions {
+    let announced = false;
     return {
       conversation,
       defaults,
@@ -183,7 +187,11 @@ export class ContextGuard {
       estimator: this.estimator,
       signal,
       now: this.deps.now,
-      summarise: async (req, s) => (await backend.chat(req, s)).message.content ?? '',
+      summarise: async (req, s) => {
+        if (!announced) await this.deps.beforeSummary?.(conversation.id, trigger, s);
+        announced = true;
+        return (await backend.chat(req, s)).message.content ?? '';
+      },
     };
   }
 
@@ -195,7 +203,10 @@ export class ContextGuard {
     signal: AbortSignal,
   ): Promise<boolean> {
     const before = conversation.compaction;
-    await summariseEarlier({ ...this.fitOptions(conversation, defaults, backend, {}, signal), forceSummary: true });
+    await summariseEarlier({
+      ...this.fitOptions(conversation, defaults, backend, {}, signal, 'manual'),
+      forceSummary: true,
+    });
     return conversation.compaction !== before;
   }
 

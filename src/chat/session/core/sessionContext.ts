@@ -36,7 +36,14 @@ export class SessionContext {
       overrides: () => deps.settings().modelOverrides ?? {},
       now: host.now,
       log: (m) => deps.log.warn(m),
+      ...(deps.hooks ? { beforeSummary: (id, trigger, signal) => this.beforeSummary(id, trigger, signal) } : {}),
     });
+  }
+
+  /** PreCompact: the user's hooks run before the summary; what they report is shown. */
+  private async beforeSummary(conversationId: string, trigger: 'manual' | 'auto', signal: AbortSignal): Promise<void> {
+    const r = await this.host.deps.hooks?.beforeCompact({ conversationId, trigger, signal });
+    for (const text of r?.notices ?? []) this.host.deps.sink.broadcast({ type: 'chat/notice', level: 'warning', text });
   }
 
   /** The meter for the shown conversation (none without a model). */

@@ -48,6 +48,37 @@ export interface SessionLog {
   error(msg: string): void;
 }
 
+/** What the user's hooks said at one of the session's moments: lines for the user (a failed hook, a `systemMessage`). */
+export interface HookReport {
+  notices?: string[];
+}
+
+/**
+ * The user's hooks at the session's moments (`src/chat/hooks`, injected by the composition point;
+ * the tool events go through the tool runner's gate). Each resolves, whatever the hooks did.
+ */
+export interface SessionHooks {
+  /**
+   * Before a turn that answers the user's message: SessionStart first on the conversation's first
+   * message, then UserPromptSubmit. `blocked`: do not send it (the reason is for the user);
+   * `context`: what the hooks add for the model.
+   */
+  promptSubmitted(e: {
+    conversationId: string;
+    prompt: string;
+    first: boolean;
+    signal: AbortSignal;
+  }): Promise<HookReport & { blocked?: string; context?: string }>;
+  /** PreCompact, before a summary replaces earlier messages (`manual`: the Compact action). */
+  beforeCompact(e: { conversationId: string; trigger: 'manual' | 'auto'; signal: AbortSignal }): Promise<HookReport>;
+  /** Stop, after an answer ended; `continueWith`: a hook blocked stopping, and this is why. */
+  turnStopped(e: {
+    conversationId: string;
+    stopHookActive: boolean;
+    signal: AbortSignal;
+  }): Promise<HookReport & { continueWith?: string }>;
+}
+
 export interface SessionDeps {
   store: ConversationStore;
   /** The gateway client for the current settings and key; rejects when none can be built (no base URL). */
@@ -71,6 +102,8 @@ export interface SessionDeps {
    * `backend` is the client that answered (its gateway). Asked after the answer, never before a send.
    */
   priceAnswer?: (backend: SessionBackend, q: CostQuery) => Promise<AnswerCost | undefined>;
+  /** The user's hooks (SessionStart, UserPromptSubmit, PreCompact, Stop); none without it. */
+  hooks?: SessionHooks;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -14,6 +14,7 @@ import type { SessionBackend, SessionDeps } from './sessionDeps';
 import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
+import { afterAnswer, beforeUserTurn, HookBlocked, MAX_STOP_CONTINUATIONS } from './turnHooks';
 
 /** Least time between two saves of an answer that is still streaming. */
 const PARTIAL_SAVE_MS = 2000;
@@ -59,38 +60,54 @@ export async function runSessionTurn(
   let lastError: ErrorView | undefined;
   let last: AssistantMessage | undefined;
   const compactedBefore = conversation.compaction;
+  const notice = (text: string) => {
+    if (shown()) sink.broadcast({ type: 'chat/notice', level: 'warning', text });
+  };
   try {
+    // Before the client is asked for: a blocked message reaches no gateway.
+    const blocked = await beforeUserTurn(deps.hooks, conversation, signal, notice);
+    if (blocked !== undefined) throw new HookBlocked(blocked);
     const backend = await deps.backend();
     const costs = turnCosts(host, conversation, backend);
     await context.guard.ensureRecords(() => backend.listModels(signal));
-    const outcome = await runTurn({
-      backend,
-      conversation,
-      defaults,
-      executor: host.executor(),
-      context: context.guard.forTurn(conversation, defaults, backend),
-      maxRounds: deps.settings().maxRounds,
-      signal,
-      now: host.now,
-      ...(deps.prompt ? { prompt: context.takePrompt } : {}),
-      callbacks: {
-        onMessage: (msg) => {
-          costs?.seen(conversation, msg);
-          if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
-          if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: msg });
+    const turn = () =>
+      runTurn({
+        backend,
+        conversation,
+        defaults,
+        executor: host.executor(),
+        context: context.guard.forTurn(conversation, defaults, backend),
+        maxRounds: deps.settings().maxRounds,
+        signal,
+        now: host.now,
+        ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+        callbacks: {
+          onMessage: (msg) => {
+            costs?.seen(conversation, msg);
+            if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
+            if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: msg });
+          },
+          onDelta: (messageId, d) => {
+            partial.touch();
+            if (shown()) sink.delta(requestId, messageId, d);
+          },
         },
-        onDelta: (messageId, d) => {
-          partial.touch();
-          if (shown()) sink.delta(requestId, messageId, d);
-        },
-      },
-    });
+      });
+    let outcome = await turn();
+    // A Stop hook that blocks stopping gets its answer, a few times at most (each is paid for).
+    for (let n = 0; outcome.status === 'done' && n < MAX_STOP_CONTINUATIONS; n++) {
+      const more = await afterAnswer(deps.hooks, conversation, n > 0, signal, notice, host.now());
+      if (!more) break;
+      conversation.messages.push(more);
+      if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: more });
+      outcome = await turn();
+    }
     status = outcome.status;
     lastError = outcome.error;
     last = outcome.last;
   } catch (err) {
     // The client could not even be built (no base URL): show it inline like any failure.
-    lastError = errorView(err);
+    lastError = err instanceof HookBlocked ? err.view : errorView(err);
     status = 'error';
     last = failedAnswer(conversation, effectiveModel(conversation, defaults), lastError, host.now());
   }

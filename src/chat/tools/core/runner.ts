@@ -3,7 +3,8 @@ import { raceAbort, throwIfAborted, ToolRunStopped, type ToolExecutionContext, t
 import type { ToolCallValidator } from './validation';
 import { ToolPathError } from './paths';
 import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
-import { cardFor, clip, type Card } from './toolCard';
+import { cardFor, clip, noteHooks, type Card, type ToolCardUpdate } from './toolCard';
+import { gateStep, type AfterVerdict, type GateCall, type ToolGate } from './toolGate';
 
 /**
  * The tool-call executor without VS Code: validation, approval, trust, execution and result
@@ -80,19 +81,7 @@ export interface Tool {
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
-/** Card state changes, in the shape of the protocol's `tools/call` update plus the conversation. */
-export interface ToolCardUpdate {
-  conversationId: string;
-  callId: string;
-  name: string;
-  argumentsJson: string;
-  state: 'awaiting-approval' | 'running' | 'done' | 'denied' | 'error';
-  readOnly: boolean;
-  resultPreview?: string;
-  warning?: string;
-  askEveryTime?: boolean;
-  preview?: ToolPreview;
-}
+export type { ToolCardUpdate };
 
 /** Per-tool trust (workspace-scoped in VS Code). */
 export interface TrustStore {
@@ -121,8 +110,11 @@ export interface ToolRunnerOptions {
   workspaceTrusted?: () => boolean;
   /** The card's warning for a reason to ask (the host localises; default English). */
   warningText?: (kind: CardWarning) => string;
+  /** The user's hooks and command rules around each call (./toolGate), read on every call. */
+  gate?: () => ToolGate | undefined;
 }
 
+export const GATE_DENIED_MESSAGE = "This call was blocked by the user's hooks or command rules, so it was not run:";
 export const DECLINED_MESSAGE =
   'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it or ask the user what to do instead.';
 
@@ -134,6 +126,8 @@ interface AskedCall {
   argumentsJson: string;
   tool: Tool;
   prepared: PreparedCall;
+  /** What the hooks and command rules decided short of deny, and why; what runs after the call. */
+  gated?: { decision?: 'allow' | 'ask'; reason?: string; after?: (result: string) => Promise<AfterVerdict> };
 }
 
 /** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
@@ -201,18 +195,33 @@ export class ToolRunner implements ToolExecutor {
     }
     const tool = tools.find((t) => t.definition.function.name === checked.name);
     if (!tool) throw new Error(`validated tool ${checked.name} vanished`);
-    const argumentsJson = JSON.stringify(checked.args, null, 2);
+    const gate = this.opts.gate?.();
+    const gateCall: GateCall = {
+      ...ctx,
+      name: checked.name,
+      args: checked.args,
+      callId: call.id,
+      readOnly: tool.readOnly,
+    };
+    const step = await gateStep(gate, gateCall, validator);
+    throwIfAborted(ctx.signal);
+    noteHooks(card, step.notes);
+    const argumentsJson = JSON.stringify(step.kind === 'go' ? step.args : checked.args, null, 2);
+    const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
+    if (step.kind === 'deny') {
+      card.post('denied', tool.readOnly, step.reason, argumentsJson);
+      return answer(`${GATE_DENIED_MESSAGE} ${step.reason}`);
+    }
     const callCtx: ToolCallContext = {
       signal: ctx.signal,
       conversationId: ctx.conversationId,
       callId: call.id,
       ...(ctx.answerId !== undefined ? { answerId: ctx.answerId } : {}),
     };
-    const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
 
     let prepared: PreparedCall;
     try {
-      prepared = await tool.prepare(checked.args, callCtx);
+      prepared = await tool.prepare(step.args, callCtx);
     } catch (e) {
       throwIfAborted(ctx.signal);
       const text = this.failureText(tool, e);
@@ -223,13 +232,18 @@ export class ToolRunner implements ToolExecutor {
       const call2: AskedCall = {
         callId: call.id,
         name: checked.name,
-        args: checked.args,
+        args: step.args,
         argumentsJson,
         tool,
         prepared,
+        gated: {
+          ...step,
+          ...(gate ? { after: (result) => gate.after({ ...gateCall, args: step.args, result }) } : {}),
+        },
       };
       if (!(await this.allowed(call2, card, ctx))) return answer(DECLINED_MESSAGE);
-      return answer(await this.runAllowed(call2, card, callCtx));
+      const result = await this.runAllowed(call2, card, callCtx);
+      return answer(step.context ? `${result}\n\n${step.context}` : result);
     } finally {
       prepared.dispose?.();
     }
@@ -242,10 +256,13 @@ export class ToolRunner implements ToolExecutor {
     const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
     const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];
     const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
-    const warning = kinds.map(warningText).join('\n');
-    const askEveryTime = prepared.guard !== undefined;
-    card.caution = { ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
-    if (!askEveryTime && this.trusted(tool, trustKey, ctx.conversationId, untrusted)) return true;
+    const forced = c.gated?.decision === 'ask';
+    const warning = [...kinds.map(warningText), ...(forced && c.gated?.reason ? [c.gated.reason] : [])].join('\n');
+    const askEveryTime = prepared.guard !== undefined || forced;
+    card.caution = { ...card.caution, ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
+    // A policy's allow stands in for the user's trust, never for a guard's ask or Restricted Mode's.
+    const allowed = c.gated?.decision === 'allow' && (tool.readOnly || !untrusted);
+    if (!askEveryTime && (allowed || this.trusted(tool, trustKey, ctx.conversationId, untrusted))) return true;
     const decision = await this.ask(c, card, ctx, untrusted, warningText);
     if (decision === 'deny') {
       card.post('denied', tool.readOnly, undefined, c.argumentsJson);
@@ -325,9 +342,13 @@ export class ToolRunner implements ToolExecutor {
       card.post('error', tool.readOnly, text, argumentsJson);
       return text;
     }
+    const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
+    // PostToolUse: after a call that succeeded, before its card says done.
+    const post = (await c.gated?.after?.(content)) ?? {};
+    noteHooks(card, post.notes);
     const preview = clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview');
     card.post('done', tool.readOnly, preview, argumentsJson);
-    return clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
+    return post.feedback ? `${content}\n\n${post.feedback}` : content;
   }
 
   /**

@@ -2,11 +2,26 @@
 // long results cut with a note.
 import type { ToolCall } from '../../../api/chat/wire';
 import type { ToolPreview } from './approval';
-import type { ToolCardUpdate } from './runner';
+
+/** Card state changes, in the shape of the protocol's `tools/call` update plus the conversation. */
+export interface ToolCardUpdate {
+  conversationId: string;
+  callId: string;
+  name: string;
+  argumentsJson: string;
+  state: 'awaiting-approval' | 'running' | 'done' | 'denied' | 'error';
+  readOnly: boolean;
+  resultPreview?: string;
+  warning?: string;
+  askEveryTime?: boolean;
+  preview?: ToolPreview;
+  /** What the hooks around the call printed and how they ended. */
+  hookOutput?: string;
+}
 
 /** A call's card: each post carries the call's caution (its warnings) as it stands then. */
 export interface Card {
-  caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime'>;
+  caution: Pick<ToolCardUpdate, 'warning' | 'askEveryTime' | 'hookOutput'>;
   post(state: ToolCardUpdate['state'], readOnly: boolean, resultPreview?: string, argumentsJson?: string): void;
 }
 
@@ -32,6 +47,12 @@ export function cardFor(
       }),
   };
   return card;
+}
+
+/** Adds what the hooks around a call said to its card (shown with every later post). */
+export function noteHooks(card: Card, notes: string | undefined): void {
+  if (!notes) return;
+  card.caution = { ...card.caution, hookOutput: [card.caution.hookOutput, notes].filter(Boolean).join('\n\n') };
 }
 
 /** Arguments for display: pretty JSON when they parse, else the raw text. */

@@ -4,6 +4,7 @@ import type { Services } from '../../../platform/services';
 import type { ToolInfo } from '../../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';
 import { ToolRunner, type CardWarning, type Tool } from '../core/runner';
+import type { ToolGate } from '../core/toolGate';
 import { CHAT_PANEL_TYPE } from '../../conversation/core/contracts';
 import type { ChatPanelApi } from './chatPort';
 import { Approvals } from './approval';
@@ -31,6 +32,7 @@ export function registerTools(
   s: Services,
   chat: ChatPanelApi,
   fromFeatures: readonly FeatureTool[] = [],
+  gate?: ToolGate,
 ): { runner: ToolRunner; manageTools: () => Promise<void> } {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
@@ -85,6 +87,7 @@ export function registerTools(
     warningText,
     // Read on every call: granting trust brings the tools' trust back at once.
     workspaceTrusted: () => chat.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
+    ...(gate ? { gate: () => gate } : {}),
   });
 
   const infos = (): ToolInfo[] =>
