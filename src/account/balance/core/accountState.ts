@@ -127,7 +127,7 @@ export class AccountState {
         break;
       case 'none':
         this.snap = { ...this.snap, status: 'none', source: undefined, reading: undefined, unit, why: undefined };
-        this.say('info', 'this gateway does not report a balance (no new-api, dashboard or configured source)');
+        this.say('info', 'this gateway does not report a balance (no new-api, dashboard, OpenRouter, LiteLLM or configured source)');
         break;
       case 'unavailable':
         this.snap = {
