@@ -5,6 +5,8 @@ import type { AccountSnapshot } from '../balance/core/accountState';
 import { formatQuota, quotaFromDisplay } from '../balance/core/money';
 import { BalanceStatusBar } from '../balance/vscode/statusBar';
 import { answerCost, videoCost } from '../spend/core/cost';
+import { quotaOfDollars } from '../spend/core/answerPrice';
+import { reportedCostIn } from '../../api/chat/gatewayCost';
 import { UsageLedger } from '../spend/core/ledger';
 import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
 import { VideoSpend } from './videoSpend';
@@ -152,7 +154,11 @@ export class AccountFeature implements vscode.Disposable {
     const book = await this.accounts.prices(e, settings);
     let logged = false;
     if (ev.kind === 'answer') {
-      const cost = answerCost(ev.usage, book.lookup(ev.model));
+      // The gateway's own figure for the answer wins over usage × price (issue 39).
+      const reported = reportedCostIn(ev.usage);
+      const cost = reported
+        ? { quota: quotaOfDollars(reported.usd, unit), estimate: false }
+        : answerCost(ev.usage, book.lookup(ev.model));
       await this.ledger.recordAnswer({ gateway: ev.gateway, model: ev.model, usage: ev.usage, cost, unit });
     } else {
       if (ev.videoId) {
