@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { HttpClient, type HttpOptions } from '../../api/transport/http';
+import { HttpClient } from '../../api/transport/http';
 import { gatewayHttpOptions } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { persistedState } from '../../platform/persistedState';
@@ -9,6 +9,7 @@ import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
 import type { CustomSource, SourceKind } from '../balance/core/detect';
 import { transportOver, type AccountTransport } from '../../api/account/transport';
+import { maskedKeyCheck } from '../balance/core/sources';
 import { PriceBook, parsePricing, pricesFromSettings, type PriceSetting } from '../pricing/core/pricing';
 
 /** The account settings (`gatewayStudio.spend.*`), read fresh on each use. */
@@ -87,6 +88,8 @@ function fingerprint(text: string): string {
  */
 export class Accounts implements vscode.Disposable {
   private readonly entries = new Map<string, AccountEntry>();
+  /** The last account each profile (its chat gateway) was found to have. */
+  private readonly byProfile = new Map<string, AccountEntry>();
 
   constructor(
     private readonly s: Services,
@@ -99,16 +102,22 @@ export class Accounts implements vscode.Disposable {
    * not ask (idle reads) check {@link mayAskAboutGateway} first.
    */
   async current(host: 'chat' | 'video' = 'chat'): Promise<AccountEntry | undefined> {
-    let o: HttpOptions;
-    let http: HttpClient;
     try {
-      o = await gatewayHttpOptions(this.s, host);
-      http = new HttpClient(o);
+      return await this.forProfile(this.s.profiles.activeId(), host);
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The account of one profile, read with that profile's own base URL and key only (never
+   * another's). Throws the reason (no key, no address, a profile that is gone) as words.
+   */
+  async forProfile(profileId: string, host: 'chat' | 'video' = 'chat'): Promise<AccountEntry> {
+    const o = await gatewayHttpOptions(this.s, host, undefined, profileId);
+    const http = new HttpClient(o);
     // A second profile is a second account, even on the same gateway with the same key.
-    const id = `${this.s.profiles.activeId()}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
+    const id = `${profileId}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
     let e = this.entries.get(id);
     if (!e) {
       const remembered = persistedState(this.s.context).get(balanceSourcesKey)[http.baseUrl];
@@ -121,6 +130,7 @@ export class Accounts implements vscode.Disposable {
           gateway: http.baseUrl,
           transport: () => Promise.resolve(transport),
           custom: () => readSpendSettings().custom,
+          keyCheck: o.apiKey ? maskedKeyCheck(o.apiKey) : undefined,
           remembered,
           log: (level, msg) => this.s.log[level](`Account: ${msg}`),
           onSource: (src) => void this.rememberSource(http.baseUrl, src),
@@ -130,7 +140,13 @@ export class Accounts implements vscode.Disposable {
       e = entry;
       this.entries.set(id, e);
     }
+    if (host === 'chat') this.byProfile.set(profileId, e);
     return e;
+  }
+
+  /** The account a profile had when last asked for, without reading anything; undefined before. */
+  known(profileId: string): AccountEntry | undefined {
+    return this.byProfile.get(profileId);
   }
 
   private async rememberSource(gateway: string, src: SourceKind | undefined): Promise<void> {
@@ -210,6 +226,7 @@ export class Accounts implements vscode.Disposable {
   dispose(): void {
     for (const e of this.entries.values()) e.state.dispose();
     this.entries.clear();
+    this.byProfile.clear();
   }
 }
 

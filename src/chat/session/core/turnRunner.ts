@@ -389,8 +389,7 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
   const c = u.completion_tokens ?? 0;
   // Cached prompt tokens are billed at their own price: the answer's cost needs them.
   const cached = cachedTokens(u);
-  // The gateway's own cost of the answer (src/api/chat/gatewayCost.ts), checked where it is priced.
-  const reported = (u as { reported_cost?: unknown }).reported_cost;
+  const reported = (u as { reported_cost?: unknown }).reported_cost; // the gateway's own cost (api/chat/gatewayCost.ts)
   return {
     prompt_tokens: p,
     completion_tokens: c,
