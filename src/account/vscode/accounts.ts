@@ -5,56 +5,22 @@ import type { Services } from '../../platform/services';
 import { persistedState } from '../../platform/persistedState';
 import { balanceSourcesKey } from '../../contracts/persistedState/account';
 import { settingLayers, userValue } from '../../platform/userSettings';
+import { spendSettingsFrom, type SpendSettings } from '../spend/core/spendSettings';
 import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
-import type { CustomSource, SourceKind } from '../balance/core/detect';
+import type { SourceKind } from '../balance/core/detect';
 import { transportOver, type AccountTransport } from '../../api/account/transport';
 import { maskedKeyCheck } from '../balance/core/sources';
-import { PriceBook, parsePricing, pricesFromSettings, type PriceSetting } from '../pricing/core/pricing';
+import { PriceBook, parsePricing, pricesFromSettings } from '../pricing/core/pricing';
 
-/** The account settings (`gatewayStudio.spend.*`), read fresh on each use. */
-export interface SpendSettings {
-  enabled: boolean;
-  /** In the gateway's display unit; 0: never warn. */
-  warnBelow: number;
-  /** In the gateway's display unit: a single video action estimated above it asks first; 0: never. */
-  confirmAbove: number;
-  group: string;
-  prices: Record<string, PriceSetting>;
-  /** Only from the user's own settings: a workspace may not choose where requests go. */
-  custom?: CustomSource;
-}
+export type { SpendSettings } from '../spend/core/spendSettings';
 
 /**
- * Every spend setting is read from the user's own settings only: a workspace could otherwise
- * turn the feature off, lower the prices or the group ratio, or raise `confirmAbove`, and so hide
- * what a clip costs or skip the question before it.
+ * Every spend setting is read from the user's own settings only (spendSettings.ts says why): a
+ * workspace's or a dev container's value never reaches it.
  */
 export function readSpendSettings(): SpendSettings {
-  const user = (key: string): unknown => userValue(`spend.${key}`);
-  const warn = user('warnBelow');
-  const above = user('confirmAbove');
-  const group = user('group');
-  const prices = user('prices');
-  const src = user('balanceSource');
-  let custom: CustomSource | undefined;
-  if (typeof src === 'object' && src !== null) {
-    const o = src as Record<string, unknown>;
-    if (typeof o.url === 'string' && /^https?:\/\//i.test(o.url.trim()) && typeof o.balancePath === 'string')
-      custom = {
-        url: o.url.trim(),
-        balancePath: o.balancePath,
-        ...(typeof o.currencyPath === 'string' && o.currencyPath !== '' ? { currencyPath: o.currencyPath } : {}),
-      };
-  }
-  return {
-    enabled: user('enabled') !== false,
-    warnBelow: typeof warn === 'number' && Number.isFinite(warn) && warn > 0 ? warn : 0,
-    confirmAbove: typeof above === 'number' && Number.isFinite(above) && above > 0 ? above : 0,
-    group: typeof group === 'string' && group.trim() !== '' ? group.trim() : 'default',
-    prices: typeof prices === 'object' && prices !== null ? (prices as Record<string, PriceSetting>) : {},
-    custom,
-  };
+  return spendSettingsFrom((key) => userValue(`spend.${key}`));
 }
 
 /** One gateway's account with what the feature keeps beside it. */
