@@ -10,7 +10,7 @@ import { parseModelList, type ModelRecord } from './models/models';
 import { readOverflow } from './chat/overflow';
 import { DONE, parseJsonEvents } from './transport/sse';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './chat/wire';
-import type { CostDialect } from './chat/gatewayCost';
+import type { CostPlan } from './chat/gatewayCost';
 
 export type { ModelRecord } from './models/models';
 
@@ -59,21 +59,9 @@ export class GatewayClient {
     this.billingSource = hooks.billingSource;
   }
 
-  /** The answer's cost as the gateway reports it, put on its usage (chat/gatewayCost.ts). */
-  private async costed(r: ChatResult, headers: Headers, dialect: CostDialect | undefined): Promise<ChatResult> {
-    if (!dialect) return r;
-    const c = await costRules();
-    return c.withReportedCost(r, c.reportedCost(r.usage, headers, dialect));
-  }
-
-  /** This gateway's cost dialect now, and the body rule that goes with it. */
-  private async costAsk(): Promise<{
-    dialect: CostDialect | undefined;
-    ask: (b: Record<string, unknown>) => Record<string, unknown>;
-  }> {
-    const c = await costRules();
-    const dialect = c.costDialectOf(this.http.baseUrl, this.billingSource?.());
-    return { dialect, ask: (b) => c.askCost(b, dialect) };
+  /** This request's handling of the gateway's own cost (chat/gatewayCost.ts). */
+  private async costPlan(): Promise<CostPlan> {
+    return (await costRules()).costPlan(this.http.baseUrl, this.billingSource?.());
   }
 
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
@@ -121,11 +109,11 @@ export class GatewayClient {
       );
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
-    const { dialect, ask } = await this.costAsk();
+    const cost = await this.costPlan();
     let res: Response;
     try {
       res = await this.http.request('POST', '/chat/completions', {
-        body: ask(this.models.chatBody({ ...rest, stream: false }, s)),
+        body: cost.ask(this.models.chatBody({ ...rest, stream: false }, s)),
         signal,
         ...(o.retry === false ? { retry: false } : {}),
       });
@@ -135,11 +123,7 @@ export class GatewayClient {
       return viaResponses();
     }
     const text = await this.http.text(res, { signal });
-    return this.costed(
-      completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions')),
-      res.headers,
-      dialect,
-    );
+    return cost.settle(completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions')), res.headers);
   }
 
   /** The model's call settings; an entry the settings refused fails the call, naming the setting. */
@@ -210,10 +194,10 @@ export class GatewayClient {
   private async streamChatCompletions(req: ChatRequest, s: ModelCallSettings, o: StreamOptions): Promise<ChatResult> {
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;
-    const { dialect, ask } = await this.costAsk();
+    const cost = await this.costPlan();
     const send = (withUsage: boolean) =>
       this.http.request('POST', '/chat/completions', {
-        body: ask(
+        body: cost.ask(
           this.models.chatBody(
             withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
             s,
@@ -252,7 +236,7 @@ export class GatewayClient {
         parseJson(await this.http.text(res, { signal }), z.unknown(), 'POST', '/v1/chat/completions'),
       );
       replay(result, onEvent);
-      return this.costed(result, res.headers, dialect);
+      return cost.settle(result, res.headers);
     }
 
     const acc = new ChatAccumulator(onEvent);
@@ -288,7 +272,7 @@ export class GatewayClient {
         { partial: acc.result() },
       );
     }
-    return this.costed(acc.result(), res.headers, dialect);
+    return cost.settle(acc.result(), res.headers);
   }
 }
 

@@ -81,3 +81,20 @@ export function reportedCostIn(usage: unknown): ReportedCost | undefined {
   if (n === undefined || (from !== 'usage.cost' && from !== 'x-litellm-response-cost')) return undefined;
   return { usd: n, from };
 }
+
+/** What one request does about the gateway's cost: the body rule before, the result's figure after. */
+export interface CostPlan {
+  dialect: CostDialect | undefined;
+  ask(body: Record<string, unknown>): Record<string, unknown>;
+  settle(r: ChatResult, headers: { get(name: string): string | null }): ChatResult;
+}
+
+/** The plan for a request to `baseUrl`, whose balance was found at `detected` (the account's remembered source). */
+export function costPlan(baseUrl: string, detected: string | undefined): CostPlan {
+  const dialect = costDialectOf(baseUrl, detected);
+  return {
+    dialect,
+    ask: (body) => askCost(body, dialect),
+    settle: (r, headers) => (dialect ? withReportedCost(r, reportedCost(r.usage, headers, dialect)) : r),
+  };
+}

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { GatewayClient } from '../../../../src/api/client';
 import {
   askCost,
+  costPlan,
   costDialectOf,
   reportedCost,
   reportedCostIn,
@@ -95,5 +96,24 @@ void describe('over HTTP against the local gateway', () => {
   void it('new-api: no reported cost, even when asked to believe one', async () => {
     const r = await client(na, 'new-api').streamChat(req);
     assert.equal(reportedCostIn(r.usage), undefined);
+  });
+});
+
+void describe('costPlan', () => {
+  void it('asks and settles for the detected dialect only', () => {
+    const plan = costPlan('http://127.0.0.1:9/v1', 'litellm');
+    assert.equal(plan.dialect, 'litellm');
+    assert.deepEqual(plan.ask({ a: 1 }), { a: 1 });
+    const r = plan.settle(
+      { message: { role: 'assistant', content: '' } },
+      headers({ 'x-litellm-response-cost': '0.5' }),
+    );
+    assert.deepEqual(reportedCostIn(r.usage), { usd: 0.5, from: 'x-litellm-response-cost' });
+    const none = costPlan('http://127.0.0.1:9/v1', undefined);
+    const untouched = none.settle(
+      { message: { role: 'assistant', content: '' } },
+      headers({ 'x-litellm-response-cost': '0.5' }),
+    );
+    assert.equal(untouched.usage, undefined);
   });
 });
