@@ -10,11 +10,14 @@ import { parseModelList, type ModelRecord } from './models/models';
 import { readOverflow } from './chat/overflow';
 import { DONE, parseJsonEvents } from './transport/sse';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './chat/wire';
+import type { CostPlan } from './chat/gatewayCost';
 
 export type { ModelRecord } from './models/models';
 
 // The request's rules load with the first chat request: activation builds clients but sends none.
 const requestRules = () => import('./chat/validation');
+// The gateway's own cost of an answer (OpenRouter, LiteLLM): loaded with the first answer too.
+const costRules = () => import('./chat/gatewayCost');
 
 /** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
 export interface AnswerSeen {
@@ -29,6 +32,12 @@ export interface ClientHooks {
   readonly observer?: (a: AnswerSeen) => void;
   /** Per-model settings, variants and learnt protocols (modelRoute.ts). */
   readonly routing?: RoutingHooks;
+  /**
+   * Where the account found this gateway's balance (`openrouter`, `litellm`, …), asked at each
+   * request: with the host, it decides whose per-answer cost is read (chat/gatewayCost.ts), and
+   * only OpenRouter is asked `usage: {include: true}`.
+   */
+  readonly billingSource?: () => string | undefined;
 }
 
 /**
@@ -40,12 +49,19 @@ export class GatewayClient {
   /** Per-model protocol, body and variants (modelRoute.ts). */
   readonly models: ModelRouter;
   private readonly observer: ((a: AnswerSeen) => void) | undefined;
+  private readonly billingSource: ClientHooks['billingSource'];
   private streamOptionsRejected = false;
 
   constructor(o: HttpOptions, hooks: ClientHooks = {}) {
     this.http = new HttpClient(o);
     this.models = new ModelRouter(hooks.routing);
     this.observer = hooks.observer;
+    this.billingSource = hooks.billingSource;
+  }
+
+  /** This request's handling of the gateway's own cost (chat/gatewayCost.ts). */
+  private async costPlan(): Promise<CostPlan> {
+    return (await costRules()).costPlan(this.http.baseUrl, this.billingSource?.());
   }
 
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
@@ -93,10 +109,11 @@ export class GatewayClient {
       );
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
+    const cost = await this.costPlan();
     let res: Response;
     try {
       res = await this.http.request('POST', '/chat/completions', {
-        body: this.models.chatBody({ ...rest, stream: false }, s),
+        body: cost.ask(this.models.chatBody({ ...rest, stream: false }, s)),
         signal,
         ...(o.retry === false ? { retry: false } : {}),
       });
@@ -106,7 +123,7 @@ export class GatewayClient {
       return viaResponses();
     }
     const text = await this.http.text(res, { signal });
-    return completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions'));
+    return cost.settle(completionToResult(parseJson(text, z.unknown(), 'POST', '/v1/chat/completions')), res.headers);
   }
 
   /** The model's call settings; an entry the settings refused fails the call, naming the setting. */
@@ -177,11 +194,14 @@ export class GatewayClient {
   private async streamChatCompletions(req: ChatRequest, s: ModelCallSettings, o: StreamOptions): Promise<ChatResult> {
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;
+    const cost = await this.costPlan();
     const send = (withUsage: boolean) =>
       this.http.request('POST', '/chat/completions', {
-        body: this.models.chatBody(
-          withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
-          s,
+        body: cost.ask(
+          this.models.chatBody(
+            withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
+            s,
+          ),
         ),
         signal,
         accept: 'text/event-stream',
@@ -216,7 +236,7 @@ export class GatewayClient {
         parseJson(await this.http.text(res, { signal }), z.unknown(), 'POST', '/v1/chat/completions'),
       );
       replay(result, onEvent);
-      return result;
+      return cost.settle(result, res.headers);
     }
 
     const acc = new ChatAccumulator(onEvent);
@@ -252,7 +272,7 @@ export class GatewayClient {
         { partial: acc.result() },
       );
     }
-    return acc.result();
+    return cost.settle(acc.result(), res.headers);
   }
 }
 

@@ -11,6 +11,8 @@ export interface AnswerCostQuery {
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
   /** The tokens counted here, for an answer without usage: the cost is then marked as an estimate. */
   estimated?: { prompt_tokens: number; completion_tokens: number };
+  /** The gateway's own figure for the answer (`reported_cost` on its usage), unchecked: it wins when valid. */
+  reported?: unknown;
 }
 
 export type AnswerPricer = (q: AnswerCostQuery) => Promise<AnswerCost | undefined>;

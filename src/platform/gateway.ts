@@ -8,6 +8,8 @@ import type { Logger } from './log';
 import type { Services } from './services';
 import { readSettings, type Settings } from './settings';
 import { DEFAULT_PROFILE_ID } from './profiles';
+import { persistedState } from './persistedState';
+import { balanceSourcesKey } from '../contracts/persistedState/account';
 
 /** Which host a client talks to: the chat base URL, or the video base URL (empty = the chat one). */
 export type GatewayHost = 'chat' | 'video';
@@ -139,6 +141,8 @@ export async function getGatewayClient(
   const client: GatewayClient = new GatewayClient(o, {
     observer: (a) => s.usage.emit({ kind: 'answer', gateway: gateway(), ...a }),
     routing: s.modelRouting.hooks(gateway),
+    // Where the account found this gateway's balance decides whose per-answer cost is read.
+    billingSource: () => persistedState(s.context).get(balanceSourcesKey)[gateway()],
   });
   for (const w of client.http.warnings) s.log.warn(`${host} base URL: ${w}`);
   clients.set(slot, { services: s, signature, client });

@@ -95,6 +95,8 @@ export const WEBVIEW_STRINGS = [
   'Cost: unknown',
   'Conversation cost: {0}',
   'Estimate: the gateway reported no token usage; tokens were counted here.',
+  'Reported by the gateway ({0}).',
+  'Computed here: usage × price.',
   'No price is known for this model (gatewayStudio.spend.prices).',
   'Includes estimates, or answers without a figure (not added).',
   'Answered by {0} (asked for {1})',

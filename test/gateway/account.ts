@@ -9,7 +9,30 @@ import type { ServerResponse } from 'node:http';
 import { sendJson, sleep } from './http';
 
 export type DisplayType = 'USD' | 'CNY' | 'TOKENS' | 'CUSTOM';
-export type AccountEndpoint = 'status' | 'usage-token' | 'pricing' | 'log-token' | 'subscription' | 'usage';
+export type AccountEndpoint =
+  | 'status'
+  | 'usage-token'
+  | 'pricing'
+  | 'log-token'
+  | 'subscription'
+  | 'usage'
+  | 'openrouter-key'
+  | 'openrouter-credits'
+  | 'litellm-key-info';
+/**
+ * Which relay's billing this instance speaks (issue 39): new-api's (and its dashboard pair),
+ * OpenRouter's (`/api/v1/key`, `/api/v1/credits`, `usage.cost` when `usage: {include: true}` is
+ * asked) or a LiteLLM proxy's (`/key/info`, the `x-litellm-response-cost` header). Only that
+ * relay's routes answer; the others are 404, as on the real products.
+ */
+export type BillingDialect = 'new-api' | 'openrouter' | 'litellm';
+/** What a chat answer carries about its own cost, in the instance's dialect. */
+export interface CostReport {
+  /** Dollars, put in the answer's `usage.cost` (OpenRouter). */
+  usageCost?: number;
+  /** Response headers (LiteLLM's `x-litellm-response-cost`). */
+  headers?: Record<string, string>;
+}
 /** How one endpoint answers: normally, 404, HTTP 200 with an error body, or a canned answer. */
 export type EndpointMode =
   'ok' | 'missing' | 'error200' | { status?: number; body: unknown; contentType?: string; location?: string };
@@ -44,6 +67,12 @@ export interface AccountKnobs {
   onVideoHost?: boolean;
   /** Every account endpoint waits this long before answering. */
   slowMs?: number;
+  /** The relay whose billing routes and cost reports this instance serves (default new-api). */
+  billing?: BillingDialect;
+  /** OpenRouter: the key may read `/credits` (a management key); otherwise 403 there. */
+  managementKey?: boolean;
+  /** OpenRouter and LiteLLM: the key routes name another key (a relay answering another account's figures). */
+  foreignKey?: boolean;
   endpoints?: Partial<Record<AccountEndpoint, EndpointMode>>;
 }
 
@@ -93,11 +122,12 @@ export class GatewayAccount {
   private logs: LogRow[] = [];
   private readonly createdAt = Math.floor(Date.now() / 1000);
 
-  constructor() {
-    this.knobs = GatewayAccount.defaults();
+  /** `billing`: the instance's dialect, kept across `reset()` (a second instance stands for another relay). */
+  constructor(private readonly startBilling: BillingDialect = 'new-api') {
+    this.knobs = this.defaults();
   }
 
-  private static defaults(): GatewayAccount['knobs'] {
+  private defaults(): GatewayAccount['knobs'] {
     return {
       displayType: 'USD',
       quotaPerUnit: 500_000,
@@ -112,6 +142,9 @@ export class GatewayAccount {
       topUpLink: 'https://gateway.example/console/topup',
       onVideoHost: false,
       slowMs: 0,
+      billing: this.startBilling,
+      managementKey: false,
+      foreignKey: false,
       endpoints: {},
     };
   }
@@ -128,7 +161,7 @@ export class GatewayAccount {
   }
 
   reset(): void {
-    this.knobs = GatewayAccount.defaults();
+    this.knobs = this.defaults();
     this.remaining = DEFAULT_BALANCE;
     this.used = 0;
     this.logs = [];
@@ -207,7 +240,30 @@ export class GatewayAccount {
     if (p === '/api/log/token') return 'log-token';
     if (p === '/v1/dashboard/billing/subscription' || p === '/dashboard/billing/subscription') return 'subscription';
     if (p === '/v1/dashboard/billing/usage' || p === '/dashboard/billing/usage') return 'usage';
+    if (p === '/v1/key') return 'openrouter-key';
+    if (p === '/v1/credits') return 'openrouter-credits';
+    if (p === '/key/info') return 'litellm-key-info';
     return undefined;
+  }
+
+  /** The endpoint a path names on this instance: only its billing dialect's routes exist. */
+  endpointFor(method: string, path: string): AccountEndpoint | undefined {
+    const e = GatewayAccount.endpointOf(method, path);
+    if (!e) return undefined;
+    const dialect: BillingDialect = e.startsWith('openrouter')
+      ? 'openrouter'
+      : e.startsWith('litellm')
+        ? 'litellm'
+        : 'new-api';
+    return dialect === this.knobs.billing ? e : undefined;
+  }
+
+  /** What an answer that cost `quota` reports of it, as the instance's relay does; `asked`: the request's `usage.include`. */
+  costReport(quota: number, asked: boolean): CostReport {
+    const dollars = quota / this.knobs.quotaPerUnit;
+    if (this.knobs.billing === 'openrouter') return asked ? { usageCost: dollars } : {};
+    if (this.knobs.billing === 'litellm') return { headers: { 'x-litellm-response-cost': String(dollars) } };
+    return {};
   }
 
   /** Display value of a quota as billing.go computes it (the `_usd` fields are in the display unit). */
@@ -226,8 +282,11 @@ export class GatewayAccount {
     return this.knobs.expired ? Math.floor(Date.now() / 1000) - 3600 : 0;
   }
 
-  /** Answers one account endpoint. `keyKnown`: the request carried one of the gateway's keys. */
-  async handle(res: ServerResponse, endpoint: AccountEndpoint, keyKnown: boolean): Promise<void> {
+  /**
+   * Answers one account endpoint. `keyKnown`: the request carried one of the gateway's keys;
+   * `key`: that key (only to name it masked, as OpenRouter and LiteLLM do; never stored).
+   */
+  async handle(res: ServerResponse, endpoint: AccountEndpoint, keyKnown: boolean, key = ''): Promise<void> {
     const none = {};
     if (this.knobs.slowMs > 0) await sleep(this.knobs.slowMs);
     const mode = this.knobs.endpoints?.[endpoint] ?? 'ok';
@@ -262,6 +321,8 @@ export class GatewayAccount {
       return sendJson(res, 401, { success: false, message: 'invalid token' }, none);
     }
     const k = this.knobs;
+    if (endpoint.startsWith('openrouter') || endpoint.startsWith('litellm'))
+      return this.relayKeyRoute(res, endpoint, key);
     switch (endpoint) {
       case 'status':
         return sendJson(
@@ -347,6 +408,73 @@ export class GatewayAccount {
       case 'usage':
         return sendJson(res, 200, { object: 'list', total_usage: this.display(this.used) * 100 }, none);
     }
+  }
+
+  /** OpenRouter's and LiteLLM's key routes, in dollars (their documented shapes: docs/relay-billing.md). */
+  private relayKeyRoute(res: ServerResponse, endpoint: AccountEndpoint, key: string): Promise<void> {
+    const k = this.knobs;
+    const named = k.foreignKey ? 'sk-someone-elses-key-0000' : key;
+    const dollars = (q: number) => q / k.quotaPerUnit;
+    const limit = k.unlimited ? null : dollars(this.remaining + this.used);
+    const expires = k.expired ? new Date(Date.now() - 3_600_000).toISOString() : null;
+    if (endpoint === 'openrouter-credits') {
+      if (!k.managementKey)
+        return sendJson(
+          res,
+          403,
+          { error: { code: 403, message: 'Only management keys can perform this operation' } },
+          {},
+        );
+      return sendJson(
+        res,
+        200,
+        { data: { total_credits: dollars(this.remaining + this.used), total_usage: dollars(this.used) } },
+        {},
+      );
+    }
+    if (endpoint === 'openrouter-key')
+      return sendJson(
+        res,
+        200,
+        {
+          data: {
+            label: `${named.slice(0, 9)}...${named.slice(-3)}`,
+            limit,
+            limit_remaining: limit === null ? null : dollars(this.remaining),
+            limit_reset: null,
+            include_byok_in_limit: false,
+            usage: dollars(this.used),
+            usage_daily: dollars(this.used),
+            usage_weekly: dollars(this.used),
+            usage_monthly: dollars(this.used),
+            byok_usage: 0,
+            is_free_tier: false,
+            is_management_key: k.managementKey,
+            is_provisioning_key: false,
+            expires_at: expires,
+          },
+        },
+        {},
+      );
+    return sendJson(
+      res,
+      200,
+      {
+        key: '88dc28d0f030c55ed4ab77ed8faf098196cb1c05df778539800c9f1243fe6b4b',
+        info: {
+          key_name: `sk-...${named.slice(-4)}`,
+          key_alias: 'local-gateway',
+          spend: dollars(this.used),
+          max_budget: limit,
+          expires,
+          models: [],
+          user_id: 'default_user_id',
+          team_id: null,
+          budget_reset_at: null,
+        },
+      },
+      {},
+    );
   }
 
   /** For tests: the balance and what has been charged. */

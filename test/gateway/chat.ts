@@ -567,6 +567,7 @@ async function stream(
   fx: FaultEffects,
   chunkDelayMs: number,
   stamp?: (s: ChunkStamp) => void,
+  extraUsage: Json = {},
 ): Promise<void> {
   const id = `chatcmpl-${randomBytes(12).toString('base64url')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -621,7 +622,8 @@ async function stream(
   for (const row of rows) if (!(await chunk({ tool_calls: row }))) return;
   if (!fx.noFinishReason) {
     const delta = withFinish ? { tool_calls: withFinish } : {};
-    if (!(await chunk(delta, p.finish, usageMode === 'finish' ? { usage: usageOf(p) } : {}))) return;
+    if (!(await chunk(delta, p.finish, usageMode === 'finish' ? { usage: { ...usageOf(p), ...extraUsage } } : {})))
+      return;
   }
   if (usageMode === 'separate') {
     const ok = await sse.chunk({
@@ -631,7 +633,7 @@ async function stream(
       model: p.model,
       system_fingerprint: 'fp_gateway',
       choices: [],
-      usage: usageOf(p),
+      usage: { ...usageOf(p), ...extraUsage },
     });
     if (!ok) return;
   }
@@ -646,7 +648,12 @@ export async function handleChat(
   chunkDelayMs: number,
   windowOf: (model: string) => WindowRule | undefined = () => undefined,
   stamp?: (s: ChunkStamp) => void,
-  charge?: (model: string, usage: { prompt_tokens: number; completion_tokens: number }) => void,
+  /** Bills the answer; what it returns is how the relay reports that cost (account.ts `costReport`). */
+  charge?: (
+    model: string,
+    usage: { prompt_tokens: number; completion_tokens: number },
+    usageIncludeAsked: boolean,
+  ) => { usageCost?: number; headers?: Record<string, string> } | void,
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -687,12 +694,15 @@ export async function handleChat(
     p.contentPieces = pieces(p.content);
   }
   // Billed when the answer is planned, as a relay settles before the client reads its balance.
-  charge?.(
+  const report = charge?.(
     typeof body.model === 'string' ? body.model : p.model,
     usageOf(p) as { prompt_tokens: number; completion_tokens: number },
+    isObj(body.usage) && body.usage.include === true,
   );
+  for (const [name, value] of Object.entries(report?.headers ?? {})) res.setHeader(name, value);
+  const extraUsage: Json = report?.usageCost !== undefined ? { cost: report.usageCost } : {};
   if (body.stream === true) {
-    await stream(res, p, body, fx, chunkDelayMs, stamp);
+    await stream(res, p, body, fx, chunkDelayMs, stamp, extraUsage);
     return;
   }
   const dialect = REASONING_DIALECT[p.model];
@@ -727,7 +737,7 @@ export async function handleChat(
       model: p.model,
       system_fingerprint: 'fp_gateway',
       choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
-      ...(fx.usage === 'none' ? {} : { usage: usageOf(p) }),
+      ...(fx.usage === 'none' ? {} : { usage: { ...usageOf(p), ...extraUsage } }),
     },
     fx,
   );

@@ -24,12 +24,12 @@ import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
 import { handleCompletions, type AbortedCompletion, type CompletionControl } from './completions';
-import { GatewayAccount, type AccountKnobs } from './account';
+import { GatewayAccount, type AccountKnobs, type BillingDialect } from './account';
 
 export type { Fault } from './faults';
 export type { ChunkStamp } from './chat';
 export type { AbortedCompletion, CompletionControl } from './completions';
-export type { AccountKnobs } from './account';
+export type { AccountKnobs, BillingDialect } from './account';
 
 /** What `setContextWindow` and `POST /__control/context` take. */
 export interface ContextControl {
@@ -63,6 +63,8 @@ export interface GatewayOptions {
   models?: Readonly<Record<string, string>>;
   /** A header every keyed route requires: 401 without it, 403 with another value. */
   requiredHeader?: { name: string; value: string };
+  /** The relay whose billing routes and per-answer cost reports it serves (account.ts; default new-api). */
+  billing?: BillingDialect;
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -219,7 +221,10 @@ function tryJson(raw: Buffer): unknown {
 /** Start both hosts on 127.0.0.1. */
 export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const whole = (
-    name: Exclude<keyof GatewayOptions, 'contextModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader'>,
+    name: Exclude<
+      keyof GatewayOptions,
+      'contextModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader' | 'billing'
+    >,
     min: number,
   ): void => {
     const v = opts[name];
@@ -231,6 +236,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   whole('videoStepMs', 1);
   whole('videoSteps', 1);
   whole('chatChunkDelayMs', 0);
+  if (opts.billing !== undefined && !['new-api', 'openrouter', 'litellm'].includes(opts.billing))
+    throw new Error(`startGateway: billing must be new-api, openrouter or litellm (got ${String(opts.billing)})`);
   const KEYS: GatewayKeys = opts.keys ?? GATEWAY_KEYS;
   const extraModels = opts.models ?? {};
   for (const [id, as] of Object.entries(extraModels))
@@ -288,7 +295,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   };
   setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
   let aborted: AbortedCompletion[] = [];
-  const account = new GatewayAccount();
+  const account = new GatewayAccount(opts.billing);
   const videos = new VideoStore(
     opts.videoStepMs ?? 40,
     opts.videoSteps ?? 4,
@@ -395,11 +402,16 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
 
       const accountEndpoint =
-        host === 'chat' || account.knobs.onVideoHost ? GatewayAccount.endpointOf(method, path) : undefined;
+        host === 'chat' || account.knobs.onVideoHost ? account.endpointFor(method, path) : undefined;
       const missingHeader = route !== 'not-found' || accountEndpoint ? headerDenied(req) : undefined;
       if (missingHeader && !(typeof route === 'object' && route.open)) throw missingHeader;
       if (route === 'not-found' && accountEndpoint)
-        return await account.handle(res, accountEndpoint, auth !== 'missing' && auth !== 'wrong');
+        return await account.handle(
+          res,
+          accountEndpoint,
+          auth !== 'missing' && auth !== 'wrong',
+          /^Bearer\s+(.+)$/i.exec(req.headers.authorization?.trim() ?? '')?.[1]?.trim(),
+        );
       if (route === 'not-found')
         throw httpError(
           404,
@@ -478,7 +490,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             chunkDelayMs,
             (id) => (contextOn ? windows.get(id) : undefined),
             stamp,
-            (model, usage) => account.chargeChat(model, usage),
+            (model, usage, asked) => account.costReport(account.chargeChat(model, usage), asked),
           );
         case 'completions':
           return await handleCompletions(res, body, fx, completionControl, (a) => {

@@ -47,6 +47,7 @@ void test('the cost line under an answer: exact, estimated (≈ with its reason)
         answer('a1', { quota: 615, unit: USD, estimate: false }),
         answer('a2', { quota: 5000, unit: USD, estimate: true, reason: 'no-usage' }),
         answer('a3'),
+        answer('a4', { quota: 500, unit: USD, estimate: false, reportedBy: 'x-litellm-response-cost' }),
       ]),
     }),
   );
@@ -54,14 +55,17 @@ void test('the cost line under an answer: exact, estimated (≈ with its reason)
   // What is on screen: the figure, without the screen reader's explanation.
   const shown = (l: Locator) => l.evaluate((el) => el.firstChild?.textContent ?? '');
   assert.equal(await shown(line('a1')), 'Cost: $0.0012');
-  assert.equal(await line('a1').getAttribute('title'), null, 'an exact figure needs no explanation');
+  // Which figure it is (issue 39): computed here, or reported by the gateway itself.
+  assert.match((await line('a1').getAttribute('title')) ?? '', /Computed here: usage × price/);
+  assert.equal(await shown(line('a4')), 'Cost: $0.001');
+  assert.match((await line('a4').getAttribute('title')) ?? '', /Reported by the gateway \(x-litellm-response-cost\)/);
   assert.equal(await shown(line('a2')), 'Cost: ≈$0.01');
   assert.match((await line('a2').getAttribute('title')) ?? '', /reported no token usage/);
   // The reason is in the text a screen reader reads, not only in the tooltip.
   assert.match((await line('a2').textContent()) ?? '', /≈\$0\.01 \(Estimate: the gateway reported no token usage/);
   assert.equal(await line('a3').count(), 0, 'no cost known yet: no line');
   const total = h.page.locator('.cost-total');
-  assert.equal(await shown(total), 'Conversation cost: ≈$0.0112');
+  assert.equal(await shown(total), 'Conversation cost: ≈$0.0122');
   assert.match((await total.getAttribute('title')) ?? '', /Includes estimates/);
 
   // The third answer's cost arrives after it ended: no price for the model.

@@ -19,11 +19,14 @@ const money = (t: Translate, quota: number, unit: MoneyUnit, estimate: boolean):
   (estimate ? '≈' : '') + formatMoney(quota, unit, { precise: true, tokens: (f) => t('{0} tokens', f) });
 
 export function answerCostView(t: Translate, c: AnswerCost): CostView {
-  const why = !c.estimate
-    ? ''
-    : c.reason === 'no-usage'
-      ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
-      : t('No price is known for this model (gatewayStudio.spend.prices).');
+  // Which figure it is (issue 39): the gateway's own report wins over usage × price.
+  const why = c.reportedBy
+    ? t('Reported by the gateway ({0}).', c.reportedBy)
+    : !c.estimate
+      ? t('Computed here: usage × price.')
+      : c.reason === 'no-usage'
+        ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
+        : t('No price is known for this model (gatewayStudio.spend.prices).');
   return {
     text: c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate)),
     why,

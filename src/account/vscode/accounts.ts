@@ -1,59 +1,26 @@
 import type * as vscode from 'vscode';
-import { HttpClient, type HttpOptions } from '../../api/transport/http';
+import { HttpClient } from '../../api/transport/http';
 import { gatewayHttpOptions } from '../../platform/gateway';
 import type { Services } from '../../platform/services';
 import { persistedState } from '../../platform/persistedState';
 import { balanceSourcesKey } from '../../contracts/persistedState/account';
 import { settingLayers, userValue } from '../../platform/userSettings';
+import { spendSettingsFrom, type SpendSettings } from '../spend/core/spendSettings';
 import { repositoryValue } from '../../shared/settingLayers';
 import { AccountState, type AccountSnapshot } from '../balance/core/accountState';
-import type { CustomSource, SourceKind } from '../balance/core/detect';
+import type { SourceKind } from '../balance/core/detect';
 import { transportOver, type AccountTransport } from '../../api/account/transport';
-import { PriceBook, parsePricing, pricesFromSettings, type PriceSetting } from '../pricing/core/pricing';
+import { maskedKeyCheck } from '../balance/core/sources';
+import { PriceBook, parsePricing, pricesFromSettings } from '../pricing/core/pricing';
 
-/** The account settings (`gatewayStudio.spend.*`), read fresh on each use. */
-export interface SpendSettings {
-  enabled: boolean;
-  /** In the gateway's display unit; 0: never warn. */
-  warnBelow: number;
-  /** In the gateway's display unit: a single video action estimated above it asks first; 0: never. */
-  confirmAbove: number;
-  group: string;
-  prices: Record<string, PriceSetting>;
-  /** Only from the user's own settings: a workspace may not choose where requests go. */
-  custom?: CustomSource;
-}
+export type { SpendSettings } from '../spend/core/spendSettings';
 
 /**
- * Every spend setting is read from the user's own settings only: a workspace could otherwise
- * turn the feature off, lower the prices or the group ratio, or raise `confirmAbove`, and so hide
- * what a clip costs or skip the question before it.
+ * Every spend setting is read from the user's own settings only (spendSettings.ts says why): a
+ * workspace's or a dev container's value never reaches it.
  */
 export function readSpendSettings(): SpendSettings {
-  const user = (key: string): unknown => userValue(`spend.${key}`);
-  const warn = user('warnBelow');
-  const above = user('confirmAbove');
-  const group = user('group');
-  const prices = user('prices');
-  const src = user('balanceSource');
-  let custom: CustomSource | undefined;
-  if (typeof src === 'object' && src !== null) {
-    const o = src as Record<string, unknown>;
-    if (typeof o.url === 'string' && /^https?:\/\//i.test(o.url.trim()) && typeof o.balancePath === 'string')
-      custom = {
-        url: o.url.trim(),
-        balancePath: o.balancePath,
-        ...(typeof o.currencyPath === 'string' && o.currencyPath !== '' ? { currencyPath: o.currencyPath } : {}),
-      };
-  }
-  return {
-    enabled: user('enabled') !== false,
-    warnBelow: typeof warn === 'number' && Number.isFinite(warn) && warn > 0 ? warn : 0,
-    confirmAbove: typeof above === 'number' && Number.isFinite(above) && above > 0 ? above : 0,
-    group: typeof group === 'string' && group.trim() !== '' ? group.trim() : 'default',
-    prices: typeof prices === 'object' && prices !== null ? (prices as Record<string, PriceSetting>) : {},
-    custom,
-  };
+  return spendSettingsFrom((key) => userValue(`spend.${key}`));
 }
 
 /** One gateway's account with what the feature keeps beside it. */
@@ -87,6 +54,8 @@ function fingerprint(text: string): string {
  */
 export class Accounts implements vscode.Disposable {
   private readonly entries = new Map<string, AccountEntry>();
+  /** The last account each profile (its chat gateway) was found to have. */
+  private readonly byProfile = new Map<string, AccountEntry>();
 
   constructor(
     private readonly s: Services,
@@ -99,16 +68,22 @@ export class Accounts implements vscode.Disposable {
    * not ask (idle reads) check {@link mayAskAboutGateway} first.
    */
   async current(host: 'chat' | 'video' = 'chat'): Promise<AccountEntry | undefined> {
-    let o: HttpOptions;
-    let http: HttpClient;
     try {
-      o = await gatewayHttpOptions(this.s, host);
-      http = new HttpClient(o);
+      return await this.forProfile(this.s.profiles.activeId(), host);
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The account of one profile, read with that profile's own base URL and key only (never
+   * another's). Throws the reason (no key, no address, a profile that is gone) as words.
+   */
+  async forProfile(profileId: string, host: 'chat' | 'video' = 'chat'): Promise<AccountEntry> {
+    const o = await gatewayHttpOptions(this.s, host, undefined, profileId);
+    const http = new HttpClient(o);
     // A second profile is a second account, even on the same gateway with the same key.
-    const id = `${this.s.profiles.activeId()}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
+    const id = `${profileId}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
     let e = this.entries.get(id);
     if (!e) {
       const remembered = persistedState(this.s.context).get(balanceSourcesKey)[http.baseUrl];
@@ -121,6 +96,7 @@ export class Accounts implements vscode.Disposable {
           gateway: http.baseUrl,
           transport: () => Promise.resolve(transport),
           custom: () => readSpendSettings().custom,
+          keyCheck: o.apiKey ? maskedKeyCheck(o.apiKey) : undefined,
           remembered,
           log: (level, msg) => this.s.log[level](`Account: ${msg}`),
           onSource: (src) => void this.rememberSource(http.baseUrl, src),
@@ -130,7 +106,13 @@ export class Accounts implements vscode.Disposable {
       e = entry;
       this.entries.set(id, e);
     }
+    if (host === 'chat') this.byProfile.set(profileId, e);
     return e;
+  }
+
+  /** The account a profile had when last asked for, without reading anything; undefined before. */
+  known(profileId: string): AccountEntry | undefined {
+    return this.byProfile.get(profileId);
   }
 
   private async rememberSource(gateway: string, src: SourceKind | undefined): Promise<void> {
@@ -210,6 +192,7 @@ export class Accounts implements vscode.Disposable {
   dispose(): void {
     for (const e of this.entries.values()) e.state.dispose();
     this.entries.clear();
+    this.byProfile.clear();
   }
 }
 

@@ -7,6 +7,7 @@ import { DailyLimitGuard } from '../spend/core/dailyLimit';
 import { dayOf, type UsageLedger } from '../spend/core/ledger';
 import { registerUsageView, SHOW_USAGE_COMMAND } from '../spend/vscode/usageView';
 import { readSpendSettings, type Accounts } from './accounts';
+import { usageExtras } from './balances';
 
 /** `gatewayStudio.spend.dailyLimit`, in the gateway's display unit; 0 or unset: none. */
 function dailyLimitSetting(): number {
@@ -57,7 +58,7 @@ export function registerAnswerSpend(
     }
     return cost;
   });
-  const view = registerUsageView(ledger);
+  const view = registerUsageView(ledger, () => usageExtras(s, accounts));
   afterCount = (gateway, unit) => {
     const limit = dailyLimitSetting();
     const today = ledger.todayQuota(gateway);

@@ -5,10 +5,13 @@ import type { AccountSnapshot } from '../balance/core/accountState';
 import { formatQuota, quotaFromDisplay } from '../balance/core/money';
 import { BalanceStatusBar } from '../balance/vscode/statusBar';
 import { answerCost, videoCost } from '../spend/core/cost';
+import { quotaOfDollars } from '../spend/core/answerPrice';
+import { reportedCostIn } from '../../api/chat/gatewayCost';
 import { UsageLedger } from '../spend/core/ledger';
 import { Accounts, mayAskAboutGateway, readSpendSettings, type AccountEntry } from './accounts';
 import { VideoSpend } from './videoSpend';
 import { registerAnswerSpend } from './answerSpend';
+import { ProfileBalances } from './balances';
 
 function hostOf(url: string): string {
   try {
@@ -31,6 +34,8 @@ export class AccountFeature implements vscode.Disposable {
   readonly accounts: Accounts;
   readonly videoSpend: VideoSpend;
   readonly spend: ReturnType<typeof registerAnswerSpend>;
+  /** Every profile's balance, for the tooltip and the quick pick. */
+  readonly balances: ProfileBalances;
   /** Reads of the balance made so far (settled). */
   reads = 0;
   /** Answers and clips counted, and the last failure to count one. */
@@ -47,13 +52,15 @@ export class AccountFeature implements vscode.Disposable {
     this.accounts = new Accounts(s, (e, snap) => this.onReading(e, snap));
     this.videoSpend = new VideoSpend(s, this.accounts, this.ledger);
     this.spend = registerAnswerSpend(s, this.accounts, this.ledger);
+    this.balances = new ProfileBalances(s, this.accounts, this.ledger);
   }
 
   private onReading(e: AccountEntry, snap: AccountSnapshot): void {
     if (snap.status !== 'unknown') this.reads += 1;
     this.noteCharge(e, snap);
     this.render(e, snap);
-    if (e === this.videoAccount && this.shown) this.render(this.shown, this.shown.state.snapshot());
+    // Another profile's reading changes the shown item's tooltip (its list of every balance).
+    if (e !== this.shown && this.shown) this.render(this.shown, this.shown.state.snapshot());
     this.videoSpend.onReading(e, snap);
   }
 
@@ -62,7 +69,7 @@ export class AccountFeature implements vscode.Disposable {
     const settings = readSpendSettings();
     if (!settings.enabled) return this.bar.render({ ...snap, status: 'unknown' }, undefined);
     const warnBelow = settings.warnBelow > 0 ? quotaFromDisplay(settings.warnBelow, snap.unit) : undefined;
-    if (this.shown === e) this.bar.render(snap, warnBelow, this.videoNote(e));
+    if (this.shown === e) this.bar.render(snap, warnBelow, [...this.videoNote(e), ...this.balances.tooltipLines()]);
   }
 
   /** The item shows the chat gateway's balance: the tooltip says where clips are billed instead. */
@@ -152,7 +159,11 @@ export class AccountFeature implements vscode.Disposable {
     const book = await this.accounts.prices(e, settings);
     let logged = false;
     if (ev.kind === 'answer') {
-      const cost = answerCost(ev.usage, book.lookup(ev.model));
+      // The gateway's own figure for the answer wins over usage × price (issue 39).
+      const reported = reportedCostIn(ev.usage);
+      const cost = reported
+        ? { quota: quotaOfDollars(reported.usd, unit), estimate: false }
+        : answerCost(ev.usage, book.lookup(ev.model));
       await this.ledger.recordAnswer({ gateway: ev.gateway, model: ev.model, usage: ev.usage, cost, unit });
     } else {
       if (ev.videoId) {

@@ -4,10 +4,12 @@ import { REFRESH_BALANCE_COMMAND } from '../balance/vscode/statusBar';
 import { mayAskAboutGateway } from './accounts';
 import { AccountFeature } from './feature';
 import { registerAccountDebugState } from './debugState';
+import { registerShowBalances, SHOW_BALANCES_COMMAND } from './balances';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
   exportUsage: 'gatewayStudio.spend.exportUsage',
+  showBalances: SHOW_BALANCES_COMMAND,
 } as const;
 
 const IDLE_TICK_MS = 60_000;
@@ -31,6 +33,7 @@ export function registerAccount(s: Services): vscode.Disposable {
     vscode.workspace.onDidChangeConfiguration((c) => account.settingsChanged(c)),
     // Each profile is an account of its own: the balance follows the active one.
     s.profiles.onDidChange(() => account.showAnother()),
+    registerShowBalances(account.balances),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.refreshBalance, async () => {
       await account.show({ read: 'now' });
     }),

@@ -24,6 +24,6 @@ export const usageLedgerKey = /* @__PURE__ */ stateKey<unknown[]>({
 export const balanceSourcesKey = /* @__PURE__ */ stateKey({
   key: 'gatewayStudio.spend.sources.v1',
   store: 'global',
-  check: entries(oneOf('new-api', 'dashboard', 'custom')),
+  check: entries(oneOf('new-api', 'dashboard', 'openrouter', 'litellm', 'custom')),
   fallback: emptyMap,
 });

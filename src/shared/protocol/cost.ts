@@ -1,7 +1,8 @@
 /**
  * What an answer cost, as the chat stores it on the answer and the page shows it: whole quota
  * units in the gateway's unit, so the page formats and adds them without floating-point residue
- * (`src/shared/money.ts`). The account feature computes it (usage × price); the chat only carries it.
+ * (`src/shared/money.ts`). The account feature computes it (usage × price) or takes the gateway's own
+ * report (`reportedBy`); the chat only carries it.
  */
 import * as z from '../zod';
 
@@ -22,5 +23,7 @@ export const answerCostSchema = z.object({
   estimate: z.boolean(),
   /** Why it is an estimate: no price for the model, or the gateway reported no token usage. */
   reason: z.optional(z.enum(['no-price', 'no-usage'])),
+  /** The gateway reported this figure itself (OpenRouter's `usage.cost`, LiteLLM's header): not computed here. */
+  reportedBy: z.optional(z.enum(['usage.cost', 'x-litellm-response-cost'])),
 });
 export type AnswerCost = z.infer<typeof answerCostSchema>;

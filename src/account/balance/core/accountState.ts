@@ -7,6 +7,7 @@
 import { USD, type MoneyUnit } from './money';
 import { readBalance, type BalanceReading, type CustomSource, type SourceKind } from './detect';
 import type { AccountTransport } from '../../../api/account/transport';
+import type { KeyCheck } from './sources';
 
 export type AccountStatus = 'unknown' | 'ok' | 'unavailable' | 'none';
 
@@ -35,6 +36,8 @@ export interface AccountStateDeps {
   /** The transport for this gateway; built on each read (the key is read from storage then). */
   transport: () => Promise<AccountTransport>;
   custom?: () => CustomSource | undefined;
+  /** Tells this account's key in a relay's masked label (sources.ts `maskedKeyCheck`). */
+  keyCheck?: KeyCheck;
   onChange?: (s: AccountSnapshot) => void;
   log?: (level: 'info' | 'warn', msg: string) => void;
   now?: () => number;
@@ -104,7 +107,11 @@ export class AccountState {
     let outcome;
     try {
       const t = await this.deps.transport();
-      outcome = await readBalance(t, { remembered: this.snap.source, custom: this.deps.custom?.() });
+      outcome = await readBalance(t, {
+        remembered: this.snap.source,
+        custom: this.deps.custom?.(),
+        keyCheck: this.deps.keyCheck,
+      });
     } catch (e) {
       outcome = { kind: 'unavailable' as const, why: e instanceof Error ? e.message : String(e) };
     }
@@ -127,7 +134,10 @@ export class AccountState {
         break;
       case 'none':
         this.snap = { ...this.snap, status: 'none', source: undefined, reading: undefined, unit, why: undefined };
-        this.say('info', 'this gateway does not report a balance (no new-api, dashboard or configured source)');
+        this.say(
+          'info',
+          'this gateway does not report a balance (no new-api, dashboard, OpenRouter, LiteLLM or configured source)',
+        );
         break;
       case 'unavailable':
         this.snap = {

@@ -1,22 +1,30 @@
 /**
  * Where a gateway's balance comes from, found in the order of issue 21: new-api's own endpoints,
- * then the OpenAI-style `/dashboard/billing` pair, then a source the user configured, then none.
+ * then the OpenAI-style `/dashboard/billing` pair (with `/v1`, else without: one-api), then
+ * OpenRouter's `/key` (and `/credits`), then LiteLLM's `/key/info` (issue 39), then a source the
+ * user configured, then none.
  * What was found is remembered by the caller and tried first next time; only an endpoint that
  * has gone (404, a web page) sends detection round again.
  */
 import { USD, type MoneyUnit } from './money';
 import {
+  looksLiteLlmKey,
+  looksOpenRouterKey,
   parseCustom,
   parseDashboard,
+  parseLiteLlmKey,
+  parseOpenRouterCredits,
+  parseOpenRouterKey,
   parseStatus,
   parseTokenUsage,
   type BalanceFigures,
+  type KeyCheck,
   type Parsed,
   type StatusInfo,
 } from './sources';
 import type { AccountTransport, Fetched } from '../../../api/account/transport';
 
-export type SourceKind = 'new-api' | 'dashboard' | 'custom';
+export type SourceKind = 'new-api' | 'dashboard' | 'openrouter' | 'litellm' | 'custom';
 
 /** A balance source the user set: a URL and the JSON paths of the figure and its currency. */
 export interface CustomSource {
@@ -48,11 +56,19 @@ export interface ReadOptions {
   /** The source found last time, tried first. */
   remembered?: SourceKind;
   custom?: CustomSource;
+  /** Tells this key from another in a masked label (OpenRouter, LiteLLM): another key's figures are refused. */
+  keyCheck?: KeyCheck;
   signal?: AbortSignal;
 }
 
-/** The dashboard pair is also served without `/v1` (one-api); the `/v1` form is tried. */
-const DASHBOARD = { subscription: '/v1/dashboard/billing/subscription', usage: '/v1/dashboard/billing/usage' };
+/** The dashboard pair: the `/v1` form first, then the one served at the root (one-api, older new-api). */
+const DASHBOARDS = [
+  { subscription: '/v1/dashboard/billing/subscription', usage: '/v1/dashboard/billing/usage' },
+  { subscription: '/dashboard/billing/subscription', usage: '/dashboard/billing/usage' },
+];
+/** OpenRouter's routes, beside its `/api/v1` base (the root here is the base without `/v1`). */
+const OPENROUTER = { key: '/v1/key', credits: '/v1/credits' };
+const LITELLM_KEY_INFO = '/key/info';
 
 type Step = ReadOutcome | 'absent';
 
@@ -103,17 +119,60 @@ async function dashboard(
   topUpLink?: string,
   signal?: AbortSignal,
 ): Promise<Step> {
-  const sub = await t.get(DASHBOARD.subscription, signal);
-  const stopSub = failure('dashboard', DASHBOARD.subscription, sub);
+  for (const paths of DASHBOARDS) {
+    const d = await dashboardAt(t, paths, unit, topUpLink, signal);
+    if (d !== 'absent') return d;
+  }
+  return 'absent';
+}
+
+async function dashboardAt(
+  t: AccountTransport,
+  paths: (typeof DASHBOARDS)[number],
+  unit: MoneyUnit,
+  topUpLink?: string,
+  signal?: AbortSignal,
+): Promise<Step> {
+  const sub = await t.get(paths.subscription, signal);
+  const stopSub = failure('dashboard', paths.subscription, sub);
   if (stopSub) return stopSub;
-  const use = await t.get(DASHBOARD.usage, signal);
-  const stopUse = failure('dashboard', DASHBOARD.usage, use);
+  const use = await t.get(paths.usage, signal);
+  const stopUse = failure('dashboard', paths.usage, use);
   // The subscription alone is not a balance: a missing usage route is a failure here.
-  if (stopUse === 'absent')
-    return { kind: 'unavailable', source: 'dashboard', why: `GET ${DASHBOARD.usage} is missing` };
+  if (stopUse === 'absent') return { kind: 'unavailable', source: 'dashboard', why: `GET ${paths.usage} is missing` };
   if (stopUse) return stopUse;
   const p = parseDashboard((sub as { body: unknown }).body, (use as { body: unknown }).body, unit);
   return fromParsed('dashboard', p, topUpLink);
+}
+
+/**
+ * OpenRouter: the key's own limit; a key without one draws on the account's credits, read from
+ * `/credits` when this key may (a management key), else the key is shown as unlimited.
+ */
+async function openRouter(t: AccountTransport, o: ReadOptions): Promise<Step> {
+  const f = await t.get(OPENROUTER.key, o.signal);
+  const stop = failure('openrouter', OPENROUTER.key, f);
+  if (stop) return stop;
+  const body = (f as { body: unknown }).body;
+  if (!looksOpenRouterKey(body)) return 'absent';
+  const k = parseOpenRouterKey(body, o.keyCheck);
+  if (!k.ok || !k.value.unlimited) return fromParsed('openrouter', k);
+  const c = await t.get(OPENROUTER.credits, o.signal);
+  if (c.kind !== 'json') return fromParsed('openrouter', k);
+  const credits = parseOpenRouterCredits(c.body);
+  return fromParsed(
+    'openrouter',
+    credits.ok ? { ok: true, value: { ...credits.value, expiresAt: k.value.expiresAt } } : credits,
+  );
+}
+
+async function liteLlm(t: AccountTransport, o: ReadOptions): Promise<Step> {
+  const f = await t.get(LITELLM_KEY_INFO, o.signal);
+  const stop = failure('litellm', LITELLM_KEY_INFO, f);
+  if (stop) return stop;
+  const body = (f as { body: unknown }).body;
+  if (!looksLiteLlmKey(body)) return 'absent';
+  return fromParsed('litellm', parseLiteLlmKey(body, o.keyCheck));
 }
 
 async function custom(t: AccountTransport, c: CustomSource, signal?: AbortSignal): Promise<Step> {
@@ -150,6 +209,10 @@ async function detect(t: AccountTransport, o: ReadOptions, seen: { unit?: MoneyU
   const unit = info !== 'absent' ? info.unit : USD;
   const d = await dashboard(t, unit, info !== 'absent' ? info.topUpLink : undefined, signal);
   if (d !== 'absent') return d;
+  const or = await openRouter(t, o);
+  if (or !== 'absent') return or;
+  const ll = await liteLlm(t, o);
+  if (ll !== 'absent') return ll;
   if (o.custom) {
     const c = await custom(t, o.custom, signal);
     if (c !== 'absent') return c;
@@ -180,6 +243,10 @@ async function readFrom(
         o.signal,
       );
     }
+    case 'openrouter':
+      return openRouter(t, o);
+    case 'litellm':
+      return liteLlm(t, o);
     case 'custom':
       return o.custom ? custom(t, o.custom, o.signal) : 'absent';
   }

@@ -4,10 +4,11 @@
  * huge figure or an error object gives a reason (for the log) instead of a number.
  * Shapes: new-api controller/misc.go (`/api/status`), token.go (`/api/usage/token`), billing.go
  * (`/v1/dashboard/billing/*`, whose `_usd` fields are in the site's display unit, whose
- * `total_usage` is ×100, and whose unlimited key reports 100000000).
+ * `total_usage` is ×100, and whose unlimited key reports 100000000); OpenRouter `/api/v1/key` and
+ * `/api/v1/credits`, LiteLLM `/key/info` (docs/relay-billing.md has the documented bodies).
  */
 import * as z from '../../../shared/zod';
-import { cleanSymbol, MAX_QUOTA, quotaFromDisplay, unitFromStatus, type MoneyUnit } from './money';
+import { cleanSymbol, MAX_QUOTA, quotaFromDisplay, unitFromStatus, USD, type MoneyUnit } from './money';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; why: string };
 
@@ -194,4 +195,133 @@ export function parseCustom(body: unknown, balancePath: string, currencyPath?: s
   const bad = checkQuota(quota, balancePath);
   if (bad) return { ok: false, why: bad };
   return { ok: true, value: { quota, unlimited: false, unit } };
+}
+
+/**
+ * Whether a key a gateway names in masked form (`sk-or-v1-au7...890`, LiteLLM's `sk-...abcd`) is
+ * this key: true, false, or undefined when the text is not a masked key (a label the user chose).
+ */
+export type KeyCheck = (masked: string) => boolean | undefined;
+
+/** A {@link KeyCheck} against `key`. The key itself never leaves this closure. */
+export function maskedKeyCheck(key: string): KeyCheck {
+  return (masked) => {
+    const m = /^(\S*?)(?:\.{3}|…)(\S*)$/.exec(masked.trim());
+    if (!m) return undefined;
+    const [, head = '', tail = ''] = m;
+    if (head.length + tail.length < 4) return undefined;
+    return key.startsWith(head) && key.endsWith(tail);
+  };
+}
+
+/** A figure in dollars as quota units, checked: `what` names the field in the reason. */
+function dollars(v: number, what: string): Parsed<number> {
+  const bad = checkQuota(v, what);
+  if (bad) return { ok: false, why: bad };
+  const quota = quotaFromDisplay(v, USD);
+  const big = checkQuota(quota, what);
+  return big ? { ok: false, why: big } : { ok: true, value: quota };
+}
+
+/** An ISO 8601 date (OpenRouter, LiteLLM) as ms since the epoch; absent, null or unreadable: never. */
+function isoExpiry(v: string | null | undefined): number | undefined {
+  if (!v) return undefined;
+  const ms = Date.parse(v);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+const nullableNum = z.optional(z.nullable(z.number()));
+const openRouterKeySchema = z.object({
+  data: z.object({
+    limit: nullableNum,
+    limit_remaining: nullableNum,
+    usage: z.number(),
+    label: z.optional(z.nullable(z.string())),
+    expires_at: z.optional(z.nullable(z.string())),
+  }),
+});
+
+/** Whether a body has OpenRouter's `/key` fields at all (another product's route does not). */
+export function looksOpenRouterKey(body: unknown): boolean {
+  const d = isObj(body) ? body.data : undefined;
+  return isObj(d) && 'usage' in d && ('limit_remaining' in d || 'limit' in d);
+}
+
+/**
+ * OpenRouter `GET /api/v1/key`: the key's own limit left, in dollars (credits). A key without a
+ * limit draws on the account's credits: `unlimited` here, and {@link parseOpenRouterCredits} says
+ * how much the account has. A masked label that is not this key's is another key's figures.
+ */
+export function parseOpenRouterKey(body: unknown, keyCheck?: KeyCheck): Parsed<BalanceFigures> {
+  const err = errorIn(body);
+  if (err) return { ok: false, why: err };
+  const r = openRouterKeySchema.safeParse(body);
+  if (!r.success) return { ok: false, why: `unexpected shape at ${r.error.issues[0]?.path.join('.') ?? 'the body'}` };
+  const d = r.data.data;
+  if (d.label && keyCheck?.(d.label) === false)
+    return { ok: false, why: 'answered the figures of another key (its label does not match this key)' };
+  const expiresAt = isoExpiry(d.expires_at);
+  const usage = dollars(d.usage, 'usage');
+  if (!usage.ok) return usage;
+  if (d.limit === null || d.limit === undefined) return { ok: true, value: { unlimited: true, expiresAt, unit: USD } };
+  const left = dollars(d.limit_remaining ?? d.limit - d.usage, 'limit_remaining');
+  if (!left.ok) return left;
+  return { ok: true, value: { quota: left.value, unlimited: false, expiresAt, unit: USD } };
+}
+
+const openRouterCreditsSchema = z.object({ data: z.object({ total_credits: z.number(), total_usage: z.number() }) });
+
+/** OpenRouter `GET /api/v1/credits` (the account's credits; a management key's route): bought − used, in dollars. */
+export function parseOpenRouterCredits(body: unknown): Parsed<BalanceFigures> {
+  const err = errorIn(body);
+  if (err) return { ok: false, why: err };
+  const r = openRouterCreditsSchema.safeParse(body);
+  if (!r.success) return { ok: false, why: `unexpected shape at ${r.error.issues[0]?.path.join('.') ?? 'the body'}` };
+  const { total_credits, total_usage } = r.data.data;
+  const bought = dollars(total_credits, 'total_credits');
+  if (!bought.ok) return bought;
+  const used = dollars(total_usage, 'total_usage');
+  if (!used.ok) return used;
+  const left = dollars(total_credits - total_usage, 'total_credits - total_usage');
+  if (!left.ok) return left;
+  return { ok: true, value: { quota: left.value, unlimited: false, unit: USD } };
+}
+
+const liteLlmKeySchema = z.object({
+  key: z.optional(z.nullable(z.string())),
+  info: z.object({
+    spend: z.number(),
+    max_budget: nullableNum,
+    key_name: z.optional(z.nullable(z.string())),
+    expires: z.optional(z.nullable(z.string())),
+  }),
+});
+
+/** Whether a body has LiteLLM's `/key/info` fields at all. */
+export function looksLiteLlmKey(body: unknown): boolean {
+  return isObj(body) && isObj(body.info) && 'spend' in body.info;
+}
+
+/**
+ * LiteLLM proxy `GET /key/info` (the calling key): `max_budget − spend`, in dollars; no budget is
+ * unlimited. The key's `key_name` (`sk-...abcd`) must be this key's.
+ */
+export function parseLiteLlmKey(body: unknown, keyCheck?: KeyCheck): Parsed<BalanceFigures> {
+  const err = errorIn(body);
+  if (err) return { ok: false, why: err };
+  const r = liteLlmKeySchema.safeParse(body);
+  if (!r.success) return { ok: false, why: `unexpected shape at ${r.error.issues[0]?.path.join('.') ?? 'the body'}` };
+  const d = r.data.info;
+  if (d.key_name && keyCheck?.(d.key_name) === false)
+    return { ok: false, why: 'answered the figures of another key (its key_name does not match this key)' };
+  const expiresAt = isoExpiry(d.expires);
+  const spend = dollars(d.spend, 'spend');
+  if (!spend.ok) return spend;
+  if (d.max_budget === null || d.max_budget === undefined)
+    return { ok: true, value: { unlimited: true, expiresAt, unit: USD } };
+  const budget = dollars(d.max_budget, 'max_budget');
+  if (!budget.ok) return budget;
+  const left = dollars(d.max_budget - d.spend, 'max_budget - spend');
+  if (!left.ok) return left;
+  return { ok: true, value: { quota: left.value, unlimited: false, expiresAt, unit: USD } };
 }

@@ -20,12 +20,16 @@ export interface BalanceStatusModel {
   quietLine?: string;
 }
 
-function sourceName(s: SourceKind | undefined): string {
+export function sourceName(s: SourceKind | undefined): string {
   switch (s) {
     case 'new-api':
       return l10n.t("the gateway's /api/usage/token (new-api)");
     case 'dashboard':
       return l10n.t("the gateway's /v1/dashboard/billing");
+    case 'openrouter':
+      return l10n.t("OpenRouter's /api/v1/key");
+    case 'litellm':
+      return l10n.t("the LiteLLM proxy's /key/info");
     case 'custom':
       return l10n.t('the balance source in your settings');
     default:

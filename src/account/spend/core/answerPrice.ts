@@ -1,5 +1,6 @@
 /**
- * The cost of one answer as the chat stores it: the gateway's usage × the model's price, in whole
+ * The cost of one answer as the chat stores it: the gateway's own report when it made one, else
+ * the gateway's usage × the model's price, in whole
  * quota units of the gateway's unit. Without usage, the tokens the chat counted give a figure
  * marked as an estimate; without a price there is no figure, only the mark and its reason.
  */
@@ -7,14 +8,25 @@ import type { MoneyUnit } from '../../../shared/money';
 import type { AnswerCost } from '../../../shared/protocol/cost';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import { answerCost, type UsageCounts } from './cost';
+import { reportedCostIn } from '../../../api/chat/gatewayCost';
 
 export interface AnswerPriceQuery {
   usage?: UsageCounts;
   /** Tokens counted by the client, for an answer the gateway reported no usage for. */
   estimated?: { prompt_tokens: number; completion_tokens: number };
+  /** The gateway's own figure (src/api/chat/gatewayCost.ts), checked here. */
+  reported?: unknown;
 }
 
+/** Dollars as quota units of `unit` (quota / quota_per_unit is dollars, whatever the display unit). */
+export function quotaOfDollars(usd: number, unit: MoneyUnit): number {
+  return Math.round(usd * unit.quotaPerUnit);
+}
+
+/** The gateway's reported cost wins over usage × price (issue 39); the answer says which it is. */
 export function priceOfAnswer(q: AnswerPriceQuery, price: ModelPrice | undefined, unit: MoneyUnit): AnswerCost {
+  const reported = reportedCostIn(q.reported !== undefined ? { reported_cost: q.reported } : q.usage);
+  if (reported) return { quota: quotaOfDollars(reported.usd, unit), unit, estimate: false, reportedBy: reported.from };
   const exact = answerCost(q.usage, price);
   if (exact.quota !== undefined) return { quota: exact.quota, unit, estimate: false };
   if (exact.reason === 'no-usage' && q.estimated) {

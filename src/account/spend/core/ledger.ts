@@ -58,7 +58,8 @@ function cleanModel(m: string): string {
   return (s || '(unknown)').slice(0, 128);
 }
 
-function originOf(url: string): string {
+/** A gateway base URL as the ledger keys it: its origin, no path. */
+export function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

@@ -8,6 +8,18 @@ import * as l10n from '@vscode/l10n';
 import { sameUnit } from '../../../shared/money';
 import { formatQuota } from '../../balance/core/money';
 import type { LedgerRow } from './ledger';
+import type { PriceOffer } from '../../pricing/core/priceCompare';
+
+/** What the report adds beside the ledger: whose profile each gateway is, and the prices across profiles. */
+export interface ReportExtras {
+  /** The profile name(s) of a gateway's base URL; undefined when no profile has it now. */
+  profileOf?: (gateway: string) => string | undefined;
+  /** Per model, its price on each profile that lists it, cheapest first (priceCompare.ts). */
+  prices?: Map<string, PriceOffer[]>;
+}
+
+/** Models shown at most in the price table. */
+export const PRICE_TABLE_MODELS = 300;
 
 /** Days shown at most (the ledger keeps a year); older ones are in the CSV export. */
 export const REPORT_DAYS = 92;
@@ -48,7 +60,7 @@ function money(rows: LedgerRow[], pick: (r: LedgerRow) => number): string {
 }
 
 /** The report as Markdown; `now` names the day it was made. */
-export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): string {
+export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string } & ReportExtras): string {
   const out: string[] = [`# ${l10n.t('Gateway Studio usage')}`, ''];
   out.push(
     l10n.t('Made {0}. Stored on this computer only: figures and model names, never a key or a message.', o.generatedAt),
@@ -56,16 +68,19 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
   out.push('');
   if (rows.length === 0) {
     out.push(l10n.t('Nothing counted yet: answers and clips appear here once the gateway has billed them.'));
+    out.push(...priceTable(o.prices));
     return out.join('\n') + '\n';
   }
-  const manyGateways = new Set(rows.map((r) => r.gateway)).size > 1;
+  const byProfile = o.profileOf !== undefined;
+  const manyGateways = byProfile || new Set(rows.map((r) => r.gateway)).size > 1;
+  const where = (gateway: string): string => o.profileOf?.(gateway) ?? host(gateway);
   const days = [...new Set(rows.map((r) => r.day))].sort().reverse();
   for (const day of days.slice(0, REPORT_DAYS)) {
     const ofDay = rows.filter((r) => r.day === day);
     out.push(`## ${day}`, '');
     const head = [
       l10n.t('Model'),
-      ...(manyGateways ? [l10n.t('Gateway')] : []),
+      ...(manyGateways ? [byProfile ? l10n.t('Profile') : l10n.t('Gateway')] : []),
       l10n.t('Requests'),
       l10n.t('Tokens (prompt / completion / cached)'),
       l10n.t('Clips (seconds)'),
@@ -88,7 +103,7 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
         : exact;
       const cells = [
         r.model,
-        ...(manyGateways ? [host(r.gateway)] : []),
+        ...(manyGateways ? [where(r.gateway)] : []),
         String(r.requests),
         `${r.promptTokens} / ${r.completionTokens} / ${r.cachedTokens}`,
         r.clips ? `${r.clips} (${r.videoSeconds} s)` : '0',
@@ -120,5 +135,49 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string }): st
     out.push(
       l10n.t('{0} older days are not shown here; Export Usage writes them all to CSV.', days.length - REPORT_DAYS),
     );
+  out.push(...priceTable(o.prices));
   return out.join('\n') + '\n';
+}
+
+/** A price per token as the price of a million, in the profile's unit; `—` when there is none. */
+function perMillion(v: number | undefined, unit: LedgerRow['unit']): string {
+  return v === undefined ? '—' : formatQuota(v * 1e6, unit, { precise: true });
+}
+
+/**
+ * Each model's price on every profile that lists it, cheapest first: the gateway's price list ×
+ * the key's group ratio, or the user's own price (`gatewayStudio.spend.prices`).
+ */
+function priceTable(prices: Map<string, PriceOffer[]> | undefined): string[] {
+  if (!prices || prices.size === 0) return [];
+  const out = [
+    '',
+    `## ${l10n.t('Prices across profiles')}`,
+    '',
+    l10n.t("Each profile's price list × its group ratio (or your gatewayStudio.spend.prices), cheapest first."),
+    '',
+  ];
+  const head = [
+    l10n.t('Model'),
+    l10n.t('Profile'),
+    l10n.t('Input / 1M tokens'),
+    l10n.t('Output / 1M tokens'),
+    l10n.t('Per call'),
+  ];
+  out.push(`| ${head.map(mdCell).join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`);
+  const models = [...prices.entries()];
+  for (const [model, offers] of models.slice(0, PRICE_TABLE_MODELS))
+    for (const [i, x] of offers.entries()) {
+      const cells = [
+        i === 0 ? codeCell(model) : '',
+        mdCell(x.profile),
+        mdCell(perMillion(x.price.input, x.unit)),
+        mdCell(perMillion(x.price.output, x.unit)),
+        mdCell(x.price.perCall === undefined ? '—' : formatQuota(x.price.perCall, x.unit, { precise: true })),
+      ];
+      out.push(`| ${cells.join(' | ')} |`);
+    }
+  if (models.length > PRICE_TABLE_MODELS)
+    out.push('', l10n.t('{0} more models are not shown.', models.length - PRICE_TABLE_MODELS));
+  return out;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { UsageLedger } from '../core/ledger';
-import { usageMarkdown } from '../core/usageReport';
+import { usageMarkdown, type ReportExtras } from '../core/usageReport';
 
 export const SHOW_USAGE_COMMAND = 'gatewayStudio.spend.showUsage';
 /** A read-only document of its own scheme: nothing to save, nothing written to disk. */
@@ -8,15 +8,18 @@ export const USAGE_SCHEME = 'gateway-studio-usage';
 const USAGE_URI = vscode.Uri.from({ scheme: USAGE_SCHEME, path: '/usage.md' });
 
 /**
- * The usage view: the ledger as a Markdown preview (per day and model: requests, tokens, clips,
- * cost computed and charged), made fresh each time the command runs.
+ * The usage view: the ledger as a Markdown preview (per day, model and profile: requests, tokens,
+ * clips, cost computed and charged) and each model's price on every profile, made fresh each
+ * time the command runs. `extras` failing leaves the ledger's tables alone.
  */
-export function registerUsageView(ledger: UsageLedger): vscode.Disposable {
+export function registerUsageView(ledger: UsageLedger, extras?: () => Promise<ReportExtras>): vscode.Disposable {
   const changed = new vscode.EventEmitter<vscode.Uri>();
   const provider: vscode.TextDocumentContentProvider = {
     onDidChange: changed.event,
-    provideTextDocumentContent: () =>
-      usageMarkdown(ledger.rows(), { generatedAt: new Date().toLocaleString(vscode.env.language) }),
+    provideTextDocumentContent: async () => {
+      const more = extras ? await extras().catch(() => ({})) : {};
+      return usageMarkdown(ledger.rows(), { generatedAt: new Date().toLocaleString(vscode.env.language), ...more });
+    },
   };
   return vscode.Disposable.from(
     changed,

@@ -13,6 +13,8 @@ export interface CostQuery {
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
   /** Tokens counted here when the gateway reported no usage (a stopped answer, an old relay). */
   estimated?: { prompt_tokens: number; completion_tokens: number };
+  /** The gateway's own cost of the answer, as its usage carried it (checked by the pricer). */
+  reported?: unknown;
 }
 
 /** An answer the gateway may have billed: it ended and something came back. */
@@ -39,8 +41,10 @@ export function costQuery(conv: Conversation, m: AssistantMessage): CostQuery {
   const model = m.requestedModel;
   if (m.usage) {
     const cached = cachedTokens(m.usage);
+    const reported = (m.usage as { reported_cost?: unknown }).reported_cost;
     return {
       model,
+      ...(reported !== undefined ? { reported } : {}),
       usage: {
         prompt_tokens: m.usage.prompt_tokens,
         completion_tokens: m.usage.completion_tokens,

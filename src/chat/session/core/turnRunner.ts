@@ -389,10 +389,12 @@ function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; tot
   const c = u.completion_tokens ?? 0;
   // Cached prompt tokens are billed at their own price: the answer's cost needs them.
   const cached = cachedTokens(u);
+  const reported = (u as { reported_cost?: unknown }).reported_cost; // the gateway's own cost (api/chat/gatewayCost.ts)
   return {
     prompt_tokens: p,
     completion_tokens: c,
     total_tokens: u.total_tokens ?? p + c,
     ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    ...(typeof reported === 'object' && reported !== null ? { reported_cost: reported } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { HttpClient } from '../../../../../src/api/transport/http';
 import { readBalance, type ReadOutcome } from '../../../../../src/account/balance/core/detect';
 import { formatQuota } from '../../../../../src/account/balance/core/money';
+import { maskedKeyCheck } from '../../../../../src/account/balance/core/sources';
 import { transportOver } from '../../../../../src/api/account/transport';
 import { useGateway } from '../../../../support/helpers';
 
@@ -219,5 +220,89 @@ void describe('hostile answers: "balance unavailable" with a reason, never a fig
   void it('a wrong key reads as unavailable (401), not as none', async () => {
     await reset();
     assert.equal((await readBalance(transport('sk-wrong'))).kind, 'unavailable');
+  });
+});
+
+// Issue 39's dialects, each served by a local-gateway instance of its own (`billing`), read over
+// real HTTP as two more profiles would be: the key's own base URL and key only.
+void describe('OpenRouter and LiteLLM instances', () => {
+  const or = useGateway({ billing: 'openrouter' });
+  const ll = useGateway({ billing: 'litellm' });
+  const via = (g: typeof or, key = g.keys.valid) => {
+    const http = new HttpClient({ baseUrl: `${g.url}/v1`, apiKey: key });
+    return { t: transportOver(http), keyCheck: maskedKeyCheck(key) };
+  };
+  const post = (g: typeof or, body: unknown) =>
+    fetch(`${g.url}/__control/account`, { method: 'POST', body: JSON.stringify(body) });
+  const resetBoth = async () => {
+    await fetch(`${or.url}/__control/reset`, { method: 'POST' });
+    await fetch(`${ll.url}/__control/reset`, { method: 'POST' });
+  };
+
+  void it('OpenRouter: the key limit left, detected after new-api and the dashboard are missing', async () => {
+    await resetBoth();
+    const { t, keyCheck } = via(or);
+    const o = await readBalance(t, { keyCheck });
+    assert.equal(shown(o), '$25.00');
+    assert.equal((o as Extract<ReadOutcome, { kind: 'reading' }>).reading.source, 'openrouter');
+    assert.ok(or.requests().some((r) => r.path === '/v1/key' && r.auth === 'valid'));
+    // Remembered: the next read goes straight to /v1/key.
+    or.resetCounts();
+    assert.equal(shown(await readBalance(t, { keyCheck, remembered: 'openrouter' })), '$25.00');
+    assert.deepEqual(
+      or.requests().map((r) => r.path),
+      ['/v1/key'],
+    );
+  });
+
+  void it('OpenRouter: a key without a limit is unlimited, or the account credits with a management key', async () => {
+    await resetBoth();
+    await post(or, { unlimited: true });
+    const { t, keyCheck } = via(or);
+    assert.equal(shown(await readBalance(t, { keyCheck, remembered: 'openrouter' })), 'unlimited');
+    await post(or, { unlimited: false, managementKey: true, balance: 1_000_000 });
+    await post(or, { unlimited: true });
+    assert.equal(shown(await readBalance(t, { keyCheck, remembered: 'openrouter' })), '$2.00');
+  });
+
+  void it("another key's figures are unavailable, with the reason", async () => {
+    await resetBoth();
+    await post(or, { foreignKey: true });
+    await post(ll, { foreignKey: true });
+    for (const g of [or, ll]) {
+      const { t, keyCheck } = via(g);
+      const o = await readBalance(t, { keyCheck });
+      assert.equal(o.kind, 'unavailable', JSON.stringify(o));
+      assert.match((o as { why: string }).why, /another key/);
+    }
+  });
+
+  void it('LiteLLM: max_budget − spend from /key/info, moving by what a chat call cost', async () => {
+    await resetBoth();
+    await post(ll, { quotaPerUnit: 1000, balance: 100_000 });
+    const { t, keyCheck } = via(ll);
+    const before = await readBalance(t, { keyCheck });
+    assert.equal(shown(before), '$100.00');
+    assert.equal((before as Extract<ReadOutcome, { kind: 'reading' }>).reading.source, 'litellm');
+    const res = await fetch(`${ll.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ll.keys.valid}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gw-chat', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const cost = Number(res.headers.get('x-litellm-response-cost'));
+    await res.text();
+    assert.ok(cost > 0, 'the answer carries its cost header');
+    const after = await readBalance(t, { keyCheck, remembered: 'litellm' });
+    const r = (after as Extract<ReadOutcome, { kind: 'reading' }>).reading;
+    assert.equal(r.quota, 100_000 * 500 - Math.round(cost * 1000) * 500);
+  });
+
+  void it("the new-api routes are not there on these instances, nor theirs on new-api's", async () => {
+    const s = await fetch(`${or.url}/api/status`);
+    assert.equal(s.status, 404);
+    await s.text();
+    const k = await fetch(`${gw.url}/v1/key`, { headers: { authorization: `Bearer ${gw.keys.valid}` } });
+    assert.equal(k.status, 404);
+    await k.text();
   });
 });

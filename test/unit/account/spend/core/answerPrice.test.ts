@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { USD } from '../../../../../src/account/balance/core/money';
 import type { ModelPrice } from '../../../../../src/account/pricing/core/pricing';
-import { priceOfAnswer } from '../../../../../src/account/spend/core/answerPrice';
+import { priceOfAnswer, quotaOfDollars } from '../../../../../src/account/spend/core/answerPrice';
 
 const price: ModelPrice = { model: 'gw-reasoner', source: 'gateway', input: 2, output: 8, cachedInput: 0.2 };
 
@@ -36,5 +36,33 @@ void describe('priceOfAnswer', () => {
   void it('a per-call price needs no usage', () => {
     const c = priceOfAnswer({}, { model: 'x', source: 'settings', perCall: 1234 }, USD);
     assert.deepEqual(c, { quota: 1234, unit: USD, estimate: false });
+  });
+});
+
+void describe("the gateway's reported cost (issue 39)", () => {
+  void it('wins over usage × price and says which it is', () => {
+    const c = priceOfAnswer(
+      { usage: { prompt_tokens: 100, completion_tokens: 10 }, reported: { usd: 0.002, from: 'usage.cost' } },
+      price,
+      USD,
+    );
+    assert.deepEqual(c, { quota: 1000, unit: USD, estimate: false, reportedBy: 'usage.cost' });
+    // No price known: the report still gives the figure.
+    const h = priceOfAnswer({ reported: { usd: 0.5, from: 'x-litellm-response-cost' } }, undefined, USD);
+    assert.deepEqual(h, { quota: 250_000, unit: USD, estimate: false, reportedBy: 'x-litellm-response-cost' });
+    assert.equal(quotaOfDollars(1, { ...USD, quotaPerUnit: 1000 }), 1000);
+  });
+
+  void it('a hostile report (negative, absurd, a string, an unknown source) is ignored: usage × price', () => {
+    for (const reported of [
+      { usd: -1, from: 'usage.cost' },
+      { usd: 1e9, from: 'usage.cost' },
+      { usd: 'NaN', from: 'usage.cost' },
+      { usd: 0.1, from: 'somewhere' },
+      'free',
+    ]) {
+      const c = priceOfAnswer({ usage: { prompt_tokens: 10, completion_tokens: 0 }, reported }, price, USD);
+      assert.deepEqual(c, { quota: 20, unit: USD, estimate: false }, JSON.stringify(reported));
+    }
   });
 });

@@ -6,6 +6,7 @@ import { USD, unitFromStatus } from '../../../../../src/account/balance/core/mon
 import { UsageLedger } from '../../../../../src/account/spend/core/ledger';
 import { REPORT_DAYS, codeCell, mdCell, usageMarkdown } from '../../../../../src/account/spend/core/usageReport';
 import { MemoryStorage } from '../../../../support/memoryStorage';
+import { comparePrices } from '../../../../../src/account/pricing/core/priceCompare';
 
 const gw = 'https://gw.example/v1';
 
@@ -94,5 +95,43 @@ void describe('usageMarkdown', () => {
     const md = usageMarkdown(l.rows(), { generatedAt: 'now' });
     assert.equal(md.match(/^## /gm)?.length, REPORT_DAYS);
     assert.match(md, /3 older days are not shown here/);
+  });
+});
+
+void describe('usageMarkdown across profiles (issue 39)', () => {
+  void it("a Profile column names each row's profile (its gateway's host when no profile has it now)", async () => {
+    const l = new UsageLedger(new MemoryStorage(), () => Date.parse('2026-11-25T10:00:00'));
+    await l.recordAnswer({ gateway: gw, model: 'gw-chat', cost: { quota: 2500, estimate: false }, unit: USD });
+    await l.recordAnswer({
+      gateway: 'https://gone.example/v1',
+      model: 'gw-chat',
+      cost: { quota: 500, estimate: false },
+      unit: USD,
+    });
+    const md = usageMarkdown(l.rows(), {
+      generatedAt: 'now',
+      // The ledger keeps origins: two profiles on one origin share its rows.
+      profileOf: (g) => (g === 'https://gw.example' ? 'Work, Backup' : undefined),
+    });
+    assert.match(md, /\| Model \| Profile \| Requests/);
+    assert.match(md, /\| `gw-chat` \| Work, Backup \| 1 \|/);
+    assert.match(md, /\| `gw-chat` \| gone\.example \| 1 \|/);
+  });
+
+  void it("each model's price on every profile, cheapest first, in each profile's unit; names escaped", () => {
+    const cny = unitFromStatus({ displayType: 'CNY', quotaPerUnit: 500_000, usdExchangeRate: 7 });
+    const prices = comparePrices([
+      { profile: 'Dear', unit: USD, prices: [{ model: 'gw-chat', source: 'gateway', input: 1.5, output: 6 }] },
+      { profile: 'Cheap', unit: cny, prices: [{ model: 'gw-chat', source: 'gateway', input: 0.75, output: 3 }] },
+      { profile: '[x](http://evil)', unit: USD, prices: [{ model: 'vid', source: 'gateway', perCall: 12_500 }] },
+    ]);
+    const md = usageMarkdown([], { generatedAt: 'now', prices });
+    assert.match(md, /## Prices across profiles/);
+    const cheap = md.indexOf('| `gw-chat` | Cheap |');
+    const dear = md.indexOf('|  | Dear |');
+    assert.ok(cheap > 0 && dear > cheap, md);
+    assert.match(md, /\| `gw-chat` \| Cheap \| ¥10\.50 \| ¥42\.00 \| — \|/);
+    assert.match(md, /\| {2}\| Dear \| \$3\.00 \| \$12\.00 \| — \|/);
+    assert.match(md, /\| `vid` \| \\\[x\\\]\(http:\/\/evil\) \| — \| — \| \$0\.025 \|/);
   });
 });
