@@ -22,6 +22,12 @@ describe('tools in VS Code', () => {
     const file = path.join(folder.uri.fsPath, 'src', 'x.ts');
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, 'export const n: number = "one";\n');
+    // A document of this file left open by an earlier attempt reads the disk change late on a
+    // loaded machine, and the tool reads the open document: wait until it has the new text.
+    await waitFor('an open document of src/x.ts to have the new text', () => {
+      const d = vscode.workspace.textDocuments.find((t) => t.uri.fsPath === file);
+      return !d || d.getText() === 'export const n: number = "one";\n';
+    });
     const host = new VscodeToolHost();
     let diffSeen = '';
     const runner = new ToolRunner({
