@@ -31,6 +31,10 @@ export interface RequestDefaults {
    * cannot wait for a new one (the context meter); a request's own `BuildOptions.system` wins.
    */
   system?: (userPrompt: string) => string;
+  /** The model of this turn, over the conversation's (an agent's model: `chat/agents`). */
+  turnModel?: string;
+  /** The agent answering this turn, stored on its answers. */
+  agent?: string;
 }
 
 export interface BuildOptions {
@@ -81,8 +85,11 @@ export function effectiveParams(c: Conversation, defaults: ChatParams): ChatPara
  * The model the conversation uses: its own, else the setting. The one place this is worked out:
  * the request, the meter, compaction, the tool mode and the mentions all ask it.
  */
-export function effectiveModel(c: Pick<Conversation, 'model'>, defaults: Pick<RequestDefaults, 'model'>): string {
-  return sharedEffectiveModel(c.model, defaults.model);
+export function effectiveModel(
+  c: Pick<Conversation, 'model'>,
+  defaults: Pick<RequestDefaults, 'model' | 'turnModel'>,
+): string {
+  return defaults.turnModel || sharedEffectiveModel(c.model, defaults.model);
 }
 
 /**

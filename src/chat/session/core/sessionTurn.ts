@@ -14,6 +14,9 @@ import type { SessionBackend, SessionDeps } from './sessionDeps';
 import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
+import { agentTurn, type TurnRequest } from './agentTurn';
+
+export type { TurnRequest } from './agentTurn';
 
 /** Least time between two saves of an answer that is still streaming. */
 const PARTIAL_SAVE_MS = 2000;
@@ -36,7 +39,12 @@ export interface TurnHost {
  * answer streams to the views while the conversation is shown, and is saved when the request is
  * sent, every ~2 s while text arrives, and at its end, whichever conversation is shown by then.
  */
-export async function runSessionTurn(host: TurnHost, conversation: Conversation, requestId: string): Promise<void> {
+export async function runSessionTurn(
+  host: TurnHost,
+  conversation: Conversation,
+  requestId: string,
+  request?: TurnRequest,
+): Promise<void> {
   const { deps, slot, context } = host;
   const sink = deps.sink;
   const signal = slot.begin(requestId);
@@ -48,7 +56,7 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
   // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
   void host.save(conversation);
   const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
-  const defaults = context.turnDefaults();
+  let defaults = context.turnDefaults();
   let status: string;
   let lastError: ErrorView | undefined;
   let last: AssistantMessage | undefined;
@@ -57,16 +65,27 @@ export async function runSessionTurn(host: TurnHost, conversation: Conversation,
     const backend = await deps.backend();
     const costs = turnCosts(host, conversation, backend);
     await context.guard.ensureRecords(() => backend.listModels(signal));
+    const turn = await agentTurn({
+      catalog: deps.agents,
+      conversation,
+      ...(request ? { request } : {}),
+      defaults,
+      executor: host.executor(),
+      guard: context.guard,
+      ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+    });
+    defaults = turn.defaults;
+    for (const n of turn.notes) deps.log.warn(`chat agents: ${n}`);
     const outcome = await runTurn({
       backend,
       conversation,
       defaults,
-      executor: host.executor(),
+      executor: turn.executor,
       context: context.guard.forTurn(conversation, defaults, backend),
       maxRounds: deps.settings().maxRounds,
       signal,
       now: host.now,
-      ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+      ...(turn.prompt ? { prompt: turn.prompt } : {}),
       callbacks: {
         onMessage: (msg) => {
           costs?.seen(conversation, msg);
