@@ -35,6 +35,7 @@ import { PromptContext } from '../prompt/vscode/promptContext';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
+import { ChatAgents } from '../agents/vscode/chatAgents';
 
 /**
  * The chat's host side: validates what every open chat webview sends and hands it to the
@@ -55,6 +56,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
   private readonly profiles: ChatProfiles;
+  /** The agent picker, the agent files and handoffs (`chat/agents`). */
+  readonly agents: ChatAgents;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
@@ -80,6 +83,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       },
     });
+    this.agents = this.createAgents();
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = this.createSession(conversations);
     this.actions = new EditorActions(
@@ -114,6 +118,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.mentions.routes,
       ...this.prompt.routes,
       ...this.profiles.routes,
+      ...this.agents.routes,
     };
     this.disposables.push(
       this.tools,
@@ -130,7 +135,20 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       }),
       this.profiles,
+      this.agents,
     );
+  }
+
+  /** The agent picker, the agent files and handoffs, over the shown conversation. */
+  private createAgents(): ChatAgents {
+    return new ChatAgents({
+      broadcast: (m) => this.hub.broadcast(m),
+      activeAgent: () => this.session.shown.agent,
+      setAgent: (id) => this.session.setAgent(id),
+      send: (requestId, q) => this.session.send(requestId, { ...q, images: [], contexts: [] }),
+      warn: (m) => this.s.log.warn(m),
+      ...this.opts,
+    });
   }
 
   /** The session over the stored conversations, with the prompt, profiles, hub and prices it needs. */
@@ -160,6 +178,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       log: s.log,
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
+      agents: this.agents,
       priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
     });
   }
@@ -250,7 +269,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private async ready(surface: Surface): Promise<void> {
     this.hub.ready(surface, this.state());
     if (this.session.models.stale) void this.session.models.load();
-    await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
+    await Promise.all([this.checkpoints.refresh(), this.prompt.post(), this.agents.post()]);
   }
 
   /** "Add File to Chat": the files become chips in the composer of every chat. */

@@ -23,6 +23,7 @@
  * The API key never crosses this boundary: no message has a field for it.
  */
 import * as z from '../zod';
+import { agentsHostMessages, agentsWebviewMessages } from './agents';
 import { chatHostMessages, chatWebviewMessages } from './chat';
 import { checkpointsHostMessages, checkpointsWebviewMessages } from './checkpoints';
 import { contextHostMessages, contextWebviewMessages } from './context';
@@ -45,6 +46,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...contextHostMessages,
   ...promptHostMessages,
   ...profilesHostMessages,
+  ...agentsHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -59,6 +61,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...contextWebviewMessages,
   ...promptWebviewMessages,
   ...profilesWebviewMessages,
+  ...agentsWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -94,6 +97,7 @@ export function parseWebviewMessage(
   };
 }
 
+export * from './agents';
 export * from './chat';
 export * from './checkpoints';
 export * from './context';
