@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CustomizationSource, CustomizationSourceProvider } from '../../../contracts/customizations';
 import { userValue } from '../../../platform/userSettings';
-import { linkOutOfWorkspace } from '../../../platform/workspaceLinks';
+import { leadsToSecret, linkOutOfWorkspace } from '../../../platform/workspaceLinks';
 import type { AgentEntry, HostMessage, WebviewMessage } from '../../../shared/protocol';
 import type { Routes } from '../../conversation/core/routes';
 import {
@@ -160,6 +160,9 @@ export class ChatAgents implements AgentCatalog, vscode.Disposable {
       // A workspace file that is a link out of the workspace is not read (the one rule for links).
       if (source.scope === 'workspace' && (await linkOutOfWorkspace(uri)) !== undefined)
         return { source, name, refused: vscode.l10n.t('It is a link that leads outside the workspace; not read.') };
+      // Its text goes to the model: a link to `.env` beside it would send the secrets.
+      if (source.scope === 'workspace' && (await leadsToSecret(uri)))
+        return { source, name, refused: vscode.l10n.t('It leads to a file that may hold secrets; not read.') };
       const stat = await vscode.workspace.fs.stat(uri);
       if (stat.size > MAX_AGENT_FILE_BYTES)
         return {
