@@ -197,6 +197,9 @@ export const WEBVIEW_STRINGS = [
   'This workspace is not trusted (Restricted Mode), so its rules files are not sent: text in a repository can try to steer the assistant (prompt injection). Read them first, then allow them if you trust them.',
   'Allow rules for this workspace',
   'cut to the size limit',
+  // The agent picker (chat/agents)
+  'Agent',
+  'Model: {0}',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

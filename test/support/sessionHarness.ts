@@ -58,6 +58,8 @@ export interface OpenSessionOptions {
   events?: SessionDeps['events'];
   /** Who prices ended answers (the account feature, through the platform's bridge). */
   priceAnswer?: SessionDeps['priceAnswer'];
+  /** The agents a turn may run as (`chat/agents`). */
+  agents?: SessionDeps['agents'];
 }
 
 /**
@@ -96,6 +98,7 @@ export function openSession(
     ...(options.prompt ? { prompt: options.prompt } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.priceAnswer ? { priceAnswer: options.priceAnswer } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

@@ -38,7 +38,11 @@ export function answerCostView(t: Translate, c: AnswerCost): CostView {
  * added exactly. It is an estimate when any answer's is, or when an answer had no figure or was
  * priced in another unit (another gateway) and so is not in the sum. Undefined with no costs.
  */
-export function totalCostView(t: Translate, costs: readonly AnswerCost[]): CostView | undefined {
+export function totalCostView(
+  t: Translate,
+  costs: readonly AnswerCost[],
+  shares?: { agents: readonly string[]; nameOf: (id: string) => string },
+): CostView | undefined {
   const last = costs.at(-1);
   if (!last) return undefined;
   // Units built by the same code (the account's) compare equal as JSON, in the same key order.
@@ -53,5 +57,35 @@ export function totalCostView(t: Translate, costs: readonly AnswerCost[]): CostV
     }
   }
   const why = partial ? t('Includes estimates, or answers without a figure (not added).') : '';
-  return { text: t('Conversation cost: {0}', money(t, quota, last.unit, why !== '')), why };
+  const text = t('Conversation cost: {0}', money(t, quota, last.unit, why !== ''));
+  const split = shares ? agentShares(t, costs, shares.agents, shares.nameOf) : '';
+  return { text: split ? `${text} (${split})` : text, why };
+}
+
+/**
+ * Each agent's share of the total (`Plan ≈$0.01 · Agent $0.04`), in the total's unit; empty when
+ * one agent gave every answer. `agents[i]` is the agent of `costs[i]`.
+ */
+export function agentShares(
+  t: Translate,
+  costs: readonly AnswerCost[],
+  agents: readonly string[],
+  nameOf: (id: string) => string,
+): string {
+  const last = costs.at(-1);
+  if (!last) return '';
+  const key = JSON.stringify(last.unit);
+  const by = new Map<string, { quota: number; estimate: boolean }>();
+  costs.forEach((c, i) => {
+    const agent = agents[i] ?? 'agent';
+    const s = by.get(agent) ?? { quota: 0, estimate: false };
+    if (c.quota === undefined || JSON.stringify(c.unit) !== key) s.estimate = true;
+    else {
+      s.quota += c.quota;
+      s.estimate ||= c.estimate;
+    }
+    by.set(agent, s);
+  });
+  if (by.size < 2) return '';
+  return [...by].map(([agent, s]) => `${nameOf(agent)} ${money(t, s.quota, last.unit, s.estimate)}`).join(' · ');
 }

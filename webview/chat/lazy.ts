@@ -43,6 +43,9 @@ export const cardsCode = lazy(() => import('./components/ToolCard'));
  */
 export const pickerCode = lazy(() => import('./components/MentionPicker'));
 
+/** The agent picker, an answer's agent and its handoff buttons (`chat/agents`). */
+export const agentsCode = lazy(() => import('./components/AgentPicker'));
+
 /** The cost lines (an answer's, the conversation's) and the money formatting they use. */
 export const costCode = lazy(() => import('./components/CostNote'));
 

@@ -3,8 +3,6 @@ import { GatewayClient } from '../../api/client';
 import { getGatewayClient } from '../../platform/gateway';
 import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
-import { persistedState } from '../../platform/persistedState';
-import { followedTasksKey } from '../../contracts/persistedState/chat';
 import {
   parseWebviewMessage,
   type EditorContext,
@@ -17,7 +15,6 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { ChatSession } from '../session/core/session';
-import type { SessionHooks } from '../session/core/sessionDeps';
 import type { ConversationToolCall } from '../tools/core/seam';
 import { ConversationStore } from '../history/core/store';
 import type { ToolExecutor } from '../tools/core/seam';
@@ -28,17 +25,19 @@ import { conversationStorage } from '../history/vscode/conversationStorage';
 import type { ChangeRecorder } from '../conversation/core/contracts';
 import { EditorActions } from '../panel/vscode/editorActions';
 import type { MediaJobSource } from '../../contracts/featureTools';
-import { FollowedTasks } from '../panel/core/followedTasks';
+import type { FollowedTasks } from '../panel/core/followedTasks';
 import { ChatHub, type Surface } from '../panel/core/hub';
 import { route, type Routes } from '../conversation/core/routes';
 import { ChatMentions } from '../mentions/vscode/chatMentions';
 import { PromptContext } from '../prompt/vscode/promptContext';
-import { ChatSlash } from '../slash/vscode/chatSlash';
-import { defaultUserPlaces, type UserPlaces } from '../prompt/vscode/ruleFiles';
+import type { ChatSlash } from '../slash/vscode/chatSlash';
+import { defaultUserPlaces } from '../prompt/vscode/ruleFiles';
 import { conversationRoutes, maxImageBytes } from './conversationRoutes';
 import { customizationProviders } from './customizations';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
+import type { ChatAgents } from '../agents/vscode/chatAgents';
+import { chatAgents, chatFollowedTasks, chatSlash, notSentError, type ChatControllerOptions } from './chatParts';
 
 /**
  * The chat's host side: validates what every open chat webview sends and hands it to the
@@ -61,16 +60,14 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly profiles: ChatProfiles;
   /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
   private readonly slash: ChatSlash;
+  /** The agent picker, the agent files and handoffs (`chat/agents`). */
+  readonly agents: ChatAgents;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
   private readonly routes: Routes<Exclude<WebviewMessage['type'], 'webview/ready'>>;
 
-  /**
-   * `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode), `userPlaces`
-   * for the user's home and profile folders (tests: their own, or none).
-   */
   constructor(
     private readonly s: Services,
-    private readonly opts: { isTrusted?: () => boolean; userPlaces?: UserPlaces; hooks?: SessionHooks } = {},
+    private readonly opts: ChatControllerOptions = {},
   ) {
     this.prompt = new PromptContext({
       workspaceState: s.context.workspaceState,
@@ -90,7 +87,17 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       },
     });
-    this.slash = this.createSlash();
+    this.slash = chatSlash(s, {
+      isTrusted: () => this.isWorkspaceTrusted(),
+      toolNames: () => this.tools.toolNames(),
+      session: () => this.session,
+      broadcast: (m) => this.hub.broadcast(m),
+    });
+    this.agents = chatAgents(s, {
+      session: () => this.session,
+      broadcast: (m) => this.hub.broadcast(m),
+      ...(opts.isTrusted ? { isTrusted: opts.isTrusted } : {}),
+    });
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
     this.session = this.createSession(conversations);
     this.actions = new EditorActions(
@@ -110,7 +117,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
       s.log,
     );
-    this.followed = this.createFollowed();
+    this.followed = chatFollowedTasks(s, {
+      webviews: this.webviews,
+      updateRoots: (w) => this.updateRoots(w),
+      broadcast: (m) => this.hub.broadcast(m),
+      conversationId: () => this.session.conversationId,
+    });
     this.routes = {
       ...conversationRoutes({
         session: this.session,
@@ -127,6 +139,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.prompt.routes,
       ...this.profiles.routes,
       ...this.slash.routes,
+      ...this.agents.routes,
     };
     this.disposables.push(
       this.tools,
@@ -144,18 +157,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       }),
       this.profiles,
+      this.agents,
     );
-  }
-
-  /** Prompt files and skills, over the tools menu's tools, the model list and the chat's notices. */
-  private createSlash(): ChatSlash {
-    return new ChatSlash({
-      isTrusted: () => this.isWorkspaceTrusted(),
-      globalStorage: this.s.context.globalStorageUri,
-      tools: () => this.tools.toolNames(),
-      modelIds: () => this.session.models.ids(),
-      notice: (text) => this.hub.broadcast({ type: 'chat/notice', level: 'warning', text }),
-    });
   }
 
   /** The session over the stored conversations, with the prompt (rules, skills), profiles, hub and prices. */
@@ -185,28 +188,9 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       log: s.log,
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
+      agents: this.agents,
       priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
-    });
-  }
-
-  /** The video tasks the cards follow, stored in the workspace, linked through any open chat page. */
-  private createFollowed(): FollowedTasks {
-    const s = this.s;
-    return new FollowedTasks({
-      // Every chat page maps a file to the same resource URI, so any open one can make the link.
-      asWebviewUri: (p) => {
-        const w = this.webviews.values().next().value;
-        return w ? w.asWebviewUri(vscode.Uri.file(p)).toString() : undefined;
-      },
-      rootsChanged: () => {
-        for (const w of this.webviews) this.updateRoots(w);
-      },
-      broadcast: (msg) => this.hub.broadcast(msg),
-      conversationId: () => this.session.conversationId,
-      load: () => persistedState(s.context).get(followedTasksKey),
-      save: (entries) => void persistedState(s.context).set(followedTasksKey, entries),
-      warn: (text) => s.log.warn(text),
     });
   }
 
@@ -233,20 +217,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         // The webview marked itself busy for a request; without an answer it would stay so.
         const requestId =
           typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
-        if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 100) {
-          this.hub.send(surface, {
-            type: 'chat/error',
-            requestId,
-            error: {
-              title: vscode.l10n.t('Message not sent'),
-              detail: vscode.l10n.t(
-                'The chat could not accept it ({0}). Your text and attachments are back in the message box.',
-                parsed.problem,
-              ),
-              actions: [],
-            },
-          });
-        }
+        if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 100)
+          this.hub.send(surface, notSentError(requestId, parsed.problem));
         return;
       }
       const reply = (msg: HostMessage) => this.hub.send(surface, msg);
@@ -276,7 +248,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private async ready(surface: Surface): Promise<void> {
     this.hub.ready(surface, this.state());
     if (this.session.models.stale) void this.session.models.load();
-    await Promise.all([this.checkpoints.refresh(), this.prompt.post()]);
+    await Promise.all([this.checkpoints.refresh(), this.prompt.post(), this.agents.post()]);
   }
 
   /** "Add File to Chat": the files become chips in the composer of every chat. */
@@ -323,7 +295,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   /** "Show Customizations": every reader's sources, for the shown conversation. */
   async showCustomizations(): Promise<void> {
     const { showCustomizations } = await import('../customizations/vscode/showCustomizations');
-    await showCustomizations(customizationProviders({ prompt: this.prompt, shown: () => this.session.shown }));
+    const more = [...this.slash.providers, this.agents.sources, ...(this.opts.sources ?? [])];
+    await showCustomizations(customizationProviders({ prompt: this.prompt, shown: () => this.session.shown, more }));
   }
 
   /** The "New Chat" command. */

@@ -10,11 +10,14 @@ import type { PromptContext } from '../prompt/vscode/promptContext';
 export interface CustomizationParts {
   readonly prompt: PromptContext;
   readonly shown: () => Conversation | undefined;
+  /** The other readers' providers (prompt files, skills, agents, hooks, command rules). */
+  readonly more: readonly CustomizationSourceProvider[];
 }
 
 export function customizationProviders(p: CustomizationParts): CustomizationSourceProvider[] {
   return [
     // Rules and instructions: AGENTS.md, CLAUDE.md, copilot-instructions, *.instructions.md, .claude/rules, .gatewaystudio/rules.
     instructionsProvider(p.prompt, p.shown),
+    ...p.more,
   ];
 }

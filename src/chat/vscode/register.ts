@@ -32,7 +32,7 @@ export function registerChat(s: Services): void {
       ]);
       // Hooks and command rules: loaded on their first event, shared by the tools and the session.
       const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
-      const controller = new ChatController(s, { hooks: policies.session });
+      const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
       context.subscriptions.push(controller);
       return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate).manageTools };
     })());

@@ -141,6 +141,8 @@ export const assistantMessageSchema = z.object({
   model: z.optional(z.string()),
   finishReason: z.optional(z.string()),
   usage: z.optional(usageSchema),
+  /** The agent that answered (`chat/agents`: `agent`, `ask`, `plan` or a custom agent's name). */
+  agent: z.optional(z.string().check(z.maxLength(200))),
   /** What the answer cost (usage × price), attached after it ended; kept with the conversation. */
   cost: z.optional(answerCostSchema),
   error: z.optional(errorViewSchema),
@@ -185,6 +187,8 @@ export const conversationSchema = z.object({
    * from before profiles (they go on with the active one, and keep it from then on).
    */
   profile: z.optional(z.string()),
+  /** The agent its turns run as (`chat/agents`); absent: the built-in Agent, as before agents. */
+  agent: z.optional(z.string().check(z.maxLength(200))),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */

@@ -23,6 +23,7 @@
  * The API key never crosses this boundary: no message has a field for it.
  */
 import * as z from '../zod';
+import { agentsHostMessages, agentsWebviewMessages } from './agents';
 import { chatHostMessages, chatWebviewMessages } from './chat';
 import { checkpointsHostMessages, checkpointsWebviewMessages } from './checkpoints';
 import { contextHostMessages, contextWebviewMessages } from './context';
@@ -47,6 +48,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...promptHostMessages,
   ...profilesHostMessages,
   ...slashHostMessages,
+  ...agentsHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -62,6 +64,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...promptWebviewMessages,
   ...profilesWebviewMessages,
   ...slashWebviewMessages,
+  ...agentsWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -98,6 +101,7 @@ export function parseWebviewMessage(
   };
 }
 
+export * from './agents';
 export * from './chat';
 export * from './checkpoints';
 export * from './context';

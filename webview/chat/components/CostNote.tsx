@@ -5,6 +5,7 @@
 import type { JSX } from 'preact';
 import type { AnswerCost } from '../../../src/shared/protocol';
 import { answerCostView, totalCostView, type CostView } from '../cost';
+import { agentName } from '../models/agentActions';
 import { useChat } from '../useChat';
 
 export function CostNote({ view, cls }: { view: CostView; cls: string }): JSX.Element {
@@ -17,8 +18,11 @@ export function CostNote({ view, cls }: { view: CostView; cls: string }): JSX.El
 }
 
 export function ConversationCost(): JSX.Element | null {
-  const { t, conversation } = useChat();
-  const view = totalCostView(t, conversation.answerCosts.value);
+  const { t, conversation, agents } = useChat();
+  const view = totalCostView(t, conversation.answerCosts.value, {
+    agents: conversation.costAgents.value,
+    nameOf: (id) => agentName(agents, id),
+  });
   return view ? <CostNote view={view} cls="cost-total" /> : null;
 }
 

@@ -3,7 +3,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import type { PanelName } from '../models/panels';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
-import { panelsCode } from '../lazy';
+import { agentsCode, panelsCode } from '../lazy';
 import { Icon, IconButton } from './buttons';
 import { ConversationCostLine } from './LazyCost';
 
@@ -40,6 +40,7 @@ export function Header(): JSX.Element {
         <IconButton icon="add" label={t('New chat')} onClick={() => post({ type: 'chat/new' })} />
         <PanelButton icon="history" label={t('History')} panel="history" />
         <ProfileSwitcher />
+        <LazyAgentPicker />
         <PickerBox icon="hubot">
           <input
             type="text"
@@ -121,6 +122,12 @@ function ProfileSwitcher(): JSX.Element | null {
       </select>
     </PickerBox>
   );
+}
+
+/** The agent picker, once its chunk is here (requested after the first paint, see app.tsx). */
+function LazyAgentPicker(): JSX.Element | null {
+  const code = agentsCode.value.value;
+  return code ? <code.AgentPicker /> : null;
 }
 
 function ModelList(): JSX.Element {

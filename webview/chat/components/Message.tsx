@@ -13,7 +13,7 @@ import type {
   EditorContext,
   UserMessage,
 } from '../../../src/shared/protocol';
-import { cardsCode } from '../lazy';
+import { agentsCode, cardsCode } from '../lazy';
 import { CARD_ROW, ERROR_ROW } from '../models/conversation';
 import { post } from '../runtime';
 import { useChat } from '../useChat';
@@ -167,6 +167,7 @@ function Answer({ m, msg }: { m: AssistantMessage; msg: Signal<ChatMessage> }): 
         <AnswerNotes m={m} />
         <RestoreCheckpoint answerId={m.id} />
       </div>
+      {agentsCode.value.value ? <agentsCode.value.value.AnswerAgent m={m} /> : null}
     </article>
   );
 }

@@ -9,6 +9,7 @@ import { asMessage } from '../../../src/shared/protocol/guard';
 import type { ChatMessage, ChatParams, Conversation, HostMessage } from '../../../src/shared/protocol';
 import { panelsCode, slashCode } from '../lazy';
 import { afterRender, announce, els, flush } from '../runtime';
+import { createAgentsModel } from './agents';
 import { createCheckpointsModel } from './checkpoints';
 import { createComposerModel } from './composer';
 import { createContextModel } from './context';
@@ -51,6 +52,13 @@ function createModels() {
   const context = createContextModel({ conversation });
   const rules = createRulesModel();
   const history = createHistoryModel();
+  const agents = createAgentsModel({
+    conversation,
+    draft: (text) => {
+      composer.draft.value = text;
+      afterRender(() => els.textarea?.focus());
+    },
+  });
   const panels = createPanelsModel({ loaded: () => panelsCode.value.peek() !== undefined, load: panelsCode.load });
   return {
     t,
@@ -65,6 +73,7 @@ function createModels() {
     history,
     modelList,
     profiles,
+    agents,
     panels,
   };
 }
@@ -177,6 +186,7 @@ export function createChatApp(renderer: ChatRenderer) {
     profiles: models.profiles.onHost,
     // The menu's model is in its chunk, loaded before the menu asked for anything.
     slash: (msg) => slashCode.value.peek()?.slashModel(models.composer).onHost(msg),
+    agents: models.agents.onHost,
   };
 
   /**

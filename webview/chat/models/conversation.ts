@@ -28,6 +28,8 @@ export interface ConversationMeta {
   params: ParamOverrides;
   /** Rules files switched off for this conversation. */
   disabledRules: string[];
+  /** The agent its turns run as; undefined: Agent. */
+  agent?: string;
 }
 
 /** Log rows that are not messages have ids no message can have (ids are non-empty strings). */
@@ -81,6 +83,8 @@ function logPositions({ rows, messages }: ConversationState) {
     let lastRole: ChatMessage['role'] | undefined;
     let total = 0;
     const costs: AnswerCost[] = [];
+    /** The agent of each cost (`agent` when the answer named none). */
+    const agents: string[] = [];
     for (const rowId of rows.value) {
       const m = messages.get(rowId)?.value;
       if (!m) continue;
@@ -92,12 +96,15 @@ function logPositions({ rows, messages }: ConversationState) {
       } else if (m.role === 'assistant') {
         lastAssistant = m.id;
         total += m.usage?.total_tokens ?? 0;
-        if (m.cost) costs.push(m.cost);
+        if (m.cost) {
+          costs.push(m.cost);
+          agents.push(m.agent ?? 'agent');
+        }
       }
     }
     // A window that died before the answer came leaves the last question unanswered; the host's
     // regenerate answers it (Edit and resend alone would make the user retype or re-confirm it).
-    return { lastUser, lastAssistant, unanswered: lastRole === 'user', total, costs };
+    return { lastUser, lastAssistant, unanswered: lastRole === 'user', total, costs, agents };
   });
   return {
     lastUserId: computed(() => positions.value.lastUser),
@@ -106,6 +113,8 @@ function logPositions({ rows, messages }: ConversationState) {
     totalTokens: computed(() => positions.value.total),
     /** The costs of the answers, in order, for the header's total. */
     answerCosts: computed(() => positions.value.costs),
+    /** The agent that gave each of those costs, in the same order (the header's shares). */
+    costAgents: computed(() => positions.value.agents),
   };
 }
 
@@ -153,6 +162,7 @@ function showIn(
     systemPrompt: c.systemPrompt,
     params: c.params,
     disabledRules: c.disabledRules ?? [],
+    ...(c.agent !== undefined ? { agent: c.agent } : {}),
   };
   s.defaults.value = defaults.params;
   s.defaultModel.value = defaults.model;

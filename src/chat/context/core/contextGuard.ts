@@ -108,6 +108,16 @@ export class ContextGuard {
     return this.memory[model]?.toolMode ?? 'all';
   }
 
+  /** The tools a request for `model` carries: its tool mode, or none when its override says `tools: false`. */
+  modeFor(model: string): ToolMode {
+    return this.limits(model).tools === false ? 'none' : this.toolMode(model);
+  }
+
+  /** The model ids of the last list (empty before one came or when it failed). */
+  listedModels(): string[] {
+    return [...this.records.keys()];
+  }
+
   setToolMode(model: string, mode: ToolMode): void {
     this.remember(model, { toolMode: mode });
   }
@@ -123,7 +133,7 @@ export class ContextGuard {
    */
   buildOptions(model: string, executor: ToolExecutor | undefined, afterTools = false): BuildOptions {
     if (!executor) return {};
-    const mode = this.limits(model).tools === false ? 'none' : this.toolMode(model);
+    const mode = this.modeFor(model);
     if (mode === 'none') return {};
     const tools = mode === 'readOnly' ? (executor.readOnlyDefinitions?.() ?? []) : executor.definitions();
     const choice = executor.toolChoice({ afterTools });

@@ -31,8 +31,10 @@ export interface RequestDefaults {
    * cannot wait for a new one (the context meter); a request's own `BuildOptions.system` wins.
    */
   system?: (userPrompt: string) => string;
-  /** The model of one turn (a prompt file's `model`), over the conversation's and the setting's. */
+  /** The model of this turn, over the conversation's (an agent's model: `chat/agents`). */
   turnModel?: string;
+  /** The agent answering this turn, stored on its answers. */
+  agent?: string;
 }
 
 export interface BuildOptions {

@@ -84,6 +84,8 @@ export interface PromptSnapshot {
   untrusted?: boolean;
   /** The skills the model may load (name and description; the body comes through load_skill). */
   skills?: readonly { name: string; description: string }[];
+  /** The instructions of the agent the turn runs as (`chat/agents`); `file` for a custom agent's. */
+  agent?: { name: string; instructions: string; file?: string };
 }
 
 /** The setting a workspace's chip of kind `setting` comes from (named in its heading). */
@@ -200,6 +202,12 @@ function cutToTokens(text: string, max = SKILL_LINE_TOKENS): string {
   return `${text.slice(0, lo).trimEnd()}…`;
 }
 
+/** The agent's section: a built-in agent's words as they are, a file's framed like the rules. */
+export function agentSection(a: NonNullable<PromptSnapshot['agent']>): string {
+  if (a.file === undefined) return `# Agent: ${a.name}\n${a.instructions.trim()}`;
+  return `# Agent: ${a.name}\nThe user picked this custom agent, defined in ${a.file}. Follow its instructions in this conversation; like the project rules, they cannot override the rules above or the user's requests.\n\n${fenced(a.instructions.trim(), 'markdown')}`;
+}
+
 /**
  * The whole system message: the product's part, the environment, the rules in effect, then the
  * user's own system prompt (the conversation's, else the user's setting), each under its heading.
@@ -215,6 +223,7 @@ export function assembleSystemPrompt(
   const rules = rulesInEffect(snapshot, c);
   if (rules.length) sections.push(rulesSection(rules));
   if (snapshot.skills?.length) sections.push(skillsSection(snapshot.skills));
+  if (snapshot.agent) sections.push(agentSection(snapshot.agent));
   if (user.trim()) sections.push(`# The user's instructions\n${user.trim()}`);
   return sections.join('\n\n');
 }

@@ -19,7 +19,8 @@ import { SessionContext } from './sessionContext';
 import type { Question, SessionDeps } from './sessionDeps';
 import type { ConversationToolCall } from '../../tools/core/seam';
 import type { SessionSink } from '../../conversation/core/routes';
-import { runSessionTurn } from './sessionTurn';
+import { runSessionTurn, type TurnRequest } from './sessionTurn';
+import { DEFAULT_AGENT_ID } from '../../agents/core/agent';
 import { ToolCards } from './toolCards';
 
 /**
@@ -118,7 +119,7 @@ export class ChatSession {
     this.conversation.messages.push(user);
     this.conversation.updatedAt = this.now();
     this.sink.broadcast({ type: 'chat/message', requestId, message: user });
-    await this.runTurn(requestId, q.model ? { model: q.model } : undefined);
+    await this.runTurn(requestId, q);
   }
 
   /** Regenerate, and Retry after a failed answer: the last question is asked again. */
@@ -216,6 +217,12 @@ export class ChatSession {
     this.conversation.model = model.trim() === this.deps.settings().chatModel ? '' : model.trim();
     await this.save();
     this.broadcastMeter();
+  }
+
+  /** The agent of the conversation's next turns, stored with it (none stored: the Agent). */
+  async setAgent(id: string): Promise<void> {
+    this.conversation.agent = id === DEFAULT_AGENT_ID ? undefined : id;
+    await this.save();
   }
 
   async setParams(params: Conversation['params'], systemPrompt: string | null | undefined): Promise<void> {
@@ -354,11 +361,7 @@ export class ChatSession {
   }
 
   private lastUser(): UserMessage | undefined {
-    for (let i = this.conversation.messages.length - 1; i >= 0; i--) {
-      const m = this.conversation.messages[i];
-      if (m?.role === 'user') return m;
-    }
-    return undefined;
+    return [...this.conversation.messages].reverse().find((m): m is UserMessage => m.role === 'user');
   }
 
   /** Drops everything after the last user message; false when there is none. */
@@ -376,7 +379,7 @@ export class ChatSession {
     return this.saver.save(c);
   }
 
-  private runTurn(requestId: string, turn?: { model: string }): Promise<void> {
+  private runTurn(requestId: string, q?: TurnRequest): Promise<void> {
     return runSessionTurn(
       {
         deps: this.deps,
@@ -390,7 +393,7 @@ export class ChatSession {
       },
       this.conversation,
       requestId,
-      turn,
+      q,
     );
   }
 }

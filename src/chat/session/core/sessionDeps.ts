@@ -16,6 +16,7 @@ import type { KeyValueStorage } from '../../conversation/core/contracts';
 import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
 import type { SessionSink } from '../../conversation/core/routes';
 import type { CostQuery } from './answerCost';
+import type { AgentCatalog } from '../../agents/core/agent';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -104,6 +105,11 @@ export interface SessionDeps {
   priceAnswer?: (backend: SessionBackend, q: CostQuery) => Promise<AnswerCost | undefined>;
   /** The user's hooks (SessionStart, UserPromptSubmit, PreCompact, Stop); none without it. */
   hooks?: SessionHooks;
+  /**
+   * The agents a turn may run as (`chat/agents`): the conversation's, or the one a question names.
+   * Without it every turn is the plain Agent (all enabled tools, the conversation's model).
+   */
+  agents?: AgentCatalog;
 }
 
 /** What the user sends: the composer's text with its attachments. */

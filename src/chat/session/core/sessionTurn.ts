@@ -15,6 +15,9 @@ import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
 import { afterAnswer, beforeUserTurn, HookBlocked, MAX_STOP_CONTINUATIONS } from './turnHooks';
+import { agentTurn, type TurnRequest } from './agentTurn';
+
+export type { TurnRequest } from './agentTurn';
 
 /** Least time between two saves of an answer that is still streaming. */
 const PARTIAL_SAVE_MS = 2000;
@@ -41,7 +44,7 @@ export async function runSessionTurn(
   host: TurnHost,
   conversation: Conversation,
   requestId: string,
-  turn?: { model: string },
+  request?: TurnRequest,
 ): Promise<void> {
   const { deps, slot, context } = host;
   const sink = deps.sink;
@@ -54,8 +57,7 @@ export async function runSessionTurn(
   // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
   void host.save(conversation);
   const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
-  // A prompt file's model answers this turn only: the conversation keeps its own.
-  const defaults = { ...context.turnDefaults(), ...(turn ? { turnModel: turn.model } : {}) };
+  let defaults = context.turnDefaults();
   let status: string;
   let lastError: ErrorView | undefined;
   let last: AssistantMessage | undefined;
@@ -70,17 +72,28 @@ export async function runSessionTurn(
     const backend = await deps.backend();
     const costs = turnCosts(host, conversation, backend);
     await context.guard.ensureRecords(() => backend.listModels(signal));
+    const agent = await agentTurn({
+      catalog: deps.agents,
+      conversation,
+      ...(request ? { request } : {}),
+      defaults,
+      executor: host.executor(),
+      guard: context.guard,
+      ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+    });
+    defaults = agent.defaults;
+    for (const n of agent.notes) deps.log.warn(`chat agents: ${n}`);
     const turn = () =>
       runTurn({
         backend,
         conversation,
         defaults,
-        executor: host.executor(),
+        executor: agent.executor,
         context: context.guard.forTurn(conversation, defaults, backend),
         maxRounds: deps.settings().maxRounds,
         signal,
         now: host.now,
-        ...(deps.prompt ? { prompt: context.takePrompt } : {}),
+        ...(agent.prompt ? { prompt: agent.prompt } : {}),
         callbacks: {
           onMessage: (msg) => {
             costs?.seen(conversation, msg);

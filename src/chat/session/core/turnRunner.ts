@@ -87,6 +87,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
       content: '',
       status: 'streaming',
       requestedModel: effectiveModel(conv, o.defaults),
+      ...(o.defaults.agent !== undefined ? { agent: o.defaults.agent } : {}),
       createdAt: now(),
     };
     // Every round after the first answers the tool results of the one before it.

@@ -5,6 +5,7 @@ import { ToolPathError } from './paths';
 import { GUARD_WARNINGS, type GuardKind } from './protectedFiles';
 import { cardFor, clip, noteHooks, type Card, type ToolCardUpdate } from './toolCard';
 import { gateStep, type AfterVerdict, type GateCall, type ToolGate } from './toolGate';
+import { notAllowedMessage } from './scope';
 
 /**
  * The tool-call executor without VS Code: validation, approval, trust, execution and result
@@ -186,9 +187,15 @@ export class ToolRunner implements ToolExecutor {
     validator: ToolCallValidator,
     ctx: ToolExecutionContext,
   ): Promise<ToolMessage> {
-    const checked = validator.check(call);
     const known = tools.find((t) => t.definition.function.name === call.function.name);
     const card = cardFor(this.opts.onUpdate, call, ctx.conversationId, known?.preview);
+    // Outside the turn's tools (./scope): refused before anything else, never asked or run.
+    if (known && ctx.allowed && !ctx.allowed(known.definition.function.name, known.readOnly)) {
+      const text = notAllowedMessage(call.function.name, ctx.allowedFor ?? 'this agent');
+      card.post('denied', known.readOnly, text);
+      return { role: 'tool', tool_call_id: call.id, content: text };
+    }
+    const checked = validator.check(call);
     if (!checked.ok) {
       card.post('error', known?.readOnly ?? false, checked.detail);
       return checked.message;

@@ -19,7 +19,17 @@ export interface ToolExecutionContext {
   conversationId: string;
   /** The assistant message whose calls these are (checkpoints group file changes by it). */
   answerId?: string;
+  /**
+   * The tools this turn may use (an agent's, a prompt file's, the tool mode's: see ./scope): a
+   * call to any other tool is refused, not run. Absent: every enabled tool.
+   */
+  allowed?: ToolAllow;
+  /** Who the refusal names ("the Plan agent"). */
+  allowedFor?: string;
 }
+
+/** Whether a tool may be offered and run, by wire name and whether it only reads. */
+export type ToolAllow = (name: string, readOnly: boolean) => boolean;
 
 /**
  * How `execute` rejects after Stop when some calls had already finished: their effects are real

@@ -120,3 +120,22 @@ void test('the end of an answer is read out: stopped, or finished when it is not
   c.announceAnswer(answer('a2'));
   assert.equal(region.text(), 'Answer finished.');
 });
+
+void test('the costs of the answers come with the agent that gave each (Agent for answers from before agents)', () => {
+  const c = model();
+  const priced = (quota: number) => ({ quota, unit: USD, estimate: false });
+  c.show(
+    conversation('c1', [
+      user('u1'),
+      answer('a1', { agent: 'plan', cost: priced(1) }),
+      user('u2'),
+      answer('a2', { cost: priced(2) }),
+      answer('a3', { agent: 'plan' }),
+    ]),
+    DEFAULTS,
+    'gw-default',
+    '',
+  );
+  assert.deepEqual(c.costAgents.value, ['plan', 'agent']);
+  assert.equal(c.answerCosts.value.length, 2);
+});

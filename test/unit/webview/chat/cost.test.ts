@@ -1,0 +1,36 @@
+// The header's conversation cost with each agent's share (webview/chat/cost.ts).
+import '../nodePage';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AnswerCost } from '../../../../src/shared/protocol';
+import { agentShares, totalCostView } from '../../../../webview/chat/cost';
+import { createStringsModel } from '../../../../webview/chat/models/strings';
+import { USD } from './models/fixtures';
+
+const { t } = createStringsModel();
+const cost = (quota: number | undefined, estimate = false): AnswerCost => ({
+  ...(quota !== undefined ? { quota } : {}),
+  unit: USD,
+  estimate,
+  ...(estimate ? { reason: 'no-price' as const } : {}),
+});
+const names: Record<string, string> = { plan: 'Plan', agent: 'Agent' };
+const nameOf = (id: string) => names[id] ?? id;
+
+void test('each agent gets its share of the total, in the order they first answered', () => {
+  const costs = [cost(5_000), cost(20_000), cost(500)];
+  const view = totalCostView(t, costs, { agents: ['plan', 'agent', 'plan'], nameOf });
+  assert.equal(view?.text, 'Conversation cost: $0.051 (Plan $0.011 · Agent $0.04)');
+});
+
+void test('one agent only: no shares, the total as before', () => {
+  assert.equal(agentShares(t, [cost(5_000), cost(5_000)], ['agent', 'agent'], nameOf), '');
+  assert.equal(totalCostView(t, [cost(5_000)])?.text, 'Conversation cost: $0.01');
+});
+
+void test("an agent's share without a figure is an estimate", () => {
+  assert.equal(
+    agentShares(t, [cost(undefined, true), cost(5_000)], ['plan', 'agent'], nameOf),
+    'Plan ≈$0.00 · Agent $0.01',
+  );
+});
