@@ -388,9 +388,8 @@ function push(o: TurnOptions, m: ChatMessage, now: () => number): void {
 function cleanUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number }): Usage {
   const p = u.prompt_tokens ?? 0;
   const c = u.completion_tokens ?? 0;
-  // Cached prompt tokens are billed at their own price: the answer's cost needs them.
-  const cached = cachedTokens(u);
-  const reported = (u as { reported_cost?: unknown }).reported_cost; // the gateway's own cost (api/chat/gatewayCost.ts)
+  // Cached prompt tokens are billed at their own price; the gateway's own cost (api/chat/gatewayCost.ts) wins.
+  const [cached, reported] = [cachedTokens(u), (u as { reported_cost?: unknown }).reported_cost];
   return {
     prompt_tokens: p,
     completion_tokens: c,
