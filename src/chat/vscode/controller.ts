@@ -123,7 +123,13 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       broadcast: (m) => this.hub.broadcast(m),
       conversationId: () => this.session.conversationId,
     });
-    this.routes = {
+    this.routes = this.routeTable();
+    this.disposables.push(...this.parts());
+  }
+
+  /** Each webview message type and the capability that handles it. */
+  private routeTable(): ChatController['routes'] {
+    return {
       ...conversationRoutes({
         session: this.session,
         mentions: this.mentions,
@@ -141,7 +147,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.slash.routes,
       ...this.agents.routes,
     };
-    this.disposables.push(
+  }
+
+  /** What the controller disposes of: its parts and its listeners. */
+  private parts(): vscode.Disposable[] {
+    const s = this.s;
+    return [
       this.tools,
       this.actions,
       this.prompt,
@@ -158,7 +169,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       }),
       this.profiles,
       this.agents,
-    );
+    ];
   }
 
   /** The session over the stored conversations, with the prompt (rules, skills), profiles, hub and prices. */

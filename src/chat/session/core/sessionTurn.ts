@@ -126,6 +126,20 @@ export async function runSessionTurn(
   }
   partial.end();
   slot.end(requestId);
+  await endTurn(host, conversation, requestId, { status, lastError, last, compactedBefore });
+}
+
+/** Saves the turn's conversation and tells the views how it ended. */
+async function endTurn(
+  host: TurnHost,
+  conversation: Conversation,
+  requestId: string,
+  end: { status: string; lastError?: ErrorView; last?: AssistantMessage; compactedBefore: Conversation['compaction'] },
+): Promise<void> {
+  const { deps, context } = host;
+  const { sink } = deps;
+  const { status, lastError, last } = end;
+  const shown = () => host.isShown(conversation);
   // The turn's own conversation: the user may have opened another one meanwhile.
   await host.save(conversation);
   if (shown()) {
@@ -138,7 +152,7 @@ export async function runSessionTurn(
     sink.broadcast({ type: 'chat/done', requestId });
   }
   sink.broadcast(host.historyMessage());
-  if (conversation.compaction !== compactedBefore && shown())
+  if (conversation.compaction !== end.compactedBefore && shown())
     sink.broadcast({ type: 'context/compacted', conversationId: conversation.id, compaction: conversation.compaction });
   if (shown()) context.broadcastMeter();
   if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
