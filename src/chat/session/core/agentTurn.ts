@@ -65,7 +65,12 @@ export async function agentTurn(i: AgentTurnInput): Promise<AgentTurn> {
   const notes: string[] = [];
   const { catalog, conversation, executor } = i;
   const agent = catalog ? await pickAgent(catalog, conversation, i.request?.agent, notes) : undefined;
-  if (!agent) return { defaults: i.defaults, executor, ...(i.prompt ? { prompt: i.prompt } : {}), notes };
+  if (!agent) {
+    // No agents here (a session without a catalog): a question's model (a prompt file's, already
+    // matched to the gateway's list) still answers its turn.
+    const defaults = i.request?.model ? { ...i.defaults, turnModel: i.request.model } : i.defaults;
+    return { defaults, executor, ...(i.prompt ? { prompt: i.prompt } : {}), notes };
+  }
   const offered = new Set(executor?.definitions().map((d) => d.function.name) ?? []);
   const t = turnAgent({
     agent,
