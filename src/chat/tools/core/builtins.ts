@@ -13,7 +13,6 @@ import { searchText } from './builtin/searchText';
 import { writeFile } from './builtin/writeFile';
 
 export { CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES, type BuiltinToolOptions } from './builtin/kit';
-export type { SkillLibrary } from './builtin/loadSkill';
 
 /** Every built-in tool over `host`, in the order the model is offered them: reading first. */
 export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Tool[] {
