@@ -20,10 +20,17 @@ describe('tools in VS Code', () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'a workspace folder is open');
     const file = path.join(folder.uri.fsPath, 'src', 'x.ts');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, 'export const n: number = "one";\n');
-    // A document of this file left open by an earlier attempt reads the disk change late on a
-    // loaded machine, and the tool reads the open document: wait until it has the new text.
+    // A retry finds the first attempt's document open, maybe unsaved: back to the disk first.
+    const left = vscode.workspace.textDocuments.find((t) => t.uri.fsPath === file);
+    if (left?.isDirty) {
+      await vscode.window.showTextDocument(left);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    // Written through VS Code's file service, not node's fs: on a loaded machine the watcher's
+    // late event for a node write made the tool's save fail as "modified since" it was read.
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(file)));
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(file), Buffer.from('export const n: number = "one";\n'));
+    // An open document of this file must show the new text before the tool reads it.
     await waitFor('an open document of src/x.ts to have the new text', () => {
       const d = vscode.workspace.textDocuments.find((t) => t.uri.fsPath === file);
       return !d || d.getText() === 'export const n: number = "one";\n';
