@@ -121,7 +121,7 @@ describe('the cost of a chat answer', () => {
     const text = doc.getText();
     assert.match(text, /^# Gateway Studio usage/);
     // Earlier suites' gateways are in the same ledger: then the table has a Gateway column.
-    assert.match(text, /\| Model \|( Gateway \|)? Requests \||Nothing counted yet/);
+    assert.match(text, /\| Model \|( Gateway \|| Profile \|)? Requests \||Nothing counted yet/);
     for (const key of [gateway.validKey]) assert.ok(!text.includes(key), 'no key in the usage view');
   });
 });

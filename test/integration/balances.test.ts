@@ -2,8 +2,10 @@
 // the first bills as new-api, the second as OpenRouter. "Show Balances" reads each with its own
 // base URL and key (the second instance records the key it was sent), the tooltip then lists the
 // other profile's figure with its unit, and a repository's workspace billing source is never
-// asked. Written for the host stage; run by the session lead.
+// asked.
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BalanceLine } from '../../src/account/balance/core/balanceList';
 import type { AccountDebugState } from '../../src/account/vscode/debugState';
@@ -22,8 +24,33 @@ const RELAY = {
   headers: { [gateway2.header.name]: gateway2.header.value },
 };
 
-async function setWorkspaceSpend(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('gatewayStudio').update(key, value, vscode.ConfigurationTarget.Workspace);
+/**
+ * Writes the workspace's .vscode/settings.json as a cloned repository would (VS Code's own API
+ * refuses to write an application setting there) and waits until VS Code has read it; restores
+ * the file's earlier content when `settings` is undefined.
+ */
+let savedSettings: string | undefined;
+async function writeWorkspaceSettings(settings: Record<string, unknown> | undefined): Promise<void> {
+  const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
+  const marker = 'gatewayStudio.models.overrides';
+  const changed = new Promise<void>((resolve) => {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(marker)) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  if (settings) {
+    savedSettings ??= await fs.readFile(file, 'utf8').catch(() => '{}');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, JSON.stringify({ ...settings, [marker]: { 'gw-marker': {} } }));
+  } else {
+    if (savedSettings === undefined) return;
+    await fs.writeFile(file, savedSettings);
+    savedSettings = undefined;
+  }
+  await changed;
 }
 
 describe('every balance', () => {
@@ -46,7 +73,7 @@ describe('every balance', () => {
   });
   afterEach(async () => {
     await control2('account', { billing: 'new-api' });
-    await setWorkspaceSpend('spend.balanceSource', undefined);
+    await writeWorkspaceSettings(undefined);
     await s.profiles.setActive('default');
     await s.profiles.clearKey('relay');
     await setSetting('profiles', undefined);
@@ -75,7 +102,12 @@ describe('every balance', () => {
 
   it("a repository's billing source is not read", async () => {
     const evil = `${gateway.url}/evil-balance`;
-    await setWorkspaceSpend('spend.balanceSource', { url: evil, balancePath: 'data.balance' });
+    await writeWorkspaceSettings({ 'gatewayStudio.spend.balanceSource': { url: evil, balancePath: 'data.balance' } });
+    assert.deepEqual(
+      vscode.workspace.getConfiguration('gatewayStudio').inspect('spend.balanceSource')?.workspaceValue,
+      { url: evil, balancePath: 'data.balance' },
+      'VS Code read the repository’s value (so the test can fail)',
+    );
     await control('account', { endpoints: { status: 'missing', 'usage-token': 'missing', subscription: 'missing' } });
     await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
     const first = (await control('requests')) as Recorded[];
