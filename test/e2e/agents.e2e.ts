@@ -38,9 +38,11 @@ export const journeys: Journey[] = [
       await sendMessage(chat, `change the answer to 42 #tools ${forcedWrite}`);
       const answer = chat.locator('.msg.assistant .md', { hasText: 'Plan: 1. change src/answer.ts' }).last();
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-      // The refused call's card says why; it was never offered for approval.
+      // The refused call's card says why (in its collapsed Result: textContent, not innerText,
+      // which leaves out what a closed <details> hides); it was never offered for approval.
       const card = chat.locator('section.toolcard').first();
-      assert.match(await card.innerText(), /not available to the Plan agent/);
+      assert.match(await card.innerText(), /Denied/);
+      assert.match((await card.textContent()) ?? '', /not available to the Plan agent/);
       assert.equal(await card.locator('button', { hasText: /^\s*Allow\s*$/ }).count(), 0);
 
       const sent = gw
