@@ -92,7 +92,8 @@ describe('every balance', () => {
     const second = (await control2('requests')) as Recorded[];
     assert.ok(second.some((r) => r.path === '/v1/key' && r.auth === 'valid'));
     const first = (await control('requests')) as Recorded[];
-    assert.ok(!first.some((r) => r.path === '/v1/key'));
+    // Detection may probe the first gateway's own /v1/key too, with its own key: never the relay's.
+    assert.ok(!first.some((r) => r.auth === 'wrong'), "the relay's key reached the first gateway");
     const state = await waitFor('the tooltip to list the other profile', async () => {
       const d = await vscode.commands.executeCommand<AccountDebugState>('gatewayStudio.spend.debugState');
       return d?.tooltip.some((l) => l.startsWith('Relay: $12.34')) ? d : undefined;
@@ -103,10 +104,12 @@ describe('every balance', () => {
   it("a repository's billing source is not read", async () => {
     const evil = `${gateway.url}/evil-balance`;
     await writeWorkspaceSettings({ 'gatewayStudio.spend.balanceSource': { url: evil, balancePath: 'data.balance' } });
-    assert.deepEqual(
-      vscode.workspace.getConfiguration('gatewayStudio').inspect('spend.balanceSource')?.workspaceValue,
-      { url: evil, balancePath: 'data.balance' },
-      'VS Code read the repository’s value (so the test can fail)',
+    // VS Code drops an application setting from workspace files; the file itself was read (its
+    // window-scoped marker is there), so a reader of the raw layers would have seen the URL.
+    assert.ok(
+      vscode.workspace.getConfiguration('gatewayStudio').inspect<Record<string, unknown>>('models.overrides')
+        ?.workspaceValue?.['gw-marker'],
+      'VS Code read the repository’s settings file',
     );
     await control('account', { endpoints: { status: 'missing', 'usage-token': 'missing', subscription: 'missing' } });
     await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');

@@ -113,7 +113,7 @@ describe('gateway profiles', () => {
     for (const r of two) {
       assert.equal(r.auth, 'valid', `${r.route}: ${r.auth}`);
       assert.equal(r.headers[gateway2.header.name], gateway2.header.value);
-      assert.equal(r.headers['x-key-copy'], `k-${gateway2.validKey}`);
+      assert.equal(r.headers['x-key-copy'], `k-${gateway2.validKey}`, `${r.route}: the relay's key-copy header`);
     }
   });
 

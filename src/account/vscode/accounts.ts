@@ -82,8 +82,10 @@ export class Accounts implements vscode.Disposable {
   async forProfile(profileId: string, host: 'chat' | 'video' = 'chat'): Promise<AccountEntry> {
     const o = await gatewayHttpOptions(this.s, host, undefined, profileId);
     const http = new HttpClient(o);
-    // A second profile is a second account, even on the same gateway with the same key.
-    const id = `${profileId}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}`;
+    // A second profile is a second account, even on the same gateway with the same key; a
+    // profile whose headers changed gets a new entry (the old one would read with the old ones).
+    const headers = fingerprint(JSON.stringify([o.headers ?? {}, o.modelHeaders ?? {}]));
+    const id = `${profileId}\n${http.baseUrl}\n${o.apiKey ? fingerprint(o.apiKey) : ''}\n${headers}`;
     let e = this.entries.get(id);
     if (!e) {
       const remembered = persistedState(this.s.context).get(balanceSourcesKey)[http.baseUrl];
