@@ -4,20 +4,9 @@ import { GatewayClient } from '../../src/api/client';
 import { isGatewayError } from '../../src/api/transport/errors';
 import type { ChatResult } from '../../src/api/chat/wire';
 import { generateResponses, modelResponses, responsesSse, type RModel } from './responsesModel';
-import { pieces, rng } from './streamModel';
+import { pieces, responseOf, rng } from './streamModel';
 
 const enc = new TextEncoder();
-
-function responseOf(parts: Uint8Array[]): Response {
-  let i = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(ctrl) {
-      if (i < parts.length) ctrl.enqueue(parts[i++]!);
-      else ctrl.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-}
 
 async function ours(parts: Uint8Array[]): Promise<{ result: ChatResult; errorKind?: string; encrypted: number }> {
   const c = new GatewayClient(

@@ -115,6 +115,18 @@ export interface StreamCase {
 
 const ID = 'chatcmpl-faults';
 export const MODEL = 'gw-faults';
+
+/** A 200 event-stream answer whose body hands out `parts` one read at a time. */
+export function responseOf(parts: Uint8Array[]): Response {
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(ctrl) {
+      if (i < parts.length) ctrl.enqueue(parts[i++]!);
+      else ctrl.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
 const TOOL_NAMES = ['read_file', 'list_dir', 'search', 'run_tests'];
 
 function chunk(choices: object[] | undefined, extra: object = {}): object {

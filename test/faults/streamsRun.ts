@@ -10,6 +10,7 @@ import {
   MODEL,
   modelResult,
   pieces,
+  responseOf,
   rng,
   sseText,
   type Framing,
@@ -18,17 +19,6 @@ import {
 } from './streamModel';
 
 const enc = new TextEncoder();
-
-function responseOf(parts: Uint8Array[]): Response {
-  let i = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(ctrl) {
-      if (i < parts.length) ctrl.enqueue(parts[i++]!);
-      else ctrl.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-}
 
 /** What the client made of the bytes: its result, or the partial result of the error it threw. */
 async function ours(parts: Uint8Array[]): Promise<{ result: ChatResult; errorKind?: string }> {
