@@ -121,6 +121,8 @@ void test("a cost that came before the answer's last copy (chat/done without it)
   await line.waitFor({ state: 'visible' });
   await h.send({ type: 'chat/done', requestId: 'r1', message: { ...answer('a1'), content: 'answer a1, final' } });
   await h.page.locator('article[data-message-id="a1"]', { hasText: 'answer a1, final' }).waitFor({ state: 'visible' });
-  assert.equal((await line.innerText()).trim(), 'Cost: $0.001');
+  // The figure on screen; the screen reader's "Computed here" follows it in its own span.
+  assert.equal(await line.evaluate((el) => el.firstChild?.textContent ?? ''), 'Cost: $0.001');
+  assert.match((await line.getAttribute('title')) ?? '', /Computed here/);
   await h.page.context().close();
 });
