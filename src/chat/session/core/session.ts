@@ -10,14 +10,13 @@ import {
 import type { ContextGuard } from '../../context/core/contextGuard';
 import { newConversation, type ConversationStore } from '../../history/core/store';
 import { systemPromptFor } from '../../prompt/core/systemPrompt';
-import type { ToolExecutor } from '../../tools/core/seam';
 import { ConversationSaver } from './conversationSaver';
 import { ModelList } from './modelList';
 import { effectiveModel } from '../../conversation/core/request';
 import { RequestSlot } from './requestSlot';
 import { SessionContext } from './sessionContext';
 import type { Question, SessionDeps } from './sessionDeps';
-import type { ConversationToolCall } from '../../tools/core/seam';
+import type { ConversationToolCall, ToolExecutor } from '../../tools/core/seam';
 import type { SessionSink } from '../../conversation/core/routes';
 import { runSessionTurn, type TurnRequest } from './sessionTurn';
 import { DEFAULT_AGENT_ID } from '../../agents/core/agent';
@@ -204,6 +203,8 @@ export class ChatSession {
     this.cards.clear();
     this.sink.broadcast(this.conversationMessage());
     this.deps.events?.conversationShown(c.id);
+    // Scoped rules and agent instructions are the new conversation's: its chips, not the last one's.
+    void this.refreshPrompt().catch(() => undefined);
   }
 
   /** The model the shown conversation's next request goes to, and what the model list says of it. */

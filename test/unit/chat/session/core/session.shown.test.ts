@@ -43,3 +43,23 @@ void test("the model in use is the conversation's own, else the setting, trimmed
   assert.deepEqual(h.session.currentModel(), { id: 'other-model', info: undefined });
   h.session.dispose();
 });
+
+void test("another conversation shown gets its own prompt assembled (its rules' chips), not the last one's", async () => {
+  const storage = new MemoryStorage();
+  const stored = newConversation(1);
+  stored.disabledRules = ['rule-a'];
+  stored.messages.push({ id: 'u1', role: 'user', text: 'hi', images: [], contexts: [], createdAt: 1 });
+  await new ConversationStore(storage).save(stored);
+  const assembledFor: string[] = [];
+  const h = openSession(nowhere, storage, {
+    prompt: (c) => {
+      assembledFor.push(`${c.id === stored.id ? 'stored' : 'new'} off:${(c.disabledRules ?? []).join(',')}`);
+      return Promise.resolve({ environment: undefined, rules: [], rulesBlocked: false });
+    },
+  });
+  h.session.open(stored.id);
+  h.session.newChat();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(assembledFor.slice(-2), ['stored off:rule-a', 'new off:']);
+  h.session.dispose();
+});
