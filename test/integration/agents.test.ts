@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
 import type { Services } from '../../src/platform/services';
 import type { HostMessage } from '../../src/shared/protocol';
-import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
+import { registerTools } from '../../src/chat/tools/vscode/register';
+import { control, extension, gateway, keyStore, setSetting, waitFor, writeWorkspaceSettings } from './env';
 
 class FakeWebview {
   readonly posted: HostMessage[] = [];
@@ -41,6 +42,8 @@ let services: Services;
 let controller: ChatController | undefined;
 let page: FakeWebview;
 let attached: vscode.Disposable | undefined;
+/** What the tools registration of one test added, disposed after it. */
+let registered: vscode.Disposable[] = [];
 let n = 0;
 
 const folder = (): vscode.Uri => {
@@ -57,6 +60,11 @@ async function write(rel: string, text: string): Promise<void> {
 
 function open(opts: { isTrusted?: () => boolean } = {}): void {
   controller = new ChatController(services, opts);
+  // The tools as the chat's own registration gives them (src/chat/vscode/register.ts), with this
+  // test's subscriptions: an agent's tool list narrows these.
+  registered = [];
+  const context = Object.create(services.context, { subscriptions: { value: registered } }) as vscode.ExtensionContext;
+  registerTools({ ...services, context }, controller);
   page = new FakeWebview();
   attached = controller.attach(page as unknown as vscode.Webview);
   page.fromPage({ type: 'webview/ready' });
@@ -86,6 +94,7 @@ describe('chat agents', () => {
   afterEach(async () => {
     attached?.dispose();
     controller?.dispose();
+    for (const d of registered) d.dispose();
     await fs.rm(abs('.github/agents'), { recursive: true, force: true });
     await fs.rm(abs('.claude'), { recursive: true, force: true });
     await fs.rm(abs('agents-target.txt'), { force: true });
@@ -132,9 +141,8 @@ describe('chat agents', () => {
   });
 
   it("hostile repo: a workspace's planModel setting is ignored; the user's own picks Plan's model", async () => {
-    await vscode.workspace
-      .getConfiguration('gatewayStudio')
-      .update('agents.planModel', 'gw-reasoner', vscode.ConfigurationTarget.Workspace);
+    // As a cloned repository sets it: VS Code's API refuses this user-only setting in Workspace settings.
+    await writeWorkspaceSettings({ 'gatewayStudio.agents.planModel': 'gw-reasoner' });
     try {
       open();
       page.fromPage({ type: 'agents/select', id: 'plan' });
@@ -142,9 +150,7 @@ describe('chat agents', () => {
       await setSetting('agents.planModel', 'gw-vision');
       assert.equal((await send('plan again'))[0]?.body.model, 'gw-vision');
     } finally {
-      await vscode.workspace
-        .getConfiguration('gatewayStudio')
-        .update('agents.planModel', undefined, vscode.ConfigurationTarget.Workspace);
+      await writeWorkspaceSettings(undefined);
     }
   });
 

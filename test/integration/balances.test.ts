@@ -4,13 +4,21 @@
 // other profile's figure with its unit, and a repository's workspace billing source is never
 // asked.
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BalanceLine } from '../../src/account/balance/core/balanceList';
 import type { AccountDebugState } from '../../src/account/vscode/debugState';
 import type { Services } from '../../src/platform/services';
-import { control, control2, extension, gateway, gateway2, keyStore, setSetting, waitFor } from './env';
+import {
+  control,
+  control2,
+  extension,
+  gateway,
+  gateway2,
+  keyStore,
+  setSetting,
+  waitFor,
+  writeWorkspaceSettings,
+} from './env';
 
 interface Recorded {
   path: string;
@@ -23,35 +31,6 @@ const RELAY = {
   baseUrl: '',
   headers: { [gateway2.header.name]: gateway2.header.value },
 };
-
-/**
- * Writes the workspace's .vscode/settings.json as a cloned repository would (VS Code's own API
- * refuses to write an application setting there) and waits until VS Code has read it; restores
- * the file's earlier content when `settings` is undefined.
- */
-let savedSettings: string | undefined;
-async function writeWorkspaceSettings(settings: Record<string, unknown> | undefined): Promise<void> {
-  const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
-  const marker = 'gatewayStudio.models.overrides';
-  const changed = new Promise<void>((resolve) => {
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(marker)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-  if (settings) {
-    savedSettings ??= await fs.readFile(file, 'utf8').catch(() => '{}');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, JSON.stringify({ ...settings, [marker]: { 'gw-marker': {} } }));
-  } else {
-    if (savedSettings === undefined) return;
-    await fs.writeFile(file, savedSettings);
-    savedSettings = undefined;
-  }
-  await changed;
-}
 
 describe('every balance', () => {
   let s: Services;

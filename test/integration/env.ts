@@ -1,6 +1,8 @@
 // What the runner passes into the extension host (`extensionEnvironment`), and small helpers
 // the suites share: the gateway's HTTP control routes, the extension's exports, polling.
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GATEWAY_KEYS, SECOND_GATEWAY } from '../gateway/keys';
 
@@ -153,4 +155,33 @@ export function useGatewayWithValidKey(): void {
   after(async () => {
     await (await keyStore()).clear();
   });
+}
+
+/**
+ * Writes the workspace's .vscode/settings.json as a cloned repository would (VS Code's own API
+ * refuses to write an application setting there) and waits until VS Code has read it; restores
+ * the file's earlier content when `settings` is undefined.
+ */
+let savedSettings: string | undefined;
+export async function writeWorkspaceSettings(settings: Record<string, unknown> | undefined): Promise<void> {
+  const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
+  const marker = 'gatewayStudio.models.overrides';
+  const changed = new Promise<void>((resolve) => {
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(marker)) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  if (settings) {
+    savedSettings ??= await fs.readFile(file, 'utf8').catch(() => '{}');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, JSON.stringify({ ...settings, [marker]: { 'gw-marker': {} } }));
+  } else {
+    if (savedSettings === undefined) return;
+    await fs.writeFile(file, savedSettings);
+    savedSettings = undefined;
+  }
+  await changed;
 }

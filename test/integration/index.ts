@@ -40,6 +40,9 @@ async function loadSuites(): Promise<void> {
   await import('./responses.test');
   await import('./profiles.test');
   await import('./profileDefaults.test');
+  await import('./instructions.test');
+  await import('./agents.test');
+  await import('./hooks.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
