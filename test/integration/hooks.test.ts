@@ -66,7 +66,7 @@ describe('hooks from a workspace', () => {
   });
 
   async function writeHooks(tag: string): Promise<void> {
-    const command = `node -e "require('fs').writeFileSync(${JSON.stringify(marker)}, '${tag}')"`;
+    const command = `node -e "require('fs').writeFileSync('${marker}', '${tag}')"`;
     await fs.writeFile(
       settings,
       JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command }] }] } }),
@@ -119,5 +119,34 @@ describe('hooks from a workspace', () => {
     await p.gate.before(gateCall());
     assert.equal(asked, 3, 'an approved file that changed asks again');
     assert.equal(await ran(), false);
+  });
+
+  it('the approval covers the script the hook runs: a changed script asks again and does not run', async () => {
+    const script = path.join(path.dirname(settings), 'hooks', 'gate.js');
+    await fs.mkdir(path.dirname(script), { recursive: true });
+    const writeScript = (tag: string) =>
+      fs.writeFile(script, `require('fs').writeFileSync(${JSON.stringify(marker)}, '${tag}');\n`);
+    await writeScript('script one');
+    const command = 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.js';
+    await fs.writeFile(
+      settings,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command }] }] } }),
+    );
+    const p = chatPolicies({
+      state: persistedState({ globalState: memento(), workspaceState: memento() }),
+      isTrusted: () => true,
+    });
+    answers = [vscode.l10n.t('Allow these hooks')];
+    await p.gate.before(gateCall());
+    assert.equal(await fs.readFile(marker, 'utf8'), 'script one');
+    assert.equal(asked, 1);
+
+    // The repository changes only the script; the hook file is the same.
+    await fs.rm(marker);
+    await writeScript('script two');
+    answers = [undefined];
+    await p.gate.before(gateCall());
+    assert.equal(asked, 2, 'the changed script asks');
+    assert.equal(await ran(), false, 'declined: the changed script did not run');
   });
 });

@@ -15,7 +15,13 @@ import type { PersistedState } from '../../../platform/persistedState';
 import { linkOutOfWorkspace } from '../../../platform/workspaceLinks';
 import { parseHookFile, type HookFlavor, type ParsedHookFile } from '../core/hookFile';
 import type { HookSource } from '../core/hookEngine';
-import { hookFileHash, hookFileVerdict, type HookFileVerdict } from '../core/hookTrust';
+import {
+  hookFileHash,
+  hookFileVerdict,
+  hookScriptPaths,
+  type HookFileVerdict,
+  type HookScript,
+} from '../core/hookTrust';
 
 /** A hook file larger than this is not read (settings files are a few KB). */
 const MAX_HOOK_FILE_BYTES = 1024 * 1024;
@@ -103,7 +109,8 @@ export class HookFiles implements CustomizationSourceProvider {
         typeof text === 'string'
           ? parseHookFile(text, f.flavor)
           : { flavor: f.flavor, commands: [], problems: [{ message: text.problem }], disabled: false, invalid: true };
-      const hash = hookFileHash(typeof text === 'string' ? text : '');
+      const scripts = f.scope === 'workspace' && typeof text === 'string' ? await this.readScripts(parsed, f.root) : [];
+      const hash = hookFileHash(typeof text === 'string' ? text : '', scripts);
       const verdict = hookFileVerdict({
         scope: f.scope,
         workspaceTrusted: this.o.isTrusted(),
@@ -113,6 +120,24 @@ export class HookFiles implements CustomizationSourceProvider {
         ...(this.declined.has(f.path) ? { declinedHash: this.declined.get(f.path) } : {}),
       });
       out.push({ ...f, parsed, hash, verdict });
+    }
+    return out;
+  }
+
+  /** The workspace scripts a file's commands name, for its approval hash (at most 20, 1 MB each). */
+  private async readScripts(parsed: ParsedHookFile, root: string): Promise<HookScript[]> {
+    const out: HookScript[] = [];
+    for (const rel of hookScriptPaths(parsed.commands, root).slice(0, 20)) {
+      const abs = path.join(root, rel);
+      let content: string | undefined;
+      try {
+        const stat = await fs.stat(abs);
+        const inside = (await linkOutOfWorkspace(vscode.Uri.file(abs))) === undefined;
+        if (stat.isFile() && inside && stat.size <= MAX_HOOK_FILE_BYTES) content = await fs.readFile(abs, 'utf8');
+      } catch {
+        // Missing now: hashed as missing, so a script added later is asked about.
+      }
+      out.push({ path: rel, content });
     }
     return out;
   }
