@@ -129,20 +129,42 @@ function waitForLlamaBuild() {
 let llamaSkipped;
 
 /**
- * How long each stage took, printed as a table at the end. Also appended to the file
- * $GWS_STAGE_TIMES names (name, tab, seconds a line), when set: .ci/run prints the whole run's
- * table from it, the host stage's two halves included (test/host/run.ts adds those).
+ * The CPU seconds (user + system) of this process's children that have ended, from
+ * /proc/self/stat (Linux; NaN elsewhere). A stage's figure is the difference across it: its
+ * processes are reaped when it ends. The host lane is reaped only when the event loop runs
+ * again, after the other stages (spawnSync holds it), so its CPU never lands in theirs.
+ */
+function childCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * How long each stage took and the CPU it used, printed as a table at the end. Also appended to
+ * the file $GWS_STAGE_TIMES names (name, seconds, CPU seconds, tab-separated), when set: .ci/run
+ * prints the whole run's table from it, the host stage's two halves included (test/host/run.ts).
  */
 const times = [];
-function recordTime(name, t0) {
+function recordTime(name, t0, cpu0) {
   const secs = (Date.now() - t0) / 1000;
-  times.push([name, secs]);
-  if (process.env.GWS_STAGE_TIMES) appendFileSync(process.env.GWS_STAGE_TIMES, `${name}\t${secs.toFixed(1)}\n`);
+  const cpu = cpu0 === undefined ? NaN : childCpu() - cpu0;
+  times.push([name, secs, cpu]);
+  const cpuText = Number.isFinite(cpu) ? cpu.toFixed(0) : '';
+  if (process.env.GWS_STAGE_TIMES)
+    appendFileSync(process.env.GWS_STAGE_TIMES, `${name}\t${secs.toFixed(1)}\t${cpuText}\n`);
 }
 function printTimes() {
   if (!times.length) return;
-  console.log(`\n${WHO}: stage times\n  ${'stage'.padEnd(34)} seconds`);
-  for (const [name, secs] of times) console.log(`  ${name.padEnd(34)} ${secs.toFixed(0).padStart(7)}`);
+  console.log(`\n${WHO}: stage times\n  ${'stage'.padEnd(40)} seconds  CPU-s`);
+  for (const [name, secs, cpu] of times)
+    console.log(
+      `  ${name.padEnd(40)} ${secs.toFixed(0).padStart(7)} ${(Number.isFinite(cpu) ? cpu.toFixed(0) : '').padStart(6)}`,
+    );
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -179,8 +201,9 @@ function buildOnce() {
   if (built) return true;
   built = true;
   const t0 = Date.now();
+  const cpu0 = childCpu();
   const code = run('npm', ['run', '--silent', 'build']);
-  recordTime('npm test: build', t0);
+  recordTime('npm test: build', t0, cpu0);
   if (code !== 0) failed.push('build');
   return code === 0;
 }
@@ -189,10 +212,13 @@ for (const name of runnable) {
   if (name === 'host' && hostBeside) continue;
   if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !buildOnce()) break;
   const t0 = Date.now();
+  const cpu0 = childCpu();
   const code = stages[name]();
-  recordTime(`npm test: ${name}`, t0);
+  recordTime(`npm test: ${name}`, t0, cpu0);
   if (code !== 0) failed.push(name);
 }
+// The CPU the children reaped so far used: the host lane's is what comes after.
+const hostCpu0 = childCpu();
 if (hostLane) {
   console.log(`\n${WHO}: waiting for the host stage, which ran beside the others (log: .cache/host-stage.log)`);
   const code = await hostLane.done;
@@ -213,7 +239,7 @@ function startHostLane() {
   const t0 = Date.now();
   const done = new Promise((resolve) =>
     child.once('close', (code, signal) => {
-      recordTime('npm test: host (beside the other stages)', t0);
+      recordTime('npm test: host (beside the other stages)', t0, hostCpu0);
       resolve(code ?? (signal ? 1 : 0));
     }),
   );

@@ -11,12 +11,34 @@ import { ensureHost } from './install';
 import { ensureSystemPackages, missingHostTestPackages } from '../../scripts/ensureSetup.mjs';
 import { keyScanReport, scanForKeys, scanTree } from './keyScan';
 import { resultsDir } from './browser';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU seconds of this process (the gateways run in it) and of its ended children (code-server,
+ * Chromium), from /proc/self/stat; NaN off Linux.
+ */
+function cpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return (f[11]! + f[12]! + f[13]! + f[14]!) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 /** Adds a line to the stage-time table scripts/test.mjs and .ci/run print ($GWS_STAGE_TIMES). */
-function recordTime(name: string, t0: number): void {
+function recordTime(name: string, t0: number, cpu0: number): void {
   const file = process.env.GWS_STAGE_TIMES;
-  if (file) appendFileSync(file, `${name}\t${((Date.now() - t0) / 1000).toFixed(1)}\n`);
+  const cpu = cpuSeconds() - cpu0;
+  if (file)
+    appendFileSync(
+      file,
+      `${name}\t${((Date.now() - t0) / 1000).toFixed(1)}\t${Number.isFinite(cpu) ? cpu.toFixed(0) : ''}\n`,
+    );
 }
 
 function arg(name: string): string | undefined {
@@ -36,7 +58,9 @@ async function main(): Promise<number> {
   process.env.GWS_TEST_RETRIES = String(retries);
   const t0 = Date.now();
   const secs = (): string => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  const c0 = cpuSeconds();
   const install = await ensureHost();
+  recordTime('  host: code-server install', t0, c0);
   // The proxy suite's tinyproxy: apt-get as root on Debian/Ubuntu, else a stop with the command.
   if (!only || only === 'integration') ensureSystemPackages(missingHostTestPackages(), 'host stage');
   process.stdout.write(`host: code-server ready (${secs()})\n`);
@@ -52,13 +76,15 @@ async function main(): Promise<number> {
   if (!only || only === 'integration') {
     process.stdout.write('host: integration (extension host)\n');
     const t1 = Date.now();
+    const c1 = cpuSeconds();
     results.push(['integration', await runIntegration(install, gw, browser)]);
-    recordTime('  host: integration', t1);
+    recordTime('  host: integration', t1, c1);
     process.stdout.write(`host: integration done (${secs()})\n`);
   }
   if (!only || only === 'e2e') {
     process.stdout.write('host: e2e (Playwright)\n');
     const t2 = Date.now();
+    const c2 = cpuSeconds();
     // The first worker uses the integration suite's gateway; each further one gets its own.
     const gateways = [gw];
     for (let i = 1; i < e2eWorkers(); i++) {
@@ -68,7 +94,7 @@ async function main(): Promise<number> {
     }
     process.stdout.write(`host: e2e runs ${gateways.length} journey(s) at a time\n`);
     results.push(['e2e', await runE2e(install, gateways, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
-    recordTime('  host: e2e', t2);
+    recordTime('  host: e2e', t2, c2);
     process.stdout.write(`host: e2e done (${secs()})\n`);
   }
   // Every code-server folder was scanned when it stopped; the stage's own logs are scanned now.
