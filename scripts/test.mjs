@@ -5,8 +5,9 @@
 // clone it first installs what it needs (scripts/ensureSetup.mjs); a stage that needs a browser
 // is skipped, loudly, when the machine has none.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { compiledPath, compileTests } from './compileTests.mjs';
 import { BROWSER_ENV, ensureBrowser, ensureDependencies, ensureNode } from './ensureSetup.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -37,10 +38,35 @@ function run(cmd, args, extraEnv = {}) {
   return r.status ?? 1;
 }
 
+/**
+ * The node stages run their tests transpiled once (scripts/compileTests.mjs): tsx in each test
+ * process cost about 0.4 CPU-s a file. GWS_TEST_TSX=1 runs the sources through tsx instead.
+ */
+// One tree per run, so that a run started by a test (ensureSetup's) never replaces the files of the
+// run that started it; removed at exit, and left-overs of runs that died are removed at the start.
+const compiledDir = join(root, '.cache', `tests-js-${process.pid}`);
+const viaTsx = process.env.GWS_TEST_TSX === '1';
+let compiled = false;
+
+function removeDeadTrees() {
+  const cache = join(root, '.cache');
+  for (const name of existsSync(cache) ? readdirSync(cache) : []) {
+    const pid = Number(/^tests-js-(\d+)$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(join(cache, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** Runs `files` with node's test runner, `concurrency` files at a time. */
 function nodeTests(files, concurrency, extraEnv = {}) {
-  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec'];
-  return run(process.execPath, [...args, ...files], extraEnv);
+  const flags = ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec'];
+  if (viaTsx || !compiled) return run(process.execPath, ['--import', 'tsx', ...flags, ...files], extraEnv);
+  const js = files.map((f) => relative(root, compiledPath(compiledDir, f)));
+  return run(process.execPath, ['--enable-source-maps', ...flags, ...js], extraEnv);
 }
 
 /** Each stage's runner; the ones in `browserStages` drive Chrome, Chromium or Edge. */
@@ -208,6 +234,14 @@ function buildOnce() {
   return code === 0;
 }
 const hostLane = hostBeside && buildOnce() ? startHostLane() : undefined;
+if (!viaTsx && runnable.some((n) => n !== 'host')) {
+  const t0 = Date.now();
+  removeDeadTrees();
+  process.on('exit', () => rmSync(compiledDir, { recursive: true, force: true }));
+  const n = await compileTests(root, compiledDir);
+  compiled = true;
+  recordTime(`npm test: transpile ${n} files`, t0);
+}
 for (const name of runnable) {
   if (name === 'host' && hostBeside) continue;
   if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !buildOnce()) break;
