@@ -16,6 +16,7 @@ import { FakeWebview } from './fakeWebview';
 
 const RELAY = { id: 'relay', name: 'Relay', baseUrl: '', headers: {} as Record<string, string> };
 const LIST = { 'gw-chat': ['default', 'relay'] };
+const MARKER = 'gatewayStudio.models.overrides';
 
 interface Recorded {
   route: string;
@@ -25,26 +26,35 @@ function machineSettingsFile(s: Services): string {
   return path.join(s.context.globalStorageUri.fsPath, '..', '..', '..', 'Machine', 'settings.json');
 }
 
+/** The two files' content before the suite wrote them, put back after each test. */
+const saved = new Map<string, string | undefined>();
+
 /** What the repository writes: the workspace's settings file and the remote machine's settings. */
 async function writeRepositorySettings(s: Services, values: Record<string, unknown> | undefined): Promise<void> {
   const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
   const machine = machineSettingsFile(s);
   if (!values) {
-    await fs.writeFile(file, '{}');
-    writeFileSync(machine, '{}');
+    for (const [f, text] of saved) {
+      if (text === undefined) await fs.rm(f, { force: true });
+      else await fs.writeFile(f, text);
+    }
+    saved.clear();
     return;
   }
+  for (const f of [file, machine]) if (!saved.has(f)) saved.set(f, await fs.readFile(f, 'utf8').catch(() => undefined));
+  // A window-scoped marker beside the list: VS Code drops an application setting from both
+  // layers itself, so the marker is how the test knows the host read what the repository wrote.
+  const marked = { ...values, [MARKER]: { 'gw-marker': {} } };
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, JSON.stringify(values));
+  await fs.writeFile(file, JSON.stringify(marked));
   mkdirSync(path.dirname(machine), { recursive: true });
-  writeFileSync(machine, JSON.stringify(values));
-  // The remote machine's layer is read by VS Code for an application setting: the host has it now.
+  writeFileSync(machine, JSON.stringify(marked));
   await waitFor(
-    "gatewayStudio.failover in the remote machine's layer",
+    "the repository's settings in the workspace and remote machine layers",
     () => {
-      const i = vscode.workspace.getConfiguration('gatewayStudio').inspect('failover') as
-        { globalRemoteValue?: unknown } | undefined;
-      return Promise.resolve(JSON.stringify(i?.globalRemoteValue) === JSON.stringify(values['gatewayStudio.failover']));
+      const i = vscode.workspace.getConfiguration('gatewayStudio').inspect('models.overrides') as
+        { workspaceValue?: Record<string, unknown>; globalRemoteValue?: Record<string, unknown> } | undefined;
+      return Promise.resolve(!!i?.workspaceValue?.['gw-marker'] && !!i.globalRemoteValue?.['gw-marker']);
     },
     20_000,
   );
