@@ -6,6 +6,8 @@ import type { Logger } from './log';
 export interface AnswerCostQuery {
   /** The `/v1` base URL of the gateway that answered: each gateway's account prices its own answers. */
   gateway: string;
+  /** The profile that answered, when the chat knows it (after a failover, not the active one). */
+  profile?: string;
   model: string;
   /** The usage the gateway reported (cached prompt tokens in `prompt_tokens_details`). */
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };

@@ -138,8 +138,9 @@ export async function getGatewayClient(
   if (hit && hit.services === s && hit.signature === signature) return hit.client;
   // The hooks name the gateway by the client's own base URL (normalised by it) when they run.
   const gateway = (): string => client.http.baseUrl;
+  const profile = profileId ?? s.profiles.activeId();
   const client: GatewayClient = new GatewayClient(o, {
-    observer: (a) => s.usage.emit({ kind: 'answer', gateway: gateway(), ...a }),
+    observer: (a) => s.usage.emit({ kind: 'answer', gateway: gateway(), profile, ...a }),
     routing: s.modelRouting.hooks(gateway),
     // Where the account found this gateway's balance decides whose per-answer cost is read.
     billingSource: () => persistedState(s.context).get(balanceSourcesKey)[gateway()],

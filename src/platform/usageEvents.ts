@@ -9,7 +9,8 @@ import type { Logger } from './log';
  * figures and names travel here: never a key, a prompt or an answer's text.
  */
 export type UsageEvent =
-  | { kind: 'answer'; gateway: string; model: string; usage?: Usage }
+  /** `profile`: the profile whose client answered (after a failover, not the active one). */
+  | { kind: 'answer'; gateway: string; profile?: string; model: string; usage?: Usage }
   | {
       kind: 'clip';
       gateway: string;

@@ -10,7 +10,7 @@ import { openChat, sendMessage, UI_TIMEOUT, type Workbench } from './workbench';
 import type { Gateway } from '../gateway/server';
 
 /** Switch Gateway Profile from the palette, picking `name`; waits for the status bar to say it. */
-async function switchTo(wb: Workbench, name: string): Promise<void> {
+export async function switchTo(wb: Workbench, name: string): Promise<void> {
   // Right after the video wizard the list was once closed under the click (a loaded run): the
   // whole step is tried again then. A pick that was not clicked switched nothing.
   for (let attempt = 1; ; attempt++) {

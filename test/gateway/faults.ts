@@ -2,6 +2,7 @@
  * Fault knobs of the local gateway: what a test can ask the next matching request(s) to suffer.
  * See test/gateway/README.md ("Faults") for the contract.
  */
+import { expandRelayError, type RelayErrorShape } from './relayErrors';
 
 /** Where a request landed; faults only apply where every one of their effects means something. */
 export type RouteKind =
@@ -18,6 +19,8 @@ export interface MidStreamError {
 /** Every effect a fault can have; combine several in one fault to apply them together. */
 export interface FaultEffects {
   status?: number;
+  /** A relay's quota or balance refusal, by name (./relayErrors.ts): its status and body. */
+  relayError?: RelayErrorShape;
   body?: unknown;
   headers?: Record<string, string>;
   retryAfter?: number | string;
@@ -198,8 +201,10 @@ export class FaultQueue {
   private queue: { fault: Fault; left: number }[] = [];
 
   /** Queue a fault; throws on an unknown effect name so a typo in a test does not pass silently. */
-  add(f: Fault): void {
-    if (typeof f !== 'object' || f === null || Array.isArray(f)) throw new Error('a fault must be an object');
+  add(given: Fault): void {
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      throw new Error('a fault must be an object');
+    const f = expandRelayError(given);
     for (const k of Object.keys(f)) {
       if (k !== 'match' && k !== 'times' && !ALL_KEYS.has(k)) throw new Error(`unknown fault effect "${k}"`);
     }

@@ -41,6 +41,8 @@ export function defaultErrorFor(status: number, model?: string): ErrorObject {
       return e('invalid_request_error', 'invalid_request', 'Bad request');
     case 401:
       return e('authentication_error', 'invalid_api_key', 'Incorrect API key provided');
+    case 402:
+      return e('payment_required', 'payment_required', 'Insufficient credits');
     case 403:
       return e('permission_denied', 'permission_denied', 'model not allowed for this group');
     case 404:

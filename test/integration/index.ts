@@ -35,6 +35,7 @@ async function loadSuites(): Promise<void> {
   await import('./completion.test');
   await import('./account.test');
   await import('./balances.test');
+  await import('./failover.test');
   await import('./videoCost.test');
   await import('./answerCost.test');
   await import('./responses.test');

@@ -112,6 +112,15 @@ export class Accounts implements vscode.Disposable {
     return e;
   }
 
+  /**
+   * The account of the profile that answered (after a failover, not the active one: the answer is
+   * counted and priced where it was billed); the active one's when none is named.
+   */
+  async answering(profileId: string | undefined): Promise<AccountEntry | undefined> {
+    if (profileId === undefined || profileId === this.s.profiles.activeId()) return this.current();
+    return this.forProfile(profileId).catch(() => undefined);
+  }
+
   /** The account a profile had when last asked for, without reading anything; undefined before. */
   known(profileId: string): AccountEntry | undefined {
     return this.byProfile.get(profileId);

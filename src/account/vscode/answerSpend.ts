@@ -41,7 +41,7 @@ export function registerAnswerSpend(
   const pricer = s.answerCosts.offer(async (q) => {
     const settings = readSpendSettings();
     if (!settings.enabled) return undefined;
-    const e = await accounts.current();
+    const e = await accounts.answering(q.profile);
     // Each gateway prices its own answers: an answer from another one (the settings changed
     // meanwhile) gets no figure rather than a wrong one.
     if (!e || e.gateway !== q.gateway) return undefined;

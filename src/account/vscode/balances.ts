@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
-import { balanceLines, otherBalanceTooltip, type ProfileBalance } from '../balance/core/balanceList';
+import { balanceLines, coolDownTooltip, otherBalanceTooltip, type ProfileBalance } from '../balance/core/balanceList';
+import { persistedState } from '../../platform/persistedState';
+import { failoverCoolDownsKey } from '../../contracts/persistedState/failover';
 import { mayAskAboutGateway, readSpendSettings, type Accounts } from './accounts';
 import { comparePrices, type ProfilePrices } from '../pricing/core/priceCompare';
 import type { ReportExtras } from '../spend/core/usageReport';
@@ -39,9 +41,15 @@ export class ProfileBalances {
     });
   }
 
-  /** The lines the balance item's tooltip adds for the other profiles. */
+  /** The lines the balance item's tooltip adds: the other profiles, and those failover skips now. */
   tooltipLines(): string[] {
-    return otherBalanceTooltip(this.list(), Date.now());
+    const now = Date.now();
+    const skipped = persistedState(this.s.context).get(failoverCoolDownsKey);
+    const cooling = this.s.profiles
+      .list()
+      .profiles.flatMap((p) => (Object.hasOwn(skipped, p.id) ? [{ name: p.name, coolDown: skipped[p.id]! }] : []));
+    const time = (ms: number) => new Date(ms).toLocaleTimeString(vscode.env.language);
+    return [...otherBalanceTooltip(this.list(), now), ...coolDownTooltip(cooling, now, time)];
   }
 
   /** Reads every profile whose reading is older than a minute (each with its own key), then lists them. */

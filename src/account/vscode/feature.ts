@@ -150,8 +150,12 @@ export class AccountFeature implements vscode.Disposable {
     if (!settings.enabled) return;
     const chat = await this.show({ read: 'none' });
     if (!chat) return;
-    // A clip is counted against the account that billed it (see Accounts.forClips).
-    const e = ev.kind === 'clip' ? ((await this.accounts.forClips(chat, { read: true })) ?? chat) : chat;
+    // A clip or an answer is counted against the account that billed it (see Accounts.forClips;
+    // an answer after a failover names the profile that gave it).
+    const e =
+      ev.kind === 'clip'
+        ? ((await this.accounts.forClips(chat, { read: true })) ?? chat)
+        : ((await this.accounts.answering(ev.profile)) ?? chat);
     if (ev.kind === 'clip') this.setVideoAccount(e !== chat ? e : undefined, chat);
     // The unit (and so the user's prices in it) is known after the first reading.
     if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();

@@ -51,4 +51,6 @@ export interface ChatResult {
   usage?: Usage;
   model?: string;
   id?: string;
+  /** Lines for the user about how the answer came (chat/failover: which profile answered and why). */
+  notices?: string[];
 }

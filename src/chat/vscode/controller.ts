@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { GatewayClient } from '../../api/client';
-import { getGatewayClient } from '../../platform/gateway';
+import { answering, failoverBackend } from '../failover/vscode/failover';
 import { chatSessionSettings, onDidChangeSettings } from '../../platform/settings';
 import type { Services } from '../../platform/services';
 import {
@@ -178,12 +177,12 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return new ChatSession({
       prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
-      // The conversation's own profile (set at its first request): a conversation opened from
-      // the history goes on with the gateway and key it started with, never another one's.
+      // The conversation's own profile (set at its first request), and when it refuses, the next of
+      // the model's failover list (chat/failover), each with its own key; never another's.
       backend: () => {
         const shown = this.session.shown;
         shown.profile ??= s.profiles.activeId();
-        return getGatewayClient(s, 'chat', shown.profile);
+        return failoverBackend(s, shown.profile);
       },
       // The default model is the conversation's profile's (a profile's own, else the setting's).
       settings: () => ({ ...chatSessionSettings(), chatModel: this.profiles.profileOf(this.session.shown).chatModel }),
@@ -200,7 +199,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
       agents: this.agents,
-      priceAnswer: (b, q) => s.answerCosts.price({ ...q, gateway: b instanceof GatewayClient ? b.http.baseUrl : '' }),
+      priceAnswer: (b, q) => s.answerCosts.price({ ...q, ...answering(b) }),
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
     });
   }

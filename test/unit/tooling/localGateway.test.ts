@@ -687,6 +687,26 @@ void describe('faults', () => {
     assert.equal(st.url, `${gw.videoUrl}/v1/videos/${id}/content`);
   });
 
+  void test("relayError answers a relay's quota or balance refusal in its own shape, once, then normally", async () => {
+    const shapes: Array<[string, number, string | undefined, RegExp]> = [
+      ['new-api-user-quota', 403, 'insufficient_user_quota', /insufficient balance/],
+      ['new-api-token-quota', 403, 'pre_consume_token_quota_failed', /token quota is not enough/],
+      ['new-api-token-exhausted', 401, undefined, /该令牌额度已用尽/],
+      ['payment-required', 402, undefined, /Insufficient credits/],
+      ['openai-insufficient-quota', 429, 'insufficient_quota', /exceeded your current quota/],
+    ];
+    for (const [shape, status, code, words] of shapes) {
+      gw.fault({ relayError: shape as never });
+      const res = await chat({ messages: [user('a')] });
+      assert.equal(res.status, status, shape);
+      const body = (await res.json()) as Json;
+      if (code) assert.equal(body.error.code, code, shape);
+      assert.match(body.error.message, words, shape);
+      assert.equal((await chat({ messages: [user('b')] })).status, 200, `${shape} applies once`);
+    }
+    assert.throws(() => gw.fault({ relayError: 'nope' as never }), /unknown relayError "nope"/);
+  });
+
   void test('an unknown fault effect is refused so a typo cannot pass silently', () => {
     assert.throws(() => gw.fault({ stauts: 500 } as never), /unknown fault effect "stauts"/);
   });

@@ -4,6 +4,7 @@
  * a profile not read yet, or that cannot be read (no key, no address), says so instead.
  */
 import * as l10n from '@vscode/l10n';
+import type { CoolDown } from '../../../contracts/persistedState/failover';
 import type { AccountSnapshot } from './accountState';
 import { formatQuota } from './money';
 import { sourceName } from './statusModel';
@@ -77,4 +78,21 @@ export function otherBalanceTooltip(list: readonly ProfileBalance[], now: number
   );
   if (others.length === 0) return [];
   return [l10n.t('Other profiles:'), ...others.map((l) => `${l.label}: ${l.figure} (${l.detail})`)];
+}
+
+/**
+ * The tooltip's lines for the profiles failover skips now (chat/failover: a profile that refused a
+ * request is skipped for a while): until when, and what it said. Ended cool-downs say nothing.
+ */
+export function coolDownTooltip(
+  list: ReadonlyArray<{ name: string; coolDown: CoolDown }>,
+  now: number,
+  timeText: (ms: number) => string,
+): string[] {
+  const live = list.filter((x) => x.coolDown.until > now);
+  if (live.length === 0) return [];
+  return [
+    l10n.t('Failover skips:'),
+    ...live.map((x) => l10n.t('{0} until {1} (it said: {2})', x.name, timeText(x.coolDown.until), x.coolDown.said)),
+  ];
 }

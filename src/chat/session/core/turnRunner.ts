@@ -256,6 +256,7 @@ function settle(conv: Conversation, answer: AssistantMessage, result: ChatResult
   if (result.finishReason) answer.finishReason = result.finishReason;
   if (result.usage) answer.usage = cleanUsage(result.usage);
   if (result.model && result.model !== answer.requestedModel) answer.model = result.model;
+  if (result.notices?.length) answer.notices = [...(answer.notices ?? []), ...result.notices];
   // Unique across the whole conversation, not only this answer: relays that number calls per
   // answer send `call_0` again, and cards, approvals and tool messages are all keyed by id.
   // Renamed here, before anything sees the calls, so the stored answer, the executor (and so
@@ -341,8 +342,7 @@ function stored(conv: Conversation, id: string): { content: string; reasoning?: 
     const m = conv.messages[i];
     if (m?.id === id && m.role === 'assistant') return m;
   }
-  // Not in the conversation (cannot happen: pushed before streaming); a scratch object keeps the
-  // stream going rather than failing the turn.
+  // Not in the conversation (cannot happen: pushed before streaming): a scratch object keeps the stream going.
   return { content: '' };
 }
 

@@ -6,6 +6,7 @@ import type { AccountSnapshot } from '../../../../../src/account/balance/core/ac
 import {
   ageText,
   balanceLines,
+  coolDownTooltip,
   otherBalanceTooltip,
   type ProfileBalance,
 } from '../../../../../src/account/balance/core/balanceList';
@@ -99,6 +100,19 @@ void describe('balanceLines', () => {
     assert.equal(t[0], 'Other profiles:');
     assert.match(t[1]!, /^B: not read yet \(/);
     assert.deepEqual(otherBalanceTooltip([{ profileId: 'a', name: 'A', active: true }], now), []);
+  });
+
+  void it('the tooltip names the profiles failover skips now, until when and what they said', () => {
+    const t = coolDownTooltip(
+      [
+        { name: 'Relay A', coolDown: { until: now + 60_000, cause: 'rate_limit', said: 'HTTP 429 slow down' } },
+        { name: 'Old', coolDown: { until: now - 1, cause: 'server', said: 'HTTP 503' } },
+      ],
+      now,
+      () => '12:05',
+    );
+    assert.deepEqual(t, ['Failover skips:', 'Relay A until 12:05 (it said: HTTP 429 slow down)']);
+    assert.deepEqual(coolDownTooltip([], now, () => ''), []);
   });
 
   void it('ages in minutes, hours and days', () => {
