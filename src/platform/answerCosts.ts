@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { MoneyUnit } from '../shared/money';
 import type { AnswerCost } from '../shared/protocol/cost';
 import type { Logger } from './log';
 
@@ -17,12 +18,27 @@ export interface AnswerCostQuery {
 
 export type AnswerPricer = (q: AnswerCostQuery) => Promise<AnswerCost | undefined>;
 
+/** A model's prices on a gateway, for the spend caps before a request (quota units of `unit`). */
+export interface RequestPrice {
+  unit: MoneyUnit;
+  /** Per prompt token and per answer token; `perCall` for a model billed per request. */
+  input: number;
+  output?: number;
+  perCall?: number;
+  /** Today's spend on the gateway and the daily limit, when the user set the limit to block. */
+  daily?: { spent: number; limit: number };
+}
+
+/** `gateway`: the `/v1` base URL that will answer; absent: the active profile's (the composer's line). */
+export type RequestQuoter = (q: { gateway?: string; model: string }) => Promise<RequestPrice | undefined>;
+
 /**
  * Where the chat asks what an answer cost and the account feature answers, neither importing the
  * other: one per activation, handed to every feature in `Services.answerCosts`.
  */
 export class AnswerCosts {
   private pricer: AnswerPricer | undefined;
+  private quoter: RequestQuoter | undefined;
 
   constructor(private readonly log: Pick<Logger, 'warn'>) {}
 
@@ -34,6 +50,31 @@ export class AnswerCosts {
         if (this.pricer === fn) this.pricer = undefined;
       },
     };
+  }
+
+  /** The account offers the prices a request is quoted at before it is sent (the spend caps). */
+  offerQuotes(fn: RequestQuoter): vscode.Disposable {
+    this.quoter = fn;
+    return {
+      dispose: () => {
+        if (this.quoter === fn) this.quoter = undefined;
+      },
+    };
+  }
+
+  /**
+   * The prices of `model` on `gateway` for a request about to be sent; undefined when nobody
+   * quotes (spend is off) or no price is known. Reads the gateway's prices once, then its cache.
+   */
+  async quote(q: Parameters<RequestQuoter>[0]): Promise<RequestPrice | undefined> {
+    const fn = this.quoter;
+    if (!fn) return undefined;
+    try {
+      return await fn(q);
+    } catch (err) {
+      this.log.warn(`No price for the spend caps: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
   }
 
   /**

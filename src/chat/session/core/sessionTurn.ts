@@ -16,6 +16,7 @@ import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
 import { afterAnswer, beforeUserTurn, HookBlocked, MAX_STOP_CONTINUATIONS } from './turnHooks';
 import { agentTurn, type TurnRequest } from './agentTurn';
+import { gatedContext } from '../../caps/core/gatedContext';
 
 export type { TurnRequest } from './agentTurn';
 
@@ -83,13 +84,18 @@ export async function runSessionTurn(
     });
     defaults = agent.defaults;
     for (const n of agent.notes) deps.log.warn(`chat agents: ${n}`);
+    const gate = deps.caps?.forTurn(conversation, { backend, settled: async () => costs?.settled(), signal });
     const turn = () =>
       runTurn({
         backend,
         conversation,
         defaults,
         executor: agent.executor,
-        context: context.guard.forTurn(conversation, defaults, backend),
+        context: gatedContext(
+          context.guard.forTurn(conversation, defaults, backend),
+          gate,
+          (m) => context.guard.limits(m).maxOutput,
+        ),
         maxRounds: deps.settings().maxRounds,
         signal,
         now: host.now,
