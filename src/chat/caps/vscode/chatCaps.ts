@@ -2,14 +2,22 @@ import * as vscode from 'vscode';
 import { GatewayClient } from '../../../api/client';
 import type { Services } from '../../../platform/services';
 import { userOrDefault, userValue } from '../../../platform/userSettings';
-import { newId, type ConversationCaps, type HostMessage } from '../../../shared/protocol';
+import { newId, type Conversation, type ConversationCaps, type HostMessage } from '../../../shared/protocol';
 import type { Routes } from '../../conversation/core/routes';
-import type { ChatSession } from '../../session/core/session';
-import type { SessionBackend, SessionCaps } from '../../session/core/sessionDeps';
 import { CapGate, type CapDecision, type CapPauseView, type CapSettings, type RequestQuote } from '../core/capGate';
 import { displayToQuota, readCap } from '../core/capMath';
 
 type Broadcast = (m: HostMessage) => void;
+
+/**
+ * What the caps use of the chat session (`ChatSession`; the session's `SessionCaps` is what they
+ * offer it, matched by shape: the session imports the caps' core, so the caps do not import it).
+ */
+interface CapsSession {
+  readonly shown: Conversation;
+  currentModel(): { id: string };
+  setParams(params: Conversation['params'], systemPrompt: string | null | undefined): Promise<void>;
+}
 
 /**
  * The caps as the user set them: `gatewayStudio.spend.capPerTurn`, `capPerConversation` and the
@@ -26,7 +34,7 @@ export function capSettings(): CapSettings {
 }
 
 /** The gateway a backend talks to (each gateway's account quotes its own prices). */
-function gatewayOf(b: SessionBackend): string {
+function gatewayOf(b: unknown): string {
   return b instanceof GatewayClient ? b.http.baseUrl : '';
 }
 
@@ -35,18 +43,18 @@ function gatewayOf(b: SessionBackend): string {
  * view and waits for `caps/decide` (or the turn's Stop); the gear panel's caps (`caps/set`),
  * checked and kept with the conversation; and the composer's pre-send price.
  */
-export class ChatCaps implements SessionCaps {
+export class ChatCaps {
   private readonly waiting = new Map<string, { msg: HostMessage; done: (d: CapDecision) => void }>();
   private price: HostMessage = { type: 'caps/price' };
   private refreshing = 0;
 
-  private readonly p: { broadcast: Broadcast; session: () => ChatSession };
+  private readonly p: { broadcast: Broadcast; session: () => CapsSession };
 
   /** `services` and `session` are asked on use: the controller builds this before them. */
   constructor(
     private readonly services: () => Services,
     broadcast: Broadcast,
-    session: () => ChatSession,
+    session: () => CapsSession,
   ) {
     this.p = { broadcast, session };
   }
@@ -73,7 +81,11 @@ export class ChatCaps implements SessionCaps {
     },
   };
 
-  forTurn(conversation: Parameters<SessionCaps['forTurn']>[0], turn: Parameters<SessionCaps['forTurn']>[1]): CapGate {
+  /** The gate of one turn (the session's `SessionCaps.forTurn`). */
+  forTurn(
+    conversation: Conversation,
+    turn: { backend: unknown; settled: () => Promise<void>; signal: AbortSignal },
+  ): CapGate {
     return new CapGate(conversation, {
       settings: capSettings,
       quote: (model) => this.quote(gatewayOf(turn.backend), model),
