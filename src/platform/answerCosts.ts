@@ -38,7 +38,11 @@ export type RequestQuoter = (q: { gateway?: string; model: string }) => Promise<
  */
 export class AnswerCosts {
   private pricer: AnswerPricer | undefined;
-  private quoter: RequestQuoter | undefined;
+  /**
+   * The prices of a model before a request is sent (the chat's spend caps), set by the account
+   * while it is loaded (a plain field: this object is built at activation, its methods count).
+   */
+  quoter: RequestQuoter | undefined;
 
   constructor(private readonly log: Pick<Logger, 'warn'>) {}
 
@@ -50,31 +54,6 @@ export class AnswerCosts {
         if (this.pricer === fn) this.pricer = undefined;
       },
     };
-  }
-
-  /** The account offers the prices a request is quoted at before it is sent (the spend caps). */
-  offerQuotes(fn: RequestQuoter): vscode.Disposable {
-    this.quoter = fn;
-    return {
-      dispose: () => {
-        if (this.quoter === fn) this.quoter = undefined;
-      },
-    };
-  }
-
-  /**
-   * The prices of `model` on `gateway` for a request about to be sent; undefined when nobody
-   * quotes (spend is off) or no price is known. Reads the gateway's prices once, then its cache.
-   */
-  async quote(q: Parameters<RequestQuoter>[0]): Promise<RequestPrice | undefined> {
-    const fn = this.quoter;
-    if (!fn) return undefined;
-    try {
-      return await fn(q);
-    } catch (err) {
-      this.log.warn(`No price for the spend caps: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
   }
 
   /**

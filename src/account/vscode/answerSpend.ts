@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RequestQuoter } from '../../platform/answerCosts';
 import type { Services } from '../../platform/services';
 import { userValue } from '../../platform/userSettings';
 import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
@@ -61,7 +62,7 @@ export function registerAnswerSpend(
   });
   // Before a request, for the chat's spend caps: the model's prices (read once, then cached) and,
   // when the user's daily limit blocks, today's spend on this gateway against it.
-  const quoter = s.answerCosts.offerQuotes(async (q) => {
+  const quote: RequestQuoter = async (q) => {
     const settings = readSpendSettings();
     // Without a gateway (the composer's line) the active one, unless reading it could ask about a workspace's.
     const quiet = q.gateway !== undefined || !mayAskAboutGateway();
@@ -73,7 +74,8 @@ export function registerAnswerSpend(
     const blocks = limit > 0 && dailyLimitAction(userValue('spend.dailyLimitAction')) === 'block';
     const daily = blocks ? { spent: ledger.todayQuota(e.gateway), limit: quotaFromDisplay(limit, unit) } : undefined;
     return requestQuote((await accounts.prices(e, settings)).lookup(q.model), unit, daily);
-  });
+  };
+  s.answerCosts.quoter = quote;
   const view = registerUsageView(ledger, () => usageExtras(s, accounts));
   afterCount = (gateway, unit) => {
     const limit = dailyLimitSetting();
@@ -98,7 +100,7 @@ export function registerAnswerSpend(
     warnings: () => [...said],
     dispose() {
       pricer.dispose();
-      quoter.dispose();
+      if (s.answerCosts.quoter === quote) s.answerCosts.quoter = undefined;
       view.dispose();
     },
   };

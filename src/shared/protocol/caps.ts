@@ -6,7 +6,8 @@
 import * as z from '../zod';
 import { moneyUnitSchema } from './cost';
 
-const quota = z.number().check(z.int(), z.nonnegative(), z.maximum(1e15));
+// Host -> page only (never parsed on the host, see index.ts): plain shapes keep activation small.
+const quota = z.number();
 
 /**
  * A conversation's own caps, in the gateway's display unit; absent: the settings'. Kept as
@@ -19,7 +20,7 @@ export const conversationCapsSchema = z.object({
 export type ConversationCaps = z.infer<typeof conversationCapsSchema>;
 
 export const capPauseSchema = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(100)),
+  id: z.string(),
   kind: z.enum(['turn', 'conversation', 'daily']),
   /** What the scope spent so far, its cap, the next request's prompt and its most with a whole answer. */
   spent: quota,
@@ -29,15 +30,15 @@ export const capPauseSchema = z.object({
   /** The cap Continue sets. */
   upTo: quota,
   unit: moneyUnitSchema,
-  model: z.string().check(z.maxLength(200)),
+  model: z.string(),
 });
 export type CapPause = z.infer<typeof capPauseSchema>;
 
 /** What the pre-send line needs: the price of a prompt token and the figure above which it shows. */
 export const promptPriceSchema = z.object({
-  model: z.string().check(z.maxLength(200)),
+  model: z.string(),
   /** Quota units per prompt token (a fraction). */
-  perToken: z.number().check(z.nonnegative()),
+  perToken: z.number(),
   /** The line shows when the prompt would cost more than this many quota units. */
   above: quota,
   unit: moneyUnitSchema,
@@ -47,7 +48,7 @@ export type PromptPrice = z.infer<typeof promptPriceSchema>;
 /** Host -> webview. */
 export const capsHostMessages = [
   /** The loop is paused: the card with its figures, until `caps/resolved` names it. */
-  z.object({ type: z.literal('caps/pause'), requestId: z.optional(z.string()), pause: capPauseSchema }),
+  z.object({ type: z.literal('caps/pause'), pause: capPauseSchema }),
   z.object({ type: z.literal('caps/resolved'), id: z.string() }),
   /** The shown conversation's prompt price; absent: no line (no price, or no threshold). */
   z.object({ type: z.literal('caps/price'), price: z.optional(promptPriceSchema) }),

@@ -132,7 +132,13 @@ export class ChatCaps {
   }
 
   private async quote(gateway: string | undefined, model: string): Promise<RequestQuote | undefined> {
-    const q = await this.services().answerCosts.quote({ ...(gateway !== undefined ? { gateway } : {}), model });
+    const quoter = this.services().answerCosts.quoter;
+    const q = await quoter?.({ ...(gateway !== undefined ? { gateway } : {}), model }).catch((err: unknown) => {
+      this.services().log.warn(
+        `spend caps: no price for ${model}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return undefined;
+    });
     if (!q) return undefined;
     const { unit, input, output, perCall, daily } = q;
     return {

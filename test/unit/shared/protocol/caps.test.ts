@@ -23,10 +23,13 @@ void describe('protocol: spend caps', () => {
     assert.ok(conversationSchema.safeParse(c).success, 'absent: the settings');
   });
 
-  void it('a pause names whole quota figures with their unit', () => {
+  void it('a pause names its figures with their unit', () => {
     const pause = { id: 'cap1', kind: 'turn', spent: 1, cap: 2, prompt: 3, atMost: 4, upTo: 5, unit: USD, model: 'm' };
     assert.ok(hostMessageSchema.safeParse({ type: 'caps/pause', pause }).success);
-    assert.equal(hostMessageSchema.safeParse({ type: 'caps/pause', pause: { ...pause, spent: 0.5 } }).success, false);
+    assert.equal(
+      hostMessageSchema.safeParse({ type: 'caps/pause', pause: { ...pause, unit: undefined } }).success,
+      false,
+    );
     assert.ok(hostMessageSchema.safeParse({ type: 'caps/price' }).success);
   });
 });
