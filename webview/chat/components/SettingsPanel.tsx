@@ -108,6 +108,12 @@ function numberLabels(t: Translate): Record<NumberKey, string> {
   };
 }
 
+/** Use defaults: no overrides, the settings' system prompt, the settings' caps. */
+function resetToDefaults(): void {
+  post({ type: 'chat/setParams', params: {}, systemPrompt: null });
+  post({ type: 'caps/set', turn: null, conversation: null });
+}
+
 function SettingsForm(): JSX.Element | null {
   const { t, conversation } = useChat();
   const c = conversation.meta.peek();
@@ -181,14 +187,7 @@ function SettingsForm(): JSX.Element | null {
       </label>
       <CapFields t={t} caps={c.caps} refs={caps} />
       <div class="panel-actions">
-        <TextButton
-          icon="discard"
-          label={t('Use defaults')}
-          onClick={() => {
-            post({ type: 'chat/setParams', params: {}, systemPrompt: null });
-            post({ type: 'caps/set', turn: null, conversation: null });
-          }}
-        />
+        <TextButton icon="discard" label={t('Use defaults')} onClick={resetToDefaults} />
         <TextButton icon="check" label={t('Apply')} class="text-btn primary" onClick={apply} />
       </div>
     </section>
