@@ -37,6 +37,7 @@ async function loadSuites(): Promise<void> {
   await import('./balances.test');
   await import('./videoCost.test');
   await import('./answerCost.test');
+  await import('./caps.test');
   await import('./responses.test');
   await import('./profiles.test');
   await import('./profileDefaults.test');
