@@ -78,7 +78,16 @@ export function CapCard({ t, pause: p }: { t: Translate; pause: CapPause }): JSX
     post({ type: 'caps/decide', id: p.id, decision });
   };
   return (
-    <section class="cap-card" role="group" aria-label={pauseTitle(t, p)} data-kind={p.kind}>
+    <section
+      class="cap-card"
+      role="group"
+      aria-label={pauseTitle(t, p)}
+      data-kind={p.kind}
+      // The figures in quota units, for the journeys that check the arithmetic (test/e2e/caps.e2e.ts).
+      data-spent={p.spent}
+      data-cap={p.cap}
+      data-prompt={p.prompt}
+    >
       <p class="cap-title">
         <span class="codicon codicon-warning" aria-hidden="true" /> {pauseTitle(t, p)}
       </p>
