@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { MoneyUnit } from '../shared/money';
 import type { AnswerCost } from '../shared/protocol/cost';
 import type { Logger } from './log';
 
@@ -19,12 +20,31 @@ export interface AnswerCostQuery {
 
 export type AnswerPricer = (q: AnswerCostQuery) => Promise<AnswerCost | undefined>;
 
+/** A model's prices on a gateway, for the spend caps before a request (quota units of `unit`). */
+export interface RequestPrice {
+  unit: MoneyUnit;
+  /** Per prompt token and per answer token; `perCall` for a model billed per request. */
+  input: number;
+  output?: number;
+  perCall?: number;
+  /** Today's spend on the gateway and the daily limit, when the user set the limit to block. */
+  daily?: { spent: number; limit: number };
+}
+
+/** `gateway`: the `/v1` base URL that will answer; absent: the active profile's (the composer's line). */
+export type RequestQuoter = (q: { gateway?: string; model: string }) => Promise<RequestPrice | undefined>;
+
 /**
  * Where the chat asks what an answer cost and the account feature answers, neither importing the
  * other: one per activation, handed to every feature in `Services.answerCosts`.
  */
 export class AnswerCosts {
   private pricer: AnswerPricer | undefined;
+  /**
+   * The prices of a model before a request is sent (the chat's spend caps), set by the account
+   * while it is loaded (a plain field: this object is built at activation, its methods count).
+   */
+  quoter: RequestQuoter | undefined;
 
   constructor(private readonly log: Pick<Logger, 'warn'>) {}
 

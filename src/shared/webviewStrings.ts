@@ -200,6 +200,17 @@ export const WEBVIEW_STRINGS = [
   // The agent picker (chat/agents)
   'Agent',
   'Model: {0}',
+  // Spend caps (chat/caps): the card that pauses the tool loop, the pre-send line, the gear panel's fields.
+  'Paused at your spend cap for this turn',
+  'Paused at your spend cap for this conversation',
+  'Paused at your daily limit',
+  'Spent so far: {0} of {1}.',
+  'The next step ({0}) would cost at most {1} (its prompt about {2}).',
+  'Continue up to {0}',
+  "The next message's prompt: about {0} ({1} tokens at the price of {2}).",
+  "In the gateway's unit. Empty uses the setting ({0}).",
+  'Spend cap per turn',
+  'Spend cap for this conversation',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

@@ -38,6 +38,7 @@ async function loadSuites(): Promise<void> {
   await import('./failover.test');
   await import('./videoCost.test');
   await import('./answerCost.test');
+  await import('./caps.test');
   await import('./responses.test');
   await import('./profiles.test');
   await import('./profileDefaults.test');

@@ -60,6 +60,8 @@ export interface OpenSessionOptions {
   priceAnswer?: SessionDeps['priceAnswer'];
   /** The agents a turn may run as (`chat/agents`). */
   agents?: SessionDeps['agents'];
+  /** The spend caps (`chat/caps`). */
+  caps?: SessionDeps['caps'];
 }
 
 /**
@@ -99,6 +101,7 @@ export function openSession(
     ...(options.events ? { events: options.events } : {}),
     ...(options.priceAnswer ? { priceAnswer: options.priceAnswer } : {}),
     ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.caps ? { caps: options.caps } : {}),
     sink: {
       broadcast: (m) => received.push(structuredClone(m)),
       delta: (requestId, messageId, d) => received.push({ type: 'chat/delta', requestId, messageId, ...d }),

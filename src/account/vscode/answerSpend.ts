@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { RequestQuoter } from '../../platform/answerCosts';
 import type { Services } from '../../platform/services';
 import { userValue } from '../../platform/userSettings';
 import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../balance/core/money';
@@ -6,7 +7,8 @@ import { priceOfAnswer } from '../spend/core/answerPrice';
 import { DailyLimitGuard } from '../spend/core/dailyLimit';
 import { dayOf, type UsageLedger } from '../spend/core/ledger';
 import { registerUsageView, SHOW_USAGE_COMMAND } from '../spend/vscode/usageView';
-import { readSpendSettings, type Accounts } from './accounts';
+import { dailyLimitAction, requestQuote } from '../spend/core/requestQuote';
+import { mayAskAboutGateway, readSpendSettings, type Accounts } from './accounts';
 import { usageExtras } from './balances';
 
 /** `gatewayStudio.spend.dailyLimit`, in the gateway's display unit; 0 or unset: none. */
@@ -58,6 +60,22 @@ export function registerAnswerSpend(
     }
     return cost;
   });
+  // Before a request, for the chat's spend caps: the model's prices (read once, then cached) and,
+  // when the user's daily limit blocks, today's spend on this gateway against it.
+  const quote: RequestQuoter = async (q) => {
+    const settings = readSpendSettings();
+    // Without a gateway (the composer's line) the active one, unless reading it could ask about a workspace's.
+    const quiet = q.gateway !== undefined || !mayAskAboutGateway();
+    const e = settings.enabled && quiet ? await accounts.current() : undefined;
+    if (!e || (q.gateway !== undefined && e.gateway !== q.gateway)) return undefined;
+    if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
+    const unit = e.state.snapshot().unit;
+    const limit = dailyLimitSetting();
+    const blocks = limit > 0 && dailyLimitAction(userValue('spend.dailyLimitAction')) === 'block';
+    const daily = blocks ? { spent: ledger.todayQuota(e.gateway), limit: quotaFromDisplay(limit, unit) } : undefined;
+    return requestQuote((await accounts.prices(e, settings)).lookup(q.model), unit, daily);
+  };
+  s.answerCosts.quoter = quote;
   const view = registerUsageView(ledger, () => usageExtras(s, accounts));
   afterCount = (gateway, unit) => {
     const limit = dailyLimitSetting();
@@ -82,6 +100,7 @@ export function registerAnswerSpend(
     warnings: () => [...said],
     dispose() {
       pricer.dispose();
+      if (s.answerCosts.quoter === quote) s.answerCosts.quoter = undefined;
       view.dispose();
     },
   };

@@ -100,3 +100,16 @@ export function notSentError(requestId: string, problem: string): HostMessage {
     },
   };
 }
+
+/** What a chat page may load: the bundle, the icons and the folders of followed tasks' videos. */
+export function chatWebviewOptions(extensionUri: vscode.Uri, roots: readonly string[]): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+      ...roots.map((p) => vscode.Uri.file(p)),
+    ],
+  };
+}

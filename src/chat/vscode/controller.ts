@@ -36,7 +36,9 @@ import { customizationProviders } from './customizations';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
 import type { ChatAgents } from '../agents/vscode/chatAgents';
-import { chatAgents, chatFollowedTasks, chatSlash, notSentError, type ChatControllerOptions } from './chatParts';
+import { chatAgents, chatFollowedTasks, chatSlash, chatWebviewOptions, notSentError } from './chatParts';
+import type { ChatControllerOptions } from './chatParts';
+import { ChatCaps } from '../caps/vscode/chatCaps';
 
 /**
  * The chat's host side: validates what every open chat webview sends and hands it to the
@@ -57,6 +59,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
   private readonly profiles: ChatProfiles;
+  private readonly caps = new ChatCaps(
+    () => this.s,
+    (m) => this.hub.broadcast(m),
+    () => this.session,
+  );
   /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
   private readonly slash: ChatSlash;
   /** The agent picker, the agent files and handoffs (`chat/agents`). */
@@ -145,6 +152,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.profiles.routes,
       ...this.slash.routes,
       ...this.agents.routes,
+      ...this.caps.routes,
     };
   }
 
@@ -199,6 +207,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       contextStorage: s.context.workspaceState,
       // After the answer: the account prices it by the gateway that answered.
       agents: this.agents,
+      caps: this.caps,
       priceAnswer: (b, q) => s.answerCosts.price({ ...q, ...answering(b) }),
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
     });
@@ -322,15 +331,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
 
   /** What a chat page may load: the bundle, the icons and the folders of followed tasks' videos. */
   webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableCommandUris: false,
-      localResourceRoots: [
-        vscode.Uri.joinPath(extensionUri, 'dist'),
-        vscode.Uri.joinPath(extensionUri, 'media'),
-        ...this.followed.roots().map((p) => vscode.Uri.file(p)),
-      ],
-    };
+    return chatWebviewOptions(extensionUri, this.followed.roots());
   }
 
   private updateRoots(w: vscode.Webview): void {

@@ -1,6 +1,7 @@
 /** The conversation: its messages and parameters, the answer being streamed, the error view. */
 import * as z from '../zod';
 import { compactionSchema } from './context';
+import { conversationCapsSchema } from './caps';
 import { answerCostSchema } from './cost';
 import { id, requestId } from './fields';
 import { contextAttachmentSchema, mentionItemSchema } from './mentions';
@@ -189,6 +190,8 @@ export const conversationSchema = z.object({
   profile: z.optional(z.string()),
   /** The agent its turns run as (`chat/agents`); absent: the built-in Agent, as before agents. */
   agent: z.optional(z.string().check(z.maxLength(200))),
+  /** Its own spend caps (the gear panel, or Continue on the cap's card); absent: the settings'. */
+  caps: z.optional(conversationCapsSchema),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 /** Strings the webview shows, localised by the host (`vscode.l10n`), keyed by English id. */

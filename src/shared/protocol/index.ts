@@ -24,6 +24,7 @@
  */
 import * as z from '../zod';
 import { agentsHostMessages, agentsWebviewMessages } from './agents';
+import { capsHostMessages, capsWebviewMessages } from './caps';
 import { chatHostMessages, chatWebviewMessages } from './chat';
 import { checkpointsHostMessages, checkpointsWebviewMessages } from './checkpoints';
 import { contextHostMessages, contextWebviewMessages } from './context';
@@ -49,6 +50,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...profilesHostMessages,
   ...slashHostMessages,
   ...agentsHostMessages,
+  ...capsHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -65,6 +67,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...profilesWebviewMessages,
   ...slashWebviewMessages,
   ...agentsWebviewMessages,
+  ...capsWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -102,6 +105,7 @@ export function parseWebviewMessage(
 }
 
 export * from './agents';
+export * from './caps';
 export * from './chat';
 export * from './checkpoints';
 export * from './context';

@@ -7,6 +7,7 @@ import { post } from '../runtime';
 import { useChat } from '../useChat';
 import { TextButton } from './buttons';
 import { PanelHead } from './PanelHead';
+import { CapFields, postCaps, type CapRefs } from './CapsCard';
 
 type NumberKey = 'temperature' | 'top_p' | 'max_tokens' | 'presence_penalty' | 'frequency_penalty';
 const NUMBERS: Array<{ key: NumberKey; min: number; max?: number; step: string }> = [
@@ -107,6 +108,12 @@ function numberLabels(t: Translate): Record<NumberKey, string> {
   };
 }
 
+/** Use defaults: no overrides, the settings' system prompt, the settings' caps. */
+function resetToDefaults(): void {
+  post({ type: 'chat/setParams', params: {}, systemPrompt: null });
+  post({ type: 'caps/set', turn: null, conversation: null });
+}
+
 function SettingsForm(): JSX.Element | null {
   const { t, conversation } = useChat();
   const c = conversation.meta.peek();
@@ -117,11 +124,15 @@ function SettingsForm(): JSX.Element | null {
   const stop = useRef<HTMLTextAreaElement>(null);
   const stream = useRef<HTMLInputElement>(null);
   const user = useRef<HTMLInputElement>(null);
+  const caps = useRef<CapRefs>({ turn: null, conversation: null });
   if (!c || !d) return null;
   const p = c.params;
   const hint = (v: unknown) => t('Empty uses the setting ({0}).', v === null || v === '' ? '—' : String(v));
   const label = numberLabels(t);
-  const apply = () => post({ type: 'chat/setParams', ...readForm({ numbers, sys, fmt, stop, stream, user }, d) });
+  const apply = () => {
+    post({ type: 'chat/setParams', ...readForm({ numbers, sys, fmt, stop, stream, user }, d) });
+    postCaps(caps.current);
+  };
   return (
     <section class="panel-body settings" aria-label={t('Conversation settings')}>
       <PanelHead title={t('Conversation settings')} />
@@ -174,12 +185,9 @@ function SettingsForm(): JSX.Element | null {
         <input ref={stream} type="checkbox" checked={p.stream ?? d.stream} />
         <span>{t('Stream the answer')}</span>
       </label>
+      <CapFields t={t} caps={c.caps} refs={caps} />
       <div class="panel-actions">
-        <TextButton
-          icon="discard"
-          label={t('Use defaults')}
-          onClick={() => post({ type: 'chat/setParams', params: {}, systemPrompt: null })}
-        />
+        <TextButton icon="discard" label={t('Use defaults')} onClick={resetToDefaults} />
         <TextButton icon="check" label={t('Apply')} class="text-btn primary" onClick={apply} />
       </div>
     </section>

@@ -187,6 +187,8 @@ export function createChatApp(renderer: ChatRenderer) {
     // The menu's model is in its chunk, loaded before the menu asked for anything.
     slash: (msg) => slashCode.value.peek()?.slashModel(models.composer).onHost(msg),
     agents: models.agents.onHost,
+    // The spend caps' card and pre-send line live in the panels' chunk (the first paint is full).
+    caps: (msg) => void panelsCode.load().then((p) => p?.onCaps(models, msg)),
   };
 
   /**

@@ -11,6 +11,7 @@ import type {
   ChatMessage,
   ChatParams,
   Conversation,
+  ConversationCaps,
   ErrorView,
   ParamOverrides,
   WebviewMessage,
@@ -28,6 +29,8 @@ export interface ConversationMeta {
   params: ParamOverrides;
   /** Rules files switched off for this conversation. */
   disabledRules: string[];
+  /** Its own spend caps (the gear panel's fields). */
+  caps?: ConversationCaps | undefined;
   /** The agent its turns run as; undefined: Agent. */
   agent?: string;
 }
@@ -162,6 +165,7 @@ function showIn(
     systemPrompt: c.systemPrompt,
     params: c.params,
     disabledRules: c.disabledRules ?? [],
+    caps: c.caps,
     ...(c.agent !== undefined ? { agent: c.agent } : {}),
   };
   s.defaults.value = defaults.params;

@@ -75,6 +75,8 @@ export function cachedTokens(u: object | undefined): number | undefined {
 export class TurnCosts {
   private readonly asked = new Set<string>();
   private readonly known = new Map<string, AnswerCost>();
+  /** Prices asked for and not yet come (the spend caps wait for them before the next request). */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly price: (q: CostQuery) => Promise<AnswerCost | undefined>,
@@ -94,7 +96,7 @@ export class TurnCosts {
     }
     if (this.asked.has(m.id) || !billable(m)) return;
     this.asked.add(m.id);
-    this.price(costQuery(conv, m)).then(
+    const p = this.price(costQuery(conv, m)).then(
       (c) => {
         if (!c) return;
         this.known.set(m.id, c);
@@ -102,6 +104,13 @@ export class TurnCosts {
       },
       (err: unknown) => this.warn(`the answer's cost is unknown: ${err instanceof Error ? err.message : String(err)}`),
     );
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  /** Resolves once every price asked for so far has come (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
   }
 }
 

@@ -49,11 +49,13 @@ export class SessionContext {
   /** The meter for the shown conversation (none without a model). */
   messages(): HostMessage[] {
     const meter = this.guard.meter(this.host.shown(), this.requestDefaults(), this.host.executor());
-    return meter ? [{ type: 'context/meter', meter }] : [];
+    // The pre-send line's price goes with the meter whose tokens it prices (chat/caps).
+    return [...(meter ? [{ type: 'context/meter' as const, meter }] : []), ...(this.host.deps.caps?.messages() ?? [])];
   }
 
   broadcastMeter(): void {
     for (const m of this.messages()) this.host.deps.sink.broadcast(m);
+    this.host.deps.caps?.refresh();
   }
 
   /** The settings' defaults, as a turn uses them. */

@@ -8,6 +8,7 @@ import type {
   ChatParams,
   ContextAttachment,
   Conversation,
+  HostMessage,
   EditorContext,
   ImageAttachment,
 } from '../../../shared/protocol';
@@ -17,6 +18,7 @@ import type { PromptSnapshot } from '../../prompt/core/systemPrompt';
 import type { SessionSink } from '../../conversation/core/routes';
 import type { CostQuery } from './answerCost';
 import type { AgentCatalog } from '../../agents/core/agent';
+import type { TurnGate } from '../../caps/core/gatedContext';
 
 /** The gateway client as the session uses it: a turn's chat calls and the model list. */
 export interface SessionBackend extends ChatBackend {
@@ -110,6 +112,24 @@ export interface SessionDeps {
    * Without it every turn is the plain Agent (all enabled tools, the conversation's model).
    */
   agents?: AgentCatalog;
+  /** Spend caps (`chat/caps`): a gate per turn and the composer's pre-send price; none without it. */
+  caps?: SessionCaps;
+}
+
+/** The spend caps as the session uses them (`chat/caps/vscode/chatCaps.ts`). */
+export interface SessionCaps {
+  /**
+   * The gate of one turn, asked before each of its requests (undefined: none). `settled` resolves
+   * once the turn's answers so far carry their costs; `signal` is the turn's Stop.
+   */
+  forTurn(
+    conversation: Conversation,
+    turn: { backend: SessionBackend; settled: () => Promise<void>; signal: AbortSignal },
+  ): TurnGate | undefined;
+  /** The pre-send line's price for the shown conversation as last known, sent with the meter. */
+  messages(): HostMessage[];
+  /** The meter was sent again (another conversation or model, a turn ended): the price may have changed. */
+  refresh(): void;
 }
 
 /** What the user sends: the composer's text with its attachments. */

@@ -7,15 +7,17 @@ import {
 } from '../../../shared/protocol';
 import { PartialSaver } from '../../history/core/partialSave';
 import type { ToolExecutor } from '../../tools/core/seam';
-import { effectiveModel } from '../../conversation/core/request';
+import { effectiveModel, type RequestDefaults } from '../../conversation/core/request';
 import type { RequestSlot } from './requestSlot';
 import type { SessionContext } from './sessionContext';
+import type { ContextGuard } from '../../context/core/contextGuard';
 import type { SessionBackend, SessionDeps } from './sessionDeps';
 import { TurnCosts } from './answerCost';
 import { errorView } from './errorView';
 import { runTurn } from './turnRunner';
 import { afterAnswer, beforeUserTurn, HookBlocked, MAX_STOP_CONTINUATIONS } from './turnHooks';
 import { agentTurn, type TurnRequest } from './agentTurn';
+import { gatedContext } from '../../caps/core/gatedContext';
 
 export type { TurnRequest } from './agentTurn';
 
@@ -70,7 +72,6 @@ export async function runSessionTurn(
     const blocked = await beforeUserTurn(deps.hooks, conversation, signal, notice);
     if (blocked !== undefined) throw new HookBlocked(blocked);
     const backend = await deps.backend();
-    const costs = turnCosts(host, conversation, backend);
     await context.guard.ensureRecords(() => backend.listModels(signal));
     const agent = await agentTurn({
       catalog: deps.agents,
@@ -83,13 +84,14 @@ export async function runSessionTurn(
     });
     defaults = agent.defaults;
     for (const n of agent.notes) deps.log.warn(`chat agents: ${n}`);
+    const { costs, window } = turnParts(host, conversation, { defaults, backend, signal });
     const turn = () =>
       runTurn({
         backend,
         conversation,
         defaults,
         executor: agent.executor,
-        context: context.guard.forTurn(conversation, defaults, backend),
+        context: window,
         maxRounds: deps.settings().maxRounds,
         signal,
         now: host.now,
@@ -156,6 +158,30 @@ async function endTurn(
     sink.broadcast({ type: 'context/compacted', conversationId: conversation.id, compaction: conversation.compaction });
   if (shown()) context.broadcastMeter();
   if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
+}
+
+/**
+ * The turn's answer costs and its context window, with the spend caps' gate before each request
+ * when there are caps (it waits for the costs of the answers before it).
+ */
+function turnParts(
+  host: TurnHost,
+  conversation: Conversation,
+  t: { defaults: RequestDefaults; backend: SessionBackend; signal: AbortSignal },
+): { costs: TurnCosts | undefined; window: ReturnType<ContextGuard['forTurn']> } {
+  const { guard } = host.context;
+  const costs = turnCosts(host, conversation, t.backend);
+  const gate = host.deps.caps?.forTurn(conversation, {
+    backend: t.backend,
+    settled: async () => costs?.settled(),
+    signal: t.signal,
+  });
+  const window = gatedContext(
+    guard.forTurn(conversation, t.defaults, t.backend),
+    gate,
+    (m) => guard.limits(m).maxOutput,
+  );
+  return { costs, window };
 }
 
 /** What the turn's answers cost, when someone prices them; each cost is stored and shown as it comes. */
