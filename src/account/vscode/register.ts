@@ -5,11 +5,13 @@ import { mayAskAboutGateway } from './accounts';
 import { AccountFeature } from './feature';
 import { registerAccountDebugState } from './debugState';
 import { registerShowBalances, SHOW_BALANCES_COMMAND } from './balances';
+import { checkupAccount, type CheckupArgs } from './checkupAccount';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
   exportUsage: 'gatewayStudio.spend.exportUsage',
   showBalances: SHOW_BALANCES_COMMAND,
+  checkUpRelay: 'gatewayStudio.checkUpRelay',
 } as const;
 
 const IDLE_TICK_MS = 60_000;
@@ -36,6 +38,11 @@ export function registerAccount(s: Services): vscode.Disposable {
     registerShowBalances(account.balances),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.refreshBalance, async () => {
       await account.show({ read: 'now' });
+    }),
+    // The check-up loads on first use (account/checkup): only the command is registered here.
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.checkUpRelay, async (args?: CheckupArgs) => {
+      const { checkUpRelay } = await import('../checkup/vscode/checkupCommand');
+      await checkUpRelay(s, checkupAccount(account), args);
     }),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.exportUsage, async () => {
       const target = await vscode.window.showSaveDialog({
