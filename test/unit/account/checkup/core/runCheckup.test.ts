@@ -58,8 +58,8 @@ async function check(model: string, allowWindow = true): Promise<Map<ProbeId, Pr
 const problems = (m: Map<ProbeId, ProbeResult>): string[] =>
   [...m.values()].filter((p) => p.verdict !== 'ok').map((p) => `${p.probe}: ${p.verdict}: ${p.summary}`);
 
-describe('check-up against the local gateway', () => {
-  it('finds nothing wrong with the honest model', async () => {
+void describe('check-up against the local gateway', () => {
+  void it('finds nothing wrong with the honest model', async () => {
     const r = await check('gpt-4o-honest');
     assert.deepEqual(problems(r), []);
     assert.match(r.get('tokenizer')!.summary, /match o200k .*as the name claims/);
@@ -67,7 +67,7 @@ describe('check-up against the local gateway', () => {
     assert.equal(r.get('bill')!.figures.multiplier, 1);
   });
 
-  it('names the substitution: another tokenizer family under an o200k name', async () => {
+  void it('names the substitution: another tokenizer family under an o200k name', async () => {
     const t = (await check('gpt-4o-swap', false)).get('tokenizer')!;
     assert.equal(t.verdict, 'problem');
     assert.match(t.summary, /match cl100k .* but the name claims o200k/);
@@ -77,7 +77,7 @@ describe('check-up against the local gateway', () => {
     );
   });
 
-  it('names a window half the advertised one, and a silent truncation', async () => {
+  void it('names a window half the advertised one, and a silent truncation', async () => {
     const half = (await check('gpt-4o-halfwindow')).get('window')!;
     assert.equal(half.verdict, 'problem');
     assert.match(half.summary, /refused as too long.*smaller than the claimed 8192/);
@@ -87,14 +87,14 @@ describe('check-up against the local gateway', () => {
     assert.match(cut.summary, /counted only 4096 of about/);
   });
 
-  it('names a bill above the advertised price', async () => {
+  void it('names a bill above the advertised price', async () => {
     const b = (await check('gpt-4o-markup', false)).get('bill')!;
     assert.equal(b.verdict, 'problem');
     assert.equal(b.figures.multiplier, 1.5);
     assert.match(b.summary, /Billed 1\.50× the advertised price/);
   });
 
-  it('names dropped parallel tool calls', async () => {
+  void it('names dropped parallel tool calls', async () => {
     const t = (await check('gpt-4o-notools', false)).get('tools')!;
     assert.equal(t.verdict, 'problem');
     assert.equal(t.figures.wellFormed, 4);
@@ -104,7 +104,7 @@ describe('check-up against the local gateway', () => {
     );
   });
 
-  it('estimates the cost within 20% of what the relay logged, and under $0.05 by default', async () => {
+  void it('estimates the cost within 20% of what the relay logged, and under $0.05 by default', async () => {
     for (const allowWindow of [false, true]) {
       const p = plan('gpt-4o-honest', allowWindow);
       const before = gw.account().used;
@@ -121,7 +121,7 @@ describe('check-up against the local gateway', () => {
     }
   });
 
-  it('says "cannot tell" when the relay reports no usage, and shows a refusal', async () => {
+  void it('says "cannot tell" when the relay reports no usage, and shows a refusal', async () => {
     gw.fault({ usage: 'none', times: -1 });
     try {
       const r = await check('gpt-4o-honest', false);
@@ -140,7 +140,7 @@ describe('check-up against the local gateway', () => {
     }
   });
 
-  it('stopped halfway, keeps what was spent and runs nothing more', async () => {
+  void it('stopped halfway, keeps what was spent and runs nothing more', async () => {
     const stop = new AbortController();
     let seen = 0;
     const r = await runCheckup(port, plan('gpt-4o-honest', true), {
