@@ -6,6 +6,7 @@ import { AccountFeature } from './feature';
 import { registerAccountDebugState } from './debugState';
 import { registerShowBalances, SHOW_BALANCES_COMMAND } from './balances';
 import { checkupAccount, type CheckupArgs } from './checkupAccount';
+import { registerCheckupTestCommand } from '../checkup/vscode/testCommand';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
@@ -56,7 +57,7 @@ export function registerAccount(s: Services): vscode.Disposable {
     }),
   ];
   // The host tests' view of the item; not in the product bundle (src/testCommands.d.ts).
-  if (__GWS_TEST_COMMANDS__) disposables.push(registerAccountDebugState(account));
+  if (__GWS_TEST_COMMANDS__) disposables.push(registerAccountDebugState(account), registerCheckupTestCommand());
   // The first reading, unless it could ask about a workspace's gateway before the user used it.
   if (!mayAskAboutGateway()) void account.show({ read: 'idle' }).catch(() => undefined);
   return vscode.Disposable.from(...disposables);

@@ -36,7 +36,28 @@ export interface CheckupArgs {
 
 const HISTORY_MAX = 200;
 
+/**
+ * The host tests' seam (set only by testCommand.ts, registered in test builds): the next answers
+ * of the cost question instead of the modal, and the last report shown.
+ */
+export const checkupTestHook: {
+  answers?: Array<'run' | 'window' | 'no'>;
+  questions: string[];
+  last?: { report: CheckupReport; markdown: string };
+} = { questions: [] };
+
 export async function checkUpRelay(s: Services, acc: CheckupAccount, args: CheckupArgs = {}): Promise<void> {
+  try {
+    await checkUp(s, acc, args);
+  } catch (e) {
+    // A refused gateway origin, no key, an unreadable account: one line that says which.
+    const why = e instanceof Error ? e.message : String(e);
+    s.log.warn(`Check-up: ${why}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Check-up: {0}', why));
+  }
+}
+
+async function checkUp(s: Services, acc: CheckupAccount, args: CheckupArgs): Promise<void> {
   const profile = await pickProfile(s, args.profile);
   if (!profile) return;
   const client = await getGatewayClient(s, 'chat', profile.id);
@@ -123,13 +144,18 @@ async function confirmPlan(
       '\n' + vscode.l10n.t('With the window probe ({0} tokens claimed): {1}.', claimed, spentText(full, a.unit));
     choices.push(withWindow);
   }
-  const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Check up {0} on {1}? Every probe is a paid request.', model, profile),
-    { modal: true, detail },
-    ...choices,
-  );
+  const question = vscode.l10n.t('Check up {0} on {1}? Every probe is a paid request.', model, profile);
+  const answer = checkupTestHook.answers
+    ? testAnswer(question, detail, [undefined, run, withWindow])
+    : await vscode.window.showWarningMessage(question, { modal: true, detail }, ...choices);
   if (!answer) return undefined;
   return { ...base, allowWindow: answer === withWindow };
+}
+
+function testAnswer(question: string, detail: string, words: Array<string | undefined>): string | undefined {
+  checkupTestHook.questions.push(`${question}\n${detail}`);
+  const a = checkupTestHook.answers?.shift() ?? 'no';
+  return words[['no', 'run', 'window'].indexOf(a)];
 }
 
 async function runWithProgress(
@@ -203,6 +229,7 @@ async function showReport(s: Services, report: CheckupReport, unit: MoneyUnit): 
     { money: (q) => (q === undefined ? '?' : formatQuota(q, unit, { precise: true })) },
     mine,
   );
+  checkupTestHook.last = { report, markdown: text };
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
   await vscode.window.showTextDocument(doc, { preview: false });
   await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);

@@ -14,10 +14,10 @@ import {
   type CheckupPort,
 } from '../../../../../src/account/checkup/core/runCheckup';
 import type { ProbeId, ProbeResult } from '../../../../../src/account/checkup/core/types';
-import { startGateway, type GatewayHandle } from '../../../../gateway/server';
+import { startGateway, type Gateway } from '../../../../gateway/server';
 import { CHECKUP_WINDOW } from '../../../../gateway/checkup';
 
-let gw: GatewayHandle;
+let gw: Gateway;
 let client: GatewayClient;
 let port: CheckupPort;
 let prices: Map<string, ModelPrice>;
