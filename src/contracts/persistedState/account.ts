@@ -27,11 +27,3 @@ export const balanceSourcesKey = /* @__PURE__ */ stateKey({
   check: entries(oneOf('new-api', 'dashboard', 'openrouter', 'litellm', 'custom')),
   fallback: emptyMap,
 });
-
-/** global: the relay check-ups' figures (account/checkup/core/report.ts `HistoryEntry`; the last 200). */
-export const checkupHistoryKey = /* @__PURE__ */ stateKey<unknown[]>({
-  key: 'gatewayStudio.checkup.history.v1',
-  store: 'global',
-  check: (v) => (Array.isArray(v) ? v : undefined),
-  fallback: () => [],
-});

@@ -9,7 +9,7 @@ import type { AccountTransport } from '../../../api/account/transport';
 import type { Usage } from '../../../api/chat/wire';
 import { reportedCostIn } from '../../../api/chat/gatewayCost';
 import { readModelLimits } from '../../../api/models/modelLimits';
-import { checkupHistoryKey } from '../../../contracts/persistedState/account';
+import { checkupHistoryKey, type StoredCheckup } from '../../../contracts/persistedState/checkup';
 import { getGatewayClient } from '../../../platform/gateway';
 import { persistedState } from '../../../platform/persistedState';
 import type { Services } from '../../../platform/services';
@@ -209,20 +209,12 @@ async function runWithProgress(
   };
 }
 
-function isEntry(v: unknown): v is HistoryEntry {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as HistoryEntry).model === 'string' &&
-    typeof (v as HistoryEntry).at === 'number'
-  );
-}
-
 async function showReport(s: Services, report: CheckupReport, unit: MoneyUnit): Promise<void> {
   const state = persistedState(s.context);
-  const all = state.get(checkupHistoryKey).filter(isEntry);
+  // The store checked each entry's shape; its figures are what this module wrote.
+  const all = state.get(checkupHistoryKey) as unknown as HistoryEntry[];
   all.push(historyEntry(report));
-  await state.set(checkupHistoryKey, all.slice(-HISTORY_MAX));
+  await state.set(checkupHistoryKey, all.slice(-HISTORY_MAX) as unknown as StoredCheckup[]);
   const mine = all.filter((h) => h.profile === report.profile && h.model === report.model);
   const text = renderReport(
     report,
