@@ -53,7 +53,7 @@ export class TiktokenCounter {
   ) {
     const buf = readFileSync(file);
     let rank = 0;
-    for (let i = 0; i < buf.length; ) {
+    for (let i = 0; i < buf.length;) {
       let len = 0;
       for (let shift = 0; ; shift += 7) {
         const b = buf[i++]!;
@@ -73,7 +73,8 @@ export class TiktokenCounter {
   /** The number of tokens `text` encodes to (no special tokens). */
   count(text: string): number {
     let n = 0;
-    for (const m of text.matchAll(PATTERNS[this.name])) n += this.pieceTokens(Buffer.from(m[0], 'utf8').toString('latin1'));
+    for (const m of text.matchAll(PATTERNS[this.name]))
+      n += this.pieceTokens(Buffer.from(m[0], 'utf8').toString('latin1'));
     return n;
   }
 
