@@ -654,6 +654,8 @@ export async function handleChat(
     usage: { prompt_tokens: number; completion_tokens: number },
     usageIncludeAsked: boolean,
   ) => { usageCost?: number; headers?: Record<string, string> } | void,
+  /** Rewrites the plan before it is billed and sent (the check-up models, checkup.ts). */
+  adjust?: (p: Plan) => void,
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -677,6 +679,7 @@ export async function handleChat(
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
   const p = plan(body, typeof body.model === 'string' ? windowOf(body.model) : undefined);
+  adjust?.(p);
   // Relays that number calls per answer or drop ids: the same id (or "") on every call of the
   // answer, or `call_<position>` restarting at 0 in every answer (so answers of one conversation collide).
   if (fx.toolIds === 'numbered') {

@@ -7,6 +7,7 @@ import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat, isSummaryRequest, type ChunkStamp } from './chat';
+import { adjustCheckupPlan, checkupRecords, checkupRule, isCheckupModel } from './checkup';
 import { handleResponses } from './responses';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
@@ -55,6 +56,8 @@ export interface GatewayOptions {
   chatChunkDelayMs?: number;
   /** List and serve the windowed models of `context.ts` (default off; `/__control/context` turns it on). */
   contextModels?: boolean;
+  /** List and serve the relay check-up's models of `checkup.ts` (default off; `/__control/checkup` turns it on). */
+  checkupModels?: boolean;
   /** Time `POST /v1/completions` takes before answering (default 0; `setCompletions` changes it). */
   completionLatencyMs?: number;
   /** The keys this instance accepts (default: keys.ts's `GATEWAY_KEYS`); a second instance has its own. */
@@ -223,7 +226,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const whole = (
     name: Exclude<
       keyof GatewayOptions,
-      'contextModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader' | 'billing'
+      'contextModels' | 'checkupModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader' | 'billing'
     >,
     min: number,
   ): void => {
@@ -266,6 +269,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   };
   const faults = new FaultQueue();
   let contextOn = opts.contextModels ?? false;
+  let checkupOn = opts.checkupModels ?? false;
   const windows = new Map<string, WindowRule>(Object.entries(WINDOW_MODELS).map(([k, v]) => [k, { ...v }]));
   const setContext = (c: ContextControl): void => {
     contextOn = c.enabled ?? true;
@@ -330,6 +334,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     if (method === 'POST' && path === '/__control/context') {
       const parsed = tryJson(raw);
       setContext(typeof parsed === 'object' && parsed !== null ? (parsed as ContextControl) : {});
+      return ok();
+    }
+    if (method === 'POST' && path === '/__control/checkup') {
+      const parsed = tryJson(raw);
+      checkupOn = !(
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        (parsed as { enabled?: unknown }).enabled === false
+      );
       return ok();
     }
     if (method === 'POST' && path === '/__control/completions') {
@@ -467,7 +480,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       }
       switch (route.kind) {
         case 'models': {
-          const windowed = contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : [];
+          const windowed = [
+            ...(contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : []),
+            ...(checkupOn ? checkupRecords() : []),
+          ];
           const data =
             host === 'chat' ? [...CHAT_MODELS, ...extraRecords, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
@@ -488,9 +504,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             b && typeof b.model === 'string' && extraModels[b.model] ? { ...b, model: extraModels[b.model] } : body,
             fx,
             chunkDelayMs,
-            (id) => (contextOn ? windows.get(id) : undefined),
+            (id) => (checkupOn && isCheckupModel(id) ? checkupRule(id) : contextOn ? windows.get(id) : undefined),
             stamp,
             (model, usage, asked) => account.costReport(account.chargeChat(model, usage), asked),
+            checkupOn && b && isCheckupModel(b.model) ? (p) => adjustCheckupPlan(p, b) : undefined,
           );
         case 'completions':
           return await handleCompletions(res, body, fx, completionControl, (a) => {
