@@ -10,7 +10,7 @@ const told = new Set<string>();
 
 /**
  * The call fields of `gatewayStudio.models.overrides` (protocol, extraBody, reasoningEffort,
- * sampling, variants), from the user's own settings only: a repository's `.vscode/settings.json`
+ * sampling, variants, promptCache), from the user's own settings only: a repository's `.vscode/settings.json`
  * could otherwise change what every request is billed for or where it is kept (`store`). A
  * workspace value of these fields is ignored and the log says so; problems are logged and shown
  * once each, naming the setting.
@@ -26,14 +26,21 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
         (e) =>
           typeof e === 'object' &&
           e !== null &&
-          ['protocol', 'extraBody', 'reasoningEffort', 'variants', 'temperature', 'topP', 'maxTokens'].some(
-            (k) => k in e,
-          ),
+          [
+            'protocol',
+            'extraBody',
+            'reasoningEffort',
+            'variants',
+            'temperature',
+            'topP',
+            'maxTokens',
+            'promptCache',
+          ].some((k) => k in e),
       ),
     );
     if (ws)
       log.warn(
-        `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling and variants are ignored (user settings only).`,
+        `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling, variants and prompt cache are ignored (user settings only).`,
       );
     for (const p of cached.calls.problems) {
       log.warn(p);
