@@ -86,8 +86,10 @@ export class GatewayClient {
   private async seen(req: ChatRequest, r: ChatResult | undefined): Promise<void> {
     if (!r || !this.observer) return;
     const model = await this.models.wireModel(req.model).catch(() => req.model);
+    // The cached share in OpenAI's field, whichever dialect the relay reported it in.
+    const usage = r.usage && (await cacheRules()).withCachedTokens(r.usage);
     try {
-      this.observer({ model, usage: r.usage });
+      this.observer({ model, usage });
     } catch (e) {
       this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -51,3 +51,21 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
   }
   return cached.calls;
 }
+
+/** The cache refusals already told, by gateway, model and field: once per window. */
+const toldCache = new Set<string>();
+
+/** A gateway refused a prompt-cache field for a model (api/chat/promptCache.ts): logged, and told once. */
+export function cacheRefused(log: Logger, gateway: string, model: string, field: string): void {
+  const key = `${gateway} ${model} ${field}`;
+  if (toldCache.has(key)) return;
+  toldCache.add(key);
+  log.info(`${gateway} refused ${field} for ${model}: its requests go without it from now on.`);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'The gateway refused prompt caching ({0}) for the model "{1}": Gateway Studio sent the request again without it and leaves it out from now on. Set "promptCache" in gatewayStudio.models.overrides to choose another way.',
+      field,
+      model,
+    ),
+  );
+}

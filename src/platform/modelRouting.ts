@@ -6,9 +6,6 @@ import type { Logger } from './log';
 import { persistedState, type StateStores } from './persistedState';
 import { userValue } from './userSettings';
 
-/** The cache refusals already told, by gateway, model and field: once per window. */
-const toldCache = new Set<string>();
-
 /**
  * The model routing every gateway client is built with: the call settings, the protocols
  * remembered in globalState and the one-time notice. Created once at activation.
@@ -38,22 +35,10 @@ export class ModelRouting {
       onLearned: (model) => this.learned(model),
       // The user's own setting only: a repository may not make requests cost more (a 1 h write).
       cacheTtl: () => (userValue('models.promptCacheTtl') === '1h' ? '1h' : undefined),
-      onCacheRefused: (model, field) => this.cacheRefused(gateway(), model, field),
+      // Told once per gateway, model and field; the words load with the settings' reader.
+      onCacheRefused: (model, field) =>
+        void import('./modelCalls').then((m) => m.cacheRefused(this.log, gateway(), model, field)),
     };
-  }
-
-  private cacheRefused(gateway: string, model: string, field: string): void {
-    const key = `${gateway} ${model} ${field}`;
-    if (toldCache.has(key)) return;
-    toldCache.add(key);
-    this.log.info(`${gateway} refused ${field} for ${model}: its requests go without it from now on.`);
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t(
-        'The gateway refused prompt caching ({0}) for the model "{1}": Gateway Studio sent the request again without it and leaves it out from now on. Set "promptCache" in gatewayStudio.models.overrides to choose another way.',
-        field,
-        model,
-      ),
-    );
   }
 
   private learned(model: string): void {

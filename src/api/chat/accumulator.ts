@@ -4,7 +4,6 @@ import { usageSchema } from '../../shared/protocol';
 import { GatewayError, readWireError } from '../transport/errors';
 import { contentReasoning, deltaReasoning, reasoningDeltaShape } from './reasoning/dialects';
 import { uniqueToolCallIds } from './toolCallIds';
-import { withCachedTokens } from './cachedTokens';
 import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
 const str = z.nullish(z.string());
@@ -204,9 +203,8 @@ export class ChatAccumulator {
       }
     }
     if (c.usage) {
-      // The cached share in OpenAI's field, whichever dialect the relay reported it in.
-      this.usage = withCachedTokens(c.usage);
-      this.emit?.({ type: 'usage', usage: this.usage });
+      this.usage = c.usage;
+      this.emit?.({ type: 'usage', usage: c.usage });
     }
   }
 

@@ -11,11 +11,12 @@ import {
   defaultCacheMode,
   markBreakpoints,
   placeEnvironment,
+  readCachedTokens,
   shapeChatBody,
   type CacheField,
 } from '../../../../src/api/chat/promptCache';
 import { readModelCalls } from '../../../../src/api/models/modelCall';
-import type { ChatMessage, ChatRequest, ToolDefinition } from '../../../../src/api/chat/wire';
+import type { ChatMessage, ChatRequest, ToolDefinition, Usage } from '../../../../src/api/chat/wire';
 import { GatewayError } from '../../../../src/api/transport/errors';
 import { useGateway } from '../../../support/helpers';
 
@@ -162,10 +163,12 @@ void describe('a refusal naming a cache field', () => {
 
 void describe('through the client against the local gateway', () => {
   const told: string[] = [];
+  const seen: (Usage | undefined)[] = [];
   const client = (setting?: string) =>
     new GatewayClient(
       { baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 },
       {
+        observer: (a) => seen.push(a.usage),
         routing: {
           settingsFor: (m) => (setting ? readModelCalls({ [m]: { promptCache: setting } }).byId[m] : undefined),
           onCacheRefused: (model, field) => told.push(`${model} ${field}`),
@@ -193,14 +196,12 @@ void describe('through the client against the local gateway', () => {
       const first = await c.streamChat(req('claude-sonnet-4-5', ['one']));
       const second = await c.streamChat(req('claude-sonnet-4-5', ['one', 'two']));
       assert.equal(first.message.content, 'Echo: one', 'the editor state is not read as the question');
-      assert.equal(
-        first.usage?.prompt_tokens_details &&
-          (first.usage.prompt_tokens_details as { cached_tokens: number }).cached_tokens,
-        0,
-      );
-      const cached = (second.usage?.prompt_tokens_details as { cached_tokens: number }).cached_tokens;
+      assert.equal(readCachedTokens(first.usage), 0);
+      const cached = readCachedTokens(second.usage) ?? 0;
       assert.ok(cached > 0.8 * second.usage!.prompt_tokens, `${cached} of ${second.usage!.prompt_tokens}`);
-      assert.equal(second.usage?.cache_read_input_tokens, cached, "the relay's own field is kept");
+      assert.equal(second.usage?.cache_read_input_tokens, cached, "the relay's Anthropic field");
+      // What the ledger is told has it in OpenAI's field too.
+      assert.deepEqual(seen.at(-1)?.prompt_tokens_details, { cached_tokens: cached });
       const [b1] = bodies();
       assert.match(JSON.stringify(b1), /cache_control/);
       assert.ok(!('prompt_cache_key' in b1!) && !('environment' in b1!) && !('cacheKey' in b1!));
@@ -215,8 +216,9 @@ void describe('through the client against the local gateway', () => {
       const c = client();
       await c.chat(req('gpt-5-mini', ['one']));
       const second = await c.chat(req('gpt-5-mini', ['one', 'two']));
-      const cached = (second.usage?.prompt_tokens_details as { cached_tokens: number }).cached_tokens;
+      const cached = readCachedTokens(second.usage) ?? 0;
       assert.ok(cached > 0 && cached % 1024 === 0, String(cached));
+      assert.equal(second.usage?.cached_tokens, cached, 'the flat dialect');
       assert.equal(bodies()[0]!.prompt_cache_key, 'gws-conv-1');
       assert.ok(!JSON.stringify(bodies()).includes('cache_control'));
     } finally {

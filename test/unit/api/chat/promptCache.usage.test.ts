@@ -1,9 +1,8 @@
-// The cached share of a prompt in each dialect relays report it (src/api/chat/cachedTokens.ts),
-// from the providers' documented usage objects, and its one field after the accumulator.
+// The cached share of a prompt in each dialect relays report it (src/api/chat/promptCache.ts),
+// from the providers' documented usage objects, and its one field for the ledger and the chat.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readCachedTokens, withCachedTokens } from '../../../../src/api/chat/cachedTokens';
-import { ChatAccumulator } from '../../../../src/api/chat/accumulator';
+import { readCachedTokens, withCachedTokens } from '../../../../src/api/chat/promptCache';
 
 void test('each dialect is read: OpenAI, Anthropic through a relay, a flat field, DeepSeek', () => {
   // OpenAI (and OpenRouter, new-api): usage.prompt_tokens_details.cached_tokens.
@@ -44,15 +43,4 @@ void test("the count lands in OpenAI's field, the relay's own kept; an OpenAI us
   assert.equal(withCachedTokens(openai), openai);
   const plain = { prompt_tokens: 10 };
   assert.equal(withCachedTokens(plain), plain);
-});
-
-void test('a streamed usage chunk in the Anthropic dialect reaches the result and the usage event in one field', () => {
-  const seen: unknown[] = [];
-  const acc = new ChatAccumulator((e) => e.type === 'usage' && seen.push(e.usage));
-  acc.push({ choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] });
-  acc.push({ choices: [], usage: { prompt_tokens: 3000, completion_tokens: 2, cache_read_input_tokens: 2048 } });
-  const r = acc.result();
-  assert.deepEqual(r.usage?.prompt_tokens_details, { cached_tokens: 2048 });
-  assert.equal(r.usage?.cache_read_input_tokens, 2048);
-  assert.deepEqual(seen, [r.usage]);
 });
