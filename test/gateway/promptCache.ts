@@ -102,6 +102,8 @@ export class PromptCacheSim {
     if (c.refuse !== undefined && !c.refuse.every((f) => f === 'cache_control' || f === 'prompt_cache_key'))
       throw new Error('promptCache.refuse lists cache_control and prompt_cache_key only');
     this.knobs = { ...this.knobs, ...c };
+    // Turned off, the cache is emptied: turned on again it starts cold.
+    if (c.enabled === false) this.entries.clear();
   }
 
   /** Back to the options it started with, nothing cached. */
