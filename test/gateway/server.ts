@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat, isSummaryRequest, type ChunkStamp } from './chat';
 import { adjustCheckupPlan, checkupRecords, checkupRule, isCheckupModel } from './checkup';
+import { PromptCacheSim, type PromptCacheControl } from './promptCache';
 import { handleResponses } from './responses';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
@@ -68,6 +69,8 @@ export interface GatewayOptions {
   requiredHeader?: { name: string; value: string };
   /** The relay whose billing routes and per-answer cost reports it serves (account.ts; default new-api). */
   billing?: BillingDialect;
+  /** The prompt cache (promptCache.ts): off unless `enabled`; `refuse` answers 400 to a cache field. */
+  promptCache?: PromptCacheControl;
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -122,6 +125,8 @@ export interface Gateway {
   setAccount(k: AccountKnobs): void;
   /** The key's remaining quota, what it used, and the log rows (`/api/log/token`). */
   account(): ReturnType<GatewayAccount['snapshot']>;
+  /** The prompt cache's knobs (promptCache.ts); throws on an unknown dialect or field. */
+  setPromptCache(c: PromptCacheControl): void;
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -226,7 +231,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const whole = (
     name: Exclude<
       keyof GatewayOptions,
-      'contextModels' | 'checkupModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader' | 'billing'
+      | 'contextModels'
+      | 'checkupModels'
+      | 'completionLatencyMs'
+      | 'keys'
+      | 'models'
+      | 'requiredHeader'
+      | 'billing'
+      | 'promptCache'
     >,
     min: number,
   ): void => {
@@ -300,6 +312,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
   let aborted: AbortedCompletion[] = [];
   const account = new GatewayAccount(opts.billing);
+  const promptCache = new PromptCacheSim(opts.promptCache);
   const videos = new VideoStore(
     opts.videoStepMs ?? 40,
     opts.videoSteps ?? 4,
@@ -357,6 +370,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       return ok();
     }
     if (method === 'GET' && path === '/__control/account') return ok(account.snapshot());
+    if (method === 'POST' && path === '/__control/cache') {
+      const parsed = tryJson(raw);
+      try {
+        promptCache.set(typeof parsed === 'object' && parsed !== null ? (parsed as PromptCacheControl) : {});
+      } catch (err) {
+        throw httpError(400, 'invalid_request_error', 'invalid_cache', (err as Error).message);
+      }
+      return ok();
+    }
     if (method === 'POST' && path === '/__control/clear') {
       faults.clear();
       return ok();
@@ -370,6 +392,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
       account.reset();
+      promptCache.reset();
       return ok();
     }
     if (method === 'GET' && path === '/__control/counts') return ok(counts);
@@ -508,6 +531,8 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             stamp,
             (model, usage, asked) => account.costReport(account.chargeChat(model, usage), asked),
             checkupOn && b && isCheckupModel(b.model) ? (p) => adjustCheckupPlan(p, b) : undefined,
+            // The cache sees the id the client sent (a Claude id caches at marks only).
+            promptCache.take(b && typeof b.model === 'string' ? b.model : '', body),
           );
         case 'completions':
           return await handleCompletions(res, body, fx, completionControl, (a) => {
@@ -594,6 +619,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     abortedCompletions: () => aborted.slice(),
     setAccount: (k) => account.set(k),
     account: () => account.snapshot(),
+    setPromptCache: (c) => promptCache.set(c),
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     stamps: () => stamps.slice(),
