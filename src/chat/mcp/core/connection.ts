@@ -25,6 +25,8 @@ export type McpServerState = 'stopped' | 'starting' | 'running' | 'failed';
 
 /** The last part of a server's stderr kept for the status view (characters). */
 const STDERR_TAIL = 4_000;
+/** The largest message a stdio server may send (bytes). */
+const MAX_STDIO_MESSAGE = 64 * 1024 * 1024;
 /** How long a server may take to answer `initialize` and its first lists. */
 export const START_TIMEOUT_MS = 30_000;
 
@@ -150,6 +152,8 @@ export class McpConnection {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       this.o.log(`[${this.name}] ${n.params.level}: ${data}`);
     });
+    // Garbage on the wire (not JSON-RPC) is said in the log; the request it broke times out.
+    client.onerror = (e) => this.o.log(`[${this.name}] protocol error: ${e.message}`);
     client.onclose = () => {
       if (this.client !== client || this.stopping) return;
       this.client = undefined;
@@ -184,6 +188,9 @@ export class McpConnection {
       env: r.env ?? {},
       ...(r.cwd !== undefined ? { cwd: r.cwd } : {}),
       stderr: 'pipe',
+      // The SDK's 10 MB would close the connection on one large answer (a 20 MB file read); the
+      // runner clips what the model reads, and a bigger message still ends the connection.
+      maxBufferSize: MAX_STDIO_MESSAGE,
     });
     t.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
