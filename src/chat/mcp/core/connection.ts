@@ -46,6 +46,8 @@ export class McpConnection {
   /** Why it failed, one line, with the stderr tail in {@link stderrTail}. */
   error: string | undefined;
   stderrTail = '';
+  /** The name the server gives itself in `initialize` (VS Code names its tools by it). */
+  serverInfoName: string | undefined;
   tools: McpTool[] = [];
   resources: Resource[] = [];
   templates: ResourceTemplate[] = [];
@@ -71,6 +73,7 @@ export class McpConnection {
     this.stderrTail = '';
     try {
       this.client = await this.connect();
+      this.serverInfoName = this.client.getServerVersion()?.name;
       await this.refresh();
       this.set('running');
     } catch (e) {

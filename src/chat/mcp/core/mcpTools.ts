@@ -36,6 +36,20 @@ export function mcpWireName(server: string, tool: string, used: ReadonlySet<stri
   return name;
 }
 
+/**
+ * Whether VS Code already offers this tool (the same server started by VS Code itself): its MCP
+ * tools are in `vscode.lm.tools` as `mcp_<server>_<tool>`, lower case, under the name the user
+ * gave the server or the one the server reports. `names` are VS Code's tool names, lower case.
+ */
+export function offeredByVscode(
+  names: ReadonlySet<string>,
+  servers: readonly (string | undefined)[],
+  tool: string,
+): boolean {
+  const clean = (s: string) => s.toLowerCase().replace(/[^a-z0-9_-]/g, '_');
+  return servers.some((s) => s !== undefined && names.has(`mcp_${clean(s)}_${clean(tool)}`));
+}
+
 export interface McpToolEntry {
   server: string;
   tool: McpTool;

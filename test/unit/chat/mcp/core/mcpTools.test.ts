@@ -11,6 +11,7 @@ import {
   mcpChatTool,
   mcpTrustKey,
   mcpWireName,
+  offeredByVscode,
   resultText,
 } from '../../../../../src/chat/mcp/core/mcpTools';
 import { ToolError, ToolRunner } from '../../../../../src/chat/tools/core/runner';
@@ -114,4 +115,11 @@ void test('result parts: text, embedded resources, links, structured content', (
     'a\nResource file:///x:\ninside\n[resource file:///b, application/zip]\n[link file:///l (l)]',
   );
   assert.equal(resultText({ content: [], structuredContent: { n: 1 } }), '{"n":1}');
+});
+
+void test('a tool VS Code already offers (same server, by its name or its own) is recognised', () => {
+  const names = new Set(['mcp_everything_echo', 'mcp_github_create_issue']);
+  assert.equal(offeredByVscode(names, ['Everything', undefined], 'echo'), true);
+  assert.equal(offeredByVscode(names, ['mine', 'github'], 'create_issue'), true);
+  assert.equal(offeredByVscode(names, ['mine', undefined], 'echo'), false);
 });
