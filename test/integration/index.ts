@@ -40,6 +40,7 @@ async function loadSuites(): Promise<void> {
   await import('./responses.test');
   await import('./profiles.test');
   await import('./profileDefaults.test');
+  await import('./mcp.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */
