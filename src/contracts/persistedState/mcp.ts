@@ -42,3 +42,6 @@ export const MCP_INPUT_SECRET = { prefix: 'gatewayStudio.mcp.input.', version: 1
 export function mcpInputSlot(source: string, id: string): string {
   return `${MCP_INPUT_SECRET.prefix}${source}#${id}`;
 }
+
+/** Secret storage: this session's token of our own MCP server, for the snippet external agents use. */
+export const MCP_SERVER_TOKEN_SECRET = 'gatewayStudio.mcpServer.token';

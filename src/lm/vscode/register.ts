@@ -83,5 +83,6 @@ export function registerMcpServer(s: Services): void {
       provideMcpServerDefinitions: async () => (await load()).definitions(),
       resolveMcpServerDefinition: async (d) => (await load()).resolve(d),
     }),
+    vscode.commands.registerCommand('gatewayStudio.copyMcpServerConfig', async () => (await load()).copySnippet()),
   );
 }

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
+import { MCP_SERVER_TOKEN_SECRET } from '../../../contracts/persistedState/mcp';
 import { newServerToken, startToolServer, type RunningToolServer } from '../core/toolServer';
 
 export class OurMcpServer implements vscode.Disposable {
@@ -45,6 +46,27 @@ export class OurMcpServer implements vscode.Disposable {
       this.s.log.info(`MCP server for other agents: listening on ${r.url}`);
       return r;
     });
+  }
+
+  /**
+   * Copies an `mcp.json` snippet for a command-line agent: this session's address and token. The
+   * token is this session's (kept in memory and in secret storage for the session), never written
+   * to settings; the snippet stops working when VS Code closes.
+   */
+  async copySnippet(): Promise<void> {
+    const server = await (this.running ??= this.start());
+    await this.s.context.secrets.store(MCP_SERVER_TOKEN_SECRET, this.token);
+    const snippet = {
+      servers: {
+        'gateway-studio': { type: 'http', url: server.url, headers: { Authorization: `Bearer ${this.token}` } },
+      },
+    };
+    await vscode.env.clipboard.writeText(JSON.stringify(snippet, null, 2));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        "Copied an mcp.json entry for Gateway Studio's MCP server. It holds a token for this VS Code session: keep it out of repositories.",
+      ),
+    );
   }
 
   dispose(): void {
