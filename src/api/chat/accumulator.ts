@@ -1,6 +1,8 @@
 import * as l10n from '@vscode/l10n';
 import * as z from '../../shared/zod';
-import { usageSchema } from '../../shared/protocol';
+// From its own file, not the protocol's index: the index would bring every page message's schema
+// into activation (3.7 KB) for this one.
+import { usageSchema } from '../../shared/protocol/chat';
 import { GatewayError, readWireError } from '../transport/errors';
 import { contentReasoning, deltaReasoning, reasoningDeltaShape } from './reasoning/dialects';
 import { uniqueToolCallIds } from './toolCallIds';
