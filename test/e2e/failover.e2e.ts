@@ -116,11 +116,13 @@ export const journeys: Journey[] = [
       // The ledger counts the answer on Relay (the usage view's Profile column), none on Default.
       await wb.runCommand('Gateway Studio: Show Usage by Day and Model');
       const usage = await usageFrame(wb);
-      const row = usage.locator('tr', { hasText: 'Relay' }).filter({ hasText: 'gw-chat' });
+      // Today's table comes first; the prices-across-profiles table below it lists Default too.
+      const ledger = usage.locator('table').first();
+      const row = ledger.locator('tr', { hasText: 'Relay' }).filter({ hasText: 'gw-chat' });
       await row.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const cells = (await row.first().locator('td').allInnerTexts()).map((t) => t.trim());
       assert.deepEqual(cells.slice(0, 3), ['gw-chat', 'Relay', '1'], cells.join(' | '));
-      assert.equal(await usage.locator('tr', { hasText: 'Default' }).count(), 0, 'nothing counted on Default');
+      assert.equal(await ledger.locator('tr', { hasText: 'Default' }).count(), 0, 'nothing counted on Default');
 
       // The tooltip: Default's balance (the active profile), Relay's, and Default's cool-down.
       const text = await tooltip(wb, [

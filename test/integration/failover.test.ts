@@ -125,7 +125,7 @@ describe('failover lists', () => {
     assert.equal(end.type, 'chat/done', JSON.stringify(end));
     const answer = end.message;
     assert.equal(answer?.content, 'Echo: hello');
-    assert.match(answer?.notices?.join('\n') ?? '', /^Answered by Relay: Default said: HTTP 429/);
+    assert.match(answer?.notices?.join('\n') ?? '', /^Answered by Relay: Default said: HTTP 429/m);
     assert.equal((await relayChats()).length, 1);
     const done = page.posted.filter((m): m is Extract<HostMessage, { type: 'chat/done' }> => m.type === 'chat/done');
     assert.equal(done.length, 1);
