@@ -142,6 +142,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         checkpoints: this.checkpoints,
         actions: this.actions,
         slash: this.slash,
+        chosen: () => this.agents.selected(),
       }),
       ...this.actions.routes,
       ...this.tools.routes,

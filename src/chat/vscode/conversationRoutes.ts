@@ -39,18 +39,23 @@ export interface ConversationRoutesDeps {
   actions: Pick<EditorActions, 'errorAction'>;
   /** Turns a `/command` message into its question; `notice` shows a line under the composer. */
   slash?: Pick<ChatSlash, 'commands' | 'notice'>;
+  /** Settles once what the page chose before sending is applied (its agent): a send waits for it. */
+  chosen?: () => Promise<void>;
 }
 
 /** The session's share of the routing table: what the user does to the conversation. */
 export function conversationRoutes(d: ConversationRoutesDeps): Routes<ConversationMessageType> {
   const { session } = d;
   return {
-    'chat/send': (m) =>
-      d.slash && m.text.trimStart().startsWith('/')
+    'chat/send': async (m) => {
+      // An agent picked just before sending is applied first: else the turn ran as the one before.
+      await d.chosen?.();
+      return d.slash && m.text.trimStart().startsWith('/')
         ? sendCommand(d, m)
         : m.mentions?.length
           ? sendWithMentions(d, m)
-          : session.send(m.requestId, m),
+          : session.send(m.requestId, m);
+    },
     'chat/cancel': (m) => session.cancel(m.requestId),
     'chat/regenerate': (m) => session.regenerate(m.requestId),
     'chat/retry': (m) => session.regenerate(m.requestId),

@@ -54,6 +54,8 @@ const SETTINGS: Record<BuiltinAgentId, string> = {
 
 export class ChatAgents implements AgentCatalog, vscode.Disposable {
   private cached: Promise<AgentList> | undefined;
+  /** The page's agent picks, applied in order; a send waits for them (see selected()). */
+  private selecting: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
   /** The page's messages this capability handles. */
   readonly routes: Routes<AgentMessageType>;
@@ -62,9 +64,10 @@ export class ChatAgents implements AgentCatalog, vscode.Disposable {
 
   constructor(private readonly d: ChatAgentsDeps) {
     this.routes = {
-      'agents/select': async (m) => {
-        await this.d.setAgent(((await this.get(m.id)) ?? { id: DEFAULT_AGENT_ID }).id);
-      },
+      'agents/select': (m) =>
+        (this.selecting = this.selecting.catch(() => undefined).then(async () => {
+          await this.d.setAgent(((await this.get(m.id)) ?? { id: DEFAULT_AGENT_ID }).id);
+        })),
       'agents/handoff': async (m) => {
         const target = (await this.get(m.agent))?.id ?? DEFAULT_AGENT_ID;
         await this.d.setAgent(target);
@@ -86,6 +89,11 @@ export class ChatAgents implements AgentCatalog, vscode.Disposable {
         if (e.affectsConfiguration('gatewayStudio.agents')) changed();
       }),
     );
+  }
+
+  /** Settles once every pick the page sent so far is applied (a failed one included). */
+  selected(): Promise<void> {
+    return this.selecting.catch(() => undefined);
   }
 
   async get(id: string): Promise<AgentDefinition | undefined> {
