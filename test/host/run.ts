@@ -72,30 +72,45 @@ async function main(): Promise<number> {
     ...Object.fromEntries(Object.entries(gw.second.keys).map(([k, v]) => [`second ${k}`, v])),
   });
   const browser = await launchBrowser();
-  const results: [string, StageResult][] = [];
-  if (!only || only === 'integration') {
+  const wantIntegration = !only || only === 'integration';
+  const wantE2e = !only || only === 'e2e';
+  // Integration and e2e side by side: each mostly waits on a workbench (about a third of a core
+  // each, measured), and one after the other they made the host stage the run's longest lane.
+  // GWS_HOST_PARALLEL=0 runs them one after the other, e2e's first worker on integration's gateway.
+  const together = wantIntegration && wantE2e && process.env.GWS_HOST_PARALLEL !== '0';
+  const integration = async (): Promise<StageResult> => {
     process.stdout.write('host: integration (extension host)\n');
     const t1 = Date.now();
     const c1 = cpuSeconds();
-    results.push(['integration', await runIntegration(install, gw, browser)]);
+    const r = await runIntegration(install, gw, browser);
     recordTime('  host: integration', t1, c1);
     process.stdout.write(`host: integration done (${secs()})\n`);
-  }
-  if (!only || only === 'e2e') {
-    process.stdout.write('host: e2e (Playwright)\n');
+    return r;
+  };
+  const e2e = async (): Promise<StageResult> => {
     const t2 = Date.now();
     const c2 = cpuSeconds();
-    // The first worker uses the integration suite's gateway; each further one gets its own.
-    const gateways = [gw];
-    for (let i = 1; i < e2eWorkers(); i++) {
+    // Each worker its own gateway, so one journey's faults and counters never reach another's;
+    // one after the other, the first reuses the integration suite's.
+    const gateways = together ? [] : [gw];
+    while (gateways.length < e2eWorkers()) {
       const more = await startHostGateway({ videoSteps: 4, videoStepMs: 1500 });
       scanForKeys({ ...more.keys });
       gateways.push(more);
     }
-    process.stdout.write(`host: e2e runs ${gateways.length} journey(s) at a time\n`);
-    results.push(['e2e', await runE2e(install, gateways, browser, grep ? new RegExp(grep, 'i') : undefined, retries)]);
-    recordTime('  host: e2e', t2, c2);
+    process.stdout.write(`host: e2e (Playwright), ${gateways.length} journey(s) at a time\n`);
+    const r = await runE2e(install, gateways, browser, grep ? new RegExp(grep, 'i') : undefined, retries);
+    recordTime(together ? '  host: e2e (beside integration)' : '  host: e2e', t2, c2);
     process.stdout.write(`host: e2e done (${secs()})\n`);
+    return r;
+  };
+  const results: [string, StageResult][] = [];
+  if (together) {
+    const [ri, re] = await Promise.all([integration(), e2e()]);
+    results.push(['integration', ri], ['e2e', re]);
+  } else {
+    if (wantIntegration) results.push(['integration', await integration()]);
+    if (wantE2e) results.push(['e2e', await e2e()]);
   }
   // Every code-server folder was scanned when it stopped; the stage's own logs are scanned now.
   scanTree(resultsDir, 'test-results');
