@@ -31,8 +31,15 @@ export interface RequestPrice {
   daily?: { spent: number; limit: number };
 }
 
-/** `gateway`: the `/v1` base URL that will answer; absent: the active profile's (the composer's line). */
-export type RequestQuoter = (q: { gateway?: string; model: string }) => Promise<RequestPrice | undefined>;
+/**
+ * `gateway`: the `/v1` base URL that will answer, `profile` the profile it is asked through (after a
+ * failover, not the active one); neither: the active profile's (the composer's line).
+ */
+export type RequestQuoter = (q: {
+  gateway?: string;
+  profile?: string;
+  model: string;
+}) => Promise<RequestPrice | undefined>;
 
 /**
  * Where the chat asks what an answer cost and the account feature answers, neither importing the

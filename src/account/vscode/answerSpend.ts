@@ -64,9 +64,15 @@ export function registerAnswerSpend(
   // when the user's daily limit blocks, today's spend on this gateway against it.
   const quote: RequestQuoter = async (q) => {
     const settings = readSpendSettings();
-    // Without a gateway (the composer's line) the active one, unless reading it could ask about a workspace's.
-    const quiet = q.gateway !== undefined || !mayAskAboutGateway();
-    const e = settings.enabled && quiet ? await accounts.current() : undefined;
+    // The account of the profile that will answer (as the answer is priced); without a gateway
+    // (the composer's line) the active one, unless reading it could ask about a workspace's.
+    const e = !settings.enabled
+      ? undefined
+      : q.gateway !== undefined
+        ? await accounts.answering(q.profile)
+        : mayAskAboutGateway()
+          ? undefined
+          : await accounts.current();
     if (!e || (q.gateway !== undefined && e.gateway !== q.gateway)) return undefined;
     if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
     const unit = e.state.snapshot().unit;

@@ -63,6 +63,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     () => this.s,
     (m) => this.hub.broadcast(m),
     () => this.session,
+    answering,
   );
   /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
   private readonly slash: ChatSlash;

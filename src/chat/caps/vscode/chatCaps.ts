@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { GatewayClient } from '../../../api/client';
 import type { Services } from '../../../platform/services';
 import { userOrDefault, userValue } from '../../../platform/userSettings';
 import { newId, type Conversation, type ConversationCaps, type HostMessage } from '../../../shared/protocol';
@@ -8,6 +7,8 @@ import { CapGate, type CapDecision, type CapPauseView, type CapSettings, type Re
 import { displayToQuota, readCap } from '../core/capMath';
 
 type Broadcast = (m: HostMessage) => void;
+/** The gateway and profile a chat backend's next request is billed to (its account quotes the price). */
+type BilledTo = (backend: unknown) => { gateway: string; profile?: string };
 
 /**
  * What the caps use of the chat session (`ChatSession`; the session's `SessionCaps` is what they
@@ -33,11 +34,6 @@ export function capSettings(): CapSettings {
   };
 }
 
-/** The gateway a backend talks to (each gateway's account quotes its own prices). */
-function gatewayOf(b: unknown): string {
-  return b instanceof GatewayClient ? b.http.baseUrl : '';
-}
-
 /**
  * The chat's spend caps on the host: a {@link CapGate} per turn, whose card goes to every chat
  * view and waits for `caps/decide` (or the turn's Stop); the gear panel's caps (`caps/set`),
@@ -48,15 +44,20 @@ export class ChatCaps {
   private price: HostMessage = { type: 'caps/price' };
   private refreshing = 0;
 
-  private readonly p: { broadcast: Broadcast; session: () => CapsSession };
+  private readonly p: { broadcast: Broadcast; session: () => CapsSession; billedTo: BilledTo };
 
-  /** `services` and `session` are asked on use: the controller builds this before them. */
+  /**
+   * `services` and `session` are asked on use: the controller builds this before them. `billedTo`:
+   * the gateway and profile a turn's backend sends to (failover's `answering`, which the
+   * controller wires in: the caps do not import failover, whose backend imports the session).
+   */
   constructor(
     private readonly services: () => Services,
     broadcast: Broadcast,
     session: () => CapsSession,
+    billedTo: BilledTo,
   ) {
-    this.p = { broadcast, session };
+    this.p = { broadcast, session, billedTo };
   }
 
   readonly routes: Routes<'caps/decide' | 'caps/set'> = {
@@ -88,7 +89,9 @@ export class ChatCaps {
   ): CapGate {
     return new CapGate(conversation, {
       settings: capSettings,
-      quote: (model) => this.quote(gatewayOf(turn.backend), model),
+      // The account the request will be billed to: the chat's backend is a failover backend, whose
+      // target is the conversation's profile until a refusal sends the turn to another one.
+      quote: (model) => this.quote(this.p.billedTo(turn.backend), model),
       settled: turn.settled,
       ask: (pause) => this.ask(pause, turn.signal),
       notice: (text) => this.p.broadcast({ type: 'chat/notice', level: 'warning', text }),
@@ -123,7 +126,7 @@ export class ChatCaps {
     if (!model) return none;
     // The active profile's gateway (the shown conversation's is made active when it is shown):
     // no client is built here, so nothing can ask about a workspace's gateway before a send.
-    const q = await this.quote(undefined, model);
+    const q = await this.quote({}, model);
     if (!q || q.price.perCall !== undefined) return none;
     return {
       type: 'caps/price',
@@ -131,9 +134,10 @@ export class ChatCaps {
     };
   }
 
-  private async quote(gateway: string | undefined, model: string): Promise<RequestQuote | undefined> {
+  /** `to`: the gateway and profile that will answer; none: the active profile's (the composer's line). */
+  private async quote(to: { gateway?: string; profile?: string }, model: string): Promise<RequestQuote | undefined> {
     const quoter = this.services().answerCosts.quoter;
-    const q = await quoter?.({ ...(gateway !== undefined ? { gateway } : {}), model }).catch((err: unknown) => {
+    const q = await quoter?.({ ...to, model }).catch((err: unknown) => {
       this.services().log.warn(
         `spend caps: no price for ${model}: ${err instanceof Error ? err.message : String(err)}`,
       );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { GatewayClient } from '../../../api/client';
+import type { GatewayClient } from '../../../api/client';
 import { getGatewayClient } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
 import { settingLayers } from '../../../platform/userSettings';
@@ -73,11 +73,5 @@ export function failoverBackend(s: Services, profileId: string): Promise<Session
   return f.backend(profileId);
 }
 
-/**
- * Who answered the request a backend sent last: its gateway and profile, so the answer is priced
- * and counted on the account that billed it (after a failover, the profile that answered).
- */
-export function answering(b: SessionBackend): { gateway: string; profile?: string } {
-  if (b instanceof FailoverBackend) return { gateway: b.answered.relay, profile: b.answered.profileId };
-  return { gateway: b instanceof GatewayClient ? b.http.baseUrl : '' };
-}
+/** Who a backend's requests are billed to (the answer's price and the caps' quote ask it). */
+export { answering } from '../core/answering';
