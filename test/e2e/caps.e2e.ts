@@ -30,7 +30,6 @@ export const journeys: Journey[] = [
       'gatewayStudio.baseUrl': gw.url,
       'gatewayStudio.chatModel': 'gw-chat',
       'gatewayStudio.spend.capPerTurn': 0.1,
-      // read_file is read-only: it runs without asking, so the loop goes on its own.
     }),
     files: { 'notes.md': 'a line of notes to read\n'.repeat(30) },
     async run({ wb, gw, shot }) {
@@ -41,6 +40,11 @@ export const journeys: Journey[] = [
         const chat = await openChat(wb);
         const before = chatRequests(gw);
         await sendMessage(chat, `read the notes again and again #tools ${LOOP}`);
+        // A read-only tool asks until the user chooses "Always allow" (README, Approval): chosen on
+        // the first call, so the loop goes on its own until the cap stops it.
+        const asking = chat.locator('section.toolcard.state-awaiting-approval');
+        await asking.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await asking.locator('button', { hasText: /^\s*Always allow\s*$/ }).click();
         const card = chat.locator('section.cap-card');
         await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.equal(await card.getAttribute('data-kind'), 'turn');
