@@ -21,13 +21,9 @@ function chatBodies(gw: HostGateway): ChatBody[] {
 }
 
 function text(content: unknown): string {
-  // Without the editor state the client adds after the conversation (issue 39: a cacheable prefix).
-  if (typeof content === 'string') return content.split('\n\n# Editor state')[0]!;
+  if (typeof content === 'string') return content;
   return Array.isArray(content)
-    ? (content as { type: string; text?: string }[])
-        .filter((p) => !p.text?.startsWith('# Editor state'))
-        .map((p) => p.text ?? '')
-        .join('\n')
+    ? (content as { type: string; text?: string }[]).map((p) => p.text ?? '').join('\n')
     : '';
 }
 
