@@ -65,9 +65,11 @@ export class ChatAgents implements AgentCatalog, vscode.Disposable {
   constructor(private readonly d: ChatAgentsDeps) {
     this.routes = {
       'agents/select': (m) =>
-        (this.selecting = this.selecting.catch(() => undefined).then(async () => {
-          await this.d.setAgent(((await this.get(m.id)) ?? { id: DEFAULT_AGENT_ID }).id);
-        })),
+        (this.selecting = this.selecting
+          .catch(() => undefined)
+          .then(async () => {
+            await this.d.setAgent(((await this.get(m.id)) ?? { id: DEFAULT_AGENT_ID }).id);
+          })),
       'agents/handoff': async (m) => {
         const target = (await this.get(m.agent))?.id ?? DEFAULT_AGENT_ID;
         await this.d.setAgent(target);

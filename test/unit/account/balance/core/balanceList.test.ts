@@ -112,7 +112,10 @@ void describe('balanceLines', () => {
       () => '12:05',
     );
     assert.deepEqual(t, ['Failover skips:', 'Relay A until 12:05 (it said: HTTP 429 slow down)']);
-    assert.deepEqual(coolDownTooltip([], now, () => ''), []);
+    assert.deepEqual(
+      coolDownTooltip([], now, () => ''),
+      [],
+    );
   });
 
   void it('ages in minutes, hours and days', () => {
