@@ -4,40 +4,10 @@
 // card. The same cap in the user's own settings does pause (so the first half is not vacuous), and
 // the card's Stop ends the turn with nothing more sent.
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostMessage } from '../../src/shared/protocol';
 import { useCollectorChat } from './collector';
-import { control, setSetting, waitFor } from './env';
-
-let savedSettings: string | undefined;
-
-/** Writes the workspace's settings file (undefined: puts the original back) and waits until VS Code read it. */
-async function writeWorkspaceSettings(settings: Record<string, unknown> | undefined): Promise<void> {
-  const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
-  // A window-scoped marker: VS Code drops application settings from workspace files, so the marker
-  // shows the file itself was read (a reader of the raw layers would have seen the caps).
-  const marker = 'gatewayStudio.models.overrides';
-  const changed = new Promise<void>((resolve) => {
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(marker)) {
-        sub.dispose();
-        resolve();
-      }
-    });
-  });
-  if (settings) {
-    savedSettings ??= await fs.readFile(file, 'utf8').catch(() => '{}');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, JSON.stringify({ ...settings, [marker]: { 'gw-marker': {} } }));
-  } else {
-    if (savedSettings === undefined) return;
-    await fs.writeFile(file, savedSettings);
-    savedSettings = undefined;
-  }
-  await changed;
-}
+import { control, setSetting, waitFor, writeWorkspaceSettings } from './env';
 
 const HOSTILE = {
   'gatewayStudio.spend.capPerTurn': 0.000001,
