@@ -13,6 +13,37 @@ const production = process.argv.includes('--production');
 // own under dist/chunks/, parsed on first use. A module imported from several places is put in one
 // shared chunk, so a class checked with `instanceof` exists once. `.mjs`, not `"type": "module"`:
 // the project's own scripts (this file) stay CommonJS.
+/**
+ * The MCP SDK's own zod and event-stream parser. The SDK imports classic zod as a namespace, which
+ * keeps every export of zod's core alive; core is shared with the `zod/mini` that activation
+ * loads, so without this the SDK would put ~55 KB into the activation chunk (and split the
+ * gateway's event-stream parser into a chunk of its own). These packages, and every file they
+ * import, are loaded in a namespace of their own for the SDK, so esbuild bundles them into the
+ * SDK's chunk, loaded on first use.
+ */
+const mcpOwnZod = {
+  name: 'mcp-own-zod',
+  setup(build) {
+    const ns = 'mcp-zod';
+    const sdk = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]sdk[\\/]/;
+    build.onResolve({ filter: /^(zod|eventsource|eventsource-parser)(\/|$)/ }, async (args) => {
+      if (args.namespace === ns || !sdk.test(args.importer)) return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+      return r.errors.length > 0 ? { errors: r.errors } : { path: r.path, namespace: ns };
+    });
+    build.onResolve({ filter: /.*/, namespace: ns }, async (args) => {
+      const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+      if (r.errors.length > 0) return { errors: r.errors };
+      return r.external ? r : { path: r.path, namespace: ns };
+    });
+    build.onLoad({ filter: /.*/, namespace: ns }, (args) => ({
+      contents: fs.readFileSync(args.path, 'utf8'),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 const hostBuild = {
   entryPoints: { extension: 'src/extension.ts' },
   outdir: 'dist',
@@ -24,6 +55,7 @@ const hostBuild = {
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
+  plugins: [mcpOwnZod],
   // A CommonJS dependency bundled into an ES module (@vscode/l10n reads its bundle with
   // require('fs')) still calls `require` for node's built-ins, and an ES module has none: the
   // entry and each chunk make one from their own URL.

@@ -10,7 +10,7 @@ import { registerProfiles } from './profiles/vscode/register';
 import { registerConnectionCommands } from './connection/check/vscode/register';
 import { registerVideo } from './video/vscode/register';
 import { registerChat } from './chat/vscode/register';
-import { registerLanguageModels } from './lm/vscode/register';
+import { registerLanguageModels, registerMcpServer } from './lm/vscode/register';
 import { registerScm } from './scm/vscode/register';
 import { registerCompletion } from './completion/vscode/register';
 import { registerWalkthrough, type WalkthroughApi } from './platform/walkthrough';
@@ -56,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   registerVideo(services);
   registerChat(services);
   registerLanguageModels(services);
+  registerMcpServer(services);
   registerScm(services);
   registerCompletion(services);
   context.subscriptions.push(vscode.commands.registerCommand('gatewayStudio.showLog', () => log.show()));

@@ -11,6 +11,7 @@ import { readOverflow } from './chat/overflow';
 import { DONE, parseJsonEvents } from './transport/sse';
 import type { ChatRequest, ChatResult, ChatStreamEvent, StreamOptions, Usage } from './chat/wire';
 import type { CostPlan } from './chat/gatewayCost';
+import type { PromptCache } from './chat/promptCache';
 
 export type { ModelRecord } from './models/models';
 
@@ -18,6 +19,8 @@ export type { ModelRecord } from './models/models';
 const requestRules = () => import('./chat/validation');
 // The gateway's own cost of an answer (OpenRouter, LiteLLM): loaded with the first answer too.
 const costRules = () => import('./chat/gatewayCost');
+// Prompt caching (the editor state after the conversation, the cache fields per model family).
+const cacheRules = () => import('./chat/promptCache');
 
 /** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
 export interface AnswerSeen {
@@ -51,10 +54,13 @@ export class GatewayClient {
   private readonly observer: ((a: AnswerSeen) => void) | undefined;
   private readonly billingSource: ClientHooks['billingSource'];
   private streamOptionsRejected = false;
+  private readonly routing: RoutingHooks | undefined;
+  private cache: Promise<PromptCache> | undefined;
 
   constructor(o: HttpOptions, hooks: ClientHooks = {}) {
     this.http = new HttpClient(o);
     this.models = new ModelRouter(hooks.routing);
+    this.routing = hooks.routing;
     this.observer = hooks.observer;
     this.billingSource = hooks.billingSource;
   }
@@ -62,6 +68,13 @@ export class GatewayClient {
   /** This request's handling of the gateway's own cost (chat/gatewayCost.ts). */
   private async costPlan(): Promise<CostPlan> {
     return (await costRules()).costPlan(this.http.baseUrl, this.billingSource?.());
+  }
+
+  /** This client's prompt caching (chat/promptCache.ts), made with the first request. */
+  private promptCache(): Promise<PromptCache> {
+    return (this.cache ??= cacheRules().then(
+      (m) => new m.PromptCache(this.routing, (w) => this.http.log('warn', `prompt cache: ${w}`)),
+    ));
   }
 
   /** `GET /v1/models`: records validated, capabilities and modalities kept, invalid records dropped (and logged). */
@@ -73,8 +86,10 @@ export class GatewayClient {
   private async seen(req: ChatRequest, r: ChatResult | undefined): Promise<void> {
     if (!r || !this.observer) return;
     const model = await this.models.wireModel(req.model).catch(() => req.model);
+    // The cached share in OpenAI's field, whichever dialect the relay reported it in.
+    const usage = r.usage && (await cacheRules()).withCachedTokens(r.usage);
     try {
-      this.observer({ model, usage: r.usage });
+      this.observer({ model, usage });
     } catch (e) {
       this.http.log('warn', `the answer observer failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -110,13 +125,16 @@ export class GatewayClient {
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     const { stream_options: _drop, ...rest } = req;
     const cost = await this.costPlan();
+    const cache = await this.promptCache();
     let res: Response;
     try {
-      res = await this.http.request('POST', '/chat/completions', {
-        body: cost.ask(this.models.chatBody({ ...rest, stream: false }, s)),
-        signal,
-        ...(o.retry === false ? { retry: false } : {}),
-      });
+      res = await cache.chat(req.model, s.promptCache, this.models.chatBody({ ...rest, stream: false }, s), (body) =>
+        this.http.request('POST', '/chat/completions', {
+          body: cost.ask(body),
+          signal,
+          ...(o.retry === false ? { retry: false } : {}),
+        }),
+      );
     } catch (e) {
       if (!isResponsesOnly(e)) throw e;
       this.models.learn(req.model, s);
@@ -144,14 +162,18 @@ export class GatewayClient {
     stream: boolean,
   ): Promise<ChatResult> {
     const wireModel = s.wireModel ?? req.model;
+    const cache = await this.promptCache();
+    const { withEnvironmentPlaced } = await cacheRules();
+    const body = async () => this.models.responsesBody(withEnvironmentPlaced(req), stream, s);
+    const keyed = async () => cache.responses(req.model, s.promptCache, req.cacheKey, await body(), send);
     let answer: ResponsesAnswer;
     try {
-      answer = await send(await this.models.responsesBody(req, stream, s));
+      answer = await keyed();
     } catch (e) {
       if (this.models.reasoningDropped(wireModel) || !(await import('./responses/call')).isReasoningRefusal(e)) throw e;
       this.http.log('warn', `responses request for ${wireModel} refused its reasoning fields; sending without them`);
       this.models.dropReasoning(wireModel);
-      answer = await send(await this.models.responsesBody(req, stream, s));
+      answer = await keyed();
     }
     this.models.rememberReasoning(wireModel, answer.result.message, answer.reasoning);
     if (answer.reasoning.length > 0)
@@ -194,19 +216,22 @@ export class GatewayClient {
   private async streamChatCompletions(req: ChatRequest, s: ModelCallSettings, o: StreamOptions): Promise<ChatResult> {
     const { signal, onEvent } = o;
     const { stream_options: _drop, ...rest } = req;
-    const cost = await this.costPlan();
+    const [cost, cache] = [await this.costPlan(), await this.promptCache()];
+    const usage = { stream: true, stream_options: { include_usage: true } };
     const send = (withUsage: boolean) =>
-      this.http.request('POST', '/chat/completions', {
-        body: cost.ask(
-          this.models.chatBody(
-            withUsage ? { ...rest, stream: true, stream_options: { include_usage: true } } : { ...rest, stream: true },
-            s,
-          ),
-        ),
-        signal,
-        accept: 'text/event-stream',
-        onRetry: (i) => onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
-      });
+      cache.chat(
+        req.model,
+        s.promptCache,
+        this.models.chatBody({ ...rest, ...(withUsage ? usage : { stream: true }) }, s),
+        (body) =>
+          this.http.request('POST', '/chat/completions', {
+            body: cost.ask(body),
+            signal,
+            accept: 'text/event-stream',
+            onRetry: (i) =>
+              onEvent?.({ type: 'retry', attempt: i.attempt, delayMs: i.delayMs, message: i.error.message }),
+          }),
+      );
     let res: Response;
     if (this.streamOptionsRejected) {
       res = await send(false);

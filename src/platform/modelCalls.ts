@@ -10,7 +10,7 @@ const told = new Set<string>();
 
 /**
  * The call fields of `gatewayStudio.models.overrides` (protocol, extraBody, reasoningEffort,
- * sampling, variants), from the user's own settings only: a repository's `.vscode/settings.json`
+ * sampling, variants, promptCache), from the user's own settings only: a repository's `.vscode/settings.json`
  * could otherwise change what every request is billed for or where it is kept (`store`). A
  * workspace value of these fields is ignored and the log says so; problems are logged and shown
  * once each, naming the setting.
@@ -26,14 +26,21 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
         (e) =>
           typeof e === 'object' &&
           e !== null &&
-          ['protocol', 'extraBody', 'reasoningEffort', 'variants', 'temperature', 'topP', 'maxTokens'].some(
-            (k) => k in e,
-          ),
+          [
+            'protocol',
+            'extraBody',
+            'reasoningEffort',
+            'variants',
+            'temperature',
+            'topP',
+            'maxTokens',
+            'promptCache',
+          ].some((k) => k in e),
       ),
     );
     if (ws)
       log.warn(
-        `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling and variants are ignored (user settings only).`,
+        `${SETTING}: a workspace's or the remote machine's protocol, body, effort, sampling, variants and prompt cache are ignored (user settings only).`,
       );
     for (const p of cached.calls.problems) {
       log.warn(p);
@@ -43,4 +50,22 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
     }
   }
   return cached.calls;
+}
+
+/** The cache refusals already told, by gateway, model and field: once per window. */
+const toldCache = new Set<string>();
+
+/** A gateway refused a prompt-cache field for a model (api/chat/promptCache.ts): logged, and told once. */
+export function cacheRefused(log: Logger, gateway: string, model: string, field: string): void {
+  const key = `${gateway} ${model} ${field}`;
+  if (toldCache.has(key)) return;
+  toldCache.add(key);
+  log.info(`${gateway} refused ${field} for ${model}: its requests go without it from now on.`);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'The gateway refused prompt caching ({0}) for the model "{1}": Gateway Studio sent the request again without it and leaves it out from now on. Set "promptCache" in gatewayStudio.models.overrides to choose another way.',
+      field,
+      model,
+    ),
+  );
 }

@@ -4,6 +4,7 @@ import type { RoutingHooks } from '../api/models/modelRoute';
 import { learnedProtocolsKey } from '../contracts/persistedState/platform';
 import type { Logger } from './log';
 import { persistedState, type StateStores } from './persistedState';
+import { userValue } from './userSettings';
 
 /**
  * The model routing every gateway client is built with: the call settings, the protocols
@@ -32,6 +33,11 @@ export class ModelRouting {
         },
       },
       onLearned: (model) => this.learned(model),
+      // The user's own setting only: a repository may not make requests cost more (a 1 h write).
+      cacheTtl: () => (userValue('models.promptCacheTtl') === '1h' ? '1h' : undefined),
+      // Told once per gateway, model and field; the words load with the settings' reader.
+      onCacheRefused: (model, field) =>
+        void import('./modelCalls').then((m) => m.cacheRefused(this.log, gateway(), model, field)),
     };
   }
 

@@ -93,6 +93,8 @@ export const WEBVIEW_STRINGS = [
   '{0} tokens',
   'Cost: {0}',
   'Cost: unknown',
+  '{0}% cached, saved {1}',
+  '{0}% cached',
   'Conversation cost: {0}',
   'Estimate: the gateway reported no token usage; tokens were counted here.',
   'Reported by the gateway ({0}).',

@@ -37,7 +37,10 @@ async function waitForChatRequests(gw: HostGateway, n: number): Promise<ReturnTy
 /** The text of the last user message in a recorded request. */
 function lastUserText(req: { messages: WireMessage[] }): string {
   const user = [...req.messages].reverse().find((m) => m.role === 'user');
-  return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
+  // Without the editor state the client adds after the conversation (issue 39: a cacheable prefix).
+  return typeof user?.content === 'string'
+    ? user.content.split('\n\n# Editor state')[0]!
+    : JSON.stringify(user?.content);
 }
 
 /** Waits until the composer is idle again (the Send button replaces Stop when an answer ends). */

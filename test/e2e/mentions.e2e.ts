@@ -16,10 +16,11 @@ interface ChatBody {
 function lastUserText(requests: { route: string; body: unknown }[]): string {
   const body = requests.filter((r) => r.route === '/v1/chat/completions').at(-1)?.body as ChatBody | undefined;
   const content = body?.messages.filter((m) => m.role === 'user').at(-1)?.content;
-  if (typeof content === 'string') return content;
+  // Without the editor state the client adds after the conversation (issue 39: a cacheable prefix).
+  if (typeof content === 'string') return content.split('\n\n# Editor state')[0]!;
   return Array.isArray(content)
     ? (content as { type: string; text?: string }[])
-        .filter((p) => p.type === 'text')
+        .filter((p) => p.type === 'text' && !p.text?.startsWith('# Editor state'))
         .map((p) => p.text)
         .join('\n')
     : '';

@@ -21,9 +21,13 @@ function chatBodies(gw: HostGateway): ChatBody[] {
 }
 
 function text(content: unknown): string {
-  if (typeof content === 'string') return content;
+  // Without the editor state the client adds after the conversation (issue 39: a cacheable prefix).
+  if (typeof content === 'string') return content.split('\n\n# Editor state')[0]!;
   return Array.isArray(content)
-    ? (content as { type: string; text?: string }[]).map((p) => p.text ?? '').join('\n')
+    ? (content as { type: string; text?: string }[])
+        .filter((p) => !p.text?.startsWith('# Editor state'))
+        .map((p) => p.text ?? '')
+        .join('\n')
     : '';
 }
 

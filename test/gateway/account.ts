@@ -6,6 +6,7 @@
  * prices below, so a test can check that the figure on screen moves by exactly the cost.
  */
 import type { ServerResponse } from 'node:http';
+import { checkupPrice, CHECKUP_PRICES } from './checkup';
 import { sendJson, sleep } from './http';
 
 export type DisplayType = 'USD' | 'CNY' | 'TOKENS' | 'CUSTOM';
@@ -188,12 +189,12 @@ export class GatewayAccount {
 
   /** What a chat answer costs in quota units: tokens × ratios × the group ratio, rounded once. */
   chatQuota(model: string, usage: Usage): number {
-    const p = ACCOUNT_PRICES[model] ?? { model_ratio: 1, completion_ratio: 1, cache_ratio: 1 };
+    const p = ACCOUNT_PRICES[model] ?? checkupPrice(model) ?? { model_ratio: 1, completion_ratio: 1, cache_ratio: 1 };
     const prompt = usage.prompt_tokens ?? 0;
     const cached = Math.min(prompt, usage.prompt_tokens_details?.cached_tokens ?? 0);
     const tokens =
       prompt - cached + cached * (p.cache_ratio ?? 1) + (usage.completion_tokens ?? 0) * p.completion_ratio;
-    return Math.round(tokens * p.model_ratio * this.knobs.groupRatio);
+    return Math.round(tokens * p.model_ratio * this.knobs.groupRatio * (checkupPrice(model)?.factor ?? 1));
   }
 
   chargeChat(model: string, usage: Usage): number {
@@ -372,7 +373,7 @@ export class GatewayAccount {
           200,
           {
             success: true,
-            data: Object.entries(ACCOUNT_PRICES).map(([model_name, p]) => ({
+            data: Object.entries({ ...ACCOUNT_PRICES, ...CHECKUP_PRICES }).map(([model_name, p]) => ({
               model_name,
               quota_type: p.quota_type,
               model_ratio: p.model_ratio,

@@ -411,15 +411,18 @@ export function plan(body: Json, rule?: WindowRule, via: 'chat' | 'responses' = 
     };
   }
 
+  // The client's editor-state note (after the conversation, api/chat/promptCache.ts) is context,
+  // not the user's words: directives and tool scripts are read without it, as a model would.
+  const talk = withoutEditorState(messages);
   let lastUser = -1;
-  messages.forEach((m, i) => {
+  talk.forEach((m, i) => {
     if (m.role === 'user') lastUser = i;
   });
-  const userMsg = lastUser >= 0 ? messages[lastUser]! : undefined;
+  const userMsg = lastUser >= 0 ? talk[lastUser]! : undefined;
   const text = userMsg ? textOf(userMsg.content) : '';
   const images = userMsg ? imageParts(userMsg.content) : [];
   const d = parseDirectives(text);
-  const after = messages.slice(lastUser + 1);
+  const after = talk.slice(lastUser + 1);
   const turnIndex = after.filter((m) => m.role === 'assistant').length;
   const toolsOff = names.length === 0 || choice === 'none';
 
@@ -503,6 +506,27 @@ export function plan(body: Json, rule?: WindowRule, via: 'chat' | 'responses' = 
     finish,
     promptTokens: windowTokens ?? tokenCount(JSON.stringify(messages)),
   };
+}
+
+/** The editor state the chat sends after the conversation (src/chat/prompt/core/systemPrompt.ts `editorStateNote`). */
+const EDITOR_STATE = '# Editor state\n(Added by Gateway Studio';
+
+/** `messages` without the editor-state note: a trailing message of it alone dropped, a last part or suffix cut. */
+function withoutEditorState(messages: Message[]): Message[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'user') return messages;
+  const c = last.content as unknown;
+  if (typeof c === 'string') {
+    if (c.startsWith(EDITOR_STATE)) return messages.slice(0, -1);
+    const at = c.lastIndexOf(`\n\n${EDITOR_STATE}`);
+    return at < 0 ? messages : [...messages.slice(0, -1), { ...last, content: c.slice(0, at) } as Message];
+  }
+  if (!Array.isArray(c)) return messages;
+  const parts = c.filter((p) => !(isObj(p) && typeof p.text === 'string' && p.text.startsWith(EDITOR_STATE)));
+  if (parts.length === c.length) return messages;
+  return parts.length === 0
+    ? messages.slice(0, -1)
+    : [...messages.slice(0, -1), { ...last, content: parts } as Message];
 }
 
 export function usageOf(p: Plan): Json {
@@ -654,6 +678,10 @@ export async function handleChat(
     usage: { prompt_tokens: number; completion_tokens: number },
     usageIncludeAsked: boolean,
   ) => { usageCost?: number; headers?: Record<string, string> } | void,
+  /** Rewrites the plan before it is billed and sent (the check-up models, checkup.ts). */
+  adjust?: (p: Plan) => void,
+  /** What the prompt cache (promptCache.ts) did for this request: its prompt count and usage fields. */
+  cache?: { promptTokens: number; usage: Json },
 ): Promise<void> {
   if (!isObj(body)) bad('request body must be a JSON object');
   if (fx.rejectStreamOptions !== undefined && body.stream_options !== undefined) {
@@ -677,6 +705,7 @@ export async function handleChat(
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') bad('stream must be a boolean', 'stream');
   const p = plan(body, typeof body.model === 'string' ? windowOf(body.model) : undefined);
+  adjust?.(p);
   // Relays that number calls per answer or drop ids: the same id (or "") on every call of the
   // answer, or `call_<position>` restarting at 0 in every answer (so answers of one conversation collide).
   if (fx.toolIds === 'numbered') {
@@ -693,6 +722,7 @@ export async function handleChat(
     p.content = head + filler.repeat(Math.ceil(n / filler.length)).slice(0, n);
     p.contentPieces = pieces(p.content);
   }
+  if (cache) p.promptTokens = cache.promptTokens;
   // Billed when the answer is planned, as a relay settles before the client reads its balance.
   const report = charge?.(
     typeof body.model === 'string' ? body.model : p.model,
@@ -700,7 +730,7 @@ export async function handleChat(
     isObj(body.usage) && body.usage.include === true,
   );
   for (const [name, value] of Object.entries(report?.headers ?? {})) res.setHeader(name, value);
-  const extraUsage: Json = report?.usageCost !== undefined ? { cost: report.usageCost } : {};
+  const extraUsage: Json = { ...cache?.usage, ...(report?.usageCost !== undefined ? { cost: report.usageCost } : {}) };
   if (body.stream === true) {
     await stream(res, p, body, fx, chunkDelayMs, stamp, extraUsage);
     return;

@@ -7,6 +7,8 @@ import { GATEWAY_KEYS } from './keys';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { handleChat, isSummaryRequest, type ChunkStamp } from './chat';
+import { adjustCheckupPlan, checkupRecords, checkupRule, isCheckupModel } from './checkup';
+import { PromptCacheSim, type PromptCacheControl } from './promptCache';
 import { handleResponses } from './responses';
 import { FaultQueue, type Fault, type FaultEffects, type RouteKind } from './faults';
 import {
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   chatChunkDelayMs?: number;
   /** List and serve the windowed models of `context.ts` (default off; `/__control/context` turns it on). */
   contextModels?: boolean;
+  /** List and serve the relay check-up's models of `checkup.ts` (default off; `/__control/checkup` turns it on). */
+  checkupModels?: boolean;
   /** Time `POST /v1/completions` takes before answering (default 0; `setCompletions` changes it). */
   completionLatencyMs?: number;
   /** The keys this instance accepts (default: keys.ts's `GATEWAY_KEYS`); a second instance has its own. */
@@ -65,6 +69,8 @@ export interface GatewayOptions {
   requiredHeader?: { name: string; value: string };
   /** The relay whose billing routes and per-answer cost reports it serves (account.ts; default new-api). */
   billing?: BillingDialect;
+  /** The prompt cache (promptCache.ts): off unless `enabled`; `refuse` answers 400 to a cache field. */
+  promptCache?: PromptCacheControl;
 }
 
 /** How a request's key was judged. The key itself is never recorded. */
@@ -119,6 +125,8 @@ export interface Gateway {
   setAccount(k: AccountKnobs): void;
   /** The key's remaining quota, what it used, and the log rows (`/api/log/token`). */
   account(): ReturnType<GatewayAccount['snapshot']>;
+  /** The prompt cache's knobs (promptCache.ts); throws on an unknown dialect or field. */
+  setPromptCache(c: PromptCacheControl): void;
   /** Stop both hosts, ending open streams; resolves when both are closed. */
   close(): Promise<void>;
 }
@@ -223,7 +231,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const whole = (
     name: Exclude<
       keyof GatewayOptions,
-      'contextModels' | 'completionLatencyMs' | 'keys' | 'models' | 'requiredHeader' | 'billing'
+      | 'contextModels'
+      | 'checkupModels'
+      | 'completionLatencyMs'
+      | 'keys'
+      | 'models'
+      | 'requiredHeader'
+      | 'billing'
+      | 'promptCache'
     >,
     min: number,
   ): void => {
@@ -266,6 +281,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   };
   const faults = new FaultQueue();
   let contextOn = opts.contextModels ?? false;
+  let checkupOn = opts.checkupModels ?? false;
   const windows = new Map<string, WindowRule>(Object.entries(WINDOW_MODELS).map(([k, v]) => [k, { ...v }]));
   const setContext = (c: ContextControl): void => {
     contextOn = c.enabled ?? true;
@@ -296,6 +312,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   setCompletions({ latencyMs: opts.completionLatencyMs ?? 0 });
   let aborted: AbortedCompletion[] = [];
   const account = new GatewayAccount(opts.billing);
+  const promptCache = new PromptCacheSim(opts.promptCache);
   const videos = new VideoStore(
     opts.videoStepMs ?? 40,
     opts.videoSteps ?? 4,
@@ -332,6 +349,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       setContext(typeof parsed === 'object' && parsed !== null ? (parsed as ContextControl) : {});
       return ok();
     }
+    if (method === 'POST' && path === '/__control/checkup') {
+      const parsed = tryJson(raw);
+      checkupOn = !(
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        (parsed as { enabled?: unknown }).enabled === false
+      );
+      return ok();
+    }
     if (method === 'POST' && path === '/__control/completions') {
       const parsed = tryJson(raw);
       setCompletions(typeof parsed === 'object' && parsed !== null ? (parsed as CompletionControl) : {});
@@ -344,6 +370,15 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       return ok();
     }
     if (method === 'GET' && path === '/__control/account') return ok(account.snapshot());
+    if (method === 'POST' && path === '/__control/cache') {
+      const parsed = tryJson(raw);
+      try {
+        promptCache.set(typeof parsed === 'object' && parsed !== null ? (parsed as PromptCacheControl) : {});
+      } catch (err) {
+        throw httpError(400, 'invalid_request_error', 'invalid_cache', (err as Error).message);
+      }
+      return ok();
+    }
     if (method === 'POST' && path === '/__control/clear') {
       faults.clear();
       return ok();
@@ -357,6 +392,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
       account.reset();
+      promptCache.reset();
       return ok();
     }
     if (method === 'GET' && path === '/__control/counts') return ok(counts);
@@ -467,7 +503,10 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       }
       switch (route.kind) {
         case 'models': {
-          const windowed = contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : [];
+          const windowed = [
+            ...(contextOn ? [...windows].map(([id, rule]) => windowRecord(id, rule)) : []),
+            ...(checkupOn ? checkupRecords() : []),
+          ];
           const data =
             host === 'chat' ? [...CHAT_MODELS, ...extraRecords, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
@@ -488,9 +527,12 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             b && typeof b.model === 'string' && extraModels[b.model] ? { ...b, model: extraModels[b.model] } : body,
             fx,
             chunkDelayMs,
-            (id) => (contextOn ? windows.get(id) : undefined),
+            (id) => (checkupOn && isCheckupModel(id) ? checkupRule(id) : contextOn ? windows.get(id) : undefined),
             stamp,
             (model, usage, asked) => account.costReport(account.chargeChat(model, usage), asked),
+            checkupOn && b && isCheckupModel(b.model) ? (p) => adjustCheckupPlan(p, b) : undefined,
+            // The cache sees the id the client sent (a Claude id caches at marks only).
+            promptCache.take(b && typeof b.model === 'string' ? b.model : '', body),
           );
         case 'completions':
           return await handleCompletions(res, body, fx, completionControl, (a) => {
@@ -577,6 +619,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     abortedCompletions: () => aborted.slice(),
     setAccount: (k) => account.set(k),
     account: () => account.snapshot(),
+    setPromptCache: (c) => promptCache.set(c),
     counts: () => ({ ...counts }),
     requests: () => requests.slice(),
     stamps: () => stamps.slice(),

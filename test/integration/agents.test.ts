@@ -200,6 +200,10 @@ describe('chat agents', () => {
       .slice(before)
       .filter((r) => r.path === '/v1/chat/completions');
     assert.ok(offered(first).includes('edit_file'));
-    assert.equal(first?.body.messages.at(-1)?.content, 'Implement the plan above.');
+    // The editor state follows the prompt, after the conversation (issue 39: a cacheable prefix).
+    assert.equal(
+      String(first?.body.messages.at(-1)?.content).split('\n\n# Editor state')[0],
+      'Implement the plan above.',
+    );
   });
 });

@@ -45,6 +45,7 @@ async function loadSuites(): Promise<void> {
   await import('./instructions.test');
   await import('./agents.test');
   await import('./hooks.test');
+  await import('./mcp.test');
 }
 
 /** Runs every integration suite; resolves when all pass, rejects with the failure count. */

@@ -64,8 +64,16 @@ async function send(mentions: MentionItem[], text = '#say ok'): Promise<Sent> {
     body: { messages: { role: string; content: unknown }[] };
   }[];
   const body = requests.filter((r) => r.route === '/v1/chat/completions').at(-1)?.body;
-  const received = body?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+  const received = withoutEditorState(body?.messages.filter((m) => m.role === 'user').at(-1)?.content);
   return { attachments: user.attachments ?? [], user, received };
+}
+
+/** The message as the user's words and mentions, without the editor state the client adds after them (issue 39). */
+function withoutEditorState(content: unknown): unknown {
+  const STATE = '# Editor state';
+  if (typeof content === 'string') return content.split(`\n\n${STATE}`)[0];
+  if (!Array.isArray(content)) return content;
+  return (content as { text?: unknown }[]).filter((p) => !(typeof p.text === 'string' && p.text.startsWith(STATE)));
 }
 
 function textOf(content: unknown): string {

@@ -2,7 +2,7 @@
 // a tool round trip (through vscode.lm and the chat), thinking in all four dialects shown as
 // reasoning and never as answer text, the DeepSeek-style tool turn, and the per-model settings.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../src/chat/vscode/controller';
@@ -205,6 +205,52 @@ describe('Responses API and reasoning dialects (issue 22)', () => {
       assert.equal((await recorded('/v1/responses')).length, 0, 'still on chat completions');
     } finally {
       await cfg.update('models.overrides', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it("a repository's settings.json cannot turn on prompt caching or its one-hour writes; the user's own settings can", async () => {
+    // Written as a cloned repository has it: VS Code's API refuses an application setting there.
+    const file = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json');
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const read = (key: string) =>
+      new Promise<void>((resolve) => {
+        const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+          if (e.affectsConfiguration(key)) {
+            sub.dispose();
+            resolve();
+          }
+        });
+      });
+    const echoed = async () => {
+      const r = await drain(
+        await (await model('gw-chat')).sendRequest([vscode.LanguageModelChatMessage.User('#request')]),
+      );
+      return r.text;
+    };
+    try {
+      const seen = read('gatewayStudio.models.promptCacheTtl');
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(
+        file,
+        JSON.stringify({
+          'gatewayStudio.models.overrides': { 'gw-chat': { promptCache: 'cache_control' } },
+          'gatewayStudio.models.promptCacheTtl': '1h',
+        }),
+      );
+      await seen;
+      assert.ok(!(await echoed()).includes('cache_control'), "the repository's promptCache is ignored");
+      // The user's own promptCache is honoured; the repository's one-hour TTL still is not.
+      await setSetting('models.overrides', { 'gw-chat': { promptCache: 'cache_control' } });
+      const user = await echoed();
+      assert.ok(user.includes('"cache_control":{"type":"ephemeral"}'), user);
+      assert.ok(!user.includes('"ttl"'), "the repository's TTL is ignored");
+      await setSetting('models.promptCacheTtl', '1h');
+      assert.ok((await echoed()).includes('"cache_control":{"type":"ephemeral","ttl":"1h"}'), "the user's TTL is sent");
+    } finally {
+      await setSetting('models.promptCacheTtl', undefined);
+      await setSetting('models.overrides', undefined);
+      if (before === undefined) rmSync(file, { force: true });
+      else writeFileSync(file, before);
     }
   });
 

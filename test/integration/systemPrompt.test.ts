@@ -103,8 +103,11 @@ async function systemSent(text = 'hello', mentions?: MentionItem[]): Promise<str
   assert.equal(chats.length, 1, 'one chat request');
   const first = chats[0]!.body.messages[0]!;
   assert.equal(first.role, 'system');
+  lastSent = JSON.stringify(chats[0]!.body.messages.at(-1)?.content);
   return first.content;
 }
+/** The last message of the request {@link systemSent} saw, as JSON: where the editor state goes. */
+let lastSent = '';
 
 describe('system prompt and rules', () => {
   before(async () => {
@@ -130,7 +133,7 @@ describe('system prompt and rules', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('system prompt: the environment section names the active file, its selection, the open editors and the folder', async () => {
+  it('system prompt: the environment names the folder; the editor state after the conversation the active file, its selection, the open editors', async () => {
     const uri = await write('sp-env/main.ts', 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n');
     const editor = await vscode.window.showTextDocument(uri);
     editor.selection = new vscode.Selection(1, 2, 3, 0);
@@ -138,17 +141,23 @@ describe('system prompt and rules', () => {
     const system = await systemSent();
     assert.match(system, /^You are Gateway Studio/);
     assert.ok(system.includes('# Environment'), system);
-    assert.ok(
-      system.includes('Active file: sp-env/main.ts (typescript), selection from line 2, column 3 to line 4, column 1'),
-      system,
-    );
-    assert.match(system, /Open editors: .*sp-env\/main\.ts/);
     assert.ok(system.includes(`Workspace folders: ${vscode.workspace.workspaceFolders![0]!.name}`), system);
-    assert.match(system, /Today's date: \d{4}-\d{2}-\d{2}/);
+    // What changes at every request is not in the system prompt (issue 39: a cacheable prefix).
+    assert.ok(!system.includes('Active file') && !system.includes("Today's date"), system);
+    assert.ok(lastSent.includes('# Editor state'), lastSent);
+    assert.ok(
+      lastSent.includes(
+        'Active file: sp-env/main.ts (typescript), selection from line 2, column 3 to line 4, column 1',
+      ),
+      lastSent,
+    );
+    assert.match(lastSent, /Open editors: .*sp-env\/main\.ts/);
+    assert.match(lastSent, /Today's date: \d{4}-\d{2}-\d{2}/);
 
-    // The cursor moves: the next request says so (taken afresh, not stored).
+    // The cursor moves: the next request says so (taken afresh, not stored), with the same system prompt.
     editor.selection = new vscode.Selection(2, 5, 2, 5);
-    assert.ok((await systemSent('again')).includes('sp-env/main.ts (typescript), cursor at line 3, column 6'));
+    assert.equal(await systemSent('again'), system);
+    assert.ok(lastSent.includes('sp-env/main.ts (typescript), cursor at line 3, column 6'), lastSent);
     await remove('sp-env');
   });
 
@@ -158,7 +167,7 @@ describe('system prompt and rules', () => {
     const system = await systemSent();
     assert.match(system, /^You are Gateway Studio/);
     assert.ok(!system.includes('# Environment'), system);
-    assert.ok(!system.includes('Active file'), system);
+    assert.ok(!system.includes('Active file') && !lastSent.includes('Active file'), system);
   });
 
   it('system prompt: the #request echo shows the user prompt after the product part', async () => {

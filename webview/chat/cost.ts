@@ -27,10 +27,15 @@ export function answerCostView(t: Translate, c: AnswerCost): CostView {
       : c.reason === 'no-usage'
         ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
         : t('No price is known for this model (gatewayStudio.spend.prices).');
-  return {
-    text: c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate)),
-    why,
-  };
+  const text = c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate));
+  // The prompt's cached share and what it saved at the cached price (issue 39).
+  const k = c.cached;
+  const cached = !k
+    ? ''
+    : k.saved
+      ? t('{0}% cached, saved {1}', k.percent, money(t, k.saved, c.unit, false))
+      : t('{0}% cached', k.percent);
+  return { text: cached ? `${text} · ${cached}` : text, why };
 }
 
 /**

@@ -5,11 +5,14 @@ import { mayAskAboutGateway } from './accounts';
 import { AccountFeature } from './feature';
 import { registerAccountDebugState } from './debugState';
 import { registerShowBalances, SHOW_BALANCES_COMMAND } from './balances';
+import { checkupAccount, type CheckupArgs } from './checkupAccount';
+import { registerCheckupTestCommand } from '../checkup/vscode/testCommand';
 
 export const ACCOUNT_COMMANDS = {
   refreshBalance: REFRESH_BALANCE_COMMAND,
   exportUsage: 'gatewayStudio.spend.exportUsage',
   showBalances: SHOW_BALANCES_COMMAND,
+  checkUpRelay: 'gatewayStudio.checkUpRelay',
 } as const;
 
 const IDLE_TICK_MS = 60_000;
@@ -37,6 +40,11 @@ export function registerAccount(s: Services): vscode.Disposable {
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.refreshBalance, async () => {
       await account.show({ read: 'now' });
     }),
+    // The check-up loads on first use (account/checkup): only the command is registered here.
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.checkUpRelay, async (args?: CheckupArgs) => {
+      const { checkUpRelay } = await import('../checkup/vscode/checkupCommand');
+      await checkUpRelay(s, checkupAccount(account), args);
+    }),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.exportUsage, async () => {
       const target = await vscode.window.showSaveDialog({
         filters: { CSV: ['csv'] },
@@ -49,7 +57,7 @@ export function registerAccount(s: Services): vscode.Disposable {
     }),
   ];
   // The host tests' view of the item; not in the product bundle (src/testCommands.d.ts).
-  if (__GWS_TEST_COMMANDS__) disposables.push(registerAccountDebugState(account));
+  if (__GWS_TEST_COMMANDS__) disposables.push(registerAccountDebugState(account), registerCheckupTestCommand());
   // The first reading, unless it could ask about a workspace's gateway before the user used it.
   if (!mayAskAboutGateway()) void account.show({ read: 'idle' }).catch(() => undefined);
   return vscode.Disposable.from(...disposables);

@@ -88,6 +88,14 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   user?: string;
+  /**
+   * Not a wire field: the editor's state at this request (date, active file, open editors), which
+   * changes from one request to the next. The client places it after the conversation
+   * (chat/promptCache.ts), so everything before it stays a cacheable prefix.
+   */
+  environment?: string;
+  /** Not a wire field: one conversation's key, sent as `prompt_cache_key` to models that take it. */
+  cacheKey?: string;
 }
 
 /**

@@ -27,11 +27,14 @@ export interface ModelCallSettings {
   sampling?: Sampling;
   /** The model id on the wire, for a variant (whose own id is `<model>#<variant>`). */
   wireModel?: string;
+  /** How the model is asked for its prompt cache (chat/promptCache.ts); `auto` or absent: its family's default. */
+  promptCache?: CacheSetting;
   /** Why the entry cannot be used (a refused `extraBody`): the request fails with this. */
   problem?: string;
 }
 
 import { mergeBody } from './mergeBody';
+import { CACHE_SETTINGS, type CacheSetting } from '../chat/promptCache';
 
 /** The separator of a variant's id: `gpt-5#thinking` is the variant "thinking" of `gpt-5`. */
 export const VARIANT_MARK = '#';
@@ -83,6 +86,14 @@ function readEntry(raw: Record<string, unknown>, where: string, problems: string
     else
       problems.push(
         `${where}.reasoningEffort must be one of ${[...EFFORTS].join(', ')}; it is ${JSON.stringify(raw.reasoningEffort)}.`,
+      );
+  }
+  if (raw.promptCache !== undefined) {
+    if ((CACHE_SETTINGS as readonly unknown[]).includes(raw.promptCache))
+      out.promptCache = raw.promptCache as CacheSetting;
+    else
+      problems.push(
+        `${where}.promptCache must be one of ${CACHE_SETTINGS.join(', ')}; it is ${JSON.stringify(raw.promptCache)}.`,
       );
   }
   const sampling: Sampling = {};

@@ -8,6 +8,7 @@ import { isGatewayError } from '../transport/errors';
 import type { ModelCallSettings, Protocol } from './modelCall';
 import { mergeBody } from './mergeBody';
 import type { AssistantMessage, ChatMessage, ChatRequest, ReasoningItem } from '../chat/wire';
+import type { PromptCacheHooks } from '../chat/promptCache';
 
 /** Where the protocols learnt from the gateway's answers are kept (globalState in the extension). */
 export interface ProtocolMemory {
@@ -35,7 +36,7 @@ export function isResponsesOnly(e: unknown): boolean {
 }
 
 /** What a client is built with to route its models (in the extension: the settings and globalState). */
-export interface RoutingHooks {
+export interface RoutingHooks extends PromptCacheHooks {
   /** Per model id, what the settings say (undefined: nothing). */
   readonly settingsFor?: (model: string) => Promise<ModelCallSettings | undefined> | ModelCallSettings | undefined;
   /** Per listed model id, the ids of its variants (`<model>#<variant>`), listed after it. */

@@ -13,6 +13,30 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
   });
 }
 
+interface LoadedChat {
+  controller: ChatController;
+  manageTools: () => Promise<void>;
+  mcp: { showServers(): Promise<void> };
+}
+
+/** The chat's code, on first use: the controller, its tools, hooks and MCP servers. */
+async function loadChat(s: Services): Promise<LoadedChat> {
+  const [{ ChatController }, { registerTools }, { lazyPolicies }, { lazyMcp }] = await Promise.all([
+    import('./controller'),
+    import('../tools/vscode/register'),
+    import('./policies'),
+    import('./mcp'),
+  ]);
+  // Hooks and command rules: loaded on their first event, shared by the tools and the session.
+  const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
+  // MCP servers: their client loads and starts them in the background.
+  const mcp = lazyMcp(s, () => vscode.workspace.isTrusted);
+  const controller = new ChatController(s, { hooks: policies.session, sources: [...policies.sources, mcp.source] });
+  s.context.subscriptions.push(controller);
+  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp);
+  return { controller, manageTools: tools.manageTools, mcp };
+}
+
 /**
  * The chat: a view in its own activity-bar container, the same chat in an editor panel ("Open
  * Chat"), the editor commands, and its tools (with those other features add to `s.chatTools`, the video's).
@@ -22,20 +46,8 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
  */
 export function registerChat(s: Services): void {
   const { context } = s;
-  let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
-  const load = () =>
-    (loading ??= (async () => {
-      const [{ ChatController }, { registerTools }, { lazyPolicies }] = await Promise.all([
-        import('./controller'),
-        import('../tools/vscode/register'),
-        import('./policies'),
-      ]);
-      // Hooks and command rules: loaded on their first event, shared by the tools and the session.
-      const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
-      const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
-      context.subscriptions.push(controller);
-      return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate).manageTools };
-    })());
+  let loading: Promise<LoadedChat> | undefined;
+  const load = () => (loading ??= loadChat(s));
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
 
@@ -105,6 +117,7 @@ export function registerChat(s: Services): void {
       (await chat()).showCustomizations(),
     ),
     vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
+    vscode.commands.registerCommand('gatewayStudio.mcpServers', async () => (await load()).mcp.showServers()),
     ...contextCommands(chat, reveal),
   );
 }

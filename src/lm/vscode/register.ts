@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { LmModelInfo } from '../models/core/models';
 import type { GatewayLanguageModels } from './provider';
+import type { OurMcpServer } from '../mcpServer/vscode/server';
 
 /** The vendor of `contributes.languageModelChatProviders` and of `vscode.lm.selectChatModels`. */
 export const LM_VENDOR = 'gateway-studio';
@@ -65,4 +66,23 @@ export function registerLanguageModels(s: Services): void {
   }
   const provider = new LanguageModelsOnFirstUse(s);
   s.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(LM_VENDOR, provider));
+}
+
+/**
+ * Our MCP server for other agents (src/lm/mcpServer), in VS Code's MCP registry: registered at
+ * activation as VS Code asks, everything else in its own chunk; the server itself starts when VS
+ * Code first resolves the definition, which is when an agent first needs it.
+ */
+export function registerMcpServer(s: Services): void {
+  const lm = vscode.lm as Partial<typeof vscode.lm>;
+  if (!lm.registerMcpServerDefinitionProvider) return;
+  let server: Promise<OurMcpServer> | undefined;
+  const load = () => (server ??= import('../mcpServer/vscode/server').then((m) => new m.OurMcpServer(s)));
+  s.context.subscriptions.push(
+    lm.registerMcpServerDefinitionProvider('gatewayStudio.mcpServer', {
+      provideMcpServerDefinitions: async () => (await load()).definitions(),
+      resolveMcpServerDefinition: async (d) => (await load()).resolve(d),
+    }),
+    vscode.commands.registerCommand('gatewayStudio.copyMcpServerConfig', async () => (await load()).copySnippet()),
+  );
 }

@@ -25,5 +25,15 @@ export const answerCostSchema = z.object({
   reason: z.optional(z.enum(['no-price', 'no-usage'])),
   /** The gateway reported this figure itself (OpenRouter's `usage.cost`, LiteLLM's header): not computed here. */
   reportedBy: z.optional(z.enum(['usage.cost', 'x-litellm-response-cost'])),
+  /**
+   * The share of the prompt the gateway served from its cache, in whole percent, and what that
+   * saved at the model's cached price (quota units; absent when no cached price is known).
+   */
+  cached: z.optional(
+    z.object({
+      percent: z.number().check(z.int(), z.minimum(0), z.maximum(100)),
+      saved: z.optional(z.number().check(z.int(), z.nonnegative(), z.maximum(1e15))),
+    }),
+  ),
 });
 export type AnswerCost = z.infer<typeof answerCostSchema>;

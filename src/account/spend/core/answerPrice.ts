@@ -23,8 +23,28 @@ export function quotaOfDollars(usd: number, unit: MoneyUnit): number {
   return Math.round(usd * unit.quotaPerUnit);
 }
 
+/**
+ * The prompt's cached share (issue 39: prompt caching) and what it saved against the full input
+ * price; undefined when the gateway reported no cached tokens.
+ */
+export function cachedShare(usage: UsageCounts | undefined, price: ModelPrice | undefined): AnswerCost['cached'] {
+  const prompt = usage?.prompt_tokens ?? 0;
+  const cached = Math.min(prompt, usage?.prompt_tokens_details?.cached_tokens ?? 0);
+  if (!(prompt > 0 && cached > 0)) return undefined;
+  const percent = Math.min(100, Math.max(0, Math.round((cached / prompt) * 100)));
+  const { input, cachedInput } = price ?? {};
+  if (input === undefined || cachedInput === undefined || !(cachedInput < input)) return { percent };
+  return { percent, saved: Math.round(cached * (input - cachedInput)) };
+}
+
 /** The gateway's reported cost wins over usage × price (issue 39); the answer says which it is. */
 export function priceOfAnswer(q: AnswerPriceQuery, price: ModelPrice | undefined, unit: MoneyUnit): AnswerCost {
+  const cost = priceOnly(q, price, unit);
+  const cached = cachedShare(q.usage, price);
+  return cached ? { ...cost, cached } : cost;
+}
+
+function priceOnly(q: AnswerPriceQuery, price: ModelPrice | undefined, unit: MoneyUnit): AnswerCost {
   const reported = reportedCostIn(q.reported !== undefined ? { reported_cost: q.reported } : q.usage);
   if (reported) return { quota: quotaOfDollars(reported.usd, unit), unit, estimate: false, reportedBy: reported.from };
   const exact = answerCost(q.usage, price);

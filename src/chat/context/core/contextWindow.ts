@@ -117,6 +117,8 @@ export class TokenEstimator {
       }
     }
     if (req.tools && req.tools.length > 0) b.tools = rawTextTokens(JSON.stringify(req.tools));
+    // The editor state goes after the conversation (api/chat/promptCache.ts): part of the history sent.
+    if (req.environment) b.history += rawTextTokens(req.environment) + MESSAGE_TOKENS;
     const quoted = attachmentTexts.reduce((n, s) => n + rawTextTokens(s), 0);
     const moved = Math.min(quoted, b.history);
     b.history -= moved;

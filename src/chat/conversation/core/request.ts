@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as l10n from '@vscode/l10n';
 import type {
   ChatMessage as WireMessage,
@@ -42,6 +43,8 @@ export interface BuildOptions {
   toolChoice?: ToolChoice;
   /** Builds the whole system message around the user's own prompt (see systemPrompt.ts). */
   system?: (userPrompt: string) => string;
+  /** The editor's state now (systemPrompt.ts `editorStateNote`): sent after the conversation. */
+  environment?: string;
 }
 
 /** A setting or override out of range: named, so the user knows what to fix. */
@@ -168,6 +171,10 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
     req.tools = o.tools;
     if (o.toolChoice !== undefined) req.tool_choice = o.toolChoice;
   }
+  if (o.environment) req.environment = o.environment;
+  // One key per conversation (for models that take `prompt_cache_key`): its id, hashed so the
+  // relay learns nothing from it but that two requests belong together.
+  req.cacheKey = `gws-${createHash('sha256').update(c.id).digest('hex').slice(0, 32)}`;
   return req;
 }
 

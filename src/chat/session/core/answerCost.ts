@@ -6,6 +6,7 @@
  */
 import type { AnswerCost, AssistantMessage, ChatMessage, Conversation } from '../../../shared/protocol';
 import { rawTextTokens } from '../../../shared/tokens';
+import { readCachedTokens } from '../../../api/chat/promptCache';
 
 /** What the chat tells the pricer about one answer: figures and the model, never the text. */
 export interface CostQuery {
@@ -60,11 +61,12 @@ export function costQuery(conv: Conversation, m: AssistantMessage): CostQuery {
   return { model, estimated: { prompt_tokens: prompt, completion_tokens: rawTextTokens(messageText(m)) } };
 }
 
-/** The cached prompt tokens a usage reports (`prompt_tokens_details.cached_tokens`), when it does. */
+/**
+ * The cached prompt tokens a usage reports, when it does: `prompt_tokens_details.cached_tokens`,
+ * or the other dialects relays use (api/chat/promptCache.ts `readCachedTokens`).
+ */
 export function cachedTokens(u: object | undefined): number | undefined {
-  const d = (u as { prompt_tokens_details?: unknown } | undefined)?.prompt_tokens_details;
-  const c = typeof d === 'object' && d !== null ? (d as { cached_tokens?: unknown }).cached_tokens : undefined;
-  return typeof c === 'number' && Number.isFinite(c) && c >= 0 ? Math.floor(c) : undefined;
+  return readCachedTokens(u);
 }
 
 /**

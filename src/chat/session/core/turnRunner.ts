@@ -25,7 +25,7 @@ import {
   type BuildOptions,
   type RequestDefaults,
 } from '../../conversation/core/request';
-import { assembleSystemPrompt, type PromptSnapshot } from '../../prompt/core/systemPrompt';
+import { promptBuild, type PromptSnapshot } from '../../prompt/core/systemPrompt';
 import { callsUniqueIn } from '../../tools/core/ids';
 import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
@@ -140,7 +140,7 @@ async function prepareRequest(o: TurnOptions, build: BuildOptions): Promise<Chat
   const conv = o.conversation;
   // Taken for every request of the turn; kept in `build`, so a retry after an overflow has it too.
   const snapshot = o.prompt ? await o.prompt(conv) : undefined;
-  if (snapshot) build.system = (own: string) => assembleSystemPrompt(snapshot, conv, own);
+  if (snapshot) Object.assign(build, promptBuild(snapshot, conv));
   return o.context ? (await o.context.prepare(build, o.signal)).req : buildChatRequest(conv, o.defaults, build);
 }
 

@@ -21,6 +21,15 @@ interface ListedTool {
   lmName?: string;
 }
 
+/** Tools another capability of the chat offers (the MCP servers'), read on every request. */
+export interface ChatExtraTools {
+  /** The tools now; `taken` holds the names in use, which none may shadow. */
+  tools(taken: ReadonlySet<string>): Tool[];
+  /** Trust the capability gives on top of the user's per-tool trust (a server's read-only tools). */
+  trusted(key: string): boolean;
+  onDidChange: vscode.Event<void>;
+}
+
 const BUILTIN = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
 
 /**
@@ -33,6 +42,7 @@ export function registerTools(
   chat: ChatPanelApi,
   fromFeatures: readonly FeatureTool[] = [],
   gate?: ToolGate,
+  extra?: ChatExtraTools,
 ): { runner: ToolRunner; manageTools: () => Promise<void> } {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
@@ -56,18 +66,7 @@ export function registerTools(
   const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
-  const allTools = (): ListedTool[] => [
-    ...builtins.map((tool) => {
-      const key = tool.definition.function.name;
-      return { tool, key, enabled: state.isEnabled(key, true) };
-    }),
-    ...externalTools(taken).map((tool) => ({
-      tool,
-      key: tool.trustKey,
-      enabled: state.isEnabled(tool.trustKey, false),
-      lmName: tool.lmName,
-    })),
-  ];
+  const allTools = (): ListedTool[] => listTools(builtins, taken, state, extra);
   /** The key of the tool listed now under this wire name (the chat's toggles send wire names). */
   const keyOf = (name: string): string | undefined =>
     allTools().find((t) => t.tool.definition.function.name === name)?.key;
@@ -79,7 +78,7 @@ export function registerTools(
         .filter((t) => t.enabled && (t.key !== 'load_skill' || (chat.skills?.modelSkills().length ?? 0) > 0))
         .map((t) => t.tool),
     approve: (req) => approvals.approve(req),
-    trust: state,
+    trust: extra ? { isTrusted: (k) => state.isTrusted(k) || extra.trusted(k), trust: (k) => state.trust(k) } : state,
     choice: () => state.choice(),
     onUpdate: (u) => chat.postToolCall(u),
     onUnexpectedError: (name, e) =>
@@ -114,12 +113,41 @@ export function registerTools(
       } else void state.setChoice(e.choice);
     }),
     state.onDidChange(publish),
+    ...(extra ? [extra.onDidChange(publish)] : []),
     vscode.workspace.onDidGrantWorkspaceTrust(publish),
   );
   publish();
 
   // The Manage Tools command is registered at activation by the chat (vscode/register.ts).
   return { runner, manageTools: () => manageTools(allTools(), state, setTrusted) };
+}
+
+/** Every tool with its key and enabled state: built-in, other extensions', then the extra ones (MCP). */
+function listTools(
+  builtins: readonly Tool[],
+  taken: ReadonlySet<string>,
+  state: ToolState,
+  extra: ChatExtraTools | undefined,
+): ListedTool[] {
+  const external = externalTools(taken);
+  const used = new Set([...taken, ...external.map((t) => t.definition.function.name)]);
+  return [
+    ...builtins.map((tool) => {
+      const key = tool.definition.function.name;
+      return { tool, key, enabled: state.isEnabled(key, true) };
+    }),
+    ...external.map((tool) => ({
+      tool,
+      key: tool.trustKey,
+      enabled: state.isEnabled(tool.trustKey, false),
+      lmName: tool.lmName,
+    })),
+    // MCP servers the user defined (or approved) are on by default, like built-in tools.
+    ...(extra?.tools(used) ?? []).map((tool) => {
+      const key = tool.trustKey ?? tool.definition.function.name;
+      return { tool, key, enabled: state.isEnabled(key, true) };
+    }),
+  ];
 }
 
 /** Trusting a tool that changes things is confirmed in a modal, wherever the toggle came from. */

@@ -3,7 +3,7 @@ import '../nodePage';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AnswerCost } from '../../../../src/shared/protocol';
-import { agentShares, totalCostView } from '../../../../webview/chat/cost';
+import { agentShares, answerCostView, totalCostView } from '../../../../webview/chat/cost';
 import { createStringsModel } from '../../../../webview/chat/models/strings';
 import { USD } from './models/fixtures';
 
@@ -33,4 +33,14 @@ void test("an agent's share without a figure is an estimate", () => {
     agentShares(t, [cost(undefined, true), cost(5_000)], ['plan', 'agent'], nameOf),
     'Plan ≈$0.00 · Agent $0.01',
   );
+});
+
+void test("an answer's cost says the prompt's cached share and what it saved, when the gateway said", () => {
+  const c = cost(2_500);
+  assert.equal(
+    answerCostView(t, { ...c, cached: { percent: 87, saved: 15_000 } }).text,
+    'Cost: $0.005 · 87% cached, saved $0.03',
+  );
+  assert.equal(answerCostView(t, { ...c, cached: { percent: 40 } }).text, 'Cost: $0.005 · 40% cached');
+  assert.equal(answerCostView(t, c).text, 'Cost: $0.005');
 });

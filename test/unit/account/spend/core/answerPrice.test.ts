@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { USD } from '../../../../../src/account/balance/core/money';
 import type { ModelPrice } from '../../../../../src/account/pricing/core/pricing';
-import { priceOfAnswer, quotaOfDollars } from '../../../../../src/account/spend/core/answerPrice';
+import { cachedShare, priceOfAnswer, quotaOfDollars } from '../../../../../src/account/spend/core/answerPrice';
 
 const price: ModelPrice = { model: 'gw-reasoner', source: 'gateway', input: 2, output: 8, cachedInput: 0.2 };
 
@@ -15,7 +15,35 @@ void describe('priceOfAnswer', () => {
       price,
       USD,
     );
-    assert.deepEqual(c, { quota: 50 * 2 + 50 * 0.2 + 10 * 8, unit: USD, estimate: false });
+    assert.deepEqual(c, {
+      quota: 50 * 2 + 50 * 0.2 + 10 * 8,
+      unit: USD,
+      estimate: false,
+      cached: { percent: 50, saved: Math.round(50 * (2 - 0.2)) },
+    });
+  });
+
+  void it('the cached share and its saving: whole percent, the saving only at a known cheaper cached price', () => {
+    const usage = (prompt: number, cached?: number) => ({
+      prompt_tokens: prompt,
+      completion_tokens: 1,
+      ...(cached !== undefined ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    });
+    assert.deepEqual(cachedShare(usage(3000, 2048), price), { percent: 68, saved: 3686 });
+    assert.deepEqual(cachedShare(usage(3000, 2048), { ...price, cachedInput: undefined }), { percent: 68 });
+    assert.deepEqual(cachedShare(usage(3000, 2048), { ...price, cachedInput: 2 }), { percent: 68 });
+    assert.deepEqual(cachedShare(usage(3000, 2048), undefined), { percent: 68 });
+    // More cached than the prompt (a relay counting the prompt without its cached part): at most all of it.
+    assert.deepEqual(cachedShare(usage(100, 5000), price), { percent: 100, saved: 180 });
+    for (const u of [usage(3000), usage(3000, 0), usage(0, 0), undefined])
+      assert.equal(cachedShare(u, price), undefined, JSON.stringify(u));
+    // The gateway's own figure wins, and the share is still said.
+    const reported = priceOfAnswer(
+      { usage: usage(1000, 500), reported: { usd: 0.01, from: 'usage.cost' } },
+      price,
+      USD,
+    );
+    assert.equal(reported.cached?.percent, 50);
   });
 
   void it('no usage: the counted tokens give a figure marked as an estimate', () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   assembleSystemPrompt,
+  editorStateNote,
   environmentSection,
   estimateTokens,
   limitRules,
@@ -60,9 +61,9 @@ void test('the product part is at most 600 tokens (its measured size is printed)
   console.log(
     `product system prompt: ${PRODUCT_PROMPT.length} characters, ${words} words, ~${tokens} tokens (chars/4)`,
   );
-  const env = environmentSection(ENV);
+  const env = environmentSection(ENV) + editorStateNote(ENV);
   console.log(
-    `environment section (two folders, a selection, two editors): ${env.length} characters, ~${estimateTokens(env)} tokens`,
+    `environment section and editor state (two folders, a selection, two editors): ${env.length} characters, ~${estimateTokens(env)} tokens`,
   );
   assert.ok(tokens <= 600, `${tokens} tokens`);
   for (const needle of ['read_file', 'edit_file', 'ask'])
@@ -118,24 +119,26 @@ void test('sections come in order: product, environment, rules, then the user pr
   assert.ok(s.endsWith('Answer in French.'));
 });
 
-void test('the environment names OS, shell, folders, date, active file, selection and open editors', () => {
-  const e = environmentSection(ENV);
+void test('the environment names OS, shell and folders; the editor state the date, active file, selection and open editors', () => {
+  const stable = environmentSection(ENV);
+  for (const x of ['Linux 6.1.0 (x64)', '/bin/bash', 'app, lib']) assert.ok(stable.includes(x), `missing ${x}`);
+  // What changes from one request to the next is not in the system prompt (it would break the cached prefix).
+  for (const x of ['2026-11-23', 'main.ts', 'Open editors']) assert.ok(!stable.includes(x), `${x} in\n${stable}`);
+  const e = editorStateNote(ENV);
+  assert.match(e, /^# Editor state\n\(Added by Gateway Studio at this request; not a message from the user\.\)/);
   for (const x of [
-    'Linux 6.1.0 (x64)',
-    '/bin/bash',
-    'app, lib',
     '2026-11-23',
     'app/src/main.ts (typescript)',
     'selection from line 3, column 1 to line 7, column 10',
     'Open editors: app/src/main.ts, lib/README.md',
   ])
     assert.ok(e.includes(x), `missing ${x} in\n${e}`);
-  const cursor = environmentSection({
+  const cursor = editorStateNote({
     ...ENV,
     activeFile: { ...ENV.activeFile!, selection: { startLine: 4, startColumn: 2, endLine: 4, endColumn: 2 } },
   });
   assert.match(cursor, /cursor at line 4, column 2/);
-  assert.match(environmentSection({ ...ENV, activeFile: undefined, folders: [] }), /Active file: none[\s\S]*/);
+  assert.match(editorStateNote({ ...ENV, activeFile: undefined, folders: [] }), /Active file: none[\s\S]*/);
 });
 
 void test('with the environment setting off there is no environment section', () => {
@@ -300,10 +303,13 @@ void test('the session sends the assembled prompt on every request, taken afresh
     .map((r) => r.body as { messages: { role: string; content: string }[] });
   assert.equal(bodies.length, 2);
   const [first, second] = bodies.map((b) => b.messages[0]!);
+  const lastOf = (i: number) => bodies[i]!.messages.at(-1)!.content;
   assert.equal(first!.role, 'system');
-  assert.ok(first!.content.includes('2026-11-23') && first!.content.includes('Use tabs.'));
+  assert.ok(first!.content.includes('Use tabs.') && !first!.content.includes('2026-11-23'));
+  assert.ok(lastOf(0).includes("Today's date: 2026-11-23"), 'the editor state comes after the conversation');
   assert.ok(first!.content.endsWith('From the setting.'));
-  assert.ok(second!.content.includes('2026-11-24'), 'the environment is taken again, not stored');
+  assert.ok(lastOf(1).includes('2026-11-24'), 'the environment is taken again, not stored');
+  assert.ok(!bodies[1]!.messages.slice(0, -1).some((m) => m.content.includes('2026-11-23')), 'nor kept');
   assert.ok(!second!.content.includes('Use tabs.'), 'the rule switched off is not sent');
   assert.ok(second!.content.includes('Write tests first.'));
   assert.deepEqual(s.session.shown.disabledRules, ['AGENTS.md'], 'stored with the conversation');

@@ -1,0 +1,35 @@
+/**
+ * The chat's MCP client (`src/chat/mcp`) as the tool runner and the customizations list see it: a
+ * small stand-in that loads the client (the SDK is its own chunk) right after the chat loads and
+ * starts the servers in the background; until then it offers no tools, so no request waits.
+ */
+import * as vscode from 'vscode';
+import type { CustomizationSourceProvider } from '../../contracts/customizations';
+import type { Services } from '../../platform/services';
+import type { Tool } from '../tools/core/runner';
+import type { ChatExtraTools } from '../tools/vscode/register';
+import type { McpHost } from '../mcp/vscode/mcpHost';
+
+export interface ChatMcp extends ChatExtraTools {
+  source: CustomizationSourceProvider;
+  showServers(): Promise<void>;
+}
+
+export function lazyMcp(s: Services, isTrusted: () => boolean): ChatMcp {
+  const changed = new vscode.EventEmitter<void>();
+  let host: McpHost | undefined;
+  const loading = import('../mcp/vscode/mcpHost').then((m) => {
+    host = new m.McpHost(s, { isTrusted, onToolsChanged: () => changed.fire() });
+    s.context.subscriptions.push(host, changed);
+    void host.reload();
+    return host;
+  });
+  loading.catch((e: unknown) => s.log.error(`MCP client failed to load: ${String(e)}`));
+  return {
+    tools: (taken: ReadonlySet<string>): Tool[] => host?.tools(taken) ?? [],
+    trusted: (key) => host?.trusted(key) ?? false,
+    onDidChange: changed.event,
+    showServers: async () => (await loading).showServers(),
+    source: { kind: 'mcpServer', list: async () => (await loading).list() },
+  };
+}
