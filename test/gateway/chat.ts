@@ -518,15 +518,24 @@ function withoutEditorState(messages: Message[]): Message[] {
   const c = last.content as unknown;
   if (typeof c === 'string') {
     if (c.startsWith(EDITOR_STATE)) return messages.slice(0, -1);
-    const at = c.lastIndexOf(`\n\n${EDITOR_STATE}`);
-    return at < 0 ? messages : [...messages.slice(0, -1), { ...last, content: c.slice(0, at) } as Message];
+    const cut = cutEditorState(c);
+    return cut === c ? messages : [...messages.slice(0, -1), { ...last, content: cut } as Message];
   }
   if (!Array.isArray(c)) return messages;
-  const parts = c.filter((p) => !(isObj(p) && typeof p.text === 'string' && p.text.startsWith(EDITOR_STATE)));
-  if (parts.length === c.length) return messages;
+  // A Responses input arrives as one text part with the note as its suffix, a chat one as a part of its own.
+  const parts = c
+    .filter((p) => !(isObj(p) && typeof p.text === 'string' && p.text.startsWith(EDITOR_STATE)))
+    .map((p) => (isObj(p) && typeof p.text === 'string' ? { ...p, text: cutEditorState(p.text) } : p));
+  if (parts.length === c.length && parts.every((p, i) => !isObj(p) || p.text === (c[i] as Json).text)) return messages;
   return parts.length === 0
     ? messages.slice(0, -1)
     : [...messages.slice(0, -1), { ...last, content: parts } as Message];
+}
+
+/** `text` without an editor-state note at its end. */
+function cutEditorState(text: string): string {
+  const at = text.lastIndexOf(`\n\n${EDITOR_STATE}`);
+  return at < 0 ? text : text.slice(0, at);
 }
 
 export function usageOf(p: Plan): Json {

@@ -180,7 +180,13 @@ describe('system prompt and rules', () => {
     const echoed = JSON.parse(content) as Recorded['body'];
     assert.equal(echoed.messages[0]!.role, 'system');
     assert.ok(echoed.messages[0]!.content.endsWith("# The user's instructions\nAnswer like a pirate."));
-    assert.equal(echoed.messages[1]!.content, '#request');
+    // The user's words, then the editor state the client places after the conversation (a cacheable prefix).
+    const [words, note] = echoed.messages[1]!.content.split('\n\n# Editor state\n');
+    assert.equal(words, '#request');
+    assert.match(
+      note ?? '',
+      /^\(Added by Gateway Studio at this request; not a message from the user\.\)\n- Today's date: /,
+    );
   });
 
   it('system prompt: Show What Is Sent opens exactly the system prompt of the next request', async () => {
