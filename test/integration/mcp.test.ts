@@ -154,11 +154,20 @@ describe('MCP servers from a workspace .mcp.json', () => {
 });
 
 describe("our MCP server in VS Code's MCP registry", () => {
+  // The host's quiet settings turn VS Code's AI features off, and its MCP registry with them.
+  const ai = () => vscode.workspace.getConfiguration('chat');
+  before(() => ai().update('disableAIFeatures', false, vscode.ConfigurationTarget.Global));
+  after(() => ai().update('disableAIFeatures', undefined, vscode.ConfigurationTarget.Global));
+
   it('lists its tools in vscode.lm.tools once VS Code started it', async function () {
     await extension();
     const lm = vscode.lm as Partial<typeof vscode.lm>;
     if (!lm.registerMcpServerDefinitionProvider) this.skip();
-    // VS Code starts a provider's server on demand; its tools then appear under mcp_<server>_<tool>.
+    // VS Code starts a provider's server on demand (an agent's first request, or Start in MCP: List
+    // Servers); here by that command, for every server; its tools then appear as mcp_<server>_<tool>.
+    void vscode.commands
+      .executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true })
+      .then(undefined, (e: unknown) => console.log(`workbench.mcp.startServer: ${String(e)}`));
     const deadline = Date.now() + 45_000;
     let names: string[] = [];
     while (Date.now() < deadline) {
