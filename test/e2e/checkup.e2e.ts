@@ -26,7 +26,9 @@ async function checkUp(
     .filter({ hasText: new RegExp(`^\\s*${model}\\s*$`) })
     .first();
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await row.locator('.monaco-checkbox, input[type=checkbox]').first().click();
+  // A click on the row ticks it, as a user does (the checkbox itself is drawn over a hidden input).
+  await row.click();
+  await wb.quickInput.getByText('1 Selected').waitFor({ timeout: UI_TIMEOUT });
   await wb.page.keyboard.press('Enter');
   const dialog = wb.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -45,17 +45,23 @@ export const journeys: Journey[] = [
       await page.waitForTimeout(5_000);
       await sendMessage(chat, `use the server #tools ${script}`);
       for (let i = 0; i < 2; i++) {
+        // Read once it asks: until its first update comes, a card drawn from the message is not live.
         const card = chat.locator('section.toolcard').nth(i);
-        await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        const allow = card.locator('button', { hasText: /^\s*Allow\s*$/ });
+        await allow.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         assert.match((await card.textContent()) ?? '', /MCP server "everything"/);
-        await card.locator('button', { hasText: /^\s*Allow\s*$/ }).click();
+        await allow.click();
         await card.locator('.tc-state', { hasText: 'Done' }).waitFor({ timeout: UI_TIMEOUT });
       }
+      // The model reads each result framed as the server's data; the cards show what the server said.
       const answer = chat.locator('.msg.assistant .md', { hasText: 'Done. Tool results:' }).last();
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       const text = await answer.innerText();
-      assert.match(text, /hello from e2e/);
-      assert.match(text, /5/);
+      assert.match(text, /mcp_everything_echo=Output of the tool "echo" of the MCP server "everything"/);
+      assert.match(text, /mcp_everything_get-sum=Output of the tool "get-sum" of the MCP server "everything"/);
+      const cards = chat.locator('section.toolcard');
+      assert.match((await cards.nth(0).textContent()) ?? '', /hello from e2e/);
+      assert.match((await cards.nth(1).textContent()) ?? '', /\b5\b/);
       await shot('e2e-mcp-round-trip');
     },
   },

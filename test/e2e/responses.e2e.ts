@@ -85,14 +85,17 @@ export const journeys: Journey[] = [
       await thinkingShown(deep, 'gw-deepseek');
       type Sent = {
         model?: string;
-        messages?: { role: string; tool_calls?: unknown[]; reasoning_content?: unknown }[];
+        messages?: { role: string; content?: unknown; tool_calls?: unknown[]; reasoning_content?: unknown }[];
       };
+      // The editor state follows a tool result as a user message of its own (issue 39): looked past.
+      const lastTalk = (b: Sent) =>
+        b.messages?.filter((m) => !(m.role === 'user' && String(m.content).startsWith('# Editor state'))).at(-1);
       const followUps = gw
         .requests()
         .filter((r) => r.route === '/v1/chat/completions')
         .map((r) => r.body as Sent)
-        // Those answering a tool result (the editor state may follow it: issue 39).
-        .filter((b) => b.model === 'gw-deepseek' && b.messages?.some((m) => m.role === 'tool'));
+        // Those answering a tool result (the earlier turns' tool results are in every later request).
+        .filter((b) => b.model === 'gw-deepseek' && lastTalk(b)?.role === 'tool');
       assert.equal(followUps.length, 1, 'one follow-up after the tool ran: not refused, not retried');
       const turn = followUps[0]!.messages!.filter((m) => m.role === 'assistant' && m.tool_calls?.length).at(-1);
       assert.match(String(turn?.reasoning_content), REASONING, 'the call went back with its reasoning_content');

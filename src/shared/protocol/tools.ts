@@ -28,6 +28,8 @@ export const toolCallUpdateSchema = z.object({
   preview: z.optional(toolPreviewSchema),
   /** What the user's hooks and command rules said about the call: each hook's exit and output. */
   hookOutput: z.optional(z.string()),
+  /** Who provides the tool, when not Gateway Studio (an MCP server's name). */
+  source: z.optional(z.string()),
 });
 export type ToolCallUpdate = z.infer<typeof toolCallUpdateSchema>;
 

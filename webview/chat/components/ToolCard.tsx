@@ -146,6 +146,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
         <Icon name="tools" />
         <strong class="tc-name">{update.name}</strong>
         {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
+        {update.source ? <span class="tc-src">{update.source}</span> : null}
         <span class="tc-state" role="status">
           <Icon name={STATE_ICON[update.state]} spin={update.state === 'running'} /> {t(STATE_LABEL[update.state])}
         </span>

@@ -140,6 +140,7 @@ export function mcpChatTool(entry: McpToolEntry, connection: McpConnection, o: M
     // The server's own word: it makes the card offer "always allow", never trust by itself.
     readOnly: tool.annotations?.readOnlyHint === true,
     trustKey: entry.trustKey,
+    source: o.summary(server, tool.name),
     prepare(args) {
       return Promise.resolve({
         summary: o.summary(server, tool.name),

@@ -79,6 +79,8 @@ export interface Tool {
   trustKey?: string;
   /** How a call is shown for approval beyond its card (approvers read this, never the name). */
   preview?: ToolPreview;
+  /** Who provides it, when not us (an MCP server), for its card. */
+  source?: string;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
@@ -188,7 +190,7 @@ export class ToolRunner implements ToolExecutor {
     ctx: ToolExecutionContext,
   ): Promise<ToolMessage> {
     const known = tools.find((t) => t.definition.function.name === call.function.name);
-    const card = cardFor(this.opts.onUpdate, call, ctx.conversationId, known?.preview);
+    const card = cardFor(this.opts.onUpdate, call, ctx.conversationId, known);
     // Outside the turn's tools (./scope): refused before anything else, never asked or run.
     if (known && ctx.allowed && !ctx.allowed(known.definition.function.name, known.readOnly)) {
       const text = notAllowedMessage(call.function.name, ctx.allowedFor ?? 'this agent');

@@ -2,6 +2,7 @@
 // long results cut with a note.
 import type { ToolCall } from '../../../api/chat/wire';
 import type { ToolPreview } from './approval';
+import type { Tool } from './runner';
 
 /** Card state changes, in the shape of the protocol's `tools/call` update plus the conversation. */
 export interface ToolCardUpdate {
@@ -17,6 +18,8 @@ export interface ToolCardUpdate {
   preview?: ToolPreview;
   /** What the hooks around the call printed and how they ended. */
   hookOutput?: string;
+  /** Who provides the tool, when not us (an MCP server): said on the card. */
+  source?: string;
 }
 
 /** A call's card: each post carries the call's caution (its warnings) as it stands then. */
@@ -29,8 +32,9 @@ export function cardFor(
   onUpdate: ((u: ToolCardUpdate) => void) | undefined,
   call: ToolCall,
   conversationId: string,
-  preview: ToolPreview | undefined,
+  tool: Pick<Tool, 'preview' | 'source'> | undefined,
 ): Card {
+  const { preview, source } = tool ?? {};
   const card: Card = {
     caution: {},
     post: (state, readOnly, resultPreview, argumentsJson = prettyArgs(call.function.arguments)) =>
@@ -44,6 +48,7 @@ export function cardFor(
         ...(resultPreview !== undefined ? { resultPreview } : {}),
         ...card.caution,
         ...(preview ? { preview } : {}),
+        ...(source ? { source } : {}),
       }),
   };
   return card;

@@ -7,7 +7,7 @@ const call = { id: 'call_1', type: 'function' as const, function: { name: 'read_
 
 void test('a card posts its call, its state and the caution as it stands at each post', () => {
   const posts: ToolCardUpdate[] = [];
-  const card = cardFor((u) => posts.push(u), call, 'c1', 'command');
+  const card = cardFor((u) => posts.push(u), call, 'c1', { preview: 'command' });
   card.post('awaiting-approval', true);
   card.caution = { warning: 'secret file', askEveryTime: true };
   card.post('done', true, 'the text', '{}');
@@ -34,6 +34,19 @@ void test('a card posts its call, its state and the caution as it stands at each
       preview: 'command',
     },
   ]);
+});
+
+void test('a tool provided by someone else (an MCP server) is named on every post of its card', () => {
+  const posts: ToolCardUpdate[] = [];
+  const card = cardFor((u) => posts.push(u), call, 'c1', { source: 'Tool "echo" of the MCP server "everything"' });
+  card.post('awaiting-approval', true);
+  card.post('denied', true);
+  assert.deepEqual(
+    posts.map((p) => p.source),
+    ['Tool "echo" of the MCP server "everything"', 'Tool "echo" of the MCP server "everything"'],
+  );
+  cardFor((u) => posts.push(u), call, 'c1', {}).post('done', true);
+  assert.equal('source' in posts.at(-1)!, false, 'our own tools name no source');
 });
 
 void test('a card without a listener posts nothing and does not throw', () => {
