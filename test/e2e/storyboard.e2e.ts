@@ -155,7 +155,12 @@ export const journeys: Journey[] = [
       // Shot 1 runs alone (2 and 3 wait for it); the gateway finishes it at once (speed is not the
       // point here); then shot 2 starts with shot 1's last frame.
       await until('the first POST', () => posts(gw).length >= 1 || undefined, page);
-      assert.equal(await statusOf(f, 'type'), 'waiting', 'shot 2 waits for shot 1');
+      // The page may draw the statuses a moment after the POST went out (a loaded machine).
+      await until(
+        'shot 2 shown waiting for shot 1',
+        async () => (await statusOf(f, 'type')) === 'waiting' || undefined,
+        page,
+      );
       gw.completeVideo(await recordedId('open'));
       await until('shot 2 to start', () => posts(gw).length >= 2 || undefined, page, 120_000);
       assert.equal(await statusOf(f, 'enter'), 'waiting', 'shot 3 waits for shot 2');

@@ -96,7 +96,16 @@ export async function writeState(boardPath: string, state: BoardState): Promise<
   const file = statePathFor(boardPath);
   const why = await writeProblem(file);
   if (why) throw new Error(why);
-  await fs.writeFile(file, printState(state));
+  // Written beside and renamed over: a reader (the board's load, a second follower, a crash) never
+  // sees half a file, which would read as broken and then never be replaced.
+  const part = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.part`;
+  try {
+    await fs.writeFile(part, printState(state));
+    await fs.rename(part, file);
+  } catch (e) {
+    await fs.rm(part, { force: true });
+    throw e;
+  }
 }
 
 /** Copies a saved clip into the board's outputs folder under the take's name. */
