@@ -22,11 +22,6 @@ export function mcpTrustKey(server: string, tool: string): string {
   return `mcp:${server}/${tool}`;
 }
 
-/** Where "this server's read-only tools run without asking" is kept. */
-export function mcpReadOnlyKey(server: string): string {
-  return `mcp:${server}:readOnly`;
-}
-
 /** A unique wire name for a server's tool: cleaned, at most 64 characters. */
 export function mcpWireName(server: string, tool: string, used: ReadonlySet<string>): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
