@@ -11,7 +11,7 @@ import { isGatewayError } from '../../../api/transport/errors';
 import { rawTextTokens } from '../../../shared/tokens';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import { answerCost } from '../../spend/core/cost';
-import { billVerdict, chargesSince, lastLogId, tokensOf, type LoggedCharge } from './bill';
+import { billVerdict, chargesSince, lastLogId, tokensOf, type FailedVideo, type LoggedCharge } from './bill';
 import { fingerprintRequests, fingerprintVerdict } from './fingerprint';
 import { SPEED_MAX_TOKENS, SPEED_STREAMS, speedRequest, speedVerdict, type StreamTiming } from './speed';
 import { TOOL_CASES, toolRequest, toolVerdict, type CaseOutcome, type ToolCase } from './toolProbe';
@@ -36,6 +36,8 @@ export interface CheckupPlan {
   window?: number;
   /** The user allowed the window probe's cost. */
   allowWindow: boolean;
+  /** Video tasks on this relay that failed yet were charged (the ledger's), for the bill. */
+  failedVideo?: FailedVideo;
 }
 
 const ALL: readonly ProbeId[] = ['tokenizer', 'tools', 'speed', 'window', 'bill'];
@@ -243,16 +245,18 @@ class Runner {
     sinceSec: number,
   ): Promise<Omit<ProbeResult, 'spent'>> {
     const expectedQuota = this.total.quota;
+    const failedVideo = this.plan.failedVideo;
     if (this.reported !== undefined)
       return billVerdict({
         expectedQuota,
+        failedVideo,
         charged: {
           quota: Math.round(this.reported),
           rows: this.total.requests,
           source: l10n.t('costs reported with the answers'),
         },
       });
-    if (!this.port.billingLog) return billVerdict({ expectedQuota });
+    if (!this.port.billingLog) return billVerdict({ expectedQuota, failedVideo });
     const after = await this.port.billingLog(this.signal).catch((e: unknown) => ({ why: String(e) }));
     let charged: LoggedCharge =
       'why' in after
@@ -263,7 +267,7 @@ class Runner {
             sinceSec,
           });
     if (!('why' in charged)) charged = { ...charged, source: '/api/log/token' } as LoggedCharge;
-    return billVerdict({ expectedQuota, charged });
+    return billVerdict({ expectedQuota, charged, failedVideo });
   }
 }
 

@@ -16,6 +16,7 @@ import type { Services } from '../../../platform/services';
 import { formatQuota, type MoneyUnit } from '../../balance/core/money';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import { quotaOfDollars } from '../../spend/core/answerPrice';
+import type { FailedVideo } from '../core/bill';
 import { historyEntry, renderReport, type HistoryEntry } from '../core/report';
 import { estimateCheckup, runCheckup, type CheckupPlan, type CheckupPort } from '../core/runCheckup';
 import type { CheckupReport, Spent } from '../core/types';
@@ -25,7 +26,7 @@ export interface CheckupAccount {
   account(
     profileId: string,
     model: string,
-  ): Promise<{ price?: ModelPrice; unit: MoneyUnit; transport: AccountTransport }>;
+  ): Promise<{ price?: ModelPrice; unit: MoneyUnit; transport: AccountTransport; failedVideo?: FailedVideo }>;
 }
 
 /** Optional arguments (from a test or a keybinding): they pick, they never skip the cost question. */
@@ -124,13 +125,14 @@ function spentText(s: Spent, unit: MoneyUnit): string {
 async function confirmPlan(
   model: string,
   profile: string,
-  a: { price?: ModelPrice; unit: MoneyUnit },
+  a: { price?: ModelPrice; unit: MoneyUnit; failedVideo?: FailedVideo },
   claimed: number | undefined,
 ): Promise<CheckupPlan | undefined> {
   const base: CheckupPlan = {
     model,
     allowWindow: false,
     ...(a.price ? { price: a.price } : {}),
+    ...(a.failedVideo ? { failedVideo: a.failedVideo } : {}),
     ...(claimed ? { window: claimed } : {}),
   };
   const plain = estimateCheckup(base);
