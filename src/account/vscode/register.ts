@@ -13,6 +13,8 @@ export const ACCOUNT_COMMANDS = {
   exportUsage: 'gatewayStudio.spend.exportUsage',
   showBalances: SHOW_BALANCES_COMMAND,
   checkUpRelay: 'gatewayStudio.checkUpRelay',
+  /** The usage view's title-bar button: the check-up of the active profile. */
+  checkUpActiveProfile: 'gatewayStudio.spend.checkUpActiveProfile',
 } as const;
 
 const IDLE_TICK_MS = 60_000;
@@ -44,6 +46,16 @@ export function registerAccount(s: Services): vscode.Disposable {
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.checkUpRelay, async (args?: CheckupArgs) => {
       const { checkUpRelay } = await import('../checkup/vscode/checkupCommand');
       await checkUpRelay(s, checkupAccount(account), args);
+    }),
+    // A menu passes the editor's resource (ignored); a caller may name models (the cost is still asked).
+    vscode.commands.registerCommand(ACCOUNT_COMMANDS.checkUpActiveProfile, async (arg?: unknown) => {
+      const { checkUpRelay } = await import('../checkup/vscode/checkupCommand');
+      const models = (arg as { models?: unknown } | undefined)?.models;
+      const picked = Array.isArray(models) ? models.filter((m): m is string => typeof m === 'string') : undefined;
+      await checkUpRelay(s, checkupAccount(account), {
+        profile: s.profiles.activeId(),
+        ...(picked?.length ? { models: picked } : {}),
+      });
     }),
     vscode.commands.registerCommand(ACCOUNT_COMMANDS.exportUsage, async () => {
       const target = await vscode.window.showSaveDialog({
