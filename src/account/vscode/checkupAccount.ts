@@ -15,10 +15,18 @@ export function checkupAccount(account: AccountFeature): CheckupAccount {
       if (e.state.snapshot().status === 'unknown') await e.state.refreshNow();
       const book = await account.accounts.prices(e, readSpendSettings());
       const price = book.lookup(model);
-      const unit = e.state.snapshot().unit;
+      const snap = e.state.snapshot();
+      const unit = snap.unit;
+      const balance = { status: snap.status, quota: snap.reading?.quota, unlimited: snap.reading?.unlimited };
       const f = account.ledger.failedCharges(e.gateway);
       const failedVideo = f.tasks ? { ...f, amount: formatQuota(f.quota, unit, { precise: true }) } : undefined;
-      return { unit, transport: e.transport, ...(price ? { price } : {}), ...(failedVideo ? { failedVideo } : {}) };
+      return {
+        unit,
+        balance,
+        transport: e.transport,
+        ...(price ? { price } : {}),
+        ...(failedVideo ? { failedVideo } : {}),
+      };
     },
   };
 }

@@ -109,20 +109,26 @@ function add(s: Spent, usage: Usage | undefined, price: ModelPrice | undefined):
 export async function runCheckup(
   port: CheckupPort,
   plan: CheckupPlan,
-  o: { signal?: AbortSignal; onProbe?: (r: ProbeResult) => void } = {},
+  o: { signal?: AbortSignal; onProbe?: (r: ProbeResult) => void; maxQuota?: number } = {},
 ): Promise<CheckupRun> {
-  const run = new Runner(port, plan, o.signal);
+  // One stop for both the caller's signal and the cost bound (a scheduled check-up's).
+  const stop = new AbortController();
+  if (o.signal?.aborted) stop.abort();
+  o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  const run = new Runner(port, plan, stop.signal, () => {
+    if (o.maxQuota !== undefined && (run.total.quota ?? 0) >= o.maxQuota) stop.abort();
+  });
   const results: ProbeResult[] = [];
   const push = (r: ProbeResult) => {
     results.push(r);
     o.onProbe?.(r);
   };
   const before = port.billingLog
-    ? await port.billingLog(o.signal).catch((e: unknown) => ({ why: String(e) }))
+    ? await port.billingLog(stop.signal).catch((e: unknown) => ({ why: String(e) }))
     : undefined;
   const startedSec = Math.floor(port.now() / 1000) - 1;
   for (const id of ALL) {
-    if (o.signal?.aborted) {
+    if (stop.signal.aborted) {
       push(skipped(id, l10n.t('Not run: the check-up was stopped.')));
       continue;
     }
@@ -144,7 +150,7 @@ export async function runCheckup(
     const spent = empty();
     push({ ...(await run.probe(id, spent)), spent });
   }
-  return { probes: results, spent: run.total, stopped: o.signal?.aborted === true };
+  return { probes: results, spent: run.total, stopped: stop.signal.aborted };
 }
 
 function skipped(probe: ProbeId, summary: string): ProbeResult {
@@ -158,6 +164,7 @@ class Runner {
     private readonly port: CheckupPort,
     private readonly plan: CheckupPlan,
     private readonly signal: AbortSignal | undefined,
+    private readonly counted: () => void = () => undefined,
   ) {}
 
   /** One request; its usage (or a failed answer's partial usage) is counted either way. */
@@ -179,6 +186,7 @@ class Runner {
     add(this.total, usage, this.plan.price);
     const reported = this.port.reportedQuota?.(usage);
     if (reported !== undefined) this.reported = (this.reported ?? 0) + reported;
+    this.counted();
   }
 
   private reported: number | undefined;
