@@ -76,4 +76,37 @@ export const journeys: Journey[] = [
       }
     },
   },
+  {
+    name: "check-up: the usage view's title-bar button checks up the active profile, the cost asked first",
+    settings,
+    async run({ wb, gw, shot }) {
+      await checkups(gw, true);
+      try {
+        await wb.setApiKey(gw.keys.valid);
+        await wb.runCommand('Gateway Studio: Show Usage');
+        // The button shows only while the usage view's preview is the active tab.
+        const button = wb.page.locator('.editor-actions a.action-label[aria-label^="Check Up Relay (Active Profile)"]');
+        await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await shot('e2e-checkup-usage-button');
+        await button.click();
+        const row = wb.quickInput
+          .locator('.monaco-list-row')
+          .filter({ hasText: /^\s*gpt-4o-honest\s*$/ })
+          .first();
+        await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        await row.click();
+        await wb.page.keyboard.press('Enter');
+        const dialog = wb.page.locator('.monaco-dialog-box');
+        await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        // No profile was asked: the active one is named, and "Cancel" sends nothing.
+        const before = gw.account().used;
+        assert.match(await dialog.innerText(), /Check up gpt-4o-honest on .+\? Every probe is a paid request/);
+        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+        assert.equal(gw.account().used, before);
+      } finally {
+        await checkups(gw, false);
+      }
+    },
+  },
 ];

@@ -2,12 +2,13 @@
 // cost question comes before any request (answered through the test seam), the report names the
 // substitution with its evidence and its cost, the ledger counts that cost, and the estimate is
 // within 20% of it. A repository cannot steer it: a workspace's baseUrl is not the profile's
-// (user-only), and the report's text stays text.
+// (user-only), and the report's text stays text. A failed clip the relay charged is named in the bill.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AccountDebugState } from '../../src/account/vscode/debugState';
 import type { CheckupReport } from '../../src/account/checkup/core/types';
 import type { Services } from '../../src/platform/services';
+import type { VideoDebugState } from '../../src/video/vscode/testCommands';
 import { startCollector } from './collector';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
@@ -77,6 +78,20 @@ describe('relay check-up', () => {
     assert.ok(vscode.workspace.textDocuments.some((d) => d.languageId === 'markdown' && d.getText() === swap.markdown));
   });
 
+  it("the usage view's button checks up the active profile, asking the cost first", async () => {
+    const s = (await extension()).exports as Services;
+    const active = s.profiles.list().profiles.find((p) => p.id === s.profiles.activeId())!;
+    await vscode.commands.executeCommand('gatewayStudio.spend.showUsage');
+    const before = await used();
+    await seam(['no']);
+    await vscode.commands.executeCommand('gatewayStudio.spend.checkUpActiveProfile', { models: ['gpt-4o-honest'] });
+    const seen = (await seam())!;
+    assert.equal(seen.questions.length, 1);
+    assert.ok(seen.questions[0]!.startsWith(`Check up gpt-4o-honest on ${active.name}?`), seen.questions[0]);
+    assert.equal(await used(), before, 'a "no" sends nothing');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('a repository that points the gateway address elsewhere gets no probe and no key, and the user is asked', async () => {
     const s = (await extension()).exports as Services;
     const original = s.origins.prompt;
@@ -102,6 +117,38 @@ describe('relay check-up', () => {
       await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
       await s.origins.forget();
       collector.server.close();
+    }
+  });
+
+  // Last: the ledger keeps the failed clip, so every later check-up of this relay names it.
+  it('a failed video task the relay still charged is named in the bill, from the ledger', async () => {
+    await setSetting('videoBaseUrl', gateway.videoUrl);
+    await setSetting('video.pollIntervalSeconds', 0.2);
+    try {
+      const key = await vscode.commands.executeCommand<string | undefined>('gatewayStudio.video.generate', {
+        prompt: 'a storm #fail',
+        model: 'vendor-image-video',
+        seconds: 4,
+        resolution: '720p',
+      });
+      assert.ok(key, 'the clip was submitted');
+      await waitFor(
+        'the failed clip to be flagged as charged',
+        async () => {
+          const v = await vscode.commands.executeCommand<VideoDebugState>('gatewayStudio.video.debugState');
+          return v.costs[key]?.failedCharged === true ? true : undefined;
+        },
+        60_000,
+      );
+      const seen = await checkUp('gpt-4o-honest', ['run']);
+      const bill = seen.last!.report.probes.find((p) => p.probe === 'bill')!;
+      assert.equal(bill.verdict, 'problem');
+      assert.match(bill.summary, /Failed video tasks still charged: 1 \(\$0\.\d+; vendor-image-video\)/);
+      assert.match(seen.last!.markdown, /Failed video tasks still charged/);
+      assert.equal(bill.figures.failedVideoTasks, 1);
+    } finally {
+      await setSetting('videoBaseUrl', undefined);
+      await setSetting('video.pollIntervalSeconds', undefined);
     }
   });
 });

@@ -35,6 +35,8 @@ async function loadSuites(): Promise<void> {
   await import('./completion.test');
   await import('./account.test');
   await import('./balances.test');
+  // Before videoCost: its failed, charged clip would be named in every later check-up's bill.
+  await import('./checkup.test');
   await import('./failover.test');
   await import('./videoCost.test');
   await import('./answerCost.test');

@@ -100,7 +100,13 @@ export class AccountFeature implements vscode.Disposable {
     const only = e.pending.length === 1 ? e.pending[0] : undefined;
     if (only && e.lastQuota !== undefined && e.lastQuota >= q) {
       void this.ledger.recordCharge({ gateway: e.gateway, model: only.model, quota: e.lastQuota - q, unit: snap.unit });
-      if (only.clip) this.videoSpend.balanceCharged(only.clip, e.lastQuota - q, snap.unit);
+      if (only.clip)
+        this.videoSpend.balanceCharged(
+          { gateway: e.gateway, model: only.model },
+          only.clip,
+          e.lastQuota - q,
+          snap.unit,
+        );
     }
     e.pending = [];
     e.lastQuota = q;

@@ -91,7 +91,7 @@ export class VideoSpend implements vscode.Disposable {
       return false;
     }
     await this.ledger.recordCharge({ gateway: e.gateway, model: ev.model, quota: c.quota, unit });
-    this.report(ev.videoId, ev.end, c.quota, unit, 'log');
+    this.report({ gateway: e.gateway, model: ev.model }, ev.videoId, ev.end, c.quota, unit, 'log');
     return true;
   }
 
@@ -101,9 +101,14 @@ export class VideoSpend implements vscode.Disposable {
   }
 
   /** A balance change attributed to one clip (the only use since the last reading). */
-  balanceCharged(clip: { videoId: string; end: string }, quota: number, unit: MoneyUnit): void {
+  balanceCharged(
+    where: { gateway: string; model: string },
+    clip: { videoId: string; end: string },
+    quota: number,
+    unit: MoneyUnit,
+  ): void {
     // No change says nothing: a relay that bills at submission may have been read after it.
-    if (quota > 0) this.report(clip.videoId, clip.end, quota, unit, 'balance');
+    if (quota > 0) this.report(where, clip.videoId, clip.end, quota, unit, 'balance');
   }
 
   private readonly said = new Set<string>();
@@ -116,11 +121,20 @@ export class VideoSpend implements vscode.Disposable {
     this.s.log.info(line);
   }
 
-  private report(videoId: string, end: string, quota: number, unit: MoneyUnit, source: 'log' | 'balance'): void {
+  private report(
+    where: { gateway: string; model: string },
+    videoId: string,
+    end: string,
+    quota: number,
+    unit: MoneyUnit,
+    source: 'log' | 'balance',
+  ): void {
     const charged = formatQuota(quota, unit, { precise: true });
     const flagged = failedButCharged(end, quota);
     const estimate = this.estimates.get(videoId);
     const from = source === 'log' ? '/api/log/token' : 'the balance change';
+    // Kept in the ledger (figures only), so the check-up's bill can name it later.
+    if (flagged) void this.ledger.recordFailedCharge({ ...where, quota, unit }).catch(() => undefined);
     if (flagged)
       this.s.log.warn(
         `Account: video task ${videoId} failed, yet the gateway charged ${charged} for it (from ${from}; new-api#2050). Ask the gateway's operator for a refund.`,

@@ -55,9 +55,39 @@ export interface BillInput {
   expectedQuota?: number;
   /** What the relay charged: its log, or the sum of the costs it reported per answer. */
   charged?: LoggedCharge & { source?: string };
+  /** Video tasks on this relay that failed yet were charged, as the ledger kept them. */
+  failedVideo?: FailedVideo;
 }
 
+export interface FailedVideo {
+  tasks: number;
+  quota: number;
+  /** The charges in the relay's unit (`$0.40`), when known. */
+  amount?: string;
+  models: string[];
+}
+
+/** The probes' multiplier, then the failed video tasks still charged: either one is a problem. */
 export function billVerdict(b: BillInput): Omit<ProbeResult, 'spent'> {
+  const r = multiplierVerdict(b);
+  const f = b.failedVideo;
+  if (!f || !(f.tasks > 0)) return r;
+  const line = l10n.t(
+    'Failed video tasks still charged: {0} ({1}; {2}), from the usage ledger.',
+    f.tasks,
+    f.amount ?? l10n.t('{0} quota units', f.quota),
+    f.models.slice(0, 5).join(', '),
+  );
+  return {
+    ...r,
+    verdict: 'problem',
+    summary: r.verdict === 'problem' ? `${r.summary} ${line}` : line,
+    evidence: [...r.evidence, ...(r.verdict === 'problem' ? [] : [r.summary])],
+    figures: { ...r.figures, failedVideoTasks: f.tasks, failedVideoQuota: f.quota },
+  };
+}
+
+function multiplierVerdict(b: BillInput): Omit<ProbeResult, 'spent'> {
   const base = { probe: 'bill' as const, evidence: [] as string[], figures: {} as Record<string, number> };
   if (b.expectedQuota === undefined)
     return {

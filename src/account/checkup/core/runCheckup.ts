@@ -11,7 +11,7 @@ import { isGatewayError } from '../../../api/transport/errors';
 import { rawTextTokens } from '../../../shared/tokens';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import { answerCost } from '../../spend/core/cost';
-import { billVerdict, chargesSince, lastLogId, tokensOf, type LoggedCharge } from './bill';
+import { billVerdict, chargesSince, lastLogId, tokensOf, type FailedVideo, type LoggedCharge } from './bill';
 import { fingerprintRequests, fingerprintVerdict } from './fingerprint';
 import { SPEED_MAX_TOKENS, SPEED_STREAMS, speedRequest, speedVerdict, type StreamTiming } from './speed';
 import { TOOL_CASES, toolRequest, toolVerdict, type CaseOutcome, type ToolCase } from './toolProbe';
@@ -36,6 +36,8 @@ export interface CheckupPlan {
   window?: number;
   /** The user allowed the window probe's cost. */
   allowWindow: boolean;
+  /** Video tasks on this relay that failed yet were charged (the ledger's), for the bill. */
+  failedVideo?: FailedVideo;
 }
 
 const ALL: readonly ProbeId[] = ['tokenizer', 'tools', 'speed', 'window', 'bill'];
@@ -107,20 +109,26 @@ function add(s: Spent, usage: Usage | undefined, price: ModelPrice | undefined):
 export async function runCheckup(
   port: CheckupPort,
   plan: CheckupPlan,
-  o: { signal?: AbortSignal; onProbe?: (r: ProbeResult) => void } = {},
+  o: { signal?: AbortSignal; onProbe?: (r: ProbeResult) => void; maxQuota?: number } = {},
 ): Promise<CheckupRun> {
-  const run = new Runner(port, plan, o.signal);
+  // One stop for both the caller's signal and the cost bound (a scheduled check-up's).
+  const stop = new AbortController();
+  if (o.signal?.aborted) stop.abort();
+  o.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  const run = new Runner(port, plan, stop.signal, () => {
+    if (o.maxQuota !== undefined && (run.total.quota ?? 0) >= o.maxQuota) stop.abort();
+  });
   const results: ProbeResult[] = [];
   const push = (r: ProbeResult) => {
     results.push(r);
     o.onProbe?.(r);
   };
   const before = port.billingLog
-    ? await port.billingLog(o.signal).catch((e: unknown) => ({ why: String(e) }))
+    ? await port.billingLog(stop.signal).catch((e: unknown) => ({ why: String(e) }))
     : undefined;
   const startedSec = Math.floor(port.now() / 1000) - 1;
   for (const id of ALL) {
-    if (o.signal?.aborted) {
+    if (stop.signal.aborted) {
       push(skipped(id, l10n.t('Not run: the check-up was stopped.')));
       continue;
     }
@@ -142,7 +150,7 @@ export async function runCheckup(
     const spent = empty();
     push({ ...(await run.probe(id, spent)), spent });
   }
-  return { probes: results, spent: run.total, stopped: o.signal?.aborted === true };
+  return { probes: results, spent: run.total, stopped: stop.signal.aborted };
 }
 
 function skipped(probe: ProbeId, summary: string): ProbeResult {
@@ -156,6 +164,7 @@ class Runner {
     private readonly port: CheckupPort,
     private readonly plan: CheckupPlan,
     private readonly signal: AbortSignal | undefined,
+    private readonly counted: () => void = () => undefined,
   ) {}
 
   /** One request; its usage (or a failed answer's partial usage) is counted either way. */
@@ -177,6 +186,7 @@ class Runner {
     add(this.total, usage, this.plan.price);
     const reported = this.port.reportedQuota?.(usage);
     if (reported !== undefined) this.reported = (this.reported ?? 0) + reported;
+    this.counted();
   }
 
   private reported: number | undefined;
@@ -243,16 +253,18 @@ class Runner {
     sinceSec: number,
   ): Promise<Omit<ProbeResult, 'spent'>> {
     const expectedQuota = this.total.quota;
+    const failedVideo = this.plan.failedVideo;
     if (this.reported !== undefined)
       return billVerdict({
         expectedQuota,
+        failedVideo,
         charged: {
           quota: Math.round(this.reported),
           rows: this.total.requests,
           source: l10n.t('costs reported with the answers'),
         },
       });
-    if (!this.port.billingLog) return billVerdict({ expectedQuota });
+    if (!this.port.billingLog) return billVerdict({ expectedQuota, failedVideo });
     const after = await this.port.billingLog(this.signal).catch((e: unknown) => ({ why: String(e) }));
     let charged: LoggedCharge =
       'why' in after
@@ -263,7 +275,7 @@ class Runner {
             sinceSec,
           });
     if (!('why' in charged)) charged = { ...charged, source: '/api/log/token' } as LoggedCharge;
-    return billVerdict({ expectedQuota, charged });
+    return billVerdict({ expectedQuota, charged, failedVideo });
   }
 }
 

@@ -16,6 +16,7 @@ import type { Services } from '../../../platform/services';
 import { formatQuota, type MoneyUnit } from '../../balance/core/money';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import { quotaOfDollars } from '../../spend/core/answerPrice';
+import type { FailedVideo } from '../core/bill';
 import { historyEntry, renderReport, type HistoryEntry } from '../core/report';
 import { estimateCheckup, runCheckup, type CheckupPlan, type CheckupPort } from '../core/runCheckup';
 import type { CheckupReport, Spent } from '../core/types';
@@ -25,7 +26,14 @@ export interface CheckupAccount {
   account(
     profileId: string,
     model: string,
-  ): Promise<{ price?: ModelPrice; unit: MoneyUnit; transport: AccountTransport }>;
+  ): Promise<{
+    price?: ModelPrice;
+    unit: MoneyUnit;
+    transport: AccountTransport;
+    failedVideo?: FailedVideo;
+    /** The balance last read (for the schedule, which skips a profile without one). */
+    balance: { status: 'unknown' | 'ok' | 'unavailable' | 'none'; quota?: number; unlimited?: boolean };
+  }>;
 }
 
 /** Optional arguments (from a test or a keybinding): they pick, they never skip the cost question. */
@@ -124,13 +132,14 @@ function spentText(s: Spent, unit: MoneyUnit): string {
 async function confirmPlan(
   model: string,
   profile: string,
-  a: { price?: ModelPrice; unit: MoneyUnit },
+  a: { price?: ModelPrice; unit: MoneyUnit; failedVideo?: FailedVideo },
   claimed: number | undefined,
 ): Promise<CheckupPlan | undefined> {
   const base: CheckupPlan = {
     model,
     allowWindow: false,
     ...(a.price ? { price: a.price } : {}),
+    ...(a.failedVideo ? { failedVideo: a.failedVideo } : {}),
     ...(claimed ? { window: claimed } : {}),
   };
   const plain = estimateCheckup(base);
@@ -158,13 +167,15 @@ function testAnswer(question: string, detail: string, words: Array<string | unde
   return words[['no', 'run', 'window'].indexOf(a)];
 }
 
-async function runWithProgress(
+/** Runs the probes with a progress; a scheduled run shows it in the status bar and stops at `maxQuota`. */
+export async function runWithProgress(
   s: Services,
   client: Awaited<ReturnType<typeof getGatewayClient>>,
   a: { unit: MoneyUnit; transport: AccountTransport },
   plan: CheckupPlan,
   profile: { name: string },
   model: string,
+  scheduled?: { maxQuota: number },
 ): Promise<CheckupReport> {
   const port: CheckupPort = {
     chat: (req, signal) => client.chat(req, signal),
@@ -182,15 +193,16 @@ async function runWithProgress(
   const startedAt = Date.now();
   const run = await vscode.window.withProgress(
     {
-      location: vscode.ProgressLocation.Notification,
+      location: scheduled ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
       title: vscode.l10n.t('Checking up {0}', model),
-      cancellable: true,
+      cancellable: !scheduled,
     },
     async (progress, token) => {
       const stop = new AbortController();
       token.onCancellationRequested(() => stop.abort());
       return runCheckup(port, plan, {
         signal: stop.signal,
+        ...(scheduled ? { maxQuota: scheduled.maxQuota } : {}),
         onProbe: (r) => progress.report({ message: r.summary, increment: 20 }),
       });
     },
@@ -209,18 +221,31 @@ async function runWithProgress(
   };
 }
 
-async function showReport(s: Services, report: CheckupReport, unit: MoneyUnit): Promise<void> {
-  const state = persistedState(s.context);
+/** The stored history (figures only), oldest first. */
+export function checkupHistory(s: Services): HistoryEntry[] {
   // The store checked each entry's shape; its figures are what this module wrote.
-  const all = state.get(checkupHistoryKey) as unknown as HistoryEntry[];
+  return persistedState(s.context).get(checkupHistoryKey) as unknown as HistoryEntry[];
+}
+
+/** Keeps the report's figures in the history and returns its Markdown with the chart over time. */
+export async function keepReport(s: Services, report: CheckupReport, unit: MoneyUnit): Promise<string> {
+  const all = checkupHistory(s);
   all.push(historyEntry(report));
-  await state.set(checkupHistoryKey, all.slice(-HISTORY_MAX) as unknown as StoredCheckup[]);
+  await persistedState(s.context).set(checkupHistoryKey, all.slice(-HISTORY_MAX) as unknown as StoredCheckup[]);
   const mine = all.filter((h) => h.profile === report.profile && h.model === report.model);
-  const text = renderReport(
+  return renderReport(
     report,
     { money: (q) => (q === undefined ? '?' : formatQuota(q, unit, { precise: true })) },
     mine,
   );
+}
+
+async function showReport(s: Services, report: CheckupReport, unit: MoneyUnit): Promise<void> {
+  await openReport(report, await keepReport(s, report, unit));
+}
+
+/** Opens a report's Markdown beside its preview. */
+export async function openReport(report: CheckupReport, text: string): Promise<void> {
   checkupTestHook.last = { report, markdown: text };
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
   await vscode.window.showTextDocument(doc, { preview: false });

@@ -32,6 +32,12 @@ export interface LedgerRow {
   estimates?: number;
   /** What the balance showed was charged, in quota units. */
   chargedQuota: number;
+  /**
+   * Video tasks that failed yet were charged (new-api#2050), and those charges in quota units
+   * (absent in rows stored before they were counted): the check-up's bill names them.
+   */
+  failedCharged?: number;
+  failedChargedQuota?: number;
   unit: MoneyUnit;
 }
 
@@ -161,6 +167,27 @@ export class UsageLedger {
     return this.save();
   }
 
+  /** A video task that failed and was charged all the same (the charge itself is counted apart). */
+  recordFailedCharge(e: { gateway: string; model: string; quota: number; unit: MoneyUnit }): Promise<void> {
+    const r = this.row(e.gateway, e.model, e.unit);
+    r.failedCharged = (r.failedCharged ?? 0) + 1;
+    r.failedChargedQuota = (r.failedChargedQuota ?? 0) + n(e.quota);
+    return this.save();
+  }
+
+  /** The failed-yet-charged video tasks the ledger kept for a gateway (a year of days), per model. */
+  failedCharges(gateway: string): { tasks: number; quota: number; models: string[] } {
+    const g = originOf(gateway);
+    const out = { tasks: 0, quota: 0, models: [] as string[] };
+    for (const r of this.rowsByKey.values()) {
+      if (r.gateway !== g || !r.failedCharged) continue;
+      out.tasks += r.failedCharged;
+      out.quota += r.failedChargedQuota ?? 0;
+      if (!out.models.includes(r.model)) out.models.push(r.model);
+    }
+    return out;
+  }
+
   /** Today's cost for a gateway, in quota units: computed, and estimated where usage was missing. */
   todayQuota(gateway: string): number {
     const day = dayOf(this.now());
@@ -278,7 +305,7 @@ function isRow(v: unknown): v is LedgerRow {
       'unpriced',
       'chargedQuota',
     ].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k])) &&
-    ['estimatedQuota', 'estimates'].every(
+    ['estimatedQuota', 'estimates', 'failedCharged', 'failedChargedQuota'].every(
       (k) => r[k] === undefined || (typeof r[k] === 'number' && Number.isFinite(r[k])),
     ) &&
     isUnit(r.unit)

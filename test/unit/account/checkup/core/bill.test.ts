@@ -42,6 +42,27 @@ void describe('bill probe', () => {
     assert.equal(billVerdict({ expectedQuota: 5, charged: { quota: 0, rows: 0 } }).verdict, 'cannot-tell');
   });
 
+  void it('failed video tasks still charged make the bill a problem, named with their charge, beside the multiplier', () => {
+    const failedVideo = { tasks: 2, quota: 800_000, amount: '$1.60', models: ['vendor-image-video'] };
+    const ok = billVerdict({ expectedQuota: 1000, charged: { quota: 1000, rows: 3 }, failedVideo });
+    assert.equal(ok.verdict, 'problem');
+    assert.match(ok.summary, /Failed video tasks still charged: 2 \(\$1\.60; vendor-image-video\)/);
+    assert.match(ok.evidence.join('\n'), /Billed at the advertised price \(1\.00×\)/);
+    assert.equal(ok.figures.failedVideoTasks, 2);
+    assert.equal(ok.figures.multiplier, 1);
+    const both = billVerdict({ expectedQuota: 1000, charged: { quota: 1500, rows: 3 }, failedVideo });
+    assert.match(both.summary, /^Billed 1\.50× the advertised price\. Failed video tasks still charged: 2/);
+    // Even when the probes' charge cannot be told, the failed tasks are named.
+    assert.match(billVerdict({ failedVideo }).summary, /Failed video tasks still charged/);
+    // None kept: the verdict is the multiplier's alone.
+    const none = billVerdict({
+      expectedQuota: 1000,
+      charged: { quota: 1000, rows: 3 },
+      failedVideo: { ...failedVideo, tasks: 0 },
+    });
+    assert.equal(none.verdict, 'ok');
+  });
+
   void it('reads tokens defensively', () => {
     assert.deepEqual(tokensOf(undefined), { prompt: 0, completion: 0 });
     assert.deepEqual(tokensOf({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }), {

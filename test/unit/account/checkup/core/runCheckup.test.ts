@@ -158,4 +158,18 @@ void describe('check-up against the local gateway', () => {
     assert.equal(r.spent.requests, 8);
     assert.ok((r.spent.quota ?? 0) > 0);
   });
+
+  void it('a scheduled run stops at its bound: nothing past it is sent, and the report says it stopped', async () => {
+    const p = plan('gpt-4o-honest', false);
+    const bound = Math.ceil(estimateCheckup(p).quota! / 3);
+    const before = gw.account().used;
+    const r = await runCheckup(port, p, { maxQuota: bound });
+    assert.equal(r.stopped, true);
+    assert.ok(r.spent.requests < 15, `sent ${r.spent.requests}`);
+    assert.ok(r.probes.some((x) => x.verdict === 'skipped' && /stopped/.test(x.summary)));
+    assert.equal(r.spent.quota, gw.account().used - before, 'what was spent is counted');
+    // The one request that crossed the bound is the only one past it.
+    const full = await runCheckup(port, p, { maxQuota: estimateCheckup(p).quota! * 1.2 });
+    assert.equal(full.stopped, false);
+  });
 });

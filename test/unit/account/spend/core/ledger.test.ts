@@ -113,4 +113,26 @@ void describe('UsageLedger', () => {
     assert.equal(l.todayQuota(gwUrl), 2000, "today's spend counts the estimates");
     assert.match(l.toCsv().trim().split('\r\n')[1]!, /,0\.0020,0\.0000,USD,0,0\.0020,2$/);
   });
+
+  void it('keeps failed-yet-charged video tasks per gateway, for the check-up', async () => {
+    const store = new MemoryStorage();
+    const l = new UsageLedger(store, () => Date.parse('2026-03-01T10:00:00'));
+    await l.recordFailedCharge({ gateway: 'https://relay.example/v1', model: 'clip-a', quota: 400, unit: USD });
+    await l.recordFailedCharge({ gateway: 'https://relay.example/other', model: 'clip-b', quota: 100, unit: USD });
+    await l.recordFailedCharge({ gateway: 'https://another.example/v1', model: 'clip-a', quota: 7, unit: USD });
+    assert.deepEqual(l.failedCharges('https://relay.example/v1'), {
+      tasks: 2,
+      quota: 500,
+      models: ['clip-a', 'clip-b'],
+    });
+    assert.deepEqual(l.failedCharges('https://none.example'), { tasks: 0, quota: 0, models: [] });
+    // Kept across a reload; a stored row with a damaged count is dropped, not trusted.
+    assert.equal(new UsageLedger(store).failedCharges('https://relay.example').tasks, 2);
+    const rows = store.get<Array<Record<string, unknown>>>(LEDGER_KEY)!;
+    store.data.set(
+      LEDGER_KEY,
+      rows.map((r) => ({ ...r, failedCharged: 'many' })),
+    );
+    assert.equal(new UsageLedger(store).failedCharges('https://relay.example').tasks, 0);
+  });
 });
