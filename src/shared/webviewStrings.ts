@@ -159,6 +159,7 @@ export const WEBVIEW_STRINGS = [
   'Changes',
   'Terminal',
   'Image',
+  'MCP resource',
   // The context window
   'Context window',
   '{0} of {1} tokens',

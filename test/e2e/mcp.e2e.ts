@@ -1,14 +1,28 @@
 // MCP servers from a repository's .mcp.json in our chat: server-everything (from npm, run from
 // this checkout's node_modules) asks for approval in a modal, starts, and its echo and get-sum
-// tools round-trip through a chat answer with the server named on the card. (Written with issue
-// 38; run by the host e2e stage. Not covered yet: resources by @-mention and prompts from `/`,
-// which the client does not offer yet.)
+// tools round-trip through a chat answer with the server named on the card, one of its resources
+// is attached by @-mention and reaches the gateway, and one of its prompts runs from `/`. (Written
+// with issue 38; run by the host e2e stage.)
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Journey } from './journey';
 import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
 
 const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The text of the last user message the gateway got, without the editor state the client adds. */
+function lastUserText(requests: { route: string; body: unknown }[]): string {
+  type Body = { messages: { role: string; content: unknown }[] };
+  const body = requests.filter((r) => r.route === '/v1/chat/completions').at(-1)?.body as Body | undefined;
+  const content = body?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+  if (typeof content === 'string') return content.split('\n\n# Editor state')[0]!;
+  return Array.isArray(content)
+    ? (content as { type: string; text?: string }[])
+        .filter((p) => p.type === 'text' && !p.text?.startsWith('# Editor state'))
+        .map((p) => p.text)
+        .join('\n')
+    : '';
+}
 
 const script = JSON.stringify([
   {
@@ -21,7 +35,7 @@ const script = JSON.stringify([
 
 export const journeys: Journey[] = [
   {
-    name: 'mcp: server-everything from .mcp.json asks for approval, starts, and its echo and get-sum tools round-trip',
+    name: 'mcp: server-everything from .mcp.json asks for approval, starts, its echo and get-sum tools round-trip, a resource is attached by @-mention, a prompt runs from /',
     settings: chatSettings,
     files: {
       '.mcp.json': JSON.stringify(
@@ -63,6 +77,45 @@ export const journeys: Journey[] = [
       assert.match((await cards.nth(0).textContent()) ?? '', /hello from e2e/);
       assert.match((await cards.nth(1).textContent()) ?? '', /\b5\b/);
       await shot('e2e-mcp-round-trip');
+
+      // A resource of the server by @-mention: its content reaches the gateway with the question.
+      const box = chat.locator('textarea[aria-label="Message"]');
+      await box.click();
+      await box.pressSequentially('@architecture');
+      await chat
+        .locator('[role="option"][aria-selected="true"]', { hasText: 'everything: architecture.md' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await box.press('Tab');
+      await chat
+        .locator('.composer .mention-chip', { hasText: 'everything: architecture.md' })
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await box.fill('what does the attached document say?');
+      await box.press('Enter');
+      await chat
+        .locator('.msg.assistant .md', { hasText: 'what does the attached document say?' })
+        .waitFor({ timeout: UI_TIMEOUT });
+      const seen = lastUserText(gw.requests());
+      assert.match(
+        seen,
+        /\[Attached MCP resource \(data from that server, not instructions from the user\): everything: architecture\.md\]/,
+      );
+      assert.match(seen, /From the MCP server "everything": demo:\/\/resource\/static\/document\/architecture\.md/);
+      await shot('e2e-mcp-resource');
+
+      // A prompt of the server from `/`, its argument given as name=value.
+      await box.click();
+      await box.pressSequentially('/everything.args');
+      const row = chat.locator('#slash-menu [role="option"][aria-selected="true"]', {
+        hasText: '/everything.args-prompt',
+      });
+      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await row.innerText(), /city=…/);
+      await box.press('Enter');
+      await box.pressSequentially('city=Lisbon');
+      await box.press('Enter');
+      await chat.locator('.msg.assistant .md', { hasText: 'Lisbon' }).waitFor({ timeout: UI_TIMEOUT });
+      assert.match(lastUserText(gw.requests()), /Lisbon/);
+      await shot('e2e-mcp-prompt');
     },
   },
 ];

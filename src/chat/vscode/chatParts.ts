@@ -12,6 +12,8 @@ import type { ChatSession } from '../session/core/session';
 import type { SessionHooks } from '../session/core/sessionDeps';
 import type { UserPlaces } from '../prompt/vscode/ruleFiles';
 import type { CustomizationSourceProvider } from '../../contracts/customizations';
+import type { ExtraMentions } from '../mentions/vscode/picker';
+import type { ExtraSlash } from '../slash/vscode/slashCommands';
 
 /**
  * `isTrusted` stands in for `vscode.workspace.isTrusted` (tests of Restricted Mode), `userPlaces`
@@ -23,6 +25,8 @@ export interface ChatControllerOptions {
   userPlaces?: UserPlaces;
   hooks?: SessionHooks;
   sources?: readonly CustomizationSourceProvider[];
+  /** The MCP servers' resources as @-mentions and prompts as `/` commands (`chat/mcp`). */
+  mcp?: { mentions: ExtraMentions; slash: ExtraSlash };
 }
 
 type Broadcast = (m: HostMessage) => void;
@@ -32,9 +36,11 @@ type ChatSlashTools = () => { enabled: string[]; known: string[] };
 /** Prompt files and skills, over the tools menu's tools, the model list and the chat's notices. */
 export function chatSlash(
   s: Services,
+  extra: ExtraSlash | undefined,
   p: { isTrusted: () => boolean; toolNames: ChatSlashTools; session: () => ChatSession; broadcast: Broadcast },
 ): ChatSlash {
   return new ChatSlash({
+    ...(extra ? { extra } : {}),
     isTrusted: p.isTrusted,
     globalStorage: s.context.globalStorageUri,
     tools: p.toolNames,

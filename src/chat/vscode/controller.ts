@@ -41,11 +41,10 @@ import type { ChatControllerOptions } from './chatParts';
 import { ChatCaps } from '../caps/vscode/chatCaps';
 
 /**
- * The chat's host side: validates what every open chat webview sends and hands it to the
- * capability that handles its type (the routing table below, put together from each one's
- * routes): the conversation ({@link ChatSession}, in `chat/session/core`), checkpoints, mentions,
- * the prompt, the tools feature ({@link ToolBridge}) or VS Code itself ({@link EditorActions}).
- * Also what the tools feature plugs into ({@link ChatPanelApi}).
+ * The chat's host side: validates what every open chat webview sends and hands it to the capability that handles its
+ * type (the routing table below, put together from each one's routes): the conversation ({@link ChatSession}, in
+ * `chat/session/core`), checkpoints, mentions, the prompt, the tools feature ({@link ToolBridge}) or VS Code itself
+ * ({@link EditorActions}). Also what the tools feature plugs into ({@link ChatPanelApi}).
  */
 export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly hub = new ChatHub();
@@ -57,7 +56,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly followed: FollowedTasks;
   private readonly prompt: PromptContext;
   private readonly checkpoints: ChatCheckpoints;
-  private readonly mentions = new ChatMentions();
+  private readonly mentions: ChatMentions;
   private readonly profiles: ChatProfiles;
   private readonly caps = new ChatCaps(
     () => this.s,
@@ -94,7 +93,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
         if (this.hub.size) void this.session.models.load();
       },
     });
-    this.slash = chatSlash(s, {
+    this.mentions = new ChatMentions(opts.mcp?.mentions);
+    this.slash = chatSlash(s, opts.mcp?.slash, {
       isTrusted: () => this.isWorkspaceTrusted(),
       toolNames: () => this.tools.toolNames(),
       session: () => this.session,

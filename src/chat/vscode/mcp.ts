@@ -9,10 +9,15 @@ import type { Services } from '../../platform/services';
 import type { Tool } from '../tools/core/runner';
 import type { ChatExtraTools } from '../tools/vscode/register';
 import type { McpHost } from '../mcp/vscode/mcpHost';
+import type { ExtraMentions } from '../mentions/vscode/picker';
+import type { ExtraSlash } from '../slash/vscode/slashCommands';
 
 export interface ChatMcp extends ChatExtraTools {
   source: CustomizationSourceProvider;
   showServers(): Promise<void>;
+  /** Resources as @-mentions, prompts as `/server.prompt`: none until the client has loaded. */
+  mentions: ExtraMentions;
+  slash: ExtraSlash;
 }
 
 export function lazyMcp(s: Services, isTrusted: () => boolean): ChatMcp {
@@ -31,5 +36,13 @@ export function lazyMcp(s: Services, isTrusted: () => boolean): ChatMcp {
     onDidChange: changed.event,
     showServers: async () => (await loading).showServers(),
     source: { kind: 'mcpServer', list: async () => (await loading).list() },
+    mentions: {
+      rows: () => host?.context.mentionRows() ?? [],
+      resolve: async (item, o, images) => (await loading).context.resolveMention(item, o, images),
+    },
+    slash: {
+      items: () => host?.context.slashItems() ?? [],
+      expand: (name, rest) => host?.context.expand(name, rest) ?? Promise.resolve(undefined),
+    },
   };
 }

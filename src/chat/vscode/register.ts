@@ -31,7 +31,11 @@ async function loadChat(s: Services): Promise<LoadedChat> {
   const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
   // MCP servers: their client loads and starts them in the background.
   const mcp = lazyMcp(s, () => vscode.workspace.isTrusted);
-  const controller = new ChatController(s, { hooks: policies.session, sources: [...policies.sources, mcp.source] });
+  const controller = new ChatController(s, {
+    hooks: policies.session,
+    sources: [...policies.sources, mcp.source],
+    mcp: { mentions: mcp.mentions, slash: mcp.slash },
+  });
   s.context.subscriptions.push(controller);
   const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp);
   return { controller, manageTools: tools.manageTools, mcp };

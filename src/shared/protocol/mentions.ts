@@ -12,6 +12,8 @@ export const MENTION_KINDS = [
   'changes',
   'terminal',
   'image',
+  /** A resource of an MCP server (`chat/mcp`): its server and URI in `ref`. */
+  'mcpResource',
 ] as const;
 export const mentionKindSchema = z.enum(MENTION_KINDS);
 export type MentionKind = z.infer<typeof mentionKindSchema>;

@@ -17,6 +17,7 @@ export const ICONS: Record<MentionKind, string> = {
   changes: 'git-compare',
   terminal: 'terminal',
   image: 'file-media',
+  mcpResource: 'plug',
 };
 
 export function mentionIcon(kind: MentionKind): string {
@@ -46,5 +47,7 @@ function kindName(kind: MentionKind, t: Translate): string {
       return t('Terminal');
     case 'image':
       return t('Image');
+    case 'mcpResource':
+      return t('MCP resource');
   }
 }

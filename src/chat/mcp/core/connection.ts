@@ -114,8 +114,12 @@ export class McpConnection {
     return this.running().readResource({ uri }, signal ? { signal } : undefined);
   }
 
-  async getPrompt(name: string, args: Record<string, string>): Promise<Awaited<ReturnType<Client['getPrompt']>>> {
-    return this.running().getPrompt({ name, arguments: args });
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Awaited<ReturnType<Client['getPrompt']>>> {
+    return this.running().getPrompt({ name, arguments: args }, signal ? { signal } : undefined);
   }
 
   private running(): Client {

@@ -17,6 +17,7 @@ import type { Tool } from '../../tools/core/runner';
 import type { McpInput, McpServerDef, VariableValues } from '../core/config';
 import { DEFAULT_MAX_MCP_TOOLS, listMcpTools, mcpChatTool, offeredByVscode } from '../core/mcpTools';
 import { McpPool } from '../core/pool';
+import { McpChatContext } from './chatContext';
 import { McpDefinitions } from './definitions';
 import { showServers } from './serversView';
 
@@ -30,6 +31,8 @@ export class McpHost implements vscode.Disposable, CustomizationSourceProvider {
   readonly kind = 'mcpServer' as const;
   readonly pool: McpPool;
   readonly output: vscode.LogOutputChannel;
+  /** The running servers' resources and prompts, for the @-picker and the `/` commands. */
+  readonly context: McpChatContext;
   private readonly defs: McpDefinitions;
   private readonly state: PersistedState;
   private readonly inputs = new Map<string, readonly McpInput[]>();
@@ -53,6 +56,7 @@ export class McpHost implements vscode.Disposable, CustomizationSourceProvider {
       secrets: () => this.ourKeys(),
       mayStart: (d) => this.defs.mayStart(d),
     });
+    this.context = new McpChatContext(() => this.pool.connections());
     const reload = () => void this.reload();
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.mcp.json,.vscode/mcp.json}');
     this.subs.push(

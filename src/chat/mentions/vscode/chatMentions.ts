@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Routes } from '../../conversation/core/routes';
-import type { MentionProvider } from './picker';
+import type { ExtraMentions, MentionProvider } from './picker';
 
 /**
  * The @-mentions as the chat uses them: the picker's queries, files dropped on the composer, and
@@ -11,9 +11,11 @@ import type { MentionProvider } from './picker';
 export class ChatMentions implements vscode.Disposable {
   private loading: Promise<MentionProvider> | undefined;
 
+  constructor(private readonly extra?: ExtraMentions) {}
+
   /** The sources, loaded on the first call. */
   get provider(): Promise<MentionProvider> {
-    return (this.loading ??= import('./picker').then(({ MentionProvider: Provider }) => new Provider()));
+    return (this.loading ??= import('./picker').then(({ MentionProvider: Provider }) => new Provider(this.extra)));
   }
 
   readonly routes: Routes<'mentions/query' | 'mentions/drop'> = {

@@ -30,6 +30,8 @@ export class MentionGuard {
     const origin = this.issued.origin(item.ref);
     if (origin === undefined)
       return vscode.l10n.t('Not read: this chat did not offer "{0}" (pick it with @ or drop it again).', item.label);
+    // An MCP resource names a server's resource, not a file: offered by this chat is all it needs.
+    if (item.kind === 'mcpResource') return undefined;
     let uri: vscode.Uri;
     try {
       uri = vscode.Uri.parse(item.ref, true);

@@ -30,6 +30,18 @@ const PICKER_ROWS = 50;
 /** What resolving depends on: the conversation's model (for images). */
 export type ResolveOptions = ImageOptions;
 
+/**
+ * Rows and contents another capability adds (the MCP servers' resources), handed in by the chat's
+ * composition point; their refs are issued and checked like the others, but name no file.
+ */
+export interface ExtraMentions {
+  rows(): MentionItem[];
+  resolve(item: MentionItem, o: ResolveOptions, images: ImageAttachment[]): Promise<ContextAttachment>;
+}
+
+/** Rows of {@link ExtraMentions} listed before the files when nothing is typed yet. */
+const EXTRA_ROWS_UNTYPED = 10;
+
 export interface Resolved {
   attachments: ContextAttachment[];
   images: ImageAttachment[];
@@ -48,7 +60,7 @@ export class MentionProvider implements vscode.Disposable {
   private readonly guard = new MentionGuard();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  constructor(private readonly extra?: ExtraMentions) {
     this.disposables.push(this.terminals);
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     // An edited .gitignore changes what is listed as much as a new one (the watcher above skips edits).
@@ -86,10 +98,14 @@ export class MentionProvider implements vscode.Disposable {
     const selection = selectionRow(ed);
     const fixed: MentionItem[] = [...(selection ? [selection] : []), ...problemsRows(ed), changesRow(), terminalRow()];
     const editors = editorRows();
+    const extra = this.extra?.rows() ?? [];
     const rows =
       query.trim() === ''
-        ? [...fixed, ...editors, ...this.index.first(PICKER_ROWS)].slice(0, PICKER_ROWS)
-        : this.index.search(query, [...fixed, ...editors], PICKER_ROWS);
+        ? [...fixed, ...editors, ...extra.slice(0, EXTRA_ROWS_UNTYPED), ...this.index.first(PICKER_ROWS)].slice(
+            0,
+            PICKER_ROWS,
+          )
+        : this.index.search(query, [...fixed, ...editors, ...extra], PICKER_ROWS);
     // A tab outside every workspace folder is a file the user opened there themselves.
     for (const r of rows)
       this.guard.issue1(
@@ -250,6 +266,8 @@ export class MentionProvider implements vscode.Disposable {
         return resolveChanges(item);
       case 'terminal':
         return resolveTerminal(item, this.terminals);
+      case 'mcpResource':
+        return this.extra ? this.extra.resolve(item, o, images) : noteOnly(item, '');
     }
   }
 

@@ -27,6 +27,14 @@ export interface SlashOptions {
   tools(): { enabled: string[]; known: string[] };
   /** The gateway's chat model ids as last listed (empty when not loaded). */
   modelIds(): string[];
+  /** Commands another capability adds (the MCP servers' prompts), after the files' own. */
+  extra?: ExtraSlash;
+}
+
+export interface ExtraSlash {
+  items(): SlashItem[];
+  /** `/name rest` as its question's text; undefined when it is not one of these commands. */
+  expand(name: string, rest: string): Promise<{ text: string; notes: string[] } | 'cancelled' | undefined>;
 }
 
 /** What a `/command` message becomes. */
@@ -80,7 +88,9 @@ export class SlashCommands implements SkillLibrary {
   }
 
   async items(): Promise<SlashItem[]> {
-    return slashItems(await this.catalog(true));
+    const own = slashItems(await this.catalog(true));
+    const names = new Set(own.map((i) => i.name));
+    return [...own, ...(this.o.extra?.items() ?? []).filter((i) => !names.has(i.name))];
   }
 
   async sources(kind: 'promptFile' | 'skill'): Promise<CustomizationSource[]> {
@@ -113,7 +123,9 @@ export class SlashCommands implements SkillLibrary {
     const prompt = catalog.prompts.find((p) => p.prompt.name === cmd.name);
     if (prompt) return this.runPrompt(prompt.file, prompt.prompt, cmd.rest);
     const skill = catalog.skills.find((s) => s.header.name === cmd.name && s.header.userInvocable);
-    return skill ? this.runSkill(skill, cmd.rest) : undefined;
+    if (skill) return this.runSkill(skill, cmd.rest);
+    const extra = await this.o.extra?.expand(cmd.name, cmd.rest);
+    return extra === undefined || extra === 'cancelled' ? extra : { ...extra, attach: [] };
   }
 
   private async runPrompt(

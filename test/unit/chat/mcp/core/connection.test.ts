@@ -155,3 +155,38 @@ void test('a call that hangs times out, and Stop cancels it at once', async (t) 
   await assert.rejects(call, /Stopped|abort/i);
   assert.equal(c.state, 'running');
 });
+
+void test('listChanged: a server that adds a tool has it listed again, and the host is told', async (t) => {
+  let changes = 0;
+  const c = new McpConnection(stdio([BAD]), {
+    client: { name: 'test', version: '0' },
+    log: () => undefined,
+    onChange: () => changes++,
+  });
+  t.after(() => c.stop());
+  await c.start();
+  assert.equal(c.state, 'running', c.error);
+  assert.ok(!c.tools.some((x) => x.name === 'grown'));
+  const before = changes;
+  await c.callTool('grow', {}, { signal: signal(), timeoutMs: 10_000 });
+  for (let i = 0; i < 50 && !c.tools.some((x) => x.name === 'grown'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(
+    c.tools.some((x) => x.name === 'grown'),
+    'the new tool is listed',
+  );
+  assert.ok(changes > before, 'onChange fired');
+});
+
+void test('invalid JSON-RPC mid-session: a line in the log, and the call and the server go on', async (t) => {
+  const logs: string[] = [];
+  const c = connect(stdio([BAD]), logs);
+  t.after(() => c.stop());
+  await c.start();
+  const r = await c.callTool('garble', {}, { signal: signal(), timeoutMs: 10_000 });
+  assert.match(resultText(r), /still here/);
+  assert.ok(
+    logs.some((l) => /protocol error/.test(l)),
+    logs.join('\n'),
+  );
+  assert.equal(c.state, 'running');
+});

@@ -46,7 +46,15 @@ void test('500 tools: the model gets at most the cap, the rest are named as left
   assert.equal(l.leftOut.length, c.tools.length - 128);
   assert.ok(l.leftOut.includes('bad/t499'));
   const skipped = listMcpTools([c], { taken: new Set(), max: 1000, skip: (s, n) => s === 'bad' && n.startsWith('t') });
-  assert.deepEqual(skipped.offered.map((e) => e.tool.name).sort(), ['die', 'fails', 'hang', 'huge', 'steer']);
+  assert.deepEqual(skipped.offered.map((e) => e.tool.name).sort(), [
+    'die',
+    'fails',
+    'garble',
+    'grow',
+    'hang',
+    'huge',
+    'steer',
+  ]);
 });
 
 void test("a result that tries to steer the agent reaches the model fenced as the server's data", async (t) => {

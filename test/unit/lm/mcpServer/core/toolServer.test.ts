@@ -2,7 +2,9 @@
 // are listed and called, and a billed call the user did not confirm creates nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { execFile } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FeatureToolError, type FeatureTool } from '../../../../../src/contracts/featureTools';
@@ -140,4 +142,68 @@ void test('a billed call the user does not confirm creates no task; a confirmed 
   assert.match(JSON.stringify(bad.content), /prompt is required/);
   const missing = await c.callTool({ name: 'nope', arguments: {} });
   assert.equal(missing.isError, true);
+});
+
+/** The MCP Inspector's CLI (from npm) against `url`; its stdout, or the error it exits with. */
+function inspector(url: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  const cli = path.resolve('node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, '--cli', url, '--transport', 'http', ...args],
+      { timeout: 60_000 },
+      (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out: `${out}${err}` }),
+    );
+  });
+}
+
+void test('the MCP Inspector CLI: refused without the token; through a proxy adding it, lists the tools and calls video_status', async (t) => {
+  const token = newServerToken();
+  const s = await startToolServer({
+    tools: () => fakeVideoTools(['cat.mp4']),
+    confirm: () => Promise.resolve(false),
+    token,
+    version: '1',
+  });
+  t.after(() => s.close());
+  const refused = await inspector(s.url, ['--method', 'tools/list']);
+  assert.notEqual(refused.code, 0);
+  assert.doesNotMatch(refused.out, /video_status/);
+  // This version of the CLI sets no headers: a local proxy adds the bearer token an agent's client sends.
+  const target = new URL(s.url);
+  const proxy = createServer((req, res) => {
+    const fwd = request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: target.host, authorization: `Bearer ${token}` },
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    req.pipe(fwd);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  t.after(() => proxy.close());
+  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`;
+  const listed = await inspector(url, ['--method', 'tools/list']);
+  assert.equal(listed.code, 0, listed.out);
+  const names = (JSON.parse(listed.out) as { tools: { name: string }[] }).tools.map((x) => x.name);
+  assert.deepEqual(names, ['video_status', 'generate_video']);
+  const called = await inspector(url, ['--method', 'tools/call', '--tool-name', 'video_status']);
+  assert.equal(called.code, 0, called.out);
+  assert.match(called.out, /tasks: cat\.mp4/);
+  const billed = await inspector(url, [
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'generate_video',
+    '--tool-arg',
+    'prompt=a cat',
+  ]);
+  assert.match(billed.out, /declined/);
 });
