@@ -79,6 +79,8 @@ export interface Tool {
   trustKey?: string;
   /** How a call is shown for approval beyond its card (approvers read this, never the name). */
   preview?: ToolPreview;
+  /** The call is itself a question to the user (ask_user): it runs without an approval first. */
+  asksUser?: boolean;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
@@ -259,6 +261,7 @@ export class ToolRunner implements ToolExecutor {
   /** Puts the call's warnings on its card and asks the user unless trust covers it; false when denied. */
   private async allowed(c: AskedCall, card: Card, ctx: ToolExecutionContext): Promise<boolean> {
     const { tool, prepared } = c;
+    if (tool.asksUser) return true;
     const trustKey = tool.trustKey ?? c.name;
     const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
     const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];
