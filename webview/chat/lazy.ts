@@ -49,5 +49,11 @@ export const agentsCode = lazy(() => import('./components/AgentPicker'));
 /** The cost lines (an answer's, the conversation's) and the money formatting they use. */
 export const costCode = lazy(() => import('./components/CostNote'));
 
+/** The block of an earlier conversation's summary (after a compaction). */
+export const summaryCode = lazy(() => import('./components/SummaryBlock'));
+
+/** The queued messages above the message box and their keys (`chat/queue`): loaded after first paint. */
+export const queueCode = lazy(() => import('./components/QueueList'));
+
 /** The `/` menu of prompt files and skills, with its model: loaded when `/` is first typed. */
 export const slashCode = lazy(() => import('./components/SlashMenu'));

@@ -3,17 +3,33 @@
  * from the host (`tools/call`) wins; without one the card is built from the conversation.
  */
 import type { JSX } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallUpdate, ToolDecision } from '../../../src/shared/protocol';
 import type { WebviewString } from '../../../src/shared/webviewStrings';
 import { visibleText } from '../../../src/shared/commandDisplay';
 import { highlightCode } from '../markdown';
-import { cardEls, focusOnMount, post } from '../runtime';
+import { announce, cardEls, focusOnMount, post } from '../runtime';
 import type { ToolsModel } from '../models/tools';
 import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 import { CommandLine, commandOf } from './CommandLine';
 import { VideoTaskCard } from './VideoTaskCard';
+
+/** ask_user's question: a chunk of its own, loaded when the model first asks. */
+let askChunk: typeof import('./AskCard') | undefined;
+
+/** The question card's code once `on` (a card of ask_user) needed it; the card renders again when it is here. */
+function useAskCard(on: boolean): typeof import('./AskCard') | undefined {
+  const [, loaded] = useState(0);
+  useEffect(() => {
+    if (on && !askChunk)
+      void import('./AskCard').then((m) => {
+        askChunk = m;
+        loaded((n) => n + 1);
+      });
+  }, [on]);
+  return on ? askChunk : undefined;
+}
 
 const STATE_LABEL: Record<ToolCallUpdate['state'], WebviewString> = {
   'awaiting-approval': 'Waiting for your approval',
@@ -115,6 +131,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   const ref = useRef<HTMLElement>(null);
   // Buttons are disabled once a decision is sent, until the host's next update for the card.
   const [decided, setDecided] = useState<ToolCallUpdate | undefined>(undefined);
+  const ask = useAskCard(u?.name === 'ask_user');
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
@@ -128,6 +145,8 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   }, [callId, u === undefined]);
   if (!u) return null;
   const update = u;
+  const isAsk = update.name === 'ask_user';
+  const Ask = ask?.AskCard;
   const pretty = prettyArguments(update.argumentsJson);
   const command = update.preview === 'command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
@@ -147,10 +166,18 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
         <strong class="tc-name">{update.name}</strong>
         {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
         <span class="tc-state" role="status">
-          <Icon name={STATE_ICON[update.state]} spin={update.state === 'running'} /> {t(STATE_LABEL[update.state])}
+          <Icon name={STATE_ICON[update.state]} spin={update.state === 'running' && !isAsk} />{' '}
+          {isAsk && update.state === 'running' ? t('Waiting for your answer') : t(STATE_LABEL[update.state])}
         </span>
       </div>
       {command !== undefined ? <CommandLine command={command} /> : null}
+      {Ask ? (
+        <Ask
+          callId={callId}
+          update={update}
+          actions={{ send: (answer) => post({ type: 'tools/answer', callId, answer }), say: announce }}
+        />
+      ) : null}
       <details class="tc-args" open={update.state === 'awaiting-approval'}>
         <summary>{t('Arguments')}</summary>
         <pre>
