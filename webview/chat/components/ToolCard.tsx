@@ -171,6 +171,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
         </span>
       </div>
       {command !== undefined ? <CommandLine command={command} /> : null}
+      {/* The question is the arguments, shown as such. */}
       {Ask ? (
         <Ask
           callId={callId}
@@ -178,12 +179,14 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
           actions={{ send: (answer) => post({ type: 'tools/answer', callId, answer }), say: announce }}
         />
       ) : null}
-      <details class="tc-args" open={update.state === 'awaiting-approval'}>
-        <summary>{t('Arguments')}</summary>
-        <pre>
-          <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
-        </pre>
-      </details>
+      {Ask ? null : (
+        <details class="tc-args" open={update.state === 'awaiting-approval'}>
+          <summary>{t('Arguments')}</summary>
+          <pre>
+            <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
+          </pre>
+        </details>
+      )}
       {update.warning && update.state === 'awaiting-approval' ? (
         <p class="tc-note tc-warning" role="alert">
           <Icon name="warning" /> {update.warning}
