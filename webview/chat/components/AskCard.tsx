@@ -4,7 +4,7 @@
  * that option), and a box for the user's own words when the model allows them. Focus moves here
  * when the question arrives. The answer goes to the host as `tools/answer`.
  */
-import type { JSX } from 'preact';
+import type { JSX, RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallUpdate } from '../../../src/shared/protocol';
 import { useChat } from '../useChat';
@@ -82,6 +82,55 @@ function OwnWords({ disabled, send }: { disabled: boolean; send: (text: string) 
   );
 }
 
+/**
+ * The question is what the turn waits for: focus and the screen reader go to it when it starts
+ * waiting (`said`: what to read out; undefined while it does not wait).
+ */
+function useQuestionFocus(
+  group: RefObject<HTMLDivElement | null>,
+  said: string | undefined,
+  actions: AskActions,
+  callId: string,
+): void {
+  useLayoutEffect(() => {
+    if (said === undefined) return;
+    group.current?.querySelector<HTMLElement>('[role="radio"][tabindex="0"]')?.focus();
+    actions.say(said);
+  }, [callId, said !== undefined]);
+}
+
+/** Once answered, the option the result names (the result is the host's words), else -1. */
+function answeredOption(update: ToolCallUpdate): number {
+  return Number(/^The user chose option (\d+)/.exec(update.resultPreview ?? '')?.[1] ?? 0) - 1;
+}
+
+/** One option: a radio of the group, in the Tab order when it is the active one. */
+function Option(p: {
+  n: number;
+  label: string;
+  checked: boolean;
+  active: boolean;
+  disabled: boolean;
+  pick: () => void;
+}): JSX.Element {
+  return (
+    <button
+      type="button"
+      role="radio"
+      class="ask-option"
+      aria-checked={p.checked}
+      tabIndex={p.active ? 0 : -1}
+      aria-disabled={p.disabled}
+      onClick={p.pick}
+    >
+      <span class="ask-n" aria-hidden="true">
+        {p.n}
+      </span>
+      <span>{p.label}</span>
+    </button>
+  );
+}
+
 export function AskCard({
   callId,
   update,
@@ -99,12 +148,7 @@ export function AskCard({
   const [sentFor, setSentFor] = useState<ToolCallUpdate | undefined>(undefined);
   const group = useRef<HTMLDivElement>(null);
   const disabled = !waiting || sentFor === update;
-  useLayoutEffect(() => {
-    if (!waiting || !q) return;
-    // The question is what the turn waits for: focus and the screen reader go to it.
-    group.current?.querySelector<HTMLElement>('[role="radio"][tabindex="0"]')?.focus();
-    actions.say(`${t('Question from the model')}: ${q.question}`);
-  }, [callId, waiting]);
+  useQuestionFocus(group, waiting && q ? `${t('Question from the model')}: ${q.question}` : undefined, actions, callId);
   if (!q) return null;
   const pick = (i: number) => {
     if (disabled) return;
@@ -120,10 +164,7 @@ export function AskCard({
     group.current?.querySelectorAll<HTMLElement>('[role="radio"]')[act.move]?.focus();
   };
   const qid = `ask-q-${callId}`;
-  // Once answered, the option the result names is the checked one (the result is the host's words).
-  const chosen = waiting
-    ? active
-    : Number(/^The user chose option (\d+)/.exec(update.resultPreview ?? '')?.[1] ?? 0) - 1;
+  const chosen = waiting ? active : answeredOption(update);
   return (
     <div class="ask">
       <p class="ask-question" id={qid}>
@@ -139,24 +180,18 @@ export function AskCard({
         onKeyDown={onKeyDown}
       >
         {q.options.map((o, i) => (
-          <button
+          <Option
             key={i}
-            type="button"
-            role="radio"
-            class="ask-option"
-            aria-checked={i === chosen}
-            tabIndex={i === active ? 0 : -1}
-            aria-disabled={disabled}
-            onClick={() => {
+            n={i + 1}
+            label={o}
+            checked={i === chosen}
+            active={i === active}
+            disabled={disabled}
+            pick={() => {
               setActive(i);
               pick(i);
             }}
-          >
-            <span class="ask-n" aria-hidden="true">
-              {i + 1}
-            </span>
-            <span>{o}</span>
-          </button>
+          />
         ))}
       </div>
       <p class="ask-keys" id={`${qid}-keys`} hidden={!waiting}>

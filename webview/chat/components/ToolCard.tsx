@@ -14,12 +14,13 @@ import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 import { CommandLine, commandOf } from './CommandLine';
 import { VideoTaskCard } from './VideoTaskCard';
+import type * as AskModule from './AskCard';
 
 /** ask_user's question: a chunk of its own, loaded when the model first asks. */
-let askChunk: typeof import('./AskCard') | undefined;
+let askChunk: typeof AskModule | undefined;
 
 /** The question card's code once `on` (a card of ask_user) needed it; the card renders again when it is here. */
-function useAskCard(on: boolean): typeof import('./AskCard') | undefined {
+function useAskCard(on: boolean): typeof AskModule | undefined {
   const [, loaded] = useState(0);
   useEffect(() => {
     if (on && !askChunk)
@@ -123,6 +124,50 @@ function Approval({
   );
 }
 
+/** The tool's name, whether it only reads, and the call's state. */
+function CardHead({ update }: { update: ToolCallUpdate }): JSX.Element {
+  const { t } = useChat();
+  // A question runs while it waits for the user: no spinner, and it says what it waits for.
+  const asking = update.name === 'ask_user' && update.state === 'running';
+  return (
+    <div class="tc-head">
+      <Icon name="tools" />
+      <strong class="tc-name">{update.name}</strong>
+      {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
+      <span class="tc-state" role="status">
+        <Icon name={STATE_ICON[update.state]} spin={update.state === 'running' && !asking} />{' '}
+        {asking ? t('Waiting for your answer') : t(STATE_LABEL[update.state])}
+      </span>
+    </div>
+  );
+}
+
+/** What the call carries: ask_user's question once its chunk is here (the question is its arguments), else the arguments. */
+function CallArguments({
+  callId,
+  update,
+  ask,
+}: {
+  callId: string;
+  update: ToolCallUpdate;
+  ask: typeof AskModule | undefined;
+}): JSX.Element {
+  const { t } = useChat();
+  if (ask) {
+    const send = (answer: AskModule.Answer) => post({ type: 'tools/answer', callId, answer });
+    return <ask.AskCard callId={callId} update={update} actions={{ send, say: announce }} />;
+  }
+  const pretty = prettyArguments(update.argumentsJson);
+  return (
+    <details class="tc-args" open={update.state === 'awaiting-approval'}>
+      <summary>{t('Arguments')}</summary>
+      <pre>
+        <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
+      </pre>
+    </details>
+  );
+}
+
 export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
   const { t, tools } = useChat();
   const liveUpdate = tools.update(callId).value;
@@ -145,9 +190,6 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   }, [callId, u === undefined]);
   if (!u) return null;
   const update = u;
-  const isAsk = update.name === 'ask_user';
-  const Ask = ask?.AskCard;
-  const pretty = prettyArguments(update.argumentsJson);
   const command = update.preview === 'command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
@@ -161,32 +203,9 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
       data-call-id={callId}
       aria-label={t('Tool call: {0}', update.name)}
     >
-      <div class="tc-head">
-        <Icon name="tools" />
-        <strong class="tc-name">{update.name}</strong>
-        {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
-        <span class="tc-state" role="status">
-          <Icon name={STATE_ICON[update.state]} spin={update.state === 'running' && !isAsk} />{' '}
-          {isAsk && update.state === 'running' ? t('Waiting for your answer') : t(STATE_LABEL[update.state])}
-        </span>
-      </div>
+      <CardHead update={update} />
       {command !== undefined ? <CommandLine command={command} /> : null}
-      {/* The question is the arguments, shown as such. */}
-      {Ask ? (
-        <Ask
-          callId={callId}
-          update={update}
-          actions={{ send: (answer) => post({ type: 'tools/answer', callId, answer }), say: announce }}
-        />
-      ) : null}
-      {Ask ? null : (
-        <details class="tc-args" open={update.state === 'awaiting-approval'}>
-          <summary>{t('Arguments')}</summary>
-          <pre>
-            <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
-          </pre>
-        </details>
-      )}
+      <CallArguments callId={callId} update={update} ask={ask} />
       {update.warning && update.state === 'awaiting-approval' ? (
         <p class="tc-note tc-warning" role="alert">
           <Icon name="warning" /> {update.warning}
