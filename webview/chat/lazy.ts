@@ -1,7 +1,8 @@
 /**
  * The parts of the chat page its first paint does not need, each a chunk loaded on first use
  * (esbuild.js splits the page at these `import()`s): the toolbar's panels, the checkpoint restore
- * panel, the tool cards, the @-picker and the cost lines. highlight.js is loaded the same way, by markdown.ts.
+ * panel, the tool cards (ask_user's question is a chunk of theirs), the @-picker, the cost lines, the
+ * queued messages and the summary block. highlight.js is loaded the same way, by markdown.ts.
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
 
