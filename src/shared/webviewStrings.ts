@@ -214,6 +214,20 @@ export const WEBVIEW_STRINGS = [
   "In the gateway's unit. Empty uses the setting ({0}).",
   'Spend cap per turn',
   'Spend cap for this conversation',
+  // Queued messages (chat/queue) and ask_user's question card.
+  'Queued messages',
+  'Queued: sent when the current step ends.',
+  'Stopping the answer to send your message.',
+  'Edit queued message {0}',
+  'Remove queued message {0}',
+  'Enter queues your message until the current step ends; Ctrl+Enter stops the answer and sends it.',
+  'Stop and send now',
+  'Send now',
+  'Your own answer',
+  'Answer',
+  'Question from the model',
+  "Choose with the arrow keys and Enter, or press the option's number.",
+  'Waiting for your answer',
 ] as const;
 
 export type WebviewString = (typeof WEBVIEW_STRINGS)[number];

@@ -123,6 +123,8 @@ void test('Compact conversation asks the host; the summarised block sits under t
   await s.session.compact();
   for (const m of s.received) await h.send(m as HostMessage);
   const block = h.page.locator('details.summary-block');
+  // Its code is a chunk loaded when a summary is first shown (webview/chat/lazy.ts).
+  await block.waitFor({ state: 'attached' });
   assert.equal(await block.count(), 1);
   assert.match((await block.locator('summary').textContent()) ?? '', /Earlier conversation summarised \(4 messages\)/);
   assert.equal(await block.evaluate((d) => (d as unknown as { open: boolean }).open), false);

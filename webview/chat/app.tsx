@@ -8,7 +8,7 @@ import { Composer } from './components/Composer';
 import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
-import { agentsCode, cardsCode } from './lazy';
+import { agentsCode, cardsCode, queueCode } from './lazy';
 import { setImageLabel } from './markdown';
 import { createChatApp } from './models/app';
 import { droppedUris } from './models/mentions';
@@ -104,6 +104,8 @@ export function startChat(root: HTMLElement, api: VsCodeApi): void {
   // A tool card may come with any answer: its chunk (lazy.ts) loads once the first paint is done.
   // So are the agent picker and the handoff buttons.
   if (typeof requestIdleCallback === 'function')
-    requestIdleCallback(() => void Promise.all([cardsCode.load(), agentsCode.load()]), { timeout: 2000 });
+    requestIdleCallback(() => void Promise.all([cardsCode.load(), agentsCode.load(), queueCode.load()]), {
+      timeout: 2000,
+    });
   else void agentsCode.load();
 }

@@ -1,7 +1,8 @@
 /**
  * The parts of the chat page its first paint does not need, each a chunk loaded on first use
  * (esbuild.js splits the page at these `import()`s): the toolbar's panels, the checkpoint restore
- * panel, the tool cards, the @-picker and the cost lines. highlight.js is loaded the same way, by markdown.ts.
+ * panel, the tool cards (ask_user's question is a chunk of theirs), the @-picker, the cost lines, the
+ * queued messages and the summary block. highlight.js is loaded the same way, by markdown.ts.
  */
 import { signal, type ReadonlySignal } from '@preact/signals';
 
@@ -48,6 +49,12 @@ export const agentsCode = lazy(() => import('./components/AgentPicker'));
 
 /** The cost lines (an answer's, the conversation's) and the money formatting they use. */
 export const costCode = lazy(() => import('./components/CostNote'));
+
+/** The block of an earlier conversation's summary (after a compaction). */
+export const summaryCode = lazy(() => import('./components/SummaryBlock'));
+
+/** The queued messages above the message box and their keys (`chat/queue`): loaded after first paint. */
+export const queueCode = lazy(() => import('./components/QueueList'));
 
 /** The `/` menu of prompt files and skills, with its model: loaded when `/` is first typed. */
 export const slashCode = lazy(() => import('./components/SlashMenu'));

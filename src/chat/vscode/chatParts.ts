@@ -91,6 +91,14 @@ export function chatFollowedTasks(
   });
 }
 
+/** The answer to an invalid message `raw` that named a request (the page marked itself busy for it). */
+export function notSentFor(raw: unknown, problem: string): HostMessage | undefined {
+  const requestId = typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
+  return typeof requestId === 'string' && requestId !== '' && requestId.length <= 100
+    ? notSentError(requestId, problem)
+    : undefined;
+}
+
 /** The answer to a message the chat could not accept: the page puts the text back in its box. */
 export function notSentError(requestId: string, problem: string): HostMessage {
   return {

@@ -14,9 +14,8 @@ import {
 import { redact } from '../../shared/redact';
 import { WEBVIEW_STRINGS } from '../../shared/webviewStrings';
 import { ChatSession } from '../session/core/session';
-import type { ConversationToolCall } from '../tools/core/seam';
+import type { ConversationToolCall, ToolExecutor } from '../tools/core/seam';
 import { ConversationStore } from '../history/core/store';
-import type { ToolExecutor } from '../tools/core/seam';
 import type { ChatPanelApi, ToolSettingChange } from '../tools/vscode/chatPort';
 import { ChatCheckpoints, checkpointFolder } from '../checkpoints/vscode/checkpoints';
 import { conversationImageFiles } from '../history/vscode/imageStorage';
@@ -36,15 +35,15 @@ import { customizationProviders } from './customizations';
 import { ChatProfiles } from './chatProfiles';
 import { ToolBridge } from './toolBridge';
 import type { ChatAgents } from '../agents/vscode/chatAgents';
-import { chatAgents, chatFollowedTasks, chatSlash, chatWebviewOptions, notSentError } from './chatParts';
+import { chatAgents, chatFollowedTasks, chatSlash, chatWebviewOptions, notSentFor } from './chatParts';
 import type { ChatControllerOptions } from './chatParts';
 import { ChatCaps } from '../caps/vscode/chatCaps';
+import { ChatQueue } from '../queue/vscode/chatQueue';
 
 /**
- * The chat's host side: validates what every open chat webview sends and hands it to the capability that handles its
- * type (the routing table below, put together from each one's routes): the conversation ({@link ChatSession}, in
- * `chat/session/core`), checkpoints, mentions, the prompt, the tools feature ({@link ToolBridge}) or VS Code itself
- * ({@link EditorActions}). Also what the tools feature plugs into ({@link ChatPanelApi}).
+ * The chat's host side: validates what every chat webview sends and routes it to the capability
+ * of its type (the table below): the conversation ({@link ChatSession}), checkpoints, mentions, the
+ * prompt, the queue, the tools ({@link ToolBridge}) or VS Code ({@link EditorActions}).
  */
 export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly hub = new ChatHub();
@@ -66,6 +65,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   );
   /** Prompt files and skills: the `/` menu, `/name` messages, the skills the model may load. */
   private readonly slash: ChatSlash;
+  private readonly queue: ChatQueue;
   /** The agent picker, the agent files and handoffs (`chat/agents`). */
   readonly agents: ChatAgents;
   /** Each webview message type and the capability's handler of it (all but the page's `webview/ready`). */
@@ -106,6 +106,11 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...(opts.isTrusted ? { isTrusted: opts.isTrusted } : {}),
     });
     const conversations = new ConversationStore(conversationStorage(s), conversationImageFiles(s));
+    this.queue = new ChatQueue(
+      s.context,
+      () => this.session,
+      (m) => this.hub.broadcast(m),
+    );
     this.session = this.createSession(conversations);
     this.actions = new EditorActions(
       (msg) => this.hub.broadcast(msg),
@@ -134,7 +139,6 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     this.disposables.push(...this.parts());
   }
 
-  /** Each webview message type and the capability that handles it. */
   private routeTable(): ChatController['routes'] {
     return {
       ...conversationRoutes({
@@ -155,6 +159,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.slash.routes,
       ...this.agents.routes,
       ...this.caps.routes,
+      ...this.queue.routes,
     };
   }
 
@@ -187,8 +192,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     return new ChatSession({
       prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
-      // The conversation's own profile (set at its first request), and when it refuses, the next of
-      // the model's failover list (chat/failover), each with its own key; never another's.
+      // The conversation's own profile (set at its first request), else the next of its model's failover list, each with its own key.
       backend: () => {
         const shown = this.session.shown;
         shown.profile ??= s.profiles.activeId();
@@ -207,10 +211,10 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       },
       log: s.log,
       contextStorage: s.context.workspaceState,
-      // After the answer: the account prices it by the gateway that answered.
       agents: this.agents,
       caps: this.caps,
-      priceAnswer: (b, q) => s.answerCosts.price({ ...q, ...answering(b) }),
+      queue: this.queue.turns,
+      priceAnswer: (b, q) => s.answerCosts.price({ ...q, ...answering(b) }), // after the answer, by its gateway
       ...(this.opts.hooks ? { hooks: this.opts.hooks } : {}),
     });
   }
@@ -236,10 +240,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       if (!parsed.ok) {
         this.s.log.warn(`chat webview sent an invalid message: ${parsed.problem}`);
         // The webview marked itself busy for a request; without an answer it would stay so.
-        const requestId =
-          typeof raw === 'object' && raw !== null ? (raw as { requestId?: unknown }).requestId : undefined;
-        if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 100)
-          this.hub.send(surface, notSentError(requestId, parsed.problem));
+        const notSent = notSentFor(raw, parsed.problem);
+        if (notSent) this.hub.send(surface, notSent);
         return;
       }
       const reply = (msg: HostMessage) => this.hub.send(surface, msg);
@@ -257,10 +259,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     });
   }
 
-  /**
-   * Hands a message to its handler at once, before the next message is even looked at (the
-   * webview's order is the order of effects); async so that a handler's throw becomes a rejection.
-   */
+  /** Hands a message to its handler at once (the page's order is the order of effects); a throw rejects. */
   private async handle(surface: Surface, m: WebviewMessage, reply: (msg: HostMessage) => void): Promise<void> {
     return m.type === 'webview/ready' ? this.ready(surface) : route(this.routes, m, reply);
   }
@@ -295,6 +294,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       ...this.session.cardMessages(),
       ...this.followed.messages(),
       ...this.session.contextMessages(),
+      ...this.queue.messages(),
     ];
   }
 
@@ -370,6 +370,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable {
     return this.tools.onToolDecision(listener);
   }
+  readonly onToolAnswer: NonNullable<ChatPanelApi['onToolAnswer']> = (take) => this.tools.onToolAnswer(take);
 
   isVisible(): boolean {
     return this.hub.isVisible();

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { HostMessage, ToolChoiceSetting, ToolDecision, ToolInfo } from '../../shared/protocol';
 import type { Routes } from '../conversation/core/routes';
 import type { ToolSettingChange } from '../tools/vscode/chatPort';
+import type { AskAnswer } from '../tools/core/builtin/askUser';
 
 /**
  * Where the chat meets the tools feature: the clicks on approval cards and in the tools menu go
@@ -18,12 +19,33 @@ export class ToolBridge implements vscode.Disposable {
 
   constructor(private readonly broadcast: (msg: HostMessage) => void) {}
 
-  readonly routes: Routes<'tools/decide' | 'tools/setEnabled' | 'tools/setTrusted' | 'tools/setChoice'> = {
+  /** ask_user's answers go to the tools feature, which says why one cannot be taken. */
+  private answers: ((callId: string, answer: AskAnswer) => string | undefined) | undefined;
+
+  readonly routes: Routes<
+    'tools/decide' | 'tools/answer' | 'tools/setEnabled' | 'tools/setTrusted' | 'tools/setChoice'
+  > = {
     'tools/decide': (m) => this.decisions.fire({ callId: m.callId, decision: m.decision }),
+    'tools/answer': (m) => {
+      const problem = this.answers?.(m.callId, m.answer) ?? (this.answers ? undefined : 'no question waits');
+      if (problem !== undefined)
+        this.broadcast({
+          type: 'chat/notice',
+          level: 'warning',
+          text: vscode.l10n.t('Your answer was not taken: {0}', problem),
+        });
+    },
     'tools/setEnabled': (m) => this.settings.fire({ kind: 'enabled', name: m.name, enabled: m.enabled }),
     'tools/setTrusted': (m) => this.settings.fire({ kind: 'trusted', name: m.name, trusted: m.trusted }),
     'tools/setChoice': (m) => this.settings.fire({ kind: 'choice', choice: m.choice }),
   };
+
+  onToolAnswer(take: (callId: string, answer: AskAnswer) => string | undefined): vscode.Disposable {
+    this.answers = take;
+    return new vscode.Disposable(() => {
+      if (this.answers === take) this.answers = undefined;
+    });
+  }
 
   /** Feeds the tools menu of every chat view. */
   postTools(tools: ToolInfo[], choice: ToolChoiceSetting): void {

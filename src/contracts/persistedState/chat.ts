@@ -93,6 +93,14 @@ export const followedTasksKey = /* @__PURE__ */ stateKey({
   fallback: () => [],
 });
 
+/** workspace: messages queued while an answer ran, per conversation (sent later, kept across a restart). */
+export const queuedMessagesKey = /* @__PURE__ */ stateKey({
+  key: 'gatewayStudio.chat.queuedMessages',
+  store: 'workspace',
+  check: items(fields({ conversationId: text, id: text, text: text, createdAt: finite })),
+  fallback: () => [],
+});
+
 /** workspace: per model, the context window learnt from an overflow and the tool mode chosen. */
 export const contextWindowKey = /* @__PURE__ */ stateKey({
   key: 'gatewayStudio.chat.contextWindow',

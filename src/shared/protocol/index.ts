@@ -34,6 +34,7 @@ import { modelsHostMessages, modelsWebviewMessages } from './models';
 import { panelHostMessages, panelWebviewMessages } from './panel';
 import { profilesHostMessages, profilesWebviewMessages } from './profiles';
 import { promptHostMessages, promptWebviewMessages } from './prompt';
+import { queueHostMessages, queueWebviewMessages } from './queue';
 import { slashHostMessages, slashWebviewMessages } from './slash';
 import { toolsHostMessages, toolsWebviewMessages } from './tools';
 
@@ -51,6 +52,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   ...slashHostMessages,
   ...agentsHostMessages,
   ...capsHostMessages,
+  ...queueHostMessages,
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -68,6 +70,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   ...slashWebviewMessages,
   ...agentsWebviewMessages,
   ...capsWebviewMessages,
+  ...queueWebviewMessages,
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -116,6 +119,7 @@ export * from './models';
 export * from './panel';
 export * from './profiles';
 export * from './prompt';
+export * from './queue';
 export * from './slash';
 export * from './tools';
 export { newId } from '../ids';

@@ -78,6 +78,15 @@ export const toolsWebviewMessages = [
     decision: toolDecisionSchema,
   }),
   z.object({ type: z.literal('tools/videoAction'), callId: id, action: z.enum(VIDEO_CARD_ACTIONS) }),
+  /** An ask_user card answered: an option's index, or the user's own words. */
+  z.object({
+    type: z.literal('tools/answer'),
+    callId: id,
+    answer: z.union([
+      z.object({ choice: z.number().check(z.int()) }),
+      z.object({ text: z.string().check(z.maxLength(20_000)) }),
+    ]),
+  }),
   z.object({ type: z.literal('tools/setEnabled'), name: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('tools/setTrusted'), name: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('tools/setChoice'), choice: toolChoiceSettingSchema }),

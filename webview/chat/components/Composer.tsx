@@ -3,7 +3,7 @@ import type { JSX } from 'preact';
 import { els, post } from '../runtime';
 import { useChat } from '../useChat';
 import { Icon, IconButton, TextButton } from './buttons';
-import { pickerCode, slashCode } from '../lazy';
+import { pickerCode, queueCode, slashCode } from '../lazy';
 import { mentionIcon, mentionName, optionId, PICKER_ID } from './mentionChips';
 import { contextLabel } from './Message';
 import { RulesBar } from './RulesBar';
@@ -55,6 +55,7 @@ export function Composer(): JSX.Element {
   const code = pickerCode.value.value;
   const slash = slashCode.value.value;
   const slashMenu = slash?.slashModel(composer).menu.value;
+  const queue = queueCode.value.value;
   return (
     <div class="composer">
       <RulesBar />
@@ -70,6 +71,7 @@ export function Composer(): JSX.Element {
           </p>
         ))}
       </div>
+      {queue ? <queue.QueueList /> : null}
       {code ? <code.MentionPicker /> : null}
       {slash ? <slash.SlashMenu /> : null}
       <textarea

@@ -8,11 +8,11 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { summaryCode } from '../lazy';
 import { els } from '../runtime';
 import { scrollPin } from '../scrollPin';
 import { useChat } from '../useChat';
 import { Row } from './Message';
-import { SummaryBlock } from './SummaryBlock';
 
 /** Earlier rows mounted each time the user scrolls up to the top of the window. */
 const SLICE_ROWS = 40;
@@ -120,12 +120,15 @@ function Earlier(props: { count: number; mount: (next: number) => void; mountAll
 function Rows({ ids }: { ids: string[] }): JSX.Element {
   const { context } = useChat();
   const summary = context.compaction.value;
+  // The summary's block is a chunk of its own (the first paint is full): shown once it is here.
+  const code = summary && summaryCode.value.value;
+  if (summary && !code) void summaryCode.load();
   return (
     <>
       {ids.flatMap((id) =>
         // The summary sits under the last message it covers (those above stay as they were).
         summary?.throughId === id
-          ? [<Row key={id} id={id} />, <SummaryBlock key={'\u0000summary'} c={summary} />]
+          ? [<Row key={id} id={id} />, code ? <code.SummaryBlock key={'\u0000summary'} c={summary} /> : null]
           : [<Row key={id} id={id} />],
       )}
     </>

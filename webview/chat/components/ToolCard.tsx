@@ -3,17 +3,34 @@
  * from the host (`tools/call`) wins; without one the card is built from the conversation.
  */
 import type { JSX } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallUpdate, ToolDecision } from '../../../src/shared/protocol';
 import type { WebviewString } from '../../../src/shared/webviewStrings';
 import { visibleText } from '../../../src/shared/commandDisplay';
 import { highlightCode } from '../markdown';
-import { cardEls, focusOnMount, post } from '../runtime';
+import { announce, cardEls, focusOnMount, post } from '../runtime';
 import type { ToolsModel } from '../models/tools';
 import { useChat } from '../useChat';
 import { Icon, TextButton } from './buttons';
 import { CommandLine, commandOf } from './CommandLine';
 import { VideoTaskCard } from './VideoTaskCard';
+import type * as AskModule from './AskCard';
+
+/** ask_user's question: a chunk of its own, loaded when the model first asks. */
+let askChunk: typeof AskModule | undefined;
+
+/** The question card's code once `on` (a card of ask_user) needed it; the card renders again when it is here. */
+function useAskCard(on: boolean): typeof AskModule | undefined {
+  const [, loaded] = useState(0);
+  useEffect(() => {
+    if (on && !askChunk)
+      void import('./AskCard').then((m) => {
+        askChunk = m;
+        loaded((n) => n + 1);
+      });
+  }, [on]);
+  return on ? askChunk : undefined;
+}
 
 const STATE_LABEL: Record<ToolCallUpdate['state'], WebviewString> = {
   'awaiting-approval': 'Waiting for your approval',
@@ -107,6 +124,51 @@ function Approval({
   );
 }
 
+/** The tool's name, whether it only reads, and the call's state. */
+function CardHead({ update }: { update: ToolCallUpdate }): JSX.Element {
+  const { t } = useChat();
+  // A question runs while it waits for the user: no spinner, and it says what it waits for.
+  const asking = update.name === 'ask_user' && update.state === 'running';
+  return (
+    <div class="tc-head">
+      <Icon name="tools" />
+      <strong class="tc-name">{update.name}</strong>
+      {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
+      {update.source ? <span class="tc-src">{update.source}</span> : null}
+      <span class="tc-state" role="status">
+        <Icon name={STATE_ICON[update.state]} spin={update.state === 'running' && !asking} />{' '}
+        {asking ? t('Waiting for your answer') : t(STATE_LABEL[update.state])}
+      </span>
+    </div>
+  );
+}
+
+/** What the call carries: ask_user's question once its chunk is here (the question is its arguments), else the arguments. */
+function CallArguments({
+  callId,
+  update,
+  ask,
+}: {
+  callId: string;
+  update: ToolCallUpdate;
+  ask: typeof AskModule | undefined;
+}): JSX.Element {
+  const { t } = useChat();
+  if (ask) {
+    const send = (answer: AskModule.Answer) => post({ type: 'tools/answer', callId, answer });
+    return <ask.AskCard callId={callId} update={update} actions={{ send, say: announce }} />;
+  }
+  const pretty = prettyArguments(update.argumentsJson);
+  return (
+    <details class="tc-args" open={update.state === 'awaiting-approval'}>
+      <summary>{t('Arguments')}</summary>
+      <pre>
+        <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
+      </pre>
+    </details>
+  );
+}
+
 export function ToolCard({ callId, name, args }: { callId: string; name?: string; args?: string }): JSX.Element | null {
   const { t, tools } = useChat();
   const liveUpdate = tools.update(callId).value;
@@ -115,6 +177,7 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   const ref = useRef<HTMLElement>(null);
   // Buttons are disabled once a decision is sent, until the host's next update for the card.
   const [decided, setDecided] = useState<ToolCallUpdate | undefined>(undefined);
+  const ask = useAskCard(u?.name === 'ask_user');
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
@@ -128,7 +191,6 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
   }, [callId, u === undefined]);
   if (!u) return null;
   const update = u;
-  const pretty = prettyArguments(update.argumentsJson);
   const command = update.preview === 'command' ? commandOf(update.argumentsJson) : undefined;
   const disabled = decided !== undefined && decided === liveUpdate;
   const decide = (decision: ToolDecision) => {
@@ -142,22 +204,9 @@ export function ToolCard({ callId, name, args }: { callId: string; name?: string
       data-call-id={callId}
       aria-label={t('Tool call: {0}', update.name)}
     >
-      <div class="tc-head">
-        <Icon name="tools" />
-        <strong class="tc-name">{update.name}</strong>
-        {update.readOnly ? <span class="badge">{t('read-only')}</span> : null}
-        {update.source ? <span class="tc-src">{update.source}</span> : null}
-        <span class="tc-state" role="status">
-          <Icon name={STATE_ICON[update.state]} spin={update.state === 'running'} /> {t(STATE_LABEL[update.state])}
-        </span>
-      </div>
+      <CardHead update={update} />
       {command !== undefined ? <CommandLine command={command} /> : null}
-      <details class="tc-args" open={update.state === 'awaiting-approval'}>
-        <summary>{t('Arguments')}</summary>
-        <pre>
-          <code class="hljs language-json" dangerouslySetInnerHTML={{ __html: highlightCode(pretty, 'json') }} />
-        </pre>
-      </details>
+      <CallArguments callId={callId} update={update} ask={ask} />
       {update.warning && update.state === 'awaiting-approval' ? (
         <p class="tc-note tc-warning" role="alert">
           <Icon name="warning" /> {update.warning}

@@ -7,7 +7,7 @@
 import { batch } from '@preact/signals';
 import { asMessage } from '../../../src/shared/protocol/guard';
 import type { ChatMessage, ChatParams, Conversation, HostMessage } from '../../../src/shared/protocol';
-import { panelsCode, slashCode } from '../lazy';
+import { panelsCode, queueCode, slashCode } from '../lazy';
 import { afterRender, announce, els, flush } from '../runtime';
 import { createAgentsModel } from './agents';
 import { createCheckpointsModel } from './checkpoints';
@@ -189,6 +189,7 @@ export function createChatApp(renderer: ChatRenderer) {
     agents: models.agents.onHost,
     // The spend caps' card and pre-send line live in the panels' chunk (the first paint is full).
     caps: (msg) => void panelsCode.load().then((p) => p?.onCaps(models, msg)),
+    queue: (msg) => void queueCode.load().then((q) => q?.onHost(models, msg)),
   };
 
   /**

@@ -114,6 +114,19 @@ export interface SessionDeps {
   agents?: AgentCatalog;
   /** Spend caps (`chat/caps`): a gate per turn and the composer's pre-send price; none without it. */
   caps?: SessionCaps;
+  /** Messages the user queued while a turn ran (`chat/queue`); none without it. */
+  queue?: SessionQueue;
+}
+
+/** The queued messages as a turn sees them (`chat/queue/vscode/chatQueue.ts`). */
+export interface SessionQueue {
+  started(conversationId: string): void;
+  /** The queued text that follows a tool round's results, taken from the queue; undefined: none. */
+  afterRound(conversationId: string): string | undefined;
+  /** Text taken after a round that could not go (a hook blocked it): queued again, first. */
+  putBack(conversationId: string, text: string): void;
+  /** The turn ended; `shown`: its conversation is still shown (only then is the queue sent). */
+  ended(conversationId: string, end: 'done' | 'stopped' | 'error' | 'max-rounds', shown: boolean): void;
 }
 
 /** The spend caps as the session uses them (`chat/caps/vscode/chatCaps.ts`). */

@@ -18,6 +18,7 @@ import { runTurn } from './turnRunner';
 import { afterAnswer, beforeUserTurn, HookBlocked, MAX_STOP_CONTINUATIONS } from './turnHooks';
 import { agentTurn, type TurnRequest } from './agentTurn';
 import { gatedContext } from '../../caps/core/gatedContext';
+import { queuedAfterRound } from './queuedTurn';
 
 export type { TurnRequest } from './agentTurn';
 
@@ -49,7 +50,6 @@ export async function runSessionTurn(
   request?: TurnRequest,
 ): Promise<void> {
   const { deps, slot, context } = host;
-  const sink = deps.sink;
   const signal = slot.begin(requestId);
   const shown = () => host.isShown(conversation);
   // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
@@ -65,7 +65,7 @@ export async function runSessionTurn(
   let last: AssistantMessage | undefined;
   const compactedBefore = conversation.compaction;
   const notice = (text: string) => {
-    if (shown()) sink.broadcast({ type: 'chat/notice', level: 'warning', text });
+    if (shown()) deps.sink.broadcast({ type: 'chat/notice', level: 'warning', text });
   };
   try {
     // Before the client is asked for: a blocked message reaches no gateway.
@@ -95,16 +95,17 @@ export async function runSessionTurn(
         maxRounds: deps.settings().maxRounds,
         signal,
         now: host.now,
+        betweenRounds: () => queuedAfterRound(deps, conversation, signal, notice, host.now()),
         ...(agent.prompt ? { prompt: agent.prompt } : {}),
         callbacks: {
           onMessage: (msg) => {
             costs?.seen(conversation, msg);
             if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
-            if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: msg });
+            if (shown()) deps.sink.broadcast({ type: 'chat/message', requestId, message: msg });
           },
           onDelta: (messageId, d) => {
             partial.touch();
-            if (shown()) sink.delta(requestId, messageId, d);
+            if (shown()) deps.sink.delta(requestId, messageId, d);
           },
         },
       });
@@ -114,7 +115,7 @@ export async function runSessionTurn(
       const more = await afterAnswer(deps.hooks, conversation, n > 0, signal, notice, host.now());
       if (!more) break;
       conversation.messages.push(more);
-      if (shown()) sink.broadcast({ type: 'chat/message', requestId, message: more });
+      if (shown()) deps.sink.broadcast({ type: 'chat/message', requestId, message: more });
       outcome = await turn();
     }
     status = outcome.status;
@@ -129,6 +130,11 @@ export async function runSessionTurn(
   partial.end();
   slot.end(requestId);
   await endTurn(host, conversation, requestId, { status, lastError, last, compactedBefore });
+}
+
+/** How the turn ended, for the queue (a hook's block or a failure to start counts as an error). */
+function queueEnd(status: string): 'done' | 'stopped' | 'error' | 'max-rounds' {
+  return status === 'done' || status === 'stopped' || status === 'max-rounds' ? status : 'error';
 }
 
 /** Saves the turn's conversation and tells the views how it ended. */
@@ -158,6 +164,8 @@ async function endTurn(
     sink.broadcast({ type: 'context/compacted', conversationId: conversation.id, compaction: conversation.compaction });
   if (shown()) context.broadcastMeter();
   if (lastError) deps.log.warn(`chat request failed: ${lastError.title}: ${lastError.detail}`);
+  // After chat/done: the queue may start the next turn at once.
+  deps.queue?.ended(conversation.id, queueEnd(status), shown());
 }
 
 /**
@@ -170,6 +178,8 @@ function turnParts(
   t: { defaults: RequestDefaults; backend: SessionBackend; signal: AbortSignal },
 ): { costs: TurnCosts | undefined; window: ReturnType<ContextGuard['forTurn']> } {
   const { guard } = host.context;
+  // From here on, messages the user writes wait for the turn's boundaries.
+  host.deps.queue?.started(conversation.id);
   const costs = turnCosts(host, conversation, t.backend);
   const gate = host.deps.caps?.forTurn(conversation, {
     backend: t.backend,

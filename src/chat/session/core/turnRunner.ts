@@ -53,6 +53,8 @@ export interface TurnOptions {
   /** The present state for the system prompt, taken again for every request of the turn. */
   prompt?: (c: Conversation) => Promise<PromptSnapshot>;
   now?: () => number;
+  /** User messages queued while a tool round ran: they follow its results, before the next request. */
+  betweenRounds?: () => Promise<ChatMessage[]>;
   /**
    * The context window: when given, each request is fitted to the window before it is sent
    * (compacted, `max_tokens` clamped), and an overflow the server reports anyway is learnt from,
@@ -123,9 +125,8 @@ export async function runTurn(o: TurnOptions): Promise<TurnOutcome> {
     const ended = await runCalls(o, o.executor, answer, calls, now);
     if (ended) return { ...ended, rounds };
     rounds++;
-    if (o.signal.aborted) {
-      return { status: 'stopped', rounds, last: answer };
-    }
+    if (o.signal.aborted) return { status: 'stopped', rounds, last: answer };
+    for (const m of (await o.betweenRounds?.()) ?? []) push(o, m, now);
   }
 }
 
@@ -333,9 +334,8 @@ async function runCalls(
 }
 
 /**
- * The conversation's copy of a streaming answer (it was pushed as a clone). Kept current per
- * delta, so a webview that reloads mid-answer gets the text so far in its snapshot instead of
- * only what arrives after it. Searched from the end: the answer is almost always the last message.
+ * The conversation's copy of a streaming answer (pushed as a clone), kept current per delta so a
+ * webview that reloads mid-answer gets the text so far. Searched from the end, where it almost always is.
  */
 function stored(conv: Conversation, id: string): { content: string; reasoning?: string } {
   for (let i = conv.messages.length - 1; i >= 0; i--) {

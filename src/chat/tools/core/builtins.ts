@@ -1,5 +1,6 @@
 import type { ToolHost } from './host';
 import type { Tool } from './runner';
+import { askUser } from './builtin/askUser';
 import { editFile } from './builtin/editFile';
 import { findFiles } from './builtin/findFiles';
 import { getDiagnostics } from './builtin/getDiagnostics';
@@ -19,5 +20,6 @@ export function builtinTools(host: ToolHost, opts: BuiltinToolOptions = {}): Too
   const kit = makeKit(host, opts);
   return [readFile, listDirectory, findFiles, searchText, getSelection, getDiagnostics, writeFile, editFile, runCommand]
     .map((tool) => tool(kit))
-    .concat(opts.skills ? [loadSkill(opts.skills)] : []);
+    .concat(opts.skills ? [loadSkill(opts.skills)] : [])
+    .concat(opts.ask ? [askUser(opts.ask)] : []);
 }

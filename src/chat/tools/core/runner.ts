@@ -81,6 +81,8 @@ export interface Tool {
   preview?: ToolPreview;
   /** Who provides it, when not us (an MCP server), for its card. */
   source?: string;
+  /** The call is itself a question to the user (ask_user): it runs without an approval first. */
+  asksUser?: boolean;
   prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
 }
 
@@ -261,6 +263,7 @@ export class ToolRunner implements ToolExecutor {
   /** Puts the call's warnings on its card and asks the user unless trust covers it; false when denied. */
   private async allowed(c: AskedCall, card: Card, ctx: ToolExecutionContext): Promise<boolean> {
     const { tool, prepared } = c;
+    if (tool.asksUser) return true;
     const trustKey = tool.trustKey ?? c.name;
     const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
     const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];

@@ -3,6 +3,7 @@ import type { MediaJobSource } from '../../../contracts/featureTools';
 import type { ToolChoiceSetting, ToolDecision, ToolInfo } from '../../../shared/protocol';
 import type { ChangeRecorder } from '../../conversation/core/contracts';
 import type { SkillLibrary } from '../core/builtin/loadSkill';
+import type { AskAnswer } from '../core/builtin/askUser';
 import type { ConversationToolCall, ToolExecutor } from '../core/seam';
 
 /** A tool-menu change made by the user in the chat. */
@@ -24,6 +25,8 @@ export interface ChatPanelApi {
   postToolCall(update: ConversationToolCall): void;
   /** Allow / Deny / Always allow clicked on a card. */
   onToolDecision(listener: (e: { callId: string; decision: ToolDecision }) => void): vscode.Disposable;
+  /** ask_user answered on a card; `take` returns why an answer cannot be taken. Optional for other implementations. */
+  onToolAnswer?(take: (callId: string, answer: AskAnswer) => string | undefined): vscode.Disposable;
   /** The executor used for every later turn: its definitions are sent, its calls run. */
   setToolExecutor(executor: ToolExecutor | undefined): void;
   /** Feeds the tools menu (enabled / trusted toggles, tool_choice). */

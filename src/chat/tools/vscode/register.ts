@@ -11,6 +11,7 @@ import { Approvals } from './approval';
 import { featureTool } from './featureTools';
 import { externalTools } from './lmTools';
 import { ToolState } from './state';
+import { AskUserBroker, type AskAnswer } from '../core/builtin/askUser';
 import { VscodeToolHost } from './host';
 
 /** A tool as the menus list it: under its trust key, with its enabled state and outside name. */
@@ -58,6 +59,7 @@ export function registerTools(
     ...builtinTools(host, {
       ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
       ...(chat.skills ? { skills: chat.skills } : {}),
+      ...askOption(chat, context.subscriptions),
     }),
     ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
   ];
@@ -267,4 +269,17 @@ function warningText(kind: CardWarning): string {
         "This workspace is not trusted (Restricted Mode): tools ask every time, and the folder's own configuration (git config, npm scripts) can run code when a command runs.",
       );
   }
+}
+
+/** ask_user's questions, offered where their cards can be answered; the card hears why an answer is refused. */
+function askOption(chat: ChatPanelApi, subscriptions: vscode.Disposable[]): { ask?: AskUserBroker } {
+  if (!chat.onToolAnswer) return {};
+  const ask = new AskUserBroker();
+  subscriptions.push(
+    chat.onToolAnswer((callId: string, a: AskAnswer) => {
+      const r = ask.answer(callId, a);
+      return r.ok ? undefined : r.problem;
+    }),
+  );
+  return { ask };
 }

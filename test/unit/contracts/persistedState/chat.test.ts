@@ -106,3 +106,16 @@ void describe('the other chat keys', () => {
     assert.deepEqual(loadState(stored([1]), contextWindowKey), {});
   });
 });
+
+void describe('the queued messages', () => {
+  void it('keep their name; an item of a bad shape is dropped, the others kept', async () => {
+    const { queuedMessagesKey } = await import('../../../../src/contracts/persistedState/chat');
+    assert.deepEqual(
+      [queuedMessagesKey.key, queuedMessagesKey.store],
+      ['gatewayStudio.chat.queuedMessages', 'workspace'],
+    );
+    const good = { conversationId: 'c1', id: 'q1', text: 'later', createdAt: 5 };
+    assert.deepEqual(loadState(stored([good, { ...good, text: 3 }, null]), queuedMessagesKey), [good]);
+    assert.deepEqual(loadState(stored('nonsense'), queuedMessagesKey), []);
+  });
+});

@@ -7,6 +7,7 @@ import { resolveWorkspacePath, type ResolvedPath } from '../paths';
 import { ToolError, type PreparedCall, type Tool, type ToolCallContext, type ToolResult } from '../runner';
 import { workspaceIgnore } from '../ignore';
 import type { SkillLibrary } from './loadSkill';
+import type { AskUserBroker } from './askUser';
 
 /**
  * What the built-in tools (one file each beside this one, assembled by ../builtins.ts) share,
@@ -27,6 +28,7 @@ export const READ_ONLY_TOOL_NAMES = [
   'get_selection',
   'get_diagnostics',
   'load_skill',
+  'ask_user',
 ] as const;
 export const CHANGING_TOOL_NAMES = ['write_file', 'edit_file', 'run_command'] as const;
 export type BuiltinToolName = (typeof READ_ONLY_TOOL_NAMES)[number] | (typeof CHANGING_TOOL_NAMES)[number];
@@ -67,6 +69,8 @@ export interface BuiltinToolOptions {
   recorder?: ChangeRecorder;
   /** The skills `load_skill` reads; without it the tool is not offered. */
   skills?: SkillLibrary;
+  /** Where ask_user's questions wait for the chat's answer; without it the tool is not offered. */
+  ask?: AskUserBroker;
 }
 
 /** What every built-in tool is written against: the host, and the checks all of them share. */
