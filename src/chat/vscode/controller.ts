@@ -49,7 +49,7 @@ import { ChatCaps } from '../caps/vscode/chatCaps';
  */
 export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly hub = new ChatHub();
-  private readonly session: ChatSession;
+  readonly session: ChatSession;
   private readonly actions: EditorActions;
   private readonly tools: ToolBridge;
   private readonly disposables: vscode.Disposable[] = [];
@@ -59,7 +59,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions = new ChatMentions();
   private readonly profiles: ChatProfiles;
-  private readonly caps = new ChatCaps(
+  readonly caps = new ChatCaps(
     () => this.s,
     (m) => this.hub.broadcast(m),
     () => this.session,

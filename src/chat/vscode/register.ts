@@ -25,16 +25,28 @@ export function registerChat(s: Services): void {
   let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
   const load = () =>
     (loading ??= (async () => {
-      const [{ ChatController }, { registerTools }, { lazyPolicies }] = await Promise.all([
+      const [{ ChatController }, { registerTools }, { lazyPolicies }, { chatSubagentTool }] = await Promise.all([
         import('./controller'),
         import('../tools/vscode/register'),
         import('./policies'),
+        import('../subagents/vscode/subagents'),
       ]);
       // Hooks and command rules: loaded on their first event, shared by the tools and the session.
       const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
       const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
       context.subscriptions.push(controller);
-      return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate).manageTools };
+      const { session, caps } = controller;
+      const subagents = chatSubagentTool(s, {
+        shown: () => session.shown,
+        currentModel: () => session.currentModel().id,
+        modeFor: (m) => session.context.modeFor(m),
+        agents: controller.agents,
+        side: caps.side,
+        postToolCall: (u) => controller.postToolCall(u),
+      });
+      const tools = registerTools(s, controller, s.chatTools, policies.gate, [subagents.tool]);
+      subagents.use(tools.nested);
+      return { controller, manageTools: tools.manageTools };
     })());
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
