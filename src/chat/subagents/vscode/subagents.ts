@@ -13,11 +13,9 @@ import type { Conversation, ToolMode } from '../../../shared/protocol';
 import type { AgentCatalog } from '../../agents/core/agent';
 import { displayToQuota, readCap } from '../../caps/core/capMath';
 import type { SideSpend } from '../../caps/core/sideSpend';
-import { answering, failoverBackend } from '../../failover/vscode/failover';
 import type { Tool, ToolCallContext } from '../../tools/core/runner';
 import type { ConversationToolCall } from '../../tools/core/seam';
-import type { NestedRunners } from '../../tools/vscode/register';
-import type { ParentTurn, SubagentSettings, SubagentToolDeps } from '../core/deps';
+import type { ParentTurn, SubagentBackend, SubagentSettings, SubagentToolDeps } from '../core/deps';
 import { SUBAGENT_TOOL_DEFINITION } from '../core/toolDefinition';
 
 /** What the tool reads of the chat: the shown conversation and its model, its agents, its caps. */
@@ -28,7 +26,14 @@ export interface SubagentChat {
   agents: AgentCatalog;
   side: SideSpend;
   postToolCall(u: ConversationToolCall): void;
+  /** A profile's chat client (its failover backend, with its own key). */
+  backend(profile: string): Promise<SubagentBackend>;
+  /** The gateway and profile a backend's answers are billed to (their prices). */
+  billedTo(backend: unknown): { gateway: string; profile?: string };
 }
+
+/** The chat's tool runners for subagents, once the tools are registered (`chat/tools` offers them). */
+export type NestedRunners = Pick<SubagentToolDeps, 'runner' | 'approve'>;
 
 const num = (key: string, fallback: number, min: number, max: number): number => {
   const v = userOrDefault(key);
@@ -73,11 +78,11 @@ function deps(s: Services, chat: SubagentChat, nested: () => NestedRunners | und
     agent: (name) => chat.agents.get(name),
     settings: subagentSettings,
     profiles: () => s.profiles.list().profiles.map((p) => ({ id: p.id, name: p.name })),
-    backend: (profile) => failoverBackend(s, profile),
+    backend: (profile) => chat.backend(profile),
     runner: (o) => runners().runner(o),
     approve: (req) => runners().approve(req),
     post: (u) => chat.postToolCall(u),
-    price: (backend, q) => s.answerCosts.price({ ...q, ...answering(backend) }),
+    price: (backend, q) => s.answerCosts.price({ ...q, ...chat.billedTo(backend) }),
     cap: (conversationId, unit) => runCap(chat, conversationId, unit),
     spent: (conversationId, cost) => chat.side.add(conversationId, cost),
     money: (c) => formatMoney(c.quota, c.unit, { precise: true, tokens: (f) => vscode.l10n.t('{0} tokens', f) }),

@@ -44,15 +44,7 @@ export function registerTools(
   });
   context.subscriptions.push(state, host, approvals);
 
-  // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
-  const builtins = [
-    ...builtinTools(host, {
-      ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
-      ...(chat.skills ? { skills: chat.skills } : {}),
-    }),
-    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
-    ...chatTools,
-  ];
+  const builtins = ownTools(host, chat, fromFeatures, chatTools);
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
   for (const t of fromFeatures) if (t.jobs) chat.offerTaskSource?.(t.jobs);
   const taken = new Set([...BUILTIN, ...builtins.map((t) => t.definition.function.name)]);
@@ -128,6 +120,26 @@ export function registerTools(
 
   // The Manage Tools command is registered at activation by the chat (vscode/register.ts).
   return { runner, manageTools: () => manageTools(allTools(), state, setTrusted), nested };
+}
+
+/**
+ * The built-in tools, other features' (video) and the chat's own (`run_subagent`): all count as
+ * built in, on by default, and no outside tool may shadow them.
+ */
+function ownTools(
+  host: VscodeToolHost,
+  chat: ChatPanelApi,
+  fromFeatures: readonly FeatureTool[],
+  chatTools: readonly Tool[],
+): Tool[] {
+  return [
+    ...builtinTools(host, {
+      ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+      ...(chat.skills ? { skills: chat.skills } : {}),
+    }),
+    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
+    ...chatTools,
+  ];
 }
 
 /** Runners for subagents (`chat/subagents`) over the chat's tools, and the chat's approver. */

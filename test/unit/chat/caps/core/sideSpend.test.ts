@@ -5,8 +5,8 @@ import { SideSpend } from '../../../../../src/chat/caps/core/sideSpend';
 const usd = { kind: 'USD', quotaPerUnit: 500000, rateMicro: 1000000, symbol: '$' } as const;
 const cny = { kind: 'CNY', quotaPerUnit: 500000, rateMicro: 7000000, symbol: '¥' } as const;
 
-describe('SideSpend', () => {
-  it("counts what is added for a conversation after a turn began, in the turn's unit only", () => {
+void describe('SideSpend', () => {
+  void it("counts what is added for a conversation after a turn began, in the turn's unit only", () => {
     const side = new SideSpend();
     side.add('c1', { quota: 50, unit: usd });
     const turn = side.from('c1');

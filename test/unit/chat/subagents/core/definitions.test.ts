@@ -18,22 +18,22 @@ const custom = (name: string, extra?: Record<string, unknown>): AgentDefinition 
 const lookUp = (list: AgentDefinition[]) => (n: string) =>
   Promise.resolve([...builtinAgents(), ...list].find((a) => a.name.toLowerCase() === n.toLowerCase()));
 
-describe('subagent definitions', () => {
-  it("reads `agents:` as VS Code documents it: absent any, [] none, '*' any, names", () => {
+void describe('subagent definitions', () => {
+  void it("reads `agents:` as VS Code documents it: absent any, [] none, '*' any, names", () => {
     assert.equal(subagentList(custom('a')), undefined);
     assert.deepEqual(subagentList(custom('a', { agents: [] })), { kind: 'names', names: [] });
     assert.deepEqual(subagentList(custom('a', { agents: ['*'] })), { kind: 'any' });
     assert.deepEqual(subagentList(custom('a', { agents: ['Explore', 3] })), { kind: 'names', names: ['Explore'] });
   });
 
-  it('a subagent starts subagents only when its file lists some, and never past depth 2', () => {
+  void it('a subagent starts subagents only when its file lists some, and never past depth 2', () => {
     assert.deepEqual(callableFrom(undefined, 0), { kind: 'any' });
     assert.deepEqual(callableFrom(EXPLORE, 1), { kind: 'names', names: [] });
     assert.deepEqual(callableFrom(custom('lead', { agents: ['Explore'] }), 1), { kind: 'names', names: ['Explore'] });
     assert.deepEqual(callableFrom(custom('lead', { agents: ['*'] }), 2), { kind: 'names', names: [] });
   });
 
-  it('resolves Explore and custom agents, refusing the built-in Agent, unknown names and unlisted ones', async () => {
+  void it('resolves Explore and custom agents, refusing the built-in Agent, unknown names and unlisted ones', async () => {
     const r = await resolveSubagent('explore', { kind: 'any' }, lookUp([]));
     assert.ok(r.ok && r.agent === EXPLORE);
     const agent = await resolveSubagent('Agent', { kind: 'any' }, lookUp([]));

@@ -4,8 +4,8 @@ import { Limiter } from '../../../../../src/chat/subagents/core/limiter';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
-describe('Limiter', () => {
-  it('runs at most the limit at once, the rest in turn', async () => {
+void describe('Limiter', () => {
+  void it('runs at most the limit at once, the rest in turn', async () => {
     let max = 2;
     const l = new Limiter(() => max);
     let now = 0;
@@ -24,7 +24,7 @@ describe('Limiter', () => {
     assert.equal(l.running, 0);
   });
 
-  it('a Stop while waiting ends the wait without running', async () => {
+  void it('a Stop while waiting ends the wait without running', async () => {
     const l = new Limiter(() => 1);
     const stop = new AbortController();
     let release!: () => void;

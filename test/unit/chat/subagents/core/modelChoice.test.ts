@@ -5,7 +5,7 @@ import { EXPLORE } from '../../../../../src/chat/subagents/core/definitions';
 import { chooseModel, type ModelChoiceInput } from '../../../../../src/chat/subagents/core/modelChoice';
 import { useGateway } from '../../../../support/helpers';
 
-describe('chooseModel against the local gateway', () => {
+void describe('chooseModel against the local gateway', () => {
   const gw = useGateway();
   const input = (over: Partial<ModelChoiceInput>): ModelChoiceInput => ({
     asked: {},
@@ -21,7 +21,7 @@ describe('chooseModel against the local gateway', () => {
     ...over,
   });
 
-  it("takes the call's model, else the file's, else the utility model, else the conversation's", async () => {
+  void it("takes the call's model, else the file's, else the utility model, else the conversation's", async () => {
     assert.deepEqual(await pick(input({ asked: { model: 'GW-Latest' } })), ['main', 'gw-latest']);
     const filed = { ...EXPLORE, models: ['nothing-here', 'gw-vision (vendor)'] };
     assert.deepEqual(await pick(input({ agent: filed })), ['main', 'gw-vision']);
@@ -30,7 +30,7 @@ describe('chooseModel against the local gateway', () => {
     assert.deepEqual(await pick(input({ asked: { profile: 'cheap relay', model: 'gw-chat' } })), ['cheap', 'gw-chat']);
   });
 
-  it('refuses an unknown profile, a model not listed and a file whose models are not listed, with the lists', async () => {
+  void it('refuses an unknown profile, a model not listed and a file whose models are not listed, with the lists', async () => {
     const why = async (i: ModelChoiceInput) => {
       const c = await chooseModel(i);
       assert.ok(!c.ok);

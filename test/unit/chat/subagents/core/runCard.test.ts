@@ -7,8 +7,8 @@ import type { ToolCardUpdate } from '../../../../../src/chat/tools/core/toolCard
 const usd = { kind: 'USD', quotaPerUnit: 500000, rateMicro: 1000000, symbol: '$' } as const;
 const ctx = { signal: new AbortController().signal, conversationId: 'c1', callId: 'call_9' };
 
-describe('RunCard', () => {
-  it('shows one line per run on the call card, and relays a run’s approvals one at a time', async () => {
+void describe('RunCard', () => {
+  void it('shows one line per run on the call card, and relays a run’s approvals one at a time', async () => {
     const posts: ToolCardUpdate[] = [];
     const asked: string[] = [];
     let answer!: (d: 'allow') => void;

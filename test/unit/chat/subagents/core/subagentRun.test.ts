@@ -7,10 +7,10 @@ import { useGateway } from '../../../../support/helpers';
 
 const usd = { kind: 'USD', quotaPerUnit: 500000, rateMicro: 1000000, symbol: '$' } as const;
 
-describe('runSubagent against the local gateway', () => {
+void describe('runSubagent against the local gateway', () => {
   const gw = useGateway({ models: { 'gw-mini': 'gw-chat' } });
 
-  it('answers the task in a fresh context on its model, priced, with progress', async () => {
+  void it('answers the task in a fresh context on its model, priced, with progress', async () => {
     const progress: SubagentProgress[] = [];
     const out = await runSubagent({
       agent: EXPLORE,
@@ -41,7 +41,7 @@ describe('runSubagent against the local gateway', () => {
     assert.equal(progress.at(-1)?.cost?.quota, out.cost.quota);
   });
 
-  it('says why a run did not finish, in front of what it found', () => {
+  void it('says why a run did not finish, in front of what it found', () => {
     const base = { summary: 'half', requests: 3, rounds: 2 };
     assert.equal(resultText('Explore', { ...base, status: 'done' }, 5), 'half');
     assert.match(resultText('Explore', { ...base, status: 'max-rounds' }, 5), /limit of 5 tool rounds[\s\S]*half$/);

@@ -32,13 +32,13 @@ const custom = (over: Partial<AgentDefinition>): AgentDefinition => ({
 const callSubagent = (args: Record<string, unknown>) =>
   script([{ calls: [{ name: 'run_subagent', arguments: args }] }]);
 
-describe('run_subagent against the local gateway', () => {
+void describe('run_subagent against the local gateway', () => {
   const gw = useGateway({ models: { 'gw-mini': 'gw-chat' } });
   let ws: { root: string; dispose(): Promise<void> };
-  before(async () => {
+  void before(async () => {
     ws = await tempWorkspace({ 'a.ts': 'export const A = 1; // alpha', 'b.ts': 'export const B = 2; // beta' });
   });
-  after(() => ws.dispose());
+  void after(() => ws.dispose());
   const bodies = (model?: string): Body[] =>
     gw
       .requests()
@@ -46,7 +46,7 @@ describe('run_subagent against the local gateway', () => {
       .map((r) => r.body as Body)
       .filter((b) => model === undefined || b.model === model);
 
-  it('runs Explore on its own model and context; the parent reads the summary, not the transcript', async () => {
+  void it('runs Explore on its own model and context; the parent reads the summary, not the transcript', async () => {
     const h = subagentHarness(() => gw, { root: ws.root });
     const task = script([{ calls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] }, { text: 'A is 1 in a.ts.' }]);
     const { outcome, conversation } = await h.parentTurn(callSubagent({ agent: 'Explore', task, model: 'gw-mini' }));
@@ -74,7 +74,7 @@ describe('run_subagent against the local gateway', () => {
     );
   });
 
-  it('refuses a model the profile does not list, naming the ones it does', async () => {
+  void it('refuses a model the profile does not list, naming the ones it does', async () => {
     const h = subagentHarness(() => gw, { root: ws.root });
     const { conversation } = await h.parentTurn(callSubagent({ agent: 'Explore', task: 'look', model: 'gw-nope' }));
     const result = conversation.messages.find((m) => m.role === 'tool');
@@ -85,7 +85,7 @@ describe('run_subagent against the local gateway', () => {
     assert.equal(bodies('gw-nope').length, 0, 'nothing is sent to it');
   });
 
-  it('a hostile workspace agent cannot grant a tool the user turned off, nor one its parent may not use', async () => {
+  void it('a hostile workspace agent cannot grant a tool the user turned off, nor one its parent may not use', async () => {
     const hostile = custom({ tools: { kind: 'names', names: ['run_command', 'read_file', 'write_file'] } });
     const h = subagentHarness(() => gw, { root: ws.root, disabled: ['run_command'], agents: [hostile] });
     const task = script([
@@ -142,7 +142,7 @@ describe('run_subagent against the local gateway', () => {
     await assert.rejects(import('node:fs/promises').then((f) => f.access(`${ws.root}/pwned.txt`)));
   });
 
-  it('a looping subagent stops at its own round limit and says so', async () => {
+  void it('a looping subagent stops at its own round limit and says so', async () => {
     const h = subagentHarness(() => gw, { root: ws.root });
     const loop = Array.from({ length: 10 }, () => ({ calls: [{ name: 'read_file', arguments: { path: 'b.ts' } }] }));
     const { conversation } = await h.parentTurn(
@@ -153,7 +153,7 @@ describe('run_subagent against the local gateway', () => {
     assert.equal(bodies('gw-mini').length, 6, 'five rounds, then the answer whose calls were not run');
   });
 
-  it('a looping subagent stops at its spend cap before the next request', async () => {
+  void it('a looping subagent stops at its spend cap before the next request', async () => {
     const unit = { kind: 'USD', quotaPerUnit: 500000, rateMicro: 1000000, symbol: '$' } as const;
     const loop = Array.from({ length: 10 }, () => ({ calls: [{ name: 'read_file', arguments: { path: 'b.ts' } }] }));
     const spent: number[] = [];
@@ -178,7 +178,7 @@ describe('run_subagent against the local gateway', () => {
     );
   });
 
-  it("the parent's Stop stops its subagents", async () => {
+  void it("the parent's Stop stops its subagents", async () => {
     let stalled = false;
     const h = subagentHarness(() => gw, {
       root: ws.root,
@@ -200,7 +200,7 @@ describe('run_subagent against the local gateway', () => {
     assert.equal(outcome.status, 'stopped');
   });
 
-  it('several tasks run side by side, each summary under its heading', async () => {
+  void it('several tasks run side by side, each summary under its heading', async () => {
     const h = subagentHarness(() => gw, { root: ws.root });
     const tasks = [
       { agent: 'Explore', task: '#say one', model: 'gw-mini' },
@@ -216,8 +216,8 @@ describe('run_subagent against the local gateway', () => {
   });
 });
 
-describe('readTasks', () => {
-  it('takes one agent and task, or a list, and refuses what is missing', () => {
+void describe('readTasks', () => {
+  void it('takes one agent and task, or a list, and refuses what is missing', () => {
     assert.deepEqual(readTasks({ agent: 'Explore', task: 'x' }), [{ agent: 'Explore', task: 'x' }]);
     assert.equal(readTasks({ tasks: [{ agent: 'a', task: 'b', model: 'm', profile: 'p' }] })[0]?.profile, 'p');
     assert.throws(() => readTasks({ agent: 'Explore' }), ToolError);

@@ -9,8 +9,8 @@ const call = (args: unknown) => ({
   function: { name: 'run_subagent', arguments: JSON.stringify(args) },
 });
 
-describe('the run_subagent definition', () => {
-  it('compiles, accepts one task or a list of up to 8, and refuses unknown fields', () => {
+void describe('the run_subagent definition', () => {
+  void it('compiles, accepts one task or a list of up to 8, and refuses unknown fields', () => {
     const v = new ToolCallValidator([SUBAGENT_TOOL_DEFINITION]);
     assert.ok(v.check(call({ agent: 'Explore', task: 'x' })).ok);
     assert.ok(v.check(call({ tasks: [{ agent: 'Explore', task: 'x', model: 'm', profile: 'p' }] })).ok);
