@@ -20,39 +20,10 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
  * tools) is imported when the chat is first shown or one of its commands first runs, a chunk of
  * its own (see esbuild.js).
  */
-/** The chat's code, on first use: the controller, its tools (with `run_subagent`) and the policies. */
-async function loadChat(s: Services): Promise<{ controller: ChatController; manageTools: () => Promise<void> }> {
-  const [{ ChatController }, { registerTools }, { lazyPolicies }, { chatSubagentTool }, failover] = await Promise.all([
-    import('./controller'),
-    import('../tools/vscode/register'),
-    import('./policies'),
-    import('../subagents/vscode/subagents'),
-    import('../failover/vscode/failover'),
-  ]);
-  // Hooks and command rules: loaded on their first event, shared by the tools and the session.
-  const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
-  const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
-  s.context.subscriptions.push(controller);
-  const { session, caps } = controller;
-  const subagents = chatSubagentTool(s, {
-    shown: () => session.shown,
-    currentModel: () => session.currentModel().id,
-    modeFor: (m) => session.context.modeFor(m),
-    agents: controller.agents,
-    side: caps.side,
-    postToolCall: (u) => controller.postToolCall(u),
-    backend: (profile) => failover.failoverBackend(s, profile),
-    billedTo: failover.answering,
-  });
-  const tools = registerTools(s, controller, s.chatTools, policies.gate, [subagents.tool]);
-  subagents.use(tools.nested);
-  return { controller, manageTools: tools.manageTools };
-}
-
 export function registerChat(s: Services): void {
   const { context } = s;
   let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
-  const load = () => (loading ??= loadChat(s));
+  const load = () => (loading ??= import('./loadChat').then((m) => m.loadChat(s)));
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
 
