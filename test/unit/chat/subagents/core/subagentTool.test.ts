@@ -142,6 +142,26 @@ void describe('run_subagent against the local gateway', () => {
     await assert.rejects(import('node:fs/promises').then((f) => f.access(`${ws.root}/pwned.txt`)));
   });
 
+  void it('a subagent whose file lists agents may start them, one level down, and no further', async () => {
+    const lead = custom({ name: 'lead', id: 'lead', extra: { agents: ['Explore'] } });
+    const h = subagentHarness(() => gw, { root: ws.root, agents: [lead] });
+    const inner = script([{ text: 'deep summary' }]);
+    const leadTask = script([
+      { calls: [{ name: 'run_subagent', arguments: { agent: 'Explore', task: inner, model: 'gw-vision' } }] },
+      { text: 'lead summary' },
+    ]);
+    const { conversation } = await h.parentTurn(callSubagent({ agent: 'lead', task: leadTask, model: 'gw-mini' }));
+    const result = conversation.messages.find((m) => m.role === 'tool');
+    assert.equal(result?.role === 'tool' && result.content, 'lead summary');
+    const names = (b: Body | undefined) => b?.tools?.map((t) => t.function.name) ?? [];
+    assert.ok(names(bodies('gw-mini')[0]).includes('run_subagent'), 'lead (depth 1) may start Explore');
+    assert.ok(!names(bodies('gw-vision')[0]).includes('run_subagent'), 'Explore (depth 2) may not go deeper');
+    const leadSaw = bodies('gw-mini')
+      .at(-1)!
+      .messages.find((m) => m.role === 'tool');
+    assert.equal(leadSaw?.content, 'deep summary');
+  });
+
   void it('a looping subagent stops at its own round limit and says so', async () => {
     const h = subagentHarness(() => gw, { root: ws.root });
     const loop = Array.from({ length: 10 }, () => ({ calls: [{ name: 'read_file', arguments: { path: 'b.ts' } }] }));
