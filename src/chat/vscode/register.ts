@@ -3,6 +3,7 @@ import type { Services } from '../../platform/services';
 import { pageHtml } from '../../platform/webviewPage';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from '../conversation/core/contracts';
 import type { ChatController } from './controller';
+import type { LoadedChat } from './loadChat';
 
 function setHtml(webview: vscode.Webview, controller: ChatController, extensionUri: vscode.Uri): void {
   webview.options = controller.webviewOptions(extensionUri);
@@ -11,34 +12,6 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
     title: vscode.l10n.t('Gateway Studio Chat'),
     module: true,
   });
-}
-
-interface LoadedChat {
-  controller: ChatController;
-  manageTools: () => Promise<void>;
-  mcp: { showServers(): Promise<void> };
-}
-
-/** The chat's code, on first use: the controller, its tools, hooks and MCP servers. */
-async function loadChat(s: Services): Promise<LoadedChat> {
-  const [{ ChatController }, { registerTools }, { lazyPolicies }, { lazyMcp }] = await Promise.all([
-    import('./controller'),
-    import('../tools/vscode/register'),
-    import('./policies'),
-    import('./mcp'),
-  ]);
-  // Hooks and command rules: loaded on their first event, shared by the tools and the session.
-  const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
-  // MCP servers: their client loads and starts them in the background.
-  const mcp = lazyMcp(s, () => vscode.workspace.isTrusted);
-  const controller = new ChatController(s, {
-    hooks: policies.session,
-    sources: [...policies.sources, mcp.source],
-    mcp: { mentions: mcp.mentions, slash: mcp.slash },
-  });
-  s.context.subscriptions.push(controller);
-  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp);
-  return { controller, manageTools: tools.manageTools, mcp };
 }
 
 /**
@@ -51,7 +24,7 @@ async function loadChat(s: Services): Promise<LoadedChat> {
 export function registerChat(s: Services): void {
   const { context } = s;
   let loading: Promise<LoadedChat> | undefined;
-  const load = () => (loading ??= loadChat(s));
+  const load = () => (loading ??= import('./loadChat').then((m) => m.loadChat(s)));
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
 

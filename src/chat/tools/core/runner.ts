@@ -38,8 +38,8 @@ export interface ToolResult {
   preview?: string;
 }
 
-/** Passed to every step of a tool. */
-export interface ToolCallContext {
+/** Passed to every step of a tool; with the turn's scope and subagent depth (run_subagent reads them). */
+export interface ToolCallContext extends Pick<ToolExecutionContext, 'allowed' | 'allowedFor' | 'subagent'> {
   signal: AbortSignal;
   conversationId: string;
   callId: string;
@@ -223,12 +223,7 @@ export class ToolRunner implements ToolExecutor {
       card.post('denied', tool.readOnly, step.reason, argumentsJson);
       return answer(`${GATE_DENIED_MESSAGE} ${step.reason}`);
     }
-    const callCtx: ToolCallContext = {
-      signal: ctx.signal,
-      conversationId: ctx.conversationId,
-      callId: call.id,
-      ...(ctx.answerId !== undefined ? { answerId: ctx.answerId } : {}),
-    };
+    const callCtx: ToolCallContext = { ...ctx, callId: call.id };
 
     let prepared: PreparedCall;
     try {

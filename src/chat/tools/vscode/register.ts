@@ -3,7 +3,7 @@ import type { FeatureTool } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
 import type { ToolInfo } from '../../../shared/protocol';
 import { builtinTools, CHANGING_TOOL_NAMES, READ_ONLY_TOOL_NAMES } from '../core/builtins';
-import { ToolRunner, type CardWarning, type Tool } from '../core/runner';
+import { ToolRunner, type CardWarning, type Tool, type ToolRunnerOptions } from '../core/runner';
 import type { ToolGate } from '../core/toolGate';
 import { CHAT_PANEL_TYPE } from '../../conversation/core/contracts';
 import type { ChatPanelApi } from './chatPort';
@@ -44,7 +44,8 @@ export function registerTools(
   fromFeatures: readonly FeatureTool[] = [],
   gate?: ToolGate,
   extra?: ChatExtraTools,
-): { runner: ToolRunner; manageTools: () => Promise<void> } {
+  chatTools: readonly Tool[] = [],
+): { runner: ToolRunner; manageTools: () => Promise<void>; nested: NestedRunners } {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
   const host = new VscodeToolHost();
@@ -54,18 +55,10 @@ export function registerTools(
   });
   context.subscriptions.push(state, host, approvals);
 
-  // Other features' tools (video) count as built in: on by default, and no outside tool may shadow them.
-  const builtins = [
-    ...builtinTools(host, {
-      ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
-      ...(chat.skills ? { skills: chat.skills } : {}),
-      ...askOption(chat, context.subscriptions),
-    }),
-    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
-  ];
+  const builtins = ownTools(host, chat, fromFeatures, chatTools, context.subscriptions);
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
   for (const t of fromFeatures) if (t.jobs) chat.offerTaskSource?.(t.jobs);
-  const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
+  const taken = new Set([...BUILTIN, ...builtins.map((t) => t.definition.function.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
   const allTools = (): ListedTool[] => listTools(builtins, taken, state, extra);
@@ -73,7 +66,7 @@ export function registerTools(
   const keyOf = (name: string): string | undefined =>
     allTools().find((t) => t.tool.definition.function.name === name)?.key;
 
-  const runner = new ToolRunner({
+  const options: ToolRunnerOptions = {
     tools: () =>
       allTools()
         // load_skill costs its definition on every request: offered only while a skill may be loaded.
@@ -89,7 +82,13 @@ export function registerTools(
     // Read on every call: granting trust brings the tools' trust back at once.
     workspaceTrusted: () => chat.isWorkspaceTrusted?.() ?? vscode.workspace.isTrusted,
     ...(gate ? { gate: () => gate } : {}),
-  });
+  };
+  const runner = new ToolRunner(options);
+  // A subagent's calls: the same tools, trust and hooks; its own approver and cards, no forced tool.
+  const nested: NestedRunners = {
+    runner: (o) => new ToolRunner({ ...options, ...o, choice: () => 'auto' }),
+    approve: (req) => approvals.approve(req),
+  };
 
   const infos = (): ToolInfo[] =>
     allTools().map(({ tool, key, enabled }) => ({
@@ -121,7 +120,35 @@ export function registerTools(
   publish();
 
   // The Manage Tools command is registered at activation by the chat (vscode/register.ts).
-  return { runner, manageTools: () => manageTools(allTools(), state, setTrusted) };
+  return { runner, manageTools: () => manageTools(allTools(), state, setTrusted), nested };
+}
+
+/**
+ * The built-in tools, other features' (video) and the chat's own (`run_subagent`): all count as
+ * built in, on by default, and no outside tool may shadow them.
+ */
+function ownTools(
+  host: VscodeToolHost,
+  chat: ChatPanelApi,
+  fromFeatures: readonly FeatureTool[],
+  chatTools: readonly Tool[],
+  subscriptions: vscode.Disposable[],
+): Tool[] {
+  return [
+    ...builtinTools(host, {
+      ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
+      ...(chat.skills ? { skills: chat.skills } : {}),
+      ...askOption(chat, subscriptions),
+    }),
+    ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
+    ...chatTools,
+  ];
+}
+
+/** Runners for subagents (`chat/subagents`) over the chat's tools, and the chat's approver. */
+export interface NestedRunners {
+  runner(o: Pick<ToolRunnerOptions, 'approve' | 'onUpdate'>): ToolRunner;
+  approve: ToolRunnerOptions['approve'];
 }
 
 /** Every tool with its key and enabled state: built-in, other extensions', then the extra ones (MCP). */
