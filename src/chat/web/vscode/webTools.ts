@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import type { Services } from '../../../platform/services';
+import { settingLayers } from '../../../platform/userSettings';
+import type { Tool } from '../../tools/core/runner';
+import { readAllowedHosts } from '../core/addressRule';
+import { DomainTrust } from '../core/domainTrust';
+import { fetchUrlTool } from '../core/fetchUrlTool';
+
+const SETTING = 'gatewayStudio.web.allowPrivateHosts';
+
+/**
+ * The web tools of the chat: fetch_url, with its domain approvals in the user's global state and
+ * the private hosts the user allowed read from their own settings only (a repository's value, or
+ * a dev container's, is ignored and the log says so). Problems in the setting are said once each.
+ */
+export function webTools(s: Services): Tool[] {
+  const trust = new DomainTrust(s.context.globalState);
+  const told = new Set<string>();
+  const say = (line: string, show: boolean) => {
+    if (told.has(line)) return;
+    told.add(line);
+    s.log.warn(line);
+    if (show) void vscode.window.showWarningMessage(vscode.l10n.t('Gateway Studio: {0}', line));
+  };
+  const allowedHosts = () => {
+    const layers = settingLayers('web.allowPrivateHosts');
+    if ([layers.remoteValue, layers.workspaceValue, layers.workspaceFolderValue].some((v) => v !== undefined))
+      say(`${SETTING}: a workspace's or the remote machine's value is ignored (user settings only).`, false);
+    const { hosts, problems } = readAllowedHosts(layers.globalValue);
+    for (const p of problems) say(`${SETTING}: ${p}.`, true);
+    return hosts;
+  };
+  return [fetchUrlTool({ trust, allowedHosts })];
+}
