@@ -13,6 +13,26 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
   });
 }
 
+interface LoadedChat {
+  controller: ChatController;
+  manageTools: () => Promise<void>;
+}
+
+/** The chat's code, imported on first use: its controller, its tools (the web's among them), its policies. */
+async function loadChat(s: Services): Promise<LoadedChat> {
+  const [{ ChatController }, { registerTools }, { lazyPolicies }, { webTools }] = await Promise.all([
+    import('./controller'),
+    import('../tools/vscode/register'),
+    import('./policies'),
+    import('../web/vscode/webTools'),
+  ]);
+  // Hooks and command rules: loaded on their first event, shared by the tools and the session.
+  const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
+  const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
+  s.context.subscriptions.push(controller);
+  return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate, webTools(s)).manageTools };
+}
+
 /**
  * The chat: a view in its own activity-bar container, the same chat in an editor panel ("Open
  * Chat"), the editor commands, and its tools (with those other features add to `s.chatTools`, the video's).
@@ -22,20 +42,8 @@ function setHtml(webview: vscode.Webview, controller: ChatController, extensionU
  */
 export function registerChat(s: Services): void {
   const { context } = s;
-  let loading: Promise<{ controller: ChatController; manageTools: () => Promise<void> }> | undefined;
-  const load = () =>
-    (loading ??= (async () => {
-      const [{ ChatController }, { registerTools }, { lazyPolicies }] = await Promise.all([
-        import('./controller'),
-        import('../tools/vscode/register'),
-        import('./policies'),
-      ]);
-      // Hooks and command rules: loaded on their first event, shared by the tools and the session.
-      const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
-      const controller = new ChatController(s, { hooks: policies.session, sources: policies.sources });
-      context.subscriptions.push(controller);
-      return { controller, manageTools: registerTools(s, controller, s.chatTools, policies.gate).manageTools };
-    })());
+  let loading: Promise<LoadedChat> | undefined;
+  const load = () => (loading ??= loadChat(s));
   const chat = async () => (await load()).controller;
   let panel: vscode.WebviewPanel | undefined;
 

@@ -33,6 +33,8 @@ export function registerTools(
   chat: ChatPanelApi,
   fromFeatures: readonly FeatureTool[] = [],
   gate?: ToolGate,
+  /** The chat's own tools kept outside this folder (the web's fetch_url), counted as built in. */
+  chatTools: readonly Tool[] = [],
 ): { runner: ToolRunner; manageTools: () => Promise<void> } {
   const { context, log } = s;
   const state = new ToolState(context.workspaceState);
@@ -48,12 +50,12 @@ export function registerTools(
     ...builtinTools(host, {
       ...(chat.checkpointRecorder ? { recorder: chat.checkpointRecorder } : {}),
       ...(chat.skills ? { skills: chat.skills } : {}),
-    }),
+    }).concat(chatTools),
     ...fromFeatures.map((t) => featureTool(t, (c, id, key, src) => chat.followTask?.(c, id, key, src))),
   ];
   // Cards of earlier calls (stored with their conversation and call ids) follow their tasks again.
   for (const t of fromFeatures) if (t.jobs) chat.offerTaskSource?.(t.jobs);
-  const taken = new Set([...BUILTIN, ...fromFeatures.map((t) => t.name)]);
+  const taken = new Set([...BUILTIN, ...builtins.map((t) => t.definition.function.name)]);
   // Enabled and trusted state is kept under each tool's key: a built-in tool's name, an outside
   // tool's own identity (see core/externalToolNames), never an outside tool's wire name.
   const allTools = (): ListedTool[] => [
