@@ -26,9 +26,16 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
         (e) =>
           typeof e === 'object' &&
           e !== null &&
-          ['protocol', 'extraBody', 'reasoningEffort', 'variants', 'temperature', 'topP', 'maxTokens'].some(
-            (k) => k in e,
-          ),
+          [
+            'protocol',
+            'extraBody',
+            'reasoningEffort',
+            'variants',
+            'temperature',
+            'topP',
+            'maxTokens',
+            'webSearch',
+          ].some((k) => k in e),
       ),
     );
     if (ws)

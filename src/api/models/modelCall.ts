@@ -27,6 +27,8 @@ export interface ModelCallSettings {
   sampling?: Sampling;
   /** The model id on the wire, for a variant (whose own id is `<model>#<variant>`). */
   wireModel?: string;
+  /** Search the web where the relay offers it: OpenRouter's web plugin, the Responses `web_search` tool. */
+  webSearch?: boolean;
   /** Why the entry cannot be used (a refused `extraBody`): the request fails with this. */
   problem?: string;
 }
@@ -95,6 +97,10 @@ function readEntry(raw: Record<string, unknown>, where: string, problems: string
     else problems.push(`${where}.${key} must be a number from ${lo} to ${hi}; it is ${JSON.stringify(v)}.`);
   }
   if (Object.keys(sampling).length > 0) out.sampling = sampling;
+  if (raw.webSearch !== undefined) {
+    if (typeof raw.webSearch === 'boolean') out.webSearch = raw.webSearch;
+    else problems.push(`${where}.webSearch must be true or false; it is ${JSON.stringify(raw.webSearch)}.`);
+  }
   if (raw.extraBody !== undefined) {
     const body = obj(raw.extraBody);
     if (!body) {
