@@ -113,6 +113,9 @@ export function registerChat(s: Services): void {
       (await chat()).showCustomizations(),
     ),
     vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
+    vscode.commands.registerCommand('gatewayStudio.manageWebDomains', async () =>
+      (await import('../web/vscode/webTools')).manageWebDomains(s),
+    ),
     ...contextCommands(chat, reveal),
   );
 }

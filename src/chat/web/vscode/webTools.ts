@@ -32,3 +32,26 @@ export function webTools(s: Services): Tool[] {
   };
   return [fetchUrlTool({ trust, allowedHosts })];
 }
+
+/** Gateway Studio: Manage Web Domains: the allowed domains, the ones the user unticks forgotten. */
+export async function manageWebDomains(s: Services): Promise<void> {
+  const trust = new DomainTrust(s.context.globalState);
+  const domains = trust.domains();
+  if (domains.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('fetch_url asks before reading from any domain: none is allowed without asking yet.'),
+    );
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    domains.map((d) => ({ label: d, picked: true })),
+    {
+      canPickMany: true,
+      title: vscode.l10n.t('Domains fetch_url may read without asking (in every workspace)'),
+      placeHolder: vscode.l10n.t('Untick a domain to be asked again before the next fetch from it'),
+    },
+  );
+  if (!picked) return;
+  const kept = new Set(picked.map((p) => p.label));
+  for (const d of domains) if (!kept.has(d)) await trust.forget(d);
+}
