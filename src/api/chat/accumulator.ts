@@ -6,7 +6,7 @@ import { usageSchema } from '../../shared/protocol/chat';
 import { GatewayError, readWireError } from '../transport/errors';
 import { contentReasoning, deltaReasoning, reasoningDeltaShape } from './reasoning/dialects';
 import { uniqueToolCallIds } from './toolCallIds';
-import { addCitations, searchesIn, searchNotice, withSources, type Citation } from './citations';
+import { addCitations, searchesIn, type Citation } from './citations';
 import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
 const str = z.nullish(z.string());
@@ -310,10 +310,9 @@ export function chatResult(a: GatheredAnswer): ChatResult {
   }));
   // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
   const cited = a.citations ?? [];
-  const content = withSources(a.content, cited);
   const message: ChatResult['message'] = {
     role: 'assistant',
-    content: content !== '' || toolCalls.length === 0 ? content : null,
+    content: a.content !== '' || toolCalls.length === 0 ? a.content : null,
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (a.reasoning) message.reasoning_content = a.reasoning;
@@ -324,9 +323,6 @@ export function chatResult(a: GatheredAnswer): ChatResult {
   if (a.id) out.id = a.id;
   if (cited.length > 0) out.citations = [...cited];
   const searches = a.searches || searchesIn(a.usage);
-  if (searches) {
-    out.webSearches = searches;
-    out.notices = [searchNotice(searches, typeof (a.usage as { cost?: unknown } | undefined)?.cost === 'number')];
-  }
+  if (searches) out.webSearches = searches;
   return out;
 }

@@ -1,8 +1,7 @@
 // Web search citations (`url_citation` annotations) in both shapes relays send them: chat
 // completions nest them (`{type, url_citation: {url, title}}`, OpenRouter's web plugin), the
-// Responses API has them flat (`{type, url, title}`, its `web_search` tool). The answer shows them
-// as links under its text; the searches a relay counted go on the answer's notices with the cost.
-import * as l10n from '@vscode/l10n';
+// Responses API has them flat (`{type, url, title}`, its `web_search` tool). Read while the answer
+// streams, so this is kept small: how they are shown is ./searchNotes, loaded only when there are some.
 import type { Citation, Usage } from '../transport/answer';
 
 export type { Citation };
@@ -24,31 +23,8 @@ export function addCitations(into: Citation[], annotations: unknown): void {
   }
 }
 
-/** Markdown link text and target that cannot break out of the link. */
-function link(c: Citation): string {
-  const text = (c.title || new URL(c.url).host).replace(/([[\]\\])/g, '\\$1');
-  return `[${text}](<${c.url.replace(/[<>\s]/g, encodeURIComponent)}>)`;
-}
-
-/** The answer's text with its sources as numbered links under it (unchanged when there are none). */
-export function withSources(content: string, citations: readonly Citation[]): string {
-  if (citations.length === 0) return content;
-  const lines = citations.map((c, i) => `${i + 1}. ${link(c)}`);
-  return `${content.trimEnd()}\n\n${l10n.t('Sources:')}\n\n${lines.join('\n')}`;
-}
-
 /** How many web searches a usage reports (OpenRouter and Anthropic-style `server_tool_use`). */
 export function searchesIn(usage: Usage | undefined): number | undefined {
   const n = obj(usage?.server_tool_use)?.web_search_requests;
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-/** The line under an answer that searched the web: how often, and whether the shown cost has it. */
-export function searchNotice(searches: number, costReported: boolean): string {
-  return costReported
-    ? l10n.t('Searched the web {0} time(s); the cost the relay reported includes the searches.', searches)
-    : l10n.t(
-        'Searched the web {0} time(s); the relay does not report what the searches cost, so the cost shown leaves them out.',
-        searches,
-      );
 }
