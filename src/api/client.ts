@@ -99,6 +99,8 @@ export class GatewayClient {
   private async observed(req: ChatRequest, call: () => Promise<ChatResult>): Promise<ChatResult> {
     try {
       const r = await call();
+      // Sources under the text and the searches' line: only a web-searching answer loads this.
+      if (r.citations || r.webSearches) (await import('./chat/searchNotes')).presentSearch(r);
       await this.seen(req, r);
       return r;
     } catch (e) {

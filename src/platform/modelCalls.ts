@@ -35,6 +35,7 @@ export async function modelCalls(log: Logger): Promise<ModelCalls> {
             'topP',
             'maxTokens',
             'promptCache',
+            'webSearch',
           ].some((k) => k in e),
       ),
     );

@@ -42,7 +42,20 @@ export interface Plan {
   calls: PlannedCall[];
   finish: string;
   promptTokens: number;
+  /** Pages a web search "found" (the request asked for OpenRouter's web plugin or the web_search tool). */
+  citations?: { url: string; title: string }[];
 }
+
+/** What every web search of the local gateway finds. */
+export const WEB_RESULT = { url: 'https://search.gateway.test/result', title: 'Local gateway search result' };
+
+/** OpenRouter's web plugin asked for: `plugins: [{ id: "web" }]`. */
+function asksWeb(body: Json): boolean {
+  return Array.isArray(body.plugins) && body.plugins.some((x) => isObj(x) && x.id === 'web');
+}
+
+const chatAnnotations = (p: Plan): Json =>
+  p.citations ? { annotations: p.citations.map((c) => ({ type: 'url_citation', url_citation: c })) } : {};
 
 /** Directives found in the last user message. */
 interface Directives {
@@ -654,7 +667,7 @@ async function stream(
   const withFinish = style === 'args-with-finish' && rows.length > 1 && !fx.noFinishReason ? rows.pop() : undefined;
   for (const row of rows) if (!(await chunk({ tool_calls: row }))) return;
   if (!fx.noFinishReason) {
-    const delta = withFinish ? { tool_calls: withFinish } : {};
+    const delta = { ...(withFinish ? { tool_calls: withFinish } : {}), ...chatAnnotations(p) };
     if (!(await chunk(delta, p.finish, usageMode === 'finish' ? { usage: { ...usageOf(p), ...extraUsage } } : {})))
       return;
   }
@@ -740,6 +753,10 @@ export async function handleChat(
   );
   for (const [name, value] of Object.entries(report?.headers ?? {})) res.setHeader(name, value);
   const extraUsage: Json = { ...cache?.usage, ...(report?.usageCost !== undefined ? { cost: report.usageCost } : {}) };
+  if (asksWeb(body)) {
+    p.citations = [WEB_RESULT];
+    extraUsage.server_tool_use = { web_search_requests: 1 };
+  }
   if (body.stream === true) {
     await stream(res, p, body, fx, chunkDelayMs, stamp, extraUsage);
     return;
@@ -751,6 +768,7 @@ export async function handleChat(
   const message: Json = {
     role: 'assistant',
     content: p.calls.length && content === '' ? null : content,
+    ...chatAnnotations(p),
     ...(p.reasoning && !tagged
       ? dialect === 'details'
         ? { reasoning_details: [{ type: 'reasoning.text', text: p.reasoning, format: 'unknown', index: 0 }] }

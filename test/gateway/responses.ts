@@ -14,7 +14,7 @@ import { fragments, pieces } from './content';
 import type { WindowRule } from './context';
 import type { FaultEffects } from './faults';
 import { httpError, sendJson } from './http';
-import { plan, usageOf, type Plan } from './chat';
+import { plan, usageOf, WEB_RESULT, type Plan } from './chat';
 import { SseWriter } from './sse';
 
 type Json = Record<string, unknown>;
@@ -103,7 +103,9 @@ export function chatBodyOf(body: Json): Json {
   });
   const out: Json = { model: body.model, messages };
   if (Array.isArray(body.tools))
-    out.tools = body.tools.map((t, i) => {
+    // The built-in `web_search` tool is the gateway's to run (handleResponses), not a function.
+    out.tools = body.tools.flatMap((t, i) => {
+      if (isObj(t) && t.type === 'web_search') return [];
       if (!isObj(t) || t.type !== 'function' || typeof t.name !== 'string')
         bad(`tools[${i}] must be { type: "function", name, parameters }`, `tools[${i}]`);
       return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } };
@@ -152,13 +154,20 @@ function outputItems(p: Plan, encrypted: boolean): Json[] {
       summary: [{ type: 'summary_text', text: p.reasoning }],
       ...(encrypted ? { encrypted_content: ENC + Buffer.from(p.reasoning).toString('base64') } : {}),
     });
+  if (p.citations) out.push({ type: 'web_search_call', id: itemId('ws'), status: 'completed' });
   if (p.content !== '' || p.calls.length === 0)
     out.push({
       type: 'message',
       id: itemId('msg'),
       status: 'completed',
       role: 'assistant',
-      content: [{ type: 'output_text', text: p.content, annotations: [] }],
+      content: [
+        {
+          type: 'output_text',
+          text: p.content,
+          annotations: (p.citations ?? []).map((c) => ({ type: 'url_citation', start_index: 0, end_index: 0, ...c })),
+        },
+      ],
     });
   for (const c of p.calls)
     out.push({
@@ -204,6 +213,10 @@ async function stream(
   const items = outputItems(p, encrypted);
   for (const [output_index, item] of items.entries()) {
     const item_id = item.id;
+    if (item.type === 'web_search_call') {
+      if (!(await send('response.output_item.done', { output_index, item }))) return;
+      continue;
+    }
     const empty =
       item.type === 'reasoning'
         ? { ...item, summary: [], encrypted_content: undefined }
@@ -267,6 +280,8 @@ export async function handleResponses(
   if (body.store !== undefined && typeof body.store !== 'boolean') bad('store must be a boolean', 'store');
   const chat = chatBodyOf(body);
   const p = plan(chat, typeof body.model === 'string' ? windowOf(body.model) : undefined, 'responses', body);
+  if (Array.isArray(body.tools) && body.tools.some((t) => isObj(t) && t.type === 'web_search'))
+    p.citations = [WEB_RESULT];
   charge?.(String(body.model), usageOf(p) as { prompt_tokens: number; completion_tokens: number });
   const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
   if (body.stream === true) return stream(res, p, encrypted, fx, chunkDelayMs);

@@ -6,6 +6,7 @@ import { usageSchema } from '../../shared/protocol/chat';
 import { GatewayError, readWireError } from '../transport/errors';
 import { contentReasoning, deltaReasoning, reasoningDeltaShape } from './reasoning/dialects';
 import { uniqueToolCallIds } from './toolCallIds';
+import { addCitations, searchesIn, type Citation } from './citations';
 import type { ChatResult, ChatStreamEvent, ToolCall, Usage } from './wire';
 
 const str = z.nullish(z.string());
@@ -30,6 +31,8 @@ const deltaSchema = z.object({
   // Each reasoning dialect's field (./reasoning/dialects).
   ...reasoningDeltaShape,
   tool_calls: z.nullish(z.array(toolCallDeltaSchema)),
+  // A web search's `url_citation`s (OpenRouter's web plugin), read leniently by ./citations.
+  annotations: z.nullish(z.array(z.unknown())),
 });
 
 /** A `chat.completion.chunk`, read leniently: every deviation in wire-quirks.md must parse. */
@@ -137,6 +140,7 @@ export class ChatAccumulator {
   private usage?: Usage;
   private model?: string;
   private id?: string;
+  private readonly citations: Citation[] = [];
 
   constructor(private readonly emit?: (e: ChatStreamEvent) => void) {}
 
@@ -195,6 +199,7 @@ export class ChatAccumulator {
         const r = deltaReasoning(d);
         if (r) this.addReasoning(r);
         if (d.tool_calls) for (const t of d.tool_calls) this.applyToolDelta(t);
+        if (d.annotations) addCitations(this.citations, d.annotations);
       }
       if (ch.finish_reason) {
         const rest = this.think.end();
@@ -273,6 +278,7 @@ export class ChatAccumulator {
       usage: this.usage,
       model: this.model,
       id: this.id,
+      citations: this.citations,
     });
   }
 }
@@ -287,6 +293,9 @@ export interface GatheredAnswer {
   usage?: ChatResult['usage'];
   model?: string;
   id?: string;
+  citations?: readonly Citation[];
+  /** Web searches the answer's items counted (Responses' `web_search_call`); else the usage's count. */
+  searches?: number;
 }
 
 /** The answer in the chat's shape (also the partial result of a broken stream). */
@@ -300,6 +309,7 @@ export function chatResult(a: GatheredAnswer): ChatResult {
     function: { name: s.name, arguments: s.args },
   }));
   // Empty text beside tool calls is `null`, as the wire protocol has it for such turns.
+  const cited = a.citations ?? [];
   const message: ChatResult['message'] = {
     role: 'assistant',
     content: a.content !== '' || toolCalls.length === 0 ? a.content : null,
@@ -311,5 +321,8 @@ export function chatResult(a: GatheredAnswer): ChatResult {
   if (a.usage) out.usage = a.usage;
   if (a.model) out.model = a.model;
   if (a.id) out.id = a.id;
+  if (cited.length > 0) out.citations = [...cited];
+  const searches = a.searches || searchesIn(a.usage);
+  if (searches) out.webSearches = searches;
   return out;
 }

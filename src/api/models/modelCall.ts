@@ -29,6 +29,8 @@ export interface ModelCallSettings {
   wireModel?: string;
   /** How the model is asked for its prompt cache (chat/promptCache.ts); `auto` or absent: its family's default. */
   promptCache?: CacheSetting;
+  /** Search the web where the relay offers it: OpenRouter's web plugin, the Responses `web_search` tool. */
+  webSearch?: boolean;
   /** Why the entry cannot be used (a refused `extraBody`): the request fails with this. */
   problem?: string;
 }
@@ -106,6 +108,10 @@ function readEntry(raw: Record<string, unknown>, where: string, problems: string
     else problems.push(`${where}.${key} must be a number from ${lo} to ${hi}; it is ${JSON.stringify(v)}.`);
   }
   if (Object.keys(sampling).length > 0) out.sampling = sampling;
+  if (raw.webSearch !== undefined) {
+    if (typeof raw.webSearch === 'boolean') out.webSearch = raw.webSearch;
+    else problems.push(`${where}.webSearch must be true or false; it is ${JSON.stringify(raw.webSearch)}.`);
+  }
   if (raw.extraBody !== undefined) {
     const body = obj(raw.extraBody);
     if (!body) {

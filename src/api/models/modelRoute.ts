@@ -110,6 +110,8 @@ export class ModelRouter {
       });
     if (s.wireModel) out.model = s.wireModel;
     if (s.reasoningEffort) out.reasoning_effort = s.reasoningEffort;
+    // OpenRouter's web plugin; `extraBody` may still tune it (its `plugins` replace this list).
+    if (s.webSearch) out.plugins = [...(Array.isArray(out.plugins) ? out.plugins : []), { id: 'web' }];
     if (s.extraBody) out = mergeBody(out, s.extraBody);
     return out;
   }
@@ -131,6 +133,8 @@ export class ModelRouter {
             : undefined
           : this.reasoning.get(this.key(wireModel, m)),
     });
+    // The Responses API's own search tool, beside the function tools (`extraBody` may not set `tools`).
+    if (s.webSearch) body.tools = [...(Array.isArray(body.tools) ? body.tools : []), { type: 'web_search' }];
     return s.extraBody ? mergeBody(body, s.extraBody) : body;
   }
 

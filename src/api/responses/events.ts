@@ -9,6 +9,7 @@ import * as l10n from '@vscode/l10n';
 import { GatewayError } from '../transport/errors';
 import { ThinkTagSplitter } from '../chat/reasoning/thinkTags';
 import { chatResult } from '../chat/accumulator';
+import { addCitations, type Citation } from '../chat/citations';
 import type { ChatResult, ChatStreamEvent, ReasoningItem, Usage } from '../chat/wire';
 
 type Json = Record<string, unknown>;
@@ -58,6 +59,9 @@ export class ResponsesAccumulator {
    * response rather than per item, as relays drop `item_id` from deltas.
    */
   private sawText = false;
+  /** The `url_citation`s of a `web_search` answer, and the searches it ran (`web_search_call` items). */
+  private readonly citations: Citation[] = [];
+  private readonly searchIds = new Set<string>();
   private sawReasoning = false;
   /** Last summary part seen per reasoning item, to put a blank line between parts. */
   private readonly summaryPart = new Map<string, number>();
@@ -120,6 +124,9 @@ export class ResponsesAccumulator {
         this.settleArgs(slot, str(e.arguments));
         return;
       }
+      case 'response.output_text.annotation.added':
+        addCitations(this.citations, [e.annotation]);
+        return;
       case 'response.output_item.done':
         this.itemDone(obj(e.item));
         return;
@@ -249,8 +256,12 @@ export class ResponsesAccumulator {
           .join('\n\n');
         if (text) this.addReasoning(text);
       }
+    } else if (item.type === 'web_search_call') {
+      this.searchIds.add(str(item.id) ?? `search-${this.searchIds.size}`);
     } else if (item.type === 'message') {
       const itemId = str(item.id) ?? '';
+      for (const p of Array.isArray(item.content) ? item.content : [])
+        addCitations(this.citations, obj(p)?.annotations);
       if (this.sawText || this.messagesDone.has(itemId)) return;
       this.messagesDone.add(itemId);
       const parts = Array.isArray(item.content) ? item.content : [];
@@ -328,6 +339,8 @@ export class ResponsesAccumulator {
       usage: this.usage,
       model: this.model,
       id: this.id,
+      citations: this.citations,
+      searches: this.searchIds.size,
     });
   }
 }

@@ -37,6 +37,12 @@ export interface EncryptedReasoning {
   items: ReasoningItem[];
 }
 
+/** A web page a web-searching answer cites (a `url_citation` annotation). */
+export interface Citation {
+  url: string;
+  title?: string;
+}
+
 /** The outcome of a chat call, streamed or not. */
 export interface ChatResult {
   message: {
@@ -53,4 +59,8 @@ export interface ChatResult {
   id?: string;
   /** Lines for the user about how the answer came (chat/failover: which profile answered and why). */
   notices?: string[];
+  /** The pages a web search found and the answer cites (also listed as links under its text). */
+  citations?: Citation[];
+  /** How many web searches the relay ran for this answer, when it says. */
+  webSearches?: number;
 }

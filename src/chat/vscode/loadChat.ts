@@ -9,6 +9,7 @@ import { answering, failoverBackend } from '../failover/vscode/failover';
 import { chatSubagentTool } from '../subagents/vscode/subagents';
 import { registerTools } from '../tools/vscode/register';
 import { ChatController } from './controller';
+import { webTools } from '../web/vscode/webTools';
 import { lazyMcp } from './mcp';
 import { lazyPolicies } from './policies';
 
@@ -40,7 +41,7 @@ export function loadChat(s: Services): LoadedChat {
     backend: (profile) => failoverBackend(s, profile),
     billedTo: answering,
   });
-  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp, [subagents.tool]);
+  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp, [subagents.tool, ...webTools(s)]);
   subagents.use(tools.nested);
   return { controller, manageTools: tools.manageTools, mcp };
 }

@@ -95,6 +95,9 @@ export function registerChat(s: Services): void {
     ),
     vscode.commands.registerCommand('gatewayStudio.manageTools', async () => (await load()).manageTools()),
     vscode.commands.registerCommand('gatewayStudio.mcpServers', async () => (await load()).mcp.showServers()),
+    vscode.commands.registerCommand('gatewayStudio.manageWebDomains', async () =>
+      (await import('../web/vscode/webTools')).manageWebDomains(s),
+    ),
     ...contextCommands(chat, reveal),
   );
 }

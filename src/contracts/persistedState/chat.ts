@@ -109,6 +109,14 @@ export const contextWindowKey = /* @__PURE__ */ stateKey({
   fallback: emptyMap,
 });
 
+/** global: the web domains fetch_url may fetch without asking (per user, never per workspace: a repository cannot pre-allow one). */
+export const webDomainsKey = /* @__PURE__ */ stateKey({
+  key: 'gatewayStudio.web.allowedDomains',
+  store: 'global',
+  check: items(text),
+  fallback: (): string[] => [],
+});
+
 /** Keys made of a prefix and an id, one per item. */
 interface StateFamily {
   readonly prefix: string;

@@ -65,6 +65,8 @@ export interface PreparedCall {
    * time, whatever trust the tool has, and its card says why.
    */
   guard?: GuardKind;
+  /** Trust asked and kept per call, not per tool (fetch_url: per domain, per user), when set. */
+  trust?: { key: string; store: TrustStore };
 }
 
 /** One tool: its wire definition, whether it only reads, and how to prepare a call. */
@@ -259,7 +261,7 @@ export class ToolRunner implements ToolExecutor {
   private async allowed(c: AskedCall, card: Card, ctx: ToolExecutionContext): Promise<boolean> {
     const { tool, prepared } = c;
     if (tool.asksUser) return true;
-    const trustKey = tool.trustKey ?? c.name;
+    const { key: trustKey, store } = prepared.trust ?? { key: tool.trustKey ?? c.name, store: this.opts.trust };
     const untrusted = !(this.opts.workspaceTrusted?.() ?? true);
     const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];
     const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
@@ -269,7 +271,7 @@ export class ToolRunner implements ToolExecutor {
     card.caution = { ...card.caution, ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
     // A policy's allow stands in for the user's trust, never for a guard's ask or Restricted Mode's.
     const allowed = c.gated?.decision === 'allow' && (tool.readOnly || !untrusted);
-    if (!askEveryTime && (allowed || this.trusted(tool, trustKey, ctx.conversationId, untrusted))) return true;
+    if (!askEveryTime && (allowed || this.trusted(tool, trustKey, ctx.conversationId, untrusted, store))) return true;
     const decision = await this.ask(c, card, ctx, untrusted, warningText);
     if (decision === 'deny') {
       card.post('denied', tool.readOnly, undefined, c.argumentsJson);
@@ -280,7 +282,7 @@ export class ToolRunner implements ToolExecutor {
     // every time (a secret file) never turns into trust: the next secret would go unasked.
     if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
       if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
-      else await this.opts.trust.trust(trustKey);
+      else await store.trust(trustKey);
     }
     return true;
   }
@@ -363,10 +365,10 @@ export class ToolRunner implements ToolExecutor {
    * changes things is ignored (a hostile folder's tasks could otherwise ride on it); trust returns
    * by itself once the user trusts the workspace, since this is read on every call.
    */
-  private trusted(tool: Tool, name: string, conversationId: string, untrusted: boolean): boolean {
-    if (this.conversationTrust.get(conversationId)?.has(name)) return true;
+  private trusted(tool: Tool, name: string, id: string, untrusted: boolean, store: TrustStore): boolean {
+    if (this.conversationTrust.get(id)?.has(name)) return true;
     if (untrusted && !tool.readOnly) return false;
-    return this.opts.trust.isTrusted(name);
+    return store.isTrusted(name);
   }
 
   private trustForConversation(conversationId: string, name: string): void {

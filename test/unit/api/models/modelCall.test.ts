@@ -62,3 +62,14 @@ void test('variants inherit their model and override it; the wire model is the l
   assert.deepEqual(c.byId['gpt-5#fast']!.extraBody, { a: { x: 1 } });
   assert.equal(c.byId['gpt-5#fast']!.reasoningEffort, 'minimal');
 });
+
+void test('webSearch is read per model (and per variant); anything but a boolean is a problem', () => {
+  const c = readModelCalls({
+    m: { webSearch: true, variants: { off: { webSearch: false } } },
+    bad: { webSearch: 'yes' },
+  });
+  assert.equal(c.byId.m?.webSearch, true);
+  assert.equal(c.byId['m#off']?.webSearch, false);
+  assert.equal(c.byId.bad?.webSearch, undefined);
+  assert.match(c.problems[0] ?? '', /\["bad"\]\.webSearch must be true or false; it is "yes"/);
+});

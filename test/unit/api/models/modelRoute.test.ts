@@ -119,3 +119,26 @@ void test('encrypted reasoning kept with the answer by its caller is sent back b
   assert.equal(req.messages[1], m, "the caller's request is not changed");
   assert.equal(m.encrypted_reasoning, kept);
 });
+
+void test("webSearch asks for OpenRouter's web plugin on chat and the web_search tool on responses", async () => {
+  const r = new ModelRouter();
+  assert.deepEqual(r.chatBody({ model: 'm', messages: [] }, { webSearch: true }).plugins, [{ id: 'web' }]);
+  // extraBody still tunes the plugin (its list replaces ours).
+  assert.deepEqual(
+    r.chatBody(
+      { model: 'm', messages: [] },
+      { webSearch: true, extraBody: { plugins: [{ id: 'web', max_results: 3 }] } },
+    ).plugins,
+    [{ id: 'web', max_results: 3 }],
+  );
+  assert.equal(r.chatBody({ model: 'm', messages: [] }, {}).plugins, undefined);
+  const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: {} } }];
+  const body = await r.responsesBody({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools }, true, {
+    webSearch: true,
+  });
+  const sent = body.tools as Array<{ type: string; name?: string }>;
+  assert.deepEqual(
+    sent.map((t) => t.type),
+    ['function', 'web_search'],
+  );
+});

@@ -9,6 +9,7 @@ import {
   PERSISTED_FAMILIES,
   rulesAllowedUntrustedKey,
   toolStateKey,
+  webDomainsKey,
 } from '../../../../src/contracts/persistedState/chat';
 import { decodeState, loadState } from '../../../../src/contracts/persistedState/state';
 
@@ -52,6 +53,17 @@ void describe('the history', () => {
     assert.ok(check({ version: 2, conversation: { id: 'c' } }));
     assert.equal(check({ version: 'x', conversation: {} }), undefined);
     assert.equal(check({ version: 1 }), undefined);
+  });
+});
+
+void describe('the web domains allowed for fetch_url', () => {
+  void it('kept per user (global), a list of names; anything else reads as none allowed', () => {
+    assert.deepEqual(
+      [webDomainsKey.key, webDomainsKey.store, webDomainsKey.version],
+      ['gatewayStudio.web.allowedDomains', 'global', 1],
+    );
+    assert.deepEqual(loadState(stored(['example.com']), webDomainsKey), ['example.com']);
+    assert.deepEqual(loadState(stored('example.com'), webDomainsKey), []);
   });
 });
 

@@ -1,0 +1,30 @@
+// HTML to Markdown with Readability, linkedom and turndown: the article kept, the noise and
+// hidden text dropped, links made absolute.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../../../../../src/chat/web/core/toMarkdown';
+import { ARTICLE_HTML } from '../../../../support/webPages';
+
+void describe('htmlToMarkdown', () => {
+  void it('keeps the article as Markdown, drops menus, scripts and hidden text', async () => {
+    const md = await htmlToMarkdown(ARTICLE_HTML, 'https://docs.example/guide/streaming');
+    assert.equal(md.article, true);
+    assert.equal(md.title, 'Gateway notes');
+    assert.match(md.markdown, /server-sent events/);
+    assert.match(md.markdown, /\[delta\]\(https:\/\/docs\.example\/docs\/delta\)/);
+    assert.match(md.markdown, /\*\*usage\*\*/);
+    assert.match(md.markdown, /^-\s+First point of the list$/m);
+    assert.doesNotMatch(md.markdown, /IGNORE ALL PREVIOUS/);
+    assert.doesNotMatch(md.markdown, /document\.title|color:red/);
+  });
+
+  void it('a short page keeps its text, without scripts or javascript: links', async () => {
+    const md = await htmlToMarkdown(
+      '<html><head><title>x</title></head><body><h2>Short</h2><a href="javascript:alert(1)">click</a><script>evil()</script><p hidden>secret</p></body></html>',
+      'https://e.example/',
+    );
+    assert.match(md.markdown, /## Short/);
+    assert.match(md.markdown, /click/);
+    assert.doesNotMatch(md.markdown, /javascript|evil|secret/);
+  });
+});
