@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpClient } from '../../../../src/api/transport/http';
 import { VideoClient } from '../../../../src/api/video/video';
-import { createFamilyVideo } from '../../../../src/api/video/familyCreate';
+import { createFamilyVideo } from '../../../../src/api/catalog/familyCreate';
 import { familyFor, shippedCatalog } from '../../../../src/api/catalog/catalog';
 import type { CatalogVideoRequest } from '../../../../src/api/catalog/catalogRules';
 import { videoWire } from '../../../../src/api/catalog/videoWire';

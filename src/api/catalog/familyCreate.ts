@@ -6,13 +6,13 @@
  * or OpenAI's multipart on `/v1/videos`. The caller reads local files (inside the workspace).
  */
 import * as l10n from '@vscode/l10n';
-import type { CatalogFamily } from '../catalog/catalog';
-import { isLocalImage, validateCatalogVideo, type CatalogVideoRequest } from '../catalog/catalogRules';
-import { videoWire } from '../catalog/videoWire';
+import type { CatalogFamily } from './catalog';
+import { isLocalImage, validateCatalogVideo, type CatalogVideoRequest } from './catalogRules';
+import { videoWire } from './videoWire';
 import { imageFormat, imageMime } from '../images/imageBytes';
 import { GatewayError } from '../transport/errors';
 import type { HttpClient } from '../transport/http';
-import { videoIdFromCreation } from './videoStatus';
+import { videoIdFromCreation } from '../video/videoStatus';
 
 /** Reads a local image the user named (the caller keeps it inside the workspace). */
 export type ReadLocalImage = (path: string) => Promise<{ name: string; bytes: Uint8Array }>;
