@@ -6,6 +6,7 @@
  * are linked into place, never over an existing file; a sidecar `<name>.json` says how it was made.
  */
 import { randomBytes } from 'node:crypto';
+import * as l10n from '@vscode/l10n';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { HttpClient } from '../../../api/transport/http';
@@ -109,11 +110,12 @@ async function saveBase64(
 ): Promise<{ file: string; bytes: number; format: ImageFormat }> {
   try {
     // base64 is 4/3 of the bytes: a body that cannot fit is refused before it is decoded.
-    if (Math.floor((data.length * 3) / 4) > max + 2) throw tooLarge('The image in the answer', max);
+    const what = l10n.t('The image in the answer');
+    if (Math.floor((data.length * 3) / 4) > max + 2) throw tooLarge(what, max);
     const bytes = Buffer.from(data, 'base64');
-    if (bytes.length > max) throw tooLarge('The image in the answer', max);
+    if (bytes.length > max) throw tooLarge(what, max);
     const format = imageFormat(bytes.subarray(0, MAGIC_BYTES));
-    if (!format) throw notAnImage('The image in the answer');
+    if (!format) throw notAnImage(what);
     await sink.writeAll(bytes);
     return { file: await sink.keep(format, bytes.length), bytes: bytes.length, format };
   } finally {
