@@ -204,6 +204,8 @@ export function loadCatalog(layers: CatalogSettingLayers = {}, source = CATALOG_
     if (parsed.problem) return { catalog: base, problems: [...problems, parsed.problem] };
     value = parsed.value;
   }
+  // An empty object is the setting's default shape: nothing to merge.
+  if (isObj(value) && Object.keys(value).length === 0) return { catalog: base, problems };
   const merged = mergeCatalog(base, value, source);
   return { catalog: merged.catalog, problems: [...problems, ...merged.problems] };
 }

@@ -80,6 +80,12 @@ void describe('catalog overrides', () => {
     assert.equal(familyFor(loaded.catalog, 'wan2.9-x')!.id, 'my-relay-video');
   });
 
+  void it("the setting's default (an empty object) changes nothing and reports nothing", () => {
+    const loaded = loadCatalog({ globalValue: {} });
+    assert.equal(loaded.catalog, catalog);
+    assert.deepEqual(loaded.problems, []);
+  });
+
   void it('a workspace override is ignored, and says so', () => {
     const hostile = {
       families: [{ id: 'wan', firstFrame: { field: 'metadata.first_frame_url', accepts: 'url-or-base64' } }],
