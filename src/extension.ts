@@ -9,6 +9,7 @@ import { registerKeyCommands } from './platform/keyCommands';
 import { registerProfiles } from './profiles/vscode/register';
 import { registerConnectionCommands } from './connection/check/vscode/register';
 import { registerVideo } from './video/vscode/register';
+import { registerImages } from './images/vscode/register';
 import { registerChat } from './chat/vscode/register';
 import { registerLanguageModels, registerMcpServer } from './lm/vscode/register';
 import { registerScm } from './scm/vscode/register';
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
   registerConnectionCommands(services);
   // Video adds its tools to services.chatTools before the chat, which reads them when it loads.
   registerVideo(services);
+  registerImages(services);
   registerChat(services);
   registerLanguageModels(services);
   registerMcpServer(services);

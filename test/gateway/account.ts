@@ -92,6 +92,13 @@ export const ACCOUNT_PRICES: Readonly<
   'gw-reasoner': { quota_type: 0, model_ratio: 2, completion_ratio: 4, model_price: 0, cache_ratio: 0.1 },
   'vendor-image-video': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.025 },
   'vendor-video-1.5': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.05 },
+  // Issue 40: per image (per second for the family video models), charged like a clip.
+  'gpt-image-1': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.04 },
+  'doubao-seedream-4-0': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.03 },
+  'flux-kontext-pro': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.04 },
+  'gemini-2.5-flash-image': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.039 },
+  'wan2.5-i2v-preview': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.05 },
+  'kling-v2-1-master': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.07 },
 };
 
 /** $25 at new-api's default 500000 quota units per dollar. */

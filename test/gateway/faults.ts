@@ -6,7 +6,7 @@ import { expandRelayError, type RelayErrorShape } from './relayErrors';
 
 /** Where a request landed; faults only apply where every one of their effects means something. */
 export type RouteKind =
-  'models' | 'chat' | 'completions' | 'video-create' | 'video-status' | 'video-legacy' | 'video-content';
+  'models' | 'chat' | 'completions' | 'video-create' | 'video-status' | 'video-legacy' | 'video-content' | 'images';
 
 /** The error carried by a mid-stream error event. */
 export interface MidStreamError {
@@ -105,6 +105,7 @@ const GENERAL: readonly EffectKey[] = [
 /** Effects specific to a route kind. A fault is skipped (and not used up) where one of its effects is meaningless. */
 const SPECIFIC: Record<RouteKind, readonly EffectKey[]> = {
   models: ['modelsEnvelope'],
+  images: [],
   chat: [
     'crlf',
     'keepAlive',

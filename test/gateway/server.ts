@@ -25,6 +25,8 @@ import {
 import { CHAT_MODELS, VIDEO_MODELS } from './models';
 import { WINDOW_MODELS, windowRecord, type OverflowShape, type WindowRule } from './context';
 import { VideoStore } from './video';
+import { CHAT_IMAGE_MODELS, ImageStore } from './images';
+import { createMultipart, createUnified } from './videoFamilies';
 import { handleCompletions, type AbortedCompletion, type CompletionControl } from './completions';
 import { GatewayAccount, type AccountKnobs, type BillingDialect } from './account';
 
@@ -165,6 +167,11 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
     // The Responses API shares the chat's faults (match a path to aim one at either).
     if (p === '/v1/responses') return want('POST', { kind: 'chat', pattern: '/v1/responses' });
     if (p === '/v1/completions') return want('POST', { kind: 'completions', pattern: '/v1/completions' });
+    if (p === '/v1/images/generations') return want('POST', { kind: 'images', pattern: '/v1/images/generations' });
+    if (p === '/v1/images/edits') return want('POST', { kind: 'images', pattern: '/v1/images/edits' });
+    // The link host of image `url` answers (signed-link style: no key).
+    const img = /^\/files\/images\/([^/]+)$/.exec(p);
+    if (img) return want('GET', { kind: 'images', pattern: '/files/images/:name', id: segment(img[1]!), open: true });
     // The "third-party" download host of `contentUrl: "other-host"` links.
     const f = /^\/files\/videos\/([^/]+)\.mp4$/.exec(p);
     if (f)
@@ -172,6 +179,9 @@ function matchRoute(host: Host, method: string, path: string): Route | 'not-foun
     return 'not-found';
   }
   if (p === '/v1/videos/generations') return want('POST', { kind: 'video-create', pattern: '/v1/videos/generations' });
+  // The relays' forms (issue 40): new-api's unified route, OpenAI's multipart one.
+  if (p === '/v1/video/generations') return want('POST', { kind: 'video-create', pattern: '/v1/video/generations' });
+  if (p === '/v1/videos') return want('POST', { kind: 'video-create', pattern: '/v1/videos' });
   let m = /^\/v1\/videos\/([^/]+)\/content$/.exec(p);
   if (m) return want('GET', { kind: 'video-content', pattern: '/v1/videos/:id/content', id: segment(m[1]!) });
   m = /^\/v1\/videos\/([^/]+)$/.exec(p);
@@ -319,6 +329,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
     (model, seconds, id) => account.chargeClip(model, seconds, id),
     (model, seconds, id) => account.clipFailed(model, seconds, id),
   );
+  const images = new ImageStore((model, n, id) => account.chargeClip(model, n, id));
   const chunkDelayMs = opts.chatChunkDelayMs ?? 0;
   let counts: Record<string, number> = {};
   let requests: RecordedRequest[] = [];
@@ -391,6 +402,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
       aborted = [];
       setCompletions({ latencyMs: opts.completionLatencyMs ?? 0, texts: [] });
       videos.reset();
+      images.reset();
       account.reset();
       promptCache.reset();
       return ok();
@@ -453,13 +465,14 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
           404,
           'invalid_request_error',
           'not_found',
-          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models, /v1/chat/completions, /v1/responses and /v1/completions' : '/v1/models and /v1/videos/…'}`,
+          `Invalid URL (${method} ${path}): this host serves ${host === 'chat' ? '/v1/models, /v1/chat/completions, /v1/responses, /v1/completions and /v1/images/…' : '/v1/models, /v1/videos/… and /v1/video/generations'}`,
         );
       if (route === 'bad-method')
         throw httpError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}`);
       const denied = route.open ? undefined : authError(auth);
       if (denied) throw denied;
-      if (method === 'POST' && typeof body !== 'object') {
+      const multipart = route.pattern === '/v1/images/edits' || route.pattern === '/v1/videos';
+      if (method === 'POST' && typeof body !== 'object' && !multipart) {
         throw httpError(
           400,
           'invalid_request_error',
@@ -511,7 +524,13 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             host === 'chat' ? [...CHAT_MODELS, ...extraRecords, ...windowed, ...VIDEO_MODELS] : [...VIDEO_MODELS];
           return await sendJson(res, 200, fx.modelsEnvelope === 'bare' ? data : { object: 'list', data }, fx);
         }
+        case 'images':
+          if (route.pattern === '/v1/images/generations') return await images.generate(res, body, fx);
+          if (route.pattern === '/v1/images/edits') return await images.edit(res, raw, req.headers['content-type'], fx);
+          return await images.file(res, route.id!, fx);
         case 'chat':
+          if (route.pattern === '/v1/chat/completions' && b && CHAT_IMAGE_MODELS.has(String(b.model)))
+            return await images.chat(res, b, fx);
           if (route.pattern === '/v1/responses')
             return await handleResponses(
               res,
@@ -540,6 +559,9 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
             if (aborted.length > MAX_RECORDED) aborted.splice(0, aborted.length - MAX_RECORDED);
           });
         case 'video-create':
+          if (route.pattern === '/v1/video/generations') return await createUnified(res, body, videos, fx);
+          if (route.pattern === '/v1/videos')
+            return await createMultipart(res, raw, req.headers['content-type'], videos, fx);
           return await videos.create(res, body, fx);
         case 'video-status':
           return await videos.status(res, route.id!, videoUrl, fx);
@@ -605,6 +627,7 @@ export async function startGateway(opts: GatewayOptions = {}): Promise<Gateway> 
   const url = `http://127.0.0.1:${chatPort}`;
   videoUrl = `http://127.0.0.1:${vPort}`;
   videos.otherUrl = url;
+  images.hostUrl = url;
 
   let closing: Promise<void> | undefined;
   return {

@@ -278,7 +278,27 @@ export class VideoStore {
       bad(`resolution must look like 720p or 480p (got ${JSON.stringify(resolution)})`, 'resolution');
     }
 
-    const prompt = body.prompt;
+    await this.start(res, { model, prompt: body.prompt, seconds, aspectRatio, resolution, urls }, fx);
+  }
+
+  /**
+   * Starts a task whose request a family's check (videoFamilies.ts) already accepted: the unified
+   * `/v1/video/generations` and the multipart `/v1/videos` of the catalog's families.
+   */
+  async createChecked(
+    res: ServerResponse,
+    t: { model: string; prompt: string; seconds: number; resolution: string; urls: string[] },
+    fx: FaultEffects,
+  ): Promise<void> {
+    await this.start(res, { ...t, aspectRatio: '16:9' }, fx);
+  }
+
+  private async start(
+    res: ServerResponse,
+    t: { model: string; prompt: string; seconds: number; aspectRatio: string; resolution: string; urls: string[] },
+    fx: FaultEffects,
+  ): Promise<void> {
+    const { model, prompt, seconds, aspectRatio, resolution, urls } = t;
     let outcome: Outcome = 'completed';
     let failReason = '';
     const failing = urls.find((u) => !u.startsWith('data:') && new URL(u).hostname.includes('fail-fetch'));

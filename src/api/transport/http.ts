@@ -61,6 +61,8 @@ export interface HttpOptions {
 export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as multipart/form-data instead of `body` (image edits); fetch writes the boundary. */
+  form?: FormData;
   signal?: AbortSignal;
   /** false: one attempt only (video creation is not idempotent and is billed). */
   retry?: boolean;
@@ -246,13 +248,14 @@ export class HttpClient {
   }
 
   /** The headers and body of a request: the key only to the gateway's own origin. */
-  private requestParts(url: string, o: RequestOptions): { headers: Record<string, string>; body?: string } {
+  private requestParts(url: string, o: RequestOptions): { headers: Record<string, string>; body?: string | FormData } {
     const headers: Record<string, string> = {
       ...this.extraHeaders(url, o.body),
       Accept: o.accept ?? 'application/json',
     };
     // An absolute URL from a server response may point elsewhere.
     if (this.apiKey && new URL(url).origin === this.origin) headers.Authorization = `Bearer ${this.apiKey}`;
+    if (o.form !== undefined) return { headers, body: o.form };
     if (o.body === undefined) return { headers };
     headers['Content-Type'] = 'application/json';
     return { headers, body: JSON.stringify(o.body) };
