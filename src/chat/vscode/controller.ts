@@ -342,8 +342,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
     if (key(w.options) !== key(opts)) w.options = opts;
   }
 
-  // -------------------------------------------------------------------------------------------
-  // ChatPanelApi
+  // ---- ChatPanelApi -------------------------------------------------------------------------
 
   followTask(conversationId: string, callId: string, key: string, source: MediaJobSource): void {
     this.followed.follow(conversationId, callId, key, source);

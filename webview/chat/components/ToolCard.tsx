@@ -17,15 +17,16 @@ import { VideoTaskCard } from './VideoTaskCard';
 import type * as AskModule from './AskCard';
 
 /** ask_user's question: a chunk of its own, loaded when the model first asks. */
-let askChunk: typeof AskModule | undefined;
+type AskChunk = Pick<typeof AskModule, 'AskCard'>;
+let askChunk: AskChunk | undefined;
 
 /** The question card's code once `on` (a card of ask_user) needed it; the card renders again when it is here. */
-function useAskCard(on: boolean): typeof AskModule | undefined {
+function useAskCard(on: boolean): AskChunk | undefined {
   const [, loaded] = useState(0);
   useEffect(() => {
     if (on && !askChunk)
       void import('./AskCard').then((m) => {
-        askChunk = m;
+        askChunk = { AskCard: m.AskCard };
         loaded((n) => n + 1);
       });
   }, [on]);
@@ -151,7 +152,7 @@ function CallArguments({
 }: {
   callId: string;
   update: ToolCallUpdate;
-  ask: typeof AskModule | undefined;
+  ask: AskChunk | undefined;
 }): JSX.Element {
   const { t } = useChat();
   if (ask) {
