@@ -21,6 +21,8 @@ async function checkUp(
   shot: (n: string) => Promise<void>,
 ): Promise<{ asked: string; report: string }> {
   await wb.runCommand('Gateway Studio: Check Up Relay');
+  // Typed into the filter first: the list is longer than the widget shows, and a row below it is not drawn.
+  await wb.quickInputBox.fill(model);
   const row = wb.quickInput
     .locator('.monaco-list-row')
     .filter({ hasText: new RegExp(`^\\s*${model}\\s*$`) })

@@ -40,7 +40,7 @@ export const journeys: Journey[] = [
         );
         // The card's result holds the page as Markdown: the heading, a link made absolute, no script.
         const result = (await card.locator('.tc-result pre').textContent()) ?? '';
-        assert.match(result, /## Streaming answers/);
+        assert.match(result, /^#+ Streaming answers$/m);
         assert.match(result, /\[delta\]\(http:\/\/127\.0\.0\.1:\d+\/docs\/delta\)/);
         assert.doesNotMatch(result, /IGNORE ALL PREVIOUS|document\.title/);
         await shot('e2e-web-markdown');

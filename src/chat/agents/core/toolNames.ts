@@ -42,9 +42,6 @@ const VSCODE: Record<string, readonly string[]> = {
   runinterminal: RUN,
   runcommands: RUN,
   terminal: RUN,
-  agent: ['run_subagent'],
-  'agent/runsubagent': ['run_subagent'],
-  runsubagent: ['run_subagent'],
 };
 
 /** Claude Code's names, as its documentation spells them. */
@@ -57,8 +54,6 @@ const CLAUDE: Record<string, readonly string[]> = {
   Grep: ['search_text'],
   Glob: ['find_files'],
   LS: ['list_directory'],
-  Task: ['run_subagent'],
-  Agent: ['run_subagent'],
 };
 
 /** Documented names of tools Gateway Studio does not have: said so, rather than "unknown". */
@@ -71,6 +66,9 @@ const NOT_HERE = new Set([
   'todo',
   'todos',
   'todowrite',
+  'agent',
+  'task',
+  'runsubagent',
   'search/changes',
   'changes',
   'githubrepo',
@@ -81,7 +79,7 @@ const NOT_HERE = new Set([
   'new',
 ]);
 
-const OURS = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES, 'run_subagent']);
+const OURS = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
 
 export interface MappedTools {
   /** Our tool names, each once, in table order. */
