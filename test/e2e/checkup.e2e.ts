@@ -22,10 +22,13 @@ async function checkUp(
 ): Promise<{ asked: string; report: string }> {
   await wb.runCommand('Gateway Studio: Check Up Relay');
   // Typed into the filter first: the list is longer than the widget shows, and a row below it is not drawn.
+  // Once the check-up's own list is open (the palette's box is gone by then).
+  await wb.quickInput.getByText('Check Up Relay: which models?').waitFor({ timeout: UI_TIMEOUT });
   await wb.quickInputBox.fill(model);
   const row = wb.quickInput
     .locator('.monaco-list-row')
-    .filter({ hasText: new RegExp(`^\\s*${model}\\s*$`) })
+    // Not matched exactly: the filter splits the label into highlighted parts.
+    .filter({ hasText: model })
     .first();
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   // A click on the row ticks it, as a user does (the checkbox itself is drawn over a hidden input).

@@ -38,6 +38,7 @@ export async function htmlToMarkdown(html: string, url: string): Promise<PageTex
   const parse = (h: string) => (parseHTML(h) as unknown as { document: Doc }).document;
   const document = parse(html);
   absolutize(document, url);
+  dropInvisible(document);
   const title = (document.querySelector('title')?.textContent ?? '').trim() || undefined;
   // Readability changes the document it reads: it gets a copy, the fallback keeps the original.
   const copy = parse(document.toString());
@@ -94,4 +95,17 @@ function tidy(md: string): string {
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * Removes what a reader never sees (`hidden`, `aria-hidden`, an inline display:none or
+ * visibility:hidden): text a page hides is where it puts instructions for the model. Done here,
+ * before Readability, whose own visibility check depends on the DOM's style support.
+ */
+function dropInvisible(document: Doc): void {
+  const invisible = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+  for (const el of [...document.querySelectorAll('[hidden],[aria-hidden="true"],[style]')]) {
+    const hidden = el.getAttribute('hidden') !== null || el.getAttribute('aria-hidden') === 'true';
+    if (hidden || invisible.test(el.getAttribute('style') ?? '')) el.remove();
+  }
 }

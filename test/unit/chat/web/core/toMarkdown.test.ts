@@ -6,6 +6,22 @@ import { htmlToMarkdown } from '../../../../../src/chat/web/core/toMarkdown';
 import { ARTICLE_HTML } from '../../../../support/webPages';
 
 void describe('htmlToMarkdown', () => {
+  void it('drops text hidden by an inline style, the hidden attribute or aria-hidden, and keeps what is shown', async () => {
+    const para = (t: string, attrs = '') =>
+      `<p ${attrs}>${t} ${'words that make a paragraph of an article. '.repeat(8)}</p>`;
+    const html = `<html><body><article><h1>Title</h1>${para('Shown')}${para('Styled', 'style="color: red"')}${para(
+      'NONE',
+      'style="margin:0; DISPLAY : none !important"',
+    )}${para('INVISIBLE', 'style="visibility:hidden"')}${para('HIDDENATTR', 'hidden style="color: blue"')}${para(
+      'ARIA',
+      'aria-hidden="true"',
+    )}</article></body></html>`;
+    const md = (await htmlToMarkdown(html, 'https://docs.example/a')).markdown;
+    assert.match(md, /Shown/);
+    assert.match(md, /Styled/);
+    for (const gone of ['NONE', 'INVISIBLE', 'HIDDENATTR', 'ARIA']) assert.doesNotMatch(md, new RegExp(gone));
+  });
+
   void it('keeps the article as Markdown, drops menus, scripts and hidden text', async () => {
     const md = await htmlToMarkdown(ARTICLE_HTML, 'https://docs.example/guide/streaming');
     assert.equal(md.article, true);
