@@ -627,6 +627,12 @@ void test('an open code block grows by appending text (no re-render) and is high
   assert.match(await h.page.locator('.md-tail pre code').innerText(), /x49 = 49/);
   assert.equal(await h.page.locator('.md-frozen .md-block').count(), 1, 'the paragraph before the fence is finished');
   await h.send({ type: 'chat/delta', requestId: 'r1', messageId: 'a1', content: '```\nAfter.' });
+  // The highlighter is a chunk of its own: on a loaded machine it may colour the block a moment later.
+  await h.page
+    .locator('.md-frozen pre code .hljs-keyword')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
   assert.ok((await h.page.locator('.md-frozen pre code .hljs-keyword').count()) > 0, 'closed block highlighted');
   assert.equal((await h.page.locator('.md-tail').innerText()).trim(), 'After.');
   await h.page.context().close();
