@@ -10,8 +10,8 @@ export interface PageText {
   article: boolean;
 }
 
-/** Elements whose text is never page content (and may carry instructions a reader never sees). */
-const NOISE = 'script,style,noscript,template,iframe,object,embed,svg,canvas,form,[hidden],[aria-hidden="true"]';
+/** Elements whose text is never page content (hidden ones went already: {@link dropInvisible}). */
+const NOISE = 'script,style,noscript,template,iframe,object,embed,svg,canvas,form';
 
 /** The little of linkedom's DOM used here (the project compiles without the DOM's types). */
 interface El {
