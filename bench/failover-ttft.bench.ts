@@ -21,7 +21,7 @@ import { MemoryStorage } from '../test/support/memoryStorage';
 import { SETTINGS } from '../test/support/sessionHarness';
 import { median, percentile } from './support/stats';
 
-const TURNS = 120;
+const TURNS = 400;
 const WARMUP = 10;
 
 type Gw = Awaited<ReturnType<typeof startGateway>>;
