@@ -15,6 +15,7 @@ import { ALIGNED, CHAT_MODELS, REASONING_DIALECT, RESPONSES_ONLY, VIDEO_MODELS, 
 /** Models that always reason (each in its dialect, see models.ts). */
 const REASONS = new Set(['gw-reasoner', ...Object.keys(REASONING_DIALECT)]);
 import { SseWriter } from './sse';
+import { TOOL_IMAGES_INTRO } from '../../src/chat/conversation/core/toolImages';
 
 type Json = Record<string, unknown>;
 
@@ -428,8 +429,10 @@ export function plan(body: Json, rule?: WindowRule, via: 'chat' | 'responses' = 
   // not the user's words: directives and tool scripts are read without it, as a model would.
   const talk = withoutEditorState(messages);
   let lastUser = -1;
+  // The images a tool returned arrive in a user message of the client's after the tool messages:
+  // tool output, not the user's words.
   talk.forEach((m, i) => {
-    if (m.role === 'user') lastUser = i;
+    if (m.role === 'user' && !textOf(m.content).startsWith(TOOL_IMAGES_INTRO)) lastUser = i;
   });
   const userMsg = lastUser >= 0 ? talk[lastUser]! : undefined;
   const text = userMsg ? textOf(userMsg.content) : '';

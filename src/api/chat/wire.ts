@@ -57,6 +57,11 @@ export interface ToolMessage {
   content: string;
   tool_call_id: string;
   name?: string;
+  /**
+   * Not a wire field: images the tool returned (an MCP server's). Chat completions' tool messages
+   * carry text only, so the chat sends them in a user message after the turn's tool messages.
+   */
+  images?: ImagePart[];
 }
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 

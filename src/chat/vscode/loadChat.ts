@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import { registerTools } from '../tools/vscode/register';
 import { ChatController } from './controller';
+import { maxImageBytes } from './conversationRoutes';
 import { webTools } from '../web/vscode/webTools';
 import { lazyMcp } from './mcp';
 import { lazyPolicies } from './policies';
@@ -21,7 +22,11 @@ export function loadChat(s: Services): LoadedChat {
   // Hooks and command rules: loaded on their first event, shared by the tools and the session.
   const policies = lazyPolicies(s, () => vscode.workspace.isTrusted);
   // MCP servers: their client loads and starts them in the background.
-  const mcp = lazyMcp(s, () => vscode.workspace.isTrusted);
+  const mcp = lazyMcp(
+    s,
+    () => vscode.workspace.isTrusted,
+    () => ({ acceptsImages: controller.session.currentModel().info?.supportsImages, maxImageBytes: maxImageBytes() }),
+  );
   const controller = new ChatController(s, {
     hooks: policies.session,
     sources: [...policies.sources, mcp.source],

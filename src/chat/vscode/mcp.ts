@@ -8,6 +8,7 @@ import type { CustomizationSourceProvider } from '../../contracts/customizations
 import type { Services } from '../../platform/services';
 import type { Tool } from '../tools/core/runner';
 import type { ChatExtraTools } from '../tools/vscode/register';
+import type { ResultImageOptions } from '../mcp/core/toolResult';
 import type { McpHost } from '../mcp/vscode/mcpHost';
 import type { ExtraMentions } from '../mentions/vscode/picker';
 import type { ExtraSlash } from '../slash/vscode/slashCommands';
@@ -20,11 +21,12 @@ export interface ChatMcp extends ChatExtraTools {
   slash: ExtraSlash;
 }
 
-export function lazyMcp(s: Services, isTrusted: () => boolean): ChatMcp {
+/** `images`: whether the conversation's model takes images now, and the chat's limit (for tool results). */
+export function lazyMcp(s: Services, isTrusted: () => boolean, images: () => ResultImageOptions): ChatMcp {
   const changed = new vscode.EventEmitter<void>();
   let host: McpHost | undefined;
   const loading = import('../mcp/vscode/mcpHost').then((m) => {
-    host = new m.McpHost(s, { isTrusted, onToolsChanged: () => changed.fire() });
+    host = new m.McpHost(s, { isTrusted, images, onToolsChanged: () => changed.fire() });
     s.context.subscriptions.push(host, changed);
     void host.reload();
     return host;

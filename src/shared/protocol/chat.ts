@@ -157,6 +157,8 @@ export const toolMessageSchema = z.object({
   toolCallId: z.string(),
   name: z.string(),
   content: z.string(),
+  /** Images the tool returned (an MCP server's), sent to the model after the turn's tool messages. */
+  images: z.optional(z.array(imageAttachmentSchema).check(z.maxLength(8))),
   createdAt: z.number(),
 });
 export const chatMessageSchema = z.discriminatedUnion('role', [

@@ -12,9 +12,11 @@ import {
   type ChatParams,
   type Conversation,
   type EditorContext,
+  type ToolResultMessage,
   type UserMessage,
 } from '../../../shared/protocol';
 import { formatAttachment } from './attachments';
+import { toolImagesMessage } from './toolImages';
 import { fenced } from '../../../shared/fence';
 import { effectiveModel as sharedEffectiveModel } from '../../../shared/model';
 import { reasoningToReplay } from './encryptedReasoning';
@@ -119,10 +121,15 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
   if (system) messages.push({ role: 'system', content: system });
 
   let open: string[] = [];
+  let answered: ToolResultMessage[] = [];
+  // After a turn's tool messages: the stopped calls' answers, then the images its tools returned.
   const closeOpen = () => {
     for (const id of open)
       messages.push({ role: 'tool', tool_call_id: id, content: 'The user stopped this tool call before it ran.' });
+    const images = toolImagesMessage(answered);
+    if (images) messages.push(images);
     open = [];
+    answered = [];
   };
   for (const m of c.messages) {
     if (m.role === 'user') {
@@ -154,6 +161,7 @@ export function buildChatRequest(c: Conversation, defaults: RequestDefaults, o: 
       if (!open.includes(m.toolCallId)) continue;
       open = open.filter((x) => x !== m.toolCallId);
       messages.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
+      answered.push(m);
     }
   }
   closeOpen();

@@ -7,6 +7,7 @@
 import { fenced } from '../../../shared/fence';
 import { ToolError, type Tool } from '../../tools/core/runner';
 import type { CallToolResult, McpConnection, McpTool } from './connection';
+import { resultParts, type ResultImageOptions } from './toolResult';
 
 /** Tools a model is offered from all servers together, unless the user's setting says otherwise. */
 export const DEFAULT_MAX_MCP_TOOLS = 128;
@@ -88,20 +89,7 @@ export function listMcpTools(
 
 /** A result as the model's text: text parts, embedded text resources, links; other parts named. */
 export function resultText(r: CallToolResult): string {
-  const parts: string[] = [];
-  for (const p of r.content ?? []) {
-    if (p.type === 'text') parts.push(p.text);
-    else if (p.type === 'image' || p.type === 'audio') {
-      parts.push(`[${p.type} ${p.mimeType}, ${Math.round((p.data.length * 3) / 4)} bytes]`);
-    } else if (p.type === 'resource') {
-      const res = p.resource;
-      parts.push(
-        'text' in res ? `Resource ${res.uri}:\n${res.text}` : `[resource ${res.uri}, ${res.mimeType ?? 'binary'}]`,
-      );
-    } else if (p.type === 'resource_link') parts.push(`[link ${p.uri}${p.name ? ` (${p.name})` : ''}]`);
-  }
-  if (parts.length === 0 && r.structuredContent !== undefined) parts.push(JSON.stringify(r.structuredContent));
-  return parts.join('\n');
+  return resultParts(r).text;
 }
 
 /**
@@ -120,6 +108,8 @@ export interface McpToolOptions {
   summary: (server: string, tool: string) => string;
   /** How long a call may go without an answer or progress (default {@link DEFAULT_CALL_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /** Whether the conversation's model takes images now, and the chat's limit (images are only named without it). */
+  images?: () => ResultImageOptions;
 }
 
 /** One MCP tool as a chat tool that calls it on `connection`. */
@@ -150,9 +140,9 @@ export function mcpChatTool(entry: McpToolEntry, connection: McpConnection, o: M
             if (ctx.signal.aborted) throw e;
             throw new ToolError(`The MCP server "${server}" failed on "${tool.name}": ${(e as Error).message}`);
           }
-          const text = resultText(r);
+          const { text, images } = resultParts(r, o.images?.());
           if (r.isError === true) throw new ToolError(framedResult(server, tool.name, text));
-          return { content: framedResult(server, tool.name, text), preview: text };
+          return { content: framedResult(server, tool.name, text), preview: text, images };
         },
       });
     },

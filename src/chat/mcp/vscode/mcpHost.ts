@@ -17,12 +17,15 @@ import type { Tool } from '../../tools/core/runner';
 import type { McpInput, McpServerDef, VariableValues } from '../core/config';
 import { DEFAULT_MAX_MCP_TOOLS, listMcpTools, mcpChatTool, offeredByVscode } from '../core/mcpTools';
 import { McpPool } from '../core/pool';
+import type { ResultImageOptions } from '../core/toolResult';
 import { McpChatContext } from './chatContext';
 import { McpDefinitions } from './definitions';
 import { showServers } from './serversView';
 
 export interface McpHostOptions {
   isTrusted: () => boolean;
+  /** Whether the conversation's model takes images now, and the chat's limit (tool results' images). */
+  images: () => ResultImageOptions;
   /** The tool list changed (the chat publishes its tools again). */
   onToolsChanged: () => void;
 }
@@ -116,7 +119,7 @@ export class McpHost implements vscode.Disposable, CustomizationSourceProvider {
       }
     }
     const summary = (server: string, tool: string) => vscode.l10n.t('Tool "{0}" of the MCP server "{1}"', tool, server);
-    return listing.offered.map((e) => mcpChatTool(e, byName.get(e.server)!, { summary }));
+    return listing.offered.map((e) => mcpChatTool(e, byName.get(e.server)!, { summary, images: this.o.images }));
   }
 
   /** Whether a tool's key is covered by its server's "read-only tools run without asking". */

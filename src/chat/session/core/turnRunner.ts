@@ -30,6 +30,7 @@ import { callsUniqueIn } from '../../tools/core/ids';
 import { cachedTokens } from './answerCost';
 import { errorView } from './errorView';
 import { reasoningToKeep, trimReasoning } from '../../conversation/core/encryptedReasoning';
+import { storedToolImages } from '../../conversation/core/toolImages';
 import { ToolRunStopped, type ToolExecutor } from '../../tools/core/seam';
 
 /** How a turn reports progress; the view forwards these to the webview and persists finals. */
@@ -333,10 +334,7 @@ async function runCalls(
   return undefined;
 }
 
-/**
- * The conversation's copy of a streaming answer (pushed as a clone), kept current per delta so a
- * webview that reloads mid-answer gets the text so far. Searched from the end, where it almost always is.
- */
+/** The conversation's copy of a streaming answer, kept current per delta (a reloaded page gets the text so far). */
 function stored(conv: Conversation, id: string): { content: string; reasoning?: string } {
   for (let i = conv.messages.length - 1; i >= 0; i--) {
     const m = conv.messages[i];
@@ -367,6 +365,7 @@ function addToolResults(
       toolCallId: call.id,
       name: call.function.name,
       content: r?.content ?? fallback ?? TOOL_NO_RESULT(),
+      ...storedToolImages(r?.images, call.function.name),
       createdAt: now(),
     };
     push(o, msg, now);

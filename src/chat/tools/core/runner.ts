@@ -1,4 +1,4 @@
-import type { ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
+import type { ImagePart, ToolCall, ToolChoice, ToolDefinition, ToolMessage } from '../../../api/chat/wire';
 import { raceAbort, throwIfAborted, ToolRunStopped, type ToolExecutionContext, type ToolExecutor } from './seam';
 import type { ToolCallValidator } from './validation';
 import { ToolPathError } from './paths';
@@ -16,8 +16,11 @@ import { notAllowedMessage } from './scope';
  */
 
 import type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
-import { PREVIEW_FAILED_WARNING, type ApprovalRequest, type ToolPreview } from './approval';
+import { PREVIEW_FAILED_WARNING, type ApprovalRequest } from './approval';
+import type { PreparedCall, Tool, ToolCallContext, ToolResult, TrustStore } from './tool';
 export type { ApprovalRequest, ToolPreview } from './approval';
+export type { PreparedCall, Tool, ToolCallContext, ToolResult, TrustStore } from './tool';
+export type { ToolCardUpdate };
 export type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
 
 /** Why a card warns: a reason the call asks every time, or a diff that could not be opened. */
@@ -30,70 +33,6 @@ export class ToolError extends Error {
     super(message);
     this.name = 'ToolError';
   }
-}
-
-/** What a tool returns: `content` goes to the model, `preview` (shorter) to the card. */
-export interface ToolResult {
-  content: string;
-  preview?: string;
-}
-
-/** Passed to every step of a tool; with the turn's scope. */
-export interface ToolCallContext extends Pick<ToolExecutionContext, 'allowed' | 'allowedFor'> {
-  signal: AbortSignal;
-  conversationId: string;
-  callId: string;
-  /** The assistant message that made the call, when the chat says (checkpoints group by it). */
-  answerId?: string;
-}
-
-/**
- * A call that passed validation and the tool's own checks, ready to show and run. `prepare` does
- * the work that can fail before the user is asked (path checks, computing an edit), so the user
- * never approves something that cannot happen.
- */
-export interface PreparedCall {
-  /** Extra text for the approval prompt (the full command line, the file and size of a change). */
-  summary?: string;
-  /** Shows the proposed change (a diff) before approval; optional. */
-  show?(): Promise<void>;
-  run(ctx: ToolCallContext): Promise<ToolResult>;
-  /** Closes what `show` opened; called whatever the outcome. */
-  dispose?(): void;
-  /**
-   * Set when the call touches a protected or secret file (./protectedFiles): it then asks every
-   * time, whatever trust the tool has, and its card says why.
-   */
-  guard?: GuardKind;
-  /** Trust asked and kept per call, not per tool (fetch_url: per domain, per user), when set. */
-  trust?: { key: string; store: TrustStore };
-}
-
-/** One tool: its wire definition, whether it only reads, and how to prepare a call. */
-export interface Tool {
-  definition: ToolDefinition;
-  /** Read-only tools may be allowed without asking; changing tools need explicit trust. */
-  readOnly: boolean;
-  /**
-   * Where the tool's trust is kept, when that is not its wire name: an outside tool's wire name
-   * can depend on what else is listed, so its trust follows its own identity instead.
-   */
-  trustKey?: string;
-  /** How a call is shown for approval beyond its card (approvers read this, never the name). */
-  preview?: ToolPreview;
-  /** Who provides it, when not us (an MCP server), for its card. */
-  source?: string;
-  /** The call is itself a question to the user (ask_user): it runs without an approval first. */
-  asksUser?: boolean;
-  prepare(args: Record<string, unknown>, ctx: ToolCallContext): Promise<PreparedCall>;
-}
-
-export type { ToolCardUpdate };
-
-/** Per-tool trust (workspace-scoped in VS Code). */
-export interface TrustStore {
-  isTrusted(name: string): boolean;
-  trust(name: string): void | Promise<void>;
 }
 
 export interface ToolRunnerOptions {
@@ -220,7 +159,10 @@ export class ToolRunner implements ToolExecutor {
     throwIfAborted(ctx.signal);
     noteHooks(card, step.notes);
     const argumentsJson = JSON.stringify(step.kind === 'go' ? step.args : checked.args, null, 2);
-    const answer = (content: string): ToolMessage => ({ role: 'tool', tool_call_id: call.id, content });
+    const answer = (content: string, images?: ImagePart[]): ToolMessage => ({
+      ...{ role: 'tool', tool_call_id: call.id, content },
+      ...(images?.length ? { images } : {}),
+    });
     if (step.kind === 'deny') {
       card.post('denied', tool.readOnly, step.reason, argumentsJson);
       return answer(`${GATE_DENIED_MESSAGE} ${step.reason}`);
@@ -250,8 +192,8 @@ export class ToolRunner implements ToolExecutor {
         },
       };
       if (!(await this.allowed(call2, card, ctx))) return answer(DECLINED_MESSAGE);
-      const result = await this.runAllowed(call2, card, callCtx);
-      return answer(step.context ? `${result}\n\n${step.context}` : result);
+      const { text, images } = await this.runAllowed(call2, card, callCtx);
+      return answer(step.context ? `${text}\n\n${step.context}` : text, images);
     } finally {
       prepared.dispose?.();
     }
@@ -335,21 +277,25 @@ export class ToolRunner implements ToolExecutor {
   }
 
   /** Runs an allowed call: its result, clipped, or the failure the model reads instead. */
-  private async runAllowed(c: AskedCall, card: Card, callCtx: ToolCallContext): Promise<string> {
+  private async runAllowed(
+    c: AskedCall,
+    card: Card,
+    ctx: ToolCallContext,
+  ): Promise<{ text: string; images?: ImagePart[] }> {
     const { tool, argumentsJson } = c;
-    throwIfAborted(callCtx.signal);
+    throwIfAborted(ctx.signal);
     card.post('running', tool.readOnly, undefined, argumentsJson);
     let result: ToolResult;
     try {
-      result = await c.prepared.run(callCtx);
+      result = await c.prepared.run(ctx);
     } catch (e) {
-      if (callCtx.signal.aborted) {
+      if (ctx.signal.aborted) {
         card.post('error', tool.readOnly, 'Stopped while running.', argumentsJson);
         throw e;
       }
       const text = this.failureText(tool, e);
       card.post('error', tool.readOnly, text, argumentsJson);
-      return text;
+      return { text };
     }
     const content = clip(result.content, this.opts.maxContentChars ?? 40_000, 'the result');
     // PostToolUse: after a call that succeeded, before its card says done.
@@ -357,7 +303,7 @@ export class ToolRunner implements ToolExecutor {
     noteHooks(card, post.notes);
     const preview = clip(result.preview ?? result.content, this.opts.maxPreviewChars ?? 4_000, 'the preview');
     card.post('done', tool.readOnly, preview, argumentsJson);
-    return post.feedback ? `${content}\n\n${post.feedback}` : content;
+    return { text: post.feedback ? `${content}\n\n${post.feedback}` : content, images: result.images };
   }
 
   /**
