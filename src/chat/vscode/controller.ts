@@ -47,7 +47,7 @@ import { ChatQueue } from '../queue/vscode/chatQueue';
  */
 export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly hub = new ChatHub();
-  private readonly session: ChatSession;
+  readonly session: ChatSession;
   private readonly actions: EditorActions;
   private readonly tools: ToolBridge;
   private readonly disposables: vscode.Disposable[] = [];
@@ -57,7 +57,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions: ChatMentions;
   private readonly profiles: ChatProfiles;
-  private readonly caps = new ChatCaps(
+  readonly caps = new ChatCaps(
     () => this.s,
     (m) => this.hub.broadcast(m),
     () => this.session,
