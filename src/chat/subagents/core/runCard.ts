@@ -24,6 +24,8 @@ export interface RunLine {
 export class RunCard {
   readonly lines: RunLine[];
   private asking: Promise<unknown> = Promise.resolve();
+  /** The question on the card now: progress posted meanwhile keeps it (and its buttons) shown. */
+  private question: Partial<ToolCardUpdate> | undefined;
 
   constructor(
     private readonly deps: Pick<SubagentToolDeps, 'post' | 'approve' | 'money'>,
@@ -38,7 +40,7 @@ export class RunCard {
     const old = this.lines[k];
     if (!old) return;
     this.lines[k] = { ...old, ...line };
-    this.post('running');
+    this.post(this.question ? 'awaiting-approval' : 'running', this.question);
   }
 
   /** The card's text: one line per run. */
@@ -79,17 +81,19 @@ export class RunCard {
     return (req) => {
       const asked = this.asking.then(async () => {
         if (req.signal.aborted) return 'deny' as const;
-        this.post('awaiting-approval', {
+        this.question = {
           name: `${agent} › ${req.name}`,
           argumentsJson: req.argumentsJson,
           readOnly: req.readOnly,
           ...(req.warning ? { warning: req.warning } : {}),
           ...(req.askEveryTime ? { askEveryTime: true } : {}),
           ...(req.preview ? { preview: req.preview } : {}),
-        });
+        };
+        this.post('awaiting-approval', this.question);
         try {
           return await this.deps.approve({ ...req, callId: this.ctx.callId, conversationId: this.ctx.conversationId });
         } finally {
+          this.question = undefined;
           this.post('running');
         }
       });

@@ -48,6 +48,12 @@ void describe('RunCard', () => {
     assert.deepEqual(asked, ['call_9:run_command'], "one question at a time, under the parent call's id");
     assert.equal(posts.at(-1)?.state, 'awaiting-approval');
     assert.equal(posts.at(-1)?.name, 'Explore › run_command');
+    // Progress arriving while it asks (the request's price, read after it) keeps the question and
+    // its buttons on the card: in VS Code this overwrote it, and the run waited for an answer nobody saw.
+    card.set(0, { progress: { requests: 2, rounds: 1, lastTool: 'run_command' } });
+    assert.equal(posts.at(-1)?.state, 'awaiting-approval');
+    assert.equal(posts.at(-1)?.name, 'Explore › run_command');
+    assert.equal(posts.at(-1)?.argumentsJson, '{"command":"ls"}');
     answer('allow');
     assert.equal(await first, 'allow');
     await new Promise((r) => setTimeout(r, 5));
