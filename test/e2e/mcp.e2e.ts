@@ -29,13 +29,14 @@ const script = JSON.stringify([
     calls: [
       { name: 'mcp_everything_echo', arguments: { message: 'hello from e2e' } },
       { name: 'mcp_everything_get-sum', arguments: { a: 2, b: 3 } },
+      { name: 'mcp_everything_get-tiny-image', arguments: {} },
     ],
   },
 ]);
 
 export const journeys: Journey[] = [
   {
-    name: 'mcp: server-everything from .mcp.json asks for approval, starts, its echo and get-sum tools round-trip, a resource is attached by @-mention, a prompt runs from /',
+    name: 'mcp: server-everything from .mcp.json asks for approval, starts, its echo, get-sum and get-tiny-image tools round-trip (the image named for a model without image input), a resource is attached by @-mention, a prompt runs from /',
     settings: chatSettings,
     files: {
       '.mcp.json': JSON.stringify(
@@ -58,7 +59,7 @@ export const journeys: Journey[] = [
       // The server starts in the background; the tools menu lists its tools once it runs.
       await page.waitForTimeout(5_000);
       await sendMessage(chat, `use the server #tools ${script}`);
-      for (let i = 0; i < 2; i++) {
+      for (let i = 0; i < 3; i++) {
         // Read once it asks: until its first update comes, a card drawn from the message is not live.
         const card = chat.locator('section.toolcard').nth(i);
         const allow = card.locator('button', { hasText: /^\s*Allow\s*$/ });
@@ -76,6 +77,11 @@ export const journeys: Journey[] = [
       const cards = chat.locator('section.toolcard');
       assert.match((await cards.nth(0).textContent()) ?? '', /hello from e2e/);
       assert.match((await cards.nth(1).textContent()) ?? '', /\b5\b/);
+      // gw-chat lists no image input: the server's image is named on the card and not sent.
+      assert.match(
+        (await cards.nth(2).textContent()) ?? '',
+        /image\/png, \d+ bytes: not sent, the model does not take images/,
+      );
       await shot('e2e-mcp-round-trip');
 
       // A resource of the server by @-mention: its content reaches the gateway with the question.

@@ -86,6 +86,8 @@ export const ACCOUNT_PRICES: Readonly<
 > = {
   'gw-chat': { quota_type: 0, model_ratio: 1.5, completion_ratio: 4, model_price: 0 },
   'gw-latest': { quota_type: 0, model_ratio: 1.5, completion_ratio: 4, model_price: 0 },
+  // A tenth of gw-chat's price: the subagents' bench serves it with `models: { 'gw-mini': 'gw-chat' }`.
+  'gw-mini': { quota_type: 0, model_ratio: 0.15, completion_ratio: 4, model_price: 0 },
   'gw-vision': { quota_type: 0, model_ratio: 2.5, completion_ratio: 3, model_price: 0 },
   'gw-reasoner': { quota_type: 0, model_ratio: 2, completion_ratio: 4, model_price: 0, cache_ratio: 0.1 },
   'vendor-image-video': { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.025 },

@@ -57,7 +57,7 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
   private readonly checkpoints: ChatCheckpoints;
   private readonly mentions: ChatMentions;
   private readonly profiles: ChatProfiles;
-  private readonly caps = new ChatCaps(
+  readonly caps = new ChatCaps(
     () => this.s,
     (m) => this.hub.broadcast(m),
     () => this.session,

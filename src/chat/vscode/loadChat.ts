@@ -1,10 +1,12 @@
 /**
  * The chat's code, loaded when the chat is first shown or one of its commands first runs (a chunk
- * of its own, imported by ./register.ts): the controller, the tools with the web's, the
+ * of its own, imported by ./register.ts): the controller, the tools with `run_subagent` and the web's, the
  * hooks and command rules, the MCP servers.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
+import { answering, failoverBackend } from '../failover/vscode/failover';
+import { chatSubagentTool } from '../subagents/vscode/subagents';
 import { registerTools } from '../tools/vscode/register';
 import { ChatController } from './controller';
 import { maxImageBytes } from './conversationRoutes';
@@ -33,6 +35,18 @@ export function loadChat(s: Services): LoadedChat {
     mcp: { mentions: mcp.mentions, slash: mcp.slash },
   });
   s.context.subscriptions.push(controller);
-  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp, webTools(s));
+  const { session, caps } = controller;
+  const subagents = chatSubagentTool(s, {
+    shown: () => session.shown,
+    currentModel: () => session.currentModel().id,
+    modeFor: (m) => session.context.modeFor(m),
+    agents: controller.agents,
+    side: caps.side,
+    postToolCall: (u) => controller.postToolCall(u),
+    backend: (profile) => failoverBackend(s, profile),
+    billedTo: answering,
+  });
+  const tools = registerTools(s, controller, s.chatTools, policies.gate, mcp, [subagents.tool, ...webTools(s)]);
+  subagents.use(tools.nested);
   return { controller, manageTools: tools.manageTools, mcp };
 }

@@ -55,7 +55,7 @@ export interface AgentDefinition {
   readonly handoffs: readonly Handoff[];
   /** False: not offered in the picker (`user-invocable: false`); handoffs may still reach it. */
   readonly userInvocable: boolean;
-  /** Fields read but without effect here (`target`, `agents`, `disable-model-invocation`, …). */
+  /** Fields read but without effect on the agent itself (`target`, `disable-model-invocation`, …; `agents` names its subagents: chat/subagents). */
   readonly extra?: Readonly<Record<string, unknown>>;
   readonly source?: AgentSourceFile;
   /** Unknown tool names, bad fields, parse errors (with their line). */

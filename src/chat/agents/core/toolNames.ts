@@ -42,6 +42,9 @@ const VSCODE: Record<string, readonly string[]> = {
   runinterminal: RUN,
   runcommands: RUN,
   terminal: RUN,
+  agent: ['run_subagent'],
+  'agent/runsubagent': ['run_subagent'],
+  runsubagent: ['run_subagent'],
 };
 
 /** Claude Code's names, as its documentation spells them. */
@@ -54,6 +57,8 @@ const CLAUDE: Record<string, readonly string[]> = {
   Grep: ['search_text'],
   Glob: ['find_files'],
   LS: ['list_directory'],
+  Task: ['run_subagent'],
+  Agent: ['run_subagent'],
 };
 
 /** Documented names of tools Gateway Studio does not have: said so, rather than "unknown". */
@@ -66,9 +71,6 @@ const NOT_HERE = new Set([
   'todo',
   'todos',
   'todowrite',
-  'agent',
-  'task',
-  'runsubagent',
   'search/changes',
   'changes',
   'githubrepo',
@@ -79,7 +81,7 @@ const NOT_HERE = new Set([
   'new',
 ]);
 
-const OURS = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES]);
+const OURS = new Set<string>([...READ_ONLY_TOOL_NAMES, ...CHANGING_TOOL_NAMES, 'run_subagent']);
 
 export interface MappedTools {
   /** Our tool names, each once, in table order. */

@@ -63,6 +63,8 @@ export interface CapGateDeps {
   /** A line under the composer (a cap that is not a positive number, a price that is unknown). */
   notice(text: string): void;
   newId(): string;
+  /** Spent outside the answers since the turn began (its subagents: ./sideSpend.ts), in `unit`. */
+  sideSpent?(unit: MoneyUnit): number;
 }
 
 /** What the user's words name each setting by, for the problem lines. */
@@ -106,7 +108,12 @@ export class CapGate {
     const cost = stepCost({ prompt: step.promptTokens, maxAnswer: step.maxAnswerTokens }, q.price);
     for (;;) {
       const limits = this.limits(q, this.configured(s));
-      const spent = { turn: this.spent(q.unit, this.from), conversation: this.spent(q.unit, 0), daily: q.daily?.spent };
+      const side = this.deps.sideSpent?.(q.unit) ?? 0;
+      const spent = {
+        turn: this.spent(q.unit, this.from) + side,
+        conversation: this.spent(q.unit, 0) + side,
+        daily: q.daily?.spent,
+      };
       const breach = capBreach(limits, spent, cost);
       if (!breach) return true;
       const decision = await this.deps.ask({ ...breach, id: this.deps.newId(), unit: q.unit, model: step.model });

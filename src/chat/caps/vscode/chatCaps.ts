@@ -5,6 +5,7 @@ import { newId, type Conversation, type ConversationCaps, type HostMessage } fro
 import type { Routes } from '../../conversation/core/routes';
 import { CapGate, type CapDecision, type CapPauseView, type CapSettings, type RequestQuote } from '../core/capGate';
 import { displayToQuota, readCap } from '../core/capMath';
+import { SideSpend } from '../core/sideSpend';
 
 type Broadcast = (m: HostMessage) => void;
 /** The gateway and profile a chat backend's next request is billed to (its account quotes the price). */
@@ -45,6 +46,8 @@ export class ChatCaps {
   private refreshing = 0;
 
   private readonly p: { broadcast: Broadcast; session: () => CapsSession; billedTo: BilledTo };
+  /** Subagents' costs (`chat/subagents`), counted in the turn that started them. */
+  readonly side = new SideSpend();
 
   /**
    * `services` and `session` are asked on use: the controller builds this before them. `billedTo`:
@@ -96,6 +99,7 @@ export class ChatCaps {
       ask: (pause) => this.ask(pause, turn.signal),
       notice: (text) => this.p.broadcast({ type: 'chat/notice', level: 'warning', text }),
       newId: () => newId('cap'),
+      sideSpent: this.side.from(conversation.id),
     });
   }
 

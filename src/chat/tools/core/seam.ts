@@ -26,6 +26,8 @@ export interface ToolExecutionContext {
   allowed?: ToolAllow;
   /** Who the refusal names ("the Plan agent"). */
   allowedFor?: string;
+  /** Set when a subagent makes the calls (`chat/subagents`): its depth and agent's name. */
+  subagent?: { depth: number; agent: string };
 }
 
 /** Whether a tool may be offered and run, by wire name and whether it only reads. */

@@ -14,8 +14,8 @@ export interface ToolResult {
   images?: ImagePart[];
 }
 
-/** Passed to every step of a tool; with the turn's scope. */
-export interface ToolCallContext extends Pick<ToolExecutionContext, 'allowed' | 'allowedFor'> {
+/** Passed to every step of a tool; with the turn's scope and subagent depth (run_subagent reads them). */
+export interface ToolCallContext extends Pick<ToolExecutionContext, 'allowed' | 'allowedFor' | 'subagent'> {
   signal: AbortSignal;
   conversationId: string;
   callId: string;

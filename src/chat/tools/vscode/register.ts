@@ -44,7 +44,7 @@ export function registerTools(
   fromFeatures: readonly FeatureTool[] = [],
   gate?: ToolGate,
   extra?: ChatExtraTools,
-  /** The chat's own tools kept outside this folder (the web's fetch_url), counted as built in. */
+  /** The chat's own tools kept outside this folder (run_subagent, the web's fetch_url), counted as built in. */
   chatTools: readonly Tool[] = [],
 ): { runner: ToolRunner; manageTools: () => Promise<void>; nested: NestedRunners } {
   const { context, log } = s;

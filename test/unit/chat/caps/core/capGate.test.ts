@@ -34,7 +34,12 @@ function conv(messages: Conversation['messages'] = []): Conversation {
 /** A gate over `c` whose card answers from `decisions` in turn (Stop when they run out). */
 function gate(
   c: Conversation,
-  o: { settings?: Partial<CapSettings>; quote?: RequestQuote | undefined; decisions?: CapDecision[] } = {},
+  o: {
+    settings?: Partial<CapSettings>;
+    quote?: RequestQuote | undefined;
+    decisions?: CapDecision[];
+    sideSpent?: (unit: MoneyUnit) => number;
+  } = {},
 ) {
   const asked: CapPauseView[] = [];
   const notices: string[] = [];
@@ -54,6 +59,7 @@ function gate(
     },
     notice: (t) => notices.push(t),
     newId: () => `cap${++n}`,
+    ...(o.sideSpent ? { sideSpent: o.sideSpent } : {}),
   });
   return { g, asked, notices, settled: () => settled };
 }
@@ -92,6 +98,17 @@ void describe('spend caps: the gate of a turn', () => {
       unit: USD,
       model: 'gw-chat',
     });
+  });
+
+  void it("counts the turn's subagent runs (spent outside its answers) against the turn's cap", async () => {
+    const c = conv();
+    let side = 0;
+    const t = gate(c, { settings: { turn: 0.1 }, sideSpent: (unit) => (unit === USD ? side : 0) });
+    c.messages.push(answer('a1', 10_000));
+    assert.equal(await t.g.beforeSend(step(20_000)), true, '10,000 + 20,000 fits in 50,000');
+    side = 25_000;
+    assert.equal(await t.g.beforeSend(step(20_000)), false, 'with a subagent run of 25,000 it does not');
+    assert.equal(t.asked[0]?.spent, 35_000);
   });
 
   void it('Continue raises the turn’s cap for this turn; the conversation’s is kept with the conversation', async () => {
