@@ -77,6 +77,8 @@ export const journeys: Journey[] = [
       assert.match((await cards.nth(0).textContent()) ?? '', /hello from e2e/);
       assert.match((await cards.nth(1).textContent()) ?? '', /\b5\b/);
       await shot('e2e-mcp-round-trip');
+      // The README's picture of MCP: two tools of a server's, allowed in their cards, and the answer.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-mcp.png' });
 
       // A resource of the server by @-mention: its content reaches the gateway with the question.
       const box = chat.locator('textarea[aria-label="Message"]');
