@@ -23,10 +23,10 @@ export function markdownFiles(root) {
   return [...READMES, 'CHANGELOG.md', ...docs].filter((f) => existsSync(path.join(root, f)));
 }
 
+/** Text without fenced code blocks, where a `#` line is not a heading. */
+const unfenced = (text) => text.replace(/^```[\s\S]*?^```/gm, '');
 /** Text without fenced code blocks and inline code, where a `](…)` is not a link. */
-function prose(text) {
-  return text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '``');
-}
+const prose = (text) => unfenced(text).replace(/`[^`\n]*`/g, '``');
 
 /** GitHub's heading slug: lower case, punctuation dropped (CJK kept), spaces to hyphens. */
 export function slug(heading) {
@@ -41,7 +41,7 @@ export function slug(heading) {
 export function anchors(text) {
   const seen = new Map();
   const out = new Set();
-  for (const m of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const m of unfenced(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const base = slug(m[1].replace(/`/g, ''));
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);

@@ -30,6 +30,7 @@ void test('slugs follow GitHub: punctuation dropped, CJK kept, repeats numbered'
   assert.equal(slug('For agents: `#generateVideo` and `#videoStatus`'), 'for-agents-generatevideo-and-videostatus');
   assert.equal(slug('配置你的中转站'), '配置你的中转站');
   assert.deepEqual([...anchors('# A\n## A\n```\n# not a heading\n```\n')], ['a', 'a-1']);
+  assert.ok(anchors('## The web: `fetch_url` and web search').has('the-web-fetch_url-and-web-search'));
 });
 
 void test('links inside code are not links', () => {
