@@ -45,7 +45,7 @@ export const journeys: Journey[] = [
     name: 'queued messages: a message typed while a tool runs is shown as queued and sent after the tool round',
     share: 'askQueue',
     settings: chatSettings,
-    async run({ wb, gw, shot }) {
+    async run({ wb, gw, page, shot }) {
       await wb.setApiKey(gw.keys.valid);
       gw.resetCounts();
       const chat = await openChat(wb);
@@ -58,6 +58,8 @@ export const journeys: Journey[] = [
       await queued.getByRole('listitem').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await queued.innerText(), /queued note about the docs/);
       await shot('e2e-queued-message');
+      // The README's picture: an ask_user question with its choices, and a message queued under it.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-ask-queue.png' });
       await options.getByRole('radio', { name: /Postgres/ }).click();
       const answer = chat.locator('.msg.assistant .md', { hasText: 'I read your queued note about the docs.' });
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -40,7 +40,7 @@ export const journeys: Journey[] = [
         const chat = await openChat(wb);
         const before = chatRequests(gw);
         await sendMessage(chat, `read the notes again and again #tools ${LOOP}`);
-        // A read-only tool asks until the user chooses "Always allow" (README, Approval): chosen on
+        // A read-only tool asks until the user chooses "Always allow" (docs/USER-GUIDE.md, Tools): chosen on
         // the first call, so the loop goes on its own until the cap stops it.
         const asking = chat.locator('section.toolcard.state-awaiting-approval');
         await asking.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

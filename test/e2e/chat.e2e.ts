@@ -27,7 +27,7 @@ export const journeys: Journey[] = [
         .locator('.md pre code .hljs-keyword, .md pre code .hljs-string')
         .first()
         .waitFor({ state: 'attached', timeout: UI_TIMEOUT });
-      // The README's picture: the question and the start of the rendered answer, sidebar closed.
+      // The user guide's picture (docs/USER-GUIDE.md, Chat): the question and the start of the rendered answer, sidebar closed.
       await wb.runCommand('View: Close Primary Side Bar');
       await chat.locator('.msg.user').last().scrollIntoViewIfNeeded();
       await page.waitForTimeout(500);

@@ -63,6 +63,8 @@ export const journeys: Journey[] = [
         /-Plan A: ship on Saturday\.\n\+Plan A: ship on Friday\./,
       );
       await shot('e2e-checkpoint-restore-panel');
+      // The README's picture of checkpoints: the Restore panel with each file and its diff.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-checkpoints.png' });
       await panel.locator('label.restore-cut input').check();
       await panel.locator('button', { hasText: /^\s*Restore\s*$/ }).click();
 

@@ -83,6 +83,8 @@ export const journeys: Journey[] = [
         /image\/png, \d+ bytes: not sent, the model does not take images/,
       );
       await shot('e2e-mcp-round-trip');
+      // The README's picture of MCP: two tools of a server's, allowed in their cards, and the answer.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-mcp.png' });
 
       // A resource of the server by @-mention: its content reaches the gateway with the question.
       const box = chat.locator('textarea[aria-label="Message"]');

@@ -65,7 +65,7 @@ export const journeys: Journey[] = [
       '.github/prompts/greet.prompt.md': PROMPT_FILE,
       'docs/notes.md': 'NOTES-4417: she prefers short greetings.\n',
     },
-    async run({ wb, gw, shot }) {
+    async run({ wb, gw, page, shot }) {
       await wb.setApiKey(gw.keys.valid);
       gw.resetCounts();
       const chat = await openChat(wb);
@@ -77,6 +77,8 @@ export const journeys: Journey[] = [
       assert.match(await row.innerText(), /Greet someone by name/);
       assert.match(await row.innerText(), /person=Name/);
       await shot('e2e-slash-menu');
+      // The README's picture of customizations: a prompt file offered in the / menu.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-slash.png' });
       await box.press('Enter');
       assert.equal(await box.inputValue(), '/greet ', 'Enter picks the row; it does not send');
       await box.press('Enter');

@@ -10,7 +10,7 @@ export const journeys: Journey[] = [
     share: 'tools',
     settings: chatSettings,
     files: { 'notes/plan.txt': 'Plan: ship the gateway studio demo on Friday.\n' },
-    async run({ wb, gw, shot }) {
+    async run({ wb, gw, page, shot }) {
       await wb.setApiKey(gw.keys.valid);
       const chat = await openChat(wb);
       await sendMessage(chat, `read my plan #tools ${script}`);
@@ -24,6 +24,8 @@ export const journeys: Journey[] = [
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await answer.innerText(), /ship the gateway studio demo/);
       await shot('e2e-tool-result');
+      // The README's first picture: a tool call allowed in its card and the answer that used its result.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-tools.png' });
     },
   },
   {
