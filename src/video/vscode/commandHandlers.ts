@@ -11,6 +11,7 @@ import { imageLabel, imageToDataUrl } from '../base/vscode/images';
 import { SpendDeclined, VideoSpend } from '../base/vscode/spend';
 import type { VideoClients } from './clients';
 import type { GenerateArgs } from './commands';
+import { mediaCatalog } from '../../platform/mediaCatalog';
 
 /** Starts the task; its key, or undefined when it did not start (the user was told why). */
 async function submit(
@@ -71,6 +72,7 @@ export async function generateWithWizard(
       async () => (await clients.client()).listVideoModels(),
       preselected,
       async (r) => VideoSpend.priceLine(await spend.quote(r)),
+      mediaCatalog(s.log),
     );
   } catch (err) {
     showGatewayError(s, err);

@@ -6,7 +6,10 @@ import {
   rulesFor,
   secondsChoices,
   type VideoCreateRequest,
+  type VideoModelRules,
 } from '../../../api/video/videoRules';
+import { familyFor, type Catalog } from '../../../api/catalog/catalog';
+import { familyVideoRules } from '../../../api/catalog/familyVideo';
 import type { Settings } from '../../../platform/settings';
 import { IMAGE_GLOB, imageLabel, imageToDataUrl } from '../../base/vscode/images';
 import { BACK, TOTAL, input, pick, title, type PickItem, type Step } from './quickInput';
@@ -20,8 +23,23 @@ export interface WizardResult {
 /** Where the images of the request come from, before they are encoded. */
 type ImageChoice = { kind: 'none' } | { kind: 'files'; uris: vscode.Uri[] } | { kind: 'urls'; urls: string[] };
 
-function modelDetail(model: string): string {
-  const r = rulesFor(model);
+/** The model's choices: its catalog family's when it has one, else the spec's (or the general ones). */
+function rulesOf(
+  w: Pick<WizardRun, 'catalog'>,
+  model: string,
+): VideoModelRules & { urlOnly?: boolean; family?: string } {
+  const f = w.catalog ? familyFor(w.catalog, model, 'video') : undefined;
+  return f ? { ...familyVideoRules(f, model), family: f.name } : rulesFor(model);
+}
+
+function modelDetail(w: WizardRun, model: string): string {
+  const r = rulesOf(w, model);
+  if (r.family !== undefined) {
+    const images = r.urlOnly
+      ? vscode.l10n.t('images as HTTPS links only')
+      : vscode.l10n.t('up to {0} images', r.maxImages);
+    return vscode.l10n.t('{0} (catalog) · {1} s · {2}', r.family, r.suggestedSeconds.join(', '), images);
+  }
   if (!r.known) return vscode.l10n.t('Rules not described by the spec: only the general checks apply.');
   if (!r.textToVideo)
     return vscode.l10n.t('Exactly one reference image · up to {0} s · {1}', r.maxSeconds, r.aspectRatios.join(', '));
@@ -57,6 +75,8 @@ type PriceOf = (r: { model: string; seconds: number; resolution: string }) => Pr
 /** The wizard's inputs and the choices made so far (each step starts from them, so Back keeps them). */
 interface WizardRun {
   settings: Settings;
+  /** The media catalog: a model of one of its families is offered only what the family takes. */
+  catalog: Catalog | undefined;
   models: string[];
   fromGateway: boolean;
   preselected: vscode.Uri[];
@@ -93,8 +113,9 @@ export async function runVideoWizard(
   listModels: () => Promise<string[]>,
   preselected: vscode.Uri[] = [],
   price: PriceOf = () => Promise.resolve(''),
+  catalog?: Catalog,
 ): Promise<WizardResult | undefined> {
-  const w = await startRun(settings, listModels, preselected, price);
+  const w = { ...(await startRun(settings, listModels, preselected, price)), catalog };
   const steps = [modelStep, promptStep, imagesStep, secondsStep, aspectStep, resolutionStep];
   for (let step = 1; step <= TOTAL;) {
     const r = await steps[step - 1]!(w);
@@ -111,7 +132,7 @@ async function startRun(
   listModels: () => Promise<string[]>,
   preselected: vscode.Uri[],
   price: PriceOf,
-): Promise<WizardRun> {
+): Promise<Omit<WizardRun, 'catalog'>> {
   let models: string[] = [];
   let fromGateway = true;
   try {
@@ -143,7 +164,7 @@ async function modelStep(w: WizardRun): Promise<Outcome> {
   const items = w.models.map((m) => ({
     label: m,
     description: m === w.settings.videoModel ? vscode.l10n.t('default') : undefined,
-    detail: modelDetail(m),
+    detail: modelDetail(w, m),
     value: m,
   }));
   const ph = w.fromGateway
@@ -160,9 +181,10 @@ async function promptStep(w: WizardRun): Promise<Outcome> {
 }
 
 /** The ways to give reference images that the model allows. */
-function imageItems(w: WizardRun, textToVideo: boolean): PickItem<string>[] {
+function imageItems(w: WizardRun, textToVideo: boolean, urlOnly: boolean): PickItem<string>[] {
   const items: PickItem<string>[] = [];
-  if (w.preselected.length) {
+  // A model that takes links only gets no local file: nothing is uploaded behind the user's back.
+  if (w.preselected.length && !urlOnly) {
     items.push({
       label: vscode.l10n.t('$(file-media) The {0} selected image(s)', w.preselected.length),
       detail: w.preselected.map(imageLabel).join(', '),
@@ -170,11 +192,12 @@ function imageItems(w: WizardRun, textToVideo: boolean): PickItem<string>[] {
     });
   }
   if (textToVideo) items.push({ label: vscode.l10n.t('$(circle-slash) None (text to video)'), value: 'none' });
-  items.push({
-    label: vscode.l10n.t('$(files) Image files from the workspace…'),
-    detail: vscode.l10n.t('Sent as complete base64 data URLs.'),
-    value: 'files',
-  });
+  if (!urlOnly)
+    items.push({
+      label: vscode.l10n.t('$(files) Image files from the workspace…'),
+      detail: vscode.l10n.t('Sent as complete base64 data URLs.'),
+      value: 'files',
+    });
   items.push({
     label: vscode.l10n.t('$(link) HTTPS links…'),
     detail: vscode.l10n.t('Public direct links to image files (not pages that show them).'),
@@ -184,19 +207,24 @@ function imageItems(w: WizardRun, textToVideo: boolean): PickItem<string>[] {
 }
 
 async function imagesStep(w: WizardRun): Promise<Outcome> {
-  const rules = rulesFor(w.model);
-  const limit = rules.known
-    ? rules.minImages === rules.maxImages
-      ? vscode.l10n.t('{0} needs exactly one reference image.', w.model)
-      : vscode.l10n.t(
-          '{0}: none, one or up to {1} images; with several images at most {2} s.',
-          w.model,
-          rules.maxImages,
-          rules.maxSecondsMulti ?? rules.maxSeconds,
-        )
-    : vscode.l10n.t('Reference images');
-  const active = w.preselected.length ? 'selected' : rules.textToVideo ? 'none' : 'files';
-  const r = await pick(3, limit, imageItems(w, rules.textToVideo), active);
+  const rules = rulesOf(w, w.model);
+  const urlOnly = rules.urlOnly === true;
+  if (rules.maxImages === 0) return settle<ImageChoice>({ kind: 'none' }, (v) => (w.images = v));
+  const limit = urlOnly
+    ? vscode.l10n.t('{0} takes images as public HTTPS links only; a local file is not uploaded.', w.model)
+    : rules.known
+      ? rules.minImages === rules.maxImages
+        ? vscode.l10n.t('{0} needs exactly one reference image.', w.model)
+        : vscode.l10n.t(
+            '{0}: none, one or up to {1} images; with several images at most {2} s.',
+            w.model,
+            rules.maxImages,
+            rules.maxSecondsMulti ?? rules.maxSeconds,
+          )
+      : vscode.l10n.t('Reference images');
+  const active =
+    w.preselected.length && !urlOnly ? 'selected' : rules.textToVideo ? 'none' : urlOnly ? 'urls' : 'files';
+  const r = await pick(3, limit, imageItems(w, rules.textToVideo, urlOnly), active);
   if (r === undefined) return undefined;
   if (r === BACK) return BACK;
   const chosen = await imagesOf(w, r, rules.maxImages);
@@ -238,8 +266,8 @@ async function imagesOf(w: WizardRun, choice: string, maxImages: number): Promis
 
 async function secondsStep(w: WizardRun): Promise<Outcome> {
   const n = countOf(w.images);
-  const choices = secondsChoices(w.model, n);
-  const rules = rulesFor(w.model);
+  const rules = rulesOf(w, w.model);
+  const choices = rules.family !== undefined ? [...rules.suggestedSeconds] : secondsChoices(w.model, n);
   const multi = n > 1 && rules.maxSecondsMulti !== undefined;
   const items = await Promise.all(
     choices.map(async (s) => ({
@@ -263,7 +291,9 @@ async function secondsStep(w: WizardRun): Promise<Outcome> {
 }
 
 async function aspectStep(w: WizardRun): Promise<Outcome> {
-  const allowed = rulesFor(w.model).aspectRatios;
+  const allowed = rulesOf(w, w.model).aspectRatios;
+  // A family without aspect ratios (Wan, Hailuo: the resolution decides) skips the step.
+  if (allowed.length === 0) return 'next';
   const items = allowed.map((a) => ({
     label: a,
     description: a === w.settings.video.aspectRatio ? vscode.l10n.t('default') : undefined,
@@ -277,8 +307,10 @@ async function aspectStep(w: WizardRun): Promise<Outcome> {
 }
 
 async function resolutionStep(w: WizardRun): Promise<Outcome> {
+  const resolutions = rulesOf(w, w.model).resolutions;
+  if (resolutions.length === 0) return 'next';
   const items = await Promise.all(
-    rulesFor(w.model).resolutions.map(async (res) => ({
+    resolutions.map(async (res) => ({
       label: res,
       description: res === w.settings.video.resolution ? vscode.l10n.t('default') : undefined,
       detail: [RESOLUTION_ADVICE[res], await w.price({ model: w.model, seconds: w.seconds, resolution: res })]
