@@ -27,14 +27,15 @@ export const GENERATE_VIDEO_JSON_SCHEMA = {
     prompt: { type: 'string', description: 'What the video shows.' },
     model: {
       type: 'string',
-      description: "vendor-image-video or vendor-video-1.5; leave out for the user's default model.",
+      description:
+        "vendor-image-video, vendor-video-1.5, or a model of a catalog family (see the model rules); leave out for the user's default model.",
     },
     seconds: { type: 'integer', minimum: 1, maximum: 15, description: 'Duration in seconds (see the model rules).' },
     aspectRatio: { type: 'string', description: 'Such as 16:9, 9:16 or 1:1 (see the model rules).' },
     resolution: {
       type: 'string',
-      enum: ['720p', '480p'],
-      description: '720p for covers and key visuals, 480p for bulk material.',
+      description:
+        "720p for covers and key visuals, 480p for bulk material; a catalog family's own resolutions (see the model rules).",
     },
     images: {
       type: 'array',

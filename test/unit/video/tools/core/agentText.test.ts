@@ -71,6 +71,16 @@ void describe('video tools: texts and input', () => {
     assert.match(d, /vendor-video-1\.5: image-to-video only \(no text-to-video\); exactly 1 reference image/);
     assert.match(d, /with several references at most 10/);
     assert.match(d, /aspect ratios 16:9, 9:16;/);
+    // The catalog's families, from the shipped catalog: what each takes, and Wan's links-only images.
+    assert.match(
+      d,
+      /Kling \(model ids matching \^kling-\): text or image to video; seconds 5, 10; aspect ratios 16:9, 9:16, 1:1; images: a first frame, a last frame\./,
+    );
+    assert.match(
+      d,
+      /Wan \(model ids matching [^)]*\): [^.]*resolutions 480P, 720P, 1080P; images: a first frame, a last frame \(public HTTPS URLs only, never files\)/,
+    );
+    assert.match(d, /Seedance [^.]*up to 4 reference images/);
   });
 
   void it('the confirmation names the model, duration, resolution and references, and says it is billed', () => {
