@@ -1,0 +1,229 @@
+/**
+ * Issue 42's soak bench: a scripted 500-step agent session on the local gateway, and what it
+ * leaves behind. A step is one model request with the tool round it asks for: the parent's,
+ * those of the two Explore runs it starts (`run_subagent`, on gw-mini), and the context guard's
+ * summary when the conversation outgrows gw-chat's window (one compaction). Messages are queued
+ * while the agent works: some follow the running tool round, some are sent as the next turn.
+ *
+ * Host side, in plain node: the extension host runs this same core code (ChatSession, ChatHub,
+ * ToolRunner and the built-in tools, the subagent tool, the queue's state machine, the context
+ * guard, the conversation store on disk); only VS Code's own parts (webviews, settings, the
+ * editor) are left out (bench/support/soakHost.ts). The local gateway runs in a worker thread,
+ * so its records do not count in the measured heap. After a 10-step warm-up the heap is read
+ * after GC, then the 500 steps run, then it is read again; each step is timed from its
+ * request's start to the next one's.
+ *
+ * Page side: the real chat page bundle in headless Chromium replays every message the host
+ * posted to it, step by step; its JS heap is read after GC at the same two points
+ * (bench/support/soakPage.ts).
+ *
+ * Goals (issue 42): heap growth <= 50 MB on the host and <= 30 MB on the page; no step slower
+ * than 2x the median of the first ten. Prints the figures; asserts nothing about time (machines
+ * are shared), and exits 1 only when the session did not run as scripted. Needs `npm run build`
+ * (dist/webview.js) and a Chromium (test/support/browserPath.ts); stops by itself (4 minutes at most).
+ * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's time, =host skips the page.
+ */
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { newId } from '../src/shared/protocol';
+import { question } from '../test/support/sessionHarness';
+import { percentile, median } from './support/stats';
+import { openSoakHost, type SoakHost } from './support/soakHost';
+import { readRecord, runPage, type PageRun } from './support/soakPage';
+import { EXPLORE_REQUESTS, QUEUED_REQUESTS, queuedText, turnEvents, turnText } from './support/soakPlan';
+
+const STEPS = Number(process.env.SOAK_STEPS ?? 500);
+const WARMUP = 10;
+const ROUNDS = 9;
+const HOST_GOAL_MB = 50;
+const PAGE_GOAL_MB = 30;
+const TIME_LIMIT_MS = 4 * 60_000;
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+/** The heap after full collections, with the timers of the last step given time to run. */
+async function settledHeap(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    gc();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+interface HostRun {
+  heapStart: number;
+  heapEnd: number;
+  /** Index of the first measured step in `starts`, and the page record's length at that point. */
+  from: number;
+  warmPosted: number;
+  end: number;
+  endBusy: number;
+  ms: number;
+}
+
+/** One user turn of the script (its events: Explore, queued messages), until the queue is idle. */
+async function runTurn(h: SoakHost, t: number, rounds: number, first: number, queued: { n: number }): Promise<void> {
+  const ev = turnEvents(t);
+  let n = 0;
+  h.onAgentRequest = () => {
+    n++;
+    if (n === ev.queueAtRequest || (ev.queueAtEnd && n === rounds + 1))
+      h.queue.add(h.session.conversationId, queuedText(++queued.n));
+  };
+  await h.session.send(newId('r'), question(turnText(t, rounds, first, ev)));
+  await h.queue.settled();
+  h.onAgentRequest = () => undefined;
+}
+
+/** What turn `t` will ask at most, so that the session ends at exactly {@link STEPS} steps. */
+function turnSize(t: number, remaining: number): { t: number; rounds: number } {
+  const ev = turnEvents(t);
+  const extra = ev.exploreAt !== undefined ? EXPLORE_REQUESTS : ev.queueAtEnd ? QUEUED_REQUESTS : 0;
+  const planned = ev.queueAtRequest !== undefined ? ev.queueAtRequest + QUEUED_REQUESTS : ROUNDS + 1 + extra;
+  // Near the end a plain turn (numbered past the events) takes what is left.
+  return planned <= remaining ? { t, rounds: ROUNDS } : { t: 1000 + t, rounds: Math.min(ROUNDS, remaining - 1) };
+}
+
+async function runHost(h: SoakHost): Promise<HostRun> {
+  const queued = { n: 0 };
+  let round = 0;
+  await runTurn(h, 0, WARMUP - 1, round, queued);
+  round += WARMUP - 1;
+  const heapStart = await settledHeap();
+  const from = h.starts.length;
+  const warmPosted = h.posted();
+  const t0 = performance.now();
+  for (let t = 1; h.starts.length - from < STEPS; t++) {
+    const size = turnSize(t, STEPS - (h.starts.length - from));
+    await runTurn(h, size.t, size.rounds, round, queued);
+    round += size.rounds;
+  }
+  const end = performance.now();
+  const endBusy = performance.eventLoopUtilization().active;
+  const heapEnd = await settledHeap();
+  return { heapStart, heapEnd, from, warmPosted, end, endBusy, ms: end - t0 };
+}
+
+/** What each measured step took (wall and host-busy time) and what its tools were ('answer': none). */
+function stepsOf(h: SoakHost, r: HostRun): { ms: number[]; busy: number[]; kinds: string[]; labels: string[] } {
+  const between = (xs: number[], last: number) => xs.slice(r.from).map((x, i) => (xs[r.from + i + 1] ?? last) - x);
+  const labels = h.tools.slice(r.from).map((t) => [...new Set(t)].join('+') || 'answer');
+  return { ms: between(h.starts, r.end), busy: between(h.busy, r.endBusy), kinds: h.kinds.slice(r.from), labels };
+}
+
+/** Each step against the step of the first ten that ran the same tools: the slowest ratio and how many pass 2x. */
+function sameKind(ms: number[], labels: string[]): { worst: number; at: number; over: number } {
+  const base = new Map<string, number>();
+  for (let i = 0; i < 10; i++) if (!base.has(labels[i]!)) base.set(labels[i]!, ms[i]!);
+  let [worst, at, over] = [0, -1, 0];
+  ms.forEach((x, i) => {
+    const b = base.get(labels[i]!);
+    if (b === undefined || i < 10) return;
+    if (x / b > worst) [worst, at] = [x / b, i];
+    if (x > 2 * b) over++;
+  });
+  return { worst, at, over };
+}
+
+/** The step-time lines of one measure: against the first ten, against the same kind of step, by block. */
+function timeLines(name: string, ms: number[], labels: string[]): string[] {
+  const t = (x: number) => `${x.toFixed(1)} ms`;
+  const first = median(ms.slice(0, 10));
+  const slowest = ms.reduce((a, x, i) => (x > ms[a]! ? i : a), 0);
+  const ratio = ms[slowest]! / first;
+  const same = sameKind(ms, labels);
+  const blocks = Array.from({ length: Math.ceil(ms.length / 50) }, (_, b) => median(ms.slice(b * 50, b * 50 + 50)));
+  return [
+    `  ${name}: first ten median ${t(first)}; slowest #${slowest + 1} (${labels[slowest]}) ${t(ms[slowest]!)} = ${ratio.toFixed(2)}x the first ten (goal <= 2x: ${ratio <= 2 ? 'met' : 'missed'}); ${ms.filter((x) => x > 2 * first).length} steps over 2x`,
+    `    against the first ten's step with the same tools: slowest #${same.at + 1} (${labels[same.at]}) ${same.worst.toFixed(2)}x; ${same.over} steps over 2x`,
+    `    median by 50 steps: ${blocks.map((x) => x.toFixed(0)).join(', ')} ms; all: median ${t(median(ms))}, p90 ${t(percentile(ms, 90))}, p99 ${t(percentile(ms, 99))}`,
+  ];
+}
+
+function reportHost(h: SoakHost, r: HostRun): void {
+  const { ms, busy, kinds, labels } = stepsOf(h, r);
+  const count = (k: string) => kinds.filter((x) => x === k).length;
+  const c = h.session.shown;
+  const delta = r.heapEnd - r.heapStart;
+  console.log(`host (plain node, the extension host's core code): ${ms.length} steps in ${(r.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `  heap after GC: start ${mb(r.heapStart)}, end ${mb(r.heapEnd)}, growth ${delta >= 0 ? '+' : ''}${mb(delta)} (goal <= ${HOST_GOAL_MB} MB: ${delta <= HOST_GOAL_MB * MB ? 'met' : 'missed'})`,
+  );
+  console.log(timeLines('step time (request start to the next)', ms, labels).join('\n'));
+  console.log(
+    timeLines("host thread's busy time per step (without the waits for the gateway)", busy, labels).join('\n'),
+  );
+  console.log(
+    `  counts: requests ${ms.length} (agent ${count('agent')}, Explore ${count('explore')}, summary ${count('summary')}); tool calls ${h.toolCalls()}; subagent runs ${h.subagentRuns()}; compactions ${count('summary')}; queued messages sent ${h.queue.sentAfterRound + h.queue.sentAsTurn} (${h.queue.sentAfterRound} after a tool round, ${h.queue.sentAsTurn} as the next turn); messages posted to the page ${h.posted()}`,
+  );
+  console.log(
+    `  the conversation at the end: ${c.messages.length} messages (${c.compaction?.messageCount ?? 0} summarised), its record saved ${h.saves()} times, now ${mb(h.storedBytes())}`,
+  );
+  if (process.env.SOAK_DEBUG) console.log(ms.map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}`).join(' '));
+}
+
+/** How the session strayed from its script (an answer that failed, a run or compaction missing), if it did. */
+function scriptProblems(h: SoakHost, r: HostRun): string[] {
+  const kinds = h.kinds.slice(r.from);
+  const count = (k: string) => kinds.filter((x) => x === k).length;
+  const failed = h.session.shown.messages.filter((m) => m.role === 'assistant' && m.status !== 'done');
+  return [
+    ...(kinds.length !== STEPS ? [`${kinds.length} steps instead of ${STEPS}`] : []),
+    ...(failed.length ? [`${failed.length} answers did not end well (first: ${JSON.stringify(failed[0])})`] : []),
+    ...(h.subagentRuns() !== 2 || count('explore') !== 2 * EXPLORE_REQUESTS ? ['not two Explore runs'] : []),
+    ...(STEPS === 500 && count('summary') !== 1 ? [`${count('summary')} compactions instead of one`] : []),
+    ...(h.queue.sentAfterRound === 0 || h.queue.sentAsTurn === 0 ? ['queued messages not sent both ways'] : []),
+  ];
+}
+
+function reportPage(p: PageRun): void {
+  const delta = p.heapEnd - p.heapStart;
+  console.log(
+    `page (dist/webview.js in headless Chromium): ${p.messages} messages replayed step by step in ${(p.replayMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  JS heap after GC: start ${mb(p.heapStart)}, end ${mb(p.heapEnd)}, growth ${delta >= 0 ? '+' : ''}${mb(delta)} (goal <= ${PAGE_GOAL_MB} MB: ${delta <= PAGE_GOAL_MB * MB ? 'met' : 'missed'}); shown at the end: ${p.articles} messages, ${p.cards} tool cards`,
+  );
+}
+
+async function main(): Promise<void> {
+  const h = await openSoakHost();
+  const first = structuredClone(h.session.conversationMessage());
+  let r: HostRun;
+  let rows: ReturnType<typeof readRecord>;
+  try {
+    r = await runHost(h);
+    reportHost(h, r);
+    const problems = scriptProblems(h, r);
+    if (problems.length) {
+      console.log(`  FAIL: the session did not run as scripted: ${problems.join('; ')}`);
+      process.exitCode = 1;
+    }
+    rows = readRecord(h.recordFile);
+  } finally {
+    await h.close().catch(() => undefined);
+  }
+  if (process.env.SOAK_DEBUG === 'host') return;
+  reportPage(await runPage(first, rows, r.warmPosted));
+}
+
+if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+  // Run directly (not through `npm run bench`): again, with the collector exposed.
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', __filename], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+} else {
+  const watchdog = setTimeout(() => {
+    console.error(`agent-soak: still running after ${TIME_LIMIT_MS / 60_000} minutes; stopped`);
+    process.exit(1);
+  }, TIME_LIMIT_MS);
+  watchdog.unref();
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
