@@ -5,13 +5,18 @@ import type { ConversationStore } from '../../history/core/store';
 import type { SessionLog } from './sessionDeps';
 
 /**
- * Saves conversations one after the other, each as it was when its save was asked for; an empty
- * one is not stored, and the one saved becomes the one shown after a restart. A failure is
- * logged each time and shown to the user once per run of failures: an answer is saved every
- * ~2 s while it streams, and a notice per save would bury the chat.
+ * Saves conversations one after the other; an empty one is not stored, and the one saved last
+ * becomes the one shown after a restart. Saves asked for while one is being written are merged:
+ * each conversation waiting is saved once, as it is when its turn comes (a copy taken then), so
+ * a long conversation is not copied and rewritten for every message of a busy agent step. A
+ * failure is logged each time and shown to the user once per run of failures: an answer is saved
+ * every ~2 s while it streams, and a notice per save would bury the chat.
  */
 export class ConversationSaver {
   private saving: Promise<void> = Promise.resolve();
+  /** The saves not started yet (the latest asked for last), and the promise that runs them. */
+  private readonly waiting = new Map<string, Conversation>();
+  private next: Promise<void> | undefined;
   /** The last save failed and the user has been told. */
   private failing = false;
 
@@ -22,18 +27,28 @@ export class ConversationSaver {
     private readonly notify: (msg: HostMessage) => void,
   ) {}
 
-  /** Saves a copy of `c` after any save already under way; never rejects. */
+  /** Saves `c` after any save already under way, at the latest as it is then; never rejects. */
   save(c: Conversation): Promise<void> {
-    const snapshot = structuredClone(c);
-    this.saving = this.saving
-      .then(async () => {
-        if (snapshot.messages.length === 0) return;
-        await this.store.save(snapshot);
-        if (this.store.activeId !== snapshot.id) await this.store.setActive(snapshot.id);
-        this.failing = false;
-      })
-      .catch((err: unknown) => this.failed(err));
-    return this.saving;
+    this.waiting.delete(c.id);
+    this.waiting.set(c.id, c);
+    this.next ??= this.saving = this.saving.then(async () => {
+      this.next = undefined;
+      const batch = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const conv of batch) await this.saveOne(structuredClone(conv));
+    });
+    return this.next;
+  }
+
+  private async saveOne(snapshot: Conversation): Promise<void> {
+    try {
+      if (snapshot.messages.length === 0) return;
+      await this.store.save(snapshot);
+      if (this.store.activeId !== snapshot.id) await this.store.setActive(snapshot.id);
+      this.failing = false;
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   private failed(err: unknown): void {

@@ -67,3 +67,38 @@ void test('an answer streamed while the storage refuses every save tells the cha
   );
   h.session.dispose();
 });
+
+/** Storage whose writes take a while (a large record on a slow disk), counting the conversation writes. */
+class SlowStorage extends MemoryStorage {
+  writes = 0;
+  override async update(key: string, value: unknown): Promise<void> {
+    if (key.startsWith('gatewayStudio.chat.conversation.')) this.writes++;
+    await new Promise((r) => setTimeout(r, 20));
+    return super.update(key, value);
+  }
+}
+
+void test('saves asked for while one is written are merged: each waiting conversation is written once, in its latest state, and the last asked for is shown after a restart', async () => {
+  const storage = new SlowStorage();
+  const saver = new ConversationSaver(
+    new ConversationStore(storage),
+    { warn: () => undefined, error: () => undefined },
+    () => undefined,
+  );
+  const a = conversation('a');
+  const b = conversation('b');
+  const first = saver.save(a);
+  await new Promise((r) => setTimeout(r, 5)); // a's first write is under way
+  const asked: Promise<void>[] = [];
+  for (let i = 2; i <= 10; i++) {
+    a.messages.push({ id: `u${i}`, role: 'user', text: `a${i}`, images: [], contexts: [], createdAt: i });
+    asked.push(saver.save(a));
+  }
+  asked.push(saver.save(b), saver.save(a));
+  await Promise.all([first, ...asked]);
+  assert.equal(storage.writes, 3, 'the first save of a, then a and b once each');
+  const store = new ConversationStore(storage);
+  assert.equal(store.load(a.id)?.messages.length, 10, 'the merged save wrote the latest state');
+  assert.equal(store.load(b.id)?.messages.length, 1);
+  assert.equal(store.activeId, a.id, 'a was asked for last');
+});
