@@ -56,7 +56,8 @@ export async function runSessionTurn(
   // edited question, Continue's question, the answer Regenerate or Retry removed): a window
   // that dies mid-answer then comes back with what the user saw, never with the old question
   // or a removed answer next to the new one. The streaming answer is stored every ~2 s while
-  // text arrives (loaded as stopped after a crash, its text kept) and once more at its end.
+  // text arrives (loaded as stopped after a crash, its text kept), its tool rounds as often, and
+  // once more at its end.
   void host.save(conversation);
   const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
   let defaults = context.turnDefaults();
@@ -100,7 +101,10 @@ export async function runSessionTurn(
         callbacks: {
           onMessage: (msg) => {
             costs?.seen(conversation, msg);
-            if (msg.role !== 'assistant' || msg.status !== 'streaming') void host.save(conversation);
+            // Tool rounds are stored on the streaming answer's cadence, not per message: a long
+            // agent loop would otherwise copy and rewrite the whole conversation several times
+            // a step. The turn's end saves at once.
+            if (msg.role !== 'assistant' || msg.status !== 'streaming') partial.touch();
             if (shown()) deps.sink.broadcast({ type: 'chat/message', requestId, message: msg });
           },
           onDelta: (messageId, d) => {
