@@ -19,7 +19,7 @@ async function picture(page: Page, shot: (name: string) => Promise<void>, name: 
 
 export const journeys: Journey[] = [
   {
-    name: 'first run: with no key the empty chat offers Set API Key and sends nothing; then the model box lists the gateway models and the cost line explains itself',
+    name: 'first run: with no key the empty chat offers Set API Key and shows no 401 for the keyless model list; then the model box lists the gateway models and the cost line explains itself',
     settings: (gw) => ({ 'gatewayStudio.baseUrl': gw.url }),
     async run({ wb, gw, page, shot }) {
       const chat = await openChat(wb);
