@@ -241,7 +241,7 @@ function buildOnce() {
   return code === 0;
 }
 const hostLane = hostBeside && buildOnce() ? startHostLane() : undefined;
-if (!viaTsx && runnable.some((n) => n !== 'host')) {
+if (!viaTsx && runnable.some((n) => n !== 'host' && n !== 'vsix')) {
   const t0 = Date.now();
   removeDeadTrees();
   process.on('exit', () => rmSync(compiledDir, { recursive: true, force: true }));
