@@ -8,7 +8,7 @@
 // Prints `vsix: N passed, M failed`; exits non-zero on any failure. Leaves the production build
 // in dist/ (run it after the stages that use the development build; scripts/test.mjs does).
 import * as assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { packageVsix } from '../../scripts/packageVsix.mjs';
@@ -135,7 +135,9 @@ async function main(): Promise<number> {
     await pages.close();
     // The key scan (at stop) is of what the extension wrote: the package's own files are not, and
     // its README shows the local gateway's demo key.
-    rmSync(join(cs.runDir, 'extensions'), { recursive: true, force: true });
+    // (code-server may still be writing its own files beside it: retried on ENOTEMPTY).
+    for (const name of readdirSync(join(cs.runDir, 'extensions')).filter((n) => n.startsWith('gateway-studio.')))
+      rmSync(join(cs.runDir, 'extensions', name), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     await cs.stop();
   }
   scanTree(resultsDir, 'test-results');
