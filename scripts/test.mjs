@@ -129,8 +129,15 @@ const stages = {
     if (!existsSync(join(root, 'test/host/run.ts'))) return 0;
     return run(process.execPath, ['--import', 'tsx', 'test/host/run.ts']);
   },
+  // The .vsix as users get it (test/host/vsix.ts): packaged, installed into a fresh code-server
+  // with --install-extension, one short journey. Last, after the host stage: its production build
+  // replaces the development one in dist/ that the other stages run.
+  vsix: () => {
+    if (!existsSync(join(root, 'test/host/vsix.ts'))) return 0;
+    return run(process.execPath, ['--import', 'tsx', 'test/host/vsix.ts']);
+  },
 };
-const browserStages = ['webview', 'host'];
+const browserStages = ['webview', 'host', 'vsix'];
 
 /**
  * CI builds the llama chroot beside the first stages (.ci/run): GWS_LLAMA_BUILD names the file
@@ -234,7 +241,7 @@ function buildOnce() {
   return code === 0;
 }
 const hostLane = hostBeside && buildOnce() ? startHostLane() : undefined;
-if (!viaTsx && runnable.some((n) => n !== 'host')) {
+if (!viaTsx && runnable.some((n) => n !== 'host' && n !== 'vsix')) {
   const t0 = Date.now();
   removeDeadTrees();
   process.on('exit', () => rmSync(compiledDir, { recursive: true, force: true }));
@@ -243,7 +250,7 @@ if (!viaTsx && runnable.some((n) => n !== 'host')) {
   recordTime(`npm test: transpile ${n} files`, t0);
 }
 for (const name of runnable) {
-  if (name === 'host' && hostBeside) continue;
+  if ((name === 'host' && hostBeside) || name === 'vsix') continue;
   if (name !== 'unit' && name !== 'faults' && name !== 'llama' && !buildOnce()) break;
   const t0 = Date.now();
   const cpu0 = childCpu();
@@ -258,6 +265,13 @@ if (hostLane) {
   const code = await hostLane.done;
   console.log(readFileSync(hostLane.log, 'utf8').trimEnd());
   if (code !== 0) failed.push('host');
+}
+if (runnable.includes('vsix')) {
+  const t0 = Date.now();
+  const cpu0 = childCpu();
+  const code = stages.vsix();
+  recordTime('npm test: vsix (the packaged .vsix installed into code-server)', t0, cpu0);
+  if (code !== 0) failed.push('vsix');
 }
 
 /** Starts the host stage in the background, its output to a log file. */

@@ -1,6 +1,6 @@
 // Starts code-server (a real VS Code: web workbench + Node extension host) on a free loopback
 // port, in its own process group with per-run folders, and stops the whole group afterwards.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
@@ -43,6 +43,11 @@ export interface CodeServerOptions {
   workspace?: string;
   /** JSON files written into the user data folder before start (path relative to it -> value). */
   userData?: Record<string, unknown>;
+  /**
+   * .vsix files installed with code-server's `--install-extension` into the run's own (empty)
+   * extensions folder before it starts: the extension as a user gets it, not the development path.
+   */
+  installExtensions?: string[];
 }
 
 /** A running code-server. */
@@ -63,6 +68,27 @@ export interface CodeServer {
   remoteUri(absPath: string): string;
   /** Stops the process group and deletes the per-run folder. */
   stop(): Promise<void>;
+}
+
+/**
+ * `code-server --install-extension FILE` into the run's folders, as a user installs a downloaded
+ * .vsix; throws with code-server's output when it does not say the extension was installed.
+ */
+function installExtension(
+  opts: CodeServerOptions,
+  vsix: string,
+  dirs: { userDataDir: string; extensionsDir: string },
+  env: NodeJS.ProcessEnv,
+): void {
+  const args = ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
+  const r = spawnSync(opts.install.node, [opts.install.entry, ...args, '--install-extension', vsix], {
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0 || !/successfully installed/i.test(out))
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${String(r.status)}): ${out.trim()}`);
 }
 
 /** A free TCP port on 127.0.0.1 (released before returning; code-server binds it right after). */
@@ -161,6 +187,14 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     writeFileSync(join(userDataDir, rel), JSON.stringify(value, null, 2) + '\n');
   }
 
+  const env = (tmp: string): NodeJS.ProcessEnv => ({
+    ...process.env,
+    EXTENSIONS_GALLERY: '{}', // no marketplace look-ups
+    TMPDIR: tmp, // VS Code leaves sockets behind: keep them in the run folder
+    XDG_CONFIG_HOME: join(runDir, 'xdg-config'), // keep code-server's config.yaml out of $HOME
+    XDG_DATA_HOME: join(runDir, 'xdg-data'),
+    NODE_OPTIONS: '',
+  });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   let child: ChildProcess | undefined;
   let port = 0;
@@ -174,6 +208,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   });
 
   try {
+    for (const vsix of opts.installExtensions ?? [])
+      installExtension(opts, vsix, { userDataDir, extensionsDir }, env(tmp));
     // A port found free can be taken before code-server binds it: try a few.
     for (let attempt = 1; ; attempt++) {
       port = attempt === 1 && opts.port && (await isFree(opts.port)) ? opts.port : await freePort();
@@ -201,14 +237,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       const c = spawn(opts.install.node, args, {
         detached: true, // its own process group, stopped as a whole
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...process.env,
-          EXTENSIONS_GALLERY: '{}', // no marketplace look-ups
-          TMPDIR: tmp, // VS Code leaves sockets behind: keep them in the run folder
-          XDG_CONFIG_HOME: join(runDir, 'xdg-config'), // keep code-server's config.yaml out of $HOME
-          XDG_DATA_HOME: join(runDir, 'xdg-data'),
-          NODE_OPTIONS: '',
-        },
+        env: env(tmp),
       });
       child = c;
       c.stdout?.pipe(log, { end: false });

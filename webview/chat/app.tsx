@@ -5,10 +5,9 @@
 import { effect } from '@preact/signals';
 import { render, type JSX } from 'preact';
 import { Composer } from './components/Composer';
-import { ContextMeter } from './components/ContextMeter';
 import { Header } from './components/Header';
 import { MessageList } from './components/MessageList';
-import { agentsCode, cardsCode, queueCode } from './lazy';
+import { agentsCode, cardsCode, meterCode, queueCode } from './lazy';
 import { setImageLabel } from './markdown';
 import { createChatApp } from './models/app';
 import { droppedUris } from './models/mentions';
@@ -25,7 +24,7 @@ function App(): JSX.Element {
       <main class="chat-main">
         <h1 class="sr-only">{t('Gateway Studio chat')}</h1>
         <MessageList />
-        <ContextMeter />
+        <LazyMeter />
         <Composer />
       </main>
       <div
@@ -39,6 +38,18 @@ function App(): JSX.Element {
       />
     </>
   );
+}
+
+/** The context meter, once the host has sent its figures and its chunk is here (lazy.ts). */
+function LazyMeter(): JSX.Element | null {
+  const { context } = useChat();
+  const code = meterCode.value.value;
+  if (!context.meter.value) return null;
+  if (!code) {
+    void meterCode.load();
+    return null;
+  }
+  return <code.ContextMeter />;
 }
 
 /** Renders the chat into `root`, starts listening, and tells the host the page is ready. */

@@ -18,14 +18,22 @@ export interface CostView {
 const money = (t: Translate, quota: number, unit: MoneyUnit, estimate: boolean): string =>
   (estimate ? '≈' : '') + formatMoney(quota, unit, { precise: true, tokens: (f) => t('{0} tokens', f) });
 
+/** Where a computed figure's price came from (issue 43: the line explains itself on hover). */
+function priceSource(t: Translate, c: AnswerCost): string {
+  return c.priceFrom === 'settings'
+    ? t("The model's price is from your setting gatewayStudio.spend.prices.")
+    : t("The model's price is from the gateway's price list.");
+}
+
 export function answerCostView(t: Translate, c: AnswerCost): CostView {
-  // Which figure it is (issue 39): the gateway's own report wins over usage × price.
+  // Which figure it is (issue 39): the gateway's own report wins over usage × price. Each says
+  // what it counts and where the price came from (issue 43).
   const why = c.reportedBy
-    ? t('Reported by the gateway ({0}).', c.reportedBy)
+    ? `${t('Reported by the gateway ({0}).', c.reportedBy)} ${t('What the gateway says it charged for this answer.')}`
     : !c.estimate
-      ? t('Computed here: usage × price.')
+      ? `${t('Computed here: usage × price.')} ${t('The prompt and output tokens the gateway reported for this answer, times the model price, in the gateway unit.')} ${priceSource(t, c)}`
       : c.reason === 'no-usage'
-        ? t('Estimate: the gateway reported no token usage; tokens were counted here.')
+        ? `${t('Estimate: the gateway reported no token usage; tokens were counted here.')} ${priceSource(t, c)}`
         : t('No price is known for this model (gatewayStudio.spend.prices).');
   const text = c.quota === undefined ? t('Cost: unknown') : t('Cost: {0}', money(t, c.quota, c.unit, c.estimate));
   // The prompt's cached share and what it saved at the cached price (issue 39).

@@ -58,3 +58,9 @@ export const queueCode = lazy(() => import('./components/QueueList'));
 
 /** The `/` menu of prompt files and skills, with its model: loaded when `/` is first typed. */
 export const slashCode = lazy(() => import('./components/SlashMenu'));
+
+/**
+ * The context meter above the composer: its figures come from the host after the page is up, so
+ * its code loads with the first of them, after the first paint.
+ */
+export const meterCode = lazy(() => import('./components/ContextMeter'));

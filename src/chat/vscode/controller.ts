@@ -193,11 +193,8 @@ export class ChatController implements ChatPanelApi, vscode.Disposable {
       prompt: async (c) => ({ ...(await this.prompt.snapshot(c)), skills: await this.slash.skillSummaries() }),
       store: conversations,
       // The conversation's own profile (set at its first request), else the next of its model's failover list, each with its own key.
-      backend: () => {
-        const shown = this.session.shown;
-        shown.profile ??= s.profiles.activeId();
-        return failoverBackend(s, shown.profile);
-      },
+      backend: () => failoverBackend(s, (this.session.shown.profile ??= s.profiles.activeId())),
+      hasKey: async () => (await s.profiles.keyOf(this.session.shown.profile ?? s.profiles.activeId())) !== undefined,
       // The default model is the conversation's profile's (a profile's own, else the setting's).
       settings: () => ({ ...chatSessionSettings(), chatModel: this.profiles.profileOf(this.session.shown).chatModel }),
       sink: this.hub,

@@ -25,6 +25,8 @@ export const answerCostSchema = z.object({
   reason: z.optional(z.enum(['no-price', 'no-usage'])),
   /** The gateway reported this figure itself (OpenRouter's `usage.cost`, LiteLLM's header): not computed here. */
   reportedBy: z.optional(z.enum(['usage.cost', 'x-litellm-response-cost'])),
+  /** Where the model's price came from, for a figure computed here: the gateway's price list or the user's setting. */
+  priceFrom: z.optional(z.enum(['gateway', 'settings'])),
   /**
    * The share of the prompt the gateway served from its cache, in whole percent, and what that
    * saved at the model's cached price (quota units; absent when no cached price is known).

@@ -19,6 +19,8 @@ export const modelsHostMessages = [
     models: z.array(modelInfoSchema),
     error: z.optional(errorViewSchema),
     loading: z.boolean(),
+    /** The gateway wants a key and none is set: the empty chat offers Set API Key. */
+    needsKey: z.optional(z.literal(true)),
   }),
 ] as const;
 

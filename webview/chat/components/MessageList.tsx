@@ -9,9 +9,10 @@
 import type { JSX } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { summaryCode } from '../lazy';
-import { els } from '../runtime';
+import { els, post } from '../runtime';
 import { scrollPin } from '../scrollPin';
 import { useChat } from '../useChat';
+import { TextButton } from './buttons';
 import { Row } from './Message';
 
 /** Earlier rows mounted each time the user scrolls up to the top of the window. */
@@ -24,7 +25,7 @@ const AHEAD_PX = 800;
 const LONG_LOG = 300;
 
 export function MessageList(): JSX.Element {
-  const { t, conversation } = useChat();
+  const { t, conversation, modelList } = useChat();
   const ids = conversation.rows.value;
   const earlier = Math.min(conversation.earlier.value, ids.length);
   const empty = !ids.some((id) => conversation.messages.has(id));
@@ -68,9 +69,15 @@ export function MessageList(): JSX.Element {
         els.log = el ?? undefined;
       }}
     >
-      {empty ? (
+      {!empty ? null : modelList.needsKey.value ? (
+        // No key yet (and the gateway wants one): the next step, with the button that takes it.
+        <p class="empty">
+          {t('Set your gateway API key to start.')}{' '}
+          <TextButton label={t('Set API Key')} onClick={() => post({ type: 'error/action', action: 'setApiKey' })} />
+        </p>
+      ) : (
         <p class="empty">{t('Start a conversation. Enter sends, Shift+Enter adds a line, Escape stops the answer.')}</p>
-      ) : null}
+      )}
       {/* Another conversation is a new list, so no row of the last one is reused for it. */}
       {earlier > 0 ? <Earlier key={conversation.id.value} count={earlier} mount={mount} mountAll={mountAll} /> : null}
       <Rows key={conversation.id.value} ids={earlier > 0 ? ids.slice(earlier) : ids} />

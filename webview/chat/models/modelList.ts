@@ -6,12 +6,15 @@ import type { HostMessageIn } from './routes';
 export function createModelListModel(deps: { note: (text: string, level: 'warning') => void }) {
   const list = signal<ModelInfo[]>([]);
   const loading = signal(false);
+  /** The gateway wants a key and none is set: the empty chat offers Set API Key. */
+  const needsKey = signal(false);
 
   function onHost(msg: HostMessageIn<'models'>): void {
     switch (msg.type) {
       case 'models/list':
         list.value = msg.models;
         loading.value = msg.loading;
+        needsKey.value = !!msg.needsKey;
         if (msg.error) deps.note(`${msg.error.title}: ${msg.error.detail}`, 'warning');
         return;
     }
@@ -20,7 +23,7 @@ export function createModelListModel(deps: { note: (text: string, level: 'warnin
   /** What the list says about `id`, if it lists it. */
   const info = (id: string): ModelInfo | undefined => list.value.find((m) => m.id === id);
 
-  return { list, loading, info, onHost };
+  return { list, loading, needsKey, info, onHost };
 }
 
 export type ModelListModel = ReturnType<typeof createModelListModel>;

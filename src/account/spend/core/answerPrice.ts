@@ -48,10 +48,13 @@ function priceOnly(q: AnswerPriceQuery, price: ModelPrice | undefined, unit: Mon
   const reported = reportedCostIn(q.reported !== undefined ? { reported_cost: q.reported } : q.usage);
   if (reported) return { quota: quotaOfDollars(reported.usd, unit), unit, estimate: false, reportedBy: reported.from };
   const exact = answerCost(q.usage, price);
-  if (exact.quota !== undefined) return { quota: exact.quota, unit, estimate: false };
+  // The cost line's tooltip says where the price came from (issue 43).
+  const priceFrom = price ? { priceFrom: price.source } : {};
+  if (exact.quota !== undefined) return { quota: exact.quota, unit, estimate: false, ...priceFrom };
   if (exact.reason === 'no-usage' && q.estimated) {
     const guess = answerCost(q.estimated, price);
-    if (guess.quota !== undefined) return { quota: guess.quota, unit, estimate: true, reason: 'no-usage' };
+    if (guess.quota !== undefined)
+      return { quota: guess.quota, unit, estimate: true, reason: 'no-usage', ...priceFrom };
   }
   return { unit, estimate: true, reason: exact.reason ?? 'no-price' };
 }

@@ -1,4 +1,5 @@
 import { acceptsImages, isVideoModel, type ModelRecord } from '../../../api/models/models';
+import { isGatewayError } from '../../../api/transport/errors';
 import type { ErrorView, HostMessage, ModelInfo } from '../../../shared/protocol';
 import { errorView } from './errorView';
 
@@ -12,15 +13,19 @@ export class ModelList {
   private error: ErrorView | undefined;
   private loading = false;
   private loaded = false;
+  /** The gateway refused the list and no key was set: the page offers Set API Key, not an error. */
+  private needsKey = false;
 
   /**
    * @param list the gateway's model records; rejects when the gateway (or its client) fails.
    * @param broadcast where `models/list` goes when loading starts and ends.
+   * @param deps where warnings go, and whether the list's request carries a key (without
+   *   `hasKey`, it does; with none, a refusal is no error: see load()).
    */
   constructor(
     private readonly list: () => Promise<ModelRecord[]>,
     private readonly broadcast: (msg: HostMessage) => void,
-    private readonly warn: (msg: string) => void,
+    private readonly deps: { log: { warn(msg: string): void }; hasKey?: () => Promise<boolean> },
   ) {}
 
   /** Never loaded, or its source changed, and not loading now. */
@@ -44,7 +49,15 @@ export class ModelList {
   }
 
   message(): HostMessage {
-    return { type: 'models/list', models: this.models, loading: this.loading, error: this.error };
+    return { type: 'models/list', models: this.models, loading: this.loading, error: this.error, ...this.keyField() };
+  }
+
+  private async keySet(): Promise<boolean> {
+    return this.deps.hasKey ? this.deps.hasKey().catch(() => true) : true;
+  }
+
+  private keyField(): { needsKey?: true } {
+    return this.needsKey ? { needsKey: true } : {};
   }
 
   async load(): Promise<void> {
@@ -62,13 +75,22 @@ export class ModelList {
           ...(typeof r.reasoning_effort === 'string' ? { reasoningEffort: r.reasoning_effort } : {}),
         }));
       this.error = undefined;
+      this.needsKey = false;
       this.loaded = true;
     } catch (err) {
-      this.error = errorView(err);
-      this.warn(`model list: ${this.error.title}: ${this.error.detail}`);
+      // The list is asked for as soon as a chat opens, key or not: a local server that needs none
+      // answers without one. A gateway that refuses it while no key was sent has refused nothing the
+      // user did: the page says to set the key (with the button) instead of showing a 401.
+      this.needsKey = isGatewayError(err, 'auth', 'forbidden') && !(await this.keySet());
+      this.error = this.needsKey ? undefined : errorView(err);
+      this.deps.log.warn(
+        this.error
+          ? `model list: ${this.error.title}: ${this.error.detail}`
+          : 'model list: the gateway wants an API key and none is set (run "Set API Key")',
+      );
     } finally {
       this.loading = false;
     }
-    this.broadcast({ type: 'models/list', models: this.models, loading: false, error: this.error });
+    this.broadcast({ type: 'models/list', models: this.models, loading: false, error: this.error, ...this.keyField() });
   }
 }

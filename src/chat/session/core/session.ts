@@ -71,7 +71,7 @@ export class ChatSession {
         return records;
       },
       (msg) => this.sink.broadcast(msg),
-      (msg) => deps.log.warn(msg),
+      deps,
     );
     const activeId = this.store.activeId;
     this.conversation = (activeId && this.store.load(activeId)) || newConversation(this.now());

@@ -86,6 +86,8 @@ export interface SessionDeps {
   store: ConversationStore;
   /** The gateway client for the current settings and key; rejects when none can be built (no base URL). */
   backend: () => Promise<SessionBackend>;
+  /** Whether the shown conversation's gateway has a key (none: a refused model list asks for one). */
+  hasKey?: () => Promise<boolean>;
   settings: () => SessionSettings;
   sink: SessionSink;
   events?: SessionEvents;

@@ -44,3 +44,23 @@ void test("an answer's cost says the prompt's cached share and what it saved, wh
   assert.equal(answerCostView(t, { ...c, cached: { percent: 40 } }).text, 'Cost: $0.005 · 40% cached');
   assert.equal(answerCostView(t, c).text, 'Cost: $0.005');
 });
+
+void test("an answer's cost line explains itself on hover: what the figure counts and where the price came from", () => {
+  const computed = answerCostView(t, { ...cost(2_500), priceFrom: 'gateway' }).why;
+  assert.match(computed, /^Computed here: usage × price\./);
+  assert.match(computed, /prompt and output tokens the gateway reported/);
+  assert.match(computed, /from the gateway's price list/);
+  const own = answerCostView(t, { ...cost(2_500), priceFrom: 'settings' }).why;
+  assert.match(own, /from your setting gatewayStudio\.spend\.prices/);
+  const counted = answerCostView(t, {
+    quota: 60,
+    unit: USD,
+    estimate: true,
+    reason: 'no-usage',
+    priceFrom: 'settings',
+  }).why;
+  assert.match(counted, /tokens were counted here.*from your setting gatewayStudio\.spend\.prices/);
+  const reported = answerCostView(t, { ...cost(500), reportedBy: 'usage.cost' }).why;
+  assert.match(reported, /Reported by the gateway \(usage\.cost\)\. What the gateway says it charged/);
+  assert.match(answerCostView(t, cost(undefined, true)).why, /No price is known for this model/);
+});

@@ -19,6 +19,8 @@ void describe('priceOfAnswer', () => {
       quota: 50 * 2 + 50 * 0.2 + 10 * 8,
       unit: USD,
       estimate: false,
+      // The cost line's tooltip names where the price came from (issue 43).
+      priceFrom: 'gateway',
       cached: { percent: 50, saved: Math.round(50 * (2 - 0.2)) },
     });
   });
@@ -48,7 +50,7 @@ void describe('priceOfAnswer', () => {
 
   void it('no usage: the counted tokens give a figure marked as an estimate', () => {
     const c = priceOfAnswer({ estimated: { prompt_tokens: 10, completion_tokens: 5 } }, price, USD);
-    assert.deepEqual(c, { quota: 60, unit: USD, estimate: true, reason: 'no-usage' });
+    assert.deepEqual(c, { quota: 60, unit: USD, estimate: true, reason: 'no-usage', priceFrom: 'gateway' });
     // Nothing counted either: the mark alone.
     assert.deepEqual(priceOfAnswer({}, price, USD), { unit: USD, estimate: true, reason: 'no-usage' });
   });
@@ -63,7 +65,7 @@ void describe('priceOfAnswer', () => {
 
   void it('a per-call price needs no usage', () => {
     const c = priceOfAnswer({}, { model: 'x', source: 'settings', perCall: 1234 }, USD);
-    assert.deepEqual(c, { quota: 1234, unit: USD, estimate: false });
+    assert.deepEqual(c, { quota: 1234, unit: USD, estimate: false, priceFrom: 'settings' });
   });
 });
 
@@ -90,7 +92,7 @@ void describe("the gateway's reported cost (issue 39)", () => {
       'free',
     ]) {
       const c = priceOfAnswer({ usage: { prompt_tokens: 10, completion_tokens: 0 }, reported }, price, USD);
-      assert.deepEqual(c, { quota: 20, unit: USD, estimate: false }, JSON.stringify(reported));
+      assert.deepEqual(c, { quota: 20, unit: USD, estimate: false, priceFrom: 'gateway' }, JSON.stringify(reported));
     }
   });
 });
