@@ -27,6 +27,8 @@ export interface FeatureToolCall {
 export interface FeaturePreparedCall {
   /** What the approval shows besides the arguments (a billed action says so here). */
   summary?: string;
+  /** A line the chat's approval card shows while it asks: a billed call's price. */
+  note?: string;
   run(call: FeatureToolCall): Promise<FeatureToolResult>;
 }
 

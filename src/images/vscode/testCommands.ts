@@ -6,11 +6,22 @@ import type { Services } from '../../platform/services';
  * (`__GWS_TEST_COMMANDS__`, src/testCommands.d.ts), never in the product.
  */
 export const IMAGE_TEST_COMMANDS = {
+  /** `(operation, input)`: the approval a tool call would show (title, message with the price), or its refusal. Sends nothing. */
+  prepare: 'gatewayStudio.images.debugPrepareTool',
   /** `(answers)` answers the next price questions and clears the list; `()` lists those shown. */
   dialogs: 'gatewayStudio.images.testDialogs',
 } as const;
 
 export function registerImageTestCommands(s: Services): void {
+  s.context.subscriptions.push(
+    vscode.commands.registerCommand(
+      IMAGE_TEST_COMMANDS.prepare,
+      async (operation: 'generate' | 'edit', input: unknown) => {
+        const p = await (await import('../tools/vscode/agentTools')).prepareImageCall(s, operation, input);
+        return p.ok ? { title: p.title, message: p.message } : { refused: p.text };
+      },
+    ),
+  );
   // It answers the price questions: only under the integration tests, never in a dev build's own use.
   if (s.context.extensionMode !== vscode.ExtensionMode.Test) return;
   let shown: Array<{ message: string; detail?: string }> = [];

@@ -33,6 +33,8 @@ export type PreparedImageCall =
       quote: MediaQuote;
       title: string;
       message: string;
+      /** The approval card's line: the price, and that it is billed. */
+      note: string;
       /** The plan's identity (request and input bytes), for the `vscode.lm` confirmations. */
       key: string;
     }
@@ -52,8 +54,10 @@ export async function prepareImageCall(
   const plan = operation === 'edit' ? await planEdit(input, ctx) : planGenerate(input, ctx);
   if (!plan.ok) return { ok: false, text: issuesText(plan.issues) };
   const quote = await quoteImage(s, plan.request);
-  const c = confirmationText(operation, plan.request, plan.inputs?.labels ?? [], imagePriceLine(quote));
-  return { ok: true, plan, quote, ...c, key: imagePlanKey(operation, plan.request, plan.inputs) };
+  const price = imagePriceLine(quote);
+  const c = confirmationText(operation, plan.request, plan.inputs?.labels ?? [], price);
+  const note = vscode.l10n.t('{0} Billed to your gateway account.', /[.]$/.test(price) ? price : `${price}.`);
+  return { ok: true, plan, quote, ...c, note, key: imagePlanKey(operation, plan.request, plan.inputs) };
 }
 
 /** The answer for a call that could not be sent or answered. */

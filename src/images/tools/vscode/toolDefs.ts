@@ -46,6 +46,7 @@ function chatTool(s: Services, operation: 'generate' | 'edit', jobs: MediaJobSou
       return {
         // The approval card shows this: the model, the inputs and the price.
         summary: `${p.title}\n${p.message}`,
+        note: p.note,
         run: async (call) => {
           let r: { text: string; files: string[] };
           try {
