@@ -5,25 +5,24 @@
  */
 
 export const GENERATE_IMAGE_DESCRIPTION =
-  "Generates images with the Gateway Studio gateway (billed per image: the user approves each call, told the price) and saves them into the workspace's images folder. Returns the saved files' workspace paths. A request the model's rules refuse is not sent; the result names each broken rule.";
+  "Generates images into the workspace's images folder (billed per image: the user approves each call and its price); returns their paths.";
 
 export const EDIT_IMAGE_DESCRIPTION =
-  'Edits an image file of the workspace (such as an @-mentioned one: "make the background dark") with the Gateway Studio gateway, optionally only where a PNG mask of the same size is transparent (billed: the user approves each call, told the price). The result is saved as a new file in the images folder; the original is never changed. Returns the new file\'s workspace path.';
+  'Edits a workspace image (an @-mentioned one: "make the background dark"), where a same-size PNG mask is transparent if given; saved as a new file (billed: the user approves the price).';
 
 const COMMON = {
-  prompt: { type: 'string', description: 'What the image shows (for an edit: what to change).' },
+  prompt: { type: 'string', description: 'What to show (an edit: what to change).' },
   model: {
     type: 'string',
-    description:
-      "The image model (gpt-image-1, a Seedream, Flux or Gemini image model); leave out for the user's last one.",
+    description: "gpt-image-1, a Seedream, Flux or Gemini image model; leave out for the user's.",
   },
-  size: { type: 'string', description: "Such as 1024x1024, 1536x1024, 1024x1536 or auto (see the model's sizes)." },
-  quality: { type: 'string', description: 'gpt-image: auto, low, medium or high.' },
+  size: { type: 'string', description: '1024x1024, 1536x1024, 1024x1536 or auto.' },
+  quality: { type: 'string', description: 'auto, low, medium or high' },
   n: {
     type: 'integer',
     minimum: 1,
     maximum: 10,
-    description: "How many images (at most the model's limit); 1 if left out.",
+    description: "How many (up to the model's limit).",
   },
 } as const;
 
@@ -31,8 +30,8 @@ export const GENERATE_IMAGE_JSON_SCHEMA = {
   type: 'object',
   properties: {
     ...COMMON,
-    background: { type: 'string', description: 'gpt-image: auto, transparent or opaque.' },
-    outputFormat: { type: 'string', description: 'png, jpeg or webp where the model takes it.' },
+    background: { type: 'string', description: 'auto, transparent or opaque' },
+    outputFormat: { type: 'string', description: 'png, jpeg or webp' },
   },
   required: ['prompt'],
 } as const;
@@ -42,12 +41,12 @@ export const EDIT_IMAGE_JSON_SCHEMA = {
   properties: {
     image: {
       type: 'string',
-      description: 'The image to edit: a workspace-relative path of a PNG, JPEG or WebP file (an @-mentioned image).',
+      description: 'Workspace path of the PNG, JPEG or WebP to edit.',
     },
     ...COMMON,
     mask: {
       type: 'string',
-      description: 'Optional: a workspace path of a PNG of the same size, transparent where the image may change.',
+      description: 'Workspace path of a same-size PNG, transparent where to change.',
     },
   },
   required: ['image', 'prompt'],

@@ -21,7 +21,8 @@ import {
   workspaceRoots,
 } from '../../base/vscode/imageRun';
 import { confirmationText, issuesText, savedText } from '../core/agentText';
-import { imagePlanKey } from '../core/confirmations';
+import { DECLINED_TEXT, ImageConfirmations, imagePlanKey, NOT_CONFIRMED_TEXT } from '../core/confirmations';
+import { FeatureToolError, type FeaturePreparedCall } from '../../../contracts/featureTools';
 import { planEdit, planGenerate, type ImagePlan } from '../core/plan';
 
 export type ImageOperation = 'generate' | 'edit';
@@ -147,4 +148,76 @@ export async function confirmForAgent(p: Extract<PreparedImageCall, { ok: true }
     go,
   );
   return pick === go;
+}
+
+/** A chat (or MCP) call prepared: its approval names the price; the card then shows the saved image. */
+export async function chatPrepare(s: Services, op: ImageOperation, args: unknown): Promise<FeaturePreparedCall> {
+  const p = await prepareImageCall(s, op, args);
+  if (!p.ok) throw new FeatureToolError(p.text);
+  return {
+    summary: `${p.title}\n${p.message}`,
+    note: p.note,
+    run: async (call) => {
+      let r: { text: string; files: string[] };
+      try {
+        r = await runImageCall(s, p, call.signal, { askAbove: true });
+      } catch (e) {
+        throw new FeatureToolError(failedText(e));
+      }
+      return { content: r.text, ...(r.files[0] ? { follow: { kind: 'image' as const, key: r.files[0] } } : {}) };
+    },
+  };
+}
+
+/** Plain lines as markdown: special characters escaped (a prompt is not markup), hard breaks. */
+function markdownLines(lines: string): vscode.MarkdownString {
+  // Not appendText: it turns every space into &nbsp;, which the confirmation dialog shows as is.
+  return new vscode.MarkdownString(
+    lines
+      .split('\n')
+      .map((l) => l.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&'))
+      .join('  \n'),
+  );
+}
+
+/** The plans whose `vscode.lm` confirmation was shown, each usable once. */
+const confirmed = new ImageConfirmations();
+const lmText = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
+
+/** VS Code's confirmation of a `vscode.lm` call, with the price; a call that breaks a rule asks nothing. */
+export async function lmPrepare(
+  s: Services,
+  op: ImageOperation,
+  input: unknown,
+): Promise<vscode.PreparedToolInvocation> {
+  const p = await prepareImageCall(s, op, input);
+  const busy = vscode.l10n.t('Making an image');
+  if (!p.ok) return { invocationMessage: busy };
+  confirmed.record(p.key);
+  return { invocationMessage: busy, confirmationMessages: { title: p.title, message: markdownLines(p.message) } };
+}
+
+/**
+ * Sends only the exact plan a confirmation showed, after our own question (VS Code's may be
+ * auto-approved), and answers the model with the saved files.
+ */
+export async function lmInvoke(
+  s: Services,
+  op: ImageOperation,
+  input: unknown,
+  token: vscode.CancellationToken,
+): Promise<vscode.LanguageModelToolResult> {
+  const p = await prepareImageCall(s, op, input);
+  if (!p.ok) return lmText(p.text);
+  if (!confirmed.consume(p.key)) return lmText(NOT_CONFIRMED_TEXT);
+  if (!(await confirmForAgent(p))) return lmText(DECLINED_TEXT);
+  const ac = new AbortController();
+  const sub = token.onCancellationRequested(() => ac.abort());
+  try {
+    return lmText((await runImageCall(s, p, ac.signal, { askAbove: false })).text);
+  } catch (e) {
+    return lmText(failedText(e));
+  } finally {
+    sub.dispose();
+  }
 }

@@ -1,11 +1,15 @@
 /**
- * A saved image in the card's shape (the gallery's task, state saved): its workspace path, its
+ * The chat card of a saved image. Described in the card's shape (the gallery's task, state saved): its workspace path, its
  * prompt and model from the sidecar beside it, and the file as a webview URI. Loaded on first use.
  */
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GalleryTask } from '../../../shared/protocol/gallery';
-import { SAVED_IMAGE } from '../core/toolSchemas';
+import type { VideoCardAction } from '../../../shared/protocol';
+
+/** toolSchemas' SAVED_IMAGE, kept here so the schemas stay in the activation bundle's own file. */
+const SAVED_IMAGE = /\.(png|jpg|webp|gif)$/i;
 
 /** A sidecar bigger than this is not one of ours: it is not read. */
 const MAX_SIDECAR = 64 * 1024;
@@ -42,4 +46,13 @@ export async function describeImage(
     running: false,
     canResume: false,
   };
+}
+
+/** The card's Open / Reveal buttons (a key that is no saved image does nothing). */
+export async function actOnImage(key: string, action: VideoCardAction): Promise<void> {
+  if (!path.isAbsolute(key) || !SAVED_IMAGE.test(key)) return;
+  const uri = vscode.Uri.file(key);
+  if (action === 'open') await vscode.commands.executeCommand('vscode.open', uri);
+  else if (action === 'reveal') await vscode.commands.executeCommand('revealInExplorer', uri);
+  else await vscode.env.openExternal(uri);
 }

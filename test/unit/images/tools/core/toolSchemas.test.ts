@@ -45,8 +45,8 @@ void describe('image tool schemas', () => {
   });
 
   void it('descriptions say the call is billed and confirmed; an edit needs an image and a prompt', () => {
-    assert.match(GENERATE_IMAGE_DESCRIPTION, /billed per image: the user approves each call, told the price/);
-    assert.match(EDIT_IMAGE_DESCRIPTION, /the original is never changed/);
+    assert.match(GENERATE_IMAGE_DESCRIPTION, /billed per image: the user approves each call and its price/);
+    assert.match(EDIT_IMAGE_DESCRIPTION, /saved as a new file/);
     assert.deepEqual(EDIT_IMAGE_JSON_SCHEMA.required, ['image', 'prompt']);
     assert.deepEqual(GENERATE_IMAGE_JSON_SCHEMA.required, ['prompt']);
   });
