@@ -102,18 +102,24 @@ export const journeys: Journey[] = [
           calls: [{ name: 'generate_image', arguments: { prompt: 'a paper lantern at night', model: 'gpt-image-1' } }],
         },
       ]);
-      let card = chat.locator('section.toolcard').first();
-      // The price comes from prices read in the background: a card made before they arrived says unknown.
+      const cards = chat.locator('section.toolcard');
+      let card = cards.first();
+      // The price comes from prices read in the background: a card made before they arrived says
+      // unknown, and is denied (nothing sent) before the call is made again.
       for (let i = 0; i < 5; i++) {
+        const before = await cards.count();
         await sendMessage(chat, `draw it #tools ${image}`);
-        card = chat.locator('section.toolcard').last();
-        await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        card = cards.nth(before);
+        await card.locator('button', { hasText: /^\s*Allow\s*$/ }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
         const waiting = await card.innerText();
         assert.match(waiting, /generate_image/);
         if (/Price: about \$0\.04/.test(waiting)) break;
         assert.match(waiting, /Price unknown/, waiting);
         await card.locator('button', { hasText: /^\s*Deny\s*$/ }).click();
-        await page.waitForTimeout(1000);
+        await chat
+          .locator('.msg.assistant .md', { hasText: 'Done. Tool results: generate_image=' })
+          .nth(i)
+          .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       }
       assert.match(await card.innerText(), /Price: about \$0\.04: 1 image\(s\) × \$0\.04, gpt-image-1/);
       await shot('e2e-tool-image-approval');
@@ -128,7 +134,7 @@ export const journeys: Journey[] = [
         if (Date.now() > deadline) throw new Error('the image in the card never loaded');
         await page.waitForTimeout(100);
       }
-      const answer = chat.locator('.msg.assistant .md', { hasText: 'Done. Tool results: generate_image=' }).last();
+      const answer = chat.locator('.msg.assistant .md', { hasText: 'Done. Tool results: generate_image=Saved' }).last();
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await answer.innerText(), /Saved 1 image\(s\) to: images\/a-paper-lantern-at-night/);
       await shot('e2e-tool-image-saved');
