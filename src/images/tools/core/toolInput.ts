@@ -13,7 +13,6 @@ export const generateImageInputSchema = z.object({
   background: z.optional(z.string()),
   outputFormat: z.optional(z.string()),
 });
-export type GenerateImageInput = z.infer<typeof generateImageInputSchema>;
 
 export const editImageInputSchema = z.object({
   image: z.string(),
@@ -24,7 +23,6 @@ export const editImageInputSchema = z.object({
   quality: z.optional(z.string()),
   n: z.optional(z.number()),
 });
-export type EditImageInput = z.infer<typeof editImageInputSchema>;
 
 /** One problem with an input, for the model: the rule it broke and the field. */
 export interface ImageToolIssue {
