@@ -27,6 +27,8 @@ export interface FeatureToolCall {
 export interface FeaturePreparedCall {
   /** What the approval shows besides the arguments (a billed action says so here). */
   summary?: string;
+  /** A line the chat's approval card shows while it asks: a billed call's price. */
+  note?: string;
   run(call: FeatureToolCall): Promise<FeatureToolResult>;
 }
 
@@ -38,10 +40,10 @@ export interface FeatureToolResult {
 }
 
 /**
- * What a media job is: a video task, a storyboard run (images next). The job store, the status
+ * What a media job is: a video task, a storyboard run, an image request. The job store, the status
  * bar, the gallery's cards, the costs and the agent tools tell jobs apart by this kind.
  */
-export type MediaKind = 'video' | 'storyboard';
+export type MediaKind = 'video' | 'storyboard' | 'image';
 
 /** One media job, by its kind and its key in the store of that kind. */
 export interface MediaJobRef {
@@ -55,7 +57,7 @@ export interface MediaJobRef {
  */
 export function storedMediaKind(v: unknown): MediaKind | undefined {
   if (v === 'videoTask' || v === 'video') return 'video';
-  return v === 'storyboard' ? 'storyboard' : undefined;
+  return v === 'storyboard' || v === 'image' ? v : undefined;
 }
 
 /**

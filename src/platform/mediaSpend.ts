@@ -12,11 +12,15 @@ import type { Services } from './services';
 
 /** What a job will be billed for (as its feature knows it before the submit). */
 export interface MediaQuoteRequest {
-  /** The kind of job priced (the account feature prices clips by model, seconds and resolution). */
+  /** The kind of job priced (clips by model, seconds and resolution; images by model and count). */
   kind: MediaKind;
   model: string;
   seconds?: number;
   resolution?: string;
+  /** Images asked for (`n`), for kind `image`. */
+  images?: number;
+  size?: string;
+  quality?: string;
 }
 
 export type MediaQuote =
@@ -44,7 +48,7 @@ export type MediaQuote =
 /** What the account feature learned about a finished job's charge. */
 export interface MediaCharge {
   kind: MediaKind;
-  /** The gateway's id of the job (a video task's id). */
+  /** The gateway's id of the job (a video task's id; an image request's id made by the images feature). */
   jobId: string;
   /** The estimate at the task's end (same prices as the quote), as text; absent without a price. */
   estimate?: string;

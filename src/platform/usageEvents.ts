@@ -20,7 +20,12 @@ export type UsageEvent =
       seconds?: number;
       resolution?: string;
       end: string;
-    };
+    }
+  /**
+   * An image request the gateway answered with images (billed per image). `jobId` is made by the
+   * images feature once per sent request: saving again after a failed save is the same job.
+   */
+  | { kind: 'image'; gateway: string; profile?: string; jobId: string; model: string; images: number };
 
 /**
  * The channel of usage events, one per activation, handed to every feature in `Services.usage`

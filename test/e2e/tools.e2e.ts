@@ -90,4 +90,56 @@ export const journeys: Journey[] = [
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     },
   },
+  {
+    name: "tools: the chat's generate_image tool answers inline after the approval card with its price",
+    settings: chatSettings,
+    async run({ wb, gw, page, shot }) {
+      await wb.setApiKey(gw.keys.valid);
+      const chat = await openChat(wb);
+      // A first answer has the account read the balance and then the gateway's prices.
+      await sendMessage(chat, 'hello');
+      await chat.locator('.msg.assistant .md').last().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      const image = JSON.stringify([
+        {
+          calls: [{ name: 'generate_image', arguments: { prompt: 'a paper lantern at night', model: 'gpt-image-1' } }],
+        },
+      ]);
+      const cards = chat.locator('section.toolcard');
+      let card = cards.first();
+      // The price comes from prices read in the background: a card made before they arrived says
+      // unknown, and is denied (nothing sent) before the call is made again.
+      for (let i = 0; i < 5; i++) {
+        const before = await cards.count();
+        await sendMessage(chat, `draw it #tools ${image}`);
+        card = cards.nth(before);
+        await card.locator('button', { hasText: /^\s*Allow\s*$/ }).waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+        const waiting = await card.innerText();
+        assert.match(waiting, /generate_image/);
+        if (/Price: about \$0\.04/.test(waiting)) break;
+        assert.match(waiting, /Price unknown/, waiting);
+        await card.locator('button', { hasText: /^\s*Deny\s*$/ }).click();
+        await chat
+          .locator('.msg.assistant .md', { hasText: 'Done. Tool results: generate_image=' })
+          .nth(i)
+          .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      }
+      assert.match(await card.innerText(), /Price: about \$0\.04: 1 image\(s\) × \$0\.04, gpt-image-1/);
+      await shot('e2e-tool-image-approval');
+      await card.locator('button', { hasText: /^\s*Allow\s*$/ }).click();
+      const saved = card.locator('.tc-video.video-saved');
+      await saved.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await saved.innerText(), /images\/a-paper-lantern-at-night-[0-9a-f]{8}\.png/);
+      // The picture loads through the chat page's localResourceRoots and img-src, not just an element.
+      const img = saved.locator('img.tc-image-preview');
+      const deadline = Date.now() + UI_TIMEOUT;
+      while ((await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)) === 0) {
+        if (Date.now() > deadline) throw new Error('the image in the card never loaded');
+        await page.waitForTimeout(100);
+      }
+      const answer = chat.locator('.msg.assistant .md', { hasText: 'Done. Tool results: generate_image=Saved' }).last();
+      await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      assert.match(await answer.innerText(), /Saved 1 image\(s\) to: images\/a-paper-lantern-at-night/);
+      await shot('e2e-tool-image-saved');
+    },
+  },
 ];

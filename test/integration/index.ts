@@ -22,6 +22,7 @@ async function loadSuites(): Promise<void> {
   await import('./remoteSettings.test');
   await import('./video.test');
   await import('./videoTools.test');
+  await import('./imageTools.test');
   await import('./storyboard.test');
   await import('./storyboardGuards.test');
   await import('./chat.test');

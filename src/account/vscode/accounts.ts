@@ -30,7 +30,7 @@ export interface AccountEntry {
   state: AccountState;
   transport: AccountTransport;
   /** Uses since the last reading, to attribute a balance change to one of them (a clip names its task). */
-  pending: Array<{ model: string; clip?: { videoId: string; end: string } }>;
+  pending: Array<{ model: string; clip?: { videoId: string; end: string }; image?: { jobId: string } }>;
   lastQuota?: number;
   prices?: { book: PriceBook; at: number };
   pricesLoading?: Promise<void>;

@@ -22,6 +22,8 @@ export interface AccountDebugState {
   /** Answers and clips counted, and the last failure to count one. */
   events: number;
   lastError?: string;
+  /** Images the ledger counted (every day, every gateway). */
+  images: number;
   /** The daily-limit warnings said in this window (the last few). */
   dailyWarnings: string[];
   /** The gateway clips are billed to when it is not the one shown (`videoBaseUrl` with an account). */
@@ -43,6 +45,7 @@ function accountDebugState(a: AccountFeature): AccountDebugState {
     reads: a.reads,
     events: a.events,
     lastError: a.lastError,
+    images: a.ledger.rows().reduce((n, r) => n + (r.images ?? 0), 0),
     dailyWarnings: a.spend.warnings(),
     ...(a.videoAccount ? { videoAccount: a.videoAccount.gateway } : {}),
   };

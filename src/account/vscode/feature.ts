@@ -5,6 +5,7 @@ import type { AccountSnapshot } from '../balance/core/accountState';
 import { formatQuota, quotaFromDisplay } from '../balance/core/money';
 import { BalanceStatusBar } from '../balance/vscode/statusBar';
 import { answerCost, videoCost } from '../spend/core/cost';
+import { imageCost } from '../spend/core/imageCharge';
 import { quotaOfDollars } from '../spend/core/answerPrice';
 import { reportedCostIn } from '../../api/chat/gatewayCost';
 import { UsageLedger } from '../spend/core/ledger';
@@ -100,6 +101,7 @@ export class AccountFeature implements vscode.Disposable {
     const only = e.pending.length === 1 ? e.pending[0] : undefined;
     if (only && e.lastQuota !== undefined && e.lastQuota >= q) {
       void this.ledger.recordCharge({ gateway: e.gateway, model: only.model, quota: e.lastQuota - q, unit: snap.unit });
+      if (only.image) this.videoSpend.imageCharged(only.image.jobId, e.lastQuota - q, snap.unit);
       if (only.clip)
         this.videoSpend.balanceCharged(
           { gateway: e.gateway, model: only.model },
@@ -168,7 +170,14 @@ export class AccountFeature implements vscode.Disposable {
     const unit = e.state.snapshot().unit;
     const book = await this.accounts.prices(e, settings);
     let logged = false;
-    if (ev.kind === 'answer') {
+    if (ev.kind === 'image') {
+      // One answer is one job: a save tried again after a failure never counts it twice.
+      if (this.countedClips.has(`image:${ev.jobId}`)) return;
+      this.countedClips.add(`image:${ev.jobId}`);
+      const cost = imageCost(ev.images, book.lookup(ev.model));
+      this.videoSpend.imageCounted(ev.jobId, cost, unit);
+      await this.ledger.recordImages({ gateway: e.gateway, model: ev.model, images: ev.images, cost, unit });
+    } else if (ev.kind === 'answer') {
       // The gateway's own figure for the answer wins over usage × price (issue 39).
       const reported = reportedCostIn(ev.usage);
       const cost = reported
@@ -189,7 +198,12 @@ export class AccountFeature implements vscode.Disposable {
       logged = await this.videoSpend.clipEnded(e, ev, cost, unit);
     }
     this.events += 1;
-    if (!logged) e.pending.push({ model: ev.model, ...(ev.kind === 'clip' ? this.videoSpend.pendingOf(ev) : {}) });
+    if (!logged)
+      e.pending.push({
+        model: ev.model,
+        ...(ev.kind === 'clip' ? this.videoSpend.pendingOf(ev) : {}),
+        ...(ev.kind === 'image' ? { image: { jobId: ev.jobId } } : {}),
+      });
     e.state.setToday(this.ledger.todayQuota(e.gateway));
     this.spend.afterCount(e.gateway, unit);
     e.state.afterUse();

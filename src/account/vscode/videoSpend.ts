@@ -8,6 +8,8 @@ import { PriceBook, pricesFromSettings } from '../pricing/core/pricing';
 import type { Cost } from '../spend/core/cost';
 import type { UsageLedger } from '../spend/core/ledger';
 import { chargeFromLog, failedButCharged, quoteClip } from '../spend/core/videoCharge';
+import { quoteImages } from '../spend/core/imageCharge';
+import type { MediaQuoteRequest } from '../../platform/mediaSpend';
 import { readSpendSettings, type AccountEntry, type Accounts } from './accounts';
 
 type ClipEvent = Extract<UsageEvent, { kind: 'clip' }>;
@@ -30,7 +32,7 @@ export class VideoSpend implements vscode.Disposable {
     this.provided = provideMediaSpend(s, { quote: (r) => this.quote(r) });
   }
 
-  private async quote(req: { model: string; seconds?: number; resolution?: string }): Promise<MediaQuote> {
+  private async quote(req: MediaQuoteRequest): Promise<MediaQuote> {
     const settings = readSpendSettings();
     if (!settings.enabled)
       return {
@@ -44,7 +46,10 @@ export class VideoSpend implements vscode.Disposable {
     if (snap.status === 'unknown')
       return { known: false, line: vscode.l10n.t("Price unknown: the gateway's account has not been read yet.") };
     const book = new PriceBook(e.prices?.book.all() ?? [], pricesFromSettings(settings.prices, snap.unit));
-    const q = quoteClip(req, book.lookup(req.model), snap.unit, settings.confirmAbove);
+    const q =
+      req.kind === 'image'
+        ? quoteImages(req, book.lookup(req.model), snap.unit, settings.confirmAbove)
+        : quoteClip(req, book.lookup(req.model), snap.unit, settings.confirmAbove);
     if (q.ok) return { known: true, ...q.quote, perUnit: quotaFromDisplay(1, snap.unit) };
     // The limit in the gateway's unit, so video's question about an unknown price can name it.
     const limit =
@@ -109,6 +114,31 @@ export class VideoSpend implements vscode.Disposable {
   ): void {
     // No change says nothing: a relay that bills at submission may have been read after it.
     if (quota > 0) this.report(where, clip.videoId, clip.end, quota, unit, 'balance');
+  }
+
+  /** An image answer was counted: its estimate is kept for the charge that follows. */
+  imageCounted(jobId: string, cost: Cost, unit: MoneyUnit): void {
+    if (cost.quota !== undefined) this.estimates.set(jobId, formatQuota(cost.quota, unit, { precise: true }));
+    if (this.estimates.size > 200) this.estimates.delete(this.estimates.keys().next().value!);
+  }
+
+  /** A balance change attributed to one image request (the only use since the last reading). */
+  imageCharged(jobId: string, quota: number, unit: MoneyUnit): void {
+    if (quota <= 0) return;
+    const charged = formatQuota(quota, unit, { precise: true });
+    const estimate = this.estimates.get(jobId);
+    this.s.log.info(
+      `Account: image request ${jobId} charged ${charged} (from the balance change; estimate ${estimate ?? '?'})`,
+    );
+    reportMediaCharge(this.s, {
+      kind: 'image',
+      jobId,
+      ...(estimate ? { estimate } : {}),
+      charged,
+      chargedQuota: quota,
+      source: 'balance',
+      failedCharged: false,
+    });
   }
 
   private readonly said = new Set<string>();

@@ -7,10 +7,11 @@ void describe('the contract between a feature’s tools and the chat', () => {
     assert.equal(storedMediaKind('video'), 'video');
     assert.equal(storedMediaKind('videoTask'), 'video');
     assert.equal(storedMediaKind('storyboard'), 'storyboard');
+    assert.equal(storedMediaKind('image'), 'image');
   });
 
   void it('anything else names no kind, so the stored call is dropped rather than followed wrongly', () => {
-    for (const v of ['image', 'Video', '', undefined, null, 1, { kind: 'video' }])
+    for (const v of ['images', 'Video', '', undefined, null, 1, { kind: 'video' }])
       assert.equal(storedMediaKind(v), undefined);
   });
 

@@ -1,6 +1,7 @@
 /**
  * The video task a tool call started, inside its card: progress while it runs, then the saved
- * file (Open, Reveal, the default player) with a small preview. Local files come as webview URIs.
+ * file (Open, Reveal, the default player) with a small preview; an image a tool saved is shown
+ * as the picture itself (Open, Reveal). Local files come as webview URIs.
  */
 import type { JSX } from 'preact';
 import type { GalleryTask } from '../../../src/shared/protocol/gallery';
@@ -13,6 +14,8 @@ export function VideoTaskCard({ callId, task }: { callId: string; task: GalleryT
   const { t } = useChat();
   const act = (action: VideoCardAction) => post({ type: 'tools/videoAction', callId, action });
   const saved = task.state === 'saved' && task.src !== undefined;
+  // An image a tool saved (media kind image) comes in the same shape: shown as a picture.
+  const image = /\.(png|jpg|webp|gif)$/i.test(task.file ?? '');
   return (
     <div class={`tc-video video-${task.state}`} aria-label={t('Video task')} data-video-key={task.key}>
       <div class="tc-video-state" role="status">
@@ -25,11 +28,21 @@ export function VideoTaskCard({ callId, task }: { callId: string; task: GalleryT
       {task.failure ? <div class="tc-video-failure">{task.failure}</div> : null}
       {saved ? (
         <>
-          <video class="tc-video-preview" src={task.src} poster={task.poster} controls preload="metadata" muted />
+          {image ? (
+            <img class="tc-video-preview tc-image-preview" src={task.src} alt={task.prompt} />
+          ) : (
+            <video class="tc-video-preview" src={task.src} poster={task.poster} controls preload="metadata" muted />
+          )}
           <div class="tc-actions">
             <TextButton icon="go-to-file" label={t('Open')} onClick={() => act('open')} />
             <TextButton icon="folder-opened" label={t('Reveal in Explorer')} onClick={() => act('reveal')} />
-            <TextButton icon="link-external" label={t('Open in Default Player')} onClick={() => act('openExternal')} />
+            {image ? null : (
+              <TextButton
+                icon="link-external"
+                label={t('Open in Default Player')}
+                onClick={() => act('openExternal')}
+              />
+            )}
           </div>
         </>
       ) : null}

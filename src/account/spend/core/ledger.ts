@@ -38,6 +38,8 @@ export interface LedgerRow {
    */
   failedCharged?: number;
   failedChargedQuota?: number;
+  /** Images made (`/v1/images/*` and the chat form), absent in rows stored before images were counted. */
+  images?: number;
   unit: MoneyUnit;
 }
 
@@ -162,6 +164,15 @@ export class UsageLedger {
     return this.save();
   }
 
+  /** One image request's answer: its images, priced per image when the model has a price. */
+  recordImages(e: { gateway: string; model: string; images: number; cost: Cost; unit: MoneyUnit }): Promise<void> {
+    const r = this.row(e.gateway, e.model, e.unit);
+    r.images = (r.images ?? 0) + n(e.images);
+    if (e.cost.quota === undefined) r.unpriced += 1;
+    else this.addCost(r, e.cost);
+    return this.save();
+  }
+
   recordCharge(e: { gateway: string; model: string; quota: number; unit: MoneyUnit }): Promise<void> {
     this.row(e.gateway, e.model, e.unit).chargedQuota += n(e.quota);
     return this.save();
@@ -239,6 +250,7 @@ export class UsageLedger {
       'unpriced',
       'estimated',
       'estimates',
+      'images',
     ];
     const lines = [head.join(',')];
     for (const r of this.rows()) {
@@ -260,6 +272,7 @@ export class UsageLedger {
           r.unpriced,
           money(r.estimatedQuota ?? 0),
           r.estimates ?? 0,
+          r.images ?? 0,
         ]
           .map((v) => csvCell(String(v)))
           .join(','),
@@ -305,7 +318,7 @@ function isRow(v: unknown): v is LedgerRow {
       'unpriced',
       'chargedQuota',
     ].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k])) &&
-    ['estimatedQuota', 'estimates', 'failedCharged', 'failedChargedQuota'].every(
+    ['estimatedQuota', 'estimates', 'failedCharged', 'failedChargedQuota', 'images'].every(
       (k) => r[k] === undefined || (typeof r[k] === 'number' && Number.isFinite(r[k])),
     ) &&
     isUnit(r.unit)

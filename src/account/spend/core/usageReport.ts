@@ -59,6 +59,27 @@ function money(rows: LedgerRow[], pick: (r: LedgerRow) => number): string {
   return sums.map((x) => formatQuota(x.quota, x.unit, { precise: true })).join(' + ');
 }
 
+const sum = (rows: LedgerRow[], pick: (r: LedgerRow) => number) => rows.reduce((n, r) => n + pick(r), 0);
+
+/** The clips cell, with the images made beside it when there are any. */
+function clipsAndImages(clips: string, images: number): string {
+  return images ? `${clips} / ${l10n.t('{0} image(s)', images)}` : clips;
+}
+
+/** A day's table head: the columns and the alignment row. */
+function tableHead(manyGateways: boolean, byProfile: boolean): string[] {
+  const head = [
+    l10n.t('Model'),
+    ...(manyGateways ? [byProfile ? l10n.t('Profile') : l10n.t('Gateway')] : []),
+    l10n.t('Requests'),
+    l10n.t('Tokens (prompt / completion / cached)'),
+    l10n.t('Clips (seconds) / images'),
+    l10n.t('Cost (usage × price)'),
+    l10n.t('Charged (balance change)'),
+  ];
+  return [`| ${head.map(mdCell).join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+}
+
 /** The report as Markdown; `now` names the day it was made. */
 export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string } & ReportExtras): string {
   const out: string[] = [`# ${l10n.t('Gateway Studio usage')}`, ''];
@@ -78,19 +99,7 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string } & Re
   for (const day of days.slice(0, REPORT_DAYS)) {
     const ofDay = rows.filter((r) => r.day === day);
     out.push(`## ${day}`, '');
-    const head = [
-      l10n.t('Model'),
-      ...(manyGateways ? [byProfile ? l10n.t('Profile') : l10n.t('Gateway')] : []),
-      l10n.t('Requests'),
-      l10n.t('Tokens (prompt / completion / cached)'),
-      l10n.t('Clips (seconds)'),
-      l10n.t('Cost (usage × price)'),
-      l10n.t('Charged (balance change)'),
-    ];
-    out.push(
-      `| ${head.map(mdCell).join(' | ')} |`,
-      `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-    );
+    out.push(...tableHead(manyGateways, byProfile));
     for (const r of ofDay) {
       const exact = formatQuota(r.costQuota, r.unit, { precise: true });
       const cost = r.estimates
@@ -106,7 +115,7 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string } & Re
         ...(manyGateways ? [where(r.gateway)] : []),
         String(r.requests),
         `${r.promptTokens} / ${r.completionTokens} / ${r.cachedTokens}`,
-        r.clips ? `${r.clips} (${r.videoSeconds} s)` : '0',
+        clipsAndImages(r.clips ? `${r.clips} (${r.videoSeconds} s)` : '0', r.images ?? 0),
         r.unpriced ? l10n.t('{0}, {1} without a price', cost, r.unpriced) : cost,
         r.chargedQuota ? formatQuota(r.chargedQuota, r.unit, { precise: true }) : '—',
       ];
@@ -115,11 +124,14 @@ export function usageMarkdown(rows: LedgerRow[], o: { generatedAt: string } & Re
     const total = [
       l10n.t('Total'),
       ...(manyGateways ? [''] : []),
-      String(ofDay.reduce((s, r) => s + r.requests, 0)),
+      String(sum(ofDay, (r) => r.requests)),
       (['promptTokens', 'completionTokens', 'cachedTokens'] as const)
-        .map((k) => String(ofDay.reduce((s, r) => s + r[k], 0)))
+        .map((k) => String(sum(ofDay, (r) => r[k])))
         .join(' / '),
-      String(ofDay.reduce((s, r) => s + r.clips, 0)),
+      clipsAndImages(
+        String(sum(ofDay, (r) => r.clips)),
+        sum(ofDay, (r) => r.images ?? 0),
+      ),
       ofDay.some((r) => r.estimates)
         ? l10n.t(
             '{0} + ≈{1} estimated',

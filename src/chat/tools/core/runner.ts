@@ -49,10 +49,8 @@ export interface ToolRunnerOptions {
   maxPreviewChars?: number;
   /** Where unexpected tool failures are reported (they still become tool messages). */
   onUnexpectedError?: (toolName: string, error: unknown) => void;
-  /**
-   * `vscode.workspace.isTrusted`, read on every call (default: trusted). In Restricted Mode the
-   * trust given to changing tools is ignored, and "always allow" lasts for the conversation only.
-   */
+  /** `vscode.workspace.isTrusted` per call (default trusted): in Restricted Mode changing tools' trust is
+   * ignored and "always allow" lasts for the conversation only. */
   workspaceTrusted?: () => boolean;
   /** The card's warning for a reason to ask (the host localises; default English). */
   warningText?: (kind: CardWarning) => string;
@@ -208,7 +206,8 @@ export class ToolRunner implements ToolExecutor {
     const kinds = [...(prepared.guard ? [prepared.guard] : []), ...(untrusted ? ['untrustedWorkspace' as const] : [])];
     const warningText = this.opts.warningText ?? ((k: CardWarning) => CARD_WARNINGS[k]);
     const forced = c.gated?.decision === 'ask';
-    const warning = [...kinds.map(warningText), ...(forced && c.gated?.reason ? [c.gated.reason] : [])].join('\n');
+    const notes = [prepared.note, forced ? c.gated?.reason : undefined].filter((n): n is string => !!n);
+    const warning = [...kinds.map(warningText), ...notes].join('\n');
     const askEveryTime = prepared.guard !== undefined || forced;
     card.caution = { ...card.caution, ...(warning ? { warning } : {}), ...(askEveryTime ? { askEveryTime } : {}) };
     // A policy's allow stands in for the user's trust, never for a guard's ask or Restricted Mode's.
@@ -219,9 +218,9 @@ export class ToolRunner implements ToolExecutor {
       card.post('denied', tool.readOnly, undefined, c.argumentsJson);
       return false;
     }
-    // "Always allow" from a card is honoured for read-only tools only: trusting a tool that
-    // changes files or runs commands needs the explicit step in Manage Tools. A call that asks
-    // every time (a secret file) never turns into trust: the next secret would go unasked.
+    // "Always allow" from a card is honoured for read-only tools only: trusting a tool that changes
+    // files or runs commands needs the explicit step in Manage Tools. A call that asks every time
+    // (a secret file) never turns into trust: the next secret would go unasked.
     if (decision === 'alwaysAllow' && tool.readOnly && !askEveryTime) {
       if (untrusted) this.trustForConversation(ctx.conversationId, trustKey);
       else await store.trust(trustKey);
@@ -240,10 +239,10 @@ export class ToolRunner implements ToolExecutor {
     const { tool, prepared, argumentsJson } = c;
     // No preview yet: the card's preview area reads as the result, and nothing has run.
     card.post('awaiting-approval', tool.readOnly, undefined, argumentsJson);
-    // Asked before the diff opens: the card's buttons work at once, and a click made while
-    // the diff is still opening must find the approver listening. The approver gets the
-    // opening as `shown`, since the diff may hide the chat and it then asks elsewhere.
-    // A diff that fails to open is said on the card (the user was about to look for it there).
+    // Asked before the diff opens: the card's buttons work at once, and a click made while the diff
+    // is still opening must find the approver listening. The approver gets the opening as `shown`,
+    // since the diff may hide the chat and it then asks elsewhere. A diff that fails to open is
+    // said on the card (the user was about to look for it there).
     const shown = prepared.show
       ? prepared.show().then(
           () => undefined,

@@ -31,6 +31,8 @@ export interface ToolCallContext extends Pick<ToolExecutionContext, 'allowed' | 
 export interface PreparedCall {
   /** Extra text for the approval prompt (the full command line, the file and size of a change). */
   summary?: string;
+  /** A line the card shows while it asks, beside any warning (a billed call's price). */
+  note?: string;
   /** Shows the proposed change (a diff) before approval; optional. */
   show?(): Promise<void>;
   run(ctx: ToolCallContext): Promise<ToolResult>;

@@ -20,6 +20,7 @@ export function featureTool(t: FeatureTool, follow?: FollowTask): Tool {
         const p = await t.prepare(args, { signal: ctx.signal, callId: ctx.callId });
         return {
           ...(p.summary !== undefined ? { summary: p.summary } : {}),
+          ...(p.note !== undefined ? { note: p.note } : {}),
           run: async (c) => {
             const r = await p.run({ signal: c.signal, callId: c.callId }).catch((e: unknown) => {
               throw asToolError(e);

@@ -1,36 +1,26 @@
 /**
  * "Generate Image": the model, the prompt, then only what the model's catalog family allows (its
- * sizes, its count), checked against the catalog before anything is sent; the request goes once,
- * each image is saved into `gatewayStudio.images.outputFolder` and the first is opened. Loaded on
+ * sizes, its count), checked against the catalog, priced (asked above the user's limit) before anything is sent; the
+ * request goes once, each image is saved into `gatewayStudio.images.outputFolder` and the first is
+ * opened; an image whose save failed can be saved again without a second request. Loaded on
  * first use (src/images/vscode/register.ts).
  */
 import * as vscode from 'vscode';
-import {
-  CATALOG_SETTING,
-  familyFor,
-  loadCatalog,
-  type Catalog,
-  type CatalogFamily,
-} from '../../../api/catalog/catalog';
+import { familyFor, type Catalog, type CatalogFamily } from '../../../api/catalog/catalog';
 import { validateCatalogImage, type CatalogImageRequest } from '../../../api/catalog/catalogRules';
-import { ImageClient, type ImageAnswer } from '../../../api/images/images';
-import { getGatewayClient, showGatewayError } from '../../../platform/gateway';
+import { showGatewayError } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
-import { settingLayers } from '../../../platform/userSettings';
-import { repositoryValue } from '../../../shared/settingLayers';
-import { imageFolderFor, IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
-import { saveImageOutput, type SavedImage } from '../../jobs/core/saveImage';
-
-const LAST_MODEL_KEY = 'gatewayStudio.images.lastModel';
-
-/** The catalog in effect; each problem with the user's override is logged and shown once per run. */
-function catalogFor(s: Services): Catalog {
-  const loaded = loadCatalog(settingLayers('media.catalogOverrides'), CATALOG_SETTING);
-  for (const p of loaded.problems) s.log.warn(p);
-  if (loaded.problems.length) void vscode.window.showWarningMessage(loaded.problems.join(' '));
-  return loaded.catalog;
-}
-
+import { IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
+import { generateImages, type ImageJobResult } from '../../jobs/core/imageJob';
+import {
+  confirmImagePrice,
+  imageCatalog,
+  imageClient,
+  imageOutputFolder,
+  imagePriceLine,
+  quoteImage,
+  LAST_MODEL_KEY,
+} from '../../base/vscode/imageRun';
 async function askModel(s: Services, catalog: Catalog): Promise<string | undefined> {
   const families = catalog.families.filter((f) => f.kind === 'image');
   const known = (id: string) => familyFor(catalog, id, 'image');
@@ -51,7 +41,7 @@ async function askModel(s: Services, catalog: Catalog): Promise<string | undefin
   });
 }
 
-async function askSize(f: CatalogFamily | undefined): Promise<string | undefined | null> {
+async function askSize(f: CatalogFamily | undefined, price: string): Promise<string | undefined | null> {
   const sizes = f?.sizes ?? ['1024x1024', '1536x1024', '1024x1536'];
   const items: vscode.QuickPickItem[] = [
     { label: vscode.l10n.t('Default'), description: vscode.l10n.t("the model's own") },
@@ -59,39 +49,28 @@ async function askSize(f: CatalogFamily | undefined): Promise<string | undefined
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Generate Image (3/4): size'),
+    placeHolder: price,
     ignoreFocusOut: true,
   });
   if (!picked) return null;
   return picked === items[0] ? undefined : picked.label;
 }
 
-async function askCount(f: CatalogFamily | undefined): Promise<number | undefined> {
+/** The count, each choice with its price (no network: the quotes come from cached prices). */
+async function askCount(
+  s: Services,
+  f: CatalogFamily | undefined,
+  req: CatalogImageRequest,
+): Promise<number | undefined> {
   const max = f?.n?.max ?? 4;
   if (max <= 1) return 1;
+  const counts = Array.from({ length: Math.min(max, 10) }, (_, i) => i + 1);
+  const quotes = await Promise.all(counts.map((n) => quoteImage(s, { ...req, n })));
   const picked = await vscode.window.showQuickPick(
-    Array.from({ length: Math.min(max, 10) }, (_, i) => ({ label: String(i + 1) })),
+    counts.map((n, i) => ({ label: String(n), description: imagePriceLine(quotes[i]!) })),
     { title: vscode.l10n.t('Generate Image (4/4): how many images'), ignoreFocusOut: true },
   );
   return picked ? Number(picked.label) : undefined;
-}
-
-/** The output folder, or undefined (said to the user) when no folder is open. */
-async function outputFolder(): Promise<string | undefined> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-  const layers = settingLayers('images.outputFolder');
-  const fromRepo = repositoryValue(layers, (v) => typeof v === 'string');
-  const value = vscode.workspace.getConfiguration('gatewayStudio').get<string>('images.outputFolder') ?? '';
-  const dir = await imageFolderFor({
-    value,
-    repoValue: fromRepo?.value as string | undefined,
-    folder: folders[0]?.uri.fsPath,
-    roots: folders.map((f) => f.uri.fsPath),
-  });
-  if (dir === undefined)
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Open a folder first: images are saved into {0} inside it.', IMAGE_OUTPUT_SETTING),
-    );
-  return dir;
 }
 
 /** Asks for the request step by step; undefined when the user stopped or it broke a rule (said). */
@@ -106,9 +85,10 @@ async function askRequest(s: Services, catalog: Catalog): Promise<CatalogImageRe
     ignoreFocusOut: true,
   });
   if (!prompt?.trim()) return undefined;
-  const size = await askSize(f);
+  // The price is shown before anything is sent: per image on the size step, per count on the next.
+  const size = await askSize(f, imagePriceLine(await quoteImage(s, { model, prompt, n: 1 })));
   if (size === null) return undefined;
-  const n = await askCount(f);
+  const n = await askCount(s, f, { model, prompt, ...(size !== undefined ? { size } : {}) });
   if (n === undefined) return undefined;
   const req: CatalogImageRequest = { model, prompt, n, ...(size !== undefined ? { size } : {}) };
   const checked = validateCatalogImage(f, req);
@@ -119,26 +99,62 @@ async function askRequest(s: Services, catalog: Catalog): Promise<CatalogImageRe
   return req;
 }
 
-async function send(s: Services, f: CatalogFamily | undefined, r: CatalogImageRequest, signal: AbortSignal) {
-  const http = (await getGatewayClient(s, 'chat')).http;
-  const client = new ImageClient(http);
-  const answer: ImageAnswer =
-    f?.route === 'chat-images'
-      ? await client.chatImage({ model: r.model, prompt: r.prompt }, signal)
-      : await client.generate(
-          {
-            model: r.model,
-            prompt: r.prompt,
-            ...(r.size ? { size: r.size } : {}),
-            ...(r.n && r.n > 1 ? { n: r.n } : {}),
-          },
-          signal,
-        );
-  return { http, answer };
+/** The output folder, or undefined (said to the user) when no folder is open. */
+async function outputFolder(): Promise<string | undefined> {
+  const dir = await imageOutputFolder();
+  if (dir === undefined)
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Open a folder first: images are saved into {0} inside it.', IMAGE_OUTPUT_SETTING),
+    );
+  return dir;
+}
+
+/** Sends once and saves, under a cancellable notification. */
+function run(s: Services, f: CatalogFamily | undefined, req: CatalogImageRequest, folder: string) {
+  return vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Generating an image with {0}…', req.model),
+      cancellable: true,
+    },
+    async (_p, token) => {
+      const stop = new AbortController();
+      token.onCancellationRequested(() => stop.abort());
+      const { client, billed } = await imageClient(s, req.model);
+      return generateImages({ client, family: f, folder, request: req, signal: stop.signal, billed });
+    },
+  );
+}
+
+/**
+ * Images that were made (and billed) but not saved: said with the reason, and saved again from
+ * the same answer on request, never by sending the request again.
+ */
+async function offerRetry(s: Services, result: ImageJobResult): Promise<ImageJobResult> {
+  let r = result;
+  while (r.failed.length) {
+    const retry = vscode.l10n.t('Save Again');
+    const first = r.failed[0]!.error;
+    s.log.warn(
+      `images: ${r.failed.length} image(s) of job ${r.jobId} not saved: ${first instanceof Error ? first.message : String(first)}`,
+    );
+    const pick = await vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        '{0} image(s) were made but could not be saved: {1} Saving again does not send the request again.',
+        r.failed.length,
+        first instanceof Error ? first.message : String(first),
+      ),
+      retry,
+    );
+    if (pick !== retry) break;
+    const again = await r.retry();
+    r = { ...again, saved: [...r.saved, ...again.saved] };
+  }
+  return r;
 }
 
 export async function generateImage(s: Services): Promise<void> {
-  const catalog = catalogFor(s);
+  const catalog = imageCatalog(s);
   const req = await askRequest(s, catalog);
   if (!req) return;
   const folder = await outputFolder().catch((e: unknown) => {
@@ -147,32 +163,13 @@ export async function generateImage(s: Services): Promise<void> {
   });
   if (!folder) return;
   const f = familyFor(catalog, req.model, 'image');
+  const q = await quoteImage(s, req);
+  s.log.info(`images: ${req.model}, ${req.n ?? 1} image(s): ${imagePriceLine(q)}`);
+  if (!(await confirmImagePrice(s, q, vscode.l10n.t('{0} image(s) with {1}', req.n ?? 1, req.model)))) return;
   try {
-    const saved = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Generating an image with {0}…', req.model),
-        cancellable: true,
-      },
-      async (_p, token) => {
-        const stop = new AbortController();
-        token.onCancellationRequested(() => stop.abort());
-        const { http, answer } = await send(s, f, req, stop.signal);
-        const out: SavedImage[] = [];
-        for (const image of answer.images) {
-          const meta = {
-            prompt: req.prompt,
-            model: req.model,
-            operation: f?.route === 'chat-images' ? ('chat' as const) : ('generate' as const),
-            ...(req.size ? { size: req.size } : {}),
-          };
-          out.push(await saveImageOutput(http, folder, image, meta, { signal: stop.signal }));
-        }
-        return out;
-      },
-    );
-    s.log.info(`saved ${saved.length} image(s): ${saved.map((x) => x.file).join(', ')}`);
-    if (saved[0]) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(saved[0].file));
+    const result = await offerRetry(s, await run(s, f, req, folder));
+    s.log.info(`saved ${result.saved.length} image(s): ${result.saved.map((x) => x.file).join(', ')}`);
+    if (result.saved[0]) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.saved[0].file));
   } catch (e) {
     showGatewayError(s, e);
   }

@@ -83,7 +83,7 @@ void describe('UsageLedger', () => {
     const [head, row] = csv.trim().split('\r\n');
     assert.match(head!, /^day,gateway,model,requests/);
     assert.match(row!, /^2026-11-25,https:\/\/gw\.example,"'=HYPERLINK\(""x""\)",1,/);
-    assert.match(row!, /,0\.0012,0\.0000,USD,0,0\.0000,0$/);
+    assert.match(row!, /,0\.0012,0\.0000,USD,0,0\.0000,0,0$/);
     assert.equal(csvCell('-12.5'), '-12.5');
     assert.equal(csvCell('@cmd'), "'@cmd");
   });
@@ -111,7 +111,7 @@ void describe('UsageLedger', () => {
     assert.equal(r.estimatedQuota, 1000);
     assert.equal(r.estimates, 2);
     assert.equal(l.todayQuota(gwUrl), 2000, "today's spend counts the estimates");
-    assert.match(l.toCsv().trim().split('\r\n')[1]!, /,0\.0020,0\.0000,USD,0,0\.0020,2$/);
+    assert.match(l.toCsv().trim().split('\r\n')[1]!, /,0\.0020,0\.0000,USD,0,0\.0020,2,0$/);
   });
 
   void it('keeps failed-yet-charged video tasks per gateway, for the check-up', async () => {

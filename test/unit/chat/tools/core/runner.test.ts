@@ -244,3 +244,29 @@ void test('reading the tool choice changes nothing: after calls ran under a forc
   const first = runner.toolChoice();
   assert.deepEqual(runner.toolChoice(), first, 'the first read changed what the second one gives');
 });
+
+void test('a prepared call’s note (a billed call’s price) is on its card while it asks, and stays', async () => {
+  const cards: ToolCardUpdate[] = [];
+  let ran = 0;
+  const runner = new ToolRunner({
+    tools: () => [
+      {
+        definition: { type: 'function', function: { name: 'paid', description: 'd', parameters: { type: 'object' } } },
+        readOnly: false,
+        prepare: () =>
+          Promise.resolve({
+            note: 'Price: about $0.04: 1 image(s) × $0.04, gpt-image-1. Billed to your gateway account.',
+            run: () => Promise.resolve({ content: `ran ${++ran}` }),
+          }),
+      },
+    ],
+    approve: () => Promise.resolve('allow'),
+    trust: { isTrusted: () => false, trust: () => undefined },
+    onUpdate: (u) => cards.push(u),
+  });
+  await runner.execute([call('p1', 'paid', {})], ctx());
+  assert.equal(ran, 1);
+  const waiting = cards.find((c) => c.state === 'awaiting-approval');
+  assert.match(waiting?.warning ?? '', /^Price: about \$0\.04.*Billed to your gateway account\.$/);
+  assert.match(cards.at(-1)?.warning ?? '', /Price: about \$0\.04/);
+});
