@@ -16,6 +16,8 @@ import { MemoryTaskStore, type VideoTaskRecord } from '../../src/video/jobs/core
 import type { VideoFeature } from '../../src/video/base/vscode/feature';
 import { VideoAgent } from '../../src/video/tools/vscode/agent';
 import { videoChatTools } from '../../src/video/tools/vscode/lmTools';
+import { generateToolDescription, statusToolDescription } from '../../src/video/tools/core/agentText';
+import { catalogRulesText } from '../../src/video/tools/core/catalogText';
 import { control, extension, gateway, keyStore, setSetting, waitFor } from './env';
 
 const GENERATE = 'gatewayStudio_generateVideo';
@@ -304,10 +306,12 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
       resourceRoots: () => [],
       act: () => Promise.resolve(),
     };
+    // As package.json ships them (the extension hands these to the chat).
+    const descriptions = { generate: generateToolDescription(catalogRulesText()), status: statusToolDescription() };
     const follows: { conversationId: string; callId: string; key: string; source: MediaJobSource }[] = [];
     const runner = new ToolRunner({
       tools: () =>
-        videoChatTools(feature, source).map((t) =>
+        videoChatTools(feature, descriptions, source).map((t) =>
           featureTool(t, (conversationId, callId, key, s) => follows.push({ conversationId, callId, key, source: s })),
         ),
       approve: (r) => {

@@ -1,8 +1,4 @@
-import { familyFor } from '../../api/catalog/catalog';
-import { createFamilyVideo } from '../../api/catalog/familyCreate';
-import { familyVideoRequest } from '../../api/catalog/familyVideo';
 import { VideoClient } from '../../api/video/video';
-import { mediaCatalog } from '../../platform/mediaCatalog';
 import { getGatewayClient } from '../../platform/gateway';
 import { DEFAULT_PROFILE_ID } from '../../platform/profiles';
 import type { Services } from '../../platform/services';
@@ -31,9 +27,9 @@ export function videoClients(s: Services): VideoClients {
         create: async (req, signal) => {
           // A model of a catalog family goes in its family's shape (Kling, Seedance, Wan …); the
           // spec's models and unknown ones as the spec describes.
-          const f = familyFor(mediaCatalog(s.log), req.model, 'video');
           const c = await client(p);
-          return f ? createFamilyVideo(c.http, f, familyVideoRequest(f, req), { signal }) : c.create(req, signal);
+          const { createInFamily } = await import('./familyRoute');
+          return (await createInFamily(s.log, c.http, req, signal)) ?? c.create(req, signal);
         },
         readerForRound: () => client(p),
         download: async (src, sinkFor, o) => (await client(p)).download(src, sinkFor, o),

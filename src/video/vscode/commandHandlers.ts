@@ -11,7 +11,6 @@ import { imageLabel, imageToDataUrl } from '../base/vscode/images';
 import { SpendDeclined, VideoSpend } from '../base/vscode/spend';
 import type { VideoClients } from './clients';
 import type { GenerateArgs } from './commands';
-import { mediaCatalog } from '../../platform/mediaCatalog';
 
 /** Starts the task; its key, or undefined when it did not start (the user was told why). */
 async function submit(
@@ -67,6 +66,7 @@ export async function generateWithWizard(
   let result;
   try {
     const { runVideoWizard } = await import('../wizard/vscode/wizard');
+    const { mediaCatalog } = await import('../../platform/mediaCatalog');
     result = await runVideoWizard(
       { ...readSettings(), videoModel: feature.videoModel() },
       async () => (await clients.client()).listVideoModels(),

@@ -7,7 +7,7 @@ import type { VideoJobManager } from '../jobs/core/manager';
 import type { VideoTaskRecord } from '../jobs/core/record';
 import { VideoStatusBar } from '../jobs/vscode/statusBar';
 import { registerStoryboard } from '../storyboard/vscode/register';
-import { registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
+import { LM_TOOL_NAMES, registerVideoLmTools, videoChatTools } from '../tools/vscode/lmTools';
 import { videoClients } from './clients';
 import { registerVideoCommands } from './commands';
 import { createVideoFeature } from './feature';
@@ -60,6 +60,27 @@ export function registerVideo(s: Services): { manager: VideoJobManager } {
       s.log.info(`removed ${removed.length} leftover partial video download(s): ${removed.join(', ')}`);
   });
   bar.refresh();
-  s.chatTools.push(...videoChatTools(feature, videoJobSource(feature, gallery)), ...boardTools);
+  s.chatTools.push(
+    ...videoChatTools(feature, manifestDescriptions(s), videoJobSource(feature, gallery)),
+    ...boardTools,
+  );
   return { manager };
+}
+
+/**
+ * The video tools' `modelDescription`s as package.json ships them (scripts/video-tools-manifest.ts
+ * writes them from src/video/tools/core): the chat's copies, without loading that code at activation.
+ */
+function manifestDescriptions(s: Services): { generate: string; status: string } {
+  const pkg = s.context.extension?.packageJSON as
+    { contributes?: { languageModelTools?: { name?: string; modelDescription?: string }[] } } | undefined;
+  const of = (name: string, fallback: string) =>
+    pkg?.contributes?.languageModelTools?.find((t) => t.name === name)?.modelDescription ?? fallback;
+  return {
+    generate: of(
+      LM_TOOL_NAMES.generate,
+      'Generates a video with the Gateway Studio gateway (billed; the user confirms).',
+    ),
+    status: of(LM_TOOL_NAMES.status, 'Reports Gateway Studio video tasks.'),
+  };
 }

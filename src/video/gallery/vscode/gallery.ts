@@ -11,7 +11,7 @@ import {
 } from '../../../shared/protocol/gallery';
 import { pageHtml } from '../../../platform/webviewPage';
 import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
-import { failureMeaning } from '../../tools/core/agentText';
+import { failureMeaning } from '../../jobs/core/errorText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
 import type { GalleryActions } from './galleryActions';

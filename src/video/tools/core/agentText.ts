@@ -10,7 +10,7 @@ import {
   type VideoCreateRequest,
   type VideoRuleIssue,
 } from '../../../api/video/videoRules';
-import { shippedCatalog, type CatalogFamily } from '../../../api/catalog/catalog';
+import { failureMeaning } from '../../jobs/core/errorText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 
 /** The rules of the models spec 2.4 describes, one paragraph each (the tools' model description). */
@@ -28,39 +28,18 @@ export function modelRulesText(): string {
   }).join(' ');
 }
 
-/** One catalog family as a model reads it: its model ids, durations, choices and images. */
-function familyText(f: CatalogFamily): string {
-  const images = [
-    f.firstFrame ? 'a first frame' : '',
-    f.lastFrame ? 'a last frame' : '',
-    f.references ? `up to ${f.references.max} reference images` : '',
-  ].filter(Boolean);
-  const urlOnly = [f.firstFrame, f.lastFrame, f.references].every((s) => !s || s.accepts === 'url');
-  return [
-    `${f.name} (model ids matching ${f.models.join(' or ')}): ${f.textInput ? 'text or image to video' : 'image to video only'}`,
-    f.durations ? `seconds ${f.durations.join(', ')}` : '',
-    f.aspectRatios ? `aspect ratios ${f.aspectRatios.join(', ')}` : '',
-    f.resolutions ? `resolutions ${f.resolutions.join(', ')}` : '',
-    images.length ? `images: ${images.join(', ')}${urlOnly ? ' (public HTTPS URLs only, never files)' : ''}` : '',
-  ]
-    .filter(Boolean)
-    .join('; ');
-}
-
-/** The shipped catalog's video families: a model of one is sent in its family's own request shape. */
-export function catalogRulesText(): string {
-  const video = shippedCatalog().families.filter((f) => f.kind === 'video');
-  return `Catalog families (one image is the first frame, two are first and last frame where both are taken, more are references): ${video.map(familyText).join('. ')}.`;
-}
-
-/** The generate tool's description for the model (also `modelDescription` in package.json). */
-export function generateToolDescription(): string {
+/**
+ * The generate tool's description for the model; with the catalog's families (./catalogText.ts)
+ * it is `modelDescription` in package.json, which the chat's copy reads at run time (the catalog
+ * stays out of the code loaded at activation).
+ */
+export function generateToolDescription(catalogText = ''): string {
   return [
     'Generates a video with the Gateway Studio gateway (a billed action: the user confirms each call).',
     'It starts an asynchronous task and returns at once with the task id, its status and the workspace path the MP4 will be saved to; check it later with the video status tool.',
     'images are reference images: workspace-relative paths of PNG, JPEG, WebP, GIF or BMP files, or public HTTPS URLs.',
     `Model rules: ${modelRulesText()}`,
-    catalogRulesText(),
+    ...(catalogText ? [catalogText] : []),
     "Leave out model, seconds, aspectRatio and resolution to use the user's settings. A request that breaks a rule is not sent: the result names each broken rule so you can fix the input and call again.",
   ].join(' ');
 }
@@ -99,21 +78,6 @@ export function confirmationText(
     title: `Generate a ${req.seconds ?? ''}${req.seconds ? ' s ' : ''}video with ${req.model}?`.replace(/\s+/g, ' '),
     message: lines.join('\n'),
   };
-}
-
-/** Spec 3 and 7: what a failed end means. */
-export function failureMeaning(r: VideoTaskRecord): string | undefined {
-  if (r.state === 'failed') {
-    const what =
-      r.outcome === 'cancelled'
-        ? 'cancelled: the gateway ended the task before it finished (spec 3: a terminal failure)'
-        : r.outcome === 'expired'
-          ? 'expired: the task ran out of time on the gateway (spec 3: a terminal failure)'
-          : 'failed: the gateway reports the task ended in failure (spec 3: status failed, or legacy FAILURE with the reason in fail_reason)';
-    return r.failReason ? `${what}; reason: ${r.failReason}` : what;
-  }
-  if (r.state === 'error' && r.error) return `${r.error.title}: ${r.error.detail}`;
-  return undefined;
 }
 
 /** One task as the status tool reports it. `relPath` turns a saved file into a workspace path. */

@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import { GatewayError } from '../../../api/transport/errors';
 import { validateVideoRequest, type VideoCreateRequest, type VideoRuleIssue } from '../../../api/video/videoRules';
 import { readSettings } from '../../../platform/settings';
-import { rulesResult, startedText, taskStatusText } from '../core/agentText';
 import { fileStem, type VideoTaskRecord } from '../../jobs/core/record';
 import { generateVideoInputSchema, parseToolInput, videoStatusInputSchema } from '../core/toolInput';
 import type { StartOptions, VideoFeature, VideoPlan } from '../../base/vscode/feature';
@@ -74,6 +73,8 @@ export class VideoAgent {
     signal?: AbortSignal,
     o?: StartOptions,
   ): Promise<{ text: string; record?: VideoTaskRecord }> {
+    // The texts load with the first call: they are not needed at activation.
+    const { rulesResult, startedText } = await import('../core/agentText');
     let record: VideoTaskRecord;
     try {
       record = await this.feature.start(plan.request, plan.labels, o);
@@ -93,7 +94,8 @@ export class VideoAgent {
   }
 
   /** The status tool's answer: one task by id (or local key), or the latest ones. */
-  status(input: unknown): string {
+  async status(input: unknown): Promise<string> {
+    const { rulesResult, taskStatusText } = await import('../core/agentText');
     const parsed = parseToolInput(videoStatusInputSchema, input);
     if (!parsed.ok) return rulesResult(parsed.issues);
     const { id, limit } = parsed.value;

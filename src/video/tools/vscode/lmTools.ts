@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { FeatureToolError, type FeatureTool, type MediaJobSource } from '../../../contracts/featureTools';
 import type { Services } from '../../../platform/services';
-import { confirmationText, generateToolDescription, rulesResult, statusToolDescription } from '../core/agentText';
 import { ConfirmationLedger, NOT_CONFIRMED_TEXT, planKey } from '../core/confirmations';
 import { GENERATE_VIDEO_JSON_SCHEMA, VIDEO_STATUS_JSON_SCHEMA } from '../core/toolInput';
 import { notStartedText } from '../../jobs/core/errorText';
@@ -46,6 +45,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
   const prepare = async (input: unknown, record: boolean): Promise<vscode.PreparedToolInvocation> => {
     const plan = await agent.plan(input);
     if (!plan.ok) return { invocationMessage: vscode.l10n.t('Checking the video request') };
+    const { confirmationText } = await import('../core/agentText');
     const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(await feature.quote(plan.request)));
     if (record) confirmed.record(planKey(plan.request));
     return {
@@ -55,7 +55,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
   };
   const invoke = async (input: unknown, token: vscode.CancellationToken) => {
     const plan = await agent.plan(input);
-    if (!plan.ok) return text(rulesResult(plan.issues));
+    if (!plan.ok) return text((await import('../core/agentText')).rulesResult(plan.issues));
     if (!confirmed.consume(planKey(plan.request))) {
       s.log.warn('video tool: an invocation without a matching confirmation was refused; nothing was sent');
       return text(NOT_CONFIRMED_TEXT);
@@ -83,7 +83,7 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
     }),
     vscode.lm.registerTool<unknown>(LM_TOOL_NAMES.status, {
       prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Checking video tasks') }),
-      invoke: (options) => text(agent.status(options.input)),
+      invoke: async (options) => text(await agent.status(options.input)),
     }),
   );
   // The host tests' seams (src/testCommands.d.ts); esbuild drops this branch and its import from the product.
@@ -91,17 +91,23 @@ export function registerVideoLmTools(s: Services, feature: VideoFeature): void {
 }
 
 /** The same two tools for the chat panel's tool runner (handed over by `extension.ts`). */
-export function videoChatTools(feature: VideoFeature, jobs?: MediaJobSource): FeatureTool[] {
+export function videoChatTools(
+  feature: VideoFeature,
+  /** package.json's `modelDescription`s of #generateVideo (with the catalog's families) and #videoStatus. */
+  descriptions: { generate: string; status: string },
+  jobs?: MediaJobSource,
+): FeatureTool[] {
   const agent = new VideoAgent(feature);
   return [
     {
       name: CHAT_TOOL_NAMES.generate,
-      description: generateToolDescription(),
+      description: descriptions.generate,
       parameters: { ...GENERATE_VIDEO_JSON_SCHEMA },
       readOnly: false,
       ...(jobs ? { jobs } : {}),
       prepare: async (args) => {
         const plan = await agent.plan(args);
+        const { confirmationText, rulesResult } = await import('../core/agentText');
         if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
         const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(await feature.quote(plan.request)));
         return {
@@ -123,10 +129,10 @@ export function videoChatTools(feature: VideoFeature, jobs?: MediaJobSource): Fe
     },
     {
       name: CHAT_TOOL_NAMES.status,
-      description: statusToolDescription(),
+      description: descriptions.status,
       parameters: { ...VIDEO_STATUS_JSON_SCHEMA },
       readOnly: true,
-      prepare: (args) => Promise.resolve({ run: () => Promise.resolve({ content: agent.status(args) }) }),
+      prepare: (args) => Promise.resolve({ run: async () => ({ content: await agent.status(args) }) }),
     },
   ];
 }
