@@ -18,7 +18,7 @@ import { notAllowedMessage } from './scope';
 import type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
 import { PREVIEW_FAILED_WARNING, type ApprovalRequest } from './approval';
 import type { PreparedCall, Tool, ToolCallContext, ToolResult, TrustStore } from './tool';
-export type { ApprovalRequest, ToolPreview } from './approval';
+export type { ApprovalRequest } from './approval';
 export type { PreparedCall, Tool, ToolCallContext, ToolResult, TrustStore } from './tool';
 export type { ToolCardUpdate };
 export type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
