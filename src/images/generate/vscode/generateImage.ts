@@ -5,31 +5,16 @@
  * first use (src/images/vscode/register.ts).
  */
 import * as vscode from 'vscode';
-import {
-  CATALOG_SETTING,
-  familyFor,
-  loadCatalog,
-  type Catalog,
-  type CatalogFamily,
-} from '../../../api/catalog/catalog';
+import { familyFor, type Catalog, type CatalogFamily } from '../../../api/catalog/catalog';
 import { validateCatalogImage, type CatalogImageRequest } from '../../../api/catalog/catalogRules';
 import { ImageClient, type ImageAnswer } from '../../../api/images/images';
 import { getGatewayClient, showGatewayError } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
-import { settingLayers } from '../../../platform/userSettings';
-import { repositoryValue } from '../../../shared/settingLayers';
-import { imageFolderFor, IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
+import { IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
+import { imageCatalog, imageOutputFolder } from '../../jobs/vscode/imageSettings';
 import { saveImageOutput, type SavedImage } from '../../jobs/core/saveImage';
 
 const LAST_MODEL_KEY = 'gatewayStudio.images.lastModel';
-
-/** The catalog in effect; each problem with the user's override is logged and shown once per run. */
-function catalogFor(s: Services): Catalog {
-  const loaded = loadCatalog(settingLayers('media.catalogOverrides'), CATALOG_SETTING);
-  for (const p of loaded.problems) s.log.warn(p);
-  if (loaded.problems.length) void vscode.window.showWarningMessage(loaded.problems.join(' '));
-  return loaded.catalog;
-}
 
 async function askModel(s: Services, catalog: Catalog): Promise<string | undefined> {
   const families = catalog.families.filter((f) => f.kind === 'image');
@@ -77,16 +62,7 @@ async function askCount(f: CatalogFamily | undefined): Promise<number | undefine
 
 /** The output folder, or undefined (said to the user) when no folder is open. */
 async function outputFolder(): Promise<string | undefined> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-  const layers = settingLayers('images.outputFolder');
-  const fromRepo = repositoryValue(layers, (v) => typeof v === 'string');
-  const value = vscode.workspace.getConfiguration('gatewayStudio').get<string>('images.outputFolder') ?? '';
-  const dir = await imageFolderFor({
-    value,
-    repoValue: fromRepo?.value as string | undefined,
-    folder: folders[0]?.uri.fsPath,
-    roots: folders.map((f) => f.uri.fsPath),
-  });
+  const dir = await imageOutputFolder();
   if (dir === undefined)
     void vscode.window.showErrorMessage(
       vscode.l10n.t('Open a folder first: images are saved into {0} inside it.', IMAGE_OUTPUT_SETTING),
@@ -137,8 +113,53 @@ async function send(s: Services, f: CatalogFamily | undefined, r: CatalogImageRe
   return { http, answer };
 }
 
-export async function generateImage(s: Services): Promise<void> {
-  const catalog = catalogFor(s);
+/** Sends `req` once and saves every image of the answer into `folder`; what was saved. */
+export async function generateInto(
+  s: Services,
+  catalog: Catalog,
+  req: CatalogImageRequest,
+  folder: string,
+  signal: AbortSignal,
+): Promise<SavedImage[]> {
+  const f = familyFor(catalog, req.model, 'image');
+  const { http, answer } = await send(s, f, req, signal);
+  const out: SavedImage[] = [];
+  for (const image of answer.images) {
+    const meta = {
+      prompt: req.prompt,
+      model: req.model,
+      operation: f?.route === 'chat-images' ? ('chat' as const) : ('generate' as const),
+      ...(req.size ? { size: req.size } : {}),
+    };
+    out.push(await saveImageOutput(http, folder, image, meta, { signal }));
+  }
+  return out;
+}
+
+/**
+ * One image for another feature (a storyboard's keyframe): checked against the catalog, sent once,
+ * saved into the output folder; resolves with its path. The caller asked the user before.
+ */
+export async function generateOne(
+  s: Services,
+  r: { prompt: string; model?: string; size?: string },
+  signal?: AbortSignal,
+): Promise<string> {
+  const catalog = imageCatalog(s);
+  const model = r.model ?? s.context.globalState.get<string>(LAST_MODEL_KEY) ?? 'gpt-image-1';
+  const req: CatalogImageRequest = { model, prompt: r.prompt, n: 1, ...(r.size ? { size: r.size } : {}) };
+  const checked = validateCatalogImage(familyFor(catalog, model, 'image'), req);
+  if (checked.errors.length) throw new Error(checked.errors.map((e) => e.message).join(' '));
+  const folder = await imageOutputFolder();
+  if (!folder)
+    throw new Error(vscode.l10n.t('Open a folder first: images are saved into {0} inside it.', IMAGE_OUTPUT_SETTING));
+  const saved = await generateInto(s, catalog, req, folder, signal ?? new AbortController().signal);
+  if (!saved[0]) throw new Error(vscode.l10n.t('The answer held no image.'));
+  return saved[0].file;
+}
+
+export async function generateImage(s: Services, onSaved: () => void = () => undefined): Promise<void> {
+  const catalog = imageCatalog(s);
   const req = await askRequest(s, catalog);
   if (!req) return;
   const folder = await outputFolder().catch((e: unknown) => {
@@ -146,7 +167,6 @@ export async function generateImage(s: Services): Promise<void> {
     return undefined;
   });
   if (!folder) return;
-  const f = familyFor(catalog, req.model, 'image');
   try {
     const saved = await vscode.window.withProgress(
       {
@@ -157,21 +177,11 @@ export async function generateImage(s: Services): Promise<void> {
       async (_p, token) => {
         const stop = new AbortController();
         token.onCancellationRequested(() => stop.abort());
-        const { http, answer } = await send(s, f, req, stop.signal);
-        const out: SavedImage[] = [];
-        for (const image of answer.images) {
-          const meta = {
-            prompt: req.prompt,
-            model: req.model,
-            operation: f?.route === 'chat-images' ? ('chat' as const) : ('generate' as const),
-            ...(req.size ? { size: req.size } : {}),
-          };
-          out.push(await saveImageOutput(http, folder, image, meta, { signal: stop.signal }));
-        }
-        return out;
+        return generateInto(s, catalog, req, folder, stop.signal);
       },
     );
     s.log.info(`saved ${saved.length} image(s): ${saved.map((x) => x.file).join(', ')}`);
+    onSaved();
     if (saved[0]) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(saved[0].file));
   } catch (e) {
     showGatewayError(s, e);
