@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import type { BoardView, ShotView } from '../../../shared/protocol/storyboard';
 import type { GalleryTask } from '../../../shared/protocol/gallery';
 import type { VideoTaskRecord } from '../../jobs/core/record';
-import { effectiveShot, type Board } from '../core/board';
+import { familyFor, shippedCatalog } from '../../../api/catalog/catalog';
+import { effectiveShot, type Board, type Keyframe } from '../core/board';
 import { dependencyOf, type Fallback, type UnitStatus } from '../core/plan';
 import { takeOf, takePath } from '../core/state';
 import type { BoardGeneration } from './generation';
@@ -94,6 +95,9 @@ export async function boardView(
         settings: [e.model, `${e.seconds} s`, e.aspectRatio, e.resolution].join(' · '),
         continues: !!dep,
         images: shot.images ?? [],
+        ...(shot.firstFrame ? { firstFrame: keyframeView(shot.firstFrame) } : {}),
+        ...(shot.lastFrame ? { lastFrame: keyframeView(shot.lastFrame) } : {}),
+        endFrame: familyFor(shippedCatalog(), e.model, 'video')?.lastFrame !== undefined,
         takes: e.takes,
         chosenTake: e.chosenTake,
         problems: own,
@@ -112,4 +116,8 @@ export async function boardView(
     ...(price ? { price } : {}),
     ...(gen.stateError ? { stateError: gen.stateError } : {}),
   };
+}
+
+function keyframeView(k: Keyframe): { prompt: string; image?: string } {
+  return { prompt: k.prompt, ...(k.image ? { image: k.image } : {}) };
 }
