@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GalleryString } from '../../src/shared/galleryStrings';
 import { rovingIndex } from '../common/roving';
 import { useRevealed } from '../common/revealed';
-import { entryKey, type GalleryStore, type Filter } from './state';
+import { entryKey, type Entry, type GalleryStore, type Filter } from './state';
 import { ImageCard } from './imageCard';
 import type { MediaKindFilter } from '../../src/shared/mediaKinds';
 import { RemixForm } from './form';
@@ -69,6 +69,13 @@ function Toolbar({ store }: { store: GalleryStore }) {
   );
 }
 
+/** One entry's card: a video task's or a saved image's. */
+function Card(p: { entry: Entry; store: GalleryStore; index: number; current: boolean; onFocus: (k: string) => void }) {
+  const e = p.entry;
+  const common = { post: p.store.post, index: p.index, current: p.current, onFocus: () => p.onFocus(entryKey(e)) };
+  return e.kind === 'video' ? <TaskCard task={e.item} {...common} /> : <ImageCard image={e.item} {...common} />;
+}
+
 /** The gallery: filters and search, the remix form when open, then one card per task. */
 export function App({ store }: { store: GalleryStore }) {
   const tasks = store.visible.value;
@@ -132,29 +139,9 @@ export function App({ store }: { store: GalleryStore }) {
         // A new filter or search replaces the list element: removing 450 cards one by one (each with
         // its poster or player) cost more than drawing the matches again.
         <ul key={view} class="tasks" ref={list} onKeyDown={onKeyDown}>
-          {tasks
-            .slice(0, Math.max(shown, at + 1))
-            .map((e, i) =>
-              e.kind === 'video' ? (
-                <TaskCard
-                  key={entryKey(e)}
-                  task={e.item}
-                  post={store.post}
-                  index={i}
-                  current={i === at}
-                  onFocus={() => setCurrent(entryKey(e))}
-                />
-              ) : (
-                <ImageCard
-                  key={entryKey(e)}
-                  image={e.item}
-                  post={store.post}
-                  index={i}
-                  current={i === at}
-                  onFocus={() => setCurrent(entryKey(e))}
-                />
-              ),
-            )}
+          {tasks.slice(0, Math.max(shown, at + 1)).map((e, i) => (
+            <Card key={entryKey(e)} entry={e} store={store} index={i} current={i === at} onFocus={setCurrent} />
+          ))}
         </ul>
       )}
     </main>

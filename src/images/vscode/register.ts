@@ -14,7 +14,7 @@ export function registerImages(s: Services): void {
   const gen = () => import('../generate/vscode/generateImage');
   const edit = async (file?: vscode.Uri) => (await import('../edit/vscode/editImage')).editImage(s, file, saved);
   s.media.images = {
-    folder: async () => (await import('../jobs/vscode/imageSettings')).imageOutputFolder(),
+    folder: async () => (await import('../base/vscode/imageSettings')).imageOutputFolder(),
     list: async () => (await import('../library/vscode/library')).listLibrary(),
     onDidSave: (l) => (listeners.add(l), { dispose: () => listeners.delete(l) }),
     edit: (file) => edit(vscode.Uri.file(file)),

@@ -15,7 +15,7 @@ import { getGatewayClient, showGatewayError } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
 import { IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
 import { saveImageOutput, type SavedImage } from '../../jobs/core/saveImage';
-import { imageCatalog, imageOutputFolder } from '../../jobs/vscode/imageSettings';
+import { imageCatalog, imageOutputFolder } from '../../base/vscode/imageSettings';
 import { editFamilies, editModelProblem, readEditInputs } from '../core/editChoices';
 
 const LAST_EDIT_MODEL_KEY = 'gatewayStudio.images.lastEditModel';

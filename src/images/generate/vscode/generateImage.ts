@@ -11,7 +11,7 @@ import { ImageClient, type ImageAnswer } from '../../../api/images/images';
 import { getGatewayClient, showGatewayError } from '../../../platform/gateway';
 import type { Services } from '../../../platform/services';
 import { IMAGE_OUTPUT_SETTING } from '../../jobs/core/outputFolder';
-import { imageCatalog, imageOutputFolder } from '../../jobs/vscode/imageSettings';
+import { imageCatalog, imageOutputFolder } from '../../base/vscode/imageSettings';
 import { saveImageOutput, type SavedImage } from '../../jobs/core/saveImage';
 
 const LAST_MODEL_KEY = 'gatewayStudio.images.lastModel';

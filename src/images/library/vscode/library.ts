@@ -1,5 +1,5 @@
 import type { ImageLibraryItem } from '../../../contracts/mediaImages';
-import { imageOutputFolder } from '../../jobs/vscode/imageSettings';
+import { imageOutputFolder } from '../../base/vscode/imageSettings';
 import { listImages } from '../core/listImages';
 
 /** The output folder's images; [] when no folder is open or the setting is refused (the commands say why). */

@@ -4,7 +4,7 @@ import type { BoardView, ShotView } from '../../../shared/protocol/storyboard';
 import type { GalleryTask } from '../../../shared/protocol/gallery';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { familyFor, shippedCatalog } from '../../../api/catalog/catalog';
-import { effectiveShot, type Board, type Keyframe } from '../core/board';
+import { effectiveShot, type Board, type Keyframe, type Shot } from '../core/board';
 import { dependencyOf, type Fallback, type UnitStatus } from '../core/plan';
 import { takeOf, takePath } from '../core/state';
 import type { BoardGeneration } from './generation';
@@ -95,8 +95,7 @@ export async function boardView(
         settings: [e.model, `${e.seconds} s`, e.aspectRatio, e.resolution].join(' · '),
         continues: !!dep,
         images: shot.images ?? [],
-        ...(shot.firstFrame ? { firstFrame: keyframeView(shot.firstFrame) } : {}),
-        ...(shot.lastFrame ? { lastFrame: keyframeView(shot.lastFrame) } : {}),
+        ...keyframeViews(shot),
         endFrame: familyFor(shippedCatalog(), e.model, 'video')?.lastFrame !== undefined,
         takes: e.takes,
         chosenTake: e.chosenTake,
@@ -118,6 +117,11 @@ export async function boardView(
   };
 }
 
-function keyframeView(k: Keyframe): { prompt: string; image?: string } {
-  return { prompt: k.prompt, ...(k.image ? { image: k.image } : {}) };
+/** A shot's keyframes as its card shows them. */
+function keyframeViews(shot: Shot): Pick<ShotView, 'firstFrame' | 'lastFrame'> {
+  const v = (k: Keyframe) => ({ prompt: k.prompt, ...(k.image ? { image: k.image } : {}) });
+  return {
+    ...(shot.firstFrame ? { firstFrame: v(shot.firstFrame) } : {}),
+    ...(shot.lastFrame ? { lastFrame: v(shot.lastFrame) } : {}),
+  };
 }

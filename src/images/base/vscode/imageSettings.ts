@@ -7,7 +7,7 @@ import { CATALOG_SETTING, loadCatalog, type Catalog } from '../../../api/catalog
 import type { Services } from '../../../platform/services';
 import { settingLayers } from '../../../platform/userSettings';
 import { repositoryValue } from '../../../shared/settingLayers';
-import { imageFolderFor } from '../core/outputFolder';
+import { imageFolderFor } from '../../jobs/core/outputFolder';
 
 /** The catalog in effect; each problem with the user's override is logged and shown once per run. */
 export function imageCatalog(s: Services): Catalog {
