@@ -35,7 +35,7 @@ export interface ImageLibrary {
   generate(req: { prompt: string; model?: string; size?: string }, signal?: AbortSignal): Promise<string>;
 }
 
-/** The media libraries features offer each other (a slot each, filled at registration). */
+/** The media libraries features offer each other (a slot each, filled at registration, loaded on first use). */
 export interface MediaLibraries {
-  images?: ImageLibrary;
+  images?: () => Promise<ImageLibrary>;
 }

@@ -67,7 +67,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       bundle: 'gallery',
       title: vscode.l10n.t('Gateway Studio Media'),
     });
-    const saved = this.s.media.images?.onDidSave(() => this.schedule());
+    const saved = this.s.media.images?.().then((lib) => lib.onDidSave(() => this.schedule()));
     this.subs.push(
       view.webview.onDidReceiveMessage((raw: unknown) => {
         const m = galleryWebviewMessageSchema.safeParse(raw);
@@ -82,7 +82,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       view.onDidChangeVisibility(() => view.visible && this.schedule()),
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
-        saved?.dispose();
+        void saved?.then((d) => d.dispose());
       }),
     );
   }

@@ -8,20 +8,18 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { Services } from '../../../platform/services';
 import type { GalleryHostMessage, GalleryImage, GalleryImageAction } from '../../../shared/protocol/gallery';
-import { relPath } from '../../base/vscode/paths';
-import { revealVideo } from '../../base/vscode/taskList';
 
 /** The images as cards (local files through `asUri`) and the folder they are in. */
 export async function galleryImages(
   s: Services,
   asUri: (u: vscode.Uri) => string,
 ): Promise<{ dir?: string; images: GalleryImage[] }> {
-  const lib = s.media.images;
+  const lib = await s.media.images?.();
   if (!lib) return { images: [] };
   const [dir, items] = await Promise.all([lib.folder().catch(() => undefined), lib.list()]);
   const images = items.map((i) => ({
     name: i.name,
-    file: relPath(i.file),
+    file: vscode.workspace.asRelativePath(i.file, false),
     // The modification time busts the webview's cache when a file of the same name comes back.
     src: `${asUri(vscode.Uri.file(i.file))}?v=${Math.round(i.mtime)}`,
     ...(i.prompt ? { prompt: i.prompt } : {}),
@@ -61,14 +59,14 @@ async function deleteImage(file: string, port: ImagePort): Promise<void> {
 
 /** An image card's action, on the image of that name in the library's listing (else nothing). */
 export async function imageAction(s: Services, port: ImagePort, name: string, action: GalleryImageAction) {
-  const lib = s.media.images;
+  const lib = await s.media.images?.();
   const item = lib && (await lib.list()).find((i) => i.name === name);
   if (!lib || !item) return;
   switch (action) {
     case 'open':
       return void (await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(item.file)));
     case 'reveal':
-      return revealVideo(item.file);
+      return void (await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(item.file)));
     case 'edit':
       return lib.edit(item.file);
     case 'deleteFile':

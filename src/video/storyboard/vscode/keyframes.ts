@@ -104,7 +104,7 @@ export class Keyframes {
   }
 
   private async generate(shotId: string, end: 'first' | 'last', k: Keyframe): Promise<string> {
-    const lib = this.h.s.media.images;
+    const lib = await this.h.s.media.images?.();
     if (!lib) throw new Error(vscode.l10n.t('image generation is not available'));
     let file: string;
     try {
