@@ -58,21 +58,31 @@ function saved(workspace: string, slug: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${slug}-`) && f.endsWith('.png')) : [];
 }
 
-/** Answers VS Code's file dialog (the simple one in a browser) with an absolute path. */
-async function chooseFile(wb: Workbench, page: Page, file: string): Promise<void> {
-  await wb.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await wb.quickInputBox.fill(file);
+/**
+ * Answers the quick input titled `title`: types `value` and presses Enter, or clicks the row that
+ * has `value`, until that title goes (the next step, a file dialog included, has another title).
+ */
+async function answer(wb: Workbench, title: string, value: string | RegExp, how: 'type' | 'pick'): Promise<void> {
+  const step = wb.quickInput.locator('.quick-input-title', { hasText: title });
+  await step.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  if (how === 'type') await wb.quickInputBox.fill(String(value));
   const deadline = Date.now() + UI_TIMEOUT;
   for (;;) {
-    await wb.quickInputBox.press('Enter').catch(() => undefined);
+    // validateInput answers from the extension host: Enter before its answer is ignored; press again.
+    if (how === 'type') await wb.quickInputBox.press('Enter').catch(() => undefined);
+    else
+      await wb.quickInput
+        .locator('.monaco-list-row')
+        .filter({ hasText: value })
+        .first()
+        .click({ timeout: 5000 })
+        .catch(() => undefined);
     try {
-      // The dialog closes, or the next step's input (a different title) replaces it.
-      await page.waitForTimeout(500);
-      if (!(await wb.quickInputBox.isVisible()) || (await wb.quickInputBox.inputValue()) !== file) return;
-    } catch {
+      await step.waitFor({ state: 'hidden', timeout: 3000 });
       return;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`"${title}" did not take ${String(value)}`, { cause: e });
     }
-    if (Date.now() > deadline) throw new Error(`the file dialog did not take ${file}`);
   }
 }
 
@@ -99,10 +109,10 @@ export const journeys: Journey[] = [
     async run({ wb, gw, page, cs, shot }) {
       await wb.setApiKey(gw.keys.valid);
       await wb.runCommand('Gateway Studio: Generate Image');
-      await wb.submitInput('gpt-image-1', { prompt: /image model ID/ });
-      await wb.submitInput('a red kite over the sea', { prompt: /Describe the image/ });
-      await wb.pick('Default');
-      await wb.pick(/^1$/);
+      await answer(wb, 'Generate Image (1/4)', 'gpt-image-1', 'type');
+      await answer(wb, 'Generate Image (2/4)', 'a red kite over the sea', 'type');
+      await answer(wb, 'Generate Image (3/4)', 'Default', 'pick');
+      await answer(wb, 'Generate Image (4/4)', /^\s*1\s*$/, 'pick');
       const files = await until('the saved image', () => saved(cs.workspace, 'a-red-kite-over-the-sea')[0], page);
       const post = gw.requests().filter((r) => r.method === 'POST' && r.route === '/v1/images/generations');
       assert.equal(post.length, 1, 'one generation request');
@@ -159,19 +169,19 @@ export const journeys: Journey[] = [
 
       // A mask of another size: refused before anything is sent.
       await editFromExplorer(wb, page, 'art', 'photo.png');
-      await wb.submitInput('make the background dark', { prompt: /Describe the change/ });
-      await wb.pick('Choose a mask…');
-      await chooseFile(wb, page, join(cs.workspace, 'art/small-mask.png'));
+      await answer(wb, 'Edit Image (1/3)', 'make the background dark', 'type');
+      await answer(wb, 'Edit Image (2/3)', 'Choose a mask…', 'pick');
+      await answer(wb, 'Edit Image: the mask', join(cs.workspace, 'art/small-mask.png'), 'type');
       await wb.notification(/small-mask\.png is 32x32 but the image photo\.png is 64x48/);
       assert.equal(edits().length, 0, 'nothing was sent');
       await wb.runCommand('Notifications: Clear All Notifications');
 
       // The right mask: one multipart edit, the result saved beside the others, the source untouched.
       await editFromExplorer(wb, page, 'art', 'photo.png');
-      await wb.submitInput('make the background dark', { prompt: /Describe the change/ });
-      await wb.pick('Choose a mask…');
-      await chooseFile(wb, page, join(cs.workspace, 'art/mask.png'));
-      await wb.submitInput('gpt-image-1', { prompt: /these edit images/ });
+      await answer(wb, 'Edit Image (1/3)', 'make the background dark', 'type');
+      await answer(wb, 'Edit Image (2/3)', 'Choose a mask…', 'pick');
+      await answer(wb, 'Edit Image: the mask', join(cs.workspace, 'art/mask.png'), 'type');
+      await answer(wb, 'Edit Image (3/3)', 'gpt-image-1', 'type');
       const file = await until('the edited image', () => saved(cs.workspace, 'make-the-background-dark')[0], page);
       assert.equal(edits().length, 1, 'one edit request');
       const body = String(edits()[0]!.body);
