@@ -69,8 +69,12 @@ async function answer(wb: Workbench, title: string, value: string | RegExp, how:
   const deadline = Date.now() + UI_TIMEOUT;
   for (;;) {
     // validateInput answers from the extension host: Enter before its answer is ignored; press again.
-    if (how === 'type') await wb.quickInputBox.press('Enter').catch(() => undefined);
-    else
+    if (how === 'type') {
+      // The file dialog fills its box with the folder a moment after it opens: type again over that.
+      if ((await wb.quickInputBox.inputValue().catch(() => '')) !== String(value))
+        await wb.quickInputBox.fill(String(value)).catch(() => undefined);
+      await wb.quickInputBox.press('Enter').catch(() => undefined);
+    } else
       await wb.quickInput
         .locator('.monaco-list-row')
         .filter({ hasText: value })
