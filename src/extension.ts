@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): Services & { walkthr
     mediaSpend: { chargeListeners: new Set() },
     modelRouting: new ModelRouting(context, log),
     chatTools: [],
+    media: {},
   };
   void profiles.migrate(String(context.extension.packageJSON.version));
 

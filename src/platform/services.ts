@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { FeatureTool } from '../contracts/featureTools';
+import type { MediaLibraries } from '../contracts/mediaImages';
 import type { AnswerCosts } from './answerCosts';
 import type { GatewayOrigins } from './gatewayOrigins';
 import type { Logger } from './log';
@@ -33,4 +34,6 @@ export interface Services {
   readonly modelRouting: ModelRouting;
   /** The tools other features give the chat's agent (video's): added at registration, read when the chat loads. */
   readonly chatTools: FeatureTool[];
+  /** Saved media other features offer (the images feature's library): filled at registration. */
+  readonly media: MediaLibraries;
 }

@@ -1,20 +1,27 @@
 /**
- * Every user-facing string of the video gallery webview, in English. Like the chat's
+ * Every user-facing string of the Media gallery webview, in English. Like the chat's
  * `WEBVIEW_STRINGS`: the host localises each one with `vscode.l10n.t` and sends the map in
  * `gallery/strings`; the gallery looks strings up by this English text and falls back to it.
  * `{0}` placeholders are filled in by the gallery. `npm run l10n` adds this table to the bundle.
  */
 export const GALLERY_STRINGS = [
   'Videos',
+  'Media',
+  'Images',
+  'Images and videos',
+  'Show',
+  'Filter media',
+  'Search media',
+  'Image',
+  'Edited image',
+  'Edit Image…',
+  'No images or videos yet. Make one with the command "Gateway Studio: Generate Image" or "Gateway Studio: Generate Video".',
   'All',
   'Running',
   'Saved',
   'Failed',
-  'Filter videos',
   'Search prompt, model, id',
-  'Search videos',
   'Dismiss',
-  'No video tasks yet. Generate one with the command "Gateway Studio: Generate Video" or #generateVideo.',
   'No task matches.',
   'New video from this task',
   'New video',

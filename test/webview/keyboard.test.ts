@@ -241,7 +241,7 @@ void test('the gallery list is one Tab stop: the arrow keys move between videos 
   });
   const tabbable = await g.page.locator('li.task').evaluateAll((ls) => ls.map((l) => l.getAttribute('tabindex')));
   assert.deepEqual(tabbable, ['0', '-1', '-1']);
-  await g.page.locator('input[aria-label="Search videos"]').focus();
+  await g.page.locator('input[aria-label="Search media"]').focus();
   await g.page.keyboard.press('Tab');
   const card = () =>
     g.page.evaluate(() =>

@@ -92,6 +92,32 @@ function Takes({ shot, index, store }: Pick<ShotProps, 'shot' | 'index' | 'store
   );
 }
 
+/**
+ * The shot's keyframes: an image prompt for the frame it starts on (generated before the clip,
+ * instead of continuing from the previous shot) and, where the model takes one, the frame it ends on.
+ */
+function Keyframes({ shot, n, edit }: { shot: ShotView; n: number; edit: (e: Record<string, unknown>) => void }) {
+  const field = (end: 'firstFrame' | 'lastFrame', label: string) => (
+    <div class="keyframe" data-keyframe={end}>
+      <label for={`${end}-${shot.id}`}>{label}</label>
+      <input
+        id={`${end}-${shot.id}`}
+        type="text"
+        value={shot[end]?.prompt ?? ''}
+        placeholder={t('Image prompt (empty: none)')}
+        onChange={(e) => edit({ kind: 'update', id: shot.id, patch: { [end]: e.currentTarget.value } })}
+      />
+      {shot[end]?.image && <p class="meta keyframe-image">{shot[end]?.image}</p>}
+    </div>
+  );
+  return (
+    <>
+      {!shot.continues && field('firstFrame', t('First frame of shot {0}: generated keyframe', n))}
+      {(shot.endFrame || shot.lastFrame) && field('lastFrame', t('Last frame of shot {0}: generated keyframe', n))}
+    </>
+  );
+}
+
 function Shot({
   shot,
   index,
@@ -113,6 +139,7 @@ function Shot({
       <h2 id={head}>
         {t('Shot {0}', n)} <span class="id">{shot.id}</span>
         {shot.continues && <span class="badge chain">{t('continues from the previous shot')}</span>}
+        {shot.firstFrame && <span class="badge keyframe">{t('starts from a keyframe')}</span>}
       </h2>
       <label class="prompt-label" for={`prompt-${shot.id}`}>
         {t('Prompt of shot {0}', n)}
@@ -123,6 +150,7 @@ function Shot({
         value={shot.prompt}
         onChange={(e) => edit({ kind: 'update', id: shot.id, patch: { prompt: e.currentTarget.value } })}
       />
+      <Keyframes shot={shot} n={n} edit={edit} />
       <p class="meta">{shot.settings}</p>
       {shot.images.length > 0 && <p class="meta images">{shot.images.join(', ')}</p>}
       {shot.problems.length > 0 && (

@@ -5,16 +5,21 @@ import { imageChatTools, registerImageLmTools } from '../tools/vscode/toolDefs';
 import { registerImageTestCommands } from './testCommands';
 
 export const GENERATE_IMAGE_COMMAND = 'gatewayStudio.images.generate';
+export const EDIT_IMAGE_COMMAND = 'gatewayStudio.images.edit';
 
 /**
- * The images feature: its command loads the wizard, the client and the catalog on first use; its
- * agent tools are definitions here and load their work on the first call. The chat's tools (and
- * the MCP server's) are added to `s.chatTools` before the chat loads.
+ * The images feature: its commands and its library (`services.media.images`, what the Media
+ * gallery and a board's keyframes use) load with ../library/vscode/port on first use; its agent
+ * tools are definitions here and load their work on the first call. The chat's tools (and the MCP
+ * server's) are added to `s.chatTools` before the chat loads.
  */
 export function registerImages(s: Services): void {
+  const port = () => import('../library/vscode/port');
+  s.media.images = async () => (await port()).imageLibrary(s);
   s.context.subscriptions.push(
-    vscode.commands.registerCommand(GENERATE_IMAGE_COMMAND, async () =>
-      (await import('../generate/vscode/generateImage')).generateImage(s),
+    vscode.commands.registerCommand(GENERATE_IMAGE_COMMAND, async () => (await port()).generateCommand(s)),
+    vscode.commands.registerCommand(EDIT_IMAGE_COMMAND, async (uri?: unknown) =>
+      (await port()).editCommand(s, uri instanceof vscode.Uri ? uri : undefined),
     ),
   );
   registerImageLmTools(s);

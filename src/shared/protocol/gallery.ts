@@ -1,5 +1,5 @@
 /**
- * The host <-> video gallery protocol. Like the chat's: one discriminated union per direction,
+ * The host <-> Media gallery protocol (videos and images). Like the chat's: one discriminated union per direction,
  * keyed on `type`, under the same validation rule (index.ts): the host parses what the gallery
  * sends, the gallery only checks the shape (guard.ts). The host queues until `webview/ready`, then sends the whole list; every change sends
  * the list again (it holds at most a few dozen tasks). Local files cross only as webview URIs.
@@ -42,6 +42,24 @@ export const galleryTaskSchema = z.object({
 });
 export type GalleryTask = z.infer<typeof galleryTaskSchema>;
 
+/** A saved image of the images output folder (Media gallery). */
+export const galleryImageSchema = z.object({
+  /** Its file name in the output folder: what the page sends back with an action. */
+  name: key,
+  /** Workspace-relative path. */
+  file: text,
+  /** The image as a webview URI. */
+  src: text,
+  prompt: z.optional(text),
+  model: z.optional(text),
+  /** generate, edit or chat (the sidecar's). */
+  operation: z.optional(text),
+  size: z.optional(text),
+  bytes: z.number(),
+  createdAt: z.number(),
+});
+export type GalleryImage = z.infer<typeof galleryImageSchema>;
+
 /** The remix form's fields (also what "use this frame" opens with). */
 export const galleryFormSchema = z.object({
   model: text,
@@ -59,7 +77,12 @@ export const galleryFormSchema = z.object({
 export type GalleryForm = z.infer<typeof galleryFormSchema>;
 
 export const galleryHostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('gallery/state'), tasks: z.array(galleryTaskSchema) }),
+  z.object({
+    type: z.literal('gallery/state'),
+    tasks: z.array(galleryTaskSchema),
+    /** The images output folder's images, newest first (absent: the page shows none). */
+    images: z.optional(z.array(galleryImageSchema)),
+  }),
   z.object({ type: z.literal('gallery/form'), form: galleryFormSchema }),
   /** A form submit or action ended; `error` says why nothing started; `closeForm` after a start. */
   z.object({ type: z.literal('gallery/notice'), text, error: z.boolean(), closeForm: z.optional(z.boolean()) }),
@@ -82,6 +105,9 @@ export const GALLERY_ACTIONS = [
 ] as const;
 export type GalleryAction = (typeof GALLERY_ACTIONS)[number];
 
+export const GALLERY_IMAGE_ACTIONS = ['open', 'reveal', 'edit', 'deleteFile'] as const;
+export type GalleryImageAction = (typeof GALLERY_IMAGE_ACTIONS)[number];
+
 const pngDataUrl = z
   .string()
   .check(z.maxLength(20 * 1024 * 1024), z.regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]+=*$/));
@@ -89,6 +115,8 @@ const pngDataUrl = z
 export const galleryWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('webview/ready') }),
   z.object({ type: z.literal('gallery/action'), key, action: z.enum(GALLERY_ACTIONS) }),
+  /** An image card's action; the host finds the image by name in the list it last sent. */
+  z.object({ type: z.literal('gallery/imageAction'), name: key, action: z.enum(GALLERY_IMAGE_ACTIONS) }),
   /** A poster frame captured in the webview, for the host's cache. */
   z.object({ type: z.literal('gallery/poster'), key, dataUrl: pngDataUrl }),
   /** "Use this frame": the current frame as a PNG, at `time` seconds. */

@@ -19,6 +19,11 @@ export interface ShotView {
   settings: string;
   continues: boolean;
   images: string[];
+  /** The keyframes it starts and ends on (the image once made). */
+  firstFrame?: { prompt: string; image?: string };
+  lastFrame?: { prompt: string; image?: string };
+  /** The model's catalog family takes a last frame (the editor offers one). */
+  endFrame?: boolean;
   takes: number;
   chosenTake: number;
   /** What stops this shot, each naming the rule or the file (empty: it can run). */
@@ -71,7 +76,12 @@ const editSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('update'),
     id,
-    patch: z.object({ prompt: z.optional(z.string().check(z.maxLength(4000))) }),
+    patch: z.object({
+      prompt: z.optional(z.string().check(z.maxLength(4000))),
+      /** A keyframe's image prompt ('' removes the keyframe). */
+      firstFrame: z.optional(z.string().check(z.maxLength(4000))),
+      lastFrame: z.optional(z.string().check(z.maxLength(4000))),
+    }),
   }),
 ]);
 

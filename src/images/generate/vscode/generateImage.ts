@@ -153,7 +153,40 @@ async function offerRetry(s: Services, result: ImageJobResult): Promise<ImageJob
   return r;
 }
 
-export async function generateImage(s: Services): Promise<void> {
+/**
+ * One image for another feature (a storyboard's keyframe): checked against the catalog, sent once,
+ * counted as kind image, saved into the output folder; resolves with its path. The caller asked
+ * the user before (the board's approval names its keyframes as billed).
+ */
+export async function generateOne(
+  s: Services,
+  r: { prompt: string; model?: string; size?: string },
+  signal?: AbortSignal,
+): Promise<string> {
+  const catalog = imageCatalog(s);
+  const model = r.model ?? s.context.globalState.get<string>(LAST_MODEL_KEY) ?? 'gpt-image-1';
+  const req: CatalogImageRequest = { model, prompt: r.prompt, n: 1, ...(r.size ? { size: r.size } : {}) };
+  const f = familyFor(catalog, model, 'image');
+  const checked = validateCatalogImage(f, req);
+  if (checked.errors.length) throw new Error(checked.errors.map((e) => e.message).join(' '));
+  const folder = await imageOutputFolder();
+  if (!folder)
+    throw new Error(vscode.l10n.t('Open a folder first: images are saved into {0} inside it.', IMAGE_OUTPUT_SETTING));
+  const { client, billed } = await imageClient(s, model);
+  const result = await generateImages({
+    client,
+    family: f,
+    folder,
+    request: req,
+    ...(signal ? { signal } : {}),
+    billed,
+  });
+  const first = result.saved[0];
+  if (!first) throw result.failed[0]?.error ?? new Error(vscode.l10n.t('The answer held no image.'));
+  return first.file;
+}
+
+export async function generateImage(s: Services, onSaved: () => void = () => undefined): Promise<void> {
   const catalog = imageCatalog(s);
   const req = await askRequest(s, catalog);
   if (!req) return;
@@ -169,6 +202,7 @@ export async function generateImage(s: Services): Promise<void> {
   try {
     const result = await offerRetry(s, await run(s, f, req, folder));
     s.log.info(`saved ${result.saved.length} image(s): ${result.saved.map((x) => x.file).join(', ')}`);
+    if (result.saved.length) onSaved();
     if (result.saved[0]) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result.saved[0].file));
   } catch (e) {
     showGatewayError(s, e);

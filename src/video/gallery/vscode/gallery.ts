@@ -6,6 +6,7 @@ import type { Services } from '../../../platform/services';
 import {
   galleryWebviewMessageSchema,
   type GalleryHostMessage,
+  type GalleryImage,
   type GalleryTask,
   type GalleryWebviewMessage,
 } from '../../../shared/protocol/gallery';
@@ -24,9 +25,10 @@ export const GALLERY_VIEW_ID = 'gatewayStudio.videoGallery';
 export const GALLERY_DEBUG_COMMAND = 'gatewayStudio.video.debugGallery';
 
 /**
- * The video gallery: a webview view beside the chat listing every task with its player, poster
- * and actions. Local files reach it only as `asWebviewUri` links under `localResourceRoots`
- * limited to the bundle, the poster cache and the folders videos are saved to.
+ * The Media gallery: a webview view beside the chat listing every video task with its player,
+ * poster and actions, and the images output folder's images (./galleryImages). Local files reach
+ * it only as `asWebviewUri` links under `localResourceRoots` limited to the bundle, the poster
+ * cache, the folders videos are saved to and the images folder.
  */
 export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -34,6 +36,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   private queue: GalleryHostMessage[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private last: GalleryTask[] = [];
+  private lastImages: GalleryImage[] = [];
+  /** The images output folder, once a refresh found it (a root the page may load from). */
+  private imageDir: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
   readonly posterDir: vscode.Uri;
   /** The cards' actions (and the task list they share) load with the first one a user takes. */
@@ -60,8 +65,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     view.webview.options = this.options();
     view.webview.html = pageHtml(view.webview, ext, {
       bundle: 'gallery',
-      title: vscode.l10n.t('Gateway Studio Videos'),
+      title: vscode.l10n.t('Gateway Studio Media'),
     });
+    const saved = this.s.media.images?.().then((lib) => lib.onDidSave(() => this.schedule()));
     this.subs.push(
       view.webview.onDidReceiveMessage((raw: unknown) => {
         const m = galleryWebviewMessageSchema.safeParse(raw);
@@ -76,6 +82,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       view.onDidChangeVisibility(() => view.visible && this.schedule()),
       view.onDidDispose(() => {
         if (this.view === view) this.view = undefined;
+        void saved?.then((d) => d.dispose());
       }),
     );
   }
@@ -90,6 +97,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     const roots = new Map<string, vscode.Uri>();
     const add = (u: vscode.Uri) => roots.set(u.toString(), u);
     add(this.posterDir);
+    if (this.imageDir) add(vscode.Uri.file(this.imageDir));
     const out = this.feature.outputDir();
     if (out) add(vscode.Uri.file(out));
     for (const r of this.feature.manager.list()) {
@@ -114,6 +122,8 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
         await this.savePoster(m.key, m.dataUrl);
         this.schedule();
         return;
+      case 'gallery/imageAction':
+        return (await import('./galleryImages')).imageAction(this.s, this, m.name, m.action);
       default:
         this.actions ??= import('./galleryActions').then((a) => new a.GalleryActions(this.s, this.feature, this));
         await (await this.actions).handle(m);
@@ -144,15 +154,20 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   async refresh(): Promise<void> {
     const view = this.view;
     if (!view) return;
+    const asUri = (u: vscode.Uri) => view.webview.asWebviewUri(u).toString();
+    if (this.s.media.images) {
+      const got = await (await import('./galleryImages')).galleryImages(this.s, asUri);
+      this.imageDir = got.dir;
+      this.lastImages = got.images;
+    }
     // New output folders (a changed setting, a first task) join the roots before their links go out.
     const opts = this.options();
     const before = (view.webview.options.localResourceRoots ?? []).map(String).join('\n');
     if (before !== (opts.localResourceRoots ?? []).map(String).join('\n')) view.webview.options = opts;
-    this.last = await Promise.all(
-      this.feature.manager.list().map((r) => this.toTask(r, (u) => view.webview.asWebviewUri(u).toString())),
-    );
+    this.last = await Promise.all(this.feature.manager.list().map((r) => this.toTask(r, asUri)));
+    const images = this.lastImages;
     if (this.ready)
-      void view.webview.postMessage({ type: 'gallery/state', tasks: this.last } satisfies GalleryHostMessage);
+      void view.webview.postMessage({ type: 'gallery/state', tasks: this.last, images } satisfies GalleryHostMessage);
   }
 
   /** A task as the gallery (and the chat's tool card) shows it; local files through `asUri`. */
@@ -208,8 +223,8 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   }
 
   /** For tests: the tasks last sent and whether the page said ready. */
-  debug(): { ready: boolean; visible: boolean; tasks: GalleryTask[] } {
-    return { ready: this.ready, visible: this.view?.visible ?? false, tasks: this.last };
+  debug(): { ready: boolean; visible: boolean; tasks: GalleryTask[]; images: GalleryImage[] } {
+    return { ready: this.ready, visible: this.view?.visible ?? false, tasks: this.last, images: this.lastImages };
   }
 
   dispose(): void {

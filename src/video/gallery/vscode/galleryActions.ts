@@ -30,7 +30,9 @@ export class GalleryActions {
     private readonly port: GalleryPort,
   ) {}
 
-  async handle(m: Exclude<GalleryWebviewMessage, { type: 'webview/ready' | 'gallery/poster' }>): Promise<void> {
+  async handle(
+    m: Exclude<GalleryWebviewMessage, { type: 'webview/ready' | 'gallery/poster' | 'gallery/imageAction' }>,
+  ): Promise<void> {
     if (m.type === 'gallery/generate') return this.generate(m.form);
     const r = this.feature.manager.get(m.key);
     if (!r) return;

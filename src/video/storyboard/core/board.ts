@@ -16,6 +16,19 @@ export const SHOT_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 const shortText = z.string().check(z.minLength(1), z.maxLength(200));
 
+/**
+ * A keyframe: an image generated from its own prompt (through the images API, saved in the images
+ * folder) that a shot starts or ends on. `image` is set once it is made (or by the user): a path
+ * relative to the workspace folder or a public HTTPS URL, checked like any image of the board.
+ */
+export const keyframeSchema = z.object({
+  prompt: z.string().check(z.minLength(1), z.maxLength(MAX_PROMPT)),
+  /** The image model; the user's last image model when not set. */
+  model: z.optional(shortText),
+  image: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+});
+export type Keyframe = z.infer<typeof keyframeSchema>;
+
 export const shotSchema = z.object({
   id: z.string().check(z.regex(SHOT_ID, 'an id is 1-40 letters, digits, "-" or "_"')),
   prompt: z.string().check(z.maxLength(MAX_PROMPT)),
@@ -26,6 +39,10 @@ export const shotSchema = z.object({
   /** Workspace-relative paths or HTTPS URLs. */
   images: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.maxLength(MAX_IMAGES))),
   continueFrom: z.optional(z.literal('previous')),
+  /** The frame the shot starts on, generated from its prompt (instead of continueFrom). */
+  firstFrame: z.optional(keyframeSchema),
+  /** The frame the shot ends on, where the model's catalog family takes a last frame. */
+  lastFrame: z.optional(keyframeSchema),
   takes: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TAKES))),
   /** 1-based. */
   chosenTake: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TAKES))),
@@ -115,6 +132,17 @@ export function effectiveShot(
 export function newShotId(board: Board): string {
   const used = new Set(board.shots.map((s) => s.id));
   for (let n = board.shots.length + 1; ; n++) if (!used.has(`shot-${n}`)) return `shot-${n}`;
+}
+
+/**
+ * The editor's keyframe prompt as a shot patch: '' removes the keyframe; a changed prompt drops the
+ * old image (it was made from the other prompt) and keeps the model.
+ */
+export function keyframePatch(shot: Shot | undefined, end: 'firstFrame' | 'lastFrame', prompt: string): Partial<Shot> {
+  const p = prompt.trim();
+  if (!p) return { [end]: undefined };
+  const old = shot?.[end];
+  return { [end]: old && old.prompt === p ? old : { ...(old?.model ? { model: old.model } : {}), prompt: p } };
 }
 
 /** The edits the editor offers; each returns a new board (the input is untouched). */

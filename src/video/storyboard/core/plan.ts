@@ -7,7 +7,9 @@
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { referenceImageProblem, validateVideoRequest, type VideoCreateRequest } from '../../../api/video/videoRules';
-import { effectiveShot, type Board, type Shot } from './board';
+import { familyFor, shippedCatalog, type Catalog } from '../../../api/catalog/catalog';
+import { isPrivateHost } from '../../../api/transport/addresses';
+import { effectiveShot, type Board, type Keyframe, type Shot } from './board';
 
 export interface Fallback {
   model: string;
@@ -37,10 +39,68 @@ export function pathProblem(ref: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a keyframe's `image` cannot be used: a path leading out (as any board image), or a link that
+ * is not HTTPS, carries credentials or names a host in the user's network (the gateway would fetch
+ * it from there). A name that only resolves to such an address is refused when the shot starts.
+ */
+export function keyframeImageProblem(ref: string): string | undefined {
+  if (!isUrl(ref)) return pathProblem(ref);
+  let u: URL;
+  try {
+    u = new URL(ref);
+  } catch {
+    return l10n.t('is not a valid URL');
+  }
+  if (u.protocol !== 'https:')
+    return l10n.t('is not an HTTPS link: a keyframe is a workspace image or a public HTTPS link');
+  if (u.username || u.password) return l10n.t('carries credentials in the link');
+  if (isPrivateHost(u.hostname)) return l10n.t('points into your own machine or network ({0})', u.hostname);
+  return undefined;
+}
+
+/** The keyframes a shot has: which end, and the keyframe. */
+export function keyframesOf(shot: Shot): { end: 'first' | 'last'; keyframe: Keyframe }[] {
+  return [
+    ...(shot.firstFrame ? [{ end: 'first' as const, keyframe: shot.firstFrame }] : []),
+    ...(shot.lastFrame ? [{ end: 'last' as const, keyframe: shot.lastFrame }] : []),
+  ];
+}
+
+/**
+ * What a shot's keyframes break: a first keyframe with continueFrom (a shot has one first frame),
+ * a last frame for a model whose catalog family takes none, a last frame alone where the family
+ * needs a first, and a keyframe image that cannot be used.
+ */
+function keyframeProblems(board: Board, shot: Shot, fallback: Fallback, catalog: Catalog): string[] {
+  const out: string[] = [];
+  if (shot.firstFrame && shot.continueFrom === 'previous')
+    out.push(l10n.t("starts from both a keyframe and the previous shot's last frame: keep one"));
+  if (shot.lastFrame) {
+    const model = effectiveShot(board, shot, fallback).model;
+    const f = familyFor(catalog, model, 'video');
+    if (!f?.lastFrame)
+      out.push(l10n.t('{0} takes no last frame (the model catalog lists none for it): remove lastFrame', model));
+    else if (f.lastFrame.needsFirst && !shot.firstFrame && shot.continueFrom !== 'previous')
+      out.push(l10n.t('{0} takes a last frame only with a first frame: add firstFrame or continueFrom', f.name));
+  }
+  for (const { end, keyframe } of keyframesOf(shot)) {
+    const p = keyframe.image === undefined ? undefined : keyframeImageProblem(keyframe.image);
+    if (p) out.push(l10n.t('{0} keyframe "{1}" {2}', end, keyframe.image!.slice(0, 200), p));
+  }
+  return out;
+}
+
 /** The request a shot makes, with the reference images it will carry (local ones still as names). */
 export function shotRequest(board: Board, shot: Shot, fallback: Fallback): VideoCreateRequest {
   const e = effectiveShot(board, shot, fallback);
-  const refs = [...(shot.images ?? []), ...(shot.continueFrom === 'previous' ? [PLACEHOLDER] : [])];
+  // The first frame leads the list; the previous clip's frame follows the shot's own images, as before.
+  const refs = [
+    ...(shot.firstFrame ? [PLACEHOLDER] : []),
+    ...(shot.images ?? []),
+    ...(shot.continueFrom === 'previous' ? [PLACEHOLDER] : []),
+    ...(shot.lastFrame ? [PLACEHOLDER] : []),
+  ];
   const req: VideoCreateRequest = {
     model: e.model,
     prompt: shot.prompt,
@@ -62,6 +122,7 @@ export function shotProblems(
   index: number,
   fallback: Fallback,
   fileProblems: ReadonlyMap<string, string> = new Map(),
+  catalog: Catalog = shippedCatalog(),
 ): string[] {
   const shot = board.shots[index];
   if (!shot) return [];
@@ -71,6 +132,11 @@ export function shotProblems(
   for (const ref of shot.images ?? []) {
     const p = isUrl(ref) ? referenceImageProblem(ref) : (pathProblem(ref) ?? fileProblems.get(ref));
     if (p) out.push(l10n.t('image "{0}" {1}', ref.slice(0, 200), p));
+  }
+  out.push(...keyframeProblems(board, shot, fallback, catalog));
+  for (const { keyframe } of keyframesOf(shot)) {
+    const p = keyframe.image === undefined ? undefined : fileProblems.get(keyframe.image);
+    if (p) out.push(l10n.t('keyframe "{0}" {1}', keyframe.image!.slice(0, 200), p));
   }
   const req = shotRequest(board, shot, fallback);
   // Local images are checked above; the rules see stand-ins so only counts and formats of URLs count.

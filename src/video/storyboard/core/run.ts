@@ -13,13 +13,24 @@ export interface UnitEnd {
   error?: string;
 }
 
+/** A shot's first and last keyframes as sent. */
+export interface ShotKeyframes {
+  first?: string;
+  last?: string;
+}
+
 export interface RunDeps {
   /**
    * Submits one unit with the shot's own reference images (data URLs or HTTPS URLs) and, for a
    * chained shot, the last frame (kept apart: the approval froze the own images, not the frame);
    * resolves once recorded.
    */
-  start(unit: Unit, own: string[], frame?: string): Promise<{ done: Promise<UnitEnd> }>;
+  start(unit: Unit, own: string[], frame?: string, keyframes?: ShotKeyframes): Promise<{ done: Promise<UnitEnd> }>;
+  /**
+   * The shot's keyframes as they are sent (data URLs or HTTPS URLs), made first when not made yet
+   * (billed images, within the run's approval); throws naming the keyframe that cannot be had.
+   */
+  keyframes?(shotId: string): Promise<ShotKeyframes>;
   /** The shot's own reference images as they are sent (throws naming the image that cannot be read). */
   images(shotId: string): Promise<string[]>;
   /** The last frame of a saved unit's clip as a PNG data URL (decoded in the webview). */
@@ -103,6 +114,7 @@ export class BoardRun {
     this.set(u, { kind: 'running' });
     void (async () => {
       const own = await this.deps.images(u.shotId);
+      const keys = (await this.deps.keyframes?.(u.shotId)) ?? {};
       const dep = dependencyOf(this.board, u.shotId);
       let frame: string | undefined;
       if (dep) {
@@ -119,7 +131,7 @@ export class BoardRun {
           );
         }
       }
-      const { done } = await this.deps.start(u, own, frame);
+      const { done } = await this.deps.start(u, own, frame, keys);
       return await done;
     })().then(
       (end) => this.ended(u, end),

@@ -14,7 +14,7 @@ import {
 import { STORYBOARD_STRINGS } from '../../../shared/storyboardStrings';
 import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
 import type { VideoFeature } from '../../base/vscode/feature';
-import { applyEdit, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
+import { applyEdit, keyframePatch, parseBoard, printBoard, type Board, type BoardEdit } from '../core/board';
 import type { Fallback } from '../core/plan';
 import { outputsDirFor, takeOf, takePath } from '../core/state';
 import { writeProblem } from './files';
@@ -70,6 +70,13 @@ export class BoardSession implements vscode.Disposable {
       fallback: () => fallback(feature.videoModel()),
       lastFrame: (file) => this.lastFrame(file),
       changed: () => this.schedule(),
+      // A generated keyframe's file goes into the board; a board that had no unsaved change is saved.
+      edit: async (e) => {
+        const clean = !this.doc.isDirty;
+        const ok = await this.edit(e);
+        if (ok && clean) await this.doc.save();
+        return ok;
+      },
     });
     const ext = s.context.extensionUri;
     panel.webview.options = {
@@ -181,7 +188,7 @@ export class BoardSession implements vscode.Disposable {
         return;
       }
       case 'board/edit':
-        await this.edit(m.edit);
+        await this.edit(m.edit.kind === 'update' ? this.shotPatch(m.edit.id, m.edit.patch) : m.edit);
         return;
       case 'board/generate': {
         const text = await this.gen.generate(m.id);
@@ -263,6 +270,17 @@ export class BoardSession implements vscode.Disposable {
     } catch (e) {
       return { ok: false, message: vscode.l10n.t('{0} cannot be read: {1}', clip.name, String(e)) };
     }
+  }
+
+  /** A page's shot patch as a board edit: keyframe prompts become keyframes (board.ts `keyframePatch`). */
+  private shotPatch(id: string, p: { prompt?: string; firstFrame?: string; lastFrame?: string }): BoardEdit {
+    const shot = this.board?.shots.find((s) => s.id === id);
+    const patch = {
+      ...(p.prompt !== undefined ? { prompt: p.prompt } : {}),
+      ...(p.firstFrame !== undefined ? keyframePatch(shot, 'firstFrame', p.firstFrame) : {}),
+      ...(p.lastFrame !== undefined ? keyframePatch(shot, 'lastFrame', p.lastFrame) : {}),
+    };
+    return { kind: 'update', id, patch };
   }
 
   /** Applies a page edit as a WorkspaceEdit of the whole text (undo and redo are VS Code's). */

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import { checkInside, placeProblem } from '../../../files/insideWorkspace';
 import { imageToDataUrl } from '../../base/vscode/images';
 import type { Board } from '../core/board';
-import { isUrl, pathProblem } from '../core/plan';
+import { isUrl, keyframesOf, pathProblem } from '../core/plan';
 import { emptyState, outputsDirFor, parseState, printState, statePathFor, type BoardState } from '../core/state';
 
 /** The file-system folders of the open workspace (what "inside the workspace" means). */
@@ -27,7 +27,8 @@ export async function imageFileProblems(board: Board, boardPath: string): Promis
   const out = new Map<string, string>();
   const base = baseFolder(boardPath);
   const roots = workspaceRoots();
-  for (const ref of new Set(board.shots.flatMap((s) => s.images ?? []))) {
+  const keyframeImages = board.shots.flatMap((s) => keyframesOf(s).flatMap((k) => k.keyframe.image ?? []));
+  for (const ref of new Set([...board.shots.flatMap((s) => s.images ?? []), ...keyframeImages])) {
     if (isUrl(ref) || pathProblem(ref)) continue;
     if (!base) {
       out.set(ref, vscode.l10n.t('cannot be found: the board is not in an open workspace folder'));

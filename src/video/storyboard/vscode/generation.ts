@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../../platform/services';
 import type { VideoFeature } from '../../base/vscode/feature';
 import type { VideoTaskRecord } from '../../jobs/core/record';
-import { effectiveShot, type Board } from '../core/board';
+import { effectiveShot, type Board, type BoardEdit } from '../core/board';
 import {
   allUnits,
   dependencyOf,
@@ -16,7 +16,7 @@ import {
 } from '../core/plan';
 import { freezeUnit, unitChanges, type ApprovedUnit } from '../core/approved';
 import { totalLine, type ClipQuote } from '../../base/core/price';
-import { BoardRun, type UnitEnd } from '../core/run';
+import { BoardRun, type ShotKeyframes, type UnitEnd } from '../core/run';
 import {
   emptyState,
   takeFileName,
@@ -26,9 +26,10 @@ import {
   type BoardState,
   type TakeRecord,
 } from '../core/state';
-import { approve } from './approval';
+import { approve, approveChange } from './approval';
 import { freezeUnits, loadApprovedRun, saveApprovedRun } from './approvedRun';
 import { imageFileProblems, keepClip, readState, shotImages, writeState } from './files';
+import { Keyframes } from './keyframes';
 
 const FINAL = new Set<VideoTaskRecord['state']>(['saved', 'failed', 'error', 'timed_out', 'paused']);
 
@@ -41,6 +42,8 @@ export interface GenerationHost {
   /** The last frame of a saved clip, decoded by the board's page. */
   lastFrame(file: string): Promise<string>;
   changed(): void;
+  /** Writes an edit into the board (a generated keyframe's file). */
+  edit?(edit: BoardEdit): Promise<boolean>;
 }
 
 /**
@@ -59,8 +62,10 @@ export class BoardGeneration implements vscode.Disposable {
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly subs: vscode.Disposable[] = [];
+  private readonly keys: Keyframes;
 
   constructor(private readonly h: GenerationHost) {
+    this.keys = new Keyframes(h);
     this.subs.push(h.feature.onDidChange((e) => void this.follow(e.record, e.removed)));
   }
 
@@ -175,6 +180,7 @@ export class BoardGeneration implements vscode.Disposable {
         detail: [
           (await this.price(board)) ?? '',
           hosts.size ? vscode.l10n.t('The gateway will fetch reference images from: {0}', [...hosts].join(', ')) : '',
+          Keyframes.line(board, new Set(units.map((u) => u.shotId))),
           vscode.l10n.t('Generating is billed to your gateway account.'),
         ]
           .filter(Boolean)
@@ -221,8 +227,9 @@ export class BoardGeneration implements vscode.Disposable {
       units,
       problems,
       {
-        start: (u, own, frame) => this.startUnit(u, own, frame),
+        start: (u, own, frame, keys) => this.startUnit(u, own, frame, keys),
         images: async (id) => (await shotImages(this.h.board() ?? board, this.h.boardPath, id)).urls,
+        keyframes: (id) => this.keys.of(id),
         lastFrame: async (dep) => {
           const file = takeOf(this.state, dep.shotId, dep.take)?.file;
           if (!file) throw new Error(vscode.l10n.t('no clip is recorded'));
@@ -255,7 +262,12 @@ export class BoardGeneration implements vscode.Disposable {
     });
   }
 
-  private async startUnit(u: Unit, own: string[], frame: string | undefined): Promise<{ done: Promise<UnitEnd> }> {
+  private async startUnit(
+    u: Unit,
+    own: string[],
+    frame: string | undefined,
+    keys: ShotKeyframes = {},
+  ): Promise<{ done: Promise<UnitEnd> }> {
     if (this.disposed) throw new Error(vscode.l10n.t('the board was closed'));
     const board = this.h.board();
     const shot = board?.shots.find((s) => s.id === u.shotId);
@@ -264,11 +276,18 @@ export class BoardGeneration implements vscode.Disposable {
     // Exactly what is sent, compared with what was approved (the shot may have been edited since).
     const now = freezeUnit(u, req, own, dependencyOf(board, u.shotId));
     const changes = unitChanges(this.approved.get(unitKey(u)), now);
-    if (changes.length) await this.approveAgain(u, req, changes, now);
-    const refs = [...own, ...(frame ? [frame] : [])];
+    if (changes.length) {
+      await approveChange((await this.h.feature.quote(req)).line, u, changes);
+      this.approved.set(unitKey(u), now);
+      await this.saveRun([...this.approved.values()]);
+    }
+    // In shotRequest's order: the first keyframe leads, the last keyframe ends the list.
+    const refs = [keys.first, ...own, frame, keys.last].filter((r): r is string => r !== undefined);
     const labels = [
+      ...(keys.first ? [vscode.l10n.t('(first keyframe: {0})', shot.firstFrame?.prompt.slice(0, 80) ?? '')] : []),
       ...(shot.images ?? []),
       ...(shot.continueFrom ? [vscode.l10n.t('(last frame of the previous shot)')] : []),
+      ...(keys.last ? [vscode.l10n.t('(last keyframe: {0})', shot.lastFrame?.prompt.slice(0, 80) ?? '')] : []),
     ];
     // Not priceConfirmed: like a single video, a clip above spend.confirmAbove (or of unknown price
     // while it is set) asks when it is sent, naming its figure.
@@ -282,34 +301,6 @@ export class BoardGeneration implements vscode.Disposable {
       seconds: req.seconds,
     });
     return { done: this.waitEnd(record.key) };
-  }
-
-  /** A unit that changed since the run's approval is sent only on a new one, naming the changes; throws when declined. */
-  private async approveAgain(
-    u: Unit,
-    req: { model: string; seconds?: number; resolution?: string },
-    changes: string[],
-    now: ApprovedUnit,
-  ): Promise<void> {
-    const q = await this.h.feature.quote(req);
-    const ok = await approve({
-      message: vscode.l10n.t(
-        'Shot "{0}" take {1} changed after you approved the run ({2}). Generate it as it is now?',
-        u.shotId,
-        u.take,
-        changes.join('; '),
-      ),
-      detail: [q.line, vscode.l10n.t('Generating is billed to your gateway account.')].join('\n'),
-    });
-    if (!ok)
-      throw new Error(
-        vscode.l10n.t(
-          'not sent: the shot changed after the approval ({0}) and the change was not approved',
-          changes.join('; '),
-        ),
-      );
-    this.approved.set(unitKey(u), now);
-    await this.saveRun([...this.approved.values()]);
   }
 
   /** Resolves when the manager's task ends (saved and copied beside the board, or not). */

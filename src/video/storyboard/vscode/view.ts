@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import type { BoardView, ShotView } from '../../../shared/protocol/storyboard';
 import type { GalleryTask } from '../../../shared/protocol/gallery';
 import type { VideoTaskRecord } from '../../jobs/core/record';
-import { effectiveShot, type Board } from '../core/board';
+import { familyFor, shippedCatalog } from '../../../api/catalog/catalog';
+import { effectiveShot, type Board, type Keyframe, type Shot } from '../core/board';
 import { dependencyOf, type Fallback, type UnitStatus } from '../core/plan';
 import { takeOf, takePath } from '../core/state';
 import type { BoardGeneration } from './generation';
@@ -94,6 +95,8 @@ export async function boardView(
         settings: [e.model, `${e.seconds} s`, e.aspectRatio, e.resolution].join(' · '),
         continues: !!dep,
         images: shot.images ?? [],
+        ...keyframeViews(shot),
+        endFrame: familyFor(shippedCatalog(), e.model, 'video')?.lastFrame !== undefined,
         takes: e.takes,
         chosenTake: e.chosenTake,
         problems: own,
@@ -111,5 +114,14 @@ export async function boardView(
     running,
     ...(price ? { price } : {}),
     ...(gen.stateError ? { stateError: gen.stateError } : {}),
+  };
+}
+
+/** A shot's keyframes as its card shows them. */
+function keyframeViews(shot: Shot): Pick<ShotView, 'firstFrame' | 'lastFrame'> {
+  const v = (k: Keyframe) => ({ prompt: k.prompt, ...(k.image ? { image: k.image } : {}) });
+  return {
+    ...(shot.firstFrame ? { firstFrame: v(shot.firstFrame) } : {}),
+    ...(shot.lastFrame ? { lastFrame: v(shot.lastFrame) } : {}),
   };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   GALLERY_ACTIONS,
+  GALLERY_IMAGE_ACTIONS,
   galleryHostMessageSchema as host,
   galleryWebviewMessageSchema as webview,
   type GalleryForm,
@@ -30,6 +31,16 @@ const task: GalleryTask = {
   running: false,
   canResume: false,
 };
+const image = {
+  name: 'a-red-kite-1a2b3c4d.png',
+  file: 'images/a-red-kite-1a2b3c4d.png',
+  src: 'https://file+.vscode-resource.vscode-cdn.net/w/images/a-red-kite-1a2b3c4d.png?v=1',
+  prompt: 'a red kite',
+  model: 'gpt-image-1',
+  operation: 'generate',
+  bytes: 1234,
+  createdAt: 5,
+};
 const form: GalleryForm = { model: 'gw-video', prompt: 'again', images: [], models: ['gw-video'], from: 'task-1' };
 const png = 'data:image/png;base64,iVBORw0KGgo=';
 
@@ -39,6 +50,7 @@ void test('every gallery message is accepted in its valid shape', () => {
       type: 'gallery/state',
       tasks: [task, { ...task, key: 'task-2', state: 'failed', failure: 'moderation', costFlag: 'charged anyway' }],
     },
+    { type: 'gallery/state', tasks: [], images: [image] },
     { type: 'gallery/form', form },
     { type: 'gallery/notice', text: 'Started.', error: false, closeForm: true },
     { type: 'gallery/strings', strings: { Videos: '视频' } },
@@ -49,7 +61,21 @@ void test('every gallery message is accepted in its valid shape', () => {
     { type: 'gallery/poster', key: 'task-1', dataUrl: png },
     { type: 'gallery/frame', key: 'task-1', time: 1.5, dataUrl: 'data:image/jpeg;base64,/9j/4AAQ' },
     { type: 'gallery/generate', form },
+    { type: 'gallery/imageAction', name: 'a-red-kite-1a2b3c4d.png', action: 'edit' },
   ]);
+});
+
+void test('an image action names an image by its file name and is one of the four', () => {
+  for (const action of GALLERY_IMAGE_ACTIONS) accepts(webview, { type: 'gallery/imageAction', name: 'a.png', action });
+  assert.match(
+    refusal(webview, { type: 'gallery/imageAction', name: 'a.png', action: 'rerun' }),
+    /^action: Invalid option/,
+  );
+  assert.match(refusal(webview, { type: 'gallery/imageAction', name: '', action: 'open' }), /^name: Too small/);
+  assert.match(
+    refusal(host, { type: 'gallery/state', tasks: [], images: [{ ...image, src: undefined }] }),
+    /^images\.0\.src: Invalid input/,
+  );
 });
 
 void test('each gallery action is accepted for a task, another word is refused', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   applyEdit,
   effectiveShot,
+  keyframePatch,
   parseBoard,
   printBoard,
   type Board,
@@ -103,4 +104,64 @@ void test('add, duplicate, move, choose and delete keep ids unique and leave the
   assert.throws(() => applyEdit(b, { kind: 'delete', id: 'zz' }), /No shot "zz"/);
   assert.throws(() => applyEdit(b, { kind: 'update', id: 'b', patch: { takes: 9 } }));
   assert.deepEqual(board, copy);
+});
+
+void test('an old board (no keyframes) parses and prints back unchanged', () => {
+  const old = `${JSON.stringify(
+    {
+      title: 'Login demo',
+      defaults: { model: 'vendor-image-video' },
+      shots: [
+        { id: 'a', prompt: 'the login page', images: ['logo.png'] },
+        { id: 'b', prompt: 'typing', continueFrom: 'previous', takes: 2, chosenTake: 2 },
+      ],
+    },
+    null,
+    2,
+  )}\n`;
+  const r = parseBoard(old);
+  assert.ok(r.ok);
+  assert.equal(printBoard(r.board), old);
+  assert.equal(r.board.shots[0]!.firstFrame, undefined);
+});
+
+void test('keyframes parse with their prompt, model and image; a bad one is named by its path', () => {
+  const r = parseBoard(
+    JSON.stringify({
+      title: 't',
+      shots: [
+        {
+          id: 'a',
+          prompt: 'p',
+          firstFrame: { prompt: 'a red door', model: 'gpt-image-1', image: 'images/a-red-door-1a2b3c4d.png' },
+          lastFrame: { prompt: 'the door open' },
+        },
+      ],
+    }),
+  );
+  assert.ok(r.ok);
+  assert.deepEqual(r.board.shots[0]!.firstFrame, {
+    prompt: 'a red door',
+    model: 'gpt-image-1',
+    image: 'images/a-red-door-1a2b3c4d.png',
+  });
+  assert.equal(r.board.shots[0]!.lastFrame?.prompt, 'the door open');
+  for (const bad of [{ prompt: '' }, { image: 'x.png' }, { prompt: 'x', image: '' }, 'a door']) {
+    const b = parseBoard(JSON.stringify({ title: 't', shots: [{ id: 'a', prompt: 'p', firstFrame: bad }] }));
+    assert.ok(!b.ok, JSON.stringify(bad));
+    assert.match(b.error, /^shots\.0\.firstFrame/);
+  }
+});
+
+void test("the editor's keyframe prompt: empty removes it, a new prompt drops the old image, the same keeps it", () => {
+  const shot = { id: 'a', prompt: 'p', firstFrame: { prompt: 'door', model: 'm', image: 'images/door.png' } };
+  assert.deepEqual(keyframePatch(shot, 'firstFrame', '  '), { firstFrame: undefined });
+  assert.deepEqual(keyframePatch(shot, 'firstFrame', 'door'), { firstFrame: shot.firstFrame });
+  assert.deepEqual(keyframePatch(shot, 'firstFrame', 'window'), { firstFrame: { model: 'm', prompt: 'window' } });
+  assert.deepEqual(keyframePatch(shot, 'lastFrame', 'end'), { lastFrame: { prompt: 'end' } });
+  const edited = applyEdit(
+    { title: 't', shots: [shot] },
+    { kind: 'update', id: 'a', patch: keyframePatch(shot, 'firstFrame', '') },
+  );
+  assert.equal(printBoard(edited).includes('firstFrame'), false, 'a removed keyframe leaves no key in the file');
 });

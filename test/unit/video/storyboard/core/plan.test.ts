@@ -4,10 +4,12 @@ import type { Board } from '../../../../../src/video/storyboard/core/board';
 import {
   allUnits,
   dependencyOf,
+  keyframeImageProblem,
   pathProblem,
   planStep,
   runSummary,
   shotProblems,
+  shotRequest,
   unitKey,
   type Unit,
   type UnitStatus,
@@ -142,4 +144,78 @@ void test('the approval summary counts shots, clips, seconds and models', () => 
     seconds: 20,
     models: ['vendor-image-video'],
   });
+});
+
+const one = (shot: Board['shots'][number], prev?: Board['shots'][number]): string[] => {
+  const b: Board = { title: 't', shots: prev ? [prev, shot] : [shot] };
+  return shotProblems(b, b.shots.length - 1, fb);
+};
+
+void test('a keyframe shot: the keyframe leads the reference images, the last keyframe ends them', () => {
+  const shot = {
+    id: 'k',
+    prompt: 'p',
+    model: 'kling-v2-1',
+    images: ['logo.png'],
+    firstFrame: { prompt: 'a door' },
+    lastFrame: { prompt: 'the door open' },
+  };
+  const req = shotRequest({ title: 't', shots: [shot] }, shot, fb);
+  assert.equal(req.image_urls?.length, 3);
+  assert.equal(req.image_urls?.[1], 'logo.png');
+  assert.deepEqual(one(shot), [], 'Kling takes a first and a last frame');
+  const plain = { id: 'p', prompt: 'p' };
+  assert.equal(shotRequest({ title: 't', shots: [plain] }, plain, fb).image_urls, undefined);
+});
+
+void test('keyframes break the rules a shot and its model set, each named', () => {
+  const prev = { id: 'a', prompt: 'before' };
+  assert.match(
+    one({ id: 'b', prompt: 'p', continueFrom: 'previous', firstFrame: { prompt: 'x' } }, prev).join(),
+    /both a keyframe and the previous shot's last frame/,
+  );
+  assert.match(
+    one({ id: 'b', prompt: 'p', lastFrame: { prompt: 'x' } }).join(),
+    /vendor-image-video takes no last frame/,
+    'a model the catalog does not know gets no last frame',
+  );
+  assert.match(
+    one({ id: 'b', prompt: 'p', model: 'wan2.2-i2v-plus', lastFrame: { prompt: 'x' } }).join(),
+    /Wan takes a last frame only with a first frame/,
+  );
+  assert.deepEqual(
+    one({ id: 'b', prompt: 'p', model: 'wan2.2-i2v-plus', lastFrame: { prompt: 'x' }, continueFrom: 'previous' }, prev),
+    [],
+    "the previous shot's last frame is the first frame",
+  );
+  assert.deepEqual(one({ id: 'b', prompt: 'p', model: 'kling-v2-1', lastFrame: { prompt: 'x' } }), []);
+});
+
+void test('a hostile board cannot point a keyframe outside the workspace or at a private address', () => {
+  for (const [ref, why] of [
+    ['../../etc/passwd', /leads out of the workspace/],
+    ['/home/me/.ssh/id_rsa', /absolute path/],
+    ['C:\\Users\\me\\key.png', /absolute path/],
+    ['http://example.com/a.png', /not an HTTPS link/],
+    ['file:///etc/passwd', /not an HTTPS link/],
+    ['https://127.0.0.1/a.png', /your own machine or network \(127\.0\.0\.1\)/],
+    ['https://localhost/a.png', /your own machine or network/],
+    ['https://10.1.2.3/a.png', /your own machine or network/],
+    ['https://[::1]/a.png', /your own machine or network/],
+    ['https://169.254.169.254/latest/meta-data', /your own machine or network/],
+    ['https://0x7f000001/a.png', /your own machine or network/],
+    ['https://user:pw@example.com/a.png', /credentials/],
+  ] as const)
+    assert.match(keyframeImageProblem(ref) ?? 'accepted', why, ref);
+  assert.equal(keyframeImageProblem('images/door-1a2b.png'), undefined);
+  assert.equal(keyframeImageProblem('https://cdn.example.com/door.png'), undefined);
+  const problems = one({ id: 'b', prompt: 'p', firstFrame: { prompt: 'x', image: 'https://192.168.1.1/x.png' } });
+  assert.match(problems.join(), /first keyframe "https:\/\/192\.168\.1\.1\/x\.png" points into your own machine/);
+  const onDisk = shotProblems(
+    { title: 't', shots: [{ id: 'b', prompt: 'p', firstFrame: { prompt: 'x', image: 'link.png' } }] },
+    0,
+    fb,
+    new Map([['link.png', 'leads out of the workspace (through a symbolic link)']]),
+  );
+  assert.match(onDisk.join(), /keyframe "link\.png" leads out of the workspace \(through a symbolic link\)/);
 });

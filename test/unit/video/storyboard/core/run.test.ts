@@ -148,3 +148,45 @@ void test('a run resumed after a reload never sends again a unit that has its cl
   assert.equal(run.status({ shotId: 'a', take: 1 }).kind, 'saved');
   assert.equal(run.status({ shotId: 'x', take: 1 }).kind, 'blocked');
 });
+
+void test('a shot with keyframes gets them before it starts; a keyframe that cannot be had fails only that shot', async () => {
+  const kb: Board = {
+    title: 'k',
+    shots: [
+      { id: 'k', prompt: 'opens on a keyframe', firstFrame: { prompt: 'a red door' } },
+      { id: 'bad', prompt: 'its keyframe fails', firstFrame: { prompt: 'x' } },
+      { id: 'plain', prompt: 'no keyframe' },
+    ],
+  };
+  const started: string[] = [];
+  const failed = new Map<string, string>();
+  const asked: string[] = [];
+  const run = new BoardRun(
+    kb,
+    allUnits(kb),
+    new Map(),
+    {
+      start: async (u, own, _frame, keys) => {
+        started.push(`${u.shotId} first=${keys?.first ?? '-'} last=${keys?.last ?? '-'} own=${own.length}`);
+        return { done: Promise.resolve({ ok: true }) };
+      },
+      images: async () => [],
+      keyframes: async (id) => {
+        asked.push(id);
+        if (id === 'bad') throw new Error('the first keyframe could not be generated: refused');
+        return id === 'k' ? { first: 'data:image/png;base64,KEY' } : {};
+      },
+      lastFrame: async () => 'unused',
+      limit: () => 4,
+      onUpdate: (u, s) => {
+        if (s.kind === 'failed') failed.set(u.shotId, s.reason);
+      },
+    },
+    () => undefined,
+  );
+  run.step();
+  await run.done;
+  assert.deepEqual(asked.sort(), ['bad', 'k', 'plain']);
+  assert.deepEqual(started.sort(), ['k first=data:image/png;base64,KEY last=- own=0', 'plain first=- last=- own=0']);
+  assert.match(failed.get('bad') ?? '', /could not be generated: refused/);
+});
