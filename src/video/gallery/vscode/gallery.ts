@@ -11,7 +11,6 @@ import {
   type GalleryWebviewMessage,
 } from '../../../shared/protocol/gallery';
 import { pageHtml } from '../../../platform/webviewPage';
-import { GALLERY_STRINGS } from '../../../shared/galleryStrings';
 import { failureMeaning } from '../../jobs/core/errorText';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { canResume, stateLabel } from '../../jobs/core/summary';
@@ -109,7 +108,9 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
 
   private async receive(m: GalleryWebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'webview/ready':
+      case 'webview/ready': {
+        // The strings load when the view is first shown, not at activation; they go first.
+        const { GALLERY_STRINGS } = await import('../../../shared/galleryStrings');
         this.ready = true;
         void this.view?.webview.postMessage({
           type: 'gallery/strings',
@@ -118,6 +119,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
         await this.refresh();
         for (const q of this.queue.splice(0)) void this.view?.webview.postMessage(q);
         return;
+      }
       case 'gallery/poster':
         await this.savePoster(m.key, m.dataUrl);
         this.schedule();
