@@ -9,12 +9,12 @@ export const EDIT_IMAGE_COMMAND = 'gatewayStudio.images.edit';
 
 /**
  * The images feature: its commands and its library (`services.media.images`, what the Media
- * gallery and a board's keyframes use) load with ../library/vscode/port on first use; its agent
+ * gallery and a board's keyframes use) load with ./port on first use; its agent
  * tools are definitions here and load their work on the first call. The chat's tools (and the MCP
  * server's) are added to `s.chatTools` before the chat loads.
  */
 export function registerImages(s: Services): void {
-  const port = () => import('../library/vscode/port');
+  const port = () => import('./port');
   s.media.images = async () => (await port()).imageLibrary(s);
   s.context.subscriptions.push(
     vscode.commands.registerCommand(GENERATE_IMAGE_COMMAND, async () => (await port()).generateCommand(s)),

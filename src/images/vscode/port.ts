@@ -1,25 +1,25 @@
 /**
  * The images feature as the others reach it (`services.media.images`, src/contracts/mediaImages.ts)
  * and its commands' entry points, in one module loaded on first use: activation holds only the
- * lines of src/images/vscode/register.ts. Saving anything tells the library's listeners (the Media
+ * lines of ./register.ts. Saving anything tells the library's listeners (the Media
  * gallery refreshes).
  */
 import * as vscode from 'vscode';
-import type { ImageLibrary } from '../../../contracts/mediaImages';
-import type { Services } from '../../../platform/services';
-import { imageOutputFolder } from '../../base/vscode/imageRun';
-import { listImages } from '../core/listImages';
+import type { ImageLibrary } from '../../contracts/mediaImages';
+import type { Services } from '../../platform/services';
+import { imageOutputFolder } from '../base/vscode/imageRun';
+import { listImages } from '../library/core/listImages';
 
 const listeners = new Set<() => void>();
 const saved = () => listeners.forEach((l) => l());
 let library: ImageLibrary | undefined;
 
 export async function editCommand(s: Services, file: vscode.Uri | undefined): Promise<void> {
-  await (await import('../../edit/vscode/editImage')).editImage(s, file, saved);
+  await (await import('../edit/vscode/editImage')).editImage(s, file, saved);
 }
 
 export async function generateCommand(s: Services): Promise<void> {
-  await (await import('../../generate/vscode/generateImage')).generateImage(s, saved);
+  await (await import('../generate/vscode/generateImage')).generateImage(s, saved);
 }
 
 /** The one library of this window. */
@@ -34,7 +34,7 @@ export function imageLibrary(s: Services): ImageLibrary {
     onDidSave: (l) => (listeners.add(l), { dispose: () => listeners.delete(l) }),
     edit: (file) => editCommand(s, vscode.Uri.file(file)),
     generate: async (req, signal) => {
-      const file = await (await import('../../generate/vscode/generateImage')).generateOne(s, req, signal);
+      const file = await (await import('../generate/vscode/generateImage')).generateOne(s, req, signal);
       saved();
       return file;
     },
