@@ -4,7 +4,6 @@
  */
 
 export type MediaKindFilter = 'all' | 'images' | 'videos';
-export const MEDIA_KIND_FILTERS: readonly MediaKindFilter[] = ['all', 'images', 'videos'];
 
 export type MediaEntry<V, I> = { kind: 'video'; item: V; at: number } | { kind: 'image'; item: I; at: number };
 
