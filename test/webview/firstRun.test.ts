@@ -13,7 +13,7 @@ const browser = useBrowser();
 void test('no key: the empty chat offers Set API Key (which runs the command), no 401 note; a key brings the usual line back', async () => {
   const h = await openHarness(browser());
   await h.send(snapshot());
-  await h.send({ type: 'models/list', models: [], loading: false, needsKey: true });
+  await h.send({ type: 'models/list', models: [], loading: false, noCredentials: true });
   const empty = h.page.locator('.log .empty');
   const button = empty.locator('button', { hasText: 'Set API Key' });
   await button.waitFor({ state: 'visible' });

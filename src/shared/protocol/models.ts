@@ -20,7 +20,7 @@ export const modelsHostMessages = [
     error: z.optional(errorViewSchema),
     loading: z.boolean(),
     /** The gateway wants a key and none is set: the empty chat offers Set API Key. */
-    needsKey: z.optional(z.literal(true)),
+    noCredentials: z.optional(z.literal(true)),
   }),
 ] as const;
 

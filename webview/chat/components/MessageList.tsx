@@ -69,7 +69,7 @@ export function MessageList(): JSX.Element {
         els.log = el ?? undefined;
       }}
     >
-      {!empty ? null : modelList.needsKey.value ? (
+      {!empty ? null : modelList.noCredentials.value ? (
         // No key yet (and the gateway wants one): the next step, with the button that takes it.
         <p class="empty">
           {t('Set your gateway API key to start.')}{' '}

@@ -7,14 +7,14 @@ export function createModelListModel(deps: { note: (text: string, level: 'warnin
   const list = signal<ModelInfo[]>([]);
   const loading = signal(false);
   /** The gateway wants a key and none is set: the empty chat offers Set API Key. */
-  const needsKey = signal(false);
+  const noCredentials = signal(false);
 
   function onHost(msg: HostMessageIn<'models'>): void {
     switch (msg.type) {
       case 'models/list':
         list.value = msg.models;
         loading.value = msg.loading;
-        needsKey.value = !!msg.needsKey;
+        noCredentials.value = !!msg.noCredentials;
         if (msg.error) deps.note(`${msg.error.title}: ${msg.error.detail}`, 'warning');
         return;
     }
@@ -23,7 +23,7 @@ export function createModelListModel(deps: { note: (text: string, level: 'warnin
   /** What the list says about `id`, if it lists it. */
   const info = (id: string): ModelInfo | undefined => list.value.find((m) => m.id === id);
 
-  return { list, loading, needsKey, info, onHost };
+  return { list, loading, noCredentials, info, onHost };
 }
 
 export type ModelListModel = ReturnType<typeof createModelListModel>;

@@ -14,7 +14,7 @@ export class ModelList {
   private loading = false;
   private loaded = false;
   /** The gateway refused the list and no key was set: the page offers Set API Key, not an error. */
-  private needsKey = false;
+  private noCredentials = false;
 
   /**
    * @param list the gateway's model records; rejects when the gateway (or its client) fails.
@@ -56,8 +56,8 @@ export class ModelList {
     return this.deps.hasKey ? this.deps.hasKey().catch(() => true) : true;
   }
 
-  private keyField(): { needsKey?: true } {
-    return this.needsKey ? { needsKey: true } : {};
+  private keyField(): { noCredentials?: true } {
+    return this.noCredentials ? { noCredentials: true } : {};
   }
 
   async load(): Promise<void> {
@@ -75,14 +75,14 @@ export class ModelList {
           ...(typeof r.reasoning_effort === 'string' ? { reasoningEffort: r.reasoning_effort } : {}),
         }));
       this.error = undefined;
-      this.needsKey = false;
+      this.noCredentials = false;
       this.loaded = true;
     } catch (err) {
       // The list is asked for as soon as a chat opens, key or not: a local server that needs none
       // answers without one. A gateway that refuses it while no key was sent has refused nothing the
       // user did: the page says to set the key (with the button) instead of showing a 401.
-      this.needsKey = isGatewayError(err, 'auth', 'forbidden') && !(await this.keySet());
-      this.error = this.needsKey ? undefined : errorView(err);
+      this.noCredentials = isGatewayError(err, 'auth', 'forbidden') && !(await this.keySet());
+      this.error = this.noCredentials ? undefined : errorView(err);
       this.deps.log.warn(
         this.error
           ? `model list: ${this.error.title}: ${this.error.detail}`

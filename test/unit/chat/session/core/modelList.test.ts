@@ -73,7 +73,7 @@ void test('with no key set, a refused list is no error: the page is told a key i
   await m.load();
   const refused = sent.at(-1) as Extract<HostMessage, { type: 'models/list' }>;
   assert.equal(refused.error, undefined, 'no 401 for a request that carried no key');
-  assert.equal(refused.needsKey, true);
+  assert.equal(refused.noCredentials, true);
   assert.match(warned[0] ?? '', /none is set/);
   assert.deepEqual(m.message(), refused, 'a page that loads later is told the same');
   assert.equal(m.stale, true);
@@ -81,7 +81,7 @@ void test('with no key set, a refused list is no error: the page is told a key i
   m.invalidate();
   await m.load();
   const listed = sent.at(-1) as Extract<HostMessage, { type: 'models/list' }>;
-  assert.equal(listed.needsKey, undefined);
+  assert.equal(listed.noCredentials, undefined);
   assert.equal(listed.models.length, 2);
 });
 
@@ -94,7 +94,7 @@ void test('with no key set, a failure that is not a refusal is still shown (the 
   );
   await m.load();
   const last = sent.at(-1) as Extract<HostMessage, { type: 'models/list' }>;
-  assert.equal(last.needsKey, undefined);
+  assert.equal(last.noCredentials, undefined);
   assert.ok(last.error, 'the network failure is shown');
 });
 
@@ -107,6 +107,6 @@ void test('a key that is set and refused is the 401 it always was', async () => 
   );
   await m.load();
   const last = sent.at(-1) as Extract<HostMessage, { type: 'models/list' }>;
-  assert.equal(last.needsKey, undefined);
+  assert.equal(last.noCredentials, undefined);
   assert.ok(last.error?.title.includes('401'), last.error?.title);
 });
