@@ -116,7 +116,7 @@ export const journeys: Journey[] = [
       await answer(wb, 'Generate Image (1/4)', 'gpt-image-1', 'type');
       await answer(wb, 'Generate Image (2/4)', 'a red kite over the sea', 'type');
       await answer(wb, 'Generate Image (3/4)', 'Default', 'pick');
-      await answer(wb, 'Generate Image (4/4)', /^\s*1\s*$/, 'pick');
+      await answer(wb, 'Generate Image (4/4)', /^\s*1(?!\d)/, 'pick'); // the row's label, then its price
       const files = await until('the saved image', () => saved(cs.workspace, 'a-red-kite-over-the-sea')[0], page);
       const post = gw.requests().filter((r) => r.method === 'POST' && r.route === '/v1/images/generations');
       assert.equal(post.length, 1, 'one generation request');
