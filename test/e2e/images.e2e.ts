@@ -156,6 +156,8 @@ export const journeys: Journey[] = [
       await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.equal(await g.locator('li.task:not(.image-card)').count(), 0);
       await shot('e2e-images-gallery');
+      // The README's Images picture: the image open beside the Media view showing it.
+      if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-images.png' });
     },
   },
   {
