@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { GifRecorder } from './gifRecorder';
 import type { Journey } from './journey';
 import { chatSettings, openChat, sendMessage, UI_TIMEOUT } from './workbench';
 
@@ -13,17 +14,26 @@ export const journeys: Journey[] = [
     async run({ wb, gw, page, shot }) {
       await wb.setApiKey(gw.keys.valid);
       const chat = await openChat(wb);
+      // The README's animated picture: the question, the card asking, allowed, the answer.
+      const gif = new GifRecorder();
+      await gif.snap(page, 600);
       await sendMessage(chat, `read my plan #tools ${script}`);
       const card = chat.locator('section.toolcard').first();
       await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await card.innerText(), /read_file/);
       assert.match(await card.innerText(), /notes\/plan\.txt/);
       await shot('e2e-tool-awaiting-approval');
-      await card.locator('button', { hasText: /^\s*Allow\s*$/ }).click();
+      await gif.snap(page, 1800);
+      const allow = card.locator('button', { hasText: /^\s*Allow\s*$/ });
+      if (gif.on) await allow.hover();
+      await gif.snap(page, 700);
+      await allow.click();
       const answer = chat.locator('.msg.assistant .md', { hasText: 'Done. Tool results: read_file=' }).last();
       await answer.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await answer.innerText(), /ship the gateway studio demo/);
       await shot('e2e-tool-result');
+      await gif.snap(page, 3500);
+      gif.save('media/chat-tool-round-trip.gif');
       // The README's first picture: a tool call allowed in its card and the answer that used its result.
       if (process.env.GWS_UPDATE_SCREENSHOT) await page.screenshot({ path: 'media/screenshot-tools.png' });
     },
