@@ -117,11 +117,17 @@ export const journeys: Journey[] = [
       await answer(wb, 'Generate Image (2/4)', 'a red kite over the sea', 'type');
       await answer(wb, 'Generate Image (3/4)', 'Default', 'pick');
       await answer(wb, 'Generate Image (4/4)', /^\s*1(?!\d)/, 'pick'); // the row's label, then its price
-      const files = await until('the saved image', () => saved(cs.workspace, 'a-red-kite-over-the-sea')[0], page);
+      // The sidecar is written just after the image: both, before either is read.
+      const sidecarOf = (f: string) => join(cs.workspace, 'images', f.replace(/\.png$/, '.json'));
+      const files = await until(
+        'the saved image and its sidecar',
+        () => saved(cs.workspace, 'a-red-kite-over-the-sea').find((f) => existsSync(sidecarOf(f))),
+        page,
+      );
       const post = gw.requests().filter((r) => r.method === 'POST' && r.route === '/v1/images/generations');
       assert.equal(post.length, 1, 'one generation request');
       assert.equal((post[0]!.body as { model?: string }).model, 'gpt-image-1');
-      const sidecar = JSON.parse(readFileSync(join(cs.workspace, 'images', files.replace(/\.png$/, '.json')), 'utf8'));
+      const sidecar = JSON.parse(readFileSync(sidecarOf(files), 'utf8'));
       assert.equal(sidecar.prompt, 'a red kite over the sea');
       // It opens in an editor tab, and the explorer shows it under images/.
       await page
@@ -138,9 +144,21 @@ export const journeys: Journey[] = [
 
       // The Media gallery lists it as an image card whose picture loads from the workspace.
       await wb.runCommand('Gateway Studio: Show Video Tasks');
-      const g = await frameWith(page, 'main.gallery', 'the Media gallery');
+      // The view's frame is replaced once when the images folder joins its resource roots: the
+      // card is looked for in whichever frame holds the gallery now.
+      const g = await until(
+        'the image card in the Media gallery',
+        async () => {
+          const frame = await frameWith(page, 'main.gallery', 'the Media gallery').catch(() => undefined);
+          const shown = await frame
+            ?.locator(`li.image-card[data-image="${files}"]`)
+            .isVisible()
+            .catch(() => false);
+          return shown ? frame : undefined;
+        },
+        page,
+      );
       const card = g.locator(`li.image-card[data-image="${files}"]`);
-      await card.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       assert.match(await card.innerText(), /a red kite over the sea/);
       assert.match(await card.innerText(), /gpt-image-1/);
       await until(
