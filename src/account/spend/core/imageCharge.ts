@@ -6,10 +6,10 @@
  * named in the line; relays that scale a per-image price by them show it in the charge after.
  */
 import * as l10n from '@vscode/l10n';
-import { formatQuota, quotaFromDisplay, type MoneyUnit } from '../../balance/core/money';
+import { formatQuota, type MoneyUnit } from '../../balance/core/money';
 import type { ModelPrice } from '../../pricing/core/pricing';
 import type { Cost } from './cost';
-import type { ClipQuote } from './videoCharge';
+import { clipQuote, type ClipQuote } from './videoCharge';
 
 export interface ImageQuoteRequest {
   model: string;
@@ -61,14 +61,8 @@ export function quoteImages(
               req.model,
             ),
     };
-  const limit = confirmAbove > 0 ? quotaFromDisplay(confirmAbove, unit) : undefined;
   return {
     ok: true,
-    quote: {
-      quota: cost.quota,
-      amount: formatQuota(cost.quota, unit, { precise: true }),
-      line: imagePriceLine(cost.quota, price.perCall, unit, req),
-      ...(limit !== undefined && cost.quota > limit ? { above: formatQuota(limit, unit, { precise: true }) } : {}),
-    },
+    quote: clipQuote(cost.quota, imagePriceLine(cost.quota, price.perCall, unit, req), unit, confirmAbove),
   };
 }

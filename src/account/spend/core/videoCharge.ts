@@ -45,15 +45,17 @@ export function quoteClip(
         req.model,
       ),
     };
+  return { ok: true, quote: clipQuote(cost.quota, line, unit, confirmAbove) };
+}
+
+/** A priced request's quote: its amount, its line, and the limit it is above (`confirmAbove`, display unit; 0 never asks). */
+export function clipQuote(quota: number, line: string, unit: MoneyUnit, confirmAbove: number): ClipQuote {
   const limit = confirmAbove > 0 ? quotaFromDisplay(confirmAbove, unit) : undefined;
   return {
-    ok: true,
-    quote: {
-      quota: cost.quota,
-      amount: formatQuota(cost.quota, unit, { precise: true }),
-      line,
-      ...(limit !== undefined && cost.quota > limit ? { above: formatQuota(limit, unit, { precise: true }) } : {}),
-    },
+    quota,
+    amount: formatQuota(quota, unit, { precise: true }),
+    line,
+    ...(limit !== undefined && quota > limit ? { above: formatQuota(limit, unit, { precise: true }) } : {}),
   };
 }
 

@@ -6,9 +6,10 @@
  * Loaded on first use, with the code that needs it.
  */
 import * as vscode from 'vscode';
-import { CATALOG_SETTING, loadCatalog, type Catalog } from '../../../api/catalog/catalog';
+import type { Catalog } from '../../../api/catalog/catalog';
 import { ImageClient } from '../../../api/images/images';
 import { getGatewayClient } from '../../../platform/gateway';
+import { mediaCatalog } from '../../../platform/mediaCatalog';
 import { quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
 import type { Services } from '../../../platform/services';
 import { settingLayers, userValue } from '../../../platform/userSettings';
@@ -23,12 +24,9 @@ type Dialogs = Pick<typeof vscode.window, 'showWarningMessage'>;
 /** Where the price questions are asked: VS Code's modals (the host tests queue answers here). */
 export const imageDialogs: { current: Dialogs } = { current: vscode.window };
 
-/** The catalog in effect; each problem with the user's override is logged (and shown once when `show`). */
-export function imageCatalog(s: Services, show = true): Catalog {
-  const loaded = loadCatalog(settingLayers('media.catalogOverrides'), CATALOG_SETTING);
-  for (const p of loaded.problems) s.log.warn(p);
-  if (show && loaded.problems.length) void vscode.window.showWarningMessage(loaded.problems.join(' '));
-  return loaded.catalog;
+/** The catalog in effect (platform/mediaCatalog.ts: the user's override only, each problem shown once). */
+export function imageCatalog(s: Services): Catalog {
+  return mediaCatalog(s.log);
 }
 
 /** The workspace folders on disk. */

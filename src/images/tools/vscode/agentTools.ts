@@ -48,7 +48,7 @@ export async function prepareImageCall(
   input: unknown,
 ): Promise<PreparedImageCall> {
   const ctx = {
-    catalog: imageCatalog(s, false),
+    catalog: imageCatalog(s),
     defaultModel: s.context.globalState.get<string>(LAST_MODEL_KEY) ?? DEFAULT_IMAGE_MODEL,
     roots: workspaceRoots(),
   };
