@@ -131,14 +131,29 @@ export const PERSISTED_FAMILIES = {
   /**
    * workspace (or one file each in the workspace's storage folder, chat/history/core/fileStorage.ts):
    * one conversation record each. Version 1 has images inline as data URLs, 2 as files; a record
-   * without images is still written as 1, so a version that knows only 1 keeps reading it. The
-   * conversation itself is checked, and its images read back, by chat/history/core/store.ts.
+   * without images is still written as 1, so a version that knows only 1 keeps reading it. Version
+   * 3 is a long conversation's head: its messages are in `chatConversationPart` records, listed in
+   * order in `parts` (a short one is still written as 1 or 2). The conversation itself is checked,
+   * and its images read back, by chat/history/core/store.ts.
    */
   chatConversation: {
     prefix: 'gatewayStudio.chat.conversation.',
     store: 'workspace',
-    version: 2,
+    version: 3,
     check: (v) => (isMap(v) && int(v.version) !== undefined && 'conversation' in v ? v : undefined),
     keyOf: (id: string) => `gatewayStudio.chat.conversation.${id}`,
+  },
+  /**
+   * workspace (files beside the conversations): a run of a long conversation's messages, named
+   * `<prefix><conversation id>.<generation>`. A part is never rewritten in place: a changed run is
+   * written under the next generation, then the head that lists it, then the old part is removed,
+   * so a save cut off at any point leaves the previous head and every part it lists.
+   */
+  chatConversationPart: {
+    prefix: 'gatewayStudio.chat.part.',
+    store: 'workspace',
+    version: 3,
+    check: (v) => (isMap(v) && v.version === 3 && Array.isArray(v.messages) ? v : undefined),
+    keyOf: (id: string) => `gatewayStudio.chat.part.${id}`,
   },
 } as const satisfies Record<string, StateFamily>;

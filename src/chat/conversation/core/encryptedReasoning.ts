@@ -43,13 +43,19 @@ export function reasoningToReplay(
   return { model: r.model, items: r.items };
 }
 
-/** Drops the encrypted reasoning of the oldest answers once the conversation's passes its limit. */
+/**
+ * Drops the encrypted reasoning of the oldest answers once the conversation's passes its limit.
+ * A trimmed answer is replaced by a new object, not changed in place: the store keeps the parts
+ * of a long conversation whose message objects are the ones it wrote (history/core/parts.ts).
+ */
 export function trimReasoning(messages: ChatMessage[]): void {
   let total = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== 'assistant' || !m.encryptedReasoning) continue;
     total += sizeOf(m.encryptedReasoning);
-    if (total > CONVERSATION_CHARS) delete m.encryptedReasoning;
+    if (total <= CONVERSATION_CHARS) continue;
+    const { encryptedReasoning: _dropped, ...rest } = m;
+    messages[i] = rest;
   }
 }

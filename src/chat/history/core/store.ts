@@ -3,6 +3,7 @@ import {
   conversationSchema,
   historyEntrySchema,
   newId,
+  type ChatMessage,
   type Conversation,
   type HistoryEntry,
 } from '../../../shared/protocol';
@@ -10,11 +11,13 @@ import { repairToolCallIds } from '../../tools/core/ids';
 import type { KeyValueStorage } from '../../conversation/core/contracts';
 import { imageGoneNote, isStoredImage, type ConversationImageFiles, type StoredImage } from './conversationImages';
 import { chatIndexKey, PERSISTED_FAMILIES } from '../../../contracts/persistedState/chat';
+import { ConversationParts, isPartKey, PART_MESSAGES, PARTS_VERSION, type PartEntry } from './parts';
 
 /**
  * Version of the stored format. Bump it with a migration in {@link ConversationStore.read}.
- * 1: images inline as data URLs; 2: images as files ({@link ConversationImageFiles}). A record
- * without images is still written as 1, so a version that knows only 1 keeps reading it.
+ * 1: images inline as data URLs; 2: images as files ({@link ConversationImageFiles}); 3: a long
+ * conversation's head, its messages in parts (./parts.ts). A short record without images is still
+ * written as 1, so a version that knows only 1 keeps reading it.
  */
 export const STORE_VERSION = PERSISTED_FAMILIES.chatConversation.version;
 /** The index did not change with the images: older versions keep reading it. */
@@ -31,7 +34,7 @@ type Index = z.infer<typeof indexSchema>;
 
 /** The keys this store reads and writes (a storage of its own keeps only these). */
 export function isConversationStoreKey(key: string): boolean {
-  return key === INDEX_KEY || key.startsWith(CONV_PREFIX);
+  return key === INDEX_KEY || key.startsWith(CONV_PREFIX) || isPartKey(key);
 }
 
 const recordSchema = z.object({ version: z.number().check(z.int()), conversation: z.unknown() });
@@ -78,12 +81,18 @@ export class ConversationStore {
    * conversation would come back into the history.
    */
   private readonly deleted = new Set<string>();
+  private readonly parts: ConversationParts;
+  /** Conversations stored in parts (read or written so), whose parts go when one is short again. */
+  private readonly long = new Set<string>();
 
   /** @param images where images go as files; without it they stay inline (tests, no storage folder). */
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly images?: ConversationImageFiles,
   ) {
+    this.parts = new ConversationParts(storage);
+    const stored = new Set(storage.keys());
+    void this.parts.sweep((id) => stored.has(CONV_PREFIX + id)).catch(() => undefined);
     const raw = storage.get<unknown>(INDEX_KEY);
     const parsed = indexSchema.safeParse(raw);
     if (parsed.success && parsed.data.version <= INDEX_VERSION) {
@@ -118,13 +127,18 @@ export class ConversationStore {
     return this.read(id);
   }
 
-  /** Writes the conversation and its history entry. Empty conversations are not stored. */
-  async save(c: Conversation): Promise<void> {
+  /**
+   * Writes the conversation and its history entry. Empty conversations are not stored. What is
+   * written is taken when this is called: the caller may go on changing `c`. `dirtyFrom`: the
+   * caller's promise that messages before it are as they were at its previous save (a long
+   * conversation then writes only the parts after it).
+   */
+  async save(c: Conversation, o: { dirtyFrom?: number } = {}): Promise<void> {
     if (c.messages.length === 0 || this.deleted.has(c.id)) return;
     const title = titleFor(c);
-    const { stored, files, added } = await this.withImageFiles({ ...c, title });
-    await this.storage.update(CONV_PREFIX + c.id, { version: files.size ? 2 : 1, conversation: stored });
     const entry: HistoryEntry = { id: c.id, title, updatedAt: c.updatedAt, messageCount: c.messages.length };
+    const { files, added } =
+      c.messages.length > PART_MESSAGES ? await this.saveParts(c, title, o.dirtyFrom) : await this.saveWhole(c, title);
     const entries = this.index.entries.filter((e) => e.id !== c.id);
     entries.push(entry);
     this.index = { ...this.index, entries };
@@ -132,14 +146,45 @@ export class ConversationStore {
     if (added) await this.enforceImageLimit(files);
   }
 
-  /** The record to store: each image written to a file (an image that cannot be stays inline). */
-  private async withImageFiles(c: Conversation): Promise<{ stored: unknown; files: Set<string>; added: boolean }> {
+  /** A short conversation: one record (version 1, or 2 with images as files). */
+  private async saveWhole(c: Conversation, title: string): Promise<{ files: Set<string>; added: boolean }> {
+    const copy = structuredClone({ ...c, title });
+    const { stored, files, added } = await this.storeMessages(copy.messages);
+    await this.storage.update(CONV_PREFIX + c.id, {
+      version: files.size ? 2 : 1,
+      conversation: { ...copy, messages: stored },
+    });
+    // It was long before (an edit cut it): its parts are no longer listed by any head.
+    if (this.long.delete(c.id)) await this.parts.drop(c.id).catch(() => undefined);
+    return { files, added };
+  }
+
+  /** A long conversation: its head, and the parts that changed ({@link ConversationParts}). */
+  private async saveParts(
+    c: Conversation,
+    title: string,
+    dirtyFrom: number | undefined,
+  ): Promise<{ files: Set<string>; added: boolean }> {
+    const header = structuredClone({ ...c, title, messages: [] });
+    const head = (parts: PartEntry[]) => ({ version: PARTS_VERSION, conversation: header, parts });
+    const r = await this.parts.save(c, CONV_PREFIX + c.id, head, {
+      ...(dirtyFrom !== undefined ? { dirtyFrom } : {}),
+      storeMessages: (m) => this.storeMessages(m as ChatMessage[]),
+    });
+    this.long.add(c.id);
+    return r;
+  }
+
+  /** Messages as stored: each image written to a file (an image that cannot be stays inline). */
+  private async storeMessages(
+    list: readonly ChatMessage[],
+  ): Promise<{ stored: unknown[]; files: Set<string>; added: boolean }> {
     const files = new Set<string>();
     let added = false;
     const images = this.images;
-    if (!images) return { stored: c, files, added };
+    if (!images) return { stored: [...list], files, added };
     const messages: unknown[] = [];
-    for (const m of c.messages) {
+    for (const m of list) {
       if (m.role !== 'user' || m.images.length === 0) {
         messages.push(m);
         continue;
@@ -157,16 +202,19 @@ export class ConversationStore {
       }
       messages.push({ ...m, images: out });
     }
-    return { stored: { ...c, messages }, files, added };
+    return { stored: messages, files, added };
   }
 
   /** Image files every stored record refers to (scanned without reading any image). */
   private referencedImages(): Set<string> {
     const out = new Set<string>();
+    type Stored = { images?: unknown[] }[];
     for (const key of this.storage.keys()) {
-      if (!key.startsWith(CONV_PREFIX)) continue;
-      const rec = this.storage.get<{ conversation?: { messages?: { images?: unknown[] }[] } }>(key);
-      for (const m of rec?.conversation?.messages ?? [])
+      let messages: Stored | undefined;
+      if (key.startsWith(CONV_PREFIX))
+        messages = this.storage.get<{ conversation?: { messages?: Stored } }>(key)?.conversation?.messages;
+      else if (isPartKey(key)) messages = this.storage.get<{ messages?: Stored }>(key)?.messages;
+      for (const m of Array.isArray(messages) ? messages : [])
         for (const img of m.images ?? []) if (isStoredImage(img)) out.add(img.file);
     }
     return out;
@@ -188,6 +236,8 @@ export class ConversationStore {
   async delete(id: string): Promise<void> {
     this.deleted.add(id);
     await this.storage.update(CONV_PREFIX + id, undefined);
+    this.long.delete(id);
+    await this.parts.drop(id);
     this.index = {
       ...this.index,
       activeId: this.index.activeId === id ? undefined : this.index.activeId,
@@ -210,9 +260,18 @@ export class ConversationStore {
       this.report(id, `written by a newer version of Gateway Studio (format ${rec.data.version}); left as it is`);
       return undefined;
     }
-    const conv = conversationSchema.safeParse(
-      rec.data.version >= 2 ? this.withImageData(rec.data.conversation) : rec.data.conversation,
-    );
+    let conversation = rec.data.conversation;
+    let inParts: { list: PartEntry[]; counts: number[] } | undefined;
+    if (rec.data.version === PARTS_VERSION) {
+      const r = this.parts.read(raw as { parts?: unknown });
+      if ('problem' in r) {
+        this.report(id, r.problem);
+        return undefined;
+      }
+      conversation = { ...(conversation as object), messages: r.messages };
+      inParts = { list: (raw as { parts: PartEntry[] }).parts, counts: r.counts };
+    }
+    const conv = conversationSchema.safeParse(rec.data.version >= 2 ? this.withImageData(conversation) : conversation);
     if (!conv.success) {
       const issue = conv.error.issues[0];
       this.report(id, `invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
@@ -220,10 +279,17 @@ export class ConversationStore {
     }
     // A record saved mid-answer (a setting changed while streaming, then the window closed): the
     // stream that fed it is gone, so the answer is over; shown as stopped, its text kept.
-    for (const m of conv.data.messages) if (m.role === 'assistant' && m.status === 'streaming') m.status = 'stopped';
+    let changed = 0;
+    for (const m of conv.data.messages)
+      if (m.role === 'assistant' && m.status === 'streaming') [m.status, changed] = ['stopped', changed + 1];
     // Stored before ids were made unique across a conversation: a later answer may reuse `call_0`,
     // which would send one id on two assistant messages and put results on the wrong card.
-    repairToolCallIds(conv.data);
+    changed += repairToolCallIds(conv.data);
+    if (inParts) {
+      this.long.add(id);
+      // Read exactly as stored: the next save may keep the parts it still matches.
+      if (changed === 0) this.parts.loaded(conv.data, inParts.list, inParts.counts);
+    }
     return conv.data;
   }
 

@@ -7,15 +7,15 @@ import type { SessionLog } from './sessionDeps';
 /**
  * Saves conversations one after the other; an empty one is not stored, and the one saved last
  * becomes the one shown after a restart. Saves asked for while one is being written are merged:
- * each conversation waiting is saved once, as it is when its turn comes (a copy taken then), so
- * a long conversation is not copied and rewritten for every message of a busy agent step. A
+ * each conversation waiting is saved once, as it is when its turn comes (the store takes what it
+ * writes then), so a long conversation is not rewritten for every message of a busy agent step. A
  * failure is logged each time and shown to the user once per run of failures: an answer is saved
  * every ~2 s while it streams, and a notice per save would bury the chat.
  */
 export class ConversationSaver {
   private saving: Promise<void> = Promise.resolve();
   /** The saves not started yet (the latest asked for last), and the promise that runs them. */
-  private readonly waiting = new Map<string, Conversation>();
+  private readonly waiting = new Map<string, { c: Conversation; dirtyFrom: number }>();
   private next: Promise<void> | undefined;
   /** The last save failed and the user has been told. */
   private failing = false;
@@ -27,24 +27,29 @@ export class ConversationSaver {
     private readonly notify: (msg: HostMessage) => void,
   ) {}
 
-  /** Saves `c` after any save already under way, at the latest as it is then; never rejects. */
-  save(c: Conversation): Promise<void> {
+  /**
+   * Saves `c` after any save already under way, at the latest as it is then; never rejects.
+   * `dirtyFrom`: the caller changed no message before it since its previous save (see
+   * {@link ConversationStore.save}); merged saves keep the lowest.
+   */
+  save(c: Conversation, dirtyFrom = 0): Promise<void> {
+    const before = this.waiting.get(c.id);
     this.waiting.delete(c.id);
-    this.waiting.set(c.id, c);
+    this.waiting.set(c.id, { c, dirtyFrom: Math.min(dirtyFrom, before?.dirtyFrom ?? dirtyFrom) });
     this.next ??= this.saving = this.saving.then(async () => {
       this.next = undefined;
       const batch = [...this.waiting.values()];
       this.waiting.clear();
-      for (const conv of batch) await this.saveOne(structuredClone(conv));
+      for (const w of batch) await this.saveOne(w.c, w.dirtyFrom);
     });
     return this.next;
   }
 
-  private async saveOne(snapshot: Conversation): Promise<void> {
+  private async saveOne(c: Conversation, dirtyFrom: number): Promise<void> {
     try {
-      if (snapshot.messages.length === 0) return;
-      await this.store.save(snapshot);
-      if (this.store.activeId !== snapshot.id) await this.store.setActive(snapshot.id);
+      if (c.messages.length === 0) return;
+      await this.store.save(c, { dirtyFrom });
+      if (this.store.activeId !== c.id) await this.store.setActive(c.id);
       this.failing = false;
     } catch (err) {
       this.failed(err);

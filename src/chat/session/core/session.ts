@@ -375,9 +375,9 @@ export class ChatSession {
     return true;
   }
 
-  /** Saves a copy of `c` (by default the shown one) after any save already under way. */
-  private save(c: Conversation = this.conversation): Promise<void> {
-    return this.saver.save(c);
+  /** Saves `c` (by default the shown one) after any save already under way (see ConversationSaver). */
+  private save(c: Conversation = this.conversation, dirtyFrom?: number): Promise<void> {
+    return this.saver.save(c, dirtyFrom);
   }
 
   private runTurn(requestId: string, q?: TurnRequest): Promise<void> {
@@ -389,7 +389,7 @@ export class ChatSession {
         now: this.now,
         executor: () => this.executor,
         isShown: (c) => c === this.conversation,
-        save: (c) => this.save(c),
+        save: (c, dirtyFrom) => this.save(c, dirtyFrom),
         historyMessage: () => this.historyMessage(),
       },
       this.conversation,

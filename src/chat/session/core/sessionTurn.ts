@@ -34,7 +34,8 @@ export interface TurnHost {
   executor(): ToolExecutor | undefined;
   /** Whether `c` is still the conversation shown (the user may open another one mid-answer). */
   isShown(c: Conversation): boolean;
-  save(c: Conversation): Promise<void>;
+  /** `dirtyFrom`: no message before it changed since the previous save (ConversationStore.save). */
+  save(c: Conversation, dirtyFrom?: number): Promise<void>;
   historyMessage(): HostMessage;
 }
 
@@ -52,14 +53,7 @@ export async function runSessionTurn(
   const { deps, slot, context } = host;
   const signal = slot.begin(requestId);
   const shown = () => host.isShown(conversation);
-  // Stored as the request is sent, not when the answer ends, whatever changed it (a new or
-  // edited question, Continue's question, the answer Regenerate or Retry removed): a window
-  // that dies mid-answer then comes back with what the user saw, never with the old question
-  // or a removed answer next to the new one. The streaming answer is stored every ~2 s while
-  // text arrives (loaded as stopped after a crash, its text kept), its tool rounds as often, and
-  // once more at its end.
-  void host.save(conversation);
-  const partial = new PartialSaver(() => host.save(conversation), PARTIAL_SAVE_MS, host.now);
+  const { own, partial } = turnSaves(host, conversation);
   let defaults = context.turnDefaults();
   let status: string;
   let lastError: ErrorView | undefined;
@@ -85,7 +79,7 @@ export async function runSessionTurn(
     });
     defaults = agent.defaults;
     for (const n of agent.notes) deps.log.warn(`chat agents: ${n}`);
-    const { costs, window } = turnParts(host, conversation, { defaults, backend, signal });
+    const { costs, window } = turnParts(host, conversation, { defaults, backend, signal, own });
     const turn = () =>
       runTurn({
         backend,
@@ -101,9 +95,8 @@ export async function runSessionTurn(
         callbacks: {
           onMessage: (msg) => {
             costs?.seen(conversation, msg);
-            // Tool rounds are stored on the streaming answer's cadence, not per message: a long
-            // agent loop would otherwise copy and rewrite the whole conversation several times
-            // a step. The turn's end saves at once.
+            // Tool rounds are stored on the streaming answer's cadence, not per message (a busy
+            // agent step has several); the turn's end saves at once.
             if (msg.role !== 'assistant' || msg.status !== 'streaming') partial.touch();
             if (shown()) deps.sink.broadcast({ type: 'chat/message', requestId, message: msg });
           },
@@ -133,7 +126,21 @@ export async function runSessionTurn(
   }
   partial.end();
   slot.end(requestId);
-  await endTurn(host, conversation, requestId, { status, lastError, last, compactedBefore });
+  await endTurn(host, conversation, requestId, { status, lastError, last, compactedBefore, own });
+}
+
+/**
+ * The turn's saves. The conversation is stored as the request is sent, whatever changed it (a new
+ * or edited question, Continue's question, the answer Regenerate or Retry removed): a window that
+ * dies mid-answer comes back with what the user saw. Then every ~2 s while the answer streams or
+ * runs tools (loaded as stopped after a crash, its text kept), and once at its end. A turn changes
+ * only its question (the last message now) and what it adds; its saves say so, and a long
+ * conversation writes only its tail (history/core/parts.ts).
+ */
+function turnSaves(host: TurnHost, conversation: Conversation): { own: number; partial: PartialSaver } {
+  const own = Math.max(0, conversation.messages.length - 1);
+  void host.save(conversation, own);
+  return { own, partial: new PartialSaver(() => host.save(conversation, own), PARTIAL_SAVE_MS, host.now) };
 }
 
 /** How the turn ended, for the queue (a hook's block or a failure to start counts as an error). */
@@ -146,14 +153,20 @@ async function endTurn(
   host: TurnHost,
   conversation: Conversation,
   requestId: string,
-  end: { status: string; lastError?: ErrorView; last?: AssistantMessage; compactedBefore: Conversation['compaction'] },
+  end: {
+    status: string;
+    lastError?: ErrorView;
+    last?: AssistantMessage;
+    compactedBefore: Conversation['compaction'];
+    own: number;
+  },
 ): Promise<void> {
   const { deps, context } = host;
   const { sink } = deps;
   const { status, lastError, last } = end;
   const shown = () => host.isShown(conversation);
   // The turn's own conversation: the user may have opened another one meanwhile.
-  await host.save(conversation);
+  await host.save(conversation, end.own);
   if (shown()) {
     sink.broadcast(
       status === 'error' && lastError
@@ -179,12 +192,12 @@ async function endTurn(
 function turnParts(
   host: TurnHost,
   conversation: Conversation,
-  t: { defaults: RequestDefaults; backend: SessionBackend; signal: AbortSignal },
+  t: { defaults: RequestDefaults; backend: SessionBackend; signal: AbortSignal; own: number },
 ): { costs: TurnCosts | undefined; window: ReturnType<ContextGuard['forTurn']> } {
   const { guard } = host.context;
   // From here on, messages the user writes wait for the turn's boundaries.
   host.deps.queue?.started(conversation.id);
-  const costs = turnCosts(host, conversation, t.backend);
+  const costs = turnCosts(host, conversation, t.backend, t.own);
   const gate = host.deps.caps?.forTurn(conversation, {
     backend: t.backend,
     settled: async () => costs?.settled(),
@@ -199,7 +212,12 @@ function turnParts(
 }
 
 /** What the turn's answers cost, when someone prices them; each cost is stored and shown as it comes. */
-function turnCosts(host: TurnHost, conversation: Conversation, backend: SessionBackend): TurnCosts | undefined {
+function turnCosts(
+  host: TurnHost,
+  conversation: Conversation,
+  backend: SessionBackend,
+  own: number,
+): TurnCosts | undefined {
   const { deps } = host;
   const price = deps.priceAnswer;
   if (!price) return undefined;
@@ -207,8 +225,8 @@ function turnCosts(host: TurnHost, conversation: Conversation, backend: SessionB
     (q) => price(backend, q),
     (messageId, cost) => {
       // Stored on its answer in its own conversation whatever is shown now: the user may
-      // have opened another conversation before the cost came.
-      void host.save(conversation);
+      // have opened another conversation before the cost came. The answer is one of the turn's.
+      void host.save(conversation, own);
       if (host.isShown(conversation))
         deps.sink.broadcast({ type: 'chat/cost', conversationId: conversation.id, messageId, cost });
     },

@@ -34,7 +34,11 @@ void describe('chat keys keep the names and stores earlier versions wrote', () =
     const c = PERSISTED_FAMILIES.chatConversation;
     assert.equal(c.keyOf('c1'), 'gatewayStudio.chat.conversation.c1');
     assert.ok(c.keyOf('c1').startsWith(c.prefix));
-    assert.equal(c.version, 2);
+    // 3: a long conversation's head, its messages in part records (chat/history/core/parts.ts).
+    assert.equal(c.version, 3);
+    const part = PERSISTED_FAMILIES.chatConversationPart;
+    assert.equal(part.keyOf('c1.4'), 'gatewayStudio.chat.part.c1.4');
+    assert.ok(!part.prefix.startsWith(c.prefix), 'a part is never read as a conversation record');
   });
 });
 
@@ -53,6 +57,14 @@ void describe('the history', () => {
     assert.ok(check({ version: 2, conversation: { id: 'c' } }));
     assert.equal(check({ version: 'x', conversation: {} }), undefined);
     assert.equal(check({ version: 1 }), undefined);
+  });
+
+  void it('a part has version 3 and its messages; anything else is not one', () => {
+    const check = PERSISTED_FAMILIES.chatConversationPart.check;
+    assert.ok(check({ version: 3, messages: [] }));
+    assert.equal(check({ version: 2, messages: [] }), undefined);
+    assert.equal(check({ version: 3, messages: {} }), undefined);
+    assert.equal(check(undefined), undefined);
   });
 });
 

@@ -102,3 +102,32 @@ void test('saves asked for while one is written are merged: each waiting convers
   assert.equal(store.load(b.id)?.messages.length, 1);
   assert.equal(store.activeId, a.id, 'a was asked for last');
 });
+
+void test('saves merged while one is written keep the lowest promise: a change an earlier save named is not skipped', async () => {
+  const storage = new MemoryStorage();
+  const store = new ConversationStore(storage);
+  const promises: (number | undefined)[] = [];
+  const save = store.save.bind(store);
+  let release = () => {};
+  const writing = new Promise<void>((r) => (release = r));
+  store.save = async (c, o) => {
+    promises.push(o?.dirtyFrom);
+    if (promises.length === 1) await writing;
+    return save(c, o);
+  };
+  const saver = new ConversationSaver(store, { warn: () => undefined, error: () => undefined }, () => undefined);
+  const c = conversation('first');
+  const first = saver.save(c, 50);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(promises, [50], 'the first is being written');
+  // Asked for while the first is written: one save, from the lowest of the three.
+  void saver.save(c, 40);
+  void saver.save(c, 7);
+  const merged = saver.save(c, 60);
+  release();
+  await Promise.all([first, merged]);
+  assert.deepEqual(promises, [50, 7]);
+  // Without one, a save promises nothing.
+  await saver.save(c);
+  assert.deepEqual(promises, [50, 7, 0]);
+});

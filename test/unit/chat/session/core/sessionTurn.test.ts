@@ -21,16 +21,19 @@ interface Turn {
   received: HostMessage[];
   /** Each save, as the conversation was when it was asked for. */
   saves: Conversation[];
+  /** What each save promised: no message before this index changed since the one before. */
+  promises: (number | undefined)[];
   store: ConversationStore;
 }
 
 function turnHost(
   backend: () => Promise<SessionBackend> = () =>
     Promise.resolve(new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 })),
+  storage = new MemoryStorage(),
 ): Turn {
   const received: HostMessage[] = [];
   const saves: Conversation[] = [];
-  const storage = new MemoryStorage();
+  const promises: (number | undefined)[] = [];
   const store = new ConversationStore(storage);
   const sink: SessionDeps['sink'] = {
     broadcast: (m) => received.push(structuredClone(m)),
@@ -47,9 +50,10 @@ function turnHost(
   const slot = new RequestSlot(sink);
   const now = () => Date.now();
   let shown: Conversation | undefined;
-  const save = async (c: Conversation) => {
+  const save = async (c: Conversation, dirtyFrom?: number) => {
     saves.push(structuredClone(c));
-    await store.save(c);
+    promises.push(dirtyFrom);
+    await store.save(c, dirtyFrom === undefined ? {} : { dirtyFrom });
   };
   const context = new SessionContext({ deps, slot, now, shown: () => shown!, executor: () => undefined, save });
   const host: TurnHost = {
@@ -65,7 +69,7 @@ function turnHost(
     save,
     historyMessage: () => ({ type: 'history/list', entries: [], activeId: '' }),
   };
-  return { host, received, saves, store };
+  return { host, received, saves, promises, store };
 }
 
 function answerOf(c: Conversation): AssistantMessage {
@@ -99,6 +103,53 @@ void test('the question is stored as the request goes out; the answer streams an
     t.received.some((m) => m.type === 'context/meter'),
     'the meter follows the turn',
   );
+});
+
+void test('a turn in a long conversation promises only its own messages changed: its saves write the tail, never the parts before its question', async () => {
+  const written: string[] = [];
+  const storage = new (class extends MemoryStorage {
+    override update(key: string, value: unknown): Promise<void> {
+      if (value !== undefined && key.startsWith('gatewayStudio.chat.part.')) written.push(key);
+      return super.update(key, value);
+    }
+  })();
+  const stored = userConversation('the first question', { model: 'gw-chat' });
+  for (let i = 0; i < 60; i++)
+    stored.messages.push(
+      i % 2
+        ? { id: `u${i}`, role: 'user', text: `question ${i}`, images: [], contexts: [], createdAt: i }
+        : {
+            id: `a${i}`,
+            role: 'assistant',
+            content: `answer ${i}`,
+            status: 'done',
+            requestedModel: 'gw-chat',
+            createdAt: i,
+          },
+    );
+  await new ConversationStore(storage).save(stored);
+  const before = new Set(written);
+  written.length = 0;
+  // As the session has it: read from the store (which then knows the parts it read).
+  const t = turnHost(undefined, storage);
+  const c = t.store.load(stored.id)!;
+  const own = c.messages.length - 1;
+  await runSessionTurn(t.host, c, 'r1');
+  assert.equal(answerOf(c).status, 'done');
+  assert.ok(t.promises.length >= 2, `saves: ${t.promises.length}`);
+  assert.deepEqual(
+    new Set(t.promises),
+    new Set([own]),
+    'every save of the turn promises the messages before its question',
+  );
+  const head = storage.get<{ parts: { key: string }[] }>(`gatewayStudio.chat.conversation.${c.id}`)!;
+  assert.deepEqual(
+    head.parts.slice(0, 1).map((p) => before.has(p.key)),
+    [true],
+    'the part before the question is the one written before the turn',
+  );
+  assert.ok(written.length >= 1 && written.every((k) => !before.has(k)), `written: ${written.join(', ')}`);
+  assert.deepEqual(new ConversationStore(storage).load(c.id)?.messages, c.messages, 'and the store holds it all');
 });
 
 void test('an error mid-answer ends the turn as error with the partial text kept and stored', async () => {
