@@ -30,6 +30,7 @@ import { question } from '../test/support/sessionHarness';
 import { percentile, median } from './support/stats';
 import { openSoakHost, type SoakHost } from './support/soakHost';
 import { readRecord, runPage, type PageRun } from './support/soakPage';
+import { PART_MESSAGES } from '../src/chat/history/core/parts';
 import { EXPLORE_REQUESTS, QUEUED_REQUESTS, queuedText, turnEvents, turnText } from './support/soakPlan';
 
 const STEPS = Number(process.env.SOAK_STEPS ?? 500);
@@ -159,7 +160,7 @@ function reportHost(h: SoakHost, r: HostRun): void {
     `  counts: requests ${ms.length} (agent ${count('agent')}, Explore ${count('explore')}, summary ${count('summary')}); tool calls ${h.toolCalls()}; subagent runs ${h.subagentRuns()}; compactions ${count('summary')}; queued messages sent ${h.queue.sentAfterRound + h.queue.sentAsTurn} (${h.queue.sentAfterRound} after a tool round, ${h.queue.sentAsTurn} as the next turn); messages posted to the page ${h.posted()}`,
   );
   console.log(
-    `  the conversation at the end: ${c.messages.length} messages (${c.compaction?.messageCount ?? 0} summarised), its record saved ${h.saves()} times, now ${mb(h.storedBytes())}`,
+    `  the conversation at the end: ${c.messages.length} messages (${c.compaction?.messageCount ?? 0} summarised), saved ${h.saves()} times (${h.partsWritten()} parts of ${PART_MESSAGES} messages written), now ${mb(h.storedBytes())} on disk`,
   );
   if (process.env.SOAK_DEBUG) console.log(ms.map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}`).join(' '));
 }

@@ -7,7 +7,7 @@
  * `run_subagent` tool, the queue's core state machine at the session's turn edges, answers
  * priced from the gateway's own prices; the local gateway runs in a worker thread.
  */
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,8 @@ export interface SoakHost {
   saves: () => number;
   /** The conversation's file now, in bytes. */
   storedBytes: () => number;
+  /** Parts of the conversation written (a long one is a head and parts: chat/history/core/parts.ts). */
+  partsWritten: () => number;
   /** Called at the start of each request of the parent's turns (after it is counted). */
   onAgentRequest: () => void;
   /** Messages posted to the page so far (the line count of `recordFile`). */
@@ -138,15 +140,21 @@ export async function openSoakHost(): Promise<SoakHost> {
     owns: isConversationStoreKey,
   });
   let saves = 0;
-  let savedKey = '';
+  let partsWritten = 0;
   const counted: KeyValueStorage = {
     get: (k) => files.get(k),
     keys: () => files.keys(),
     update: (k, v) => {
-      if (k.startsWith(PERSISTED_FAMILIES.chatConversation.prefix)) [saves, savedKey] = [saves + 1, k];
+      if (v !== undefined && k.startsWith(PERSISTED_FAMILIES.chatConversation.prefix)) saves++;
+      if (v !== undefined && k.startsWith(PERSISTED_FAMILIES.chatConversationPart.prefix)) partsWritten++;
       return files.update(k, v);
     },
   };
+  // The conversation's head and parts (one session, one conversation in this folder).
+  const storedBytes = () =>
+    readdirSync(files.folder)
+      .filter((n) => n.startsWith('gatewayStudio.chat.conversation.') || n.startsWith('gatewayStudio.chat.part.'))
+      .reduce((sum, n) => sum + statSync(join(files.folder, n)).size, 0);
   const session: ChatSession = new ChatSession({
     store: new ConversationStore(counted),
     backend: () => Promise.resolve(parentBackend),
@@ -167,7 +175,8 @@ export async function openSoakHost(): Promise<SoakHost> {
     kinds,
     tools: stepTools,
     saves: () => saves,
-    storedBytes: () => (savedKey ? statSync(join(files.folder, `${savedKey}.json`)).size : 0),
+    partsWritten: () => partsWritten,
+    storedBytes,
     posted: () => posted,
     recordFile,
     subagentRuns: tools.subagentRuns,
