@@ -21,7 +21,7 @@
  * than 2x the median of the first ten. Prints the figures; asserts nothing about time (machines
  * are shared), and exits 1 only when the session did not run as scripted. Needs `npm run build`
  * (dist/webview.js) and a Chromium (test/support/browserPath.ts); stops by itself (4 minutes at most).
- * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's time, =host skips the page.
+ * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's wall/busy time, =host skips the page.
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -162,7 +162,8 @@ function reportHost(h: SoakHost, r: HostRun): void {
   console.log(
     `  the conversation at the end: ${c.messages.length} messages (${c.compaction?.messageCount ?? 0} summarised), saved ${h.saves()} times (${h.partsWritten()} parts of ${PART_MESSAGES} messages written), now ${mb(h.storedBytes())} on disk`,
   );
-  if (process.env.SOAK_DEBUG) console.log(ms.map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}`).join(' '));
+  if (process.env.SOAK_DEBUG)
+    console.log(ms.map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}/${busy[i]!.toFixed(0)}`).join(' '));
 }
 
 /** How the session strayed from its script (an answer that failed, a run or compaction missing), if it did. */

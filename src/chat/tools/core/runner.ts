@@ -25,6 +25,14 @@ export type { ToolChoiceSetting, ToolDecision } from '../../../shared/protocol';
 
 /** Why a card warns: a reason the call asks every time, or a diff that could not be opened. */
 export type CardWarning = GuardKind | 'previewFailed';
+/**
+ * Compiled validators by their set of definitions, the most recent last, shared by every runner
+ * (a subagent run gets a runner of its own). A few, not one: a subagent's tools and an agent's
+ * differ from the chat's, and a session alternating between them compiled each set again every
+ * time (40-60 ms each: the slowest steps of the soak bench).
+ */
+const validators = new Map<string, ToolCallValidator>();
+const VALIDATORS_KEPT = 4;
 const CARD_WARNINGS: Record<CardWarning, string> = { ...GUARD_WARNINGS, previewFailed: PREVIEW_FAILED_WARNING };
 
 /** A failure the model should read as the tool's result (not a crash of the tool). */
@@ -76,8 +84,6 @@ interface AskedCall {
 
 /** Implements the chat's {@link ToolExecutor} over a set of {@link Tool}s. */
 export class ToolRunner implements ToolExecutor {
-  private cachedKey: string | undefined;
-  private cachedValidator: ToolCallValidator | undefined;
   /** "Always allow" given in an untrusted workspace: per conversation, in memory only. */
   private readonly conversationTrust = new Map<string, Set<string>>();
 
@@ -333,12 +339,15 @@ export class ToolRunner implements ToolExecutor {
     // Schemas compile once per set of definitions, not once per turn.
     const defs = tools.map((t) => t.definition);
     const key = JSON.stringify(defs);
-    if (this.cachedKey !== key || !this.cachedValidator) {
+    let validator = validators.get(key);
+    if (!validator) {
       // ajv is a third of the tools' code and only a model's first call needs it: its own chunk.
       const { ToolCallValidator } = await import('./validation');
-      this.cachedValidator = new ToolCallValidator(defs);
-      this.cachedKey = key;
+      validator = new ToolCallValidator(defs);
     }
-    return this.cachedValidator;
+    validators.delete(key);
+    validators.set(key, validator);
+    if (validators.size > VALIDATORS_KEPT) validators.delete(validators.keys().next().value ?? '');
+    return validator;
   }
 }
