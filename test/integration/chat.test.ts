@@ -253,6 +253,88 @@ describe('chat host side', () => {
     }
   });
 
+  it('a long conversation from before (one record of 80 messages) moves to a file; its next turn stores a head and parts that reopen whole', async () => {
+    const services = (await extension()).exports as Services;
+    const state = services.context.workspaceState;
+    const id = 'c-long-from-state';
+    const key = `gatewayStudio.chat.conversation.${id}`;
+    const messages = Array.from({ length: 80 }, (_, i) =>
+      i % 2 === 0
+        ? { id: `u${i}`, role: 'user', text: `question ${i}`, images: [], contexts: [], createdAt: 1000 + i }
+        : {
+            id: `a${i}`,
+            role: 'assistant',
+            content: `answer ${i}`,
+            status: 'done',
+            requestedModel: 'gw-chat',
+            createdAt: 1000 + i,
+          },
+    );
+    const conversation = {
+      id,
+      title: 'a long one',
+      createdAt: 1000,
+      updatedAt: 1079,
+      model: 'gw-chat',
+      params: {},
+      messages,
+    };
+    await state.update(key, { version: 1, conversation });
+    const folder = join(services.context.storageUri?.fsPath ?? '', 'chat-conversations');
+    const open = async (view: FakeWebview) => {
+      view.fromPage({ type: 'webview/ready' });
+      view.fromPage({ type: 'chat/new' });
+      view.fromPage({ type: 'history/open', conversationId: id });
+      await waitFor('the long conversation to open', () =>
+        view.posted.some((m) => m.type === 'chat/conversation' && m.conversation.id === id),
+      );
+      const shown = view.posted.filter((m) => m.type === 'chat/conversation').pop();
+      return shown?.type === 'chat/conversation' ? shown.conversation.messages : [];
+    };
+    const first = new ChatController(services);
+    const view = new FakeWebview();
+    const sub = first.attach(view as unknown as vscode.Webview);
+    try {
+      await waitFor('the record to leave workspace state', () => state.get(key) === undefined);
+      assert.equal((await open(view)).length, 80);
+      view.fromPage({ type: 'chat/send', requestId: 'long1', text: 'one more', images: [], contexts: [] });
+      assert.equal((await waitFor('the answer', () => view.end('long1'))).type, 'chat/done');
+      const head = await waitFor('the head of parts', () => {
+        const h = JSON.parse(readFileSync(join(folder, `${key}.json`), 'utf8')) as {
+          version: number;
+          parts?: { key: string; count: number }[];
+        };
+        return h.version === 3 ? h : undefined;
+      });
+      assert.deepEqual(
+        head.parts?.map((p) => p.count),
+        [32, 32, 18],
+      );
+      for (const p of head.parts ?? []) assert.ok(existsSync(join(folder, `${p.key}.json`)), `no part ${p.key}`);
+    } finally {
+      sub.dispose();
+      first.dispose();
+    }
+    const later = new ChatController(services);
+    const again = new FakeWebview();
+    const sub2 = later.attach(again as unknown as vscode.Webview);
+    try {
+      const reopened = await open(again);
+      assert.equal(reopened.length, 82);
+      assert.deepEqual(
+        reopened.slice(0, 80).map((m) => m.id),
+        messages.map((m) => m.id),
+      );
+      assert.deepEqual(
+        reopened.slice(80).map((m) => m.role),
+        ['user', 'assistant'],
+      );
+    } finally {
+      sub2.dispose();
+      later.dispose();
+    }
+  });
+
   it('a selection added before any chat view exists (first "Ask about the selection") reaches the view once it is ready', async () => {
     const services = (await extension()).exports as Services;
     const first = new ChatController(services);
