@@ -339,6 +339,8 @@ describe("video tools in the chat tool runner (the chat panel's seam)", () => {
     assert.equal(approvals[0]?.name, 'generate_video');
     assert.equal(approvals[0]?.readOnly, false, 'a changing tool');
     assert.match(approvals[0]?.summary ?? '', /vendor-image-video[\s\S]*Duration: 6 s[\s\S]*billed/);
+    // The card's own line while it asks: the price, as the image tools' cards show theirs.
+    assert.equal(approvals[0]?.warning, 'Price unknown: a stand-in feature. Billed to your gateway account.');
     const id = /Started video task (video_svc_v1_[0-9a-f]+)/.exec(started?.content ?? '')?.[1];
     assert.ok(id, started?.content);
     assert.equal((await creations()).count, 1);

@@ -109,9 +109,12 @@ export function videoChatTools(
         const plan = await agent.plan(args);
         const { confirmationText, rulesResult } = await import('../core/agentText');
         if (!plan.ok) throw new FeatureToolError(rulesResult(plan.issues));
-        const c = confirmationText(plan.request, plan.labels, VideoSpend.priceLine(await feature.quote(plan.request)));
+        const price = VideoSpend.priceLine(await feature.quote(plan.request));
+        const c = confirmationText(plan.request, plan.labels, price);
         return {
           summary: `${c.title}\n${c.message}`,
+          // The card's price line while it asks, as the image tools show theirs.
+          note: vscode.l10n.t('{0} Billed to your gateway account.', /[.]$/.test(price) ? price : `${price}.`),
           run: async (call) => {
             try {
               const started = await agent.start(plan, call.signal);
