@@ -229,7 +229,8 @@ export class ConversationStore {
     const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
     if (!c || !clean) return undefined;
     const next = { ...c, title: clean };
-    await this.save(next);
+    // Only the title changed: a long conversation writes its head, not its parts.
+    await this.save(next, { dirtyFrom: next.messages.length });
     return next;
   }
 

@@ -270,3 +270,36 @@ void test('a part named outside the part keys, or a head without parts, is repor
     assert.ok(storage.data.has(`gatewayStudio.chat.conversation.${c.id}`), 'left as it is');
   }
 });
+
+void test('renaming a long conversation writes its head, not its parts', async () => {
+  const s = new Recorded(folder());
+  const c = longConversation(50);
+  await new ConversationStore(s).save(c);
+  await s.files.flushed();
+  const store = new ConversationStore(s);
+  s.partsWritten();
+  assert.equal((await store.rename(c.id, 'a new name'))?.title, 'a new name');
+  assert.deepEqual(s.partsWritten(), []);
+  await s.files.flushed();
+  const read = new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey })).load(c.id);
+  assert.deepEqual(read, { ...c, title: 'a new name' });
+});
+
+void test('two saves of one conversation under way at once never share a part name', async () => {
+  const s = new Recorded(folder());
+  const store = new ConversationStore(s);
+  const c = longConversation(50);
+  await store.save(c);
+  (c.messages[0] as Extract<ChatMessage, { role: 'user' }>).text = 'first change';
+  const a = store.save(c);
+  (c.messages[1] as Extract<ChatMessage, { role: 'assistant' }>).content = 'second change';
+  const b = store.save(c);
+  await Promise.all([a, b]);
+  await s.files.flushed();
+  const written = s.partsWritten();
+  assert.equal(new Set(written).size, written.length, `a part name written twice: ${written.join(', ')}`);
+  assert.deepEqual(
+    new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey })).load(c.id),
+    c,
+  );
+});
