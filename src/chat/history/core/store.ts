@@ -84,6 +84,8 @@ export class ConversationStore {
   private readonly parts: ConversationParts;
   /** Conversations stored in parts (read or written so), whose parts go when one is short again. */
   private readonly long = new Set<string>();
+  /** Per conversation, the save or delete under way (see {@link save}). */
+  private readonly busy = new Map<string, Promise<void>>();
 
   /** @param images where images go as files; without it they stay inline (tests, no storage folder). */
   constructor(
@@ -128,12 +130,30 @@ export class ConversationStore {
   }
 
   /**
-   * Writes the conversation and its history entry. Empty conversations are not stored. What is
-   * written is taken when this is called: the caller may go on changing `c`. `dirtyFrom`: the
-   * caller's promise that messages before it are as they were at its previous save (a long
-   * conversation then writes only the parts after it).
+   * Writes the conversation and its history entry. Empty conversations are not stored. Saves of
+   * one conversation run one after the other, so the last asked for is the one stored. What is
+   * written is taken when its save starts (at once, unless one of the same conversation is under
+   * way): the caller may go on changing `c`. `dirtyFrom`: the caller's promise that messages
+   * before it are as they were at its previous save (a long conversation then writes only the
+   * parts after it).
    */
-  async save(c: Conversation, o: { dirtyFrom?: number } = {}): Promise<void> {
+  save(c: Conversation, o: { dirtyFrom?: number } = {}): Promise<void> {
+    return this.inTurn(c.id, () => this.saveNow(c, o));
+  }
+
+  /** Runs `f` after whatever this store is doing with conversation `id`; at once when nothing. */
+  private inTurn(id: string, f: () => Promise<void>): Promise<void> {
+    const before = this.busy.get(id);
+    const run = before ? before.then(f) : f();
+    const tail = run.catch(() => undefined);
+    this.busy.set(id, tail);
+    void tail.then(() => {
+      if (this.busy.get(id) === tail) this.busy.delete(id);
+    });
+    return run;
+  }
+
+  private async saveNow(c: Conversation, o: { dirtyFrom?: number }): Promise<void> {
     if (c.messages.length === 0 || this.deleted.has(c.id)) return;
     const title = titleFor(c);
     const entry: HistoryEntry = { id: c.id, title, updatedAt: c.updatedAt, messageCount: c.messages.length };
@@ -236,7 +256,8 @@ export class ConversationStore {
 
   async delete(id: string): Promise<void> {
     this.deleted.add(id);
-    await this.storage.update(CONV_PREFIX + id, undefined);
+    // After a save of it under way, which would otherwise write its head back.
+    await this.inTurn(id, async () => this.storage.update(CONV_PREFIX + id, undefined));
     this.long.delete(id);
     await this.parts.drop(id);
     this.index = {

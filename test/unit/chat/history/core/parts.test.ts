@@ -30,6 +30,8 @@ function folder(): string {
 class Recorded implements KeyValueStorage {
   readonly writes: string[] = [];
   failOn: ((key: string) => boolean) | undefined;
+  /** Part writes asked for while set take this long (a slow disk). */
+  slowPartsMs = 0;
   readonly files: FileStorage;
   constructor(readonly dir: string) {
     this.files = new FileStorage({ folder: dir, owns: isConversationStoreKey });
@@ -43,6 +45,8 @@ class Recorded implements KeyValueStorage {
   update(key: string, value: unknown): Promise<void> {
     if (this.failOn?.(key)) return Promise.reject(new Error(`disk full writing ${key}`));
     this.writes.push(value === undefined ? `-${key}` : key);
+    if (this.slowPartsMs && key.startsWith('gatewayStudio.chat.part.'))
+      return new Promise((r) => setTimeout(r, this.slowPartsMs)).then(() => this.files.update(key, value));
     return this.files.update(key, value);
   }
   /** Part keys written (not removed) since the last call. */
@@ -285,13 +289,16 @@ void test('renaming a long conversation writes its head, not its parts', async (
   assert.deepEqual(read, { ...c, title: 'a new name' });
 });
 
-void test('two saves of one conversation under way at once never share a part name', async () => {
+void test('two saves of one conversation asked for at once are stored in order, and never share a part name', async () => {
   const s = new Recorded(folder());
   const store = new ConversationStore(s);
   const c = longConversation(50);
   await store.save(c);
   (c.messages[0] as Extract<ChatMessage, { role: 'user' }>).text = 'first change';
+  // The first save's parts land late: its head must still not land after the second's.
+  s.slowPartsMs = 60;
   const a = store.save(c);
+  s.slowPartsMs = 0;
   (c.messages[1] as Extract<ChatMessage, { role: 'assistant' }>).content = 'second change';
   const b = store.save(c);
   await Promise.all([a, b]);
