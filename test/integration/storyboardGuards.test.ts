@@ -132,6 +132,57 @@ describe('storyboards against hostile links and tool input', () => {
     assert.equal(await creations(), 0, 'no creation request was sent');
   });
 
+  it("a last frame is checked against the catalog in effect: the user's override can give a relay's model one, a workspace's cannot", async () => {
+    const file = path.join(dir, 'frames.storyboard.json');
+    const board = (title: string) =>
+      JSON.stringify({
+        title,
+        defaults: { model: 'my-relay-frames-1' },
+        shots: [
+          { id: 'ends', prompt: 'a door', seconds: 5, firstFrame: { prompt: 'shut' }, lastFrame: { prompt: 'open' } },
+        ],
+      });
+    const override = {
+      families: [
+        {
+          id: 'my-relay-frames',
+          name: 'My relay',
+          kind: 'video',
+          route: 'video-generations',
+          models: ['^my-relay-frames'],
+          textInput: true,
+          durations: [5],
+          firstFrame: { field: 'image', accepts: 'url-or-base64' },
+          lastFrame: { field: 'metadata.image_tail', accepts: 'url-or-base64' },
+        },
+      ],
+    };
+    const cfg = () => vscode.workspace.getConfiguration('gatewayStudio');
+    const problemsAfter = async (title: string) => {
+      await fs.writeFile(file, board(title));
+      const view = await waitFor(`the board "${title}"`, async () => {
+        const v = (await debug(file))?.view as { title?: string; shots: ShotView[] } | undefined;
+        return v?.title === title ? v : undefined;
+      });
+      return view.shots[0]?.problems.join('; ') ?? '';
+    };
+    try {
+      await cfg().update('media.catalogOverrides', override, vscode.ConfigurationTarget.Workspace);
+      await fs.writeFile(file, board('first'));
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'gatewayStudio.storyboard');
+      assert.match(await problemsAfter('workspace override'), /my-relay-frames-1 takes no last frame/);
+      await setSetting('media.catalogOverrides', override);
+      assert.equal(
+        await problemsAfter('user override'),
+        '',
+        "the user's own override is the catalog the board is checked by",
+      );
+    } finally {
+      await cfg().update('media.catalogOverrides', undefined, vscode.ConfigurationTarget.Workspace);
+      await setSetting('media.catalogOverrides', undefined);
+    }
+  });
+
   it('a reference image that is, or links to, a secret file inside the workspace is not read for upload (issue 35)', async () => {
     await fs.writeFile(path.join(dir, '.env'), 'API_KEY=sk-ref-secret\n');
     await fs.symlink(path.join(dir, '.env'), path.join(dir, 'ref.png'));

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../../platform/services';
+import { mediaCatalog } from '../../../platform/mediaCatalog';
+import type { Catalog } from '../../../api/catalog/catalog';
 import type { VideoFeature } from '../../base/vscode/feature';
 import type { VideoTaskRecord } from '../../jobs/core/record';
 import { effectiveShot, type Board, type BoardEdit } from '../core/board';
@@ -90,7 +92,15 @@ export class BoardGeneration implements vscode.Disposable {
   }
 
   problems(board: Board): Map<string, string[]> {
-    return new Map(board.shots.map((s, i) => [s.id, shotProblems(board, i, this.h.fallback(), this.fileProblems)]));
+    const catalog = this.catalog();
+    return new Map(
+      board.shots.map((s, i) => [s.id, shotProblems(board, i, this.h.fallback(), this.fileProblems, catalog)]),
+    );
+  }
+
+  /** The catalog in effect: the shipped one with the user's override, as the jobs send by. */
+  catalog(): Catalog {
+    return mediaCatalog(this.h.s.log);
   }
 
   /** A unit's status: the run's, else what the state file and the manager say. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import type { BoardView, ShotView } from '../../../shared/protocol/storyboard';
 import type { GalleryTask } from '../../../shared/protocol/gallery';
 import type { VideoTaskRecord } from '../../jobs/core/record';
-import { familyFor, shippedCatalog } from '../../../api/catalog/catalog';
+import { familyFor } from '../../../api/catalog/catalog';
 import { effectiveShot, type Board, type Keyframe, type Shot } from '../core/board';
 import { dependencyOf, type Fallback, type UnitStatus } from '../core/plan';
 import { takeOf, takePath } from '../core/state';
@@ -96,7 +96,7 @@ export async function boardView(
         continues: !!dep,
         images: shot.images ?? [],
         ...keyframeViews(shot),
-        endFrame: familyFor(shippedCatalog(), e.model, 'video')?.lastFrame !== undefined,
+        endFrame: familyFor(gen.catalog(), e.model, 'video')?.lastFrame !== undefined,
         takes: e.takes,
         chosenTake: e.chosenTake,
         problems: own,
