@@ -83,6 +83,29 @@ async function until(what: string, check: () => Promise<boolean>, page: Page, ti
   }
 }
 
+/**
+ * The gallery's frame once it shows a saved task. The view's frame is replaced once when the
+ * images folder joins its resource roots, so the task is looked for in whichever frame holds the
+ * gallery now (a wait on the first one failed with "Frame was detached" in a clean-clone run).
+ */
+async function savedTaskFrame(page: Page): Promise<Frame> {
+  let found: Frame | undefined;
+  await until(
+    'a saved task in the video gallery',
+    async () => {
+      const f = await galleryFrame(page).catch(() => undefined);
+      const shown = await f
+        ?.locator('li.task[data-state="saved"]')
+        .isVisible()
+        .catch(() => false);
+      found = shown ? f : undefined;
+      return found !== undefined;
+    },
+    page,
+  );
+  return found!;
+}
+
 /** Waits until no answer runs (Send is shown again): Enter while one runs sends nothing. */
 async function idle(chat: FrameLocator): Promise<void> {
   await chat.locator('button[aria-label="Send"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -240,11 +263,8 @@ export const journeys: Journey[] = [
 
       // The command focuses the Videos view; when it also has to open the sidebar, VS Code may hand
       // focus to the first view there (the chat) instead: the same command once more moves it.
-      let g = await (async () => {
-        await palette(wb, page, 'Gateway Studio: Show Video Tasks');
-        return galleryFrame(page);
-      })();
-      await g.locator('li.task[data-state="saved"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      await palette(wb, page, 'Gateway Studio: Show Video Tasks');
+      let g = await savedTaskFrame(page);
       const hasFocus = (f: Frame) =>
         f.evaluate(() => (globalThis as unknown as { document: { hasFocus(): boolean } }).document.hasFocus());
       for (let i = 0; i < 3 && !(await hasFocus(g)); i++) {
