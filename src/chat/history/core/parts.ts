@@ -175,9 +175,6 @@ export class ConversationParts {
       parts.push(part);
       fresh.push(part);
     }
-    // Generations are taken now, so a save that starts before this one ends never reuses them.
-    prev.nextGen = nextGen;
-    if (!this.written.has(c.id)) this.remember(c.id, prev);
     const kept = new Set(parts.map((p) => p.key));
     stale = [...stale, ...prev.parts.map((p) => p.key)].filter((k) => !kept.has(k));
     return { parts, fresh, nextGen, stale };

@@ -76,6 +76,8 @@ function addTurn(c: Conversation, t: number): void {
   c.updatedAt = 1000 + t;
 }
 
+/** The store as the next start of the window opens it: a new file storage over the same folder. */
+const reopened = (dir: string) => new ConversationStore(new FileStorage({ folder: dir, owns: isConversationStoreKey }));
 const partFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('gatewayStudio.chat.part.'));
 const head = (dir: string, c: Conversation) =>
   JSON.parse(readFileSync(join(dir, `gatewayStudio.chat.conversation.${c.id}.json`), 'utf8')) as {
@@ -96,7 +98,7 @@ void test('a long conversation is a head and parts of 32 messages, read back who
   );
   assert.equal(partFiles(s.dir).length, 4);
 
-  const again = new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey }));
+  const again = reopened(s.dir);
   assert.deepEqual(again.load(c.id), c);
   assert.equal(again.list()[0]?.messageCount, 100);
   assert.deepEqual(again.problems, []);
@@ -146,14 +148,14 @@ void test('without a promise, only the parts whose messages changed are written'
   assert.equal(s.partsWritten().length, 1);
   await s.files.flushed();
   assert.equal(partFiles(s.dir).length, 4, 'the part it replaced is gone');
-  const read = new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey })).load(c.id);
+  const read = reopened(s.dir).load(c.id);
   assert.equal((read?.messages[40] as Extract<ChatMessage, { role: 'user' }>).text, 'edited in place');
 });
 
 void test('a restart remembers the parts it read: the next turn writes its tail only', async () => {
   const dir = folder();
   const c = longConversation(50);
-  await new ConversationStore(new FileStorage({ folder: dir, owns: isConversationStoreKey })).save(c);
+  await reopened(dir).save(c);
   const s = new Recorded(dir);
   await s.files.flushed();
   const store = new ConversationStore(s);
@@ -208,7 +210,7 @@ void test('a lost part is reported by name and the conversation is left as it is
   const lost = head(s.dir, c).parts![1]!.key;
   rmSync(join(s.dir, `${lost}.json`));
 
-  const again = new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey }));
+  const again = reopened(s.dir);
   assert.equal(again.load(c.id), undefined);
   assert.match(
     again.problems[0]?.problem ?? '',
@@ -285,7 +287,7 @@ void test('renaming a long conversation writes its head, not its parts', async (
   assert.equal((await store.rename(c.id, 'a new name'))?.title, 'a new name');
   assert.deepEqual(s.partsWritten(), []);
   await s.files.flushed();
-  const read = new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey })).load(c.id);
+  const read = reopened(s.dir).load(c.id);
   assert.deepEqual(read, { ...c, title: 'a new name' });
 });
 
@@ -305,8 +307,5 @@ void test('two saves of one conversation asked for at once are stored in order, 
   await s.files.flushed();
   const written = s.partsWritten();
   assert.equal(new Set(written).size, written.length, `a part name written twice: ${written.join(', ')}`);
-  assert.deepEqual(
-    new ConversationStore(new FileStorage({ folder: s.dir, owns: isConversationStoreKey })).load(c.id),
-    c,
-  );
+  assert.deepEqual(reopened(s.dir).load(c.id), c);
 });
