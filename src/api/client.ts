@@ -15,12 +15,20 @@ import type { PromptCache } from './chat/promptCache';
 
 export type { ModelRecord } from './models/models';
 
+// Each loads once and is kept: an import() resolves its module again at every call, and these
+// are asked at every request.
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
 // The request's rules load with the first chat request: activation builds clients but sends none.
-const requestRules = () => import('./chat/validation');
+const requestRules = loadOnce(() => import('./chat/validation'));
 // The gateway's own cost of an answer (OpenRouter, LiteLLM): loaded with the first answer too.
-const costRules = () => import('./chat/gatewayCost');
+const costRules = loadOnce(() => import('./chat/gatewayCost'));
 // Prompt caching (the editor state after the conversation, the cache fields per model family).
-const cacheRules = () => import('./chat/promptCache');
+const cacheRules = loadOnce(() => import('./chat/promptCache'));
+const responsesCall = loadOnce(() => import('./responses/call'));
+const searchNotes = loadOnce(() => import('./chat/searchNotes'));
 
 /** An answer the gateway billed (whole, or cut short with what it had sent), for the account's spend. */
 export interface AnswerSeen {
@@ -100,7 +108,7 @@ export class GatewayClient {
     try {
       const r = await call();
       // Sources under the text and the searches' line: only a web-searching answer loads this.
-      if (r.citations || r.webSearches) (await import('./chat/searchNotes')).presentSearch(r);
+      if (r.citations || r.webSearches) (await searchNotes()).presentSearch(r);
       await this.seen(req, r);
       return r;
     } catch (e) {
@@ -121,7 +129,7 @@ export class GatewayClient {
       this.responses(
         req,
         s,
-        async (body) => (await import('./responses/call')).postResponses(this.http, body, signal, o.retry),
+        async (body) => (await responsesCall()).postResponses(this.http, body, signal, o.retry),
         false,
       );
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
@@ -172,7 +180,7 @@ export class GatewayClient {
     try {
       answer = await keyed();
     } catch (e) {
-      if (this.models.reasoningDropped(wireModel) || !(await import('./responses/call')).isReasoningRefusal(e)) throw e;
+      if (this.models.reasoningDropped(wireModel) || !(await responsesCall()).isReasoningRefusal(e)) throw e;
       this.http.log('warn', `responses request for ${wireModel} refused its reasoning fields; sending without them`);
       this.models.dropReasoning(wireModel);
       answer = await keyed();
@@ -198,12 +206,7 @@ export class GatewayClient {
     const s = await this.callSettings(req.model);
     // The Responses code is loaded on its first use: not needed at activation.
     const viaResponses = () =>
-      this.responses(
-        req,
-        s,
-        async (body) => (await import('./responses/call')).streamResponses(this.http, body, o),
-        true,
-      );
+      this.responses(req, s, async (body) => (await responsesCall()).streamResponses(this.http, body, o), true);
     if (this.models.protocol(req.model, s) === 'responses') return viaResponses();
     try {
       return await this.streamChatCompletions(req, s, o);
