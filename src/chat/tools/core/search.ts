@@ -1,7 +1,7 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { compileGlob } from './glob';
+import { matchInWorker } from './matchWorker';
 import type { IgnoreCheck } from './ignore';
 import { isSecretFile } from './protectedFiles';
 import { PROTECTED_DIRS, type WorkspaceRoot } from './paths';
@@ -188,90 +188,4 @@ export async function searchTextForModel(roots: readonly WorkspaceRoot[], o: Sea
       : '');
   if (r.hits.length === 0) return `No matches for ${label} in ${r.filesSearched} file(s).${note}`;
   return `${r.hits.length} match(es) for ${label}:\n${r.hits.join('\n')}${note}`;
-}
-
-interface MatchJob {
-  source: string;
-  flags: string;
-  files: { display: string; absolute: string }[];
-  max: number;
-  maxFileBytes: number;
-  maxLine: number;
-  maxHitLine: number;
-}
-
-/*
- * The matching runs in a worker thread because the pattern comes from the model: a regular
- * expression with catastrophic backtracking (`(a+)+$`) would otherwise freeze the whole extension
- * host, and search_text may be "always allowed". The worker streams hits back and is terminated
- * when the time budget runs out or the user stops; what it found so far is kept.
- */
-const MATCH_WORKER = `
-const { parentPort, workerData: j } = require('node:worker_threads');
-const fs = require('node:fs');
-const re = new RegExp(j.source, j.flags);
-let hits = 0;
-for (const f of j.files) {
-  let buf;
-  let fd;
-  try {
-    // The walk listed regular files only; one swapped since for a link, a FIFO (whose read would
-    // block this thread for good) or a device is skipped: no following, no waiting, type re-checked.
-    fd = fs.openSync(f.absolute, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > j.maxFileBytes) continue;
-    buf = fs.readFileSync(fd);
-  } catch { continue; } finally { if (fd !== undefined) fs.closeSync(fd); }
-  let binary = false;
-  for (let i = 0, n = Math.min(buf.length, 8192); i < n; i++) if (buf[i] === 0) { binary = true; break; }
-  if (binary) continue;
-  parentPort.postMessage({ t: 'file' });
-  const lines = buf.toString('utf8').split(/\\r?\\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].slice(0, j.maxLine);
-    if (re.test(line)) {
-      parentPort.postMessage({ t: 'hit', text: f.display + ':' + (i + 1) + ': ' + line.trim().slice(0, j.maxHitLine) });
-      if (++hits >= j.max) { parentPort.postMessage({ t: 'end', why: 'reached ' + j.max + ' matches' }); process.exit(0); }
-    }
-  }
-}
-parentPort.postMessage({ t: 'end' });
-`;
-
-function matchInWorker(
-  job: MatchJob,
-  budgetMs: number,
-  signal?: AbortSignal,
-): Promise<{ hits: string[]; filesSearched: number; stopped?: string }> {
-  return new Promise((resolve, reject) => {
-    const hits: string[] = [];
-    let filesSearched = 0;
-    let stopped: string | undefined;
-    const w = new Worker(MATCH_WORKER, { eval: true, workerData: job });
-    const stop = (why: string) => {
-      stopped ??= why;
-      void w.terminate();
-    };
-    const timer = setTimeout(
-      () => stop(`time limit of ${budgetMs / 1000} s reached; a simpler pattern may be faster`),
-      budgetMs,
-    );
-    const onAbort = () => stop('stopped');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    w.on('message', (m: { t: string; text?: string; why?: string }) => {
-      if (m.t === 'hit' && m.text !== undefined && hits.length < job.max) hits.push(m.text);
-      else if (m.t === 'file') filesSearched++;
-      else if (m.t === 'end' && m.why) stopped ??= m.why;
-    });
-    w.on('error', (e) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    w.on('exit', () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ hits, filesSearched, ...(stopped ? { stopped } : {}) });
-    });
-  });
 }
