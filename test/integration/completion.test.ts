@@ -21,6 +21,11 @@ const state = async () => (await vscode.commands.executeCommand('gatewayStudio.c
 const completionCount = async () => ((await control('counts')) as Record<string, number>)['POST /v1/completions'] ?? 0;
 const aborted = async () => (await (await fetch(`${gateway.url}/__control/aborted`)).json()) as unknown[];
 
+const slowRequests = async () =>
+  ((await control('requests')) as { route: string; body: { prompt?: string } }[]).filter(
+    (r) => r.route === '/v1/completions' && r.body.prompt?.startsWith('// Path: completion/slow.ts'),
+  ).length;
+
 const SOURCE = 'export function add(a: number, b: number): number {\n  return \n}\n';
 
 async function openAt(rel: string, text: string, line: number, character: number): Promise<vscode.TextEditor> {
@@ -85,7 +90,14 @@ describe('inline completion', () => {
     try {
       const editor = await openAt('completion/slow.ts', SOURCE, 1, 9);
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-      await waitFor('the first request at the gateway', async () => (await completionCount()) >= 1, 10_000);
+      // This file's own request, by its path line: a late request of the editor before (its
+      // suggestion accepted) can reach the gateway after the clear, and typing on before this
+      // file's request is in flight leaves nothing to abort.
+      await waitFor(
+        'the first request of completion/slow.ts at the gateway',
+        async () => (await slowRequests()) >= 1,
+        10_000,
+      );
       await editor.edit((b) => b.insert(new vscode.Position(1, 9), 'a'));
       await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
       await waitFor('the aborted request recorded by the gateway', async () => (await aborted()).length >= 1, 10_000);
