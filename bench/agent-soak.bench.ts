@@ -8,10 +8,11 @@
  * Host side, in plain node: the extension host runs this same core code (ChatSession, ChatHub,
  * ToolRunner and the built-in tools, the subagent tool, the queue's state machine, the context
  * guard, the conversation store on disk); only VS Code's own parts (webviews, settings, the
- * editor) are left out (bench/support/soakHost.ts). The local gateway runs in a worker thread,
- * so its records do not count in the measured heap. After a 10-step warm-up the heap is read
- * after GC, then the 500 steps run, then it is read again; each step is timed from its
- * request's start to the next one's.
+ * editor) are left out (bench/support/soakHost.ts). The local gateway runs in its own process,
+ * so its records do not count in the measured heap nor its work in the measured CPU time. After a
+ * 10-step warm-up the heap is read after GC, then the 500 steps run, then it is read again; each
+ * step is timed from its request's start to the next one's: wall time, the host thread's busy
+ * time, and the host process's CPU time (every thread of it, the garbage collector's too).
  *
  * Page side: the real chat page bundle in headless Chromium replays every message the host
  * posted to it, step by step; its JS heap is read after GC at the same two points
@@ -21,7 +22,7 @@
  * than 2x the median of the first ten. Prints the figures; asserts nothing about time (machines
  * are shared), and exits 1 only when the session did not run as scripted. Needs `npm run build`
  * (dist/webview.js) and a Chromium (test/support/browserPath.ts); stops by itself (4 minutes at most).
- * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's wall/busy time, =host skips the page.
+ * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's wall/busy/CPU time, =host skips the page.
  */
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -61,6 +62,7 @@ interface HostRun {
   warmPosted: number;
   end: number;
   endBusy: number;
+  endCpu: number;
   ms: number;
 }
 
@@ -103,15 +105,26 @@ async function runHost(h: SoakHost): Promise<HostRun> {
   }
   const end = performance.now();
   const endBusy = performance.eventLoopUtilization().active;
+  const cpu = process.cpuUsage();
+  const endCpu = (cpu.user + cpu.system) / 1000;
   const heapEnd = await settledHeap();
-  return { heapStart, heapEnd, from, warmPosted, end, endBusy, ms: end - t0 };
+  return { heapStart, heapEnd, from, warmPosted, end, endBusy, endCpu, ms: end - t0 };
 }
 
-/** What each measured step took (wall and host-busy time) and what its tools were ('answer': none). */
-function stepsOf(h: SoakHost, r: HostRun): { ms: number[]; busy: number[]; kinds: string[]; labels: string[] } {
+/** What each measured step took (wall, host-busy and host CPU time) and what its tools were ('answer': none). */
+function stepsOf(
+  h: SoakHost,
+  r: HostRun,
+): { ms: number[]; busy: number[]; cpu: number[]; kinds: string[]; labels: string[] } {
   const between = (xs: number[], last: number) => xs.slice(r.from).map((x, i) => (xs[r.from + i + 1] ?? last) - x);
   const labels = h.tools.slice(r.from).map((t) => [...new Set(t)].join('+') || 'answer');
-  return { ms: between(h.starts, r.end), busy: between(h.busy, r.endBusy), kinds: h.kinds.slice(r.from), labels };
+  return {
+    ms: between(h.starts, r.end),
+    busy: between(h.busy, r.endBusy),
+    cpu: between(h.cpu, r.endCpu),
+    kinds: h.kinds.slice(r.from),
+    labels,
+  };
 }
 
 /** Each step against the step of the first ten that ran the same tools: the slowest ratio and how many pass 2x. */
@@ -144,7 +157,7 @@ function timeLines(name: string, ms: number[], labels: string[]): string[] {
 }
 
 function reportHost(h: SoakHost, r: HostRun): void {
-  const { ms, busy, kinds, labels } = stepsOf(h, r);
+  const { ms, busy, cpu, kinds, labels } = stepsOf(h, r);
   const count = (k: string) => kinds.filter((x) => x === k).length;
   const c = h.session.shown;
   const delta = r.heapEnd - r.heapStart;
@@ -157,13 +170,20 @@ function reportHost(h: SoakHost, r: HostRun): void {
     timeLines("host thread's busy time per step (without the waits for the gateway)", busy, labels).join('\n'),
   );
   console.log(
+    timeLines("host process's CPU time per step (every thread of it: GC, search workers)", cpu, labels).join('\n'),
+  );
+  console.log(
     `  counts: requests ${ms.length} (agent ${count('agent')}, Explore ${count('explore')}, summary ${count('summary')}); tool calls ${h.toolCalls()}; subagent runs ${h.subagentRuns()}; compactions ${count('summary')}; queued messages sent ${h.queue.sentAfterRound + h.queue.sentAsTurn} (${h.queue.sentAfterRound} after a tool round, ${h.queue.sentAsTurn} as the next turn); messages posted to the page ${h.posted()}`,
   );
   console.log(
     `  the conversation at the end: ${c.messages.length} messages (${c.compaction?.messageCount ?? 0} summarised), saved ${h.saves()} times (${h.partsWritten()} parts of ${PART_MESSAGES} messages written), now ${mb(h.storedBytes())} on disk`,
   );
   if (process.env.SOAK_DEBUG)
-    console.log(ms.map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}/${busy[i]!.toFixed(0)}`).join(' '));
+    console.log(
+      ms
+        .map((x, i) => `${i + 1}${kinds[i]![0]}:${x.toFixed(0)}/${busy[i]!.toFixed(0)}/${cpu[i]!.toFixed(0)}`)
+        .join(' '),
+    );
 }
 
 /** How the session strayed from its script (an answer that failed, a run or compaction missing), if it did. */

@@ -5,7 +5,7 @@
  * its sink (what it posts to the page is written to a file, one JSON line per message, for the
  * page side to replay), the real ToolRunner with the built-in tools over a temp workspace and the
  * `run_subagent` tool, the queue's core state machine at the session's turn edges, answers
- * priced from the gateway's own prices; the local gateway runs in a worker thread.
+ * priced from the gateway's own prices; the local gateway runs in its own process.
  */
 import { closeSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +31,7 @@ import { tempWorkspace } from '../../test/support/builtinTool';
 import { MemoryStorage } from '../../test/support/memoryStorage';
 import { nodeToolHost } from '../../test/support/nodeToolHost';
 import { SETTINGS } from '../../test/support/sessionHarness';
-import { gatewayThread } from './gatewayThread';
+import { gatewayProcess } from './gatewayProcess';
 import { gatewayPrices, type Prices } from './soakPricing';
 import { SoakQueue } from './soakQueue';
 import { workspaceFiles } from './soakPlan';
@@ -71,10 +71,12 @@ export interface SoakHost {
   /**
    * When each request started (performance.now()), the main thread's busy time by then (event
    * loop utilisation's `active`, ms: the host's own work, without the waits for the gateway),
-   * whose request it was, and the tools its step ran.
+   * its CPU time (the gateway runs in its own process), whose request it was, and the tools its step ran.
    */
   starts: number[];
   busy: number[];
+  /** This process's CPU time by then (user and system, ms, every thread: GC, search workers). */
+  cpu: number[];
   kinds: StepKind[];
   tools: string[][];
   /** Saves of the whole conversation record (each one the conversation's JSON, written to its file). */
@@ -94,7 +96,7 @@ export interface SoakHost {
 }
 
 export async function openSoakHost(): Promise<SoakHost> {
-  const gw = await gatewayThread({ models: { 'gw-mini': 'gw-chat' } });
+  const gw = await gatewayProcess({ models: { 'gw-mini': 'gw-chat' } });
   const ws = await tempWorkspace(workspaceFiles());
   const folder = await mkdtemp(join(tmpdir(), 'gws-soak-'));
   const recordFile = join(folder, 'page-messages.jsonl');
@@ -102,6 +104,7 @@ export async function openSoakHost(): Promise<SoakHost> {
   let posted = 0;
   const starts: number[] = [];
   const busy: number[] = [];
+  const cpu: number[] = [];
   const kinds: StepKind[] = [];
   const stepTools: string[][] = [];
   const hub = new ChatHub();
@@ -123,6 +126,7 @@ export async function openSoakHost(): Promise<SoakHost> {
   const started = (kind: StepKind) => {
     starts.push(performance.now());
     busy.push(performance.eventLoopUtilization().active);
+    cpu.push(cpuMs());
     kinds.push(kind);
     stepTools.push([]);
     if (kind === 'agent') host.onAgentRequest();
@@ -172,6 +176,7 @@ export async function openSoakHost(): Promise<SoakHost> {
     queue,
     starts,
     busy,
+    cpu,
     kinds,
     tools: stepTools,
     saves: () => saves,
@@ -193,6 +198,12 @@ export async function openSoakHost(): Promise<SoakHost> {
 }
 
 /** The chat's tools as `chat/tools/vscode/register.ts` builds them: built-ins and `run_subagent`, all trusted. */
+/** This process's CPU time so far, ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 function soakTools(
   root: string,
   session: () => ChatSession,
