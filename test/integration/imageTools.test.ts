@@ -95,6 +95,30 @@ describe('image tools for agents (vscode.lm)', () => {
     );
   });
 
+  it("agents' images count against gatewayStudio.spend.agentAllowance, the daily sum videos use: within it no question, past it asked", async () => {
+    // Far above whatever agents spent today (the video tests count in the same sum): not asked.
+    await setSetting('spend.agentAllowance', 1000);
+    try {
+      await answerDialogs(['decline']);
+      const text = await invoke(GENERATE, { prompt: 'an allowed kite', n: 2 });
+      assert.match(text, /^Saved 2 image\(s\) to: /);
+      for (const rel of text.match(/images\/[^,. ]+\.png/g) ?? [])
+        made.push(path.join(root(), rel), path.join(root(), rel.replace(/\.png$/, '.json')));
+      assert.equal((await dialogs()).length, 0, 'within the allowance: not asked');
+      // Those two images ($0.08) were counted: two more do not fit in $0.12.
+      await setSetting('spend.agentAllowance', 0.12);
+      await answerDialogs(['decline']);
+      assert.match(await invoke(GENERATE, { prompt: 'a kite too many', n: 2 }), /declined it at its price/);
+      const shown = await dialogs();
+      assert.equal(shown.length, 1);
+      assert.ok(shown[0]!.detail?.includes(PRICE), shown[0]!.detail);
+      assert.match(shown[0]!.detail ?? '', /beyond what agents may spend today without asking/);
+      assert.equal((await counts())['POST /v1/images/generations'], 1, 'the declined one was not sent');
+    } finally {
+      await setSetting('spend.agentAllowance', undefined);
+    }
+  });
+
   it('#editImage edits a workspace image with a mask of its size; the original is untouched', async () => {
     const dir = path.join(root(), 'img-tool-test');
     made.push(dir);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { isGatewayError } from '../../../api/transport/errors';
 import type { MediaQuote } from '../../../platform/mediaSpend';
+import { checkAgentAllowance } from '../../../platform/agentSpend';
 import type { Services } from '../../../platform/services';
 import { editImage, generateImages, type ImageJobResult } from '../../jobs/core/imageJob';
 import {
@@ -130,9 +131,12 @@ export async function runImageCall(
 
 /**
  * Our own question before a call another agent made through `vscode.lm`: VS Code's confirmation
- * may be auto-approved, so nothing is billed without this one, which names the price.
+ * may be auto-approved, so nothing is billed without this one, which names the price, unless the
+ * agents' daily allowance covers the price (the same sum video and storyboards count against).
  */
-export async function confirmForAgent(p: Extract<PreparedImageCall, { ok: true }>): Promise<boolean> {
+export async function confirmForAgent(s: Services, p: Extract<PreparedImageCall, { ok: true }>): Promise<boolean> {
+  const allowance = await checkAgentAllowance(s, p.title.replace(/\?$/, ''), [p.quote]);
+  if (!allowance.ask) return true;
   const go = vscode.l10n.t('Generate (billed)');
   const pick = await imageDialogs.current.showWarningMessage(
     vscode.l10n.t('Another agent asks to spend money: {0}. Allow it?', p.title.replace(/\?$/, '')),
@@ -143,6 +147,7 @@ export async function confirmForAgent(p: Extract<PreparedImageCall, { ok: true }
         vscode.l10n.t(
           "The request came from a chat agent through VS Code's tools, whose confirmation can be auto-approved; this question is Gateway Studio's own.",
         ),
+        allowance.why,
       ].join('\n'),
     },
     go,
@@ -210,7 +215,7 @@ export async function lmInvoke(
   const p = await prepareImageCall(s, op, input);
   if (!p.ok) return lmText(p.text);
   if (!confirmed.consume(p.key)) return lmText(NOT_CONFIRMED_TEXT);
-  if (!(await confirmForAgent(p))) return lmText(DECLINED_TEXT);
+  if (!(await confirmForAgent(s, p))) return lmText(DECLINED_TEXT);
   const ac = new AbortController();
   const sub = token.onCancellationRequested(() => ac.abort());
   try {

@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
 import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import type { Services } from '../../../platform/services';
-import { persistedState } from '../../../platform/persistedState';
-import { agentSpentTodayKey } from '../../../contracts/persistedState/video';
 import { userValue } from '../../../platform/userSettings';
+import { checkAgentAllowance } from '../../../platform/agentSpend';
 import { onMediaCharge, quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
 import { ClipCosts, type ClipCost } from '../../jobs/core/costs';
 import { totalLine } from '../core/price';
-import { costOf, dayOf, decide, parseAllowance } from '../core/agentAllowance';
 import type { VideoJobManager } from '../../jobs/core/manager';
 
 /**
@@ -142,20 +140,8 @@ export class VideoSpend implements vscode.Disposable {
    * covers the action's known price. The allowance is read from user settings only.
    */
   async confirmAgent(action: string, quotes: readonly MediaQuote[]): Promise<AgentAnswer> {
-    const allowance = parseAllowance(userValue('spend.agentAllowance'));
-    const store = persistedState(this.s.context);
-    const d = decide({
-      allowance,
-      stored: store.get(agentSpentTodayKey),
-      today: dayOf(new Date()),
-      cost: costOf(quotes.map((q) => (q.known ? { quota: q.quota, perUnit: q.perUnit } : undefined))),
-    });
-    if (!d.ask) {
-      // Counted before the start: an action that then fails still used the allowance (never more).
-      await store.set(agentSpentTodayKey, d.next);
-      this.s.log.info(`agent spend: within gatewayStudio.spend.agentAllowance (${d.next.spent} of ${allowance} today)`);
-      return 'allowed';
-    }
+    const allowance = await checkAgentAllowance(this.s, action, quotes);
+    if (!allowance.ask) return 'allowed';
     const price = quotes.length === 1 && quotes[0] ? VideoSpend.priceLine(quotes[0]) : agentPriceLine(quotes);
     const go = vscode.l10n.t('Generate (billed)');
     const pick = await this.dialogs.showWarningMessage(
@@ -167,16 +153,7 @@ export class VideoSpend implements vscode.Disposable {
           vscode.l10n.t(
             "The request came from a chat agent through VS Code's tools, whose confirmation can be auto-approved; this question is Gateway Studio's own.",
           ),
-          d.why === 'over'
-            ? vscode.l10n.t(
-                'It is beyond what agents may spend today without asking (gatewayStudio.spend.agentAllowance: {0}).',
-                allowance,
-              )
-            : d.why === 'unknown-price'
-              ? vscode.l10n.t('With the price unknown, gatewayStudio.spend.agentAllowance cannot cover it.')
-              : vscode.l10n.t(
-                  'gatewayStudio.spend.agentAllowance in your user settings lets agents spend up to an amount a day without this question.',
-                ),
+          allowance.why,
         ].join('\n'),
       },
       go,

@@ -1,6 +1,6 @@
 /**
- * Whether a billed action another agent asked for (the `vscode.lm` video and storyboard tools) may
- * go without our own question. VS Code's confirmation of a tool is skipped by a user's global
+ * Whether a billed action another agent asked for (the `vscode.lm` video, storyboard and image
+ * tools) may go without our own question. VS Code's confirmation of a tool is skipped by a user's global
  * auto-approve, so the extension asks itself, naming the price, unless the user gave agents an
  * allowance: `gatewayStudio.spend.agentAllowance`, an amount a day in the gateway's unit (the one
  * `confirmAbove` uses). Per day rather than per action: the risk of an agent left to itself (or
@@ -25,7 +25,7 @@ export function dayOf(d: Date): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-/** One clip's price as the decision needs it: quota units and quota per display unit, or unknown. */
+/** One clip's (or image request's) price as the decision needs it: quota units and quota per display unit, or unknown. */
 export type PricedClip = { quota: number; perUnit?: number } | undefined;
 
 /** The action's cost in display units, or undefined when any clip's price (or unit) is unknown. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { costOf, dayOf, decide, parseAllowance } from '../../../../../src/video/base/core/agentAllowance';
+import { costOf, dayOf, decide, parseAllowance } from '../../../src/shared/agentAllowance';
 
 void test('without an allowance every billed agent action asks, whatever its price', () => {
   assert.equal(parseAllowance(undefined), 0);
