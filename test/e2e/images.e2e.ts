@@ -144,8 +144,8 @@ export const journeys: Journey[] = [
 
       // The Media gallery lists it as an image card whose picture loads from the workspace.
       await wb.runCommand('Gateway Studio: Show Video Tasks');
-      // The view's frame is replaced once when the images folder joins its resource roots: the
-      // card is looked for in whichever frame holds the gallery now.
+      // The view's frame is replaced when its resource roots change (a task saved to a new
+      // folder): the card is looked for in whichever frame holds the gallery now.
       const g = await until(
         'the image card in the Media gallery',
         async () => {

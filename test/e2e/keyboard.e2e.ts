@@ -84,9 +84,9 @@ async function until(what: string, check: () => Promise<boolean>, page: Page, ti
 }
 
 /**
- * The gallery's frame once it shows a saved task. The view's frame is replaced once when the
- * images folder joins its resource roots, so the task is looked for in whichever frame holds the
- * gallery now (a wait on the first one failed with "Frame was detached" in a clean-clone run).
+ * The gallery's frame once it shows a saved task. The view's frame is replaced when its resource
+ * roots change (a task saved to a new folder), so the task is looked for in whichever frame holds
+ * the gallery now (a wait on the first one failed with "Frame was detached" in a clean-clone run).
  */
 async function savedTaskFrame(page: Page): Promise<Frame> {
   let found: Frame | undefined;

@@ -255,6 +255,15 @@ describe('video tools for agents (vscode.lm) and the gallery', () => {
     assert.ok(g.visible, 'the gallery view is visible');
     const saved = g.tasks.find((t) => t.state === 'saved' && t.src)!;
     assert.ok(!saved.src!.startsWith('file:'), `a webview URI, not a file path: ${saved.src}`);
+    // Its page loaded once: the images folder was one of its roots from the start (a change of
+    // roots reloads the page, which the first refresh once did; a reload says ready again within
+    // a few seconds even on a busy machine).
+    let loads = 0;
+    for (let waited = 0; waited < 4000 && loads <= 1; waited += 250) {
+      await new Promise((r) => setTimeout(r, 250));
+      loads = (await vscode.commands.executeCommand<{ loads: number }>('gatewayStudio.video.debugGallery')).loads;
+    }
+    assert.equal(loads, 1, `the gallery's page loaded ${loads} times`);
   });
 });
 

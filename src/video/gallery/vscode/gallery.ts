@@ -38,6 +38,8 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   private lastImages: GalleryImage[] = [];
   /** The images output folder, once a refresh found it (a root the page may load from). */
   private imageDir: string | undefined;
+  /** Times this view's page said ready (a reload says it again). */
+  private loads = 0;
   private readonly subs: vscode.Disposable[] = [];
   readonly posterDir: vscode.Uri;
   /** The cards' actions (and the task list they share) load with the first one a user takes. */
@@ -57,9 +59,13 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     );
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
+    // The images folder is a root before the page loads: a change of roots reloads the page, which
+    // the first refresh did every time it found the folder.
+    this.imageDir = await this.imagesFolder();
     this.view = view;
     this.ready = false;
+    this.loads = 0;
     const ext = this.s.context.extensionUri;
     view.webview.options = this.options();
     view.webview.html = pageHtml(view.webview, ext, {
@@ -86,6 +92,15 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
     );
   }
 
+  private async imagesFolder(): Promise<string | undefined> {
+    const lib = this.s.media.images;
+    return lib
+      ? lib()
+          .then((l) => l.folder())
+          .catch(() => undefined)
+      : undefined;
+  }
+
   private options(): vscode.WebviewOptions {
     const roots = [vscode.Uri.joinPath(this.s.context.extensionUri, 'dist'), ...this.mediaRoots()];
     return { enableScripts: true, enableCommandUris: false, localResourceRoots: roots };
@@ -109,6 +124,7 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
   private async receive(m: GalleryWebviewMessage): Promise<void> {
     switch (m.type) {
       case 'webview/ready': {
+        this.loads++;
         // The strings load when the view is first shown, not at activation; they go first.
         const { GALLERY_STRINGS } = await import('../../../shared/galleryStrings');
         this.ready = true;
@@ -224,9 +240,15 @@ export class VideoGallery implements vscode.WebviewViewProvider, vscode.Disposab
       .then(undefined, () => undefined);
   }
 
-  /** For tests: the tasks last sent and whether the page said ready. */
-  debug(): { ready: boolean; visible: boolean; tasks: GalleryTask[]; images: GalleryImage[] } {
-    return { ready: this.ready, visible: this.view?.visible ?? false, tasks: this.last, images: this.lastImages };
+  /** For tests: the tasks last sent, whether the page said ready, and how often this view's page loaded. */
+  debug(): { ready: boolean; visible: boolean; loads: number; tasks: GalleryTask[]; images: GalleryImage[] } {
+    return {
+      ready: this.ready,
+      visible: this.view?.visible ?? false,
+      loads: this.loads,
+      tasks: this.last,
+      images: this.lastImages,
+    };
   }
 
   dispose(): void {
