@@ -130,9 +130,9 @@ export const journeys: Journey[] = [
       const sidecar = JSON.parse(readFileSync(sidecarOf(files), 'utf8'));
       assert.equal(sidecar.prompt, 'a red kite over the sea');
       // It opens in an editor tab, and the explorer shows it under images/.
-      await page
-        .locator(`.tabs-container .tab.active[data-resource-name=${JSON.stringify(files)}]`)
-        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+      // Polled: a waitFor here once sat for 60 s with the tab already open.
+      const tab = page.locator(`.tabs-container .tab.active[data-resource-name=${JSON.stringify(files)}]`);
+      await until('the image in the active editor tab', () => tab.isVisible(), page);
       await wb.runCommand('View: Show Explorer');
       const dir = page.locator('.explorer-folders-view .monaco-list-row[aria-label^="images"]').first();
       await dir.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
