@@ -229,6 +229,56 @@ describe('storyboards in the extension host', () => {
     }
   });
 
+  it("an agent's generation names the keyframe images it makes first and prices them; one of unknown price asks despite the allowance", async () => {
+    await control('reset');
+    const file = path.join(dir, 'keyed.storyboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        title: 'Keyed',
+        defaults: { model: 'vendor-image-video' },
+        shots: [
+          { id: 'a', prompt: 'p', seconds: 1, firstFrame: { prompt: 'a red door', model: 'gpt-image-1' } },
+          { id: 'b', prompt: 'q', seconds: 1, firstFrame: { prompt: 'a blue door' } },
+        ],
+      }),
+    );
+    const chat = vscode.workspace.getConfiguration('chat');
+    await enableAutoApprove(chat);
+    // Far above any price: only the keyframe without a model (its price unknown) makes it ask.
+    await setSetting('spend.agentAllowance', 1_000_000);
+    try {
+      await vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', ['decline']);
+      const r = await vscode.lm.invokeTool(
+        'gatewayStudio_generateStoryboard',
+        { input: { path: 'boards/keyed.storyboard.json' }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(text, /declined it in Gateway Studio's own confirmation/, text);
+      const shown = await vscode.commands.executeCommand<{ message: string; detail?: string }[]>(
+        'gatewayStudio.video.testSpendDialogs',
+      );
+      assert.equal(shown.length, 1);
+      assert.match(
+        shown[0]!.message,
+        /Another agent asks to spend money: Generate storyboard clips: 2 clip\(s\) and 2 keyframe image\(s\)/,
+      );
+      assert.match(shown[0]!.detail ?? '', /a keyframe without a model is made with your last image model/);
+      assert.match(
+        shown[0]!.detail ?? '',
+        /With the price unknown, gatewayStudio\.spend\.agentAllowance cannot cover it/,
+      );
+      await new Promise((res) => setTimeout(res, 500));
+      const counts = (await control('counts')) as Record<string, number>;
+      assert.equal(counts['POST /v1/images/generations'] ?? 0, 0, 'no keyframe image made');
+      assert.equal((await creations()).length, 0, 'no creation request');
+    } finally {
+      await setSetting('spend.agentAllowance', undefined);
+      await chat.update('tools.global.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("the export panel's stitch joins the chosen takes into film.mp4 in the board's outputs folder; a hostile page gets no path", async () => {
     const fixtures = path.join(__dirname, '..', '..', 'test', 'gateway', 'fixtures');
     const file = path.join(dir, 'film.storyboard.json');

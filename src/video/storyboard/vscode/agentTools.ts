@@ -17,10 +17,12 @@ import {
 import type { ApprovedUnit } from '../core/approved';
 import { allUnits, runSummary } from '../core/plan';
 import { totalLine } from '../../base/core/price';
-import type { MediaQuote } from '../../../platform/mediaSpend';
+import { quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
+import type { Services } from '../../../platform/services';
 import { fallback, sessions } from './editor';
 import { freezeUnits } from './approvedRun';
 import { workspaceRoots } from './files';
+import { Keyframes } from './keyframes';
 
 const VIEW_TYPE = 'gatewayStudio.storyboard';
 
@@ -118,8 +120,31 @@ export async function prepareAddShot(raw: unknown): Promise<{ summary: string; r
   };
 }
 
-/** What a generation will send, for the approval: shots, clips, seconds, models and the price. */
+/**
+ * The keyframes a run makes first, each priced as one image of its model. One without a model is
+ * made with the user's last image model, which only the images feature knows: its price is
+ * unknown, so the agents' allowance cannot cover it and the user is asked.
+ */
+function keyframeQuotes(s: Services, board: Board, shotIds: ReadonlySet<string>): Promise<MediaQuote[]> {
+  const unknown = vscode.l10n.t('Price unknown: the account feature is off or not loaded yet.');
+  return Promise.all(
+    Keyframes.toMake(board, shotIds).map(({ keyframe }) =>
+      keyframe.model
+        ? quoteMedia(s, { kind: 'image', model: keyframe.model, images: 1 }, unknown)
+        : Promise.resolve<MediaQuote>({
+            known: false,
+            line: vscode.l10n.t('Price unknown: a keyframe without a model is made with your last image model.'),
+          }),
+    ),
+  );
+}
+
+/**
+ * What a generation will send, for the approval: shots, clips, seconds, models, the keyframe images
+ * made first, and the price of all of them (`quotes`: the clips', then the keyframes').
+ */
 export async function prepareGenerate(
+  s: Services,
   feature: VideoFeature,
   raw: unknown,
 ): Promise<{
@@ -127,6 +152,8 @@ export async function prepareGenerate(
   key: string;
   approved: ApprovedUnit[];
   quotes: MediaQuote[];
+  /** What the quotes are, for our own question: `2 clip(s)`, with the keyframe images when there are any. */
+  what: string;
   run: () => Promise<string>;
 }> {
   const i = input(generateInput, raw);
@@ -140,12 +167,18 @@ export async function prepareGenerate(
   // The requests this approval stands for, frozen now (images by content hash): the run sends these
   // or asks again, and the lm tool's invoke matches its confirmation by them, not by path and shot.
   const approved = await freezeUnits(board, units, uri.fsPath, fb);
-  // Each clip priced as it will be sent (model, seconds, resolution), so the total can be named.
-  const quotes = await Promise.all(approved.map((a) => feature.quote(a)));
+  // Each clip priced as it will be sent (model, seconds, resolution), so the total can be named;
+  // the keyframes made first are billed as images and named with them.
+  const shotIds = new Set(units.map((u) => u.shotId));
+  const keyQuotes = await keyframeQuotes(s, board, shotIds);
+  const quotes = [...(await Promise.all(approved.map((a) => feature.quote(a)))), ...keyQuotes];
   return {
     key: `${uri.fsPath}\n${i.shot ?? ''}\n${createHash('sha256').update(JSON.stringify(approved)).digest('hex')}`,
     approved,
     quotes,
+    what: keyQuotes.length
+      ? vscode.l10n.t('{0} clip(s) and {1} keyframe image(s)', approved.length, keyQuotes.length)
+      : vscode.l10n.t('{0} clip(s)', approved.length),
     summary: [
       vscode.l10n.t(
         'Generate {0} shot(s) of "{1}" ({2}): up to {3} clip(s), {4} s in all, with {5}. Takes that already have a clip are skipped.',
@@ -156,9 +189,12 @@ export async function prepareGenerate(
         sum.seconds,
         sum.models.join(', '),
       ),
+      Keyframes.line(board, shotIds),
       boardPriceLine(quotes),
       vscode.l10n.t('Billed to your gateway account.'),
-    ].join('\n'),
+    ]
+      .filter(Boolean)
+      .join('\n'),
     run: async () => {
       await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
       const session = await waitFor(() => sessions.get(uri.fsPath));

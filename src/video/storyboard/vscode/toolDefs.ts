@@ -67,7 +67,7 @@ export function storyboardChatTools(s: Services, feature: VideoFeature): Feature
       parameters: { ...GENERATE_JSON_SCHEMA },
       readOnly: false,
       prepare: async (args) => {
-        const p = await (await tools()).prepareGenerate(feature, args);
+        const p = await (await tools()).prepareGenerate(s, feature, args);
         return { summary: p.summary, run: wrap(p.run) };
       },
     },
@@ -84,7 +84,7 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
     name: string,
     prepare: (
       input: unknown,
-    ) => Promise<{ summary: string; key?: string; quotes?: MediaQuote[]; run: () => Promise<string> }>,
+    ) => Promise<{ summary: string; key?: string; quotes?: MediaQuote[]; what?: string; run: () => Promise<string> }>,
     title: string,
   ) =>
     vscode.lm.registerTool<unknown>(name, {
@@ -107,8 +107,7 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
           // A billed run (it has quotes) also gets our own question: VS Code's may be auto-approved.
           if (
             p.quotes &&
-            (await feature.confirmAgent(vscode.l10n.t('{0}: {1} clip(s)', title, p.quotes.length), p.quotes)) ===
-              'declined'
+            (await feature.confirmAgent(`${title}: ${p.what ?? p.quotes.length}`, p.quotes)) === 'declined'
           )
             return text(
               "The storyboard was not generated: the user declined it in Gateway Studio's own confirmation, which names the price. Nothing was sent or billed. Do not call the tool again unless the user asks.",
@@ -132,7 +131,7 @@ export function registerStoryboardLmTools(s: Services, feature: VideoFeature): v
     ),
     register(
       STORYBOARD_LM_TOOLS.generate,
-      async (i) => (await tools()).prepareGenerate(feature, i),
+      async (i) => (await tools()).prepareGenerate(s, feature, i),
       vscode.l10n.t('Generate storyboard clips'),
     ),
   );
