@@ -8,16 +8,8 @@ import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { protectedSegment, windowsAliasSegment } from '../../../files/insideWorkspace';
 import * as z from '../../../shared/zod';
-import { MAX_PROMPT, MAX_SHOTS, MAX_TAKES, type Board, type Keyframe, type Shot } from './board';
+import { MAX_PROMPT, MAX_SHOTS, MAX_TAKES, type Board, type Shot } from './board';
 
-/**
- * A keyframe as a model writes it: the image's prompt and, optionally, its model. Never `image`: a
- * link or file the model names would be sent to the gateway as the shot's first frame.
- */
-const keyframeInput = z.object({
-  prompt: z.string().check(z.minLength(1), z.maxLength(MAX_PROMPT)),
-  model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-});
 const shotInput = z.object({
   prompt: z.string().check(z.minLength(1), z.maxLength(MAX_PROMPT)),
   seconds: z.optional(z.number().check(z.int(), z.positive(), z.lte(60))),
@@ -25,8 +17,6 @@ const shotInput = z.object({
   continueFromPrevious: z.optional(z.boolean()),
   images: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(7))),
   takes: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TAKES))),
-  firstFrame: z.optional(keyframeInput),
-  lastFrame: z.optional(keyframeInput),
 });
 const relPath = z.string().check(z.minLength(1), z.maxLength(500));
 
@@ -73,13 +63,7 @@ export function toShot(input: z.infer<typeof shotInput>, id: string): Shot {
     ...(input.images?.length ? { images: input.images } : {}),
     ...(input.continueFromPrevious ? { continueFrom: 'previous' as const } : {}),
     ...(input.takes && input.takes > 1 ? { takes: input.takes } : {}),
-    ...(input.firstFrame ? { firstFrame: keyframeOf(input.firstFrame) } : {}),
-    ...(input.lastFrame ? { lastFrame: keyframeOf(input.lastFrame) } : {}),
   };
-}
-
-function keyframeOf(k: z.infer<typeof keyframeInput>): Keyframe {
-  return { prompt: k.prompt, ...(k.model ? { model: k.model } : {}) };
 }
 
 export function boardFromInput(input: z.infer<typeof createInput>): Board {

@@ -3,15 +3,6 @@
  * imports: the chat's tool list needs them at activation, the parsing (agentInput.ts) loads on the
  * first call. The same bounds as board.ts (40 shots, 4 takes), which agentInput parses against.
  */
-const KEYFRAME = {
-  type: 'object',
-  required: ['prompt'],
-  properties: {
-    prompt: { type: 'string', description: 'What the image shows.' },
-    model: { type: 'string', description: "The image model; the user's last image model when left out." },
-  },
-} as const;
-
 const SHOT_PROPS = {
   type: 'object',
   required: ['prompt'],
@@ -34,16 +25,6 @@ const SHOT_PROPS = {
       description: 'Workspace-relative image paths or public HTTPS URLs.',
     },
     takes: { type: 'integer', minimum: 1, maximum: 4, description: 'Variants to generate (default 1).' },
-    firstFrame: {
-      ...KEYFRAME,
-      description:
-        'An image generated first (billed, through the images API) that the clip starts on; instead of continueFromPrevious.',
-    },
-    lastFrame: {
-      ...KEYFRAME,
-      description:
-        'An image generated first (billed) that the clip ends on, for video models that take a last frame (most need a firstFrame too).',
-    },
   },
 } as const;
 

@@ -19,7 +19,7 @@ export const STORYBOARD_CHAT_TOOLS = {
 
 const DESCRIPTIONS = {
   create:
-    'Creates a storyboard file (*.storyboard.json) in the workspace from shots you write for a description such as "a 3-shot demo of the login flow": one prompt per shot, its seconds, and continueFromPrevious for continuity (the previous clip\'s last frame becomes its reference image) or a firstFrame keyframe image to start from. Generates nothing.',
+    'Creates a storyboard file (*.storyboard.json) in the workspace from shots you write for a description such as "a 3-shot demo of the login flow": one prompt per shot, its seconds, and continueFromPrevious for continuity (the previous clip\'s last frame becomes its reference image). Generates nothing.',
   addShot:
     'Adds a shot to an existing storyboard file (at the end, or after the shot with the given id). Generates nothing.',
   generate:
