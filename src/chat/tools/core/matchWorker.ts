@@ -103,8 +103,12 @@ export function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSig
       w.off('error', onError);
       w.off('exit', onExit);
     };
+    // Set once the worker is being terminated: an 'end' already on its way then must not hand a
+    // dying worker out again (the next search would wait on it until its own time limit).
+    let killed = false;
     const stop = (why: string): void => {
       stopped ??= why;
+      killed = true;
       void w.terminate();
     };
     const timer = setTimeout(
@@ -118,7 +122,7 @@ export function matchInWorker(job: MatchJob, budgetMs: number, signal?: AbortSig
       else if (m.t === 'end') {
         if (m.why) stopped ??= m.why;
         done();
-        giveBack(w);
+        if (!killed) giveBack(w);
         resolve({ hits, filesSearched, ...(stopped ? { stopped } : {}) });
       }
     };
