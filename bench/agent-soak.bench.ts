@@ -18,23 +18,31 @@
  * posted to it, step by step; its JS heap is read after GC at the same two points
  * (bench/support/soakPage.ts).
  *
+ * Then the same session runs twice more, host side only, and each step's least time over the
+ * three runs is printed beside the first run's: a full collection or the scheduler lands on
+ * another step in each run, so the least time is the step's own work. Collections are listed
+ * with the steps they landed in. The page side (and Playwright with it) is loaded only after the
+ * host runs, so that its heap is not in the host's.
+ *
  * Goals (issue 42): heap growth <= 50 MB on the host and <= 30 MB on the page; no step slower
  * than 2x the median of the first ten. Prints the figures; asserts nothing about time (machines
  * are shared), and exits 1 only when the session did not run as scripted. Needs `npm run build`
  * (dist/webview.js) and a Chromium (test/support/browserPath.ts); stops by itself (4 minutes at most).
- * SOAK_STEPS=n runs a shorter session; SOAK_DEBUG=1 prints every step's wall/busy/CPU time, =host skips the page.
+ * SOAK_STEPS=n runs a shorter session, SOAK_RUNS=n that many runs; SOAK_DEBUG=1 prints every step's wall/busy/CPU time, =host skips the page.
  */
 import { spawnSync } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { newId } from '../src/shared/protocol';
 import { question } from '../test/support/sessionHarness';
 import { percentile, median } from './support/stats';
-import { openSoakHost, type SoakHost } from './support/soakHost';
-import { readRecord, runPage, type PageRun } from './support/soakPage';
+import { openSoakHost, readRecord, type Recorded, type SoakHost } from './support/soakHost';
+import type { PageRun } from './support/soakPage';
 import { PART_MESSAGES } from '../src/chat/history/core/parts';
 import { EXPLORE_REQUESTS, QUEUED_REQUESTS, queuedText, turnEvents, turnText } from './support/soakPlan';
 
 const STEPS = Number(process.env.SOAK_STEPS ?? 500);
+/** Runs of the same session, host side only after the first (see reportLeast). */
+const RUNS = Number(process.env.SOAK_RUNS ?? 3);
 const WARMUP = 10;
 const ROUNDS = 9;
 const HOST_GOAL_MB = 50;
@@ -111,11 +119,24 @@ async function runHost(h: SoakHost): Promise<HostRun> {
   return { heapStart, heapEnd, from, warmPosted, end, endBusy, endCpu, ms: end - t0 };
 }
 
+interface StepTimes {
+  ms: number[];
+  busy: number[];
+  cpu: number[];
+  kinds: string[];
+  labels: string[];
+  /** Each step's prompt tokens (the gateway's count). */
+  prompts: number[];
+}
+
+interface GcEntry {
+  at: number;
+  ms: number;
+  major: boolean;
+}
+
 /** What each measured step took (wall, host-busy and host CPU time) and what its tools were ('answer': none). */
-function stepsOf(
-  h: SoakHost,
-  r: HostRun,
-): { ms: number[]; busy: number[]; cpu: number[]; kinds: string[]; labels: string[] } {
+function stepsOf(h: SoakHost, r: HostRun): StepTimes {
   const between = (xs: number[], last: number) => xs.slice(r.from).map((x, i) => (xs[r.from + i + 1] ?? last) - x);
   const labels = h.tools.slice(r.from).map((t) => [...new Set(t)].join('+') || 'answer');
   return {
@@ -124,6 +145,7 @@ function stepsOf(
     cpu: between(h.cpu, r.endCpu),
     kinds: h.kinds.slice(r.from),
     labels,
+    prompts: h.prompts.slice(r.from),
   };
 }
 
@@ -210,24 +232,119 @@ function reportPage(p: PageRun): void {
   );
 }
 
+/** The garbage collections of the main thread while `run` ran: their kind and when they started. */
+async function withGcLog<T>(run: () => Promise<T>): Promise<{ value: T; gcs: GcEntry[] }> {
+  const gcs: GcEntry[] = [];
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      gcs.push({ at: e.startTime, ms: e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  try {
+    return { value: await run(), gcs };
+  } finally {
+    obs.disconnect();
+  }
+}
+
+/** The full collections that landed in the measured steps: in which step, and how long each paused. */
+function gcLine(h: SoakHost, r: HostRun, gcs: GcEntry[]): string {
+  const starts = h.starts.slice(r.from);
+  const stepAt = (t: number) => starts.filter((s) => s <= t).length;
+  const major = gcs.filter((g) => g.major && g.at >= starts[0]! && g.at <= r.end);
+  const minor = gcs.filter((g) => !g.major && g.at >= starts[0]! && g.at <= r.end);
+  const ms = (xs: GcEntry[]) => xs.reduce((a, g) => a + g.ms, 0).toFixed(0);
+  return `  collections in the measured steps: ${major.length} full (${ms(major)} ms in all; ${major.map((g) => `#${stepAt(g.at)} ${g.ms.toFixed(1)} ms`).join(', ') || 'none'}), ${minor.length} young-generation (${ms(minor)} ms)`;
+}
+
+/** The same session again (host side only): what each of its steps took, to be set beside the first run's. */
+async function runAgain(labels: string[]): Promise<StepTimes> {
+  const h = await openSoakHost();
+  try {
+    const { value: r, gcs } = await withGcLog(() => runHost(h));
+    console.log(gcLine(h, r, gcs));
+    const t = stepsOf(h, r);
+    if (t.labels.join() !== labels.join()) throw new Error('a repeated run took other steps than the first');
+    return t;
+  } finally {
+    await h.close().catch(() => undefined);
+  }
+}
+
+/** Each step's least time over the runs: its own work, without what fell on it in one run only (a collection, the scheduler). */
+function leastOf(runs: StepTimes[], pick: (t: StepTimes) => number[]): number[] {
+  return pick(runs[0]!).map((_, i) => Math.min(...runs.map((t) => pick(t)[i]!)));
+}
+
+/**
+ * Each step's time by the size of its request. A request carries the whole context (up to ~100k
+ * tokens before the compaction): written as JSON, encoded and sent each time, and counted for the
+ * window. The first ten steps' requests are the smallest of the session.
+ */
+function bySizeLine(ms: number[], prompts: number[]): string {
+  const bands = [0, 25_000, 50_000, 75_000, Number.POSITIVE_INFINITY];
+  const parts = bands.slice(0, -1).map((lo, b) => {
+    const xs = ms.filter((_, i) => prompts[i]! >= lo && prompts[i]! < bands[b + 1]!);
+    const name = b === bands.length - 2 ? `>= ${lo / 1000}k` : `${lo / 1000}k-${bands[b + 1]! / 1000}k`;
+    return xs.length
+      ? `${name} tokens: median ${median(xs).toFixed(1)}, slowest ${Math.max(...xs).toFixed(1)} ms (${xs.length} steps)`
+      : `${name}: none`;
+  });
+  return `    by the request's prompt size: ${parts.join('; ')}; the first ten's prompts ${Math.min(...prompts.slice(0, 10))}-${Math.max(...prompts.slice(0, 10))} tokens`;
+}
+
+function reportLeast(runs: StepTimes[]): void {
+  const labels = runs[0]!.labels;
+  console.log(
+    `each step's least time over ${runs.length} runs of the same session (the first above and ${runs.length - 1} more, host side only):`,
+  );
+  console.log(
+    timeLines(
+      'step time (request start to the next)',
+      leastOf(runs, (t) => t.ms),
+      labels,
+    ).join('\n'),
+  );
+  const busy = leastOf(runs, (t) => t.busy);
+  console.log(timeLines("host thread's busy time per step", busy, labels).join('\n'));
+  console.log(bySizeLine(busy, runs[0]!.prompts));
+  console.log(
+    timeLines(
+      "host process's CPU time per step",
+      leastOf(runs, (t) => t.cpu),
+      labels,
+    ).join('\n'),
+  );
+}
+
 async function main(): Promise<void> {
   const h = await openSoakHost();
   const first = structuredClone(h.session.conversationMessage());
   let r: HostRun;
-  let rows: ReturnType<typeof readRecord>;
+  let rows: Recorded[];
+  const runs: StepTimes[] = [];
   try {
-    r = await runHost(h);
+    const { value, gcs } = await withGcLog(() => runHost(h));
+    r = value;
     reportHost(h, r);
+    console.log(gcLine(h, r, gcs));
     const problems = scriptProblems(h, r);
     if (problems.length) {
       console.log(`  FAIL: the session did not run as scripted: ${problems.join('; ')}`);
       process.exitCode = 1;
     }
+    runs.push(stepsOf(h, r));
     rows = readRecord(h.recordFile);
   } finally {
     await h.close().catch(() => undefined);
   }
+  for (let i = 1; i < RUNS; i++) runs.push(await runAgain(runs[0]!.labels));
+  if (runs.length > 1) reportLeast(runs);
   if (process.env.SOAK_DEBUG === 'host') return;
+  // Loaded only now: Playwright's own heap would otherwise be part of the host's measured one.
+  const { runPage } = await import('./support/soakPage');
   reportPage(await runPage(first, rows, r.warmPosted));
 }
 

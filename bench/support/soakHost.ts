@@ -7,7 +7,7 @@
  * `run_subagent` tool, the queue's core state machine at the session's turn edges, answers
  * priced from the gateway's own prices; the local gateway runs in its own process.
  */
-import { closeSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import type { ChatRequest, ChatResult, StreamOptions } from '../../src/api/chat/
 import type { ModelRecord } from '../../src/api/models/models';
 import { builtinAgents } from '../../src/chat/agents/core/agent';
 import { PERSISTED_FAMILIES } from '../../src/contracts/persistedState/chat';
+import type { HostMessage } from '../../src/shared/protocol';
 import type { KeyValueStorage } from '../../src/chat/conversation/core/contracts';
 import { FileStorage } from '../../src/chat/history/core/fileStorage';
 import { ConversationStore, isConversationStoreKey } from '../../src/chat/history/core/store';
@@ -43,21 +44,24 @@ export type StepKind = 'agent' | 'explore' | 'summary';
 class TimedBackend implements SessionBackend {
   constructor(
     private readonly client: GatewayClient,
-    private readonly started: (kind: StepKind) => void,
+    private readonly started: (kind: StepKind) => number,
     private readonly kind: StepKind,
+    private readonly prompted: (step: number, tokens: number | undefined) => void,
   ) {}
-  private mark(req: ChatRequest): void {
+  /** Counts the request as a step; its answer's prompt tokens are noted under that step. */
+  private async timed(req: ChatRequest, send: () => Promise<ChatResult>): Promise<ChatResult> {
     const first = req.messages[0];
     const summary = first?.role === 'system' && String(first.content).startsWith('Summarise the conversation');
-    this.started(summary ? 'summary' : this.kind);
+    const step = this.started(summary ? 'summary' : this.kind);
+    const r = await send();
+    this.prompted(step, r.usage?.prompt_tokens);
+    return r;
   }
   chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
-    this.mark(req);
-    return this.client.chat(req, signal);
+    return this.timed(req, () => this.client.chat(req, signal));
   }
   streamChat(req: ChatRequest, o: StreamOptions): Promise<ChatResult> {
-    this.mark(req);
-    return this.client.streamChat(req, o);
+    return this.timed(req, () => this.client.streamChat(req, o));
   }
   listModels(signal?: AbortSignal): Promise<ModelRecord[]> {
     return this.client.listModels(signal);
@@ -78,6 +82,8 @@ export interface SoakHost {
   /** This process's CPU time by then (user and system, ms, every thread: GC, search workers). */
   cpu: number[];
   kinds: StepKind[];
+  /** Each step's prompt tokens, as the gateway counted them in its answer's usage. */
+  prompts: number[];
   tools: string[][];
   /** Saves of the whole conversation record (each one the conversation's JSON, written to its file). */
   saves: () => number;
@@ -93,6 +99,16 @@ export interface SoakHost {
   subagentRuns: () => number;
   toolCalls: () => number;
   close(): Promise<void>;
+}
+
+/** One line of the record: the step count when the message was posted, and the message. */
+export type Recorded = [number, HostMessage];
+
+export function readRecord(file: string): Recorded[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Recorded);
 }
 
 export async function openSoakHost(): Promise<SoakHost> {
@@ -130,10 +146,15 @@ export async function openSoakHost(): Promise<SoakHost> {
     kinds.push(kind);
     stepTools.push([]);
     if (kind === 'agent') host.onAgentRequest();
+    return starts.length - 1;
+  };
+  const prompts: number[] = [];
+  const prompted = (step: number, tokens: number | undefined) => {
+    prompts[step] = tokens ?? Number.NaN;
   };
   const client = new GatewayClient({ baseUrl: gw.url, apiKey: gw.keys.valid, maxRetries: 0 });
-  const parentBackend = new TimedBackend(client, started, 'agent');
-  const exploreBackend = new TimedBackend(client, started, 'explore');
+  const parentBackend = new TimedBackend(client, started, 'agent', prompted);
+  const exploreBackend = new TimedBackend(client, started, 'explore', prompted);
   // The tools and the queue reach the session, which is made after them.
   const current = (): ChatSession => session;
   const queue = new SoakQueue(current, (m) => hub.broadcast(m));
@@ -178,6 +199,7 @@ export async function openSoakHost(): Promise<SoakHost> {
     busy,
     cpu,
     kinds,
+    prompts,
     tools: stepTools,
     saves: () => saves,
     partsWritten: () => partsWritten,

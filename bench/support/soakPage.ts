@@ -7,10 +7,10 @@
  * DevTools protocol (HeapProfiler.collectGarbage, Runtime.getHeapUsage) once the warm-up's
  * messages are in and again at the end.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { CDPSession } from 'playwright-core';
 import type { HostMessage } from '../../src/shared/protocol';
+import type { Recorded } from './soakHost';
 import { launch, openHarness, snapshot, type Harness, type PageGlobal } from '../../test/webview/harness';
 
 export interface PageRun {
@@ -22,16 +22,6 @@ export interface PageRun {
   /** What the page shows at the end: messages and tool cards in its DOM. */
   articles: number;
   cards: number;
-}
-
-/** One line of the record: the step count when the message was posted, and the message. */
-export type Recorded = [number, HostMessage];
-
-export function readRecord(file: string): Recorded[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Recorded);
 }
 
 /** The page's JS heap after a full collection; the harness's own copies (posts, state) are dropped first. */
