@@ -61,6 +61,8 @@ export function totalOf(b: Breakdown): number {
  */
 export class TokenEstimator {
   private ratioValue = 1;
+  /** Tool lists counted: a request is counted five times on its way out (the fit, the meter, the calibration). */
+  private readonly toolTokens = new WeakMap<readonly unknown[], { length: number; tokens: number }>();
 
   /** The current calibration (server tokens per estimated token). */
   get ratio(): number {
@@ -116,7 +118,7 @@ export class TokenEstimator {
         b.attachments += t.images;
       }
     }
-    if (req.tools && req.tools.length > 0) b.tools = rawTextTokens(JSON.stringify(req.tools));
+    if (req.tools && req.tools.length > 0) b.tools = this.toolsTokens(req.tools);
     // The editor state goes after the conversation (api/chat/promptCache.ts): part of the history sent.
     if (req.environment) b.history += rawTextTokens(req.environment) + MESSAGE_TOKENS;
     const quoted = attachmentTexts.reduce((n, s) => n + rawTextTokens(s), 0);
@@ -124,6 +126,14 @@ export class TokenEstimator {
     b.history -= moved;
     b.attachments += moved;
     return b;
+  }
+
+  private toolsTokens(tools: NonNullable<ChatRequest['tools']>): number {
+    const known = this.toolTokens.get(tools);
+    if (known?.length === tools.length) return known.tokens;
+    const n = rawTextTokens(JSON.stringify(tools));
+    this.toolTokens.set(tools, { length: tools.length, tokens: n });
+    return n;
   }
 }
 
