@@ -27,12 +27,12 @@ export async function checkAgentAllowance(
     allowance,
     stored: store.get(agentSpentTodayKey),
     today: dayOf(new Date()),
-    cost: costOf(quotes.map((q) => (q.known ? { quota: q.quota, perUnit: q.perUnit } : undefined))),
+    cost: costOf(quotes.map((q) => (q.known ? { quota: q.quota, perUnit: q.perUnit, perUsd: q.perUsd } : undefined))),
   });
   if (!d.ask) {
     await store.set(agentSpentTodayKey, d.next);
     s.log.info(
-      `agent spend: ${action} within gatewayStudio.spend.agentAllowance (${d.next.spent} of ${allowance} today)`,
+      `agent spend: ${action} within gatewayStudio.spend.agentAllowance (${Number(d.spent.toFixed(6))} of ${allowance} today, in its gateway's unit)`,
     );
     return { ask: false };
   }

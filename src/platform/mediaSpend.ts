@@ -36,6 +36,8 @@ export type MediaQuote =
       above?: string;
       /** Quota units in one of the gateway's display units, so a limit in that unit can be compared. */
       perUnit?: number;
+      /** Quota units in a US dollar (the relay's quota per unit), so spends through different gateways add up as money. */
+      perUsd?: number;
     }
   | {
       known: false;

@@ -39,6 +39,9 @@ const answerDialogs = (answers: Array<'accept' | 'decline'>) =>
   vscode.commands.executeCommand('gatewayStudio.video.testSpendDialogs', answers);
 /** The price dialogs shown since the answers were queued. */
 const dialogs = () => vscode.commands.executeCommand<Dialog[]>('gatewayStudio.video.testSpendDialogs');
+/** What agents spent today without being asked (dollars), as kept; `clear` starts the day again. */
+const agentSpend = (clear = false) =>
+  vscode.commands.executeCommand<{ day: string; usd: number } | undefined>('gatewayStudio.video.testAgentSpend', clear);
 const creations = async () => ((await control('counts')) as Record<string, number>)['POST /v1/videos/generations'] ?? 0;
 
 async function ended(key: string): Promise<string> {
@@ -228,17 +231,55 @@ describe('video cost', () => {
       );
       return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     };
-    // ¥0.80 a clip: one fits in ¥1.00 a day, the second does not.
+    // ¥0.80 a clip: one fits in ¥1.00 a day, the second does not (other tests' spends cleared).
+    await agentSpend(true);
     await setSetting('spend.agentAllowance', 1);
     try {
       await answerDialogs(['decline']);
       assert.match(await call('an allowed comet'), /Started video task/);
       assert.equal((await dialogs()).length, 0, 'within the allowance: not asked');
+      // Kept in dollars: ¥0.80 at 8 yuan a dollar.
+      assert.ok(Math.abs((await agentSpend())!.usd - 0.1) < 1e-9, JSON.stringify(await agentSpend()));
       assert.match(await call('a comet too many'), /declined it in Gateway Studio's own confirmation/);
       const shown = await dialogs();
       assert.equal(shown.length, 1);
       assert.match(shown[0]!.detail ?? '', /beyond what agents may spend today without asking/);
       assert.equal(await creations(), 1);
+    } finally {
+      await setSetting('spend.agentAllowance', undefined);
+    }
+  });
+
+  it("what agents spent through a dollar gateway counts against a yuan gateway's allowance at its rate", async () => {
+    const call = (prompt: string) =>
+      vscode.lm.invokeTool(
+        'gatewayStudio_generateVideo',
+        { input: { prompt, ...REQUEST }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+    await agentSpend(true);
+    await control('account', { displayType: 'USD' });
+    await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
+    await waitFor('the price in dollars', async () =>
+      (await prepared('in dollars')).includes('$0.10') ? true : undefined,
+    );
+    await setSetting('spend.agentAllowance', 1);
+    try {
+      await answerDialogs(['decline']);
+      await call('a comet paid in dollars');
+      assert.equal((await dialogs()).length, 0, '$0.10 within $1.00: not asked');
+      await control('account', { displayType: 'CNY', usdExchangeRate: 8 });
+      await vscode.commands.executeCommand('gatewayStudio.spend.refreshBalance');
+      await waitFor('the price in yuan', async () =>
+        (await prepared('in yuan')).includes(PRICE_LINE) ? true : undefined,
+      );
+      // $0.10 spent is ¥0.80 here: with ¥0.80 more, ¥1.60 is past ¥1.00. A bare sum (0.10 + 0.80) fitted.
+      await answerDialogs(['decline']);
+      const r = await call('a comet paid in yuan');
+      const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(text, /declined it in Gateway Studio's own confirmation/);
+      assert.match((await dialogs())[0]?.detail ?? '', /beyond what agents may spend today without asking/);
+      assert.equal(await creations(), 1, 'only the dollar clip was created');
     } finally {
       await setSetting('spend.agentAllowance', undefined);
     }

@@ -50,7 +50,8 @@ export class VideoSpend implements vscode.Disposable {
       req.kind === 'image'
         ? quoteImages(req, book.lookup(req.model), snap.unit, settings.confirmAbove)
         : quoteClip(req, book.lookup(req.model), snap.unit, settings.confirmAbove);
-    if (q.ok) return { known: true, ...q.quote, perUnit: quotaFromDisplay(1, snap.unit) };
+    if (q.ok)
+      return { known: true, ...q.quote, perUnit: quotaFromDisplay(1, snap.unit), perUsd: snap.unit.quotaPerUnit };
     // The limit in the gateway's unit, so video's question about an unknown price can name it.
     const limit =
       settings.confirmAbove > 0

@@ -4,12 +4,26 @@ import { stateKey, entries, fields, map, text, finite, emptyMap } from './state'
 
 export { loadState, saveState } from './state';
 
-/** global: what agents spent today without being asked (this machine, every workspace). */
-export const agentSpentTodayKey = /* @__PURE__ */ stateKey<{ day: string; spent: number } | undefined>({
+/**
+ * global: what agents spent today without being asked, in US dollars (this machine, every
+ * workspace; shared/agentAllowance.ts). Version 1 kept the sum in whatever unit the gateway
+ * showed: it reads as dollars, which counts a yuan sum as more than it was (asks sooner, never later).
+ */
+export const agentSpentTodayKey = /* @__PURE__ */ stateKey<{ day: string; usd: number } | undefined>({
   key: 'gatewayStudio.spend.agentSpentToday',
   store: 'global',
-  check: fields({ day: text, spent: finite }),
+  version: 2,
+  check: fields({ day: text, usd: finite }),
   fallback: () => undefined,
+  migrations: [
+    {
+      from: 1,
+      read: (raw) => {
+        const v = fields({ day: text, spent: finite })(raw);
+        return v ? { day: v.day, usd: v.spent } : undefined;
+      },
+    },
+  ],
 });
 
 /** workspace: per task key, what the clip was expected to cost and was charged (entries checked by video/jobs/core/costs.ts). */

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { agentSpentTodayKey } from '../../contracts/persistedState/video';
+import { persistedState } from '../../platform/persistedState';
 import type { Services } from '../../platform/services';
 import type { VideoSpend } from '../base/vscode/spend';
 import { costLines, type ClipCost } from '../jobs/core/costs';
@@ -16,6 +18,8 @@ export const VIDEO_TEST_COMMANDS = {
   debugState: 'gatewayStudio.video.debugState',
   /** `(answers)` answers the next price dialogs and clears the list; `()` lists those shown. */
   spendDialogs: 'gatewayStudio.video.testSpendDialogs',
+  /** What agents spent today without being asked, as kept; `(true)` also clears it (a test's clean day). */
+  agentSpend: 'gatewayStudio.video.testAgentSpend',
 } as const;
 
 /** What the debug-state command returns. */
@@ -63,6 +67,12 @@ export function registerVideoTestCommands(
         },
       } as unknown as typeof spend.dialogs;
       return [];
+    }),
+    vscode.commands.registerCommand(VIDEO_TEST_COMMANDS.agentSpend, async (clear?: boolean) => {
+      const store = persistedState(s.context);
+      const kept = store.get(agentSpentTodayKey);
+      if (clear) await store.set(agentSpentTodayKey, undefined);
+      return kept;
     }),
   );
 }

@@ -23,7 +23,7 @@ void describe('video keys keep the names and stores earlier versions wrote', () 
         k.version,
       ]),
       [
-        ['gatewayStudio.spend.agentSpentToday', 'global', 1],
+        ['gatewayStudio.spend.agentSpentToday', 'global', 2],
         ['gatewayStudio.video.costs.v1', 'workspace', 1],
         ['gatewayStudio.video.tasks', 'workspace', 1],
         ['gatewayStudio.video.tasks.unreadable', 'workspace', 1],
@@ -34,11 +34,16 @@ void describe('video keys keep the names and stores earlier versions wrote', () 
 });
 
 void describe('video keys read what is stored', () => {
-  void it("agents' spend is a day and a finite amount, absent otherwise", () => {
+  void it("agents' spend is a day and a finite amount in dollars, absent otherwise; version 1's sum reads as dollars", () => {
+    assert.deepEqual(loadState(stored({ day: '2026-11-28', usd: 0.5 }), agentSpentTodayKey), {
+      day: '2026-11-28',
+      usd: 0.5,
+    });
     assert.deepEqual(loadState(stored({ day: '2026-11-28', spent: 0.5 }), agentSpentTodayKey), {
       day: '2026-11-28',
-      spent: 0.5,
+      usd: 0.5,
     });
+    assert.equal(loadState(stored({ day: '2026-11-28', usd: 'lots' }), agentSpentTodayKey), undefined);
     assert.equal(loadState(stored({ day: '2026-11-28', spent: 'lots' }), agentSpentTodayKey), undefined);
     assert.equal(loadState(stored(3), agentSpentTodayKey), undefined);
   });
