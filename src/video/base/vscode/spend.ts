@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { VideoCreateRequest } from '../../../api/video/videoRules';
 import type { Services } from '../../../platform/services';
 import { userValue } from '../../../platform/userSettings';
-import { checkAgentAllowance } from '../../../platform/agentSpend';
 import { onMediaCharge, quoteMedia, type MediaQuote } from '../../../platform/mediaSpend';
 import { ClipCosts, type ClipCost } from '../../jobs/core/costs';
 import { totalLine } from '../core/price';
@@ -140,6 +139,8 @@ export class VideoSpend implements vscode.Disposable {
    * covers the action's known price. The allowance is read from user settings only.
    */
   async confirmAgent(action: string, quotes: readonly MediaQuote[]): Promise<AgentAnswer> {
+    // Loaded on an agent's first billed call: activation has no room for it.
+    const { checkAgentAllowance } = await import('../../../platform/agentSpend');
     const allowance = await checkAgentAllowance(this.s, action, quotes);
     if (!allowance.ask) return 'allowed';
     const price = quotes.length === 1 && quotes[0] ? VideoSpend.priceLine(quotes[0]) : agentPriceLine(quotes);
