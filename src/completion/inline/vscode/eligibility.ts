@@ -33,7 +33,11 @@ const MAX_GITIGNORE_BYTES = 256 * 1024;
  */
 export class Eligibility implements vscode.Disposable {
   private readonly byFile = new Map<string, { at: number; refusal: Refusal | undefined }>();
-  private readonly gitignores = new Map<string, { at: number; match: ((rel: string) => boolean) | undefined }>();
+  /** Parsed .gitignore files by their modification time and size: a cheap stat tells a stale one. */
+  private readonly gitignores = new Map<
+    string,
+    { mtime: number; size: number; match: ((rel: string) => boolean) | undefined }
+  >();
   private readonly gitExcludes = new Map<string, { at: number; match: Promise<(file: string) => boolean> }>();
   private readonly sub = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('files.exclude')) this.byFile.clear();
@@ -105,19 +109,31 @@ export class Eligibility implements vscode.Disposable {
     return false;
   }
 
+  /**
+   * The matcher of the `.gitignore` at `uri`, or undefined when there is none. Stated each time
+   * (the file's own check is cached for {@link TTL_MS}): a .gitignore written a moment ago counts
+   * for the next file checked even before the watcher's event arrives, which in a remote
+   * workbench can come seconds later.
+   */
   private async gitignoreOf(uri: vscode.Uri): Promise<((rel: string) => boolean) | undefined> {
     const key = uri.toString();
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch {
+      this.gitignores.delete(key); // No .gitignore here.
+      return undefined;
+    }
+    if (stat.type !== vscode.FileType.File || stat.size > MAX_GITIGNORE_BYTES) return undefined;
     const hit = this.gitignores.get(key);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.match;
+    if (hit && hit.mtime === stat.mtime && hit.size === stat.size) return hit.match;
     let match: ((rel: string) => boolean) | undefined;
     try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type === vscode.FileType.File && stat.size <= MAX_GITIGNORE_BYTES)
-        match = gitignoreMatcher(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+      match = gitignoreMatcher(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
     } catch {
-      // No .gitignore here.
+      return undefined; // Gone or unreadable between the stat and the read: as if absent.
     }
-    this.gitignores.set(key, { at: Date.now(), match });
+    this.gitignores.set(key, { mtime: stat.mtime, size: stat.size, match });
     return match;
   }
 
