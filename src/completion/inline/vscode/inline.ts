@@ -45,6 +45,9 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
   private readonly bar = new CompletionStatusBar();
   private snoozeTimer: ReturnType<typeof setTimeout> | undefined;
   last: LastAsk | undefined;
+  /** Asks so far, and the one whose outcome `last` is. */
+  private asks = 0;
+  private shown = 0;
   readonly scheduler: CompletionScheduler<Question>;
 
   constructor(private readonly s: Services) {
@@ -148,9 +151,16 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
     context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    // An older ask that ends later (superseded by this one) must not write over a newer one's outcome.
+    const ask = ++this.asks;
+    const tell = (outcome: LastAsk) => {
+      if (ask < this.shown) return;
+      this.shown = ask;
+      this.last = outcome;
+    };
     const skip = await this.refusal(doc, context);
     if (skip) {
-      this.last = { skipped: skip };
+      tell({ skipped: skip });
       return undefined;
     }
     const settings = this.settings(doc.uri);
@@ -179,7 +189,7 @@ export class InlineCompletion implements vscode.InlineCompletionItemProvider, vs
           };
         },
       });
-      this.last = outcome;
+      tell(outcome);
       if (!('text' in outcome) || token.isCancellationRequested) return undefined;
       return [new vscode.InlineCompletionItem(outcome.text, new vscode.Range(pos, pos))];
     } finally {
