@@ -181,31 +181,34 @@ export class Workbench {
   }
 
   /**
-   * Waits for a notification whose text matches, and returns it. The centre, once open, was seen
-   * not to show notifications that arrive later: reopen it until the item is there.
+   * Waits for a notification whose text matches, and returns it: as a toast or in the centre.
+   * A toast needs no command, so the page is polled for either; the centre, once open, was seen
+   * not to show notifications that arrive later, so it is reopened every few seconds in case the
+   * toast was missed (a toast hides itself after a while).
    */
   async notification(text: string | RegExp, timeoutMs = UI_TIMEOUT): Promise<Locator> {
     const deadline = Date.now() + timeoutMs;
+    const item = this.page.locator('.notification-list-item').filter({ hasText: text }).first();
+    let reopenAt = Date.now() + 3000;
     for (;;) {
-      const center = await this.notificationCenter();
-      const item = center.locator('.notification-list-item').filter({ hasText: text }).first();
-      try {
-        await item.waitFor({ state: 'visible', timeout: 2000 });
-        return item;
-      } catch (e) {
-        if (Date.now() > deadline) {
-          const seen = await center
-            .locator('.notification-list-item')
-            .allInnerTexts()
-            .catch(() => []);
-          throw new Error(
-            `no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`,
-            { cause: e },
-          );
-        }
-        await this.runCommand('Notifications: Hide Notifications').catch(() => undefined);
-        await center.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+      if (await item.isVisible().catch(() => false)) return item;
+      if (Date.now() > deadline) {
+        const seen = await this.page
+          .locator('.notification-list-item')
+          .allInnerTexts()
+          .catch(() => []);
+        throw new Error(`no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`);
       }
+      if (Date.now() >= reopenAt) {
+        const center = this.page.locator('.notifications-center');
+        if (await center.isVisible().catch(() => false)) {
+          await this.runCommand('Notifications: Hide Notifications').catch(() => undefined);
+          await center.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+        }
+        await this.notificationCenter().catch(() => undefined);
+        reopenAt = Date.now() + 5000;
+      }
+      await this.page.waitForTimeout(250);
     }
   }
 
