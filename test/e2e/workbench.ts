@@ -40,7 +40,9 @@ export class Workbench {
       .catch(() => undefined);
     await this.page.keyboard.press('F1');
     await this.quickInputBox.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await this.quickInputBox.fill(`>${title}`);
+    // A page that takes the focus as it loads (a webview just opened) closes the palette again:
+    // then the fill would wait its full 30 s for a box that is gone. The caller tries again.
+    await this.quickInputBox.fill(`>${title}`, { timeout: 5000 });
     const row = this.quickInput
       .locator('.monaco-list-row', { has: this.page.locator('.label-name', { hasText: title }) })
       .first();
@@ -197,7 +199,9 @@ export class Workbench {
           .locator('.notification-list-item')
           .allInnerTexts()
           .catch(() => []);
-        throw new Error(`no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`);
+        throw new Error(
+          `no notification matching ${String(text)} within ${timeoutMs} ms; shown: ${JSON.stringify(seen)}`,
+        );
       }
       if (Date.now() >= reopenAt) {
         const center = this.page.locator('.notifications-center');

@@ -125,8 +125,14 @@ export class Bench {
     // New Chat shows the chat where it is: without a chat panel that is the sidebar's chat view,
     // whose page stays in the workbench (kept while hidden) beside the panel the journey opens.
     // So the panel first: New Chat then empties it, and closing it leaves no webview behind.
-    if ((await page.locator('.tabs-container .tab', { hasText: 'Gateway Studio Chat' }).count()) === 0)
+    if ((await page.locator('.tabs-container .tab', { hasText: 'Gateway Studio Chat' }).count()) === 0) {
       await wb.runCommand('Gateway Studio: Open Chat');
+      // The chat's page takes the focus as it loads, which closes a palette opened meanwhile
+      // (New Chat's, next): wait for the focus to move into it first (or 5 s).
+      await page
+        .waitForFunction("document.activeElement?.tagName === 'IFRAME'", undefined, { timeout: 5000 })
+        .catch(() => undefined);
+    }
     await wb.runCommand('Gateway Studio: New Chat');
     for (const name of readdirSync(cs.workspace)) rmSync(join(cs.workspace, name), { recursive: true, force: true });
     writeFiles(cs.workspace, journey.files);
