@@ -164,11 +164,17 @@ export class Bench {
     const { cs, page, wb } = this.need();
     cs.writeSettings(settings);
     await wb.runCommand('Preferences: Open User Settings (JSON)');
-    await page
-      .locator('.tabs-container .tab.active[data-resource-name="settings.json"]')
-      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const tab = page.locator('.tabs-container .tab.active[data-resource-name="settings.json"]');
+    await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The chat page can take the focus back as it renders a new chat, and with it the active
+    // group: the settings' own tab is clicked first, and its own group's editor typed in.
+    await tab.click();
     await wb.runCommand('File: Revert File');
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page
+      .locator('.editor-group-container', { has: page.locator('.tab[data-resource-name="settings.json"]') })
+      .locator('.monaco-editor .view-lines')
+      .first()
+      .click();
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type(' ');
     await page.keyboard.press('ControlOrMeta+S');
