@@ -43,6 +43,12 @@ export const journeys: Journey[] = [
     files: { [FILE]: START },
     async run({ page, wb, gw, cs, shot }) {
       await wb.setApiKey(gw.keys.valid);
+      // The status-bar item naming the model shows once completion is on in this window: as a user
+      // would, type after it is there (keystrokes before it reach no provider, and nothing asks again).
+      await page
+        .locator('.statusbar-item', { hasText: 'gw-coder' })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
       await wb.openFile(FILE);
       const editor = page.locator('.editor-instance .monaco-editor').first();
       await editor.locator('.view-lines').click();
