@@ -89,9 +89,7 @@ describe('inline completion', () => {
     await control('completions', { latencyMs: 20_000 });
     try {
       const editor = await openAt('completion/slow.ts', SOURCE, 1, 9);
-      // Not awaited: the trigger command resolves only when its request has answered (20 s here),
-      // and the request must still be in flight when the typing comes.
-      void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
       // This file's own request, by its path line: a late request of the editor before (its
       // suggestion accepted) can reach the gateway after the clear, and typing on before this
       // file's request is in flight leaves nothing to abort.
@@ -101,7 +99,7 @@ describe('inline completion', () => {
         10_000,
       );
       await editor.edit((b) => b.insert(new vscode.Position(1, 9), 'a'));
-      void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+      await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
       await waitFor('the aborted request recorded by the gateway', async () => (await aborted()).length >= 1, 10_000);
       assert.ok((await state()).stats.aborted >= 1);
     } finally {
